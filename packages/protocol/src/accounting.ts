@@ -1,0 +1,52 @@
+interface AccountingBase {
+  /** Epoch milliseconds when the operation completed. */
+  timestamp: number;
+  status: 'ok' | 'failed';
+  /** End-to-end latency in milliseconds. */
+  latency: number;
+  /** Present only when `status` is `failed`. */
+  error?: string;
+  turn?: number;
+  agentPath?: string;
+}
+
+export interface LlmAccountingEntry extends AccountingBase {
+  type: 'llm';
+  /** Configured provider key. */
+  provider: string;
+  /** Configured model name. */
+  model: string;
+  /** For routed providers (OpenRouter): who actually answered. */
+  actualProvider?: string;
+  actualModel?: string;
+  /** Cost in USD: the provider's reported figure, else from the pricing table; absent when unknown. */
+  costUsd?: number;
+  upstreamInferenceCostUsd?: number;
+  tokens: {
+    inputTokens: number;
+    outputTokens: number;
+    cachedTokens?: number;
+    cacheWriteTokens?: number;
+    reasoningTokens?: number;
+    totalTokens: number;
+  };
+  stopReason?: string;
+  attempt?: number;
+}
+
+export interface ToolAccountingEntry extends AccountingBase {
+  type: 'tool';
+  /** MCP server id; `agent` for internal tools; `unknown` when resolution failed. */
+  mcpServer: string;
+  /** Tool name (`agent__*` for internal tools). */
+  command: string;
+  /** Length of the JSON-serialised arguments. */
+  charactersIn: number;
+  /** Length of the text returned to the model (after handle replacement). */
+  charactersOut: number;
+  /** `xml` when the call came through the XML final slot. */
+  source?: 'native' | 'xml';
+  details?: Record<string, string | number | boolean>;
+}
+
+export type AccountingEntry = LlmAccountingEntry | ToolAccountingEntry;

@@ -1,0 +1,47 @@
+import type { AccountingEntry } from './accounting.js';
+import type { ForcedFinalReason } from './exit-codes.js';
+import type { FinalReport } from './final-report.js';
+import type { LogEntry } from './log-entry.js';
+import type { SessionNode } from './op-tree.js';
+import type { ProgressEvent } from './progress.js';
+
+/** Everything a running session says, in one union. Payloads are shared, never deep-copied: treat them as read-only. */
+export type AgentEvent =
+  | { type: 'output'; text: string }
+  | { type: 'thinking'; text: string }
+  | {
+      type: 'turn_started';
+      turn: number;
+      attempt: number;
+      isRetry: boolean;
+      isFinalTurn: boolean;
+      forcedFinalReason?: ForcedFinalReason;
+      /** Short slugs of what went wrong on the previous attempt (e.g. `invalid_final_report`). */
+      retrySlugs?: string[];
+    }
+  | { type: 'progress'; event: ProgressEvent }
+  /** Mirror of `progress` for `agent_update` events, for headends that only show status. */
+  | { type: 'status'; event: ProgressEvent }
+  | { type: 'final_report'; report: FinalReport }
+  | { type: 'log'; entry: LogEntry }
+  | { type: 'accounting'; entry: AccountingEntry }
+  | { type: 'op_tree'; tree: SessionNode };
+
+export type AgentEventType = AgentEvent['type'];
+
+export interface AgentEventMeta {
+  /** True for the top-level session, false inside sub-agents. */
+  isMaster: boolean;
+  /** Authoritative only for `final_report` events. */
+  isFinal: boolean;
+  /** For `output`/`thinking`: streamed as it arrived, replayed, or emitted once at the end. */
+  source?: 'stream' | 'replay' | 'finalize';
+  sessionId: string;
+  /** Dotted agent path from the root session. */
+  agentPath: string;
+  headendId?: string;
+}
+
+export interface AgentEventCallbacks {
+  onEvent?: (event: AgentEvent, meta: AgentEventMeta) => void;
+}

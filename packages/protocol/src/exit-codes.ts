@@ -1,0 +1,49 @@
+/** Why a session ended. Logged as `agent:EXIT-...`; the CLI maps each class to an exit code. */
+export type ExitCode =
+  | 'EXIT-FINAL-ANSWER'
+  | 'EXIT-MAX-TURNS-NO-RESPONSE'
+  | 'EXIT-TOKEN-LIMIT'
+  | 'EXIT-AUTH-FAILURE'
+  | 'EXIT-QUOTA-EXCEEDED'
+  | 'EXIT-MODEL-ERROR'
+  | 'EXIT-NO-LLM-RESPONSE'
+  | 'EXIT-RETRY-EXHAUSTION'
+  | 'EXIT-INVALID-FINAL-REPORT'
+  | 'EXIT-USER-STOP'
+  | 'EXIT-ABORTED'
+  | 'EXIT-CONFIGURATION'
+  | 'EXIT-UNCAUGHT-EXCEPTION';
+
+export const EXIT_CODES: readonly ExitCode[] = [
+  'EXIT-FINAL-ANSWER',
+  'EXIT-MAX-TURNS-NO-RESPONSE',
+  'EXIT-TOKEN-LIMIT',
+  'EXIT-AUTH-FAILURE',
+  'EXIT-QUOTA-EXCEEDED',
+  'EXIT-MODEL-ERROR',
+  'EXIT-NO-LLM-RESPONSE',
+  'EXIT-RETRY-EXHAUSTION',
+  'EXIT-INVALID-FINAL-REPORT',
+  'EXIT-USER-STOP',
+  'EXIT-ABORTED',
+  'EXIT-CONFIGURATION',
+  'EXIT-UNCAUGHT-EXCEPTION',
+];
+
+/** Why the session forced its final turn; the XML-NEXT notice words each one. */
+export type ForcedFinalReason =
+  | 'context'
+  | 'max_turns'
+  | 'task_status_completed'
+  | 'task_status_only'
+  | 'retry_exhaustion'
+  | 'user_stop';
+
+export const FORCED_FINAL_REASONS: readonly ForcedFinalReason[] = [
+  'context',
+  'max_turns',
+  'task_status_completed',
+  'task_status_only',
+  'retry_exhaustion',
+  'user_stop',
+];

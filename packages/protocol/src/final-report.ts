@@ -1,0 +1,23 @@
+import type { OutputFormat } from './output-format.js';
+
+export type FinalReportStatus = 'success' | 'failure' | 'partial';
+
+export const FINAL_REPORT_STATUSES: readonly FinalReportStatus[] = ['success', 'failure', 'partial'];
+
+/**
+ * The one answer a session hands back. Wrapper fields (status, format, metadata) never
+ * enter the payload: a user schema with its own `status` keeps it inside `content_json`.
+ */
+export interface FinalReport {
+  status: FinalReportStatus;
+  format: OutputFormat;
+  /** Text payload (all text formats, `sub-agent`, and the serialised Slack messages). */
+  content?: string;
+  /** Structured payload: the user's JSON for `json`, `{ messages }` for `slack-block-kit`. */
+  content_json?: Record<string, unknown>;
+  metadata?: Record<string, unknown>;
+  /** Epoch milliseconds when the report was committed. */
+  ts: number;
+  /** True when the session made this report itself because the model gave none. */
+  synthetic?: boolean;
+}

@@ -1,0 +1,51 @@
+export type { AccountingEntry, LlmAccountingEntry, ToolAccountingEntry } from './accounting.js';
+export type { AgentResult } from './agent-result.js';
+export type { AgentEvent, AgentEventCallbacks, AgentEventMeta, AgentEventType } from './events.js';
+export type { ExitCode, ForcedFinalReason } from './exit-codes.js';
+export { EXIT_CODES, FORCED_FINAL_REASONS } from './exit-codes.js';
+export type { FinalReport, FinalReportStatus } from './final-report.js';
+export { FINAL_REPORT_STATUSES } from './final-report.js';
+export {
+  BATCH_TOOL,
+  DEFAULT_CONTEXT_BUFFER,
+  DEFAULT_CONTEXT_WINDOW,
+  DEFAULT_MAX_RETRIES,
+  DEFAULT_MAX_TURNS,
+  FINAL_REPORT_TOOL,
+  INTERNAL_TOOL_SERVER,
+  SUB_AGENT_TOOL_PREFIX,
+  TASK_STATUS_TOOL,
+  TOOL_OUTPUT_TOOL,
+} from './internal-tools.js';
+export type { JsonSchema, JsonValue } from './json-schema.js';
+export type { LogDetails, LogEntry, LogSeverity } from './log-entry.js';
+export { LOG_SEVERITIES } from './log-entry.js';
+export type {
+  AssistantMessage,
+  ContentPart,
+  ConversationMessage,
+  MessageRole,
+  ReasoningPart,
+  SystemMessage,
+  ToolCall,
+  ToolResultMessage,
+  UserMessage,
+} from './messages.js';
+export type { ModelClient, ModelTarget } from './model-client.js';
+export type { ModelErrorInit, ModelErrorKind } from './model-error.js';
+export { isModelError, isRetryableKind, MODEL_ERROR_KINDS, ModelError } from './model-error.js';
+export type { ModelCallOptions, ModelRequest, ReasoningEffort, ReasoningOptions } from './model-request.js';
+export type { ModelStreamEvent, StopReason, TokenUsage } from './model-stream.js';
+export type { OpKind, OpNode, OpTotals, SessionNode } from './op-tree.js';
+export type { ExpectedOutput, OutputFormat } from './output-format.js';
+export { isOutputFormat, OUTPUT_FORMATS, TEXT_OUTPUT_FORMATS } from './output-format.js';
+export type { ProgressEvent } from './progress.js';
+export type {
+  ToolCallRequest,
+  ToolError,
+  ToolErrorKind,
+  ToolExecuteOptions,
+  ToolProvider,
+  ToolResult,
+} from './tool-provider.js';
+export type { ToolChoice, ToolDefinition } from './tools.js';

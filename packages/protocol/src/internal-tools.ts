@@ -1,0 +1,15 @@
+/** Names of the tools the session itself provides. They are part of the contract with the model. */
+export const FINAL_REPORT_TOOL = 'agent__final_report';
+export const TASK_STATUS_TOOL = 'agent__task_status';
+export const BATCH_TOOL = 'agent__batch';
+export const TOOL_OUTPUT_TOOL = 'tool_output';
+/** Prefix of sub-agent tools: `agent__<toolName>`. */
+export const SUB_AGENT_TOOL_PREFIX = 'agent__';
+/** `mcpServer` value in accounting for the session's own tools. */
+export const INTERNAL_TOOL_SERVER = 'agent';
+
+/** Defaults shared by the session and its tools. */
+export const DEFAULT_MAX_TURNS = 10;
+export const DEFAULT_MAX_RETRIES = 3;
+export const DEFAULT_CONTEXT_WINDOW = 131_072;
+export const DEFAULT_CONTEXT_BUFFER = 256;

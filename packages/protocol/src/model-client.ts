@@ -1,0 +1,25 @@
+import type { ModelCallOptions, ModelRequest } from './model-request.js';
+import type { ModelStreamEvent } from './model-stream.js';
+
+/**
+ * A model behind one provider. `stream` yields events until the call finishes and throws a
+ * `ModelError` when it fails; aborting `options.signal` ends it promptly with kind `aborted`.
+ */
+export interface ModelClient {
+  /** Configured provider key, e.g. `openai`, `local`. */
+  readonly provider: string;
+  /** Model name as configured, e.g. `gpt-4o-mini`. */
+  readonly model: string;
+  stream(request: ModelRequest, options?: ModelCallOptions): AsyncIterable<ModelStreamEvent>;
+}
+
+/** One entry of a session's ordered fallback list. */
+export interface ModelTarget {
+  client: ModelClient;
+  /** Context window in tokens for this target (default 131072). */
+  contextWindow?: number;
+  /** Tokens kept free below the window (default 256). */
+  contextBuffer?: number;
+  /** Tokenizer family hint for the context guard, e.g. `openai`. */
+  tokenizer?: string;
+}

@@ -1,0 +1,29 @@
+import type { ConversationMessage } from './messages.js';
+import type { ToolChoice, ToolDefinition } from './tools.js';
+
+export type ReasoningEffort = 'minimal' | 'low' | 'medium' | 'high';
+
+/** Reasoning controls: `effort` for OpenAI-style models, `budgetTokens` for Anthropic thinking. */
+export interface ReasoningOptions {
+  effort?: ReasoningEffort;
+  budgetTokens?: number;
+}
+
+/** Everything one model call needs. The conversation is passed by reference, never copied. */
+export interface ModelRequest {
+  messages: readonly ConversationMessage[];
+  tools?: readonly ToolDefinition[];
+  toolChoice?: ToolChoice;
+  temperature?: number;
+  topP?: number;
+  maxOutputTokens?: number;
+  reasoning?: ReasoningOptions;
+  /** Ask for a streamed answer (default true). A non-streamed answer yields the same events at once. */
+  stream?: boolean;
+}
+
+export interface ModelCallOptions {
+  signal?: AbortSignal;
+  /** Whole-call timeout; on expiry the call fails with a `timeout` ModelError. */
+  timeoutMs?: number;
+}

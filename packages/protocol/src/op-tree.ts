@@ -1,0 +1,36 @@
+import type { AccountingEntry } from './accounting.js';
+
+export type OpKind = 'session' | 'turn' | 'llm' | 'tool';
+
+export interface OpTotals {
+  llmCalls: number;
+  toolCalls: number;
+  inputTokens: number;
+  outputTokens: number;
+  cachedTokens: number;
+  costUsd: number;
+  /** Milliseconds from start to end (or to now while running). */
+  durationMs: number;
+}
+
+/** One operation of a session: the session itself, a turn, an LLM attempt or a tool call. */
+export interface OpNode {
+  id: string;
+  kind: OpKind;
+  /** Session: agent name; turn: `turn N`; llm: `provider:model`; tool: tool name. */
+  label: string;
+  startedAt: number;
+  endedAt?: number;
+  status: 'running' | 'ok' | 'failed';
+  error?: string;
+  accounting?: AccountingEntry;
+  /** Sub-agent sessions hang under the tool node that ran them. */
+  children: OpNode[];
+}
+
+/** The root of the tree, with totals over everything below it (sub-agents included). */
+export interface SessionNode extends OpNode {
+  kind: 'session';
+  sessionId: string;
+  totals: OpTotals;
+}

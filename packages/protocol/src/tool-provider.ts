@@ -1,0 +1,58 @@
+import type { ContentPart } from './messages.js';
+import type { ToolDefinition } from './tools.js';
+
+/** Why a tool call failed. The session turns every kind into a message to the model. */
+export type ToolErrorKind =
+  | 'unknown_tool'
+  | 'invalid_arguments'
+  | 'timeout'
+  | 'aborted'
+  | 'execution'
+  | 'transport'
+  | 'context_budget';
+
+export interface ToolError {
+  kind: ToolErrorKind;
+  message: string;
+}
+
+/** What a tool answered: text for the model, plus optional parts and structured content. */
+export type ToolResult =
+  | {
+      ok: true;
+      text: string;
+      parts?: ContentPart[];
+      structured?: unknown;
+      /** The tool reported a domain error (MCP `isError`): shown to the model as such. */
+      isError?: boolean;
+    }
+  | { ok: false; error: ToolError };
+
+export interface ToolCallRequest {
+  /** The exposed tool name (as listed by `listTools`). */
+  name: string;
+  arguments: Record<string, unknown>;
+  /** The model's tool-call id, for correlation. */
+  callId: string;
+}
+
+export interface ToolExecuteOptions {
+  signal: AbortSignal;
+  timeoutMs?: number;
+  /** Progress reports from long-running tools (MCP progress notifications). */
+  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+}
+
+/** A source of tools: an MCP server, sub-agents, or anything a custom runtime brings. */
+export interface ToolProvider {
+  /** Identifier used in accounting (`mcpServer`) and logs, e.g. the MCP server's name. */
+  readonly id: string;
+  /** Protocol label for log identifiers (`mcp`, `agent`, `subagent`, ...). */
+  readonly kind?: string;
+  listTools(options?: { signal?: AbortSignal }): Promise<readonly ToolDefinition[]>;
+  /** Runs one call. Never throws for a failed call: returns `{ ok: false, error }`. */
+  execute(call: ToolCallRequest, options: ToolExecuteOptions): Promise<ToolResult>;
+  /** Extra system-prompt text the tools need (instructions), if any. */
+  instructions?(): string | undefined;
+  close?(): Promise<void>;
+}

@@ -1,0 +1,13 @@
+import type { JsonSchema } from './json-schema.js';
+
+/** A tool as the model sees it: a provider-safe name, a description and an input schema. */
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  inputSchema: JsonSchema;
+  /** Name of the concurrency queue its calls wait in (see the MCP queues); default `default`. */
+  queue?: string;
+}
+
+/** How the model may use tools on a request. */
+export type ToolChoice = 'auto' | 'none' | 'required' | { name: string };

@@ -1,0 +1,20 @@
+// Shared vitest settings for library packages: resolve workspace packages to their
+// TypeScript sources (no build needed to test) and fail tests that print.
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+const noConsole = fileURLToPath(new URL('./no-console.ts', import.meta.url));
+const conditions = ['@agent/source', 'import', 'module', 'node', 'default'];
+
+export function libraryTestConfig(options: { timeoutMs?: number; guardConsole?: boolean } = {}) {
+  return defineConfig({
+    resolve: { conditions },
+    ssr: { resolve: { conditions, externalConditions: ['@agent/source'] } },
+    test: {
+      include: ['test/**/*.test.ts'],
+      setupFiles: options.guardConsole === false ? [] : [noConsole],
+      testTimeout: options.timeoutMs ?? 20_000,
+      pool: 'forks',
+    },
+  });
+}
