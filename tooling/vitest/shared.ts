@@ -15,6 +15,8 @@ export function libraryTestConfig(options: { timeoutMs?: number; guardConsole?: 
       setupFiles: options.guardConsole === false ? [] : [noConsole],
       testTimeout: options.timeoutMs ?? 20_000,
       pool: 'forks',
+      // The JSON report feeds tooling/test-summary.mjs (one closing line for the workspace).
+      reporters: ['default', ['json', { outputFile: 'test-results/vitest.json' }]],
     },
   });
 }

@@ -3,8 +3,8 @@ import type {
   ModelErrorKind,
   ModelRequest,
   StopReason,
-  ToolDefinition,
   TokenUsage,
+  ToolDefinition,
 } from '@agent/protocol';
 
 /** A tool call the scripted model makes. `arguments` as a string is sent verbatim (it may be invalid JSON). */
@@ -21,7 +21,10 @@ export interface ScriptedReasoning {
   signature?: string;
 }
 
-/** Wire-level faults only the HTTP server can play. */
+/**
+ * Wire-level faults. The HTTP server plays them on the wire; `scriptedModel` plays what a provider
+ * client makes of them (hangs until its signal or timeout, a `network` or `invalid_response` error).
+ */
 export type ScriptedFault =
   /** Send status and headers, then never a byte of body. */
   | 'hang-after-headers'
@@ -40,6 +43,12 @@ export interface ScriptedError {
   retryAfterMs?: number;
   /** Override the status the kind maps to (e.g. 529 for Anthropic overload, 503). */
   status?: number;
+  /**
+   * Fail inside a started answer instead of before it: the text deltas go out first, then the
+   * error (HTTP: status 200, then the API's in-stream error event; in-process: thrown after the
+   * text deltas). Streaming requests only; a non-streaming HTTP call gets the plain error.
+   */
+  midStream?: boolean;
 }
 
 /** The answer to one model call. */
@@ -51,16 +60,23 @@ export interface ScriptedAnswer {
   usage?: Partial<TokenUsage>;
   /** Normalised stop reason; default `tool_calls` when there are tool calls, else `stop`. */
   stopReason?: StopReason;
+  /** The provider's own stop word to send instead of the one `stopReason` maps to (e.g. `eos`). */
+  rawStopReason?: string;
   /** Milliseconds to wait before answering. */
   delayMs?: number;
   /** Milliseconds between streamed deltas (slow token-by-token streaming). */
   tokenDelayMs?: number;
   /** Fail this call instead of answering. */
   error?: ScriptedError;
-  /** HTTP server only. */
+  /** A broken answer (see `ScriptedFault`). */
   fault?: ScriptedFault;
   /** HTTP server only: replay a recorded stream, path relative to the fixtures directory. */
   replay?: string;
+  /**
+   * HTTP server, Chat Completions only: the delta field reasoning travels in. Default
+   * `reasoning_content` (DeepSeek, vLLM); `reasoning` is what Groq and OpenRouter send.
+   */
+  chatReasoningField?: 'reasoning_content' | 'reasoning';
 }
 
 /** What the scripted model saw, for assertions. */
@@ -74,7 +90,13 @@ export interface RecordedRequest {
   /** HTTP server only: the raw JSON body and the headers (authorization redacted). */
   body?: unknown;
   headers?: Record<string, string>;
+  /** HTTP server only: method and path as received, e.g. `POST /v1/chat/completions`. */
+  route?: string;
+  /** In-process only: the call options (`timeoutMs`, and whether a signal was given). */
+  callOptions?: { timeoutMs?: number; signal: boolean };
 }
 
 /** A step is an answer, or a function of the request that returns one. */
-export type ScriptStep = ScriptedAnswer | ((request: RecordedRequest) => ScriptedAnswer | Promise<ScriptedAnswer>);
+export type ScriptStep =
+  | ScriptedAnswer
+  | ((request: RecordedRequest) => ScriptedAnswer | Promise<ScriptedAnswer>);

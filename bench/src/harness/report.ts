@@ -1,0 +1,65 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { BenchTable, SuiteResult } from './types.js';
+
+export interface MachineInfo {
+  cpu: string;
+  cores: number;
+  memoryGiB: number;
+  node: string;
+  platform: string;
+}
+
+/** What is stored per suite in `bench/results/<id>.json`. */
+export interface StoredResult {
+  id: string;
+  title: string;
+  description: string;
+  date: string;
+  machine: MachineInfo;
+  result: SuiteResult;
+}
+
+function renderTable(table: BenchTable): string {
+  const head = `| ${table.columns.join(' | ')} |`;
+  const rule = `| ${table.columns.map(() => '---').join(' | ')} |`;
+  const rows = table.rows.map((row) => `| ${row.join(' | ')} |`);
+  return [`**${table.caption}**`, '', head, rule, ...rows].join('\n');
+}
+
+function renderSuite(stored: StoredResult): string {
+  const m = stored.machine;
+  const parts = [
+    `## ${stored.title}`,
+    '',
+    stored.description,
+    '',
+    `Run ${stored.date} on ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, Node ${m.node} (${m.platform}). Raw figures: \`bench/results/${stored.id}.json\`.`,
+    '',
+  ];
+  for (const table of stored.result.tables) parts.push(renderTable(table), '');
+  for (const note of stored.result.notes ?? []) parts.push(`- ${note}`);
+  return parts.join('\n').trimEnd();
+}
+
+/** Builds `docs/benchmarks.md` from every stored result, in the order of `order`. */
+export function renderReport(resultsDir: string, order: readonly string[]): string {
+  const stored = readdirSync(resultsDir)
+    .filter((file) => file.endsWith('.json'))
+    .map((file) => JSON.parse(readFileSync(join(resultsDir, file), 'utf8')) as StoredResult);
+  stored.sort((a, b) => rank(order, a.id) - rank(order, b.id));
+  const header = [
+    '# Benchmarks',
+    '',
+    'Written by `pnpm bench` (`bench/src/run.ts`); do not edit by hand. Each section says when and',
+    'where it ran. Speed and memory are measured here, never in timed tests: the machines are',
+    'shared and noisy, so every figure is a median over several runs with its min-max spread.',
+    '',
+  ];
+  return `${[...header, ...stored.map(renderSuite)].join('\n\n').replace(/\n{3,}/g, '\n\n')}\n`;
+}
+
+function rank(order: readonly string[], id: string): number {
+  const index = order.indexOf(id);
+  return index === -1 ? order.length : index;
+}

@@ -1,0 +1,5 @@
+import type { BenchSuite } from '../harness/types.js';
+import { xmlTransportSuite } from './xml-transport.js';
+
+/** Every benchmark `pnpm bench` runs, in order. */
+export const suites: BenchSuite[] = [xmlTransportSuite];

@@ -1,0 +1,37 @@
+import type { ScriptedAnswer } from '../steps.js';
+
+/** A server script: steps answered once each in order, or answers cycled forever. */
+export type ServerScript = { steps: ScriptedAnswer[] } | { loop: ScriptedAnswer[] };
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Parses and checks a script file's JSON; the error says what is wrong and what is allowed. */
+export function parseScript(text: string, file: string): ServerScript {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`${file}: not valid JSON (${(error as Error).message})`);
+  }
+  const allowed = 'expected {"steps": [answer, ...]} or {"loop": [answer, ...]} (see docs/testkit.md)';
+  if (!isObject(value)) throw new Error(`${file}: ${allowed}`);
+  const key = Array.isArray(value.steps) ? 'steps' : Array.isArray(value.loop) ? 'loop' : undefined;
+  if (key === undefined) throw new Error(`${file}: no "steps" or "loop" array; ${allowed}`);
+  const answers = value[key] as unknown[];
+  const bad = answers.findIndex((answer) => !isObject(answer));
+  if (bad !== -1)
+    throw new Error(`${file}: ${key}[${bad}] is ${JSON.stringify(answers[bad])}, not an answer object`);
+  if (key === 'loop' && answers.length === 0) throw new Error(`${file}: "loop" needs at least one answer`);
+  return key === 'steps' ? { steps: answers as ScriptedAnswer[] } : { loop: answers as ScriptedAnswer[] };
+}
+
+/** A handler that cycles through the answers forever. */
+export function loopHandler(answers: readonly ScriptedAnswer[]): () => ScriptedAnswer {
+  let next = 0;
+  return () => {
+    const answer = answers[next % answers.length] as ScriptedAnswer;
+    next += 1;
+    return answer;
+  };
+}

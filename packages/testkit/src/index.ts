@@ -1,0 +1,18 @@
+export type { AnswerPlan, PlannedReasoning, PlannedToolCall } from './answer-plan.js';
+export { CHARS_PER_TOKEN, estimateUsage, planAnswer } from './answer-plan.js';
+export { defaultFixturesDir, FIXTURES_DIR_ENV } from './fixtures-dir.js';
+export type { ScriptedModel, ScriptedModelOptions } from './scripted-model.js';
+export { scriptedModel } from './scripted-model.js';
+export type { ModelServer, ModelServerOptions } from './server/http-server.js';
+export { startModelServer } from './server/http-server.js';
+export { UnplannedCallError } from './step-queue.js';
+export type {
+  RecordedRequest,
+  ScriptedAnswer,
+  ScriptedError,
+  ScriptedFault,
+  ScriptedReasoning,
+  ScriptedToolCall,
+  ScriptStep,
+} from './steps.js';
+export { parseToolArguments } from './tool-arguments.js';

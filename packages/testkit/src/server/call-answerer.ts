@@ -1,0 +1,161 @@
+import type { IncomingMessage } from 'node:http';
+import { abortableSleep } from '../abortable-sleep.js';
+import { planAnswer } from '../answer-plan.js';
+import { type StepQueue, UnplannedCallError } from '../step-queue.js';
+import type { RecordedRequest, ScriptedAnswer, ScriptedFault } from '../steps.js';
+import { renderAnthropic } from './anthropic.js';
+import { errorAnswer, testkitErrorAnswer } from './faults.js';
+import { renderChat } from './openai-chat.js';
+import { renderResponses } from './openai-responses.js';
+import type { RenderContext } from './render-context.js';
+import { ReplayError, replayAnswer } from './replay.js';
+import { type DecodedRequest, decodeRequest } from './request-decoding.js';
+import type { WireApi } from './sse.js';
+import type { WireAnswer } from './wire-answer.js';
+
+/** A wire answer with how to play it. */
+export interface CallOutcome {
+  wire: WireAnswer;
+  fault?: ScriptedFault;
+  tokenDelayMs?: number;
+}
+
+export interface CallAnswererOptions {
+  source:
+    | { queue: StepQueue }
+    | { handler: (request: RecordedRequest) => ScriptedAnswer | Promise<ScriptedAnswer> };
+  fixturesDir: string;
+  /** Where every received call is recorded. */
+  requests: RecordedRequest[];
+}
+
+const SECRET_HEADERS = new Set(['authorization', 'x-api-key', 'api-key', 'proxy-authorization']);
+
+/** Request headers with the secrets replaced by `[redacted]`. */
+export function recordHeaders(req: IncomingMessage): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    headers[name] = SECRET_HEADERS.has(name) ? '[redacted]' : Array.isArray(value) ? value.join(', ') : value;
+  }
+  return headers;
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function render(
+  api: WireApi,
+  answer: ScriptedAnswer,
+  decoded: DecodedRequest,
+  callNumber: number,
+): WireAnswer {
+  const plan = planAnswer(answer, {
+    messages: decoded.messages,
+    tools: decoded.tools,
+    toolIdPrefix: api === 'anthropic' ? 'toolu_testkit_' : 'call_testkit_',
+    callNumber,
+    streaming: decoded.streaming,
+  });
+  const context: RenderContext = {
+    api,
+    model: decoded.model === '' ? 'scripted-model' : decoded.model,
+    requestId: `req_testkit_${callNumber}`,
+    inputTokens: plan.usage.inputTokens,
+    streaming: decoded.streaming,
+    callNumber,
+    created: Math.floor(Date.now() / 1000),
+    includeUsage: decoded.includeUsage,
+  };
+  if (answer.error !== undefined) {
+    if (answer.error.midStream !== true || !decoded.streaming) return errorAnswer(answer.error, context);
+    context.midStreamError = answer.error;
+  }
+  if (api === 'openai-chat') return renderChat(plan, answer, context);
+  if (api === 'openai-responses') return renderResponses(plan, context);
+  return renderAnthropic(plan, context);
+}
+
+/**
+ * Answers model calls: reads and records the request, takes the next step (or asks the handler),
+ * waits its delay, and renders it for the API (or loads the replayed recording).
+ */
+export function createCallAnswerer(options: CallAnswererOptions) {
+  let handlerCalls = 0;
+  const take = async (recorded: RecordedRequest): Promise<{ callNumber: number; answer: ScriptedAnswer }> => {
+    if ('queue' in options.source) return options.source.queue.take(recorded);
+    handlerCalls += 1;
+    const callNumber = handlerCalls;
+    return { callNumber, answer: await options.source.handler(recorded) };
+  };
+
+  async function answerCall(api: WireApi, req: IncomingMessage, signal: AbortSignal): Promise<CallOutcome> {
+    const text = await readBody(req);
+    let body: unknown = text;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      // Recorded as the raw text and answered with a 400 below.
+    }
+    const decoded = decodeRequest(api, body);
+    const route = `${req.method} ${req.url}`;
+    const { model, messages, tools, options: callOptions } = decoded;
+    const recorded: RecordedRequest = {
+      api,
+      model,
+      messages,
+      tools,
+      options: callOptions,
+      body,
+      headers: recordHeaders(req),
+      route,
+    };
+    options.requests.push(recorded);
+    if (typeof body === 'string') {
+      const message = `agent-testkit server: the body of ${route} is not JSON: ${JSON.stringify(text.slice(0, 80))}`;
+      return { wire: testkitErrorAnswer(api, 400, message, 'req_testkit_invalid') };
+    }
+    let taken: { callNumber: number; answer: ScriptedAnswer };
+    try {
+      taken = await take(recorded);
+    } catch (error) {
+      const message =
+        error instanceof UnplannedCallError
+          ? `${error.message} - ${route}`
+          : `agent-testkit server: the ${'queue' in options.source ? 'step function' : 'handler'} threw for ${route}: ${(error as Error).message}`;
+      return { wire: testkitErrorAnswer(api, 500, message, 'req_testkit_unplanned') };
+    }
+    const { callNumber, answer } = taken;
+    const pacing = {
+      ...(answer.fault === undefined ? {} : { fault: answer.fault }),
+      ...(answer.tokenDelayMs === undefined ? {} : { tokenDelayMs: answer.tokenDelayMs }),
+    };
+    await abortableSleep(answer.delayMs ?? 0, signal);
+    if (answer.replay === undefined) return { wire: render(api, answer, decoded, callNumber), ...pacing };
+    try {
+      return {
+        wire: await replayAnswer(answer.replay, api, options.fixturesDir, `req_testkit_${callNumber}`),
+        ...pacing,
+      };
+    } catch (error) {
+      if (!(error instanceof ReplayError)) throw error;
+      return {
+        wire: testkitErrorAnswer(
+          api,
+          500,
+          `agent-testkit server: ${error.message}`,
+          `req_testkit_${callNumber}`,
+        ),
+      };
+    }
+  }
+
+  return {
+    answerCall,
+    /** Model calls taken so far, from the queue or the handler. */
+    calls: () => ('queue' in options.source ? options.source.queue.calls : handlerCalls),
+  };
+}

@@ -1,0 +1,149 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { defaultFixturesDir } from '../fixtures-dir.js';
+import { StepQueue } from '../step-queue.js';
+import type { RecordedRequest, ScriptedAnswer, ScriptStep } from '../steps.js';
+import { createCallAnswerer } from './call-answerer.js';
+import { testkitErrorAnswer } from './faults.js';
+import { modelsList } from './models-route.js';
+import type { WireApi } from './sse.js';
+import { playWireAnswer } from './wire-answer.js';
+
+export interface ModelServerOptions {
+  /** Answers in call order, shared by every route. */
+  steps?: readonly ScriptStep[];
+  /** Instead of steps: answers every call (benchmarks and demos that loop). */
+  handler?: (request: RecordedRequest) => ScriptedAnswer | Promise<ScriptedAnswer>;
+  /** Where `{ replay }` paths are resolved (default `defaultFixturesDir()`). */
+  fixturesDir?: string;
+  /** Default 0: a free port. */
+  port?: number;
+  /** Default `127.0.0.1`. */
+  host?: string;
+  /** Ids listed by `GET /v1/models` (default `['scripted-model']`). */
+  models?: readonly string[];
+}
+
+export interface ModelServer {
+  /** Base URL, `http://127.0.0.1:PORT`: OpenAI clients take `${url}/v1`, Anthropic clients `url`. */
+  readonly url: string;
+  /** Every model call received, in order (unplanned and failed ones included). */
+  readonly requests: readonly RecordedRequest[];
+  /** Model calls taken so far. */
+  readonly calls: number;
+  /** Planned steps not used yet (0 with a handler). */
+  readonly remaining: number;
+  /** Plans more calls after the ones already scripted. */
+  push(...steps: ScriptStep[]): void;
+  /** Throws when planned steps were left unused, naming how many. */
+  assertAllConsumed(): void;
+  /** Stops listening and cuts every open connection, hung ones included. */
+  close(): Promise<void>;
+}
+
+const ROUTES: Record<string, WireApi> = {
+  '/chat/completions': 'openai-chat',
+  '/responses': 'openai-responses',
+  '/messages': 'anthropic',
+};
+
+/**
+ * Starts a real HTTP server on loopback speaking OpenAI Chat Completions, OpenAI Responses and
+ * Anthropic Messages (with and without the `/v1` prefix), answering from steps or a handler.
+ */
+export async function startModelServer(options: ModelServerOptions = {}): Promise<ModelServer> {
+  if (options.steps !== undefined && options.handler !== undefined) {
+    throw new Error('startModelServer: give either steps or handler, not both');
+  }
+  const queue = new StepQueue('model server', options.steps ?? []);
+  const requests: RecordedRequest[] = [];
+  const answerer = createCallAnswerer({
+    source: options.handler === undefined ? { queue } : { handler: options.handler },
+    fixturesDir: options.fixturesDir ?? defaultFixturesDir(),
+    requests,
+  });
+  const sockets = new Set<Socket>();
+  const inFlight = new Set<AbortController>();
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const controller = new AbortController();
+    inFlight.add(controller);
+    res.on('close', () => {
+      controller.abort();
+      inFlight.delete(controller);
+    });
+    const path = new URL(req.url ?? '/', 'http://testkit').pathname
+      .replace(/^\/v1(?=\/)/, '')
+      .replace(/\/$/, '');
+    const anthropicClient = req.headers['anthropic-version'] !== undefined;
+    const api = ROUTES[path];
+    try {
+      if (req.method === 'GET' && path === '/models') {
+        const body = JSON.stringify(modelsList(options.models ?? ['scripted-model'], anthropicClient));
+        res.writeHead(200, { 'content-type': 'application/json' }).end(body);
+        return;
+      }
+      if (req.method !== 'POST' || api === undefined) {
+        req.resume();
+        const message = `agent-testkit server: no route for ${req.method} ${req.url}; routes: POST /v1/chat/completions, POST /v1/responses, POST /v1/messages, GET /v1/models`;
+        const wire = testkitErrorAnswer(
+          anthropicClient ? 'anthropic' : 'openai-chat',
+          404,
+          message,
+          'req_testkit_noroute',
+        );
+        await playWireAnswer(res, wire, { signal: controller.signal });
+        return;
+      }
+      const { wire, ...pacing } = await answerer.answerCall(api, req, controller.signal);
+      await playWireAnswer(res, wire, { ...pacing, signal: controller.signal });
+    } catch (error) {
+      if (controller.signal.aborted) return;
+      if (res.headersSent) res.destroy();
+      else
+        res
+          .writeHead(500, { 'content-type': 'text/plain' })
+          .end(`agent-testkit server: ${(error as Error).message}`);
+    }
+  }
+
+  const server = createServer((req, res) => void handle(req, res));
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> => {
+    closing ??= new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      for (const controller of inFlight) controller.abort();
+      for (const socket of sockets) socket.destroy();
+    });
+    return closing;
+  };
+
+  return {
+    url,
+    requests,
+    get calls() {
+      return answerer.calls();
+    },
+    get remaining() {
+      return queue.remaining;
+    },
+    push: (...steps) => queue.push(...steps),
+    assertAllConsumed: () => queue.assertAllConsumed(),
+    close,
+  };
+}

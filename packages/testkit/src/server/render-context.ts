@@ -1,0 +1,22 @@
+import type { TokenUsage } from '@agent/protocol';
+import type { ScriptedError } from '../steps.js';
+import type { ErrorContext } from './faults.js';
+
+/** What every API renderer needs besides the planned answer. */
+export interface RenderContext extends ErrorContext {
+  callNumber: number;
+  /** Unix seconds the answer was created. */
+  created: number;
+  /** Chat Completions: `stream_options.include_usage` was asked for. */
+  includeUsage: boolean;
+  /** A `midStream` error to send after the text. */
+  midStreamError?: ScriptedError;
+}
+
+/** Tool-call argument fragments are this many characters, like a model's tokens. */
+export const ARGUMENT_PIECE_CHARS = 8;
+
+/** Input tokens as the protocol counts them include cached ones; Anthropic's `input_tokens` does not. */
+export function uncachedInputTokens(usage: TokenUsage): number {
+  return Math.max(0, usage.inputTokens - (usage.cachedTokens ?? 0) - (usage.cacheWriteTokens ?? 0));
+}

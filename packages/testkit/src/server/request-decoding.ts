@@ -1,0 +1,293 @@
+import type {
+  AssistantMessage,
+  ContentPart,
+  ConversationMessage,
+  ModelRequest,
+  ReasoningEffort,
+  ReasoningPart,
+  ToolCall,
+  ToolChoice,
+  ToolDefinition,
+} from '@agent/protocol';
+import { parseToolArguments } from '../tool-arguments.js';
+import type { WireApi } from './sse.js';
+
+/** A request body turned back into protocol terms (best effort: unknown parts are skipped). */
+export interface DecodedRequest {
+  model: string;
+  messages: ConversationMessage[];
+  tools: ToolDefinition[];
+  options: Omit<ModelRequest, 'messages' | 'tools'>;
+  streaming: boolean;
+  /** Chat Completions `stream_options.include_usage`. */
+  includeUsage: boolean;
+}
+
+type Json = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const asArray = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+const asString = (value: unknown): string => (typeof value === 'string' ? value : '');
+const asNumber = (value: unknown): number | undefined => (typeof value === 'number' ? value : undefined);
+
+/** Text of a string or of an array of `{ type: *text, text }` parts; images become parts. */
+function textAndParts(content: unknown): { text: string; parts: ContentPart[] } {
+  if (typeof content === 'string') return { text: content, parts: [] };
+  const texts: string[] = [];
+  const parts: ContentPart[] = [];
+  for (const part of asArray(content).filter(isObject)) {
+    if (typeof part.text === 'string') texts.push(part.text);
+    const url = isObject(part.image_url) ? asString(part.image_url.url) : asString(part.image_url);
+    const source = isObject(part.source) ? part.source : undefined;
+    const match = /^data:([^;]+);base64,(.*)$/s.exec(url);
+    if (match !== null) parts.push({ type: 'image', mimeType: match[1] ?? '', data: match[2] ?? '' });
+    else if (source?.type === 'base64') {
+      parts.push({ type: 'image', mimeType: asString(source.media_type), data: asString(source.data) });
+    }
+  }
+  return { text: texts.join(''), parts };
+}
+
+function userMessage(content: unknown): ConversationMessage {
+  const { text, parts } = textAndParts(content);
+  return parts.length > 0 ? { role: 'user', content: text, parts } : { role: 'user', content: text };
+}
+
+function toolCall(id: unknown, name: unknown, raw: unknown) {
+  const base = { id: asString(id), name: asString(name) };
+  if (isObject(raw)) return { ...base, arguments: raw };
+  return { ...base, ...parseToolArguments(asString(raw)) };
+}
+
+function effort(value: unknown): ModelRequest['reasoning'] {
+  return typeof value === 'string' ? { effort: value as ReasoningEffort } : undefined;
+}
+
+function commonOptions(
+  body: Json,
+  maxTokens: unknown,
+  choice: ToolChoice | undefined,
+  reasoning: ModelRequest['reasoning'],
+) {
+  const options: Omit<ModelRequest, 'messages' | 'tools'> = { stream: body.stream === true };
+  const temperature = asNumber(body.temperature);
+  const topP = asNumber(body.top_p);
+  const max = asNumber(maxTokens);
+  if (temperature !== undefined) options.temperature = temperature;
+  if (topP !== undefined) options.topP = topP;
+  if (max !== undefined) options.maxOutputTokens = max;
+  if (choice !== undefined) options.toolChoice = choice;
+  if (reasoning !== undefined) options.reasoning = reasoning;
+  return options;
+}
+
+function openAIChoice(value: unknown): ToolChoice | undefined {
+  if (value === 'auto' || value === 'none' || value === 'required') return value;
+  if (!isObject(value)) return undefined;
+  const name = isObject(value.function) ? value.function.name : value.name;
+  return typeof name === 'string' ? { name } : undefined;
+}
+
+/** Tool names by call id, so tool results can say which tool they answer. */
+function nameOf(messages: ConversationMessage[], callId: string): string {
+  for (const message of messages) {
+    if (message.role !== 'assistant') continue;
+    const call = message.toolCalls?.find((candidate) => candidate.id === callId);
+    if (call !== undefined) return call.name;
+  }
+  return '';
+}
+
+function decodeChat(body: Json): DecodedRequest {
+  const messages: ConversationMessage[] = [];
+  for (const message of asArray(body.messages).filter(isObject)) {
+    const role = message.role;
+    if (role === 'system' || role === 'developer') {
+      messages.push({ role: 'system', content: textAndParts(message.content).text });
+    } else if (role === 'user') messages.push(userMessage(message.content));
+    else if (role === 'tool') {
+      const toolCallId = asString(message.tool_call_id);
+      const content = textAndParts(message.content).text;
+      messages.push({ role: 'tool', toolCallId, toolName: nameOf(messages, toolCallId), content });
+    } else if (role === 'assistant') {
+      const assistant: AssistantMessage = { role: 'assistant', content: textAndParts(message.content).text };
+      const calls = asArray(message.tool_calls).filter(isObject);
+      if (calls.length > 0) {
+        assistant.toolCalls = calls.map((call) => {
+          const fn = isObject(call.function) ? call.function : {};
+          return toolCall(call.id, fn.name, fn.arguments);
+        });
+      }
+      const reasoning = asString(message.reasoning_content) || asString(message.reasoning);
+      if (reasoning !== '') assistant.reasoning = [{ text: reasoning }];
+      messages.push(assistant);
+    }
+  }
+  const tools = asArray(body.tools)
+    .filter(isObject)
+    .map((tool) => (isObject(tool.function) ? tool.function : tool))
+    .map((fn) => ({
+      name: asString(fn.name),
+      description: asString(fn.description),
+      inputSchema: isObject(fn.parameters) ? fn.parameters : {},
+    }));
+  const streamOptions = isObject(body.stream_options) ? body.stream_options : {};
+  return {
+    model: asString(body.model),
+    messages,
+    tools,
+    options: commonOptions(
+      body,
+      body.max_completion_tokens ?? body.max_tokens,
+      openAIChoice(body.tool_choice),
+      effort(body.reasoning_effort),
+    ),
+    streaming: body.stream === true,
+    includeUsage: streamOptions.include_usage === true,
+  };
+}
+
+function decodeResponses(body: Json): DecodedRequest {
+  const messages: ConversationMessage[] = [];
+  if (typeof body.instructions === 'string') messages.push({ role: 'system', content: body.instructions });
+  let pendingReasoning: ReasoningPart[] = [];
+  const assistant = (): AssistantMessage => {
+    const last = messages.at(-1);
+    if (last?.role === 'assistant' && pendingReasoning.length === 0) return last;
+    const created: AssistantMessage = { role: 'assistant', content: '' };
+    if (pendingReasoning.length > 0) created.reasoning = pendingReasoning;
+    pendingReasoning = [];
+    messages.push(created);
+    return created;
+  };
+  const input =
+    typeof body.input === 'string' ? [{ role: 'user', content: body.input }] : asArray(body.input);
+  for (const item of input.filter(isObject)) {
+    const type = item.type ?? 'message';
+    if (type === 'message') {
+      if (item.role === 'system' || item.role === 'developer') {
+        messages.push({ role: 'system', content: textAndParts(item.content).text });
+      } else if (item.role === 'assistant') assistant().content += textAndParts(item.content).text;
+      else messages.push(userMessage(item.content));
+    } else if (type === 'reasoning') {
+      const text = asArray(item.summary)
+        .filter(isObject)
+        .map((part) => asString(part.text))
+        .join('');
+      const providerData: Json = { id: item.id };
+      if (typeof item.encrypted_content === 'string') providerData.encrypted_content = item.encrypted_content;
+      pendingReasoning.push({ text, providerData });
+    } else if (type === 'function_call') {
+      const target = assistant();
+      target.toolCalls = [...(target.toolCalls ?? []), toolCall(item.call_id, item.name, item.arguments)];
+    } else if (type === 'function_call_output') {
+      const toolCallId = asString(item.call_id);
+      const content = textAndParts(item.output).text;
+      messages.push({ role: 'tool', toolCallId, toolName: nameOf(messages, toolCallId), content });
+    }
+  }
+  const tools = asArray(body.tools)
+    .filter(isObject)
+    .filter((tool) => tool.type === 'function')
+    .map((tool) => ({
+      name: asString(tool.name),
+      description: asString(tool.description),
+      inputSchema: isObject(tool.parameters) ? tool.parameters : {},
+    }));
+  const reasoning = isObject(body.reasoning) ? effort(body.reasoning.effort) : undefined;
+  return {
+    model: asString(body.model),
+    messages,
+    tools,
+    options: commonOptions(body, body.max_output_tokens, openAIChoice(body.tool_choice), reasoning),
+    streaming: body.stream === true,
+    includeUsage: false,
+  };
+}
+
+function anthropicChoice(value: unknown): ToolChoice | undefined {
+  if (!isObject(value)) return undefined;
+  if (value.type === 'auto' || value.type === 'none') return value.type;
+  if (value.type === 'any') return 'required';
+  return value.type === 'tool' && typeof value.name === 'string' ? { name: value.name } : undefined;
+}
+
+function decodeAnthropicMessage(message: Json, messages: ConversationMessage[]): void {
+  if (typeof message.content === 'string') {
+    messages.push(
+      message.role === 'assistant'
+        ? { role: 'assistant', content: message.content }
+        : userMessage(message.content),
+    );
+    return;
+  }
+  const blocks = asArray(message.content).filter(isObject);
+  if (message.role === 'assistant') {
+    const assistant: AssistantMessage = { role: 'assistant', content: '' };
+    const reasoning: ReasoningPart[] = [];
+    const calls: ToolCall[] = [];
+    for (const block of blocks) {
+      if (block.type === 'text') assistant.content += asString(block.text);
+      else if (block.type === 'thinking') {
+        reasoning.push({ text: asString(block.thinking), signature: asString(block.signature) });
+      } else if (block.type === 'redacted_thinking') {
+        reasoning.push({ text: '', redactedData: asString(block.data) });
+      } else if (block.type === 'tool_use') calls.push(toolCall(block.id, block.name, block.input));
+    }
+    if (reasoning.length > 0) assistant.reasoning = reasoning;
+    if (calls.length > 0) assistant.toolCalls = calls;
+    messages.push(assistant);
+    return;
+  }
+  for (const block of blocks.filter((candidate) => candidate.type === 'tool_result')) {
+    const toolCallId = asString(block.tool_use_id);
+    const { text, parts } = textAndParts(block.content);
+    messages.push({
+      role: 'tool',
+      toolCallId,
+      toolName: nameOf(messages, toolCallId),
+      content: text,
+      ...(parts.length > 0 ? { parts } : {}),
+      ...(block.is_error === true ? { isError: true } : {}),
+    });
+  }
+  const rest = blocks.filter((candidate) => candidate.type !== 'tool_result');
+  if (rest.length > 0) messages.push(userMessage(rest));
+}
+
+function decodeAnthropic(body: Json): DecodedRequest {
+  const messages: ConversationMessage[] = [];
+  const system = textAndParts(body.system).text;
+  if (system !== '') messages.push({ role: 'system', content: system });
+  for (const message of asArray(body.messages).filter(isObject)) decodeAnthropicMessage(message, messages);
+  const tools = asArray(body.tools)
+    .filter(isObject)
+    .map((tool) => ({
+      name: asString(tool.name),
+      description: asString(tool.description),
+      inputSchema: isObject(tool.input_schema) ? tool.input_schema : {},
+    }));
+  const thinking = isObject(body.thinking) ? asNumber(body.thinking.budget_tokens) : undefined;
+  return {
+    model: asString(body.model),
+    messages,
+    tools,
+    options: commonOptions(
+      body,
+      body.max_tokens,
+      anthropicChoice(body.tool_choice),
+      thinking === undefined ? undefined : { budgetTokens: thinking },
+    ),
+    streaming: body.stream === true,
+    includeUsage: false,
+  };
+}
+
+/** Decodes a request body of the given API into protocol messages, tools and options. */
+export function decodeRequest(api: WireApi, body: unknown): DecodedRequest {
+  const json = isObject(body) ? body : {};
+  if (api === 'openai-chat') return decodeChat(json);
+  if (api === 'openai-responses') return decodeResponses(json);
+  return decodeAnthropic(json);
+}

@@ -1,0 +1,28 @@
+export { XmlTransportError, type XmlTransportErrorCode } from './errors.js';
+export { FinalSlotParser, type FinalSlotParserOptions } from './final-slot-parser.js';
+export {
+  FINAL_REPORT_TOOL,
+  type ForcedFinalReason,
+  type ReportFormat,
+  type ReportStatus,
+  STRUCTURED_REPORT_FORMATS,
+} from './formats.js';
+export {
+  type JudgeUnclosedOptions,
+  judgeUnclosed,
+  type UnclosedJudgement,
+  type UnclosedVerdict,
+} from './judge-unclosed.js';
+export { assertNonce, createNonce, finalTagName } from './nonce.js';
+export { MAX_OPEN_TAG_LENGTH, type OpenTag, parseOpenTag } from './open-tag.js';
+export { parseFinalSlot } from './parse-final-slot.js';
+export type {
+  FinalSlotResult,
+  IgnoredTag,
+  LeadingThink,
+  SlotEvent,
+  SlotFound,
+  SlotNotFound,
+} from './slot-events.js';
+export { stripLeadingThink, type ThinkSplit } from './think.js';
+export { type ForcedFinalTurn, renderXmlNext, type XmlNextOptions } from './xml-next.js';

@@ -1,0 +1,142 @@
+import { XmlTransportError } from './errors.js';
+import { FINAL_REPORT_TOOL, type ForcedFinalReason, type ReportFormat } from './formats.js';
+import { finalTagName } from './nonce.js';
+import {
+  ENDS_TASK_RULE,
+  FORCED_FINAL_WORDING,
+  lastRetryReminder,
+  PAYLOAD_PLACEHOLDERS,
+  PAYLOAD_RULES,
+  STATUS_RULE,
+  TOOLS_RULE,
+} from './xml-next-wording.js';
+
+export interface ForcedFinalTurn {
+  reason: ForcedFinalReason;
+  /** Native tools the model may still call on this turn; none when empty or absent. */
+  allowedTools?: readonly string[];
+}
+
+export interface XmlNextOptions {
+  /** This session's nonce. */
+  nonce: string;
+  /** 1-based turn number and the session's turn limit. */
+  turn: number;
+  maxTurns: number;
+  /** 1-based attempt of this turn (default 1) and how many attempts a turn may take. */
+  attempt?: number;
+  maxAttempts?: number;
+  /** How full the context window is, in percent (rounded when shown). */
+  contextPercent: number;
+  /** The report format the session expects. */
+  format: ReportFormat;
+  /** JSON Schema of the payload; shown for `json` (and for `slack-block-kit` when given). */
+  schema?: unknown;
+  /** Set when the session forces this to be its final turn. */
+  forcedFinal?: ForcedFinalTurn;
+}
+
+function positiveInteger(name: string, value: unknown): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
+    throw new XmlTransportError('invalid_option', `${name} must be an integer >= 1, got ${String(value)}`);
+  }
+  return value;
+}
+
+function schemaText(schema: unknown): string {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(schema);
+  } catch (error) {
+    throw new XmlTransportError(
+      'invalid_option',
+      `schema cannot be written as JSON: ${(error as Error).message}`,
+    );
+  }
+  if (text === undefined) throw new XmlTransportError('invalid_option', 'schema cannot be written as JSON');
+  return text;
+}
+
+/**
+ * The XML-NEXT notice: the ephemeral user message the model gets every turn. It says where
+ * the session stands (turn, attempt, context use), how to wrap the final report, what the
+ * payload must be, and on a forced final turn why and which tools are left.
+ */
+export function renderXmlNext(options: XmlNextOptions): string {
+  const tag = finalTagName(options.nonce);
+  const turn = positiveInteger('turn', options.turn);
+  const maxTurns = positiveInteger('maxTurns', options.maxTurns);
+  const attempt = positiveInteger('attempt', options.attempt ?? 1);
+  const { format, contextPercent } = options;
+  if (!Object.hasOwn(PAYLOAD_RULES, format)) {
+    throw new XmlTransportError(
+      'invalid_option',
+      `unknown format ${JSON.stringify(format)}; expected one of ${Object.keys(PAYLOAD_RULES).join(', ')}`,
+    );
+  }
+  if (typeof contextPercent !== 'number' || !Number.isFinite(contextPercent) || contextPercent < 0) {
+    throw new XmlTransportError(
+      'invalid_option',
+      `contextPercent must be a number >= 0, got ${String(contextPercent)}`,
+    );
+  }
+
+  const lines: string[] = ['# XML-NEXT'];
+  let status = `Turn ${turn} of ${maxTurns}.`;
+  if (attempt > 1) {
+    status +=
+      options.maxAttempts === undefined
+        ? ` Attempt ${attempt}.`
+        : ` Attempt ${attempt} of ${positiveInteger('maxAttempts', options.maxAttempts)}.`;
+  }
+  lines.push(status, `Context window: ${Math.round(contextPercent)}% used.`, '');
+
+  if (options.forcedFinal !== undefined) lines.push(...finalTurnLines(options.forcedFinal), '');
+
+  lines.push(
+    TOOLS_RULE,
+    '',
+    '## Final report',
+    options.forcedFinal === undefined
+      ? 'When the task is done, reply with the final report in this exact wrapper:'
+      : 'Reply now with the final report in this exact wrapper:',
+    '',
+    `<${tag} tool="${FINAL_REPORT_TOOL}" status="success" format="${format}">`,
+    PAYLOAD_PLACEHOLDERS[format],
+    `</${tag}>`,
+    '',
+    `- ${STATUS_RULE}`,
+    `- format: always "${format}".`,
+  );
+  const showSchema = options.schema !== undefined && (format === 'json' || format === 'slack-block-kit');
+  const payloadRule = PAYLOAD_RULES[format];
+  if (showSchema) {
+    lines.push(`- Payload: ${payloadRule}. It must match this JSON Schema:`, schemaText(options.schema));
+  } else {
+    lines.push(`- Payload: ${payloadRule}.`);
+  }
+  lines.push(`- ${ENDS_TASK_RULE}`);
+
+  if (attempt > 1 && options.maxAttempts !== undefined && attempt >= options.maxAttempts) {
+    lines.push('', lastRetryReminder(tag));
+  }
+  return lines.join('\n');
+}
+
+function finalTurnLines(forced: ForcedFinalTurn): string[] {
+  const wording = Object.hasOwn(FORCED_FINAL_WORDING, forced.reason)
+    ? FORCED_FINAL_WORDING[forced.reason]
+    : undefined;
+  if (wording === undefined) {
+    throw new XmlTransportError(
+      'invalid_option',
+      `unknown forced final reason ${JSON.stringify(forced.reason)}; expected one of ${Object.keys(FORCED_FINAL_WORDING).join(', ')}`,
+    );
+  }
+  const tools = (forced.allowedTools ?? []).filter((name) => name !== FINAL_REPORT_TOOL);
+  const toolLine =
+    tools.length === 0
+      ? 'Do not call any tools.'
+      : `You may still call only these tools: ${tools.join(', ')}.`;
+  return ['## FINAL TURN', wording, toolLine];
+}

@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { assertNonce, createNonce, finalTagName, XmlTransportError } from '../src/index.js';
+
+describe('nonce', () => {
+  it('is 8 lowercase hex characters and differs between sessions', () => {
+    const nonces = Array.from({ length: 200 }, () => createNonce());
+    for (const nonce of nonces) expect(nonce).toMatch(/^[0-9a-f]{8}$/);
+    expect(new Set(nonces).size).toBe(nonces.length);
+  });
+
+  it('names the final tag', () => {
+    expect(finalTagName('1a2b3c4d')).toBe('ai-agent-1a2b3c4d-FINAL');
+  });
+
+  it('rejects a nonce that cannot live in a tag name, saying what is allowed', () => {
+    for (const bad of ['', 'has space', 'a>b', 'x'.repeat(65), 42]) {
+      expect(() => assertNonce(bad)).toThrow(XmlTransportError);
+    }
+    expect(() => finalTagName('a<b')).toThrow(/A-Z a-z 0-9 _ -/);
+  });
+});

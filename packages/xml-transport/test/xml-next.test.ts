@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import {
+  type ForcedFinalReason,
+  renderXmlNext,
+  type XmlNextOptions,
+  XmlTransportError,
+} from '../src/index.js';
+import { NONCE } from './helpers.js';
+
+const base: XmlNextOptions = {
+  nonce: NONCE,
+  turn: 3,
+  maxTurns: 10,
+  contextPercent: 41.6,
+  format: 'markdown',
+};
+const tag = `ai-agent-${NONCE}-FINAL`;
+
+describe('renderXmlNext', () => {
+  it('says where the session stands and shows the wrapper with the expected format', () => {
+    const notice = renderXmlNext(base);
+    expect(notice).toContain('Turn 3 of 10.');
+    expect(notice).toContain('Context window: 42% used.');
+    expect(notice).toContain(`<${tag} tool="agent__final_report" status="success" format="markdown">`);
+    expect(notice).toContain(`</${tag}>`);
+    expect(notice).toContain('"success"');
+    expect(notice).toContain('"failure"');
+    expect(notice).toContain('"partial"');
+    expect(notice).toMatch(/Call tools natively \(as tool calls\)/);
+    expect(notice).toMatch(/Only the final report uses the XML tag/);
+    expect(notice).toContain('raw Markdown text');
+  });
+
+  it('shows the attempt only when it is a retry', () => {
+    expect(renderXmlNext(base)).not.toContain('Attempt');
+    expect(renderXmlNext({ ...base, attempt: 1, maxAttempts: 3 })).not.toContain('Attempt');
+    expect(renderXmlNext({ ...base, attempt: 2, maxAttempts: 3 })).toContain('Turn 3 of 10. Attempt 2 of 3.');
+    expect(renderXmlNext({ ...base, attempt: 2 })).toContain('Turn 3 of 10. Attempt 2.\n');
+  });
+
+  it('reminds the model on the last retry that plain text does not end the task', () => {
+    const reminder = 'plain text does not end the task';
+    expect(renderXmlNext({ ...base, attempt: 2, maxAttempts: 3 })).not.toContain(reminder);
+    const last = renderXmlNext({ ...base, attempt: 3, maxAttempts: 3 });
+    expect(last).toContain(`Last attempt: ${reminder}`);
+    expect(last).toContain(`<${tag}>`);
+  });
+
+  it('includes the JSON schema for the json format, and only then', () => {
+    const schema = { type: 'object', properties: { answer: { type: 'string' } }, required: ['answer'] };
+    const json = renderXmlNext({ ...base, format: 'json', schema });
+    expect(json).toContain(JSON.stringify(schema));
+    expect(json).toContain('must match this JSON Schema');
+    expect(json).toContain('format="json"');
+    expect(renderXmlNext({ ...base, format: 'json' })).not.toContain('JSON Schema');
+    expect(renderXmlNext({ ...base, format: 'markdown', schema })).not.toContain('"required"');
+  });
+
+  it('asks for the messages array itself for slack-block-kit, and raw text for text formats', () => {
+    expect(renderXmlNext({ ...base, format: 'slack-block-kit' })).toContain('the JSON messages array itself');
+    for (const format of ['text', 'tty', 'pipe', 'markdown', 'markdown+mermaid', 'sub-agent'] as const) {
+      expect(renderXmlNext({ ...base, format }), format).toMatch(/Payload: the report as raw/);
+    }
+  });
+
+  const reasons: Record<ForcedFinalReason, RegExp> = {
+    context: /context window is almost full/,
+    max_turns: /turn limit is reached/,
+    task_status_completed: /reported the task as completed/,
+    task_status_only: /only reported status/,
+    retry_exhaustion: /Too many attempts failed.*status="failure"/,
+    user_stop: /user asked you to stop.*status="partial"/,
+  };
+  for (const [reason, wording] of Object.entries(reasons) as [ForcedFinalReason, RegExp][]) {
+    it(`words the forced final turn for ${reason} and lists the tools left`, () => {
+      const none = renderXmlNext({ ...base, forcedFinal: { reason } });
+      expect(none).toContain('## FINAL TURN');
+      expect(none).toMatch(wording);
+      expect(none).toContain('Do not call any tools.');
+      expect(none).toContain('Reply now with the final report');
+      const some = renderXmlNext({
+        ...base,
+        forcedFinal: { reason, allowedTools: ['agent__final_report', 'tool_output'] },
+      });
+      expect(some).toContain('You may still call only these tools: tool_output.');
+    });
+  }
+
+  it('has no final-turn section on an ordinary turn', () => {
+    expect(renderXmlNext(base)).not.toContain('FINAL TURN');
+  });
+
+  it('refuses bad options with a message naming the value', () => {
+    expect(() => renderXmlNext({ ...base, turn: 0 })).toThrow(/turn must be an integer >= 1, got 0/);
+    expect(() => renderXmlNext({ ...base, contextPercent: Number.NaN })).toThrow(XmlTransportError);
+    expect(() => renderXmlNext({ ...base, format: 'yaml' as never })).toThrow(/unknown format "yaml"/);
+    expect(() => renderXmlNext({ ...base, nonce: 'no spaces' })).toThrow(/invalid nonce/);
+    expect(() => renderXmlNext({ ...base, forcedFinal: { reason: 'bored' as never } })).toThrow(
+      /unknown forced final reason "bored"/,
+    );
+  });
+});
