@@ -1,0 +1,48 @@
+import { DEFAULT_CONTEXT_BUFFER, DEFAULT_CONTEXT_WINDOW, type ModelTarget } from '@agent/protocol';
+
+export interface ContextProjection {
+  projected: number;
+  limit: number;
+  remaining: number;
+  fits: boolean;
+}
+
+/**
+ * Keeps the running token size of the conversation and projects what a request or a new
+ * tool result would need against a target's window (window - buffer - max output tokens).
+ * The conversation total is maintained incrementally: nothing is re-counted per turn.
+ */
+export class ContextGuard {
+  /** Raw (uncorrected) tokens of every message in the conversation so far. */
+  private conversationRaw = 0;
+
+  constructor(
+    private readonly windowOverride: number | undefined,
+    private readonly maxOutputTokens: number,
+  ) {}
+
+  addRaw(tokens: number): void {
+    this.conversationRaw += tokens;
+  }
+
+  get rawConversationTokens(): number {
+    return this.conversationRaw;
+  }
+
+  limitFor(target: ModelTarget | undefined): number {
+    const window = this.windowOverride ?? target?.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
+    const buffer = target?.contextBuffer ?? DEFAULT_CONTEXT_BUFFER;
+    return Math.max(0, window - buffer - this.maxOutputTokens);
+  }
+
+  windowFor(target: ModelTarget | undefined): number {
+    return this.windowOverride ?? target?.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
+  }
+
+  /** `current` is the corrected size of everything already committed to the next request. */
+  project(current: number, extra: number, target: ModelTarget | undefined): ContextProjection {
+    const limit = this.limitFor(target);
+    const projected = current + extra;
+    return { projected, limit, remaining: limit - current, fits: projected <= limit };
+  }
+}

@@ -1,0 +1,290 @@
+import {
+  isModelError,
+  type LlmAccountingEntry,
+  ModelError,
+  type ModelRequest,
+  type ModelTarget,
+  type OpNode,
+  type ReasoningPart,
+  type StopReason,
+  type TokenUsage,
+  type ToolCall,
+} from '@agent/protocol';
+import type { OpTreeBuilder } from '../observe/op-tree.js';
+import type { SessionRecorder } from '../observe/recorder.js';
+import { abortPromise } from './abort.js';
+import { type SlotOutcome, SlotReader } from './slot-reader.js';
+
+export interface AttemptSuccess {
+  ok: true;
+  /** Everything the model wrote, as written (the conversation keeps it verbatim). */
+  text: string;
+  reasoning: ReasoningPart[];
+  toolCalls: ToolCall[];
+  usage: TokenUsage | undefined;
+  stopReason: StopReason | undefined;
+  rawStopReason: string | undefined;
+  slot: SlotOutcome;
+  latencyMs: number;
+}
+
+export interface AttemptFailure {
+  ok: false;
+  error: ModelError;
+  latencyMs: number;
+}
+
+export type AttemptOutcome = AttemptSuccess | AttemptFailure;
+
+export interface AttemptContext {
+  recorder: SessionRecorder;
+  opTree: OpTreeBuilder;
+  turnNode: OpNode;
+  nonce: string;
+  signal: AbortSignal;
+  timeoutMs: number;
+  attempt: number;
+  agentPath: string;
+  now: () => number;
+}
+
+/**
+ * One call to one target: streams the answer through the FINAL-slot reader (report content
+ * goes out as `output` events while it arrives, reasoning as `thinking`), collects tool calls,
+ * and records the LLM accounting entry whatever happens. Never throws.
+ */
+export async function runModelAttempt(
+  target: ModelTarget,
+  request: ModelRequest,
+  context: AttemptContext,
+): Promise<AttemptOutcome> {
+  const { client } = target;
+  const { recorder } = context;
+  const label = `${client.provider}:${client.model}`;
+  const node = context.opTree.begin(context.turnNode, 'llm', label);
+  const started = context.now();
+  const controller = new AbortController();
+  const onSessionAbort = () => controller.abort(context.signal.reason);
+  if (context.signal.aborted) controller.abort(context.signal.reason);
+  else context.signal.addEventListener('abort', onSessionAbort, { once: true });
+  // A client that ignores its own timeout is still stopped: our watchdog aborts one second later.
+  const watchdog = setTimeout(
+    () =>
+      controller.abort(
+        new ModelError({
+          kind: 'timeout',
+          message: `no answer within ${context.timeoutMs} ms`,
+          provider: client.provider,
+          model: client.model,
+        }),
+      ),
+    context.timeoutMs + 1_000,
+  );
+  const reader = new SlotReader(context.nonce, recorder);
+  const reasoning: ReasoningPart[] = [];
+  let reasoningText = '';
+  const toolCalls: ToolCall[] = [];
+  let usage: TokenUsage | undefined;
+  let stopReason: StopReason | undefined;
+  let rawStopReason: string | undefined;
+  let actualProvider: string | undefined;
+  let actualModel: string | undefined;
+  recorder.log({
+    severity: 'VRB',
+    direction: 'request',
+    type: 'llm',
+    remoteIdentifier: label,
+    message: `attempt ${context.attempt}: ${request.messages.length} messages, ${request.tools?.length ?? 0} tools`,
+  });
+  try {
+    const stream = client.stream(request, { signal: controller.signal, timeoutMs: context.timeoutMs });
+    const iterator = stream[Symbol.asyncIterator]();
+    const stopped = abortPromise(controller.signal);
+    try {
+      for (;;) {
+        const step = await Promise.race([iterator.next(), stopped.promise]);
+        if (step.done === true) break;
+        const event = step.value;
+        switch (event.type) {
+          case 'text-delta':
+            reader.push(event.text);
+            break;
+          case 'reasoning-delta':
+            if (event.text.length > 0) {
+              reasoningText += event.text;
+              recorder.emit({ type: 'thinking', text: event.text }, 'stream');
+            }
+            if (
+              event.signature !== undefined ||
+              event.redactedData !== undefined ||
+              event.providerData !== undefined
+            ) {
+              reasoning.push(closeReasoning(reasoningText, event));
+              reasoningText = '';
+            }
+            break;
+          case 'tool-call':
+            toolCalls.push(event.call);
+            break;
+          case 'usage':
+            usage = event.usage;
+            break;
+          case 'finish':
+            stopReason = event.stopReason;
+            rawStopReason = event.rawStopReason;
+            actualProvider = event.actualProvider;
+            actualModel = event.actualModel;
+            break;
+        }
+      }
+    } finally {
+      stopped.dispose();
+      if (controller.signal.aborted) void iterator.return?.()?.catch(() => {});
+    }
+    if (reasoningText.length > 0) reasoning.push({ text: reasoningText });
+    const slot = reader.end();
+    const latencyMs = context.now() - started;
+    const thinking = reasoning.map((part) => part.text).join('') + slot.thinkText;
+    if (thinking.length > 0) {
+      recorder.log({
+        severity: 'THK',
+        direction: 'response',
+        type: 'llm',
+        remoteIdentifier: label,
+        message: thinking,
+      });
+    }
+    const entry = llmEntry(target, context, 'ok', latencyMs, usage, {
+      stopReason: rawStopReason ?? stopReason,
+      actualProvider,
+      actualModel,
+    });
+    recorder.account(entry);
+    context.opTree.end(node, 'ok', { accounting: entry });
+    recorder.log({
+      severity: 'VRB',
+      direction: 'response',
+      type: 'llm',
+      remoteIdentifier: label,
+      message: `attempt ${context.attempt}: ${entry.tokens.inputTokens} in, ${entry.tokens.outputTokens} out, ${toolCalls.length} tool calls, stop ${rawStopReason ?? stopReason ?? 'unknown'}, ${latencyMs} ms`,
+    });
+    return {
+      ok: true,
+      text: slot.fullText,
+      reasoning,
+      toolCalls,
+      usage,
+      stopReason,
+      rawStopReason,
+      slot,
+      latencyMs,
+    };
+  } catch (thrown) {
+    const error = context.signal.aborted
+      ? new ModelError({
+          kind: 'aborted',
+          message: 'the session was cancelled',
+          provider: client.provider,
+          model: client.model,
+        })
+      : toModelError(
+          controller.signal.aborted ? (controller.signal.reason ?? thrown) : thrown,
+          client.provider,
+          client.model,
+        );
+    const latencyMs = context.now() - started;
+    const entry = llmEntry(target, context, 'failed', latencyMs, usage, {
+      error: `${error.kind}: ${error.message}`,
+    });
+    recorder.account(entry);
+    context.opTree.end(node, 'failed', { accounting: entry, error: error.kind });
+    recorder.log({
+      severity: error.kind === 'aborted' ? 'VRB' : 'WRN',
+      direction: 'response',
+      type: 'llm',
+      remoteIdentifier: label,
+      message: `attempt ${context.attempt} failed: ${error.kind}${error.status === undefined ? '' : ` (HTTP ${error.status})`}: ${error.message}`,
+    });
+    return { ok: false, error, latencyMs };
+  } finally {
+    clearTimeout(watchdog);
+    context.signal.removeEventListener('abort', onSessionAbort);
+  }
+}
+
+function closeReasoning(
+  text: string,
+  event: { signature?: string; redactedData?: string; providerData?: Record<string, unknown> },
+): ReasoningPart {
+  return {
+    text,
+    ...(event.signature === undefined ? {} : { signature: event.signature }),
+    ...(event.redactedData === undefined ? {} : { redactedData: event.redactedData }),
+    ...(event.providerData === undefined ? {} : { providerData: event.providerData }),
+  };
+}
+
+function llmEntry(
+  target: ModelTarget,
+  context: AttemptContext,
+  status: 'ok' | 'failed',
+  latency: number,
+  usage: TokenUsage | undefined,
+  extra: {
+    stopReason?: string | undefined;
+    actualProvider?: string | undefined;
+    actualModel?: string | undefined;
+    error?: string;
+  },
+): LlmAccountingEntry {
+  const tokens = {
+    inputTokens: usage?.inputTokens ?? 0,
+    outputTokens: usage?.outputTokens ?? 0,
+    totalTokens: usage?.totalTokens ?? (usage?.inputTokens ?? 0) + (usage?.outputTokens ?? 0),
+    ...(usage?.cachedTokens === undefined ? {} : { cachedTokens: usage.cachedTokens }),
+    ...(usage?.cacheWriteTokens === undefined ? {} : { cacheWriteTokens: usage.cacheWriteTokens }),
+    ...(usage?.reasoningTokens === undefined ? {} : { reasoningTokens: usage.reasoningTokens }),
+  };
+  return {
+    type: 'llm',
+    timestamp: context.now(),
+    status,
+    latency,
+    provider: target.client.provider,
+    model: target.client.model,
+    tokens,
+    turn: context.recorder.turn,
+    attempt: context.attempt,
+    agentPath: context.agentPath,
+    ...(usage?.costUsd === undefined ? {} : { costUsd: usage.costUsd }),
+    ...(usage?.upstreamInferenceCostUsd === undefined
+      ? {}
+      : { upstreamInferenceCostUsd: usage.upstreamInferenceCostUsd }),
+    ...(extra.stopReason === undefined ? {} : { stopReason: extra.stopReason }),
+    ...(extra.actualProvider === undefined ? {} : { actualProvider: extra.actualProvider }),
+    ...(extra.actualModel === undefined ? {} : { actualModel: extra.actualModel }),
+    ...(extra.error === undefined ? {} : { error: extra.error }),
+  };
+}
+
+/** Anything a client throws becomes a ModelError; a plain Error is a network-class failure. */
+export function toModelError(value: unknown, provider: string, model: string): ModelError {
+  if (isModelError(value)) return value;
+  if (value instanceof Error && value.name === 'AbortError') {
+    return new ModelError({
+      kind: 'aborted',
+      message: 'the call was cancelled',
+      provider,
+      model,
+      cause: value,
+    });
+  }
+  const message = value instanceof Error ? value.message : String(value);
+  return new ModelError({
+    kind: 'network',
+    message: `the model client failed: ${message}`,
+    provider,
+    model,
+    cause: value,
+  });
+}

@@ -1,0 +1,42 @@
+import type {
+  ConversationMessage,
+  ExitCode,
+  FinalReport,
+  ForcedFinalReason,
+  StopReason,
+} from '@agent/protocol';
+
+/** The mutable state of one session, owned by the turn loop. */
+export interface SessionState {
+  conversation: ConversationMessage[];
+  turn: number;
+  forcedFinal: ForcedFinalReason | undefined;
+  finalReport: FinalReport | undefined;
+  /** A final report was attempted and rejected at least once. */
+  finalReportFailedEver: boolean;
+  reportStreamed: boolean;
+  lastStopReason: StopReason | string | undefined;
+  /** Consecutive turns whose only calls were `agent__task_status`. */
+  taskStatusOnlyTurns: number;
+  stopRequested: boolean;
+  exitCode: ExitCode | undefined;
+  error: string | undefined;
+  finalReportAttempts: number;
+}
+
+export function newSessionState(): SessionState {
+  return {
+    conversation: [],
+    turn: 0,
+    forcedFinal: undefined,
+    finalReport: undefined,
+    finalReportFailedEver: false,
+    reportStreamed: false,
+    lastStopReason: undefined,
+    taskStatusOnlyTurns: 0,
+    stopRequested: false,
+    exitCode: undefined,
+    error: undefined,
+    finalReportAttempts: 0,
+  };
+}

@@ -1,0 +1,87 @@
+import type { ExitCode, ModelError, ModelTarget } from '@agent/protocol';
+import { MAX_RATE_LIMIT_WAIT_MS, MIN_RATE_LIMIT_WAIT_MS } from '../config.js';
+
+type DropReason = 'auth' | 'quota' | 'model_not_found' | 'context';
+
+interface TargetState {
+  target: ModelTarget;
+  dropped?: DropReason;
+  /** Wait the provider asked for, set while this target is rate-limited in the current round. */
+  rateLimitedFor?: number;
+}
+
+/**
+ * Which target the next attempt uses. Each turn starts at the first live target and every
+ * failed attempt moves to the next one; targets that cannot work again (bad key, no quota,
+ * unknown model, prompt too long) are dropped for the rest of the session.
+ */
+export class TargetRotation {
+  private readonly states: TargetState[];
+  private cursor = 0;
+
+  constructor(targets: readonly ModelTarget[]) {
+    this.states = targets.map((target) => ({ target }));
+  }
+
+  get liveCount(): number {
+    let count = 0;
+    for (const state of this.states) if (state.dropped === undefined) count++;
+    return count;
+  }
+
+  /** Start of a turn: back to the primary target. */
+  resetForTurn(): void {
+    this.cursor = 0;
+  }
+
+  current(): ModelTarget | undefined {
+    const live = this.liveStates();
+    if (live.length === 0) return undefined;
+    return live[this.cursor % live.length]!.target;
+  }
+
+  /** After a failed attempt. */
+  advance(): void {
+    this.cursor++;
+  }
+
+  drop(target: ModelTarget, reason: DropReason): void {
+    const state = this.states.find((s) => s.target === target);
+    if (state !== undefined) state.dropped = reason;
+  }
+
+  /** Restores targets dropped only for context size (the final turn sends less). */
+  restoreContextDrops(): void {
+    for (const state of this.states) if (state.dropped === 'context') delete state.dropped;
+  }
+
+  markRateLimited(target: ModelTarget, error: ModelError): void {
+    const state = this.states.find((s) => s.target === target);
+    if (state !== undefined) state.rateLimitedFor = error.retryAfterMs ?? MIN_RATE_LIMIT_WAIT_MS;
+  }
+
+  /**
+   * When every live target is rate-limited, how long to sleep (the shortest wait asked for,
+   * clamped to 1-60 s); clears the marks so the next round starts fresh. Otherwise 0.
+   */
+  takeRateLimitWait(): number {
+    const live = this.liveStates();
+    if (live.length === 0 || live.some((s) => s.rateLimitedFor === undefined)) return 0;
+    const shortest = Math.min(...live.map((s) => s.rateLimitedFor!));
+    for (const state of live) delete state.rateLimitedFor;
+    return Math.min(MAX_RATE_LIMIT_WAIT_MS, Math.max(MIN_RATE_LIMIT_WAIT_MS, shortest));
+  }
+
+  /** Exit code when no target is left, from the reasons they were dropped. */
+  exhaustedExitCode(): ExitCode {
+    const reasons = new Set(this.states.map((s) => s.dropped));
+    if (reasons.has('auth')) return 'EXIT-AUTH-FAILURE';
+    if (reasons.has('quota')) return 'EXIT-QUOTA-EXCEEDED';
+    if (reasons.has('context')) return 'EXIT-TOKEN-LIMIT';
+    return 'EXIT-MODEL-ERROR';
+  }
+
+  private liveStates(): TargetState[] {
+    return this.states.filter((s) => s.dropped === undefined);
+  }
+}

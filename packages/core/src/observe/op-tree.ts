@@ -1,0 +1,84 @@
+import type { AccountingEntry, OpKind, OpNode, OpTotals, SessionNode } from '@agent/protocol';
+
+/** Builds the session's op tree as operations start and end; totals are summed once, at the end. */
+export class OpTreeBuilder {
+  readonly root: SessionNode;
+  private nextId = 1;
+
+  constructor(
+    sessionId: string,
+    label: string,
+    private readonly now: () => number,
+  ) {
+    this.root = {
+      id: 'op-0',
+      kind: 'session',
+      label,
+      sessionId,
+      startedAt: now(),
+      status: 'running',
+      children: [],
+      totals: emptyTotals(),
+    };
+  }
+
+  begin(parent: OpNode, kind: Exclude<OpKind, 'session'>, label: string): OpNode {
+    const node: OpNode = {
+      id: `op-${this.nextId++}`,
+      kind,
+      label,
+      startedAt: this.now(),
+      status: 'running',
+      children: [],
+    };
+    parent.children.push(node);
+    return node;
+  }
+
+  end(node: OpNode, status: 'ok' | 'failed', extra?: { error?: string; accounting?: AccountingEntry }): void {
+    node.endedAt = this.now();
+    node.status = status;
+    if (extra?.error !== undefined) node.error = extra.error;
+    if (extra?.accounting !== undefined) node.accounting = extra.accounting;
+  }
+
+  /** Closes the root and computes totals over the whole tree (sub-agent trees included). */
+  finish(status: 'ok' | 'failed', error?: string): SessionNode {
+    this.end(this.root, status, error === undefined ? undefined : { error });
+    this.root.totals = computeTotals(this.root);
+    return this.root;
+  }
+}
+
+export function emptyTotals(): OpTotals {
+  return {
+    llmCalls: 0,
+    toolCalls: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+    cachedTokens: 0,
+    costUsd: 0,
+    durationMs: 0,
+  };
+}
+
+export function computeTotals(root: OpNode): OpTotals {
+  const totals = emptyTotals();
+  const stack: OpNode[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    const entry = node.accounting;
+    if (entry?.type === 'llm') {
+      totals.llmCalls++;
+      totals.inputTokens += entry.tokens.inputTokens;
+      totals.outputTokens += entry.tokens.outputTokens;
+      totals.cachedTokens += entry.tokens.cachedTokens ?? 0;
+      totals.costUsd += entry.costUsd ?? 0;
+    } else if (entry?.type === 'tool') {
+      totals.toolCalls++;
+    }
+    for (const child of node.children) stack.push(child);
+  }
+  totals.durationMs = (root.endedAt ?? Date.now()) - root.startedAt;
+  return totals;
+}

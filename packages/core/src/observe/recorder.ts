@@ -1,0 +1,82 @@
+import type { AccountingEntry, AgentEvent, AgentEventMeta, LogEntry } from '@agent/protocol';
+
+type EventCallback = (event: AgentEvent, meta: AgentEventMeta) => void;
+
+/**
+ * The session's one voice: every log, accounting entry and event goes through here, is kept
+ * for the result and is handed to `onEvent`. Meta objects are built once per kind, never per
+ * event, and a throwing callback cannot break the run.
+ */
+export class SessionRecorder {
+  readonly logs: LogEntry[] = [];
+  readonly accounting: AccountingEntry[] = [];
+  private readonly metaPlain: AgentEventMeta;
+  private readonly metaStream: AgentEventMeta;
+  private readonly metaFinalize: AgentEventMeta;
+  private readonly metaFinal: AgentEventMeta;
+  /** Set by the session so every log line carries the current turn. */
+  turn = 0;
+  callbackFailures = 0;
+
+  constructor(
+    private readonly onEvent: EventCallback | undefined,
+    base: { isMaster: boolean; sessionId: string; agentPath: string; headendId?: string },
+    private readonly now: () => number,
+  ) {
+    const common = {
+      isMaster: base.isMaster,
+      sessionId: base.sessionId,
+      agentPath: base.agentPath,
+      ...(base.headendId === undefined ? {} : { headendId: base.headendId }),
+    };
+    this.metaPlain = Object.freeze({ ...common, isFinal: false });
+    this.metaStream = Object.freeze({ ...common, isFinal: false, source: 'stream' as const });
+    this.metaFinalize = Object.freeze({ ...common, isFinal: false, source: 'finalize' as const });
+    this.metaFinal = Object.freeze({ ...common, isFinal: true });
+    this.agentPath = base.agentPath;
+    this.headendId = base.headendId;
+  }
+
+  private readonly agentPath: string;
+  private readonly headendId: string | undefined;
+
+  get hasListener(): boolean {
+    return this.onEvent !== undefined;
+  }
+
+  emit(event: AgentEvent, source?: 'stream' | 'finalize'): void {
+    if (this.onEvent === undefined) return;
+    const meta =
+      event.type === 'final_report'
+        ? this.metaFinal
+        : source === 'stream'
+          ? this.metaStream
+          : source === 'finalize'
+            ? this.metaFinalize
+            : this.metaPlain;
+    try {
+      this.onEvent(event, meta);
+    } catch {
+      // A listener's bug must not end the run; it is counted and reported in the FIN summary.
+      this.callbackFailures++;
+    }
+  }
+
+  log(entry: Omit<LogEntry, 'timestamp'>): LogEntry {
+    const full: LogEntry = {
+      timestamp: this.now(),
+      turn: this.turn,
+      agentPath: this.agentPath,
+      ...(this.headendId === undefined ? {} : { headendId: this.headendId }),
+      ...entry,
+    };
+    this.logs.push(full);
+    this.emit({ type: 'log', entry: full });
+    return full;
+  }
+
+  account(entry: AccountingEntry): void {
+    this.accounting.push(entry);
+    this.emit({ type: 'accounting', entry });
+  }
+}

@@ -1,0 +1,288 @@
+import { randomUUID } from 'node:crypto';
+import { syntheticFailureReport } from '@agent/final-report';
+import {
+  type AgentResult,
+  BATCH_TOOL,
+  type ConversationMessage,
+  DEFAULT_MAX_RETRIES,
+  DEFAULT_MAX_TURNS,
+  type ExitCode,
+  type ExpectedOutput,
+  FINAL_REPORT_TOOL,
+  type FinalReport,
+  ModelError,
+  TASK_STATUS_TOOL,
+  TOOL_OUTPUT_TOOL,
+  type ToolDefinition,
+} from '@agent/protocol';
+import { createNonce } from '@agent/xml-transport';
+import {
+  type AgentSessionConfig,
+  DEFAULT_LLM_TIMEOUT_MS,
+  DEFAULT_TOOL_RESPONSE_MAX_BYTES,
+  DEFAULT_TOOL_TIMEOUT_MS,
+} from './config.js';
+import { validateConfig } from './config-validation.js';
+import { ContextGuard } from './context/context-guard.js';
+import { isOpenAiFamily, TokenEstimator } from './context/token-estimator.js';
+import { abortableSleep } from './loop/abort.js';
+import { newSessionState, type SessionState } from './loop/session-state.js';
+import { TargetRotation } from './loop/target-rotation.js';
+import { TurnLoop } from './loop/turn-loop.js';
+import { OpTreeBuilder } from './observe/op-tree.js';
+import { SessionRecorder } from './observe/recorder.js';
+import { finSummaries } from './observe/summaries.js';
+import { batchTool, taskStatusTool } from './tools/internal-tools.js';
+import { ResultSizer } from './tools/result-sizer.js';
+import { ToolExecutor } from './tools/tool-executor.js';
+import type { ToolOutputHook } from './tools/tool-output-hook.js';
+import { type ToolLookup, ToolRegistry } from './tools/tool-registry.js';
+
+export interface AgentSession {
+  readonly sessionId: string;
+  /** Runs the session once; calling it again returns the same promise. Never rejects for a run failure. */
+  run(): Promise<AgentResult>;
+  /** `stop` finishes with a final turn; `abort` cancels at once, mid-stream or mid-tool. */
+  stop(reason: 'stop' | 'abort'): void;
+}
+
+const RESERVED_TOOLS = new Set([FINAL_REPORT_TOOL, TASK_STATUS_TOOL, BATCH_TOOL, TOOL_OUTPUT_TOOL]);
+
+export function createAgentSession(config: AgentSessionConfig): AgentSession {
+  const sessionId = config.sessionId ?? randomUUID();
+  const controller = new AbortController();
+  const state = newSessionState();
+  const onExternalAbort = () =>
+    controller.abort(new ModelError({ kind: 'aborted', message: 'the caller aborted the session' }));
+  if (config.signal?.aborted) onExternalAbort();
+  else config.signal?.addEventListener('abort', onExternalAbort, { once: true });
+  let running: Promise<AgentResult> | undefined;
+  return {
+    sessionId,
+    run() {
+      running ??= runSession(config, sessionId, controller.signal, state).finally(() =>
+        config.signal?.removeEventListener('abort', onExternalAbort),
+      );
+      return running;
+    },
+    stop(reason) {
+      if (reason === 'abort')
+        controller.abort(new ModelError({ kind: 'aborted', message: 'the session was stopped' }));
+      else state.stopRequested = true;
+    },
+  };
+}
+
+/** Creates a session and runs it. */
+export function runAgent(config: AgentSessionConfig): Promise<AgentResult> {
+  return createAgentSession(config).run();
+}
+
+async function runSession(
+  config: AgentSessionConfig,
+  sessionId: string,
+  signal: AbortSignal,
+  state: SessionState,
+): Promise<AgentResult> {
+  const now = config.now ?? Date.now;
+  const agentName = config.agentName ?? 'main';
+  const agentPath =
+    config.parentAgentPath === undefined ? agentName : `${config.parentAgentPath}.${agentName}`;
+  const recorder = new SessionRecorder(
+    config.callbacks?.onEvent,
+    {
+      isMaster: config.isMaster ?? true,
+      sessionId,
+      agentPath,
+      ...(config.headendId === undefined ? {} : { headendId: config.headendId }),
+    },
+    now,
+  );
+  const opTree = new OpTreeBuilder(sessionId, agentName, now);
+  const expected: ExpectedOutput = config.expectedOutput ?? { format: 'markdown' };
+  let hook: ToolOutputHook | undefined;
+  try {
+    const problems = validateConfig(config);
+    if (problems.length > 0) {
+      state.exitCode = 'EXIT-CONFIGURATION';
+      state.error = `invalid session configuration: ${problems.join('; ')}`;
+      return finish();
+    }
+    const nonce = config.nonce ?? createNonce();
+    const primary = config.targets[0]!;
+    const estimator = new TokenEstimator(isOpenAiFamily(primary.client.model, primary.tokenizer));
+    const guard = new ContextGuard(config.contextWindow, config.maxOutputTokens ?? 0);
+    const rotation = new TargetRotation(config.targets);
+    hook = config.toolOutput?.({
+      sessionId,
+      nonce,
+      targets: config.targets,
+      ...(config.maxOutputTokens === undefined ? {} : { maxOutputTokens: config.maxOutputTokens }),
+      signal,
+      log: (entry) => recorder.log(entry),
+      account: (entry) => recorder.account(entry),
+    });
+    const registry = await ToolRegistry.create(config.tools ?? [], RESERVED_TOOLS, signal);
+    for (const warning of registry.warnings) {
+      recorder.log({
+        severity: 'WRN',
+        direction: 'response',
+        type: 'tool',
+        remoteIdentifier: `mcp:${warning.provider}`,
+        message: warning.message,
+      });
+    }
+    const lookup: ToolLookup = {
+      resolve: (name) => {
+        const found = registry.resolve(name);
+        if (found !== undefined || name !== TOOL_OUTPUT_TOOL) return found;
+        const extra = hook?.tools();
+        const definition = extra?.definitions.find((d) => d.name === name);
+        return extra === undefined || definition === undefined
+          ? undefined
+          : { provider: extra.provider, definition };
+      },
+      names: () => [...registry.names(), ...(hook?.tools()?.definitions.map((d) => d.name) ?? [])],
+    };
+    const sizer = new ResultSizer({
+      hook,
+      estimator,
+      guard,
+      recorder,
+      toolResponseMaxBytes: config.toolResponseMaxBytes ?? DEFAULT_TOOL_RESPONSE_MAX_BYTES,
+      target: () => rotation.current(),
+      signal,
+      now,
+      agentPath,
+    });
+    const executor = new ToolExecutor({
+      registry: lookup,
+      recorder,
+      opTree,
+      sizer,
+      toolTimeoutMs: config.toolTimeout ?? DEFAULT_TOOL_TIMEOUT_MS,
+      maxToolCallsPerTurn: config.maxToolCallsPerTurn,
+      signal,
+      agentPath,
+      now,
+    });
+    const internal: readonly ToolDefinition[] = [taskStatusTool, batchTool];
+    const loop = new TurnLoop({
+      state,
+      recorder,
+      opTree,
+      rotation,
+      estimator,
+      guard,
+      executor,
+      sizer,
+      tools: () => {
+        const extra = hook?.tools();
+        return extra === undefined
+          ? [...registry.definitions, ...internal]
+          : [...registry.definitions, ...internal, ...extra.definitions];
+      },
+      expected,
+      nonce,
+      maxTurns: config.maxTurns ?? DEFAULT_MAX_TURNS,
+      maxRetries: config.maxRetries ?? DEFAULT_MAX_RETRIES,
+      llmTimeoutMs: config.llmTimeout ?? DEFAULT_LLM_TIMEOUT_MS,
+      sampling: {
+        ...(config.temperature === undefined ? {} : { temperature: config.temperature }),
+        ...(config.topP === undefined ? {} : { topP: config.topP }),
+        ...(config.maxOutputTokens === undefined ? {} : { maxOutputTokens: config.maxOutputTokens }),
+        ...(config.reasoning === undefined ? {} : { reasoning: config.reasoning }),
+        ...(config.stream === undefined ? {} : { stream: config.stream }),
+      },
+      signal,
+      agentPath,
+      now,
+      sleep: config.sleep ?? abortableSleep,
+    });
+    for (const message of initialConversation(config, registry, config.tools ?? [])) loop.push(message);
+    await loop.run();
+  } catch (error) {
+    state.exitCode = signal.aborted ? 'EXIT-ABORTED' : 'EXIT-UNCAUGHT-EXCEPTION';
+    state.error = signal.aborted
+      ? 'the session was cancelled'
+      : `unexpected error: ${error instanceof Error ? error.message : String(error)}`;
+  } finally {
+    if (hook !== undefined) {
+      await hook.dispose().catch((error: unknown) => {
+        recorder.log({
+          severity: 'WRN',
+          direction: 'response',
+          type: 'tool',
+          remoteIdentifier: 'agent:tool-output',
+          message: `releasing the tool-output store failed: ${error instanceof Error ? error.message : String(error)}`,
+        });
+      });
+    }
+  }
+  return finish();
+
+  function finish(): AgentResult {
+    const exitCode: ExitCode = state.exitCode ?? 'EXIT-UNCAUGHT-EXCEPTION';
+    const committed = state.finalReport;
+    if (committed !== undefined) {
+      if (!state.reportStreamed) {
+        const text =
+          committed.content ??
+          (committed.content_json === undefined ? '' : JSON.stringify(committed.content_json));
+        if (text.length > 0) recorder.emit({ type: 'output', text }, 'finalize');
+      }
+      recorder.emit({ type: 'final_report', report: committed });
+    }
+    let finalReport = committed;
+    if (finalReport === undefined && !state.finalReportFailedEver) {
+      const synthetic: FinalReport = syntheticFailureReport({
+        reason: state.error ?? 'the session ended without a final report',
+        turnsCompleted: Math.max(0, state.turn - 1),
+        finalReportAttempts: state.finalReportAttempts,
+        lastStopReason: state.lastStopReason === undefined ? undefined : String(state.lastStopReason),
+        format: expected.format,
+      });
+      finalReport = synthetic;
+      recorder.emit({ type: 'final_report', report: synthetic });
+    }
+    const success = committed !== undefined;
+    recorder.log({
+      severity: success ? 'VRB' : 'ERR',
+      direction: 'response',
+      type: 'llm',
+      remoteIdentifier: `agent:${exitCode}`,
+      message:
+        committed !== undefined ? `final report committed (${committed.status})` : (state.error ?? exitCode),
+    });
+    for (const line of finSummaries(recorder.accounting)) recorder.log(line);
+    const tree = opTree.finish(success ? 'ok' : 'failed', success ? undefined : state.error);
+    recorder.emit({ type: 'op_tree', tree });
+    return {
+      success,
+      exitCode,
+      ...(success || state.error === undefined ? {} : { error: state.error }),
+      ...(finalReport === undefined ? {} : { finalReport }),
+      conversation: state.conversation,
+      logs: recorder.logs,
+      accounting: recorder.accounting,
+      opTree: tree,
+      sessionId,
+    };
+  }
+}
+
+function initialConversation(
+  config: AgentSessionConfig,
+  _registry: ToolRegistry,
+  providers: AgentSessionConfig['tools'] & object,
+): ConversationMessage[] {
+  const messages: ConversationMessage[] = [];
+  const instructions = providers
+    .map((p) => p.instructions?.())
+    .filter((text): text is string => typeof text === 'string' && text.length > 0);
+  const system = [config.systemPrompt ?? '', ...instructions].filter((part) => part.length > 0).join('\n\n');
+  if (system.length > 0) messages.push({ role: 'system', content: system });
+  if (config.conversationHistory !== undefined) messages.push(...config.conversationHistory);
+  messages.push({ role: 'user', content: config.userPrompt });
+  return messages;
+}

@@ -1,0 +1,95 @@
+import type { OpNode, ToolProvider, ToolResult } from '@agent/protocol';
+import type { ToolLookup } from './tool-registry.js';
+
+export interface RawToolOutcome {
+  ok: boolean;
+  text: string;
+  /** Short error for accounting when `ok` is false. */
+  error?: string;
+  provider?: ToolProvider;
+}
+
+export function failedText(message: string): string {
+  return `(tool failed: ${message})`;
+}
+
+/**
+ * Runs one external tool call with its own timeout and the session's signal. A provider that
+ * throws, hangs past the timeout or ignores the signal still yields an outcome: never a crash.
+ */
+export async function runExternalCall(
+  registry: ToolLookup,
+  name: string,
+  args: Record<string, unknown>,
+  callId: string,
+  options: {
+    signal: AbortSignal;
+    timeoutMs: number;
+    onProgress?: (p: { progress: number; total?: number; message?: string }) => void;
+  },
+): Promise<RawToolOutcome> {
+  const resolved = registry.resolve(name);
+  if (resolved === undefined) {
+    const available = registry.names();
+    const list = available.length > 0 ? available.join(', ') : 'none';
+    return {
+      ok: false,
+      text: failedText(`unknown tool "${name}"; available tools: ${list}`),
+      error: 'unknown_tool',
+    };
+  }
+  const { provider } = resolved;
+  const controller = new AbortController();
+  const onSessionAbort = () => controller.abort(options.signal.reason);
+  options.signal.addEventListener('abort', onSessionAbort, { once: true });
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<ToolResult>((resolve) => {
+    timer = setTimeout(() => {
+      resolve({ ok: false, error: { kind: 'timeout', message: `no answer within ${options.timeoutMs} ms` } });
+      controller.abort(new Error('tool timeout'));
+    }, options.timeoutMs);
+  });
+  // Only the session's own cancellation counts as "cancelled"; our timeout aborts the call too.
+  let onCancelled = () => {};
+  const aborted = new Promise<ToolResult>((resolve) => {
+    onCancelled = () =>
+      resolve({ ok: false, error: { kind: 'aborted', message: 'the session was cancelled' } });
+    if (options.signal.aborted) onCancelled();
+    else options.signal.addEventListener('abort', onCancelled, { once: true });
+  });
+  try {
+    const call = provider
+      .execute(
+        { name, arguments: args, callId },
+        {
+          signal: controller.signal,
+          timeoutMs: options.timeoutMs,
+          ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
+        },
+      )
+      .catch(
+        (error: unknown): ToolResult => ({
+          ok: false,
+          error: { kind: 'execution', message: error instanceof Error ? error.message : String(error) },
+        }),
+      );
+    const result = await Promise.race([call, deadline, aborted]);
+    if (!result.ok) {
+      return { ok: false, text: failedText(result.error.message), error: result.error.kind, provider };
+    }
+    if (result.isError === true) return { ok: false, text: result.text, error: 'tool_error', provider };
+    return { ok: true, text: result.text, provider };
+  } finally {
+    clearTimeout(timer);
+    options.signal.removeEventListener('abort', onSessionAbort);
+    options.signal.removeEventListener('abort', onCancelled);
+  }
+}
+
+/** `protocol:namespace:tool` for log lines. */
+export function remoteIdentifier(provider: ToolProvider | undefined, name: string): string {
+  if (provider === undefined) return `unknown:unknown:${name}`;
+  return `${provider.kind ?? 'mcp'}:${provider.id}:${name}`;
+}
+
+export type { OpNode };

@@ -1,0 +1,107 @@
+import type { ModelTarget, ToolCall } from '@agent/protocol';
+import type { ContextGuard } from '../context/context-guard.js';
+import type { TokenEstimator } from '../context/token-estimator.js';
+import type { SessionRecorder } from '../observe/recorder.js';
+import { failedText } from './call-runner.js';
+import type { ToolOutputHook } from './tool-output-hook.js';
+
+export const CONTEXT_BUDGET_EXCEEDED = failedText('context window budget exceeded');
+
+export interface ResultSizerOptions {
+  hook: ToolOutputHook | undefined;
+  estimator: TokenEstimator;
+  guard: ContextGuard;
+  recorder: SessionRecorder;
+  toolResponseMaxBytes: number;
+  /** The target whose window the next request is measured against. */
+  target: () => ModelTarget | undefined;
+  signal: AbortSignal;
+  now: () => number;
+  agentPath: string;
+}
+
+/**
+ * The seam where a tool result is sized before it joins the conversation. An oversized result
+ * (over the byte cap, or overflowing the context) is offered to the tool-output hook, which may
+ * store it and answer with a handle message; whatever still does not fit is replaced by
+ * `(tool failed: context window budget exceeded)` and the final turn is forced.
+ */
+export class ResultSizer {
+  /** Raw tokens of results admitted this turn and not yet in the conversation. */
+  private pendingRaw = 0;
+
+  constructor(private readonly options: ResultSizerOptions) {}
+
+  beginTurn(): void {
+    this.pendingRaw = 0;
+  }
+
+  /** Byte cap and hook only (results inside a batch). */
+  async resize(call: ToolCall, text: string): Promise<string> {
+    const { estimator, guard } = this.options;
+    const bytes = Buffer.byteLength(text, 'utf8');
+    const tokens = estimator.text(text);
+    const current = estimator.corrected(guard.rawConversationTokens + this.pendingRaw);
+    const projection = guard.project(current, tokens, this.options.target());
+    const overSizeCap = bytes > this.options.toolResponseMaxBytes;
+    if (this.options.hook === undefined || (!overSizeCap && projection.fits)) return text;
+    const decision = await this.options.hook.size(
+      {
+        toolName: call.name,
+        callId: call.id,
+        argumentsJson: call.rawArguments ?? JSON.stringify(call.arguments),
+        text,
+        bytes,
+        overSizeCap,
+        estimatedTokens: tokens,
+        remainingTokens: projection.remaining,
+      },
+      this.options.signal,
+    );
+    return decision.action === 'replace' ? decision.text : text;
+  }
+
+  /** Sizes a top-level result and checks it against the context budget. */
+  async admit(call: ToolCall, text: string): Promise<{ text: string; contextExceeded: boolean }> {
+    const { estimator, guard } = this.options;
+    const sized = await this.resize(call, text);
+    const tokens = estimator.text(sized);
+    const current = estimator.corrected(guard.rawConversationTokens + this.pendingRaw);
+    const projection = guard.project(current, tokens, this.options.target());
+    if (projection.fits) {
+      this.pendingRaw += Math.ceil(tokens / estimator.correctionFactor);
+      return { text: sized, contextExceeded: false };
+    }
+    this.options.recorder.account({
+      type: 'tool',
+      timestamp: this.options.now(),
+      status: 'failed',
+      latency: 0,
+      mcpServer: 'agent',
+      command: call.name,
+      charactersIn: 0,
+      charactersOut: CONTEXT_BUDGET_EXCEEDED.length,
+      error: 'context_budget_exceeded',
+      turn: this.options.recorder.turn,
+      agentPath: this.options.agentPath,
+      details: {
+        projected_tokens: projection.projected,
+        limit_tokens: projection.limit,
+        remaining_tokens: projection.remaining,
+      },
+    });
+    this.options.recorder.log({
+      severity: 'WRN',
+      direction: 'response',
+      type: 'tool',
+      remoteIdentifier: `agent:context-guard:${call.name}`,
+      message: `tool result dropped: ${projection.projected} tokens projected, limit ${projection.limit}; forcing the final turn`,
+      details: {
+        projected_tokens: projection.projected,
+        limit_tokens: projection.limit,
+        remaining_tokens: projection.remaining,
+      },
+    });
+    return { text: CONTEXT_BUDGET_EXCEEDED, contextExceeded: true };
+  }
+}

@@ -1,0 +1,226 @@
+import {
+  BATCH_TOOL,
+  FINAL_REPORT_TOOL,
+  type ForcedFinalReason,
+  INTERNAL_TOOL_SERVER,
+  type OpNode,
+  TASK_STATUS_TOOL,
+  type ToolAccountingEntry,
+  type ToolCall,
+  type ToolResultMessage,
+} from '@agent/protocol';
+import type { OpTreeBuilder } from '../observe/op-tree.js';
+import type { SessionRecorder } from '../observe/recorder.js';
+import { failedText, type RawToolOutcome, remoteIdentifier, runExternalCall } from './call-runner.js';
+import { readBatchCalls, readTaskStatus } from './internal-tools.js';
+import type { ResultSizer } from './result-sizer.js';
+import type { ToolLookup } from './tool-registry.js';
+
+export interface ToolExecutorOptions {
+  registry: ToolLookup;
+  recorder: SessionRecorder;
+  opTree: OpTreeBuilder;
+  sizer: ResultSizer;
+  toolTimeoutMs: number;
+  maxToolCallsPerTurn: number | undefined;
+  signal: AbortSignal;
+  agentPath: string;
+  now: () => number;
+}
+
+export interface TurnToolsOutcome {
+  messages: ToolResultMessage[];
+  /** Set when a result blew the context budget or task status asked to finish. */
+  forceFinal?: ForcedFinalReason;
+  /** Every call of the turn was a standalone `agent__task_status`. */
+  onlyTaskStatus: boolean;
+}
+
+/** Runs the native tool calls of one turn in parallel and turns every outcome into a tool message. */
+export class ToolExecutor {
+  constructor(private readonly options: ToolExecutorOptions) {}
+
+  async runTurn(calls: readonly ToolCall[], turnNode: OpNode): Promise<TurnToolsOutcome> {
+    const { maxToolCallsPerTurn } = this.options;
+    let forceFinal: ForcedFinalReason | undefined;
+    const outcomes = await Promise.all(
+      calls.map((call, index) => {
+        if (maxToolCallsPerTurn !== undefined && index >= maxToolCallsPerTurn) {
+          return Promise.resolve<RawToolOutcome>({
+            ok: false,
+            text: failedText(`too many tool calls in one turn; at most ${maxToolCallsPerTurn} are run`),
+            error: 'too_many_calls',
+          });
+        }
+        return this.runCall(call, turnNode, (reason) => {
+          forceFinal ??= reason;
+        });
+      }),
+    );
+    const messages: ToolResultMessage[] = [];
+    for (const [index, call] of calls.entries()) {
+      const outcome = outcomes[index]!;
+      const sized = await this.options.sizer.admit(call, outcome.text);
+      if (sized.contextExceeded) forceFinal = 'context';
+      messages.push({
+        role: 'tool',
+        toolCallId: call.id,
+        toolName: call.name,
+        content: sized.text,
+        ...(outcome.ok ? {} : { isError: true }),
+      });
+    }
+    const onlyTaskStatus = calls.length > 0 && calls.every((call) => call.name === TASK_STATUS_TOOL);
+    return { messages, ...(forceFinal === undefined ? {} : { forceFinal }), onlyTaskStatus };
+  }
+
+  private async runCall(
+    call: ToolCall,
+    parent: OpNode,
+    requestFinal: (reason: ForcedFinalReason) => void,
+  ): Promise<RawToolOutcome> {
+    const node = this.options.opTree.begin(parent, 'tool', call.name);
+    const started = this.options.now();
+    const argsJson = call.rawArguments ?? JSON.stringify(call.arguments);
+    let outcome: RawToolOutcome;
+    if (call.parseError !== undefined) {
+      outcome = {
+        ok: false,
+        text: failedText(`the arguments are not valid JSON (${call.parseError}); send a JSON object`),
+        error: 'invalid_arguments',
+      };
+    } else if (call.name === TASK_STATUS_TOOL) {
+      outcome = this.taskStatus(call, requestFinal);
+    } else if (call.name === BATCH_TOOL) {
+      outcome = await this.batch(call, node);
+    } else if (call.name === FINAL_REPORT_TOOL) {
+      outcome = { ok: true, text: 'Final report captured.' };
+    } else {
+      this.options.recorder.log({
+        severity: 'VRB',
+        direction: 'request',
+        type: 'tool',
+        remoteIdentifier: remoteIdentifier(this.options.registry.resolve(call.name)?.provider, call.name),
+        message: `call ${call.id}: ${truncateForLog(argsJson)}`,
+      });
+      outcome = await runExternalCall(this.options.registry, call.name, call.arguments, call.id, {
+        signal: this.options.signal,
+        timeoutMs: this.options.toolTimeoutMs,
+        onProgress: (p) =>
+          this.options.recorder.emit({
+            type: 'progress',
+            event: {
+              type: 'tool_progress',
+              agentPath: this.options.agentPath,
+              tool: call.name,
+              callId: call.id,
+              progress: p.progress,
+              ...(p.total === undefined ? {} : { total: p.total }),
+              ...(p.message === undefined ? {} : { message: p.message }),
+            },
+          }),
+      });
+    }
+    this.finishCall(call, node, started, argsJson, outcome);
+    return outcome;
+  }
+
+  private finishCall(
+    call: ToolCall,
+    node: OpNode,
+    started: number,
+    argsJson: string,
+    outcome: RawToolOutcome,
+  ) {
+    const internal =
+      call.name.startsWith('agent__') && this.options.registry.resolve(call.name) === undefined;
+    const entry: ToolAccountingEntry = {
+      type: 'tool',
+      timestamp: this.options.now(),
+      status: outcome.ok ? 'ok' : 'failed',
+      latency: this.options.now() - started,
+      mcpServer: internal ? INTERNAL_TOOL_SERVER : (outcome.provider?.id ?? 'unknown'),
+      command: call.name,
+      charactersIn: argsJson.length,
+      charactersOut: outcome.text.length,
+      turn: this.options.recorder.turn,
+      agentPath: this.options.agentPath,
+      ...(outcome.ok ? {} : { error: outcome.error ?? 'failed' }),
+    };
+    this.options.recorder.account(entry);
+    this.options.opTree.end(node, outcome.ok ? 'ok' : 'failed', {
+      accounting: entry,
+      ...(outcome.ok ? {} : { error: outcome.error ?? 'failed' }),
+    });
+    if (!internal) {
+      this.options.recorder.log({
+        severity: outcome.ok ? 'VRB' : 'WRN',
+        direction: 'response',
+        type: 'tool',
+        remoteIdentifier: remoteIdentifier(outcome.provider, call.name),
+        message: outcome.ok
+          ? `call ${call.id}: ${outcome.text.length} characters in ${entry.latency} ms`
+          : `call ${call.id} failed (${outcome.error}): ${truncateForLog(outcome.text)}`,
+      });
+    }
+  }
+
+  private taskStatus(call: ToolCall, requestFinal: (reason: ForcedFinalReason) => void): RawToolOutcome {
+    const status = readTaskStatus(call.arguments);
+    const event = {
+      type: 'agent_update' as const,
+      agentPath: this.options.agentPath,
+      message: status.now,
+      status: status.status,
+      ...(status.done === undefined ? {} : { done: status.done }),
+      ...(status.pending === undefined ? {} : { pending: status.pending }),
+      now: status.now,
+    };
+    this.options.recorder.emit({ type: 'progress', event });
+    this.options.recorder.emit({ type: 'status', event });
+    if (status.status === 'completed') requestFinal('task_status_completed');
+    return {
+      ok: true,
+      text:
+        status.status === 'completed' ? 'Status recorded. Send your final report now.' : 'Status recorded.',
+    };
+  }
+
+  private async batch(call: ToolCall, node: OpNode): Promise<RawToolOutcome> {
+    const calls = readBatchCalls(call.arguments);
+    if (typeof calls === 'string') return { ok: false, text: failedText(calls), error: 'invalid_arguments' };
+    const forbidden = new Set([BATCH_TOOL, FINAL_REPORT_TOOL, TASK_STATUS_TOOL]);
+    const parts = await Promise.all(
+      calls.map(async (inner) => {
+        if (forbidden.has(inner.tool)) {
+          return {
+            id: inner.id,
+            tool: inner.tool,
+            ok: false,
+            text: failedText(`${inner.tool} cannot run inside ${BATCH_TOOL}`),
+          };
+        }
+        const innerCall: ToolCall = {
+          id: `${call.id}:${inner.id}`,
+          name: inner.tool,
+          arguments: inner.parameters,
+        };
+        const outcome = await this.runCall(innerCall, node, () => {});
+        const sized = await this.options.sizer.resize(innerCall, outcome.text);
+        return { id: inner.id, tool: inner.tool, ok: outcome.ok, text: sized };
+      }),
+    );
+    const text = parts
+      .map((p) => `--- result of call ${p.id} (${p.tool})${p.ok ? '' : ' [failed]'} ---\n${p.text}`)
+      .join('\n\n');
+    return {
+      ok: parts.every((p) => p.ok),
+      text,
+      ...(parts.every((p) => p.ok) ? {} : { error: 'partial_failure' }),
+    };
+  }
+}
+
+function truncateForLog(text: string, max = 300): string {
+  return text.length <= max ? text : `${text.slice(0, max)}… (${text.length} characters)`;
+}

@@ -1,0 +1,71 @@
+import type { ToolDefinition, ToolProvider } from '@agent/protocol';
+
+export interface ResolvedTool {
+  provider: ToolProvider;
+  definition: ToolDefinition;
+}
+
+/** Finds the provider of a tool by its exposed name. */
+export interface ToolLookup {
+  resolve(name: string): ResolvedTool | undefined;
+  names(): string[];
+}
+
+export interface RegistryWarning {
+  provider: string;
+  message: string;
+}
+
+/** The external tools of a session, listed once at start; a provider that fails to list is skipped with a warning. */
+export class ToolRegistry implements ToolLookup {
+  private readonly byName = new Map<string, ResolvedTool>();
+  readonly definitions: ToolDefinition[] = [];
+  readonly warnings: RegistryWarning[] = [];
+
+  static async create(
+    providers: readonly ToolProvider[],
+    reserved: ReadonlySet<string>,
+    signal: AbortSignal,
+  ): Promise<ToolRegistry> {
+    const registry = new ToolRegistry();
+    const listed = await Promise.allSettled(providers.map((provider) => provider.listTools({ signal })));
+    listed.forEach((outcome, index) => {
+      const provider = providers[index]!;
+      if (outcome.status === 'rejected') {
+        const reason = outcome.reason instanceof Error ? outcome.reason.message : String(outcome.reason);
+        registry.warnings.push({ provider: provider.id, message: `listing tools failed: ${reason}` });
+        return;
+      }
+      for (const definition of outcome.value) registry.add(provider, definition, reserved);
+    });
+    return registry;
+  }
+
+  private add(provider: ToolProvider, definition: ToolDefinition, reserved: ReadonlySet<string>): void {
+    if (reserved.has(definition.name)) {
+      this.warnings.push({
+        provider: provider.id,
+        message: `tool "${definition.name}" is reserved for the session itself and was not added`,
+      });
+      return;
+    }
+    const existing = this.byName.get(definition.name);
+    if (existing !== undefined) {
+      this.warnings.push({
+        provider: provider.id,
+        message: `tool "${definition.name}" is already provided by "${existing.provider.id}"; kept the first`,
+      });
+      return;
+    }
+    this.byName.set(definition.name, { provider, definition });
+    this.definitions.push(definition);
+  }
+
+  resolve(name: string): ResolvedTool | undefined {
+    return this.byName.get(name);
+  }
+
+  names(): string[] {
+    return [...this.byName.keys()];
+  }
+}

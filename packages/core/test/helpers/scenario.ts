@@ -1,0 +1,84 @@
+import type { AgentEvent, AgentEventMeta, AgentResult, ModelTarget, ToolProvider } from '@agent/protocol';
+import { type ScriptedModel, type ScriptStep, scriptedModel } from '@agent/testkit';
+import { type AgentSessionConfig, createAgentSession } from '../../src/index.js';
+
+export const NONCE = 'abcd1234';
+export const TAG = `ai-agent-${NONCE}-FINAL`;
+
+/** The answer text of a model that sends its final report through the XML slot. */
+export function xmlReport(payload: string, attributes = 'status="success" format="markdown"'): string {
+  return `<${TAG} tool="agent__final_report" ${attributes}>${payload}</${TAG}>`;
+}
+
+export interface RecordedEvent {
+  event: AgentEvent;
+  meta: AgentEventMeta;
+}
+
+export interface ScenarioRun {
+  result: AgentResult;
+  events: RecordedEvent[];
+  models: ScriptedModel[];
+  /** Event types in order, without logs and accounting (the loop's visible rhythm). */
+  rhythm: string[];
+  outputText: (source?: 'stream' | 'finalize') => string;
+  exitLog: string | undefined;
+}
+
+export interface ScenarioSpec extends Partial<Omit<AgentSessionConfig, 'targets' | 'tools'>> {
+  /** One script per target, in fallback order. */
+  scripts: ScriptStep[][];
+  tools?: ToolProvider[];
+  targetOptions?: Partial<Omit<ModelTarget, 'client'>>[];
+  /** Called once the session exists; may return a listener that sees every event (to stop or abort at a chosen moment). */
+  control?: (
+    session: ReturnType<typeof createAgentSession>,
+    events: RecordedEvent[],
+  ) => ((event: AgentEvent) => void) | undefined;
+}
+
+/** Runs one session against scripted models and collects everything a user would see. */
+export async function runScenario(spec: ScenarioSpec): Promise<ScenarioRun> {
+  const { scripts, tools, targetOptions, control, ...rest } = spec;
+  const models = scripts.map((steps, index) =>
+    scriptedModel(steps, { provider: `p${index + 1}`, model: `m${index + 1}` }),
+  );
+  const events: RecordedEvent[] = [];
+  let controlListener: ((event: AgentEvent) => void) | undefined;
+  const session = createAgentSession({
+    nonce: NONCE,
+    userPrompt: 'Do the task.',
+    ...rest,
+    targets: models.map((client, index) => ({ client, ...(targetOptions?.[index] ?? {}) })),
+    tools: tools ?? [],
+    callbacks: {
+      onEvent: (event, meta) => {
+        events.push({ event, meta });
+        controlListener?.(event);
+        rest.callbacks?.onEvent?.(event, meta);
+      },
+    },
+  });
+  controlListener = control?.(session, events);
+  const result = await session.run();
+  return {
+    result,
+    events,
+    models,
+    rhythm: events.map((e) => e.event.type).filter((type) => type !== 'log' && type !== 'accounting'),
+    outputText: (source) =>
+      events
+        .filter((e) => e.event.type === 'output' && (source === undefined || e.meta.source === source))
+        .map((e) => (e.event as { text: string }).text)
+        .join(''),
+    exitLog: result.logs.find((log) => log.remoteIdentifier.startsWith('agent:EXIT-'))?.remoteIdentifier,
+  };
+}
+
+export function llmEntries(result: AgentResult) {
+  return result.accounting.filter((entry) => entry.type === 'llm');
+}
+
+export function toolEntries(result: AgentResult) {
+  return result.accounting.filter((entry) => entry.type === 'tool');
+}

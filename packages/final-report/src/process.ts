@@ -1,0 +1,56 @@
+import type { ExpectedOutput, OutputFormat } from '@agent/protocol';
+import { extractWrapper, type Wrapper } from './layer1-wrapper.js';
+import { processJsonFormat } from './layer2-json.js';
+import { processSlackFormat } from './layer2-slack.js';
+import { processTextFormat } from './layer2-text.js';
+import { buildReport } from './layer3-report.js';
+import type { FinalReportInput, FormatResult, ProcessOptions, ProcessResult } from './types.js';
+
+/**
+ * Turns what the model sent as its final report (the XML final tag or a native
+ * `agent__final_report` call) into a clean `FinalReport`, in three layers:
+ * 1. wrapper fields and the raw payload (`layer1-wrapper.ts`),
+ * 2. format-specific parsing, repair and validation (`layer2-*.ts`),
+ * 3. the report itself (`layer3-report.ts`).
+ * Never throws: a report that cannot be used comes back as `{ ok: false, slug, reason, diagnostics }`.
+ */
+export function processFinalReport(
+  input: FinalReportInput,
+  expected: ExpectedOutput,
+  options: ProcessOptions = {},
+): ProcessResult {
+  let wrapper: Wrapper | undefined;
+  try {
+    wrapper = extractWrapper(input, expected.format);
+    const result = processFormat(wrapper, expected, options);
+    if (!result.ok) return { ...result, warnings: wrapper.warnings };
+    const ts = (options.now ?? Date.now)();
+    return {
+      ok: true,
+      report: buildReport(wrapper, result, ts),
+      warnings: [...wrapper.warnings, ...result.warnings],
+      repairs: result.repairs,
+    };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return {
+      ok: false,
+      slug: 'final_report_internal_error',
+      reason: `the final report could not be processed: ${message}`,
+      diagnostics: [],
+      warnings: wrapper?.warnings ?? [],
+    };
+  }
+}
+
+function processFormat(wrapper: Wrapper, expected: ExpectedOutput, options: ProcessOptions): FormatResult {
+  const format: OutputFormat = wrapper.format;
+  switch (format) {
+    case 'json':
+      return processJsonFormat(wrapper.payload, expected.schema, options);
+    case 'slack-block-kit':
+      return processSlackFormat(wrapper.payload, options);
+    default:
+      return processTextFormat(wrapper.payload, format, options);
+  }
+}
