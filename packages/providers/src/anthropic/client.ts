@@ -1,0 +1,50 @@
+import type { ModelCallOptions, ModelRequest, ModelStreamEvent } from '@agent/protocol';
+import type Anthropic from '@anthropic-ai/sdk';
+import { ProviderClientBase } from '../client-base.js';
+import type { ModelClientConfig } from '../config.js';
+import { runCall } from '../run-call.js';
+import { createAnthropicSdk } from '../sdk-clients.js';
+import { type AnthropicRequestOptions, buildAnthropicBody } from './request.js';
+import { type AnthropicMessageLike, mapAnthropicResponse } from './response.js';
+import { type AnthropicEvent, AnthropicStreamMapper } from './stream.js';
+
+const MESSAGES_PATH = '/v1/messages';
+
+/**
+ * Anthropic Messages. Calls go through the SDK client's `post` (same transport, errors and SSE
+ * parsing as `messages.create`) because `messages.create` writes deprecation warnings to the
+ * console, and a library does no I/O.
+ */
+export class AnthropicClient extends ProviderClientBase {
+  private readonly sdk: Anthropic;
+  private readonly requestOptions: AnthropicRequestOptions;
+
+  constructor(config: ModelClientConfig) {
+    super(config);
+    this.sdk = createAnthropicSdk(config);
+    this.requestOptions = {
+      model: config.model,
+      promptCaching: config.promptCaching ?? true,
+      ...(config.extraBody ? { extraBody: config.extraBody } : {}),
+    };
+  }
+
+  stream(request: ModelRequest, options?: ModelCallOptions): AsyncIterable<ModelStreamEvent> {
+    const timeout = this.sdkTimeout(options);
+    const body = () => buildAnthropicBody(request, this.requestOptions);
+    return runCall<AnthropicEvent, AnthropicMessageLike>(this.context, options, {
+      stream: request.stream !== false,
+      openStream: async (signal) =>
+        await this.sdk.post<AsyncIterable<AnthropicEvent>>(MESSAGES_PATH, {
+          body: { ...body(), stream: true },
+          stream: true,
+          signal,
+          timeout,
+        }),
+      createMapper: () => new AnthropicStreamMapper(this.model),
+      fetchResponse: async (signal) =>
+        await this.sdk.post<AnthropicMessageLike>(MESSAGES_PATH, { body: body(), signal, timeout }),
+      mapResponse: (message, out) => mapAnthropicResponse(message, this.model, out),
+    });
+  }
+}

@@ -1,0 +1,173 @@
+import type {
+  AssistantMessage,
+  ContentPart,
+  ConversationMessage,
+  ModelRequest,
+  ToolChoice,
+  ToolResultMessage,
+} from '@agent/protocol';
+import type Anthropic from '@anthropic-ai/sdk';
+import { budgetOf } from '../reasoning-budget.js';
+
+type Block = Anthropic.ContentBlockParam;
+type Message = { role: 'user' | 'assistant'; content: Block[] };
+/** The SDK's types no longer list the sampling fields; the API still takes them for the models that do. */
+export type AnthropicBody = Omit<Anthropic.MessageCreateParamsNonStreaming, 'stream'> & {
+  temperature?: number;
+  top_p?: number;
+};
+
+/** `max_tokens` when the request gives none (Anthropic requires it). */
+export const DEFAULT_MAX_TOKENS = 4096;
+/** The smallest thinking budget Anthropic accepts. */
+export const MIN_THINKING_BUDGET = 1024;
+
+export interface AnthropicRequestOptions {
+  model: string;
+  promptCaching: boolean;
+  extraBody?: Record<string, unknown>;
+}
+
+const EPHEMERAL = { type: 'ephemeral' } as const;
+
+function imageBlock(part: { mimeType: string; data: string }): Anthropic.ImageBlockParam {
+  const mediaType = part.mimeType as Anthropic.Base64ImageSource['media_type'];
+  return { type: 'image', source: { type: 'base64', media_type: mediaType, data: part.data } };
+}
+
+function partsBlocks(
+  text: string,
+  parts: readonly ContentPart[] | undefined,
+): (Anthropic.TextBlockParam | Anthropic.ImageBlockParam)[] {
+  const blocks: (Anthropic.TextBlockParam | Anthropic.ImageBlockParam)[] = [];
+  if (text !== '') blocks.push({ type: 'text', text });
+  for (const part of parts ?? []) {
+    if (part.type === 'text') {
+      if (part.text !== '') blocks.push({ type: 'text', text: part.text });
+    } else {
+      blocks.push(imageBlock(part));
+    }
+  }
+  return blocks;
+}
+
+/**
+ * An assistant turn: its signed thinking blocks first, exactly as received (the API verifies
+ * them), then its text and tool calls. Reasoning without a signature (another provider's) is
+ * not sent: Anthropic rejects unsigned thinking.
+ */
+function assistantBlocks(message: AssistantMessage): Block[] {
+  const blocks: Block[] = [];
+  for (const part of message.reasoning ?? []) {
+    if (part.redactedData !== undefined) blocks.push({ type: 'redacted_thinking', data: part.redactedData });
+    else if (part.signature)
+      blocks.push({ type: 'thinking', thinking: part.text, signature: part.signature });
+  }
+  if (message.content !== '') blocks.push({ type: 'text', text: message.content });
+  for (const call of message.toolCalls ?? []) {
+    blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: call.arguments });
+  }
+  return blocks;
+}
+
+function toolResultBlock(message: ToolResultMessage): Anthropic.ToolResultBlockParam {
+  const block: Anthropic.ToolResultBlockParam = { type: 'tool_result', tool_use_id: message.toolCallId };
+  const content = message.parts?.length ? partsBlocks(message.content, message.parts) : message.content;
+  if (content.length > 0) block.content = content;
+  if (message.isError) block.is_error = true;
+  return block;
+}
+
+/**
+ * The message whose end is the cache breakpoint for the history: the last assistant message
+ * before the newest turn (the trailing user and tool messages). -1 when there is none.
+ */
+export function historyBreakpoint(messages: readonly ConversationMessage[]): number {
+  let i = messages.length - 1;
+  while (i >= 0 && (messages[i]?.role === 'user' || messages[i]?.role === 'tool')) i--;
+  if (i === messages.length - 1 || messages[i]?.role !== 'assistant') return -1;
+  return i;
+}
+
+function markLast(blocks: Block[]): void {
+  const last = blocks[blocks.length - 1];
+  if (last && last.type !== 'thinking' && last.type !== 'redacted_thinking') {
+    (last as { cache_control?: Anthropic.CacheControlEphemeral }).cache_control = EPHEMERAL;
+  }
+}
+
+/** Conversation to Anthropic messages: tool results become user blocks; same-role neighbours merge. */
+export function anthropicMessages(messages: readonly ConversationMessage[], breakpoint: number): Message[] {
+  const out: Message[] = [];
+  const push = (role: 'user' | 'assistant', blocks: Block[]): void => {
+    if (blocks.length === 0) return;
+    const last = out[out.length - 1];
+    if (last && last.role === role) last.content.push(...blocks);
+    else out.push({ role, content: blocks });
+  };
+  for (let i = 0; i < messages.length; i++) {
+    const message = messages[i];
+    if (!message || message.role === 'system') continue;
+    let blocks: Block[];
+    if (message.role === 'user') blocks = partsBlocks(message.content, message.parts);
+    else if (message.role === 'assistant') blocks = assistantBlocks(message);
+    else blocks = [toolResultBlock(message)];
+    if (i === breakpoint) markLast(blocks);
+    push(message.role === 'assistant' ? 'assistant' : 'user', blocks);
+  }
+  return out;
+}
+
+function toolChoice(choice: ToolChoice): Anthropic.ToolChoice {
+  if (choice === 'auto') return { type: 'auto' };
+  if (choice === 'none') return { type: 'none' };
+  if (choice === 'required') return { type: 'any' };
+  return { type: 'tool', name: choice.name };
+}
+
+function forcesTool(choice: ToolChoice | undefined): boolean {
+  return choice === 'required' || (typeof choice === 'object' && choice !== null);
+}
+
+/**
+ * The request body (without `stream`). Thinking: `budgetTokens` (or a budget derived from the
+ * effort), at least 1024, and `max_tokens` above it; it is left off when a tool is forced (the
+ * API rejects both together), and temperature/top-p are not sent with it. Claude 4.5+ reject
+ * temperature and top-p together, so top-p goes only when no temperature is set.
+ */
+export function buildAnthropicBody(request: ModelRequest, options: AnthropicRequestOptions): AnthropicBody {
+  const caching = options.promptCaching;
+  const messages = anthropicMessages(request.messages, caching ? historyBreakpoint(request.messages) : -1);
+  const requested = budgetOf(request.reasoning);
+  const thinking = requested !== undefined && !forcesTool(request.toolChoice);
+  const budget = Math.max(MIN_THINKING_BUDGET, requested ?? 0);
+  const asked = request.maxOutputTokens;
+  let maxTokens = asked ?? DEFAULT_MAX_TOKENS;
+  if (thinking && maxTokens <= budget) maxTokens = budget + (asked ?? DEFAULT_MAX_TOKENS);
+  const body: AnthropicBody = { model: options.model, max_tokens: maxTokens, messages };
+  const system = request.messages
+    .filter((m) => m.role === 'system')
+    .map((m) => m.content)
+    .join('\n\n');
+  if (system !== '')
+    body.system = [{ type: 'text', text: system, ...(caching ? { cache_control: EPHEMERAL } : {}) }];
+  if (request.tools && request.tools.length > 0) {
+    const last = request.tools.length - 1;
+    body.tools = request.tools.map((tool, index) => ({
+      name: tool.name,
+      description: tool.description,
+      input_schema: { type: 'object', ...tool.inputSchema } as Anthropic.Tool.InputSchema,
+      ...(caching && index === last ? { cache_control: EPHEMERAL } : {}),
+    }));
+    if (request.toolChoice !== undefined) body.tool_choice = toolChoice(request.toolChoice);
+  }
+  if (thinking) {
+    body.thinking = { type: 'enabled', budget_tokens: budget };
+  } else if (request.temperature !== undefined) {
+    body.temperature = request.temperature;
+  } else if (request.topP !== undefined) {
+    body.top_p = request.topP;
+  }
+  if (options.extraBody) Object.assign(body, options.extraBody);
+  return body;
+}

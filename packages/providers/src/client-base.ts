@@ -1,0 +1,54 @@
+import type { ModelCallOptions, ModelClient, ModelRequest, ModelStreamEvent } from '@agent/protocol';
+import { type ModelClientConfig, type ModelPricing, type ProviderType, validateConfig } from './config.js';
+import { lookupPricing } from './pricing.js';
+import { collectSecrets } from './redact.js';
+import type { CallContext } from './run-call.js';
+import { DEFAULT_SDK_TIMEOUT_MS } from './sdk-clients.js';
+
+/** A `ModelClient` built from a `ModelClientConfig`, with what the runtime needs to know about it. */
+export interface ProviderModelClient extends ModelClient {
+  readonly type: ProviderType;
+  /** Context window from the configuration, if given. */
+  readonly contextWindow?: number;
+  /** Prices used for `costUsd` when the provider reports no cost (configured, else list price). */
+  readonly pricing?: ModelPricing;
+}
+
+/** The names of the tools a request declares. */
+export function declaredToolNames(request: ModelRequest): ReadonlySet<string> {
+  return new Set(request.tools?.map((tool) => tool.name));
+}
+
+/** What every client shares: validated config, error context, pricing and timeouts. */
+export abstract class ProviderClientBase implements ProviderModelClient {
+  readonly type: ProviderType;
+  readonly provider: string;
+  readonly model: string;
+  readonly contextWindow?: number;
+  readonly pricing?: ModelPricing;
+  protected readonly context: CallContext;
+
+  constructor(protected readonly config: ModelClientConfig) {
+    validateConfig(config);
+    this.type = config.type;
+    this.provider = config.provider;
+    this.model = config.model;
+    if (config.contextWindow !== undefined) this.contextWindow = config.contextWindow;
+    const pricing = lookupPricing(config.type, config.model, config.pricing);
+    if (pricing !== undefined) this.pricing = pricing;
+    this.context = {
+      provider: config.provider,
+      model: config.model,
+      secrets: collectSecrets(config),
+      ...(config.timeoutMs === undefined ? {} : { timeoutMs: config.timeoutMs }),
+      ...(pricing === undefined ? {} : { pricing }),
+    };
+  }
+
+  /** The SDK's own (pre-header) timeout for one call; the call scope enforces the whole-call one. */
+  protected sdkTimeout(options: ModelCallOptions | undefined): number {
+    return options?.timeoutMs ?? this.config.timeoutMs ?? DEFAULT_SDK_TIMEOUT_MS;
+  }
+
+  abstract stream(request: ModelRequest, options?: ModelCallOptions): AsyncIterable<ModelStreamEvent>;
+}

@@ -1,0 +1,51 @@
+import Anthropic from '@anthropic-ai/sdk';
+import OpenAI from 'openai';
+import type { ModelClientConfig } from './config.js';
+
+/** The SDKs' own pre-header timeout when no timeout is configured (their default, 10 minutes). */
+export const DEFAULT_SDK_TIMEOUT_MS = 600_000;
+
+export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
+export const ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
+
+/**
+ * Configured headers; without an API key the SDK's `Authorization` header is removed (a `null`
+ * header value unsets it), unless the configuration brings its own.
+ */
+function headersFor(config: ModelClientConfig): Record<string, string | null> {
+  const headers: Record<string, string | null> = { ...config.headers };
+  const hasOwnAuth = Object.keys(headers).some((name) => name.toLowerCase() === 'authorization');
+  if (!config.apiKey && !hasOwnAuth) headers.Authorization = null;
+  return headers;
+}
+
+/**
+ * Both SDKs are built the same way: no retries (the session owns retries and fallback), no
+ * logging (a library does no I/O), nothing read from the environment (the config is the truth).
+ */
+export function createOpenAISdk(config: ModelClientConfig): OpenAI {
+  return new OpenAI({
+    apiKey: config.apiKey ?? 'no-key',
+    baseURL: config.baseURL ?? OPENAI_BASE_URL,
+    organization: null,
+    project: null,
+    defaultHeaders: headersFor(config),
+    maxRetries: 0,
+    timeout: config.timeoutMs ?? DEFAULT_SDK_TIMEOUT_MS,
+    logLevel: 'off',
+    ...(config.fetch ? { fetch: config.fetch } : {}),
+  });
+}
+
+export function createAnthropicSdk(config: ModelClientConfig): Anthropic {
+  return new Anthropic({
+    apiKey: config.apiKey ?? 'no-key',
+    authToken: null,
+    baseURL: config.baseURL ?? ANTHROPIC_BASE_URL,
+    defaultHeaders: headersFor(config),
+    maxRetries: 0,
+    timeout: config.timeoutMs ?? DEFAULT_SDK_TIMEOUT_MS,
+    logLevel: 'off',
+    ...(config.fetch ? { fetch: config.fetch } : {}),
+  });
+}
