@@ -1,4 +1,5 @@
 import type { ConversationMessage, StopReason, TokenUsage, ToolCall, ToolDefinition } from '@agent/protocol';
+import { fillNonce } from './nonce-placeholder.js';
 import type { ScriptedAnswer } from './steps.js';
 import { parseToolArguments, splitIntoWords } from './tool-arguments.js';
 
@@ -83,7 +84,7 @@ export function estimateUsage(
 /** Resolves a scripted answer: deltas, reasoning blocks, tool calls with ids, usage, stop reason. */
 export function planAnswer(answer: ScriptedAnswer, context: PlanContext): AnswerPlan {
   const slow = context.streaming && (answer.tokenDelayMs ?? 0) > 0;
-  const textDeltas = deltasOf(answer.text, slow);
+  const textDeltas = fillNonce(deltasOf(answer.text, slow), context.messages);
   const blocks = answer.reasoning === undefined ? [] : [answer.reasoning].flat();
   const reasoning = blocks.map((block): PlannedReasoning => {
     const deltas = deltasOf(block.text, slow);

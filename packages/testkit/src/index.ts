@@ -1,6 +1,7 @@
 export type { AnswerPlan, PlannedReasoning, PlannedToolCall } from './answer-plan.js';
 export { CHARS_PER_TOKEN, estimateUsage, planAnswer } from './answer-plan.js';
 export { defaultFixturesDir, FIXTURES_DIR_ENV } from './fixtures-dir.js';
+export { fillNonce, NONCE_PLACEHOLDER, sessionNonce } from './nonce-placeholder.js';
 export type { ScriptedModel, ScriptedModelOptions } from './scripted-model.js';
 export { scriptedModel } from './scripted-model.js';
 export type { ModelServer, ModelServerOptions } from './server/http-server.js';
