@@ -1,4 +1,5 @@
 import type { ContentPart } from './messages.js';
+import type { SessionNode } from './op-tree.js';
 import type { ToolDefinition } from './tools.js';
 
 /** Why a tool call failed. The session turns every kind into a message to the model. */
@@ -25,8 +26,10 @@ export type ToolResult =
       structured?: unknown;
       /** The tool reported a domain error (MCP `isError`): shown to the model as such. */
       isError?: boolean;
+      /** A sub-agent's op tree: the session hangs it under this tool call's operation. */
+      childSession?: SessionNode;
     }
-  | { ok: false; error: ToolError };
+  | { ok: false; error: ToolError; childSession?: SessionNode };
 
 export interface ToolCallRequest {
   /** The exposed tool name (as listed by `listTools`). */

@@ -1,4 +1,4 @@
-import type { OpNode, ToolProvider, ToolResult } from '@agent/protocol';
+import type { OpNode, SessionNode, ToolProvider, ToolResult } from '@agent/protocol';
 import type { ToolLookup } from './tool-registry.js';
 
 export interface RawToolOutcome {
@@ -7,6 +7,8 @@ export interface RawToolOutcome {
   /** Short error for accounting when `ok` is false. */
   error?: string;
   provider?: ToolProvider;
+  /** A sub-agent's op tree, hung under the call's operation. */
+  childSession?: SessionNode;
 }
 
 export function failedText(message: string): string {
@@ -74,11 +76,19 @@ export async function runExternalCall(
         }),
       );
     const result = await Promise.race([call, deadline, aborted]);
+    const child = result.childSession === undefined ? {} : { childSession: result.childSession };
     if (!result.ok) {
-      return { ok: false, text: failedText(result.error.message), error: result.error.kind, provider };
+      return {
+        ok: false,
+        text: failedText(result.error.message),
+        error: result.error.kind,
+        provider,
+        ...child,
+      };
     }
-    if (result.isError === true) return { ok: false, text: result.text, error: 'tool_error', provider };
-    return { ok: true, text: result.text, provider };
+    if (result.isError === true)
+      return { ok: false, text: result.text, error: 'tool_error', provider, ...child };
+    return { ok: true, text: result.text, provider, ...child };
   } finally {
     clearTimeout(timer);
     options.signal.removeEventListener('abort', onSessionAbort);

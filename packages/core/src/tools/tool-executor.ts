@@ -148,6 +148,7 @@ export class ToolExecutor {
       ...(outcome.ok ? {} : { error: outcome.error ?? 'failed' }),
     };
     this.options.recorder.account(entry);
+    if (outcome.childSession !== undefined) node.children.push(outcome.childSession);
     this.options.opTree.end(node, outcome.ok ? 'ok' : 'failed', {
       accounting: entry,
       ...(outcome.ok ? {} : { error: outcome.error ?? 'failed' }),

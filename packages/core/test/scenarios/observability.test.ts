@@ -100,6 +100,64 @@ describe('observability', () => {
     expect((opTreeEvent.event as { tree: unknown }).tree).toBe(tree);
   });
 
+  test("a sub-agent's op tree hangs under the tool call and counts in the totals", async () => {
+    const childTree = {
+      id: 'child-0',
+      kind: 'session' as const,
+      label: 'child',
+      sessionId: 'child-session',
+      startedAt: 0,
+      endedAt: 1,
+      status: 'ok' as const,
+      totals: {
+        llmCalls: 1,
+        toolCalls: 0,
+        inputTokens: 7,
+        outputTokens: 3,
+        cachedTokens: 0,
+        costUsd: 0,
+        durationMs: 1,
+      },
+      children: [
+        {
+          id: 'child-1',
+          kind: 'llm' as const,
+          label: 'p:m',
+          startedAt: 0,
+          status: 'ok' as const,
+          children: [],
+          accounting: {
+            type: 'llm' as const,
+            timestamp: 0,
+            status: 'ok' as const,
+            latency: 1,
+            provider: 'p',
+            model: 'm',
+            tokens: { inputTokens: 7, outputTokens: 3, totalTokens: 10 },
+          },
+        },
+      ],
+    };
+    const tools = memoryTools('subagents', {
+      agent__child: () => ({ ok: true, text: 'child says hi', childSession: childTree }),
+    });
+    const run = await runScenario({
+      tools: [tools],
+      scripts: [
+        [
+          {
+            toolCalls: [{ name: 'agent__child', arguments: { prompt: 'hi' } }],
+            usage: { inputTokens: 10, outputTokens: 5 },
+          },
+          report,
+        ],
+      ],
+    });
+    const toolNode = run.result.opTree!.children[0]!.children.find((n) => n.kind === 'tool')!;
+    expect(toolNode.children).toEqual([childTree]);
+    expect(run.result.opTree!.totals).toMatchObject({ llmCalls: 3, inputTokens: 117, outputTokens: 28 });
+  });
+
   test('event meta says master, session and source; only final_report is final', async () => {
     const run = await runScenario({ agentName: 'researcher', scripts: [[report]] });
     for (const { event, meta } of run.events) {
