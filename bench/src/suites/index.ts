@@ -1,5 +1,6 @@
 import type { BenchSuite } from '../harness/types.js';
+import { mcpGrepSuite } from './mcp-grep.js';
 import { xmlTransportSuite } from './xml-transport.js';
 
 /** Every benchmark `pnpm bench` runs, in order. */
-export const suites: BenchSuite[] = [xmlTransportSuite];
+export const suites: BenchSuite[] = [xmlTransportSuite, mcpGrepSuite];

@@ -1,0 +1,72 @@
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+
+/** Settings every MCP server entry shares, whatever its transport. */
+export interface McpServerCommonConfig {
+  /** Milliseconds a tool call may take before it fails with `timeout` (default 60 000). */
+  toolTimeoutMs?: number;
+  /** Milliseconds the `initialize` handshake may take (default 30 000). */
+  connectTimeoutMs?: number;
+  /** Name of the concurrency queue its calls wait in (see `ToolQueues`); default `default`. */
+  queue?: string;
+  /** Glob patterns (picomatch) of the server's tool names to expose; default: all. */
+  allowTools?: string[];
+  /** Glob patterns of tool names to hide; a deny match wins over an allow match. */
+  denyTools?: string[];
+}
+
+/** A server started as a child process, speaking MCP over its stdin/stdout. */
+export interface McpStdioServerConfig extends McpServerCommonConfig {
+  type: 'stdio';
+  command: string;
+  args?: string[];
+  /** Added to a minimal inherited environment (HOME, LOGNAME, PATH, SHELL, TERM, USER). */
+  env?: Record<string, string>;
+  cwd?: string;
+  /** Largest single JSON-RPC message accepted from the server, in bytes (default 256 MiB). */
+  maxMessageBytes?: number;
+}
+
+/** A server reached over Streamable HTTP. */
+export interface McpHttpServerConfig extends McpServerCommonConfig {
+  type: 'http';
+  url: string;
+  headers?: Record<string, string>;
+}
+
+/** A server reached over the older HTTP+SSE transport. */
+export interface McpSseServerConfig extends McpServerCommonConfig {
+  type: 'sse';
+  url: string;
+  headers?: Record<string, string>;
+}
+
+/** A server reached through any SDK transport the caller builds (in-process servers, tests). */
+export interface McpCustomServerConfig extends McpServerCommonConfig {
+  type: 'custom';
+  /** Called for every (re)connection; must return a fresh, not yet started transport. */
+  createTransport: () => Transport | Promise<Transport>;
+}
+
+export type McpServerConfig =
+  | McpStdioServerConfig
+  | McpHttpServerConfig
+  | McpSseServerConfig
+  | McpCustomServerConfig;
+
+export type McpTransportType = McpServerConfig['type'];
+
+export const DEFAULT_TOOL_TIMEOUT_MS = 60_000;
+export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
+export const DEFAULT_QUEUE = 'default';
+export const DEFAULT_MAX_MESSAGE_BYTES = 256 * 1024 * 1024;
+
+/** What the client layer reports about itself; the runtime maps it onto its own log lines. */
+export interface McpLogEntry {
+  level: 'debug' | 'info' | 'warn' | 'error';
+  /** The server's configured name. */
+  server: string;
+  message: string;
+  details?: Record<string, string | number | boolean>;
+}
+
+export type McpLogSink = (entry: McpLogEntry) => void;
