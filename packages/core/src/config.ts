@@ -6,7 +6,7 @@ import type {
   ReasoningOptions,
   ToolProvider,
 } from '@agent/protocol';
-import type { ToolOutputHookFactory } from './tools/tool-output-hook.js';
+import type { ToolOutputConfig } from './tools/tool-output-wiring.js';
 
 /** Everything a session needs. Only `targets`, `userPrompt` and an output contract are essential. */
 export interface AgentSessionConfig {
@@ -38,8 +38,14 @@ export interface AgentSessionConfig {
   toolResponseMaxBytes?: number;
   /** Overrides every target's context window. */
   contextWindow?: number;
-  /** Stores oversized tool outputs behind a handle (see `@agent/tool-output`). */
-  toolOutput?: ToolOutputHookFactory;
+  /**
+   * Stores oversized tool outputs behind a handle (see `@agent/tool-output`): a hook factory, or
+   * the module's settings (`{ enabled, storeDir, maxChunks, overlapPercent, avgLineBytesThreshold,
+   * models, createReadGrepTools, ... }`) from which the session builds the hook. Absent: no hook.
+   */
+  toolOutput?: ToolOutputConfig;
+  /** Offer the session's own `agent__task_status` and `agent__batch` tools (default true; extraction children turn them off). */
+  internalTools?: boolean;
   callbacks?: AgentEventCallbacks;
   signal?: AbortSignal;
   /** Name of this agent in logs and the op tree (default `main`). */

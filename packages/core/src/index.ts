@@ -17,3 +17,4 @@ export type {
   ToolOutputHookContext,
   ToolOutputHookFactory,
 } from './tools/tool-output-hook.js';
+export type { ToolOutputConfig, ToolOutputSettings } from './tools/tool-output-wiring.js';

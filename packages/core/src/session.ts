@@ -36,6 +36,7 @@ import { batchTool, taskStatusTool } from './tools/internal-tools.js';
 import { ResultSizer } from './tools/result-sizer.js';
 import { ToolExecutor } from './tools/tool-executor.js';
 import type { ToolOutputHook } from './tools/tool-output-hook.js';
+import { toolOutputFactory, toolOutputProblems } from './tools/tool-output-wiring.js';
 import { type ToolLookup, ToolRegistry } from './tools/tool-registry.js';
 
 export interface AgentSession {
@@ -102,7 +103,7 @@ async function runSession(
   const expected: ExpectedOutput = config.expectedOutput ?? { format: 'markdown' };
   let hook: ToolOutputHook | undefined;
   try {
-    const problems = validateConfig(config);
+    const problems = [...validateConfig(config), ...toolOutputProblems(config.toolOutput)];
     if (problems.length > 0) {
       state.exitCode = 'EXIT-CONFIGURATION';
       state.error = `invalid session configuration: ${problems.join('; ')}`;
@@ -113,7 +114,11 @@ async function runSession(
     const estimator = new TokenEstimator(isOpenAiFamily(primary.client.model, primary.tokenizer));
     const guard = new ContextGuard(config.contextWindow, config.maxOutputTokens ?? 0);
     const rotation = new TargetRotation(config.targets);
-    hook = config.toolOutput?.({
+    hook = toolOutputFactory(config.toolOutput, {
+      runChildSession: runAgent,
+      agentPath,
+      toolResponseMaxBytes: config.toolResponseMaxBytes ?? DEFAULT_TOOL_RESPONSE_MAX_BYTES,
+    })?.({
       sessionId,
       nonce,
       targets: config.targets,
@@ -162,11 +167,13 @@ async function runSession(
       sizer,
       toolTimeoutMs: config.toolTimeout ?? DEFAULT_TOOL_TIMEOUT_MS,
       maxToolCallsPerTurn: config.maxToolCallsPerTurn,
+      internalTools: config.internalTools !== false,
       signal,
       agentPath,
       now,
     });
-    const internal: readonly ToolDefinition[] = [taskStatusTool, batchTool];
+    const internal: readonly ToolDefinition[] =
+      config.internalTools === false ? [] : [taskStatusTool, batchTool];
     const loop = new TurnLoop({
       state,
       recorder,

@@ -23,9 +23,17 @@ export interface ToolExecutorOptions {
   sizer: ResultSizer;
   toolTimeoutMs: number;
   maxToolCallsPerTurn: number | undefined;
+  /** False when the session offers no internal tools: calls to them are unknown tools. */
+  internalTools: boolean;
   signal: AbortSignal;
   agentPath: string;
   now: () => number;
+}
+
+/** A call that ran; `finish` writes its accounting and log once the text the model gets is known. */
+interface CallRun {
+  outcome: RawToolOutcome;
+  finish: (textOut: string) => void;
 }
 
 export interface TurnToolsOutcome {
@@ -43,42 +51,54 @@ export class ToolExecutor {
   async runTurn(calls: readonly ToolCall[], turnNode: OpNode): Promise<TurnToolsOutcome> {
     const { maxToolCallsPerTurn } = this.options;
     let forceFinal: ForcedFinalReason | undefined;
-    const outcomes = await Promise.all(
+    const requestFinal = (reason: ForcedFinalReason) => {
+      forceFinal ??= reason;
+    };
+    const runs = await Promise.all(
       calls.map((call, index) => {
         if (maxToolCallsPerTurn !== undefined && index >= maxToolCallsPerTurn) {
-          return Promise.resolve<RawToolOutcome>({
-            ok: false,
-            text: failedText(`too many tool calls in one turn; at most ${maxToolCallsPerTurn} are run`),
-            error: 'too_many_calls',
-          });
+          return this.refuse(
+            call,
+            turnNode,
+            `too many tool calls in one turn; at most ${maxToolCallsPerTurn} are run`,
+          );
         }
-        return this.runCall(call, turnNode, (reason) => {
-          forceFinal ??= reason;
-        });
+        return this.runCall(call, turnNode, requestFinal);
       }),
     );
+    // Sized in call order, so the context guard's decisions do not depend on which call ended first.
     const messages: ToolResultMessage[] = [];
     for (const [index, call] of calls.entries()) {
-      const outcome = outcomes[index]!;
-      const sized = await this.options.sizer.admit(call, outcome.text);
+      const run = runs[index]!;
+      const sized = await this.options.sizer.admit(call, run.outcome.text);
       if (sized.contextExceeded) forceFinal = 'context';
+      run.finish(sized.text);
       messages.push({
         role: 'tool',
         toolCallId: call.id,
         toolName: call.name,
         content: sized.text,
-        ...(outcome.ok ? {} : { isError: true }),
+        ...(run.outcome.ok ? {} : { isError: true }),
       });
     }
     const onlyTaskStatus = calls.length > 0 && calls.every((call) => call.name === TASK_STATUS_TOOL);
     return { messages, ...(forceFinal === undefined ? {} : { forceFinal }), onlyTaskStatus };
   }
 
+  private async refuse(call: ToolCall, parent: OpNode, message: string): Promise<CallRun> {
+    const node = this.options.opTree.begin(parent, 'tool', call.name);
+    const started = this.options.now();
+    const outcome: RawToolOutcome = { ok: false, text: failedText(message), error: 'too_many_calls' };
+    const argsJson = call.rawArguments ?? JSON.stringify(call.arguments);
+    return { outcome, finish: (text) => this.finishCall(call, node, started, argsJson, outcome, text) };
+  }
+
+  /** Runs one call; its accounting is written by `finish`, once the text the model gets is known. */
   private async runCall(
     call: ToolCall,
     parent: OpNode,
     requestFinal: (reason: ForcedFinalReason) => void,
-  ): Promise<RawToolOutcome> {
+  ): Promise<CallRun> {
     const node = this.options.opTree.begin(parent, 'tool', call.name);
     const started = this.options.now();
     const argsJson = call.rawArguments ?? JSON.stringify(call.arguments);
@@ -89,9 +109,9 @@ export class ToolExecutor {
         text: failedText(`the arguments are not valid JSON (${call.parseError}); send a JSON object`),
         error: 'invalid_arguments',
       };
-    } else if (call.name === TASK_STATUS_TOOL) {
+    } else if (call.name === TASK_STATUS_TOOL && this.options.internalTools) {
       outcome = this.taskStatus(call, requestFinal);
-    } else if (call.name === BATCH_TOOL) {
+    } else if (call.name === BATCH_TOOL && this.options.internalTools) {
       outcome = await this.batch(call, node);
     } else if (call.name === FINAL_REPORT_TOOL) {
       outcome = { ok: true, text: 'Final report captured.' };
@@ -121,8 +141,7 @@ export class ToolExecutor {
           }),
       });
     }
-    this.finishCall(call, node, started, argsJson, outcome);
-    return outcome;
+    return { outcome, finish: (text) => this.finishCall(call, node, started, argsJson, outcome, text) };
   }
 
   private finishCall(
@@ -131,7 +150,8 @@ export class ToolExecutor {
     started: number,
     argsJson: string,
     outcome: RawToolOutcome,
-  ) {
+    textOut: string,
+  ): void {
     const internal =
       call.name.startsWith('agent__') && this.options.registry.resolve(call.name) === undefined;
     const entry: ToolAccountingEntry = {
@@ -142,7 +162,7 @@ export class ToolExecutor {
       mcpServer: internal ? INTERNAL_TOOL_SERVER : (outcome.provider?.id ?? 'unknown'),
       command: call.name,
       charactersIn: argsJson.length,
-      charactersOut: outcome.text.length,
+      charactersOut: textOut.length,
       turn: this.options.recorder.turn,
       agentPath: this.options.agentPath,
       ...(outcome.ok ? {} : { error: outcome.error ?? 'failed' }),
@@ -206,9 +226,10 @@ export class ToolExecutor {
           name: inner.tool,
           arguments: inner.parameters,
         };
-        const outcome = await this.runCall(innerCall, node, () => {});
-        const sized = await this.options.sizer.resize(innerCall, outcome.text);
-        return { id: inner.id, tool: inner.tool, ok: outcome.ok, text: sized };
+        const run = await this.runCall(innerCall, node, () => {});
+        const sized = await this.options.sizer.resize(innerCall, run.outcome.text);
+        run.finish(sized);
+        return { id: inner.id, tool: inner.tool, ok: run.outcome.ok, text: sized };
       }),
     );
     const text = parts

@@ -241,6 +241,29 @@ describe('tools', () => {
     );
   });
 
+  test('with internal tools off, only the given tools are offered and agent__batch is an unknown tool', async () => {
+    const tools = memoryTools('t', { a: () => 'A' });
+    const run = await runScenario({
+      internalTools: false,
+      tools: [tools],
+      scripts: [
+        [
+          {
+            toolCalls: [
+              { id: 'b', name: 'agent__batch', arguments: { calls: [{ tool: 'a', parameters: {} }] } },
+            ],
+          },
+          report,
+        ],
+      ],
+    });
+    expect(run.models[0]!.requests[0]!.tools.map((t) => t.name)).toEqual(['a']);
+    expect(run.result.conversation.find((m) => m.role === 'tool' && m.toolCallId === 'b')?.content).toMatch(
+      /unknown tool "agent__batch"/,
+    );
+    expect(tools.calls).toHaveLength(0);
+  });
+
   test('agent__task_status emits progress and status events', async () => {
     const run = await runScenario({
       scripts: [

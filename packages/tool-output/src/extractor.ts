@@ -1,0 +1,206 @@
+import type { ToolExecuteOptions, ToolResult } from '@agent/protocol';
+import { type ExtractionSettings, planChunkBudget, runFullChunked } from './full-chunked.js';
+import type { StoredOutput } from './handles.js';
+import { failureMessage, quoteForMessage, successMessage } from './messages.js';
+import { type CallReporting, StrategyError } from './model-call.js';
+import { DEFAULT_EXTRACTION_OUTPUT_TOKENS, type ResolvedOptions } from './options.js';
+import { runReadGrep } from './read-grep.js';
+import { route } from './routing.js';
+import type { ToolOutputStore } from './store.js';
+import { readToolOutputArguments } from './tool-output-tool.js';
+import { fileSource, truncateOutput } from './truncate.js';
+import type { ExtractionMode, ExtractionStrategy, ToolOutputHookContext } from './types.js';
+
+/** A strategy gets this share of the tool timeout; the rest is left for the truncate fallback. */
+const STRATEGY_TIME_SHARE = 0.85;
+/** Tool name shown when the handle is unknown. */
+const UNKNOWN_TOOL = 'unknown';
+
+export interface ExtractorDeps {
+  store: ToolOutputStore;
+  options: ResolvedOptions;
+  context: Pick<ToolOutputHookContext, 'targets' | 'nonce' | 'maxOutputTokens'>;
+  reporting: CallReporting;
+}
+
+function failed(toolName: string, handle: string, mode: ExtractionMode, error: string): ToolResult {
+  return { ok: true, isError: true, text: failureMessage(toolName, handle, mode, error) };
+}
+
+/** The session directory's absolute path never reaches the model: it is named by what the tools call it. */
+function redact(text: string, directory: string | undefined): string {
+  return directory === undefined ? text : text.split(directory).join('<session directory>');
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Why an unknown handle was refused, naming only what this session issued (the model saw those). */
+function unknownHandleText(given: string, issued: readonly StoredOutput[]): string {
+  const list =
+    issued.length === 0
+      ? 'no output has been stored in this session'
+      : `the handles of this session are: ${issued
+          .slice(-10)
+          .map((r) => `"${r.handle}" (${r.toolName})`)
+          .join(', ')}`;
+  return `${quoteForMessage(given)} is not a handle issued in this session. Pass a handle exactly as given in a "Tool output is too large" message of this conversation; ${list}.`;
+}
+
+/**
+ * Runs one `tool_output` call: checks the arguments and the handle, picks the strategy
+ * (`auto` routes, or the model's `mode`), runs it, and falls back to truncate with a WARNING
+ * when it cannot run. Answers in the exact success and failure formats.
+ */
+export async function executeToolOutput(
+  deps: ExtractorDeps,
+  args: Record<string, unknown>,
+  exec: ToolExecuteOptions,
+): Promise<ToolResult> {
+  const { store, options, context, reporting } = deps;
+  const parsed = readToolOutputArguments(args);
+  const requestedMode: ExtractionMode =
+    typeof args.mode === 'string' && ['full-chunked', 'read-grep', 'truncate'].includes(args.mode)
+      ? (args.mode as ExtractionMode)
+      : 'auto';
+  if (typeof parsed === 'string') {
+    const given = typeof args.handle === 'string' ? args.handle : '';
+    const record = store.lookup(given);
+    return failed(
+      record?.toolName ?? UNKNOWN_TOOL,
+      record?.handle ?? quoteForMessage(given, 40),
+      requestedMode,
+      parsed,
+    );
+  }
+  const record = store.lookup(parsed.handle);
+  if (record === undefined) {
+    return failed(
+      UNKNOWN_TOOL,
+      quoteForMessage(parsed.handle, 40),
+      parsed.mode,
+      unknownHandleText(parsed.handle, store.handles.list()),
+    );
+  }
+  const settings: ExtractionSettings = {
+    targets: options.models ?? context.targets,
+    nonce: context.nonce,
+    overlapPercent: options.overlapPercent,
+    outputTokens:
+      options.extractionOutputTokens ?? context.maxOutputTokens ?? DEFAULT_EXTRACTION_OUTPUT_TOKENS,
+    concurrency: options.mapConcurrency,
+    estimateTokens: options.estimateTokens,
+  };
+  let strategy: ExtractionStrategy;
+  let why: string;
+  if (parsed.mode === 'auto') {
+    const plan = planChunkBudget(record, parsed.extract, settings);
+    const chosen = route({
+      chunkCount: plan.count,
+      maxChunks: options.maxChunks,
+      avgLineBytes: record.avgLineBytes,
+      avgLineBytesThreshold: options.avgLineBytesThreshold,
+    });
+    strategy = chosen.strategy;
+    why = chosen.reason;
+  } else {
+    strategy = parsed.mode;
+    why = 'requested by the model';
+  }
+  reporting.log({
+    severity: 'VRB',
+    direction: 'request',
+    type: 'tool',
+    remoteIdentifier: `agent:tool-output:${record.toolName}`,
+    message: `tool_output ${record.handle}: strategy ${strategy} (${why})`,
+    details: { handle: record.handle, mode: parsed.mode, strategy, reason: why },
+  });
+  if (strategy === 'truncate') {
+    return truncated(deps, record, 'The truncate mode was requested: this is not an extraction.', exec);
+  }
+  const deadline =
+    exec.timeoutMs === undefined
+      ? undefined
+      : AbortSignal.timeout(Math.floor(exec.timeoutMs * STRATEGY_TIME_SHARE));
+  const signal = deadline === undefined ? exec.signal : AbortSignal.any([exec.signal, deadline]);
+  try {
+    const result =
+      strategy === 'full-chunked'
+        ? await runFullChunked(store, record, parsed.extract, settings, signal, reporting)
+        : await runReadGrep(
+            store,
+            record,
+            parsed.extract,
+            {
+              targets: settings.targets,
+              nonce: context.nonce,
+              maxTurns: options.readGrepMaxTurns,
+              runChildSession: options.runChildSession,
+              createReadGrepTools: options.createReadGrepTools,
+            },
+            signal,
+            reporting,
+          );
+    reporting.log({
+      severity: 'VRB',
+      direction: 'response',
+      type: 'tool',
+      remoteIdentifier: `agent:tool-output:${record.toolName}`,
+      message: `tool_output ${record.handle}: ${strategy} ${result.found ? 'extracted' : 'found no relevant data'} (${result.text.length} characters)`,
+      details: { handle: record.handle, strategy, found: result.found, characters: result.text.length },
+    });
+    return { ok: true, text: successMessage(record.toolName, record.handle, strategy, result.text) };
+  } catch (error) {
+    if (exec.signal.aborted)
+      return { ok: false, error: { kind: 'aborted', message: 'the session was cancelled' } };
+    const reason = redact(
+      error instanceof StrategyError
+        ? error.message
+        : deadline?.aborted === true
+          ? `it did not finish within ${Math.floor((exec.timeoutMs ?? 0) * STRATEGY_TIME_SHARE)} ms`
+          : `unexpected error: ${message(error)}`,
+      store.directory,
+    );
+    reporting.log({
+      severity: 'WRN',
+      direction: 'response',
+      type: 'tool',
+      remoteIdentifier: `agent:tool-output:${record.toolName}`,
+      message: `tool_output ${record.handle}: ${strategy} could not run (${reason}); falling back to truncate`,
+      details: { handle: record.handle, strategy, fallback: 'truncate', reason },
+    });
+    return truncated(deps, record, `The ${strategy} extraction could not run: ${reason}.`, exec);
+  }
+}
+
+async function truncated(
+  deps: ExtractorDeps,
+  record: StoredOutput,
+  why: string,
+  exec: ToolExecuteOptions,
+): Promise<ToolResult> {
+  try {
+    const file = await deps.store.open(record);
+    try {
+      const text = await truncateOutput(
+        fileSource(file, record.bytes),
+        record,
+        deps.options.truncateBytes,
+        why,
+      );
+      return { ok: true, text: successMessage(record.toolName, record.handle, 'truncate', text) };
+    } finally {
+      await file.close();
+    }
+  } catch (error) {
+    if (exec.signal.aborted)
+      return { ok: false, error: { kind: 'aborted', message: 'the session was cancelled' } };
+    return failed(
+      record.toolName,
+      record.handle,
+      'truncate',
+      `reading the stored output failed (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+    );
+  }
+}

@@ -1,0 +1,178 @@
+import { TOOL_OUTPUT_TOOL, type ToolProvider } from '@agent/protocol';
+import { executeToolOutput } from './extractor.js';
+import { countLines } from './handles.js';
+import { handleMessage } from './messages.js';
+import type { CallReporting } from './model-call.js';
+import { type ResolvedOptions, resolveOptions, type ToolOutputOptions } from './options.js';
+import type { StoreFs } from './owner.js';
+import { ToolOutputStore } from './store.js';
+import { TOOL_OUTPUT_DEFINITION, TOOL_OUTPUT_PROVIDER_ID } from './tool-output-tool.js';
+import { textSource, truncateOutput } from './truncate.js';
+import type {
+  SizingDecision,
+  SizingRequest,
+  StoreReason,
+  ToolOutputHook,
+  ToolOutputHookContext,
+  ToolOutputHookFactory,
+} from './types.js';
+
+const KEEP: SizingDecision = { action: 'keep' };
+/** Below this many bytes a truncated view is not worth showing. */
+const MIN_FALLBACK_BYTES = 256;
+/** A handle as long as a real one, to measure the handle message before storing. */
+const HANDLE_SHAPE = '00000000-0000-4000-8000-000000000000';
+
+/**
+ * Builds the tool-output hook for sessions: pass it as `toolOutput` of a session config (the
+ * core also accepts these options as a plain object and builds the hook itself). Throws
+ * `ToolOutputConfigError` for settings that cannot work.
+ */
+export function createToolOutputHook(options: ToolOutputOptions = {}): ToolOutputHookFactory {
+  const resolved = resolveOptions(options);
+  if (options.enabled === false) {
+    return () => ({ size: async () => KEEP, tools: () => undefined, dispose: async () => {} });
+  }
+  return (context) => new ToolOutputSession(context, resolved);
+}
+
+/** One session's hook: its store, the `tool_output` tool, and the oversize decision. */
+export class ToolOutputSession implements ToolOutputHook {
+  readonly store: ToolOutputStore;
+  private readonly reporting: CallReporting;
+  private readonly provider: ToolProvider;
+
+  constructor(
+    private readonly context: ToolOutputHookContext,
+    private readonly options: ResolvedOptions,
+    fs?: StoreFs,
+  ) {
+    this.store = new ToolOutputStore({
+      sessionId: context.sessionId,
+      ...(options.storeDir === undefined ? {} : { storeDir: options.storeDir }),
+      ...(fs === undefined ? {} : { fs }),
+      now: options.now,
+    });
+    this.reporting = {
+      log: (entry) => context.log(entry),
+      account: (entry) => context.account(entry),
+      agentPath: options.agentPath,
+      now: options.now,
+    };
+    const deps = { store: this.store, options, context, reporting: this.reporting };
+    this.provider = {
+      id: TOOL_OUTPUT_PROVIDER_ID,
+      kind: TOOL_OUTPUT_PROVIDER_ID,
+      listTools: async () => (this.store.isEmpty ? [] : [TOOL_OUTPUT_DEFINITION]),
+      execute: async (call, exec) => {
+        if (call.name !== TOOL_OUTPUT_TOOL) {
+          return {
+            ok: false,
+            error: { kind: 'unknown_tool', message: `this provider only runs ${TOOL_OUTPUT_TOOL}` },
+          };
+        }
+        return executeToolOutput(deps, call.arguments, exec);
+      },
+    };
+  }
+
+  tools() {
+    if (this.store.isEmpty || this.store.isDisposed) return undefined;
+    return { definitions: [TOOL_OUTPUT_DEFINITION], provider: this.provider };
+  }
+
+  async dispose(): Promise<void> {
+    const hadDirectory = this.store.directory !== undefined;
+    await this.store.dispose();
+    if (hadDirectory) {
+      this.context.log({
+        severity: 'VRB',
+        direction: 'response',
+        type: 'tool',
+        remoteIdentifier: 'agent:tool-output',
+        message: `tool-output store removed (${this.store.handles.size} stored output${this.store.handles.size === 1 ? '' : 's'})`,
+      });
+    }
+  }
+
+  /**
+   * Stores an oversized result and answers with the handle message. Reasons: `size_cap` (over
+   * `toolResponseMaxBytes`), `token_budget` (within the cap but over the context left), and
+   * `reserve_failed` (no handle could be reserved: the context cannot hold even the handle
+   * message, so the result is kept for the context guard to drop; or the store write failed,
+   * so a truncated view with a WARNING replaces it). `tool_output` answers are never stored.
+   */
+  async size(request: SizingRequest, signal: AbortSignal): Promise<SizingDecision> {
+    if (request.toolName === TOOL_OUTPUT_TOOL || signal.aborted) return KEEP;
+    const lines = countLines(request.text);
+    const tokens = request.estimatedTokens;
+    const reason: StoreReason = request.overSizeCap ? 'size_cap' : 'token_budget';
+    const base = { bytes: request.bytes, lines, tokens, tool: request.toolName, call_id: request.callId };
+    const needed = this.options.estimateTokens(handleMessage(request.bytes, lines, tokens, HANDLE_SHAPE));
+    if (needed > request.remainingTokens) {
+      this.warn(
+        request,
+        { ...base, handle: 'none', reason: 'reserve_failed', wanted: reason },
+        `not stored: the context has ${request.remainingTokens} tokens left, the handle message needs ${needed}`,
+      );
+      return KEEP;
+    }
+    try {
+      const record = await this.store.put(
+        {
+          toolName: request.toolName,
+          argumentsJson: request.argumentsJson,
+          bytes: request.bytes,
+          lines,
+          tokens,
+        },
+        request.text,
+      );
+      const details = { ...base, handle: record.handle, reason };
+      this.warn(request, details, `stored behind handle ${record.handle}`);
+      return { action: 'replace', text: handleMessage(request.bytes, lines, tokens, record.handle), details };
+    } catch (error) {
+      const why =
+        (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error));
+      const details = {
+        ...base,
+        handle: 'none',
+        reason: 'reserve_failed' as const,
+        wanted: reason,
+        error: why,
+      };
+      const bytesPerToken = tokens > 0 ? request.bytes / tokens : 4;
+      const budget = Math.min(
+        this.options.truncateBytes,
+        Math.floor((request.remainingTokens - needed) * bytesPerToken * 0.8),
+      );
+      if (budget < MIN_FALLBACK_BYTES) {
+        this.warn(
+          request,
+          details,
+          `storing failed (${why}) and too little context is left for a truncated view`,
+        );
+        return KEEP;
+      }
+      this.warn(request, details, `storing failed (${why}); a truncated view replaces the output`);
+      const text = await truncateOutput(
+        textSource(request.text),
+        { bytes: request.bytes, lines },
+        budget,
+        `The output (${request.bytes} bytes) was too large and could not be stored for extraction (${why}).`,
+      );
+      return { action: 'replace', text, details };
+    }
+  }
+
+  private warn(request: SizingRequest, details: Record<string, string | number>, what: string): void {
+    this.context.log({
+      severity: 'WRN',
+      direction: 'response',
+      type: 'tool',
+      remoteIdentifier: `agent:tool-output:${request.toolName}`,
+      message: `tool output of ${request.toolName} is too large (${details.reason}): ${request.bytes} bytes, ${details.lines} lines, ${details.tokens} tokens; ${what}`,
+      details,
+    });
+  }
+}

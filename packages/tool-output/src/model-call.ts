@@ -1,0 +1,121 @@
+import {
+  type AccountingEntry,
+  isModelError,
+  type LogEntry,
+  type ModelRequest,
+  type ModelTarget,
+  type TokenUsage,
+} from '@agent/protocol';
+import { FinalSlotParser } from '@agent/xml-transport';
+
+/** Where extraction calls report: the session's log and accounting. */
+export interface CallReporting {
+  log(entry: Omit<LogEntry, 'timestamp'>): void;
+  account(entry: AccountingEntry): void;
+  agentPath: string | undefined;
+  now: () => number;
+}
+
+/** An extraction strategy could not run (every model failed, no tools, child failed, ...). */
+export class StrategyError extends Error {
+  override readonly name = 'StrategyError';
+}
+
+export interface ExtractionAnswer {
+  /** The text inside the FINAL wrapper, trimmed. */
+  text: string;
+  provider: string;
+  model: string;
+}
+
+/** What one call is for, in logs: `map 3/12`, `reduce`. */
+export type CallLabel = string;
+
+function identifier(target: ModelTarget): string {
+  return `${target.client.provider}:${target.client.model}`;
+}
+
+function errorText(error: unknown): string {
+  if (isModelError(error)) return `${error.kind}: ${error.message}`;
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * One extraction call: straight to a `ModelClient` (no session), trying the targets in order.
+ * The answer must come in `<ai-agent-<nonce>-FINAL format="text">`; the closing tag is optional.
+ * Every attempt leaves an `llm` accounting entry with the tokens of its usage events. Throws
+ * `StrategyError` when no target gave a wrapped answer; rethrows when `signal` was aborted.
+ */
+export async function callExtractionModel(
+  targets: readonly ModelTarget[],
+  request: ModelRequest,
+  nonce: string,
+  label: CallLabel,
+  signal: AbortSignal,
+  reporting: CallReporting,
+): Promise<ExtractionAnswer> {
+  const failures: string[] = [];
+  for (const target of targets) {
+    signal.throwIfAborted();
+    const started = reporting.now();
+    const parser = new FinalSlotParser({ nonce });
+    let usage: TokenUsage | undefined;
+    let stopReason: string | undefined;
+    let failure: string | undefined;
+    let payload: string | undefined;
+    try {
+      for await (const event of target.client.stream(request, { signal })) {
+        if (event.type === 'text-delta') parser.push(event.text);
+        else if (event.type === 'usage') usage = event.usage;
+        else if (event.type === 'finish') stopReason = event.rawStopReason ?? event.stopReason;
+      }
+      parser.end();
+      const slot = parser.result;
+      if (slot.found) payload = slot.payload.trim();
+      else failure = `no <ai-agent-${nonce}-FINAL> wrapper in the answer`;
+    } catch (error) {
+      if (signal.aborted) throw signal.reason ?? error;
+      failure = errorText(error);
+    }
+    const latency = reporting.now() - started;
+    reporting.account({
+      type: 'llm',
+      timestamp: reporting.now(),
+      status: failure === undefined ? 'ok' : 'failed',
+      latency,
+      provider: target.client.provider,
+      model: target.client.model,
+      tokens: {
+        inputTokens: usage?.inputTokens ?? 0,
+        outputTokens: usage?.outputTokens ?? 0,
+        ...(usage?.cachedTokens === undefined ? {} : { cachedTokens: usage.cachedTokens }),
+        totalTokens: usage?.totalTokens ?? (usage?.inputTokens ?? 0) + (usage?.outputTokens ?? 0),
+      },
+      ...(usage?.costUsd === undefined ? {} : { costUsd: usage.costUsd }),
+      ...(stopReason === undefined ? {} : { stopReason }),
+      ...(failure === undefined ? {} : { error: failure }),
+      ...(reporting.agentPath === undefined ? {} : { agentPath: reporting.agentPath }),
+    });
+    reporting.log({
+      severity: failure === undefined ? 'VRB' : 'WRN',
+      direction: 'response',
+      type: 'llm',
+      remoteIdentifier: identifier(target),
+      message:
+        failure === undefined
+          ? `tool_output ${label}: answered in ${latency} ms`
+          : `tool_output ${label}: failed (${failure})`,
+      details: {
+        call: label,
+        input_tokens: usage?.inputTokens ?? 0,
+        output_tokens: usage?.outputTokens ?? 0,
+        latency_ms: latency,
+      },
+    });
+    if (failure === undefined && payload !== undefined) {
+      return { text: payload, provider: target.client.provider, model: target.client.model };
+    }
+    failures.push(`${identifier(target)}: ${failure}`);
+  }
+  throw new StrategyError(`every extraction model failed the ${label} call (${failures.join('; ')})`);
+}

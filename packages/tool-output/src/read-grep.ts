@@ -1,0 +1,143 @@
+import type { AgentEvent, ModelTarget, ToolDefinition, ToolProvider } from '@agent/protocol';
+import type { StoredOutput } from './handles.js';
+import { isNotFound, searchedLine } from './messages.js';
+import { type CallReporting, StrategyError } from './model-call.js';
+import { readGrepPrompt, readGrepUserMessage } from './prompts.js';
+import type { ToolOutputStore } from './store.js';
+import type { CreateReadGrepTools, RunChildSession } from './types.js';
+
+/** The only tools the child may use. */
+export const READ_GREP_TOOLS: readonly string[] = ['Read', 'Grep'];
+
+/**
+ * What the child is told its root directory is. The child's tools are confined to the session
+ * directory and take paths relative to it, so the root is `.`; the absolute path is never shown.
+ */
+export const CHILD_ROOT_DIRECTORY = '.';
+
+/** Agent name of the child session (its agent path is `<parent>.tool_output`). */
+export const CHILD_AGENT_NAME = 'tool_output';
+
+export interface ReadGrepSettings {
+  targets: readonly ModelTarget[];
+  nonce: string;
+  maxTurns: number;
+  runChildSession: RunChildSession | undefined;
+  createReadGrepTools: CreateReadGrepTools | undefined;
+}
+
+export interface ReadGrepResult {
+  text: string;
+  found: boolean;
+}
+
+/** A provider limited to `Read` and `Grep`, whatever else the one it wraps offers. */
+function onlyReadGrep(provider: ToolProvider): ToolProvider {
+  const allowed = (definition: ToolDefinition) => READ_GREP_TOOLS.includes(definition.name);
+  return {
+    id: provider.id,
+    ...(provider.kind === undefined ? {} : { kind: provider.kind }),
+    async listTools(options) {
+      return (await provider.listTools(options)).filter(allowed);
+    },
+    execute(call, options) {
+      if (!READ_GREP_TOOLS.includes(call.name)) {
+        return Promise.resolve({
+          ok: false,
+          error: { kind: 'unknown_tool', message: `only ${READ_GREP_TOOLS.join(' and ')} can be used here` },
+        });
+      }
+      return provider.execute(call, options);
+    },
+  };
+}
+
+/** Child logs that would read as the parent's own end of run are not forwarded. */
+function forwardable(event: AgentEvent): boolean {
+  if (event.type === 'accounting') return true;
+  if (event.type !== 'log') return false;
+  const { entry } = event;
+  return entry.severity !== 'FIN' && !entry.remoteIdentifier.startsWith('agent:EXIT-');
+}
+
+/**
+ * The read-grep strategy: a child session whose only tools are `Read` and `Grep` of a
+ * filesystem server pinned to the session directory, told that the handle is the filename.
+ * Its accounting and logs join the parent's. A child that fails, or ends with a synthetic
+ * report, makes the strategy fail (`StrategyError`).
+ */
+export async function runReadGrep(
+  store: ToolOutputStore,
+  record: StoredOutput,
+  extract: string,
+  s: ReadGrepSettings,
+  signal: AbortSignal,
+  reporting: CallReporting,
+): Promise<ReadGrepResult> {
+  if (s.runChildSession === undefined) throw new StrategyError('no child-session runner is configured');
+  if (s.createReadGrepTools === undefined) throw new StrategyError('no Read/Grep tools are configured');
+  const root = store.directory;
+  if (root === undefined) throw new StrategyError('the store directory is gone');
+  let inner: ToolProvider;
+  try {
+    inner = await s.createReadGrepTools(root);
+  } catch (error) {
+    throw new StrategyError(
+      `starting the Read/Grep tools failed: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  const provider = onlyReadGrep(inner);
+  try {
+    const listed = await provider.listTools({ signal });
+    if (listed.length === 0) throw new StrategyError('the filesystem tools offer neither Read nor Grep');
+    const result = await s.runChildSession({
+      targets: s.targets,
+      tools: [provider],
+      systemPrompt: readGrepPrompt({
+        toolName: record.toolName,
+        argumentsJson: record.argumentsJson,
+        extract,
+        nonce: s.nonce,
+        handle: record.handle,
+        rootDirectory: CHILD_ROOT_DIRECTORY,
+      }),
+      userPrompt: readGrepUserMessage(record.handle, extract),
+      expectedOutput: { format: 'text' },
+      maxTurns: s.maxTurns,
+      signal,
+      nonce: s.nonce,
+      agentName: CHILD_AGENT_NAME,
+      ...(reporting.agentPath === undefined ? {} : { parentAgentPath: reporting.agentPath }),
+      isMaster: false,
+      internalTools: false,
+      callbacks: {
+        onEvent: (event) => {
+          if (!forwardable(event)) return;
+          if (event.type === 'accounting') reporting.account(event.entry);
+          else if (event.type === 'log') {
+            const { timestamp: _timestamp, ...entry } = event.entry;
+            reporting.log(entry);
+          }
+        },
+      },
+    });
+    signal.throwIfAborted();
+    const report = result.finalReport;
+    if (!result.success || report === undefined || report.synthetic === true) {
+      throw new StrategyError(
+        `the read-grep sub-agent gave no usable report (${result.exitCode}${result.error === undefined ? '' : `: ${result.error}`})`,
+      );
+    }
+    const text = (
+      report.content ?? (report.content_json === undefined ? '' : JSON.stringify(report.content_json))
+    ).trim();
+    if (text.length === 0) throw new StrategyError('the read-grep sub-agent sent an empty report');
+    if (!isNotFound(text)) return { text, found: true };
+    return {
+      text: `${text}\n${searchedLine(`the output (${record.bytes} bytes, ${record.lines} lines) with Read and Grep`, extract)}`,
+      found: false,
+    };
+  } finally {
+    await inner.close?.().catch(() => {});
+  }
+}
