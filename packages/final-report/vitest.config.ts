@@ -1,3 +1,4 @@
 import { libraryTestConfig } from '../../tooling/vitest/shared.js';
 
-export default libraryTestConfig();
+// Property tests over thousands of generated payloads need room on a loaded machine.
+export default libraryTestConfig({ timeoutMs: 120_000 });

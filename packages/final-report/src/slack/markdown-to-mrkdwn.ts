@@ -21,10 +21,12 @@ export function markdownToMrkdwn(text: string): string {
       /^[ \t]{0,3}#{1,6}[ \t]+(.+?)[ \t]*#*[ \t]*$/gm,
       (_m, title: string) => `*${stripEmphasis(title)}*`,
     )
-    .replace(/(?<![*_~])\*\*(?=[^\s*_~])([^\n]*?[^\s*_~])\*\*(?![*_~])/g, '*$1*')
-    .replace(/(?<![\w*_~])__(?=[^\s*_~])([^\n]*?[^\s*_~])__(?![\w*_~])/g, '*$1*')
+    // Emphasis content holds no other markers: nested emphasis stays as written, and a second
+    // pass over the output cannot pair leftover markers differently (the conversion is stable).
+    .replace(/(?<![*_~])\*\*(?=[^\s*_~])([^\n*_~]*?[^\s*_~])\*\*(?![*_~])/g, '*$1*')
+    .replace(/(?<![\w*_~])__(?=[^\s*_~])([^\n*_~]*?[^\s*_~])__(?![\w*_~])/g, '*$1*')
     .replace(/!?\[([^\]\n]+)\]\(\s*<?([^\s)>]+)>?(?:\s+"[^"\n]*")?\s*\)/g, '<$2|$1>')
-    .replace(/(?<![*_~])~~(?=[^\s*_~])([^\n]*?[^\s*_~])~~(?![*_~])/g, '~$1~')
+    .replace(/(?<![*_~])~~(?=[^\s*_~])([^\n*_~]*?[^\s*_~])~~(?![*_~])/g, '~$1~')
     .replace(/^([ \t]*)[-*+][ \t]+(?=\S)/gm, '$1• ');
 
   // biome-ignore lint/suspicious/noControlCharactersInRegex: placeholders are NUL-delimited

@@ -1,0 +1,164 @@
+import type { AgentEvent, AgentEventMeta, AgentResult } from '@agent/protocol';
+import type { ResolveOptions, RunAgentFileOptions } from '@agent/runtime';
+import { CliError, errorMessage } from '../cli-error.js';
+import { CLI_EXIT, type CliExitCode, exitCodeForResult } from '../exit-codes.js';
+import { type CliIo, writeAndFlush } from '../io.js';
+import { AccountingFile } from '../output/accounting-file.js';
+import { formatLogEntry } from '../output/logfmt.js';
+import { renderReport } from '../output/render-report.js';
+import { StatusLine } from '../output/status-line.js';
+import { terminalCaps } from '../output/terminal.js';
+import { startsWithLocation } from '../runtime-errors.js';
+import { installInterruptHandlers } from '../signals.js';
+import type { ParsedRunOptions } from './run-options.js';
+
+/** How the CLI shows a run (terminal concerns only). */
+export interface RunDisplay {
+  verbose: boolean;
+  /** The whole AgentResult as JSON on stdout instead of the report. */
+  json: boolean;
+  accountingPath?: string;
+}
+
+export interface RunSessionParams {
+  file: string;
+  prompt: string;
+  run: ParsedRunOptions;
+  display: RunDisplay;
+  /** Extra resolution settings (the demo points cwd, env and config dirs elsewhere). */
+  resolve?: Omit<ResolveOptions, 'configPath'>;
+  io: CliIo;
+}
+
+/** Milliseconds the process waits for the session to come back after a hard abort. */
+const ABORT_GRACE_MS = 2_000;
+
+/** Runs one agent file with the terminal wired up; resolves to the process exit code. */
+export async function runSession(params: RunSessionParams): Promise<CliExitCode> {
+  const { io, display } = params;
+  const errCaps = terminalCaps(io.stderr, io.env);
+  const outCaps = terminalCaps(io.stdout, io.env);
+  const status = errCaps.isTty
+    ? new StatusLine({
+        out: io.stderr,
+        ansi: errCaps.ansi,
+        columns: () => terminalCaps(io.stderr, io.env).columns,
+      })
+    : undefined;
+  if (status !== undefined && params.run.maxTurns !== undefined) status.state.maxTurns = params.run.maxTurns;
+  const printErr = (line: string) => {
+    if (status === undefined) io.stderr.write(`${line}\n`);
+    else status.printAbove(`${line}\n`);
+  };
+
+  let accounting: AccountingFile | undefined;
+  if (display.accountingPath !== undefined) {
+    try {
+      accounting = new AccountingFile(display.accountingPath, (message) => printErr(`agent: ${message}`));
+    } catch (error) {
+      throw new CliError(
+        `--accounting: cannot open ${display.accountingPath}: ${errorMessage(error)}`,
+        CLI_EXIT.usage,
+      );
+    }
+  }
+
+  const showLog = (severity: string) =>
+    display.verbose || (severity === 'TRC' && (params.run.traceLlm || params.run.traceMcp));
+  const onEvent = (event: AgentEvent, meta: AgentEventMeta) => {
+    status?.onEvent(event, meta);
+    if (event.type === 'log' && showLog(event.entry.severity)) {
+      const entry =
+        event.entry.agentPath === undefined ? { ...event.entry, agentPath: meta.agentPath } : event.entry;
+      printErr(formatLogEntry(entry));
+    } else if (event.type === 'accounting') {
+      accounting?.append(event.entry, meta.agentPath);
+    }
+  };
+
+  // First Ctrl-C: `stopSignal` (a last turn that asks for the report); second, or SIGTERM: `signal`.
+  const stopper = new AbortController();
+  const controller = new AbortController();
+  let interrupted = false;
+  let forcedExit: NodeJS.Timeout | undefined;
+  const removeHandlers = installInterruptHandlers({
+    onStop: () => {
+      interrupted = true;
+      status?.setNote('stopping: asking for the report (Ctrl-C again to cancel at once)');
+      if (status === undefined)
+        printErr('agent: stopping, asking for the report (press Ctrl-C again to cancel at once)');
+      stopper.abort(new Error('stopped by the user (SIGINT)'));
+    },
+    onAbort: () => {
+      interrupted = true;
+      controller.abort(new Error('cancelled by a signal'));
+      status?.stop();
+      printErr('agent: cancelled');
+      forcedExit ??= setTimeout(() => process.exit(CLI_EXIT.cancelled), ABORT_GRACE_MS);
+      forcedExit.unref();
+    },
+  });
+
+  const options: RunAgentFileOptions = {
+    ...params.resolve,
+    ...(params.run.configPath === undefined ? {} : { configPath: params.run.configPath }),
+    ...(params.run.models === undefined ? {} : { models: params.run.models }),
+    ...(params.run.format === undefined ? {} : { format: params.run.format }),
+    ...(params.run.schema === undefined ? {} : { schema: params.run.schema }),
+    ...(params.run.maxTurns === undefined ? {} : { maxTurns: params.run.maxTurns }),
+    traceLlm: params.run.traceLlm,
+    traceMcp: params.run.traceMcp,
+    headendId: 'cli',
+    onEvent,
+    signal: controller.signal,
+    stopSignal: stopper.signal,
+  };
+
+  status?.start();
+  let result: AgentResult;
+  try {
+    // Loaded on demand: `--help` and usage errors do not pay for the SDKs.
+    const { runAgentFile } = await import('@agent/runtime');
+    result = await runAgentFile(params.file, params.prompt, options);
+  } finally {
+    status?.stop();
+    removeHandlers();
+    accounting?.close();
+  }
+
+  // An interrupted run exits 8 even when the model still handed in a report (printed below).
+  const code = interrupted ? CLI_EXIT.cancelled : exitCodeForResult(result);
+  if (display.json) {
+    await writeAndFlush(io.stdout, `${JSON.stringify(result, null, 2)}\n`);
+  } else if (result.finalReport !== undefined) {
+    const rendered = await renderReport(result.finalReport, { ansi: outCaps.ansi, columns: outCaps.columns });
+    await writeAndFlush(io.stdout, rendered);
+  }
+  const ending = describeEnding(result, code);
+  if (ending !== undefined) await writeAndFlush(io.stderr, `${ending}\n`);
+  return code;
+}
+
+/**
+ * What stderr says when the exit code is not 0 (undefined for 0): one line, or for located
+ * errors (`file:line: ...`, possibly several lines) the error as it is and then the marker,
+ * so editors and `grep` find the locations at the start of lines.
+ */
+export function describeEnding(result: AgentResult, code: CliExitCode): string | undefined {
+  if (code === CLI_EXIT.success) return undefined;
+  const report = result.finalReport;
+  if (code === CLI_EXIT.cancelled && result.exitCode === 'EXIT-FINAL-ANSWER') {
+    return `agent: interrupted; the agent reported status '${report?.status ?? 'unknown'}' (exit ${code})`;
+  }
+  if (code === CLI_EXIT.failureReport && report !== undefined && report.synthetic !== true) {
+    return `agent: the agent reported status '${report.status}' (exit ${code})`;
+  }
+  const tools = code === CLI_EXIT.tools ? 'every tool call failed' : undefined;
+  const reason =
+    result.error ?? (report?.synthetic === true ? 'the session ended without a final report' : undefined);
+  if (reason !== undefined && (reason.includes('\n') || startsWithLocation(reason))) {
+    return `${reason}\nagent: ${result.exitCode}${tools === undefined ? '' : `: ${tools}`} (exit ${code})`;
+  }
+  const details = [tools, reason].filter((part) => part !== undefined && part !== '').join('; ');
+  return `agent: ${result.exitCode}${details === '' ? '' : `: ${details}`} (exit ${code})`;
+}

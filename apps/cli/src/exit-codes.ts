@@ -1,0 +1,77 @@
+import type { AgentResult, ExitCode } from '@agent/protocol';
+import { INTERNAL_TOOL_SERVER } from '@agent/protocol';
+
+/** Process exit codes of the `agent` command, one per way a run can end (docs/cli.md). */
+export const CLI_EXIT = {
+  /** A final report with status `success`. */
+  success: 0,
+  /** A final report whose status is `failure` or `partial`, or a synthetic failure report. */
+  failureReport: 1,
+  /** Bad arguments: unknown option, missing prompt, unreadable `--schema` file, ... */
+  usage: 2,
+  /** No usable report: max turns, token limit, no LLM response, retries exhausted, invalid reports. */
+  noReport: 3,
+  /** Every model target was rejected for its credentials. */
+  auth: 4,
+  /** Every model target is out of quota or credit. */
+  quota: 5,
+  /** The run failed and every tool call it made (MCP servers, sub-agents) failed. */
+  tools: 6,
+  /** Invalid config or agent file, unknown model, missing file (the message names file and line). */
+  configuration: 7,
+  /** Interrupted: Ctrl-C or SIGTERM (even when a report came back), or a stop/abort marker. */
+  cancelled: 8,
+  /** A bug: an uncaught exception in the runtime or in the CLI. */
+  internal: 9,
+} as const;
+
+export type CliExitCode = (typeof CLI_EXIT)[keyof typeof CLI_EXIT];
+
+/** The class each session exit marker maps to; `EXIT-FINAL-ANSWER` depends on the report's status. */
+export const EXIT_CODE_TABLE: Readonly<Record<ExitCode, CliExitCode>> = {
+  'EXIT-FINAL-ANSWER': CLI_EXIT.success,
+  'EXIT-MAX-TURNS-NO-RESPONSE': CLI_EXIT.noReport,
+  'EXIT-TOKEN-LIMIT': CLI_EXIT.noReport,
+  'EXIT-NO-LLM-RESPONSE': CLI_EXIT.noReport,
+  'EXIT-RETRY-EXHAUSTION': CLI_EXIT.noReport,
+  'EXIT-INVALID-FINAL-REPORT': CLI_EXIT.noReport,
+  'EXIT-AUTH-FAILURE': CLI_EXIT.auth,
+  'EXIT-QUOTA-EXCEEDED': CLI_EXIT.quota,
+  'EXIT-MODEL-ERROR': CLI_EXIT.configuration,
+  'EXIT-CONFIGURATION': CLI_EXIT.configuration,
+  'EXIT-USER-STOP': CLI_EXIT.cancelled,
+  'EXIT-ABORTED': CLI_EXIT.cancelled,
+  'EXIT-UNCAUGHT-EXCEPTION': CLI_EXIT.internal,
+};
+
+/**
+ * The process exit code for a finished run. Order: the session's own marker decides auth,
+ * quota, configuration, cancellation and bugs; a run that did not succeed is a tools failure
+ * when every external tool call it made failed; otherwise a committed report with a status
+ * other than `success` is 1 and no report is 3.
+ */
+export function exitCodeForResult(result: AgentResult): CliExitCode {
+  const mapped = EXIT_CODE_TABLE[result.exitCode] ?? CLI_EXIT.internal;
+  if (mapped !== CLI_EXIT.success && mapped !== CLI_EXIT.noReport) return mapped;
+  const report = result.finalReport;
+  const succeeded =
+    result.success &&
+    mapped === CLI_EXIT.success &&
+    report?.status === 'success' &&
+    report.synthetic !== true;
+  if (succeeded) return CLI_EXIT.success;
+  if (toolsAllFailed(result)) return CLI_EXIT.tools;
+  return mapped === CLI_EXIT.success ? CLI_EXIT.failureReport : CLI_EXIT.noReport;
+}
+
+/** True when the top-level session called at least one external tool and every such call failed. */
+export function toolsAllFailed(result: AgentResult): boolean {
+  let calls = 0;
+  for (const entry of result.accounting) {
+    if (entry.type !== 'tool' || entry.mcpServer === INTERNAL_TOOL_SERVER) continue;
+    if (entry.agentPath?.includes('.')) continue;
+    if (entry.status === 'ok') return false;
+    calls++;
+  }
+  return calls > 0;
+}

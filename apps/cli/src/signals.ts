@@ -1,0 +1,34 @@
+export interface InterruptHandlers {
+  /** First Ctrl-C: ask the run to finish gracefully. */
+  onStop: () => void;
+  /** Second Ctrl-C, or SIGTERM: cancel at once. */
+  onAbort: () => void;
+}
+
+export interface SignalSource {
+  on(signal: 'SIGINT' | 'SIGTERM', listener: () => void): unknown;
+  off(signal: 'SIGINT' | 'SIGTERM', listener: () => void): unknown;
+}
+
+/**
+ * Installs SIGINT/SIGTERM handling for one run: the first SIGINT calls `onStop`, the next
+ * one (and any SIGTERM) `onAbort`. Returns a function that removes the handlers.
+ */
+export function installInterruptHandlers(
+  handlers: InterruptHandlers,
+  source: SignalSource = process,
+): () => void {
+  let interrupts = 0;
+  const onSigint = () => {
+    interrupts++;
+    if (interrupts === 1) handlers.onStop();
+    else handlers.onAbort();
+  };
+  const onSigterm = () => handlers.onAbort();
+  source.on('SIGINT', onSigint);
+  source.on('SIGTERM', onSigterm);
+  return () => {
+    source.off('SIGINT', onSigint);
+    source.off('SIGTERM', onSigterm);
+  };
+}

@@ -1,0 +1,190 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ConversationMessage } from '@agent/protocol';
+import {
+  type ModelServer,
+  type RecordedRequest,
+  type ScriptedAnswer,
+  startModelServer,
+} from '@agent/testkit';
+
+export const CLI_BIN = fileURLToPath(new URL('../../dist/agent.js', import.meta.url));
+export const REPO_DIR = fileURLToPath(new URL('../../../../', import.meta.url));
+
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface CliRunOptions {
+  cwd?: string;
+  /** Added to (or, with undefined values, removed from) the child's environment. */
+  env?: Record<string, string | undefined>;
+  /** Written to stdin, which is then closed (stdin is always closed: never a TTY). */
+  input?: string;
+  timeoutMs?: number;
+}
+
+/** Spawns `node dist/agent.js ...args` (asynchronously: the model server lives in this process). */
+export function runCli(args: string[], options: CliRunOptions = {}): Promise<CliRun> {
+  return spawnCli(args, options).done;
+}
+
+/** Like `runCli`, with the child process at hand (to send it signals). */
+export function spawnCli(
+  args: string[],
+  options: CliRunOptions = {},
+): { child: ChildProcess; done: Promise<CliRun> } {
+  const env: Record<string, string | undefined> = { ...process.env, ...options.env };
+  for (const key of ['NO_COLOR', 'FORCE_COLOR'])
+    if (options.env === undefined || !(key in options.env)) delete env[key];
+  for (const [key, value] of Object.entries(env)) if (value === undefined) delete env[key];
+  const child = spawn(process.execPath, [CLI_BIN, ...args], {
+    cwd: options.cwd ?? process.cwd(),
+    env: env as NodeJS.ProcessEnv,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  const done = new Promise<CliRun>((resolve, reject) => {
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+    });
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`agent ${args.join(' ')} did not end in time\nstdout: ${stdout}\nstderr: ${stderr}`));
+    }, options.timeoutMs ?? 45_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+  child.stdin!.end(options.input ?? '');
+  return { child, done };
+}
+
+/** Resolves once `condition` holds (polled every 20 ms), or rejects after `timeoutMs`. */
+export async function waitFor(condition: () => boolean, timeoutMs = 20_000): Promise<void> {
+  const started = Date.now();
+  while (!condition()) {
+    if (Date.now() - started > timeoutMs) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+const NONCE = /ai-agent-([0-9a-f]+)-FINAL/;
+
+/** The session nonce, from the newest user message that names the FINAL tag (the XML-NEXT notice). */
+export function nonceOf(messages: readonly ConversationMessage[]): string {
+  for (let index = messages.length - 1; index >= 0; index--) {
+    const message = messages[index]!;
+    if (message.role !== 'user') continue;
+    const match = NONCE.exec(
+      typeof message.content === 'string' ? message.content : JSON.stringify(message.content),
+    );
+    if (match !== null) return match[1]!;
+  }
+  throw new Error('no FINAL tag nonce in the request');
+}
+
+/** The final report in the nonce-tagged XML slot. */
+export function finalSlot(
+  nonce: string,
+  body: string,
+  attributes: { status?: 'success' | 'failure' | 'partial'; format?: string } = {},
+): string {
+  const tag = `ai-agent-${nonce}-FINAL`;
+  return `<${tag} tool="agent__final_report" status="${attributes.status ?? 'success'}" format="${attributes.format ?? 'markdown'}">${body}</${tag}>`;
+}
+
+export type Step = (request: RecordedRequest, nonce: () => string) => ScriptedAnswer;
+
+/** A scripted answer that ends the session with a report. */
+export function report(body: string, attributes: Parameters<typeof finalSlot>[2] = {}): Step {
+  return (_request, nonce) => ({
+    text: finalSlot(nonce(), body, attributes),
+    usage: { inputTokens: 100, outputTokens: 20 },
+  });
+}
+
+/** A model server that answers call N with step N (a later call gets a 500 naming it). */
+export async function scriptedServer(steps: Step[]): Promise<ModelServer> {
+  let call = 0;
+  return startModelServer({
+    handler: (request) => {
+      const step = steps[call++];
+      if (step === undefined) throw new Error(`call #${call} was not planned (only ${steps.length} steps)`);
+      return step(request, () => nonceOf(request.messages));
+    },
+  });
+}
+
+export interface Workspace {
+  dir: string;
+  file(name: string): string;
+  write(name: string, content: string): string;
+}
+
+const created: string[] = [];
+
+/** Removes every workspace made so far (call it in `afterAll`). */
+export function removeWorkspaces(): void {
+  for (const dir of created.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+
+/** A temp dir holding `agent.json` (one openai-compatible provider `test` at the server) and agent files. */
+export function workspace(
+  server: { url: string } | undefined,
+  agents: Record<string, string> = {},
+): Workspace {
+  const dir = mkdtempSync(join(tmpdir(), 'agent-cli-e2e-'));
+  created.push(dir);
+  const ws: Workspace = {
+    dir,
+    file: (name) => join(dir, name),
+    write: (name, content) => {
+      const path = join(dir, name);
+      writeFileSync(path, content);
+      return path;
+    },
+  };
+  mkdirSync(join(dir, 'xdg'), { recursive: true });
+  if (server !== undefined) {
+    ws.write(
+      'agent.json',
+      `${JSON.stringify(
+        {
+          providers: {
+            test: { type: 'openai-compatible', baseURL: `${server.url}/v1`, apiKey: 'test-key' },
+            spare: { type: 'openai-compatible', baseURL: `${server.url}/v1`, apiKey: 'test-key' },
+          },
+        },
+        null,
+        2,
+      )}\n`,
+    );
+  }
+  for (const [name, content] of Object.entries(agents)) ws.write(name, content);
+  return ws;
+}
+
+/** An agent file: shebang, YAML frontmatter, prompt. */
+export function agentFile(
+  frontmatter: string,
+  prompt = 'You are a careful assistant. Answer the question.',
+): string {
+  return `#!/usr/bin/env agent\n---\n${frontmatter.trim()}\n---\n${prompt}\n`;
+}
+
+/** Environment for a spawned CLI inside a workspace: no user config of the machine leaks in. */
+export function isolatedEnv(ws: Workspace): Record<string, string | undefined> {
+  return { XDG_CONFIG_HOME: join(ws.dir, 'xdg'), HOME: ws.dir };
+}

@@ -1,0 +1,107 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { agentFile, isolatedEnv, removeWorkspaces, runCli, workspace } from './helpers.js';
+
+afterAll(removeWorkspaces);
+
+// No model is called here: the server URL only has to look like one.
+const server = { url: 'http://127.0.0.1:9' };
+
+describe('agent validate', () => {
+  it('accepts a good file with its sub-agent and exits 0', async () => {
+    const ws = workspace(server, {
+      'helper.ai': agentFile('description: Summarises text\nmodels: test/small\noutput: text'),
+      'main.ai': agentFile(
+        'description: The main agent\nmodels: test/big\nagents: helper.ai\noutput: markdown',
+      ),
+    });
+    const result = await runCli(['validate', ws.file('main.ai'), '--config', ws.file('agent.json')], {
+      cwd: ws.dir,
+      env: isolatedEnv(ws),
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain('ok');
+    expect(result.stdout).toContain('main.ai');
+    expect(result.stderr).toBe('');
+  });
+
+  it('prints each problem as file:line and exits 7', async () => {
+    const ws = workspace(server, {
+      'bad.ai': agentFile('models: test/big\nmaxTurns: -1'),
+      'orphan.ai': agentFile('models: test/big\nagents: missing-child.ai'),
+      'good.ai': agentFile('models: test/big'),
+    });
+    const files = ['bad.ai', 'orphan.ai', 'good.ai'].map((name) => ws.file(name));
+    const result = await runCli(['validate', ...files, '--config', ws.file('agent.json')], {
+      cwd: ws.dir,
+      env: isolatedEnv(ws),
+    });
+    expect(result.code).toBe(7);
+    expect(result.stderr).toMatch(/bad\.ai:4: .*maxTurns/);
+    expect(result.stderr).toMatch(/orphan\.ai:\d+: .*missing-child\.ai/);
+    expect(result.stdout).toMatch(/^ok .*good\.ai/);
+  });
+
+  it('gives the verdicts as JSON with --json', async () => {
+    const ws = workspace(server, { 'ok.ai': agentFile('models: test/big') });
+    const result = await runCli(['validate', ws.file('ok.ai'), '--json', '--config', ws.file('agent.json')], {
+      cwd: ws.dir,
+      env: isolatedEnv(ws),
+    });
+    expect(result.code, result.stderr).toBe(0);
+    const verdicts = JSON.parse(result.stdout) as { ok: boolean; problems: unknown[] }[];
+    expect(verdicts).toHaveLength(1);
+    expect(verdicts[0]).toMatchObject({ ok: true, problems: [] });
+  });
+});
+
+describe('agent list', () => {
+  it('shows the providers of the config and the .ai files of the cwd', async () => {
+    const ws = workspace(server, {
+      'alpha.ai': agentFile('description: First agent\nmodels: test/one'),
+      'beta.ai': agentFile('description: Second agent\nmodels: spare/two\noutput: json'),
+    });
+    const result = await runCli(['list', '--config', ws.file('agent.json')], {
+      cwd: ws.dir,
+      env: isolatedEnv(ws),
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain('test (openai-compatible)');
+    expect(result.stdout).toContain('spare (openai-compatible)');
+    expect(result.stdout).toContain('First agent');
+    expect(result.stdout).toContain('Second agent');
+    expect(result.stdout).toMatch(/models: spare\/two/);
+    expect(result.stdout).toMatch(/output: json/);
+  });
+
+  it('describes only the --agent files, as JSON with --json', async () => {
+    const ws = workspace(server, {
+      'alpha.ai': agentFile('description: First agent\nmodels: test/one'),
+      'beta.ai': agentFile('description: Second agent\nmodels: test/two'),
+    });
+    const result = await runCli(
+      ['list', '--agent', ws.file('beta.ai'), '--json', '--config', ws.file('agent.json')],
+      {
+        cwd: ws.dir,
+        env: isolatedEnv(ws),
+      },
+    );
+    expect(result.code, result.stderr).toBe(0);
+    const listing = JSON.parse(result.stdout) as {
+      config: { providers: { name: string }[] };
+      agents: { description?: string }[];
+    };
+    expect(listing.config.providers.map((provider) => provider.name).sort()).toEqual(['spare', 'test']);
+    expect(listing.agents.map((agent) => agent.description)).toEqual(['Second agent']);
+  });
+
+  it('exits 7 for an invalid config', async () => {
+    const ws = workspace(undefined, { 'alpha.ai': agentFile('models: test/one') });
+    ws.write('agent.json', '{\n  "providers": {\n    "test": { "type": "no-such-type" }\n  }\n}\n');
+    const result = await runCli(['list', '--config', ws.file('agent.json')], {
+      cwd: ws.dir,
+      env: isolatedEnv(ws),
+    });
+    expect(result.code).toBe(7);
+    expect(result.stderr).toMatch(/agent\.json:3/);
+  });
+});

@@ -1,0 +1,102 @@
+import type { AgentEvent, AgentEventMeta } from '@agent/protocol';
+import { describe, expect, it } from 'vitest';
+import { formatElapsed, renderStatus, StatusLine } from '../../src/output/status-line.js';
+
+const master: AgentEventMeta = { isMaster: true, isFinal: false, sessionId: 's', agentPath: 'main' };
+const child: AgentEventMeta = {
+  isMaster: false,
+  isFinal: false,
+  sessionId: 'c',
+  agentPath: 'main.summarizer',
+};
+
+function fakeOut() {
+  const chunks: string[] = [];
+  return { chunks, write: (text: string) => chunks.push(text) };
+}
+
+function log(
+  direction: 'request' | 'response',
+  type: 'llm' | 'tool',
+  remote: string,
+  message: string,
+): AgentEvent {
+  return {
+    type: 'log',
+    entry: { timestamp: 0, severity: 'VRB', direction, type, remoteIdentifier: remote, message },
+  };
+}
+
+describe('status line', () => {
+  it('shows turn, model, running tools, tokens, cost and elapsed time', () => {
+    let now = 1_000;
+    const out = fakeOut();
+    const line = new StatusLine({ out, ansi: false, columns: () => 200, now: () => now, throttleMs: 0 });
+    line.onEvent({ type: 'turn_started', turn: 2, attempt: 1, isRetry: false, isFinalTurn: false }, master);
+    line.onEvent(log('request', 'llm', 'openai:gpt-4o', 'attempt 1'), master);
+    line.onEvent(log('request', 'tool', 'mcp:fs:Read', 'call call_1: {}'), master);
+    line.onEvent(
+      {
+        type: 'accounting',
+        entry: {
+          type: 'llm',
+          timestamp: 0,
+          status: 'ok',
+          latency: 5,
+          provider: 'openai',
+          model: 'gpt-4o',
+          costUsd: 0.0123,
+          tokens: { inputTokens: 1200, outputTokens: 34, totalTokens: 1234 },
+        },
+      },
+      master,
+    );
+    now += 65_000;
+    const text = renderStatus(line.state, now, 200);
+    expect(text).toBe('turn 2 | 1m05s | 1200 in / 34 out tok | $0.0123 | openai:gpt-4o | tools: Read');
+    line.onEvent(log('response', 'tool', 'mcp:fs:Read', 'call call_1: 10 characters in 3 ms'), master);
+    expect(renderStatus(line.state, now, 200)).not.toContain('tools:');
+    // A sub-agent's turns do not move the master's turn; its model is labelled with its path.
+    line.onEvent({ type: 'turn_started', turn: 7, attempt: 1, isRetry: false, isFinalTurn: false }, child);
+    line.onEvent(log('request', 'llm', 'openai:gpt-4o-mini', 'attempt 1'), child);
+    expect(renderStatus(line.state, now, 200)).toMatch(
+      /^turn 2 \| .* \| main\.summarizer openai:gpt-4o-mini$/,
+    );
+  });
+
+  it('fits the terminal width', () => {
+    const line = new StatusLine({ out: fakeOut(), ansi: false, columns: () => 20, now: () => 0 });
+    line.state.model = 'a-very-long-provider-name:an-even-longer-model-name';
+    expect(renderStatus(line.state, 0, 20).length).toBeLessThanOrEqual(19);
+  });
+
+  it('redraws in place and clears itself; without ANSI it uses spaces, not escapes', () => {
+    const out = fakeOut();
+    const line = new StatusLine({ out, ansi: false, columns: () => 80, now: () => 0, throttleMs: 0 });
+    line.start();
+    line.printAbove('a log line\n');
+    line.stop();
+    const all = out.chunks.join('');
+    expect(all).not.toContain('\x1b');
+    expect(all.startsWith('\rstarting | 0s')).toBe(true);
+    expect(all).toContain('a log line\n');
+    expect(all.endsWith('\r')).toBe(true);
+  });
+
+  it('uses clear-line escapes with ANSI and throttles redraws', () => {
+    const out = fakeOut();
+    const now = 0;
+    const line = new StatusLine({ out, ansi: true, columns: () => 80, now: () => now, throttleMs: 100 });
+    line.start();
+    for (let i = 0; i < 50; i++) line.update();
+    expect(out.chunks.length).toBe(1);
+    line.stop();
+    expect(out.chunks.at(-1)).toBe('\r\x1b[2K');
+  });
+
+  it('formats elapsed time', () => {
+    expect(formatElapsed(0)).toBe('0s');
+    expect(formatElapsed(59_999)).toBe('59s');
+    expect(formatElapsed(3_600_000)).toBe('60m00s');
+  });
+});

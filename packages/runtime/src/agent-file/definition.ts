@@ -1,0 +1,270 @@
+import { readFileSync } from 'node:fs';
+import { basename, dirname, extname, resolve } from 'node:path';
+import type { JsonSchema, OutputFormat } from '@agent/protocol';
+import { parse as parseYaml } from 'yaml';
+import { displayPath, errorText, type Problem, problem } from '../errors.js';
+import { expandIncludes } from './includes.js';
+import { normaliseShorthands } from './keys.js';
+import { parseAgentFile } from './parse.js';
+import { type AgentSettings, pickSettings } from './settings.js';
+import { frontmatterProblems } from './validate.js';
+
+/** A `provider/model` reference as written, with its line. */
+export interface ModelRef {
+  spec: string;
+  provider: string;
+  model: string;
+  line?: number;
+}
+
+export interface NamedRef {
+  name: string;
+  line?: number;
+}
+
+export interface FileRef {
+  /** As written. */
+  spec: string;
+  /** Absolute. */
+  path: string;
+  line?: number;
+}
+
+/** One loaded agent file: everything the frontmatter said, checked, with lines for later checks. */
+export interface AgentDefinition {
+  path: string;
+  file: string;
+  dir: string;
+  toolName: string;
+  description?: string;
+  usage?: string;
+  models: ModelRef[];
+  tools: NamedRef[];
+  agents: FileRef[];
+  settings: AgentSettings;
+  input: { format: 'text' | 'json'; schema?: JsonSchema };
+  /** `declared` is false when the file says nothing about its output (markdown by default). */
+  output: { format: OutputFormat; schema?: JsonSchema; declared: boolean };
+  /** The prompt body with includes expanded (variables are filled in at run time). */
+  prompt: string;
+}
+
+/** Internal tool names a sub-agent may not take. */
+export const RESERVED_TOOL_NAMES = ['final_report', 'task_status', 'batch'];
+
+/** A provider-safe tool name from a file name: `code-review.ai` -> `code-review`. */
+export function toolNameFromFile(path: string): string {
+  const stem = basename(path, extname(path));
+  const safe = stem
+    .replace(/[^A-Za-z0-9_-]+/g, '_')
+    .replace(/^[^A-Za-z]+/, '')
+    .slice(0, 57);
+  return safe.length > 0 ? safe : 'agent';
+}
+
+/** Reads, parses and checks one agent file. Problems are collected; `definition` is set when usable. */
+export function loadAgentDefinition(
+  path: string,
+  cwd: string,
+): { definition?: AgentDefinition; problems: Problem[] } {
+  const file = displayPath(path, cwd);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
+    return {
+      problems: [
+        problem(
+          missing ? 'not_found' : 'configuration',
+          file,
+          undefined,
+          missing ? 'agent file does not exist' : `cannot read the agent file: ${errorText(error)}`,
+        ),
+      ],
+    };
+  }
+  const parsed = parseAgentFile(path, file, text);
+  const problems = [...parsed.problems];
+  if (problems.length > 0) return { problems };
+  const data = normaliseShorthands(parsed.data);
+  const shape = frontmatterProblems(data, file, parsed.locator);
+  if (shape.length > 0) return { problems: shape };
+  const lineOf = (...keys: (string | number)[]) => parsed.locator?.lineOf(keys);
+  const dir = dirname(path);
+
+  const models = ((data.models as string[] | undefined) ?? []).map((spec, index) =>
+    parseModelRef(spec, file, lineOf('models', index), problems),
+  );
+  const tools = ((data.tools as string[] | undefined) ?? []).map((name, index) => ({
+    name,
+    ...line(lineOf('tools', index)),
+  }));
+  const agents = ((data.agents as string[] | undefined) ?? []).map((spec, index) => ({
+    spec,
+    path: resolve(dir, spec),
+    ...line(lineOf('agents', index)),
+  }));
+  const toolName = (data.toolName as string | undefined) ?? toolNameFromFile(path);
+  if (RESERVED_TOOL_NAMES.includes(toolName)) {
+    problems.push(
+      problem(
+        'configuration',
+        file,
+        lineOf('toolName'),
+        `tool name \`${toolName}\` is reserved (agent__${toolName} is an internal tool); set another \`toolName\``,
+      ),
+    );
+  }
+  const input = readIo('input', data.input as IoSpec | undefined, { file, dir, lineOf, problems });
+  const output = readIo('output', data.output as IoSpec | undefined, { file, dir, lineOf, problems });
+  const prompt = expandIncludes(parsed.body, { path, firstLine: parsed.bodyLine, cwd }, problems);
+  if (problems.length > 0) return { problems };
+  const definition: AgentDefinition = {
+    path,
+    file,
+    dir,
+    toolName,
+    ...(typeof data.description === 'string' ? { description: data.description } : {}),
+    ...(typeof data.usage === 'string' ? { usage: data.usage } : {}),
+    models,
+    tools,
+    agents,
+    settings: pickSettings(data),
+    input: {
+      format: (input?.format as 'text' | 'json' | undefined) ?? 'text',
+      ...(input?.schema === undefined ? {} : { schema: input.schema }),
+    },
+    output: {
+      format: (output?.format as OutputFormat | undefined) ?? 'markdown',
+      ...(output?.schema === undefined ? {} : { schema: output.schema }),
+      declared: output !== undefined,
+    },
+    prompt,
+  };
+  return { definition, problems: [] };
+}
+
+function line(value: number | undefined): { line?: number } {
+  return value === undefined ? {} : { line: value };
+}
+
+export function parseModelRef(
+  spec: string,
+  file: string,
+  lineNo: number | undefined,
+  problems: Problem[],
+): ModelRef {
+  const slash = spec.indexOf('/');
+  const provider = slash === -1 ? '' : spec.slice(0, slash).trim();
+  const model = slash === -1 ? '' : spec.slice(slash + 1).trim();
+  if (provider === '' || model === '') {
+    problems.push(
+      problem(
+        'configuration',
+        file,
+        lineNo,
+        `model \`${spec}\` is not a \`provider/model\` reference (e.g. \`openai/gpt-4.1-mini\`, \`local/qwen3\`)`,
+      ),
+    );
+  }
+  return { spec, provider, model, ...line(lineNo) };
+}
+
+interface IoSpec {
+  format: string;
+  schema?: JsonSchema;
+  schemaRef?: string;
+}
+
+function readIo(
+  key: 'input' | 'output',
+  spec: IoSpec | undefined,
+  ctx: {
+    file: string;
+    dir: string;
+    lineOf: (...keys: (string | number)[]) => number | undefined;
+    problems: Problem[];
+  },
+): { format: string; schema?: JsonSchema } | undefined {
+  if (spec === undefined) return undefined;
+  const { file, lineOf, problems } = ctx;
+  if (spec.schema !== undefined && spec.schemaRef !== undefined) {
+    problems.push(
+      problem(
+        'configuration',
+        file,
+        lineOf(key, 'schemaRef'),
+        `\`${key}\` takes \`schema\` or \`schemaRef\`, not both`,
+      ),
+    );
+    return undefined;
+  }
+  let schema = spec.schema;
+  if (spec.schemaRef !== undefined)
+    schema = readSchemaFile(spec.schemaRef, ctx.dir, file, lineOf(key, 'schemaRef'), problems);
+  if (schema !== undefined && spec.format !== 'json') {
+    problems.push(
+      problem(
+        'configuration',
+        file,
+        lineOf(key, 'format'),
+        `\`${key}.format\` must be json to use a schema (got ${spec.format})`,
+      ),
+    );
+  }
+  if (key === 'input' && spec.format === 'json' && schema === undefined && spec.schemaRef === undefined) {
+    problems.push(
+      problem(
+        'configuration',
+        file,
+        lineOf(key, 'format'),
+        '`input.format` json needs `input.schema` or `input.schemaRef`',
+      ),
+    );
+  }
+  return { format: spec.format, ...(schema === undefined ? {} : { schema }) };
+}
+
+function readSchemaFile(
+  ref: string,
+  dir: string,
+  file: string,
+  lineNo: number | undefined,
+  problems: Problem[],
+): JsonSchema | undefined {
+  const path = resolve(dir, ref);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
+    problems.push(
+      problem(
+        missing ? 'not_found' : 'configuration',
+        file,
+        lineNo,
+        missing
+          ? `schema file \`${ref}\` does not exist (looked for ${path})`
+          : `cannot read schema file \`${ref}\`: ${errorText(error)}`,
+      ),
+    );
+    return undefined;
+  }
+  let value: unknown;
+  try {
+    value = /\.ya?ml$/i.test(path) ? parseYaml(text) : JSON.parse(text);
+  } catch (error) {
+    problems.push(
+      problem('configuration', file, lineNo, `schema file \`${ref}\` is not valid: ${errorText(error)}`),
+    );
+    return undefined;
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    problems.push(
+      problem('configuration', file, lineNo, `schema file \`${ref}\` must hold a JSON Schema object`),
+    );
+    return undefined;
+  }
+  return value as JsonSchema;
+}

@@ -1,0 +1,75 @@
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { displayPath, errorText, type Problem, problem } from '../errors.js';
+
+/** `{{include: path}}`: replaced by the file's text; the path is relative to the including file. */
+export const INCLUDE_PATTERN = /\{\{\s*include:\s*([^}\n]+?)\s*\}\}/g;
+
+const MAX_INCLUDE_DEPTH = 16;
+
+export interface IncludeContext {
+  /** Absolute path of the file whose text this is. */
+  path: string;
+  /** File line the text starts on. */
+  firstLine: number;
+  cwd: string;
+}
+
+/**
+ * Expands every `{{include: path}}` in `text`, recursively. A missing file, a cycle
+ * (`a.md -> b.md -> a.md`) or nesting deeper than 16 is a problem naming the including line.
+ */
+export function expandIncludes(
+  text: string,
+  context: IncludeContext,
+  problems: Problem[],
+  chain: readonly string[] = [context.path],
+): string {
+  return text.replace(INCLUDE_PATTERN, (directive: string, target: string, offset: number) => {
+    const line = context.firstLine + countNewlines(text, offset);
+    const file = displayPath(context.path, context.cwd);
+    const included = resolve(dirname(context.path), target);
+    if (chain.includes(included)) {
+      const cycle = [...chain.slice(chain.indexOf(included)), included].map((p) =>
+        displayPath(p, context.cwd),
+      );
+      problems.push(problem('agent_tree', file, line, `include cycle: ${cycle.join(' -> ')}`));
+      return directive;
+    }
+    if (chain.length > MAX_INCLUDE_DEPTH) {
+      problems.push(
+        problem('agent_tree', file, line, `includes nest deeper than ${MAX_INCLUDE_DEPTH} files`),
+      );
+      return directive;
+    }
+    let content: string;
+    try {
+      content = readFileSync(included, 'utf8');
+    } catch (error) {
+      const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
+      problems.push(
+        problem(
+          missing ? 'not_found' : 'configuration',
+          file,
+          line,
+          missing
+            ? `included file \`${target}\` does not exist (looked for ${included})`
+            : `cannot read included file \`${target}\`: ${errorText(error)}`,
+        ),
+      );
+      return directive;
+    }
+    const body = content.replace(/\r?\n$/, '');
+    return expandIncludes(body, { path: included, firstLine: 1, cwd: context.cwd }, problems, [
+      ...chain,
+      included,
+    ]);
+  });
+}
+
+function countNewlines(text: string, end: number): number {
+  let count = 0;
+  for (let index = text.indexOf('\n'); index !== -1 && index < end; index = text.indexOf('\n', index + 1))
+    count++;
+  return count;
+}

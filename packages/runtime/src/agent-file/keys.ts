@@ -1,0 +1,149 @@
+import { OUTPUT_FORMATS } from '@agent/protocol';
+
+// The keys of an agent file's frontmatter and of the config's `defaults`, as JSON Schemas.
+// `x-expects` says in words what a value must be; validation messages quote it.
+
+type Schema = Record<string, unknown>;
+
+const positiveInteger = (what = 'a positive integer'): Schema => ({
+  type: 'integer',
+  minimum: 1,
+  'x-expects': what,
+});
+
+const stringList = (what: string): Schema => ({
+  type: 'array',
+  items: { type: 'string', minLength: 1, 'x-expects': 'a non-empty string' },
+  'x-expects': what,
+});
+
+export const REASONING_EFFORTS = ['minimal', 'low', 'medium', 'high'] as const;
+
+const REASONING: Schema = {
+  type: 'object',
+  properties: {
+    effort: { enum: [...REASONING_EFFORTS], 'x-expects': `one of ${REASONING_EFFORTS.join(', ')}` },
+    budgetTokens: positiveInteger('a positive integer (thinking tokens)'),
+  },
+  additionalProperties: false,
+  'x-expects': `an effort (${REASONING_EFFORTS.join(', ')}) or an object { effort, budgetTokens }`,
+};
+
+/** The serialisable settings of `@agent/tool-output` (the module that stores oversized tool results). */
+export const TOOL_OUTPUT: Schema = {
+  type: 'object',
+  properties: {
+    enabled: { type: 'boolean', 'x-expects': 'true or false' },
+    storeDir: { type: 'string', minLength: 1, 'x-expects': 'a directory path' },
+    maxChunks: positiveInteger(),
+    overlapPercent: { type: 'number', minimum: 0, maximum: 50, 'x-expects': 'a number from 0 to 50' },
+    avgLineBytesThreshold: positiveInteger(),
+    truncateBytes: positiveInteger(),
+    readGrepMaxTurns: positiveInteger(),
+    mapConcurrency: positiveInteger(),
+    extractionOutputTokens: positiveInteger(),
+  },
+  additionalProperties: false,
+  'x-expects': 'true, false or an object of tool-output settings',
+};
+
+/** Session settings: allowed in the frontmatter and in the config's `defaults`. */
+export const SETTINGS_PROPERTIES: Record<string, Schema> = {
+  maxTurns: positiveInteger('a positive integer (turns)'),
+  maxRetries: positiveInteger('a positive integer (attempts per turn)'),
+  maxToolCallsPerTurn: positiveInteger(),
+  llmTimeout: positiveInteger('a positive integer (milliseconds)'),
+  toolTimeout: positiveInteger('a positive integer (milliseconds)'),
+  temperature: { type: 'number', minimum: 0, maximum: 2, 'x-expects': 'a number from 0 to 2' },
+  topP: { type: 'number', exclusiveMinimum: 0, maximum: 1, 'x-expects': 'a number above 0 and at most 1' },
+  maxOutputTokens: positiveInteger('a positive integer (tokens)'),
+  reasoning: REASONING,
+  contextWindow: positiveInteger('a positive integer (tokens)'),
+  toolResponseMaxBytes: positiveInteger('a positive integer (bytes)'),
+  toolOutput: TOOL_OUTPUT,
+};
+
+export const SETTINGS_KEYS = Object.keys(SETTINGS_PROPERTIES);
+
+const MODELS = stringList('a list of `provider/model` strings (or one string)');
+
+const SCHEMA_OBJECT: Schema = { type: 'object', 'x-expects': 'a JSON Schema object' };
+
+export const INPUT_FORMATS = ['text', 'json'] as const;
+
+/** Every frontmatter key. */
+export const FRONTMATTER_SCHEMA: Schema = {
+  type: 'object',
+  properties: {
+    description: { type: 'string', 'x-expects': 'a string' },
+    usage: { type: 'string', 'x-expects': 'a string' },
+    toolName: {
+      type: 'string',
+      pattern: '^[A-Za-z][A-Za-z0-9_-]{0,56}$',
+      'x-expects': 'a name of letters, digits, `_` and `-` that starts with a letter (at most 57 characters)',
+    },
+    models: MODELS,
+    tools: stringList('a list of MCP server names (or one string)'),
+    agents: stringList('a list of sub-agent file paths (or one string)'),
+    ...SETTINGS_PROPERTIES,
+    input: {
+      type: 'object',
+      properties: {
+        format: { enum: [...INPUT_FORMATS], 'x-expects': `one of ${INPUT_FORMATS.join(', ')}` },
+        schema: SCHEMA_OBJECT,
+        schemaRef: { type: 'string', minLength: 1, 'x-expects': 'a path to a JSON Schema file' },
+      },
+      required: ['format'],
+      additionalProperties: false,
+      'x-expects': 'a format (text, json) or an object { format, schema | schemaRef }',
+    },
+    output: {
+      type: 'object',
+      properties: {
+        format: { enum: [...OUTPUT_FORMATS], 'x-expects': `one of ${OUTPUT_FORMATS.join(', ')}` },
+        schema: SCHEMA_OBJECT,
+        schemaRef: { type: 'string', minLength: 1, 'x-expects': 'a path to a JSON Schema file' },
+      },
+      required: ['format'],
+      additionalProperties: false,
+      'x-expects': 'a format or an object { format, schema | schemaRef }',
+    },
+  },
+  additionalProperties: false,
+};
+
+export const FRONTMATTER_KEYS = Object.keys(FRONTMATTER_SCHEMA.properties as object);
+
+/** The config's `defaults`: the session settings plus runtime-wide ones. */
+export const DEFAULTS_SCHEMA: Schema = {
+  type: 'object',
+  properties: {
+    ...SETTINGS_PROPERTIES,
+    models: MODELS,
+    maxSubAgentDepth: positiveInteger('a positive integer (levels of sub-agents)'),
+    maxConcurrentSubAgents: positiveInteger('a positive integer (sub-agents running at once, per level)'),
+  },
+  additionalProperties: false,
+  'x-expects': 'an object of default settings',
+};
+
+function listOf(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  return value
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part.length > 0);
+}
+
+/**
+ * Expands the shorthands before validation: a string for a list (`models: a/b, c/d`), an
+ * effort for `reasoning`, a boolean for `toolOutput`, a format for `input` / `output`.
+ */
+export function normaliseShorthands(data: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...data };
+  for (const key of ['models', 'tools', 'agents']) if (key in out) out[key] = listOf(out[key]);
+  if (typeof out.reasoning === 'string') out.reasoning = { effort: out.reasoning };
+  if (typeof out.toolOutput === 'boolean') out.toolOutput = { enabled: out.toolOutput };
+  for (const key of ['input', 'output']) if (typeof out[key] === 'string') out[key] = { format: out[key] };
+  return out;
+}

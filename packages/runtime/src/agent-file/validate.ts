@@ -1,0 +1,110 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { describeValue, type Problem, problem } from '../errors.js';
+import type { SourceLocator } from '../source-locator.js';
+import { FRONTMATTER_SCHEMA } from './keys.js';
+import { closestName, suggestion } from './suggest.js';
+
+const ajv = new Ajv({ allErrors: true, verbose: true, strict: false });
+const compiled = new WeakMap<object, ValidateFunction>();
+
+function validatorFor(schema: Record<string, unknown>): ValidateFunction {
+  let fn = compiled.get(schema);
+  if (fn === undefined) {
+    fn = ajv.compile(schema);
+    compiled.set(schema, fn);
+  }
+  return fn;
+}
+
+export interface ShapeCheck {
+  /** Shown file path. */
+  file: string;
+  locator: SourceLocator | undefined;
+  /** Path of `data` inside the document (the config's `defaults` sits under `["defaults"]`). */
+  basePath?: readonly (string | number)[];
+  /** Values never quoted in messages (secrets). */
+  hideValue?: (path: readonly (string | number)[]) => boolean;
+}
+
+/** Checks `data` against `schema`; one friendly problem per wrong place, with its file line. */
+export function schemaProblems(schema: Record<string, unknown>, data: unknown, check: ShapeCheck): Problem[] {
+  const validate = validatorFor(schema);
+  if (validate(data)) return [];
+  const seen = new Set<string>();
+  const problems: Problem[] = [];
+  for (const error of validate.errors ?? []) {
+    const path = [...(check.basePath ?? []), ...pointerPath(error.instancePath)];
+    const mapped = describeError(error, path, check);
+    const key = `${mapped.path.join('.')}|${mapped.message}`;
+    if (seen.has(mapped.path.join('.')) || seen.has(key)) continue;
+    seen.add(mapped.path.join('.'));
+    seen.add(key);
+    problems.push(problem('configuration', check.file, check.locator?.lineOf(mapped.path), mapped.message));
+  }
+  return problems;
+}
+
+/** The frontmatter of an agent file (after `normaliseShorthands`). */
+export function frontmatterProblems(
+  data: Record<string, unknown>,
+  file: string,
+  locator?: SourceLocator,
+): Problem[] {
+  return schemaProblems(FRONTMATTER_SCHEMA, data, { file, locator });
+}
+
+function pointerPath(pointer: string): (string | number)[] {
+  if (pointer === '') return [];
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((part) => (/^\d+$/.test(part) ? Number(part) : part));
+}
+
+/** `models[1]`, `input.format`, `providers.local.apiKey`. */
+export function pathLabel(path: readonly (string | number)[]): string {
+  let label = '';
+  for (const part of path) label += typeof part === 'number' ? `[${part}]` : label === '' ? part : `.${part}`;
+  return label;
+}
+
+function expects(schema: unknown): string | undefined {
+  const value = (schema as Record<string, unknown> | undefined)?.['x-expects'];
+  return typeof value === 'string' ? value : undefined;
+}
+
+function describeError(
+  error: ErrorObject,
+  path: (string | number)[],
+  check: ShapeCheck,
+): { path: (string | number)[]; message: string } {
+  const parent = error.parentSchema as Record<string, unknown> | undefined;
+  if (error.keyword === 'additionalProperties') {
+    const key = String((error.params as { additionalProperty: string }).additionalProperty);
+    const allowed = Object.keys((parent?.properties as object | undefined) ?? {});
+    const where = path.length === 0 ? '' : ` in \`${pathLabel(path)}\``;
+    return {
+      path: [...path, key],
+      message: `unknown key \`${key}\`${where}${suggestion(key, allowed, 'allowed keys')}`,
+    };
+  }
+  if (error.keyword === 'required') {
+    const missing = String((error.params as { missingProperty: string }).missingProperty);
+    const property = (parent?.properties as Record<string, unknown> | undefined)?.[missing];
+    const what = expects(property);
+    const owner = path.length === 0 ? 'this file' : `\`${pathLabel(path)}\``;
+    return { path, message: `${owner} needs \`${missing}\`${what === undefined ? '' : ` (${what})`}` };
+  }
+  const label = pathLabel(path);
+  const what = expects(parent) ?? error.message ?? 'a different value';
+  const hidden = check.hideValue?.(path) === true;
+  const got = hidden ? '' : `, got ${describeValue(error.data)}`;
+  let hint = '';
+  if (error.keyword === 'enum' && typeof error.data === 'string') {
+    const values = ((error.params as { allowedValues?: unknown[] }).allowedValues ?? []).map(String);
+    const best = closestName(error.data, values);
+    if (best !== undefined) hint = `; did you mean \`${best}\`?`;
+  }
+  return { path, message: `\`${label}\` must be ${what}${got}${hint}` };
+}

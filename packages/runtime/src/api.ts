@@ -1,0 +1,142 @@
+// The runtime's public contract, fixed first so the CLI and the runtime can be built in
+// parallel. Implementations may add optional fields; they must not rename or remove these.
+import type {
+  AgentEvent,
+  AgentEventMeta,
+  AgentResult,
+  JsonSchema,
+  ModelClient,
+  OutputFormat,
+} from '@agent/protocol';
+import type { ModelClientConfig } from '@agent/providers';
+
+/** Why the runtime could not do what was asked, before or around a run (never a model's failure). */
+export type RuntimeErrorKind =
+  /** A config file, agent file or option is invalid (the message names file, line and the allowed values). */
+  | 'configuration'
+  /** A file that was named does not exist or cannot be read. */
+  | 'not_found'
+  /** A cycle, a duplicate tool name or the depth limit in the agent tree. */
+  | 'agent_tree';
+
+export interface RuntimeErrorInit {
+  kind: RuntimeErrorKind;
+  message: string;
+  file?: string;
+  line?: number;
+  cause?: unknown;
+}
+
+/** Options shared by everything that resolves configuration. */
+export interface ResolveOptions {
+  /** `--config FILE`: the highest configuration layer. */
+  configPath?: string;
+  /** Working directory (default `process.cwd()`). */
+  cwd?: string;
+  /** Environment for `${VAR}` substitution (default `process.env`); `.env` files beside each config come first. */
+  env?: Record<string, string | undefined>;
+  /** User config dir (default `$XDG_CONFIG_HOME/agent` or `~/.config/agent`). */
+  userConfigDir?: string;
+  /** System config dir (default `/etc/agent`). */
+  systemConfigDir?: string;
+}
+
+export interface RunAgentFileOptions extends ResolveOptions {
+  /** `--model provider/model`, repeatable: replaces the file's `models` list. */
+  models?: string[];
+  /** `--format`: overrides the file's output format. */
+  format?: OutputFormat;
+  /** `--schema`: a JSON Schema object for the json format. */
+  schema?: JsonSchema;
+  maxTurns?: number;
+  onEvent?: (event: AgentEvent, meta: AgentEventMeta) => void;
+  signal?: AbortSignal;
+  /**
+   * Graceful stop: aborting it asks the top agent (and any sub-agent running) to finish with a
+   * final turn that requests the report (`EXIT-USER-STOP` when none comes); `signal` still
+   * cancels at once.
+   */
+  stopSignal?: AbortSignal;
+  /** Log MCP and LLM traffic at TRC severity. */
+  traceLlm?: boolean;
+  traceMcp?: boolean;
+  headendId?: string;
+  /** Previous messages (headends pass chat history). */
+  conversationHistory?: AgentResult['conversation'];
+  /**
+   * Testing hook: builds the `ModelClient` of each `provider/model` instead of
+   * `createModelClient` (for example `scriptedModel` of `@agent/testkit`). The provider must
+   * still be configured; `request.config` is what `createModelClient` would have received.
+   * Runner-level only (not a per-run option).
+   */
+  clientFactory?: ClientFactory;
+}
+
+/** What a `clientFactory` is asked for: one model of one configured provider. */
+export interface ClientRequest {
+  provider: string;
+  model: string;
+  config: ModelClientConfig;
+}
+
+export type ClientFactory = (request: ClientRequest) => ModelClient;
+
+/** One problem found by `validateAgentFile`. */
+export interface ValidationProblem {
+  file: string;
+  line?: number;
+  message: string;
+}
+
+export interface AgentSummary {
+  /** Tool name the agent has as a sub-agent (`agent__<toolName>`) and as a headend model. */
+  toolName: string;
+  file: string;
+  description?: string;
+  usage?: string;
+  models: string[];
+  tools: string[];
+  /** Tool names of the sub-agents (without the `agent__` prefix). */
+  subAgents: string[];
+  outputFormat: OutputFormat;
+  /** The output schema (for `json`), when the file declares one. */
+  outputSchema?: JsonSchema;
+  /** The input schema, when the file declares `input.format: json`. */
+  inputSchema?: JsonSchema;
+}
+
+export interface ConfigSummary {
+  /** Config files that were read, highest layer first. */
+  layers: string[];
+  providers: { name: string; type: string; models: string[] }[];
+  mcpServers: { name: string; type: string }[];
+}
+
+/** Per-run options of a long-lived runner (headends run one agent many times). */
+export type RunOptions = Omit<RunAgentFileOptions, keyof ResolveOptions | 'models' | 'clientFactory'>;
+
+/**
+ * A loaded agent tree whose model clients and MCP connections stay open across runs.
+ * `run` never throws for a run failure: problems come back as an `AgentResult`
+ * (`exitCode` `EXIT-CONFIGURATION` for configuration problems found at run time).
+ */
+export interface AgentRunner {
+  readonly summary: AgentSummary;
+  run(prompt: string, options?: RunOptions): Promise<AgentResult>;
+  /** Stops MCP servers and releases everything; idempotent. */
+  close(): Promise<void>;
+}
+
+/*
+ * Functions the package exports (signatures are part of the contract):
+ *
+ *   runAgentFile(path: string, prompt: string, options?: RunAgentFileOptions): Promise<AgentResult>
+ *     Loads, runs once, closes. Never throws: an invalid file/config gives exitCode EXIT-CONFIGURATION
+ *     and `error` naming the file, the line and the closest valid key.
+ *   createAgentRunner(path: string, options?: RunAgentFileOptions): Promise<AgentRunner>
+ *     Throws RuntimeError (kind configuration | not_found | agent_tree) when the tree cannot load.
+ *   validateAgentFile(path: string, options?: ResolveOptions): Promise<{ ok: boolean; problems: ValidationProblem[]; agents: AgentSummary[] }>
+ *     Checks a file and its sub-agents (and that their models/tools exist in the config) without running anything.
+ *   describeConfig(options?: ResolveOptions & { agentFiles?: string[] }): Promise<{ config: ConfigSummary; agents: AgentSummary[] }>
+ *   class RuntimeError extends Error { kind: RuntimeErrorKind; file?: string; line?: number }
+ */

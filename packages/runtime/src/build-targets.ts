@@ -1,0 +1,99 @@
+import type { ModelTarget } from '@agent/protocol';
+import { createModelClient, type ModelClientConfig, validateConfig } from '@agent/providers';
+import type { ModelRef } from './agent-file/definition.js';
+import type { ClientFactory } from './api.js';
+import { missingVariableError, type ResolvedConfig } from './config/layers.js';
+import type { ConfigEntry } from './config/merge.js';
+import type { ProviderEntry } from './config/schema.js';
+import { errorText, RuntimeError } from './errors.js';
+
+function entryError(entry: ConfigEntry<ProviderEntry>, message: string, cause?: unknown): RuntimeError {
+  const { file, line } = entry.origin;
+  return new RuntimeError({
+    kind: 'configuration',
+    file,
+    ...(line === undefined ? {} : { line }),
+    message: `${file}${line === undefined ? '' : `:${line}`}: provider \`${entry.name}\`: ${message}`,
+    ...(cause === undefined ? {} : { cause }),
+  });
+}
+
+/**
+ * The `createModelClient` configuration of one model reference: the provider's entry with the
+ * model's own settings (`contextWindow`, `pricing`, `extraBody`) on top. A model the provider
+ * does not list is allowed and gets the defaults. Throws `RuntimeError` (missing variable,
+ * invalid settings); the message never contains the key.
+ */
+export function modelClientConfig(ref: ModelRef, config: ResolvedConfig): ModelClientConfig {
+  const entry = config.providers.get(ref.provider);
+  if (entry === undefined) {
+    throw new RuntimeError({
+      kind: 'configuration',
+      message: `unknown provider \`${ref.provider}\` in \`${ref.spec}\``,
+    });
+  }
+  const missing = missingVariableError(entry.value);
+  if (missing !== undefined) throw missing;
+  const provider = entry.value;
+  const model = provider.models?.[ref.model] ?? {};
+  const contextWindow = model.contextWindow ?? provider.contextWindow;
+  const extraBody =
+    provider.extraBody === undefined && model.extraBody === undefined
+      ? undefined
+      : { ...provider.extraBody, ...model.extraBody };
+  const clientConfig: ModelClientConfig = {
+    type: provider.type,
+    provider: ref.provider,
+    model: ref.model,
+    ...(provider.apiKey === undefined ? {} : { apiKey: provider.apiKey }),
+    ...(provider.baseURL === undefined ? {} : { baseURL: provider.baseURL }),
+    ...(provider.headers === undefined ? {} : { headers: provider.headers }),
+    ...(provider.timeoutMs === undefined ? {} : { timeoutMs: provider.timeoutMs }),
+    ...(model.pricing === undefined ? {} : { pricing: model.pricing }),
+    ...(contextWindow === undefined ? {} : { contextWindow }),
+    ...(extraBody === undefined ? {} : { extraBody }),
+    ...(provider.promptCaching === undefined ? {} : { promptCaching: provider.promptCaching }),
+    ...(provider.reasoningSummary === undefined ? {} : { reasoningSummary: provider.reasoningSummary }),
+    ...(provider.chatReasoningField === undefined ? {} : { chatReasoningField: provider.chatReasoningField }),
+  };
+  try {
+    validateConfig(clientConfig);
+  } catch (error) {
+    throw entryError(entry, config.redact(errorText(error).replace(/^createModelClient: /, '')), error);
+  }
+  return clientConfig;
+}
+
+/** Builds and caches one `ModelTarget` per `provider/model` for the lifetime of a runner. */
+export class TargetBuilder {
+  private readonly cache = new Map<string, ModelTarget>();
+
+  constructor(
+    private readonly config: ResolvedConfig,
+    private readonly factory?: ClientFactory,
+  ) {}
+
+  target(ref: ModelRef): ModelTarget {
+    const key = `${ref.provider}/${ref.model}`;
+    const cached = this.cache.get(key);
+    if (cached !== undefined) return cached;
+    const clientConfig = modelClientConfig(ref, this.config);
+    const client =
+      this.factory === undefined
+        ? createModelClient(clientConfig)
+        : this.factory({ provider: ref.provider, model: ref.model, config: clientConfig });
+    const model = this.config.providers.get(ref.provider)?.value.models?.[ref.model] ?? {};
+    const target: ModelTarget = {
+      client,
+      ...(clientConfig.contextWindow === undefined ? {} : { contextWindow: clientConfig.contextWindow }),
+      ...(model.contextBuffer === undefined ? {} : { contextBuffer: model.contextBuffer }),
+      ...(model.tokenizer === undefined ? {} : { tokenizer: model.tokenizer }),
+    };
+    this.cache.set(key, target);
+    return target;
+  }
+
+  targets(refs: readonly ModelRef[]): ModelTarget[] {
+    return refs.map((ref) => this.target(ref));
+  }
+}

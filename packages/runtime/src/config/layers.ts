@@ -1,0 +1,95 @@
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { ResolveOptions } from '../api.js';
+import { displayPath, RuntimeError } from '../errors.js';
+import { type LoadedLayer, type MergedConfig, mergeLayers } from './merge.js';
+import { readLayer } from './read-layer.js';
+import { createRedactor, type Redactor } from './redact.js';
+import { findMissing } from './substitute.js';
+
+export const CONFIG_FILE_NAME = 'agent.json';
+export const DEFAULT_SYSTEM_CONFIG_DIR = '/etc/agent';
+
+/** The configuration in effect: merged layers, the secrets found and a redactor over them. */
+export interface ResolvedConfig extends MergedConfig {
+  /** Config files read, highest layer first (absolute paths). */
+  layers: string[];
+  cwd: string;
+  env: Record<string, string | undefined>;
+  secrets: string[];
+  redact: Redactor;
+}
+
+/** `$XDG_CONFIG_HOME/agent`, else `~/.config/agent`. */
+export function defaultUserConfigDir(env: Record<string, string | undefined>): string {
+  const xdg = env.XDG_CONFIG_HOME;
+  return xdg !== undefined && xdg !== '' ? join(xdg, 'agent') : join(homedir(), '.config', 'agent');
+}
+
+/**
+ * The config files to read, highest first: `configPath` (must exist), `<cwd>/agent.json`,
+ * `<agent file's dir>/agent.json`, `<user config dir>/agent.json`, `<system dir>/agent.json`.
+ * A file reached twice is read once, at its highest place.
+ */
+export function configLayerPaths(options: ResolveOptions, agentDir?: string): string[] {
+  const cwd = options.cwd ?? process.cwd();
+  const env = options.env ?? process.env;
+  const paths: string[] = [];
+  if (options.configPath !== undefined) {
+    const explicit = resolve(cwd, options.configPath);
+    if (!existsSync(explicit)) {
+      const file = displayPath(explicit, cwd);
+      throw new RuntimeError({ kind: 'not_found', file, message: `${file}: config file does not exist` });
+    }
+    paths.push(explicit);
+  }
+  const candidates = [
+    join(cwd, CONFIG_FILE_NAME),
+    ...(agentDir === undefined ? [] : [join(agentDir, CONFIG_FILE_NAME)]),
+    join(options.userConfigDir ?? defaultUserConfigDir(env), CONFIG_FILE_NAME),
+    join(options.systemConfigDir ?? DEFAULT_SYSTEM_CONFIG_DIR, CONFIG_FILE_NAME),
+  ].map((path) => resolve(cwd, path));
+  for (const path of candidates) if (!paths.includes(path) && existsSync(path)) paths.push(path);
+  return paths;
+}
+
+/** Reads and merges every layer. Throws `RuntimeError` for a file that is not valid. */
+export function resolveConfig(options: ResolveOptions, agentDir?: string): ResolvedConfig {
+  const cwd = resolve(options.cwd ?? process.cwd());
+  const env = options.env ?? process.env;
+  const paths = configLayerPaths({ ...options, cwd }, agentDir);
+  const layers: LoadedLayer[] = [];
+  const secrets: string[] = [];
+  for (const path of paths) {
+    const read = readLayer(path, displayPath(path, cwd), env);
+    layers.push(read.layer);
+    secrets.push(...read.secrets);
+  }
+  const merged = mergeLayers(layers);
+  const redact = createRedactor(secrets);
+  const missing = findMissing(merged.defaults) ?? findMissing(merged.queues);
+  if (missing !== undefined) {
+    throw new RuntimeError({
+      kind: 'configuration',
+      file: missing.file,
+      ...(missing.line === undefined ? {} : { line: missing.line }),
+      message: redact(
+        `${missing.file}${missing.line === undefined ? '' : `:${missing.line}`}: ${missing.message}`,
+      ),
+    });
+  }
+  return { ...merged, layers: paths, cwd, env, secrets, redact };
+}
+
+/** An error for a `MissingVariable` found in an entry about to be used. */
+export function missingVariableError(value: unknown): RuntimeError | undefined {
+  const missing = findMissing(value);
+  if (missing === undefined) return undefined;
+  return new RuntimeError({
+    kind: 'configuration',
+    file: missing.file,
+    ...(missing.line === undefined ? {} : { line: missing.line }),
+    message: `${missing.file}${missing.line === undefined ? '' : `:${missing.line}`}: ${missing.message}`,
+  });
+}

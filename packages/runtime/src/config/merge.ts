@@ -1,0 +1,88 @@
+import type { SourceLocator } from '../source-locator.js';
+import type { ConfigDefaults, ConfigFile, McpServerEntry, ProviderEntry } from './schema.js';
+
+/** Where a config entry was written. */
+export interface Origin {
+  /** Absolute path of the config file. */
+  path: string;
+  /** Shown path. */
+  file: string;
+  line?: number;
+}
+
+/** A provider or MCP server as the winning layer defined it (it may hold `MissingVariable`s). */
+export interface ConfigEntry<T> {
+  name: string;
+  value: T;
+  origin: Origin;
+}
+
+/** One config file, parsed, checked and substituted. */
+export interface LoadedLayer {
+  path: string;
+  file: string;
+  data: ConfigFile;
+  locator: SourceLocator;
+}
+
+export interface MergedConfig {
+  providers: Map<string, ConfigEntry<ProviderEntry>>;
+  mcpServers: Map<string, ConfigEntry<McpServerEntry>>;
+  queues: Record<string, number>;
+  defaults: ConfigDefaults;
+  /** Where each default came from (for messages about `defaults.models`). */
+  defaultsOrigin: Partial<Record<keyof ConfigDefaults, Origin>>;
+}
+
+function origin(layer: LoadedLayer, path: (string | number)[]): Origin {
+  const line = layer.locator.lineOf(path);
+  return { path: layer.path, file: layer.file, ...(line === undefined ? {} : { line }) };
+}
+
+function mergeNamed<T>(
+  target: Map<string, ConfigEntry<T>>,
+  layer: LoadedLayer,
+  section: 'providers' | 'mcpServers',
+): void {
+  const entries = (layer.data[section] ?? {}) as Record<string, T | null>;
+  for (const [name, value] of Object.entries(entries)) {
+    if (value === null) target.delete(name);
+    else target.set(name, { name, value, origin: origin(layer, [section, name]) });
+  }
+}
+
+/**
+ * Merges layers given highest first:
+ * - `providers`, `mcpServers`: by name; the highest layer that defines a name defines the
+ *   whole entry (no field-by-field mixing); `null` removes the entries of lower layers.
+ * - `queues`: by name, the highest layer wins; `null` removes.
+ * - `defaults`: key by key, the highest layer wins; `reasoning` and `toolOutput` are merged
+ *   key by key too; lists (`models`) are replaced, never concatenated.
+ */
+export function mergeLayers(layers: readonly LoadedLayer[]): MergedConfig {
+  const merged: MergedConfig = {
+    providers: new Map(),
+    mcpServers: new Map(),
+    queues: {},
+    defaults: {},
+    defaultsOrigin: {},
+  };
+  const defaults = merged.defaults as Record<string, unknown>;
+  for (const layer of [...layers].reverse()) {
+    mergeNamed(merged.providers, layer, 'providers');
+    mergeNamed(merged.mcpServers, layer, 'mcpServers');
+    for (const [name, limit] of Object.entries(layer.data.queues ?? {})) {
+      if (limit === null) delete merged.queues[name];
+      else merged.queues[name] = limit;
+    }
+    for (const [key, value] of Object.entries(layer.data.defaults ?? {})) {
+      if (value === undefined) continue;
+      const current = defaults[key];
+      const mergeable = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);
+      defaults[key] =
+        mergeable(value) && mergeable(current) ? { ...(current as object), ...(value as object) } : value;
+      merged.defaultsOrigin[key as keyof ConfigDefaults] = origin(layer, ['defaults', key]);
+    }
+  }
+  return merged;
+}

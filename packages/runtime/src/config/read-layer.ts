@@ -1,0 +1,102 @@
+import { readFileSync } from 'node:fs';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { schemaProblems } from '../agent-file/validate.js';
+import { errorText, type Problem, problem, problemsError, RuntimeError } from '../errors.js';
+import { locateSource } from '../source-locator.js';
+import { envFileBeside, readEnvFile } from './env-files.js';
+import type { LoadedLayer } from './merge.js';
+import { SECRET_VARIABLE } from './redact.js';
+import { CONFIG_SCHEMA, type ConfigFile, isSecretPath, type McpServerEntry } from './schema.js';
+import { MissingVariable, substituteTree } from './substitute.js';
+
+export interface ReadLayerResult {
+  layer: LoadedLayer;
+  /** Values that must never be shown: keys, header and server env values, secret-named variables. */
+  secrets: string[];
+}
+
+/**
+ * Reads one `agent.json`: strict JSON, checked against the config schema (messages name the
+ * line), `${VAR}` filled from the `.env` beside it and then `env`, relative MCP paths resolved
+ * against the file's directory.
+ */
+export function readLayer(
+  path: string,
+  file: string,
+  env: Record<string, string | undefined>,
+): ReadLayerResult {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
+    throw new RuntimeError({
+      kind: missing ? 'not_found' : 'configuration',
+      file,
+      message: `${file}: ${missing ? 'config file does not exist' : `cannot read the config file: ${errorText(error)}`}`,
+      cause: error,
+    });
+  }
+  const locator = locateSource(text);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    const message = errorText(error);
+    const position = /position (\d+)/.exec(message)?.[1];
+    const line = position === undefined ? undefined : locator.lineAt(Number(position));
+    throw problemsError([problem('configuration', file, line, `invalid JSON: ${message}`)]);
+  }
+  const shape: Problem[] = schemaProblems(CONFIG_SCHEMA, raw, { file, locator, hideValue: isSecretPath });
+  if (shape.length > 0) throw problemsError(shape);
+  const dotenv = readEnvFile(envFileBeside(path));
+  const lookup = (name: string) => dotenv[name] ?? env[name];
+  const substituted = substituteTree(raw, lookup, { file, lineOf: (p) => locator.lineOf(p) });
+  const data = substituted.value as ConfigFile;
+  const secrets: string[] = [];
+  for (const use of substituted.uses) {
+    if (isSecretPath(use.path)) secrets.push(use.value, ...use.variables.map((v) => v.value));
+    for (const variable of use.variables)
+      if (SECRET_VARIABLE.test(variable.name)) secrets.push(variable.value);
+  }
+  secrets.push(...literalSecrets(data));
+  const dir = dirname(path);
+  for (const server of Object.values(data.mcpServers ?? {}))
+    if (server !== null) resolveServerPaths(server, dir);
+  return { layer: { path, file, data, locator }, secrets };
+}
+
+function strings(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (value instanceof MissingVariable) return [];
+  if (typeof value === 'object' && value !== null) return Object.values(value).flatMap(strings);
+  return [];
+}
+
+function literalSecrets(data: ConfigFile): string[] {
+  const out: string[] = [];
+  for (const provider of Object.values(data.providers ?? {})) {
+    if (provider === null) continue;
+    out.push(...strings(provider.apiKey), ...strings(provider.headers));
+  }
+  for (const server of Object.values(data.mcpServers ?? {})) {
+    if (server === null) continue;
+    out.push(...strings(server.headers), ...strings(server.env));
+  }
+  return out;
+}
+
+/**
+ * A stdio server's `cwd` is relative to the config file's directory and defaults to it; a
+ * `command` that starts with `./` or `../` is resolved against it too. Arguments are passed
+ * as written (so `./data` means the `data` directory beside the config file).
+ */
+function resolveServerPaths(server: McpServerEntry, dir: string): void {
+  const stdio = server.type === 'stdio' || (server.type === undefined && server.command !== undefined);
+  if (!stdio) return;
+  if (server.cwd === undefined) server.cwd = dir;
+  else if (typeof server.cwd === 'string' && !isAbsolute(server.cwd)) server.cwd = resolve(dir, server.cwd);
+  if (typeof server.command === 'string' && /^\.\.?[\\/]/.test(server.command)) {
+    server.command = resolve(dir, server.command);
+  }
+}

@@ -1,0 +1,201 @@
+import { type ModelPricing, PROVIDER_TYPES, type ProviderType } from '@agent/providers';
+import { DEFAULTS_SCHEMA } from '../agent-file/keys.js';
+import type { AgentSettings } from '../agent-file/settings.js';
+
+// The shape of `agent.json`, as types and as the JSON Schema its files are checked against.
+
+export interface ProviderModelEntry {
+  /** Context window in tokens (default 131072). */
+  contextWindow?: number;
+  /** Tokens kept free below the window (default 256). */
+  contextBuffer?: number;
+  /** Tokenizer family for the context guard (`openai` uses o200k_base). */
+  tokenizer?: string;
+  /** USD per million tokens; overrides the built-in price list. */
+  pricing?: ModelPricing;
+  /** Fields merged into every request body for this model. */
+  extraBody?: Record<string, unknown>;
+}
+
+export interface ProviderEntry {
+  type: ProviderType;
+  apiKey?: string;
+  baseURL?: string;
+  headers?: Record<string, string>;
+  /** Whole-call timeout in milliseconds (the agent's `llmTimeout` wins per call). */
+  timeoutMs?: number;
+  /** Context window of every model of this provider that does not set its own. */
+  contextWindow?: number;
+  models?: Record<string, ProviderModelEntry>;
+  extraBody?: Record<string, unknown>;
+  promptCaching?: boolean;
+  reasoningSummary?: 'auto' | 'concise' | 'detailed' | 'none';
+  chatReasoningField?: 'reasoning_content' | 'reasoning';
+}
+
+/** An MCP server as JSON can describe it (`type` defaults to stdio with `command`, http with `url`). */
+export interface McpServerEntry {
+  type?: 'stdio' | 'http' | 'sse';
+  command?: string;
+  args?: string[];
+  env?: Record<string, string>;
+  cwd?: string;
+  url?: string;
+  headers?: Record<string, string>;
+  toolTimeoutMs?: number;
+  connectTimeoutMs?: number;
+  queue?: string;
+  allowTools?: string[];
+  denyTools?: string[];
+  maxMessageBytes?: number;
+}
+
+export interface ConfigDefaults extends AgentSettings {
+  /** Models for agents whose file lists none. */
+  models?: string[];
+  /** Deepest chain of sub-agents below the top agent (default 5). */
+  maxSubAgentDepth?: number;
+  /** Sub-agents running at once per nesting level, per runner (default 4). */
+  maxConcurrentSubAgents?: number;
+}
+
+export interface ConfigFile {
+  providers?: Record<string, ProviderEntry | null>;
+  mcpServers?: Record<string, McpServerEntry | null>;
+  queues?: Record<string, number | null>;
+  defaults?: ConfigDefaults;
+}
+
+export const DEFAULT_MAX_SUB_AGENT_DEPTH = 5;
+export const DEFAULT_MAX_CONCURRENT_SUB_AGENTS = 4;
+
+type Schema = Record<string, unknown>;
+const str = (what = 'a string'): Schema => ({ type: 'string', 'x-expects': what });
+const posInt = (what = 'a positive integer'): Schema => ({ type: 'integer', minimum: 1, 'x-expects': what });
+const stringMap = (what: string): Schema => ({
+  type: 'object',
+  additionalProperties: { type: 'string', 'x-expects': 'a string' },
+  'x-expects': what,
+});
+const stringList = (what: string): Schema => ({
+  type: 'array',
+  items: { type: 'string', 'x-expects': 'a string' },
+  'x-expects': what,
+});
+const price = (what: string): Schema => ({
+  type: 'number',
+  minimum: 0,
+  'x-expects': `${what} (USD per million tokens, >= 0)`,
+});
+
+const MODEL_ENTRY: Schema = {
+  type: 'object',
+  properties: {
+    contextWindow: posInt('a positive integer (tokens)'),
+    contextBuffer: { type: 'integer', minimum: 0, 'x-expects': 'an integer >= 0 (tokens)' },
+    tokenizer: str(),
+    pricing: {
+      type: 'object',
+      properties: {
+        input: price('a number'),
+        output: price('a number'),
+        cachedInput: price('a number'),
+        cacheWrite: price('a number'),
+      },
+      required: ['input', 'output'],
+      additionalProperties: false,
+      'x-expects': 'an object { input, output, cachedInput?, cacheWrite? }',
+    },
+    extraBody: { type: 'object', 'x-expects': 'an object' },
+  },
+  additionalProperties: false,
+  'x-expects': 'an object of model settings ({} for none)',
+};
+
+const PROVIDER: Schema = {
+  type: ['object', 'null'],
+  properties: {
+    type: { enum: [...PROVIDER_TYPES], 'x-expects': `one of ${PROVIDER_TYPES.join(', ')}` },
+    apiKey: str(),
+    baseURL: str('an http(s) URL'),
+    headers: stringMap('an object of header names to strings'),
+    timeoutMs: posInt('a positive integer (milliseconds)'),
+    contextWindow: posInt('a positive integer (tokens)'),
+    models: {
+      type: 'object',
+      additionalProperties: MODEL_ENTRY,
+      'x-expects': 'an object of model names to settings',
+    },
+    extraBody: { type: 'object', 'x-expects': 'an object' },
+    promptCaching: { type: 'boolean', 'x-expects': 'true or false' },
+    reasoningSummary: {
+      enum: ['auto', 'concise', 'detailed', 'none'],
+      'x-expects': 'one of auto, concise, detailed, none',
+    },
+    chatReasoningField: {
+      enum: ['reasoning_content', 'reasoning'],
+      'x-expects': 'reasoning_content or reasoning',
+    },
+  },
+  required: ['type'],
+  additionalProperties: false,
+  'x-expects': "a provider object (or null to remove a lower layer's entry)",
+};
+
+const MCP_SERVER: Schema = {
+  type: ['object', 'null'],
+  properties: {
+    type: { enum: ['stdio', 'http', 'sse'], 'x-expects': 'one of stdio, http, sse' },
+    command: str('a command'),
+    args: stringList('a list of strings'),
+    env: stringMap('an object of variable names to strings'),
+    cwd: str('a directory'),
+    url: str('an http(s) URL'),
+    headers: stringMap('an object of header names to strings'),
+    toolTimeoutMs: posInt('a positive integer (milliseconds)'),
+    connectTimeoutMs: posInt('a positive integer (milliseconds)'),
+    queue: str('a queue name'),
+    allowTools: stringList('a list of tool-name globs'),
+    denyTools: stringList('a list of tool-name globs'),
+    maxMessageBytes: posInt('a positive integer (bytes)'),
+  },
+  additionalProperties: false,
+  'x-expects': "an MCP server object (or null to remove a lower layer's entry)",
+};
+
+export const CONFIG_SCHEMA: Schema = {
+  type: 'object',
+  properties: {
+    $schema: str(),
+    providers: {
+      type: 'object',
+      additionalProperties: PROVIDER,
+      'x-expects': 'an object of provider names to providers',
+    },
+    mcpServers: {
+      type: 'object',
+      additionalProperties: MCP_SERVER,
+      'x-expects': 'an object of server names to MCP servers',
+    },
+    queues: {
+      type: 'object',
+      additionalProperties: {
+        type: ['integer', 'null'],
+        minimum: 1,
+        'x-expects': 'a positive integer (calls at once)',
+      },
+      'x-expects': 'an object of queue names to limits',
+    },
+    defaults: DEFAULTS_SCHEMA,
+  },
+  additionalProperties: false,
+  'x-expects': 'a JSON object',
+};
+
+/** Paths whose values are secrets: never quoted in messages. */
+export function isSecretPath(path: readonly (string | number)[]): boolean {
+  const [section, , field] = path;
+  if (section === 'providers') return field === 'apiKey' || field === 'headers';
+  if (section === 'mcpServers') return field === 'headers' || field === 'env';
+  return false;
+}

@@ -1,0 +1,50 @@
+import { dirname, resolve } from 'node:path';
+import { type AgentDefinition, loadAgentDefinition } from './agent-file/definition.js';
+import type { AgentSummary, ConfigSummary, ResolveOptions } from './api.js';
+import { resolveConfig } from './config/layers.js';
+import { problemsError } from './errors.js';
+import { summarizeAgent } from './summary.js';
+
+/**
+ * What the configuration provides (layers read, providers with their listed models, MCP
+ * servers) and a summary of each given agent file and its sub-agents. Nothing is started and
+ * no variable needs to be set. Throws `RuntimeError` for a config or agent file that is invalid.
+ */
+export async function describeConfig(
+  options: ResolveOptions & { agentFiles?: string[] } = {},
+): Promise<{ config: ConfigSummary; agents: AgentSummary[] }> {
+  const cwd = resolve(options.cwd ?? process.cwd());
+  const files = (options.agentFiles ?? []).map((file) => resolve(cwd, file));
+  const config = resolveConfig({ ...options, cwd }, files[0] === undefined ? undefined : dirname(files[0]));
+  const summary: ConfigSummary = {
+    layers: config.layers,
+    providers: [...config.providers.values()].map((entry) => ({
+      name: entry.name,
+      type: String(entry.value.type),
+      models: Object.keys(entry.value.models ?? {}),
+    })),
+    mcpServers: [...config.mcpServers.values()].map((entry) => ({
+      name: entry.name,
+      type: entry.value.type ?? (entry.value.command !== undefined ? 'stdio' : 'http'),
+    })),
+  };
+  const loaded = new Map<string, AgentDefinition>();
+  const order: string[] = [];
+  const visit = (path: string) => {
+    if (loaded.has(path)) return;
+    const { definition, problems } = loadAgentDefinition(path, cwd);
+    if (definition === undefined) throw problemsError(problems);
+    loaded.set(path, definition);
+    order.push(path);
+    for (const ref of definition.agents) visit(ref.path);
+  };
+  for (const file of files) visit(file);
+  const agents = order.map((path) => {
+    const definition = loaded.get(path)!;
+    return summarizeAgent(
+      definition,
+      definition.agents.map((ref) => loaded.get(ref.path)),
+    );
+  });
+  return { config: summary, agents };
+}

@@ -1,0 +1,29 @@
+export { FRONTMATTER_KEYS } from './agent-file/keys.js';
+export type {
+  AgentRunner,
+  AgentSummary,
+  ClientFactory,
+  ClientRequest,
+  ConfigSummary,
+  ResolveOptions,
+  RunAgentFileOptions,
+  RunOptions,
+  RuntimeErrorInit,
+  RuntimeErrorKind,
+  ValidationProblem,
+} from './api.js';
+export { CONFIG_FILE_NAME, DEFAULT_SYSTEM_CONFIG_DIR } from './config/layers.js';
+export type {
+  ConfigDefaults,
+  ConfigFile,
+  McpServerEntry,
+  ProviderEntry,
+  ProviderModelEntry,
+} from './config/schema.js';
+export { DEFAULT_MAX_CONCURRENT_SUB_AGENTS, DEFAULT_MAX_SUB_AGENT_DEPTH } from './config/schema.js';
+export { describeConfig } from './describe-config.js';
+export { RuntimeError } from './errors.js';
+export { FORMAT_DESCRIPTIONS } from './prompt-variables.js';
+export { runAgentFile } from './run-agent-file.js';
+export { createAgentRunner } from './runner.js';
+export { validateAgentFile } from './validate-agent-file.js';

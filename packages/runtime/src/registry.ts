@@ -1,0 +1,214 @@
+import {
+  type AgentDefinition,
+  loadAgentDefinition,
+  type ModelRef,
+  parseModelRef,
+} from './agent-file/definition.js';
+import { suggestion } from './agent-file/suggest.js';
+import type { ResolvedConfig } from './config/layers.js';
+import { DEFAULT_MAX_SUB_AGENT_DEPTH } from './config/schema.js';
+import { displayPath, type Problem, problem } from './errors.js';
+
+/** A loaded, checked tree of agents (a DAG: one file may serve several parents). */
+export interface AgentTree {
+  root: AgentDefinition;
+  /** Every agent of the tree by absolute path. */
+  agents: Map<string, AgentDefinition>;
+  /** The models each agent runs with (after `--model` and `defaults.models`). */
+  models: Map<string, ModelRef[]>;
+  maxDepth: number;
+}
+
+export interface TreeOptions {
+  /** `--model`: replaces the models of every agent of the tree. */
+  models?: readonly string[];
+  cwd: string;
+}
+
+interface Visit {
+  path: string;
+  /** The parent's line that names this file. */
+  from?: { file: string; line?: number; spec: string };
+}
+
+/**
+ * Loads an agent file and its sub-agents, checking each against the config: models name
+ * configured providers, tools name configured MCP servers, sub-agent files exist, no cycle
+ * (`a.ai -> b.ai -> a.ai`), no two sub-agents of one parent share a tool name, and no chain
+ * deeper than `defaults.maxSubAgentDepth` (default 5). Every problem is collected.
+ */
+export function loadAgentTree(
+  rootPath: string,
+  config: ResolvedConfig,
+  options: TreeOptions,
+): { tree?: AgentTree; problems: Problem[] } {
+  const problems: Problem[] = [];
+  const agents = new Map<string, AgentDefinition>();
+  const failed = new Set<string>();
+  const models = new Map<string, ModelRef[]>();
+  const maxDepth = config.defaults.maxSubAgentDepth ?? DEFAULT_MAX_SUB_AGENT_DEPTH;
+  const show = (path: string) => displayPath(path, options.cwd);
+
+  const load = (visit: Visit): AgentDefinition | undefined => {
+    const cached = agents.get(visit.path);
+    if (cached !== undefined || failed.has(visit.path)) return cached;
+    const loaded = loadAgentDefinition(visit.path, options.cwd);
+    if (loaded.definition === undefined) {
+      failed.add(visit.path);
+      for (const p of loaded.problems) {
+        if (p.kind === 'not_found' && p.line === undefined && visit.from !== undefined) {
+          problems.push(
+            problem(
+              'not_found',
+              visit.from.file,
+              visit.from.line,
+              `sub-agent file \`${visit.from.spec}\` does not exist (looked for ${visit.path})`,
+            ),
+          );
+        } else {
+          problems.push(p);
+        }
+      }
+      return undefined;
+    }
+    const definition = loaded.definition;
+    agents.set(visit.path, definition);
+    models.set(visit.path, checkReferences(definition, config, options, problems));
+    return definition;
+  };
+
+  const walk = (visit: Visit, stack: string[]): void => {
+    if (stack.includes(visit.path)) {
+      const chain = [...stack.slice(stack.indexOf(visit.path)), visit.path].map(show).join(' -> ');
+      problems.push(
+        problem(
+          'agent_tree',
+          visit.from?.file ?? show(visit.path),
+          visit.from?.line,
+          `sub-agent cycle: ${chain}`,
+        ),
+      );
+      return;
+    }
+    if (stack.length > maxDepth) {
+      const chain = [...stack, visit.path].map(show).join(' -> ');
+      problems.push(
+        problem(
+          'agent_tree',
+          visit.from?.file ?? show(visit.path),
+          visit.from?.line,
+          `sub-agents nest deeper than the limit of ${maxDepth}: ${chain} (raise defaults.maxSubAgentDepth in agent.json to allow it)`,
+        ),
+      );
+      return;
+    }
+    const definition = load(visit);
+    if (definition === undefined) return;
+    const byName = new Map<string, string>();
+    for (const ref of definition.agents) {
+      walk({ path: ref.path, from: { file: definition.file, ...lineOf(ref.line), spec: ref.spec } }, [
+        ...stack,
+        visit.path,
+      ]);
+      const child = agents.get(ref.path);
+      if (child === undefined) continue;
+      const other = byName.get(child.toolName);
+      if (other !== undefined && other !== ref.path) {
+        problems.push(
+          problem(
+            'agent_tree',
+            definition.file,
+            ref.line,
+            `two sub-agents have the tool name \`agent__${child.toolName}\`: ${show(other)} and ${show(ref.path)} (set \`toolName\` in one of them)`,
+          ),
+        );
+      }
+      byName.set(child.toolName, ref.path);
+    }
+  };
+
+  walk({ path: rootPath }, []);
+  const root = agents.get(rootPath);
+  if (problems.length > 0 || root === undefined) return { problems: unique(problems) };
+  return { tree: { root, agents, models, maxDepth }, problems };
+}
+
+function unique(problems: Problem[]): Problem[] {
+  const seen = new Set<string>();
+  return problems.filter((p) => {
+    const key = `${p.file}:${p.line}:${p.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+function lineOf(line: number | undefined): { line?: number } {
+  return line === undefined ? {} : { line };
+}
+
+/** Checks models and tools against the config; returns the models the agent runs with. */
+function checkReferences(
+  definition: AgentDefinition,
+  config: ResolvedConfig,
+  options: TreeOptions,
+  problems: Problem[],
+): ModelRef[] {
+  const { file } = definition;
+  let refs: ModelRef[] = definition.models;
+  /** Where the references were written: the agent file, `--model`, or the config's defaults. */
+  let source = file;
+  if (options.models !== undefined && options.models.length > 0) {
+    source = '--model';
+    refs = options.models.map((spec) => parseModelRef(spec, source, undefined, problems));
+  } else if (refs.length === 0 && config.defaults.models !== undefined) {
+    const origin = config.defaultsOrigin.models;
+    source = origin?.file ?? 'defaults';
+    refs = config.defaults.models.map((spec) => parseModelRef(spec, source, origin?.line, problems));
+  }
+  if (refs.length === 0) {
+    problems.push(
+      problem(
+        'configuration',
+        file,
+        undefined,
+        'no models: list `models: [provider/model, ...]` in the frontmatter, pass --model, or set `defaults.models` in agent.json',
+      ),
+    );
+  }
+  const providers = [...config.providers.keys()];
+  for (const ref of refs) {
+    if (ref.provider === '' || config.providers.has(ref.provider)) continue;
+    problems.push(
+      problem(
+        'configuration',
+        source,
+        ref.line,
+        providers.length === 0
+          ? `unknown provider \`${ref.provider}\` in \`${ref.spec}\`: no config file defines any provider (${configFilesRead(config)})`
+          : `unknown provider \`${ref.provider}\` in \`${ref.spec}\`${suggestion(ref.provider, providers, 'configured providers')}`,
+      ),
+    );
+  }
+  const servers = [...config.mcpServers.keys()];
+  for (const tool of definition.tools) {
+    if (config.mcpServers.has(tool.name)) continue;
+    problems.push(
+      problem(
+        'configuration',
+        file,
+        tool.line,
+        servers.length === 0
+          ? `unknown MCP server \`${tool.name}\`: no config file defines \`mcpServers\` (${configFilesRead(config)})`
+          : `unknown MCP server \`${tool.name}\`${suggestion(tool.name, servers, 'configured servers')}`,
+      ),
+    );
+  }
+  return refs;
+}
+
+function configFilesRead(config: ResolvedConfig): string {
+  return config.layers.length === 0
+    ? 'no agent.json was found'
+    : `read: ${config.layers.map((layer) => displayPath(layer, config.cwd)).join(', ')}`;
+}

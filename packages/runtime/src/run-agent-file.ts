@@ -1,0 +1,28 @@
+import type { AgentResult } from '@agent/protocol';
+import { redactSecrets } from '@agent/providers';
+import type { RunAgentFileOptions } from './api.js';
+import { errorText } from './errors.js';
+import { configurationFailure, createAgentRunner } from './runner.js';
+
+/**
+ * Loads an agent file (and its sub-agents and config), runs it once with `prompt`, and
+ * releases everything. Never throws: a file or config that cannot load gives `success: false`,
+ * `exitCode: 'EXIT-CONFIGURATION'` and an `error` naming the file and line.
+ */
+export async function runAgentFile(
+  path: string,
+  prompt: string,
+  options: RunAgentFileOptions = {},
+): Promise<AgentResult> {
+  let runner: Awaited<ReturnType<typeof createAgentRunner>>;
+  try {
+    runner = await createAgentRunner(path, options);
+  } catch (error) {
+    return configurationFailure(redactSecrets(errorText(error)), options);
+  }
+  try {
+    return await runner.run(prompt, options);
+  } finally {
+    await runner.close().catch(() => undefined);
+  }
+}

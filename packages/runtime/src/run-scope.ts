@@ -1,0 +1,83 @@
+import type { AccountingEntry, AgentEvent, AgentEventMeta, AgentResult, LogEntry } from '@agent/protocol';
+import { type Redactor, redactEvent, redactResult } from './config/redact.js';
+
+export type EventListener = (event: AgentEvent, meta: AgentEventMeta) => void;
+
+/**
+ * Everything one run says beyond the top session's own result: sub-agent sessions' logs and
+ * accounting, trace lines and the runtime's own warnings. Every event reaches the caller's
+ * `onEvent` redacted; at the end these entries join the top result (in time order).
+ */
+export class RunScope {
+  private readonly logs: LogEntry[] = [];
+  private readonly accounting: AccountingEntry[] = [];
+
+  constructor(
+    private readonly consumer: EventListener | undefined,
+    readonly redact: Redactor,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  private deliver(event: AgentEvent, meta: AgentEventMeta): void {
+    if (this.consumer === undefined) return;
+    try {
+      this.consumer(redactEvent(event, this.redact), meta);
+    } catch {
+      // A listener's bug must not end the run (the session's own events are guarded the same way).
+    }
+  }
+
+  /** The `onEvent` of a session: the top one is forwarded; sub-agents are forwarded and kept. */
+  listener(isMaster: boolean): EventListener {
+    if (isMaster) return (event, meta) => this.deliver(event, meta);
+    return (event, meta) => {
+      if (event.type === 'log') this.logs.push(event.entry);
+      else if (event.type === 'accounting') this.accounting.push(event.entry);
+      this.deliver(event, meta);
+    };
+  }
+
+  /** A log line the runtime writes itself (traces, MCP warnings), under a session's meta. */
+  log(entry: Omit<LogEntry, 'timestamp'>, meta: AgentEventMeta): void {
+    const full: LogEntry = {
+      timestamp: this.now(),
+      agentPath: meta.agentPath,
+      ...(meta.headendId === undefined ? {} : { headendId: meta.headendId }),
+      ...entry,
+    };
+    this.logs.push(full);
+    this.deliver({ type: 'log', entry: full }, meta);
+  }
+
+  /** The top result with the sub-agents' and the runtime's entries merged in, redacted. */
+  finish(result: AgentResult): AgentResult {
+    return redactResult(
+      {
+        ...result,
+        logs: mergeByTime(result.logs, this.logs),
+        accounting: mergeByTime(result.accounting, this.accounting),
+      },
+      this.redact,
+    );
+  }
+}
+
+/** Merges two lists already in time order; on equal times the first list's entry comes first. */
+export function mergeByTime<T extends { timestamp: number }>(a: readonly T[], b: readonly T[]): T[] {
+  if (b.length === 0) return [...a];
+  const out: T[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    const left = a[i];
+    const right = b[j];
+    if (right === undefined || (left !== undefined && left.timestamp <= right.timestamp)) {
+      out.push(left!);
+      i++;
+    } else {
+      out.push(right);
+      j++;
+    }
+  }
+  return out;
+}

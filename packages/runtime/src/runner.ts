@@ -1,0 +1,225 @@
+import { randomUUID } from 'node:crypto';
+import { dirname, resolve } from 'node:path';
+import type { McpLogEntry } from '@agent/mcp';
+import type { AgentEventMeta, AgentResult, ExpectedOutput, LogEntry } from '@agent/protocol';
+import type { AgentDefinition } from './agent-file/definition.js';
+import type { AgentRunner, RunAgentFileOptions, RunOptions } from './api.js';
+import { TargetBuilder } from './build-targets.js';
+import { startMcpServers } from './build-tools.js';
+import { type ResolvedConfig, resolveConfig } from './config/layers.js';
+import { DEFAULT_MAX_CONCURRENT_SUB_AGENTS } from './config/schema.js';
+import { errorText, problemsError, RuntimeError } from './errors.js';
+import { LevelLimiter } from './limiter.js';
+import { loadAgentTree } from './registry.js';
+import { RunScope } from './run-scope.js';
+import { type RunnerContext, runAgentSession } from './session-runner.js';
+import { summarizeAgent } from './summary.js';
+
+/** The output contract of a run: `--format` / `--schema` over the file's `output`. */
+export function runExpectedOutput(definition: AgentDefinition, options: RunOptions): ExpectedOutput {
+  const format = options.format ?? (options.schema !== undefined ? 'json' : definition.output.format);
+  const schema = options.schema ?? (format === 'json' ? definition.output.schema : undefined);
+  return schema === undefined ? { format } : { format, schema };
+}
+
+/** A result for a run that could not start (`EXIT-CONFIGURATION`). */
+export function configurationFailure(
+  message: string,
+  options: { onEvent?: RunOptions['onEvent']; headendId?: string; agentPath?: string },
+): AgentResult {
+  const sessionId = randomUUID();
+  const agentPath = options.agentPath ?? 'main';
+  const entry: LogEntry = {
+    timestamp: Date.now(),
+    severity: 'ERR',
+    direction: 'response',
+    type: 'llm',
+    remoteIdentifier: 'agent:EXIT-CONFIGURATION',
+    message,
+    agentPath,
+    ...(options.headendId === undefined ? {} : { headendId: options.headendId }),
+  };
+  const meta: AgentEventMeta = {
+    isMaster: true,
+    isFinal: false,
+    sessionId,
+    agentPath,
+    ...(options.headendId === undefined ? {} : { headendId: options.headendId }),
+  };
+  try {
+    options.onEvent?.({ type: 'log', entry }, meta);
+  } catch {
+    // The caller's listener failing changes nothing here.
+  }
+  return {
+    success: false,
+    exitCode: 'EXIT-CONFIGURATION',
+    error: message,
+    conversation: [],
+    logs: [entry],
+    accounting: [],
+    sessionId,
+  };
+}
+
+function redacted(error: unknown, config: ResolvedConfig): unknown {
+  if (!(error instanceof RuntimeError)) return error;
+  const message = config.redact(error.message);
+  if (message === error.message) return error;
+  return new RuntimeError({
+    kind: error.kind,
+    message,
+    ...(error.file === undefined ? {} : { file: error.file }),
+    ...(error.line === undefined ? {} : { line: error.line }),
+  });
+}
+
+/** A runner's context plus the hooks its runs need (internal: tests build sessions from it). */
+export interface PreparedRunner {
+  context: RunnerContext;
+  /** Active runs, for MCP log lines that arrive while they run. */
+  active: Set<{ scope: RunScope; meta: AgentEventMeta }>;
+  trace: { llm: boolean; mcp: boolean };
+}
+
+/** Resolves the config, loads the tree, builds every client and starts the MCP servers. */
+export async function prepareRunner(
+  path: string,
+  options: RunAgentFileOptions = {},
+): Promise<PreparedRunner> {
+  const cwd = resolve(options.cwd ?? process.cwd());
+  const file = resolve(cwd, path);
+  const config = resolveConfig({ ...options, cwd }, dirname(file));
+  const active = new Set<{ scope: RunScope; meta: AgentEventMeta }>();
+  const trace = { llm: options.traceLlm === true, mcp: options.traceMcp === true };
+  const broadcast = (entry: McpLogEntry): void => {
+    const severity =
+      entry.level === 'error' ? 'ERR' : entry.level === 'warn' ? 'WRN' : trace.mcp ? 'TRC' : undefined;
+    if (severity === undefined) return;
+    for (const run of active) {
+      run.scope.log(
+        {
+          severity,
+          direction: 'response',
+          type: 'tool',
+          remoteIdentifier: `mcp:${entry.server}`,
+          message: entry.message,
+        },
+        run.meta,
+      );
+    }
+  };
+  try {
+    const { tree, problems } = loadAgentTree(file, config, {
+      cwd,
+      ...(options.models === undefined ? {} : { models: options.models }),
+    });
+    if (tree === undefined) throw problemsError(problems);
+    const targets = new TargetBuilder(config, options.clientFactory);
+    for (const definition of tree.agents.values()) targets.targets(tree.models.get(definition.path) ?? []);
+    const servers = [...new Set([...tree.agents.values()].flatMap((d) => d.tools.map((t) => t.name)))];
+    const mcp = await startMcpServers(servers, config, {
+      onLog: broadcast,
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    });
+    const limiter = new LevelLimiter(
+      config.defaults.maxConcurrentSubAgents ?? DEFAULT_MAX_CONCURRENT_SUB_AGENTS,
+    );
+    return { context: { tree, config, targets, mcp, limiter, cwd }, active, trace };
+  } catch (error) {
+    throw redacted(error, config);
+  }
+}
+
+/**
+ * Loads an agent tree, builds its model clients and starts its MCP servers once; `run` runs the
+ * top agent as many times as wanted (concurrently too). Throws `RuntimeError` when the tree
+ * cannot load.
+ */
+export async function createAgentRunner(
+  path: string,
+  options: RunAgentFileOptions = {},
+): Promise<AgentRunner> {
+  const { context, active, trace } = await prepareRunner(path, options);
+  const { config } = context;
+  const { tree } = context;
+  const summary = summarizeAgent(
+    tree.root,
+    tree.root.agents.map((ref) => tree.agents.get(ref.path)),
+    tree.models.get(tree.root.path),
+  );
+  let closed = false;
+  let closing: Promise<void> | undefined;
+  return {
+    summary,
+    async run(prompt, runOptions = {}) {
+      const merged: RunOptions = { ...pickRunOptions(options), ...runOptions };
+      if (closed) {
+        return configurationFailure('the agent runner was closed', {
+          ...merged,
+          agentPath: tree.root.toolName,
+        });
+      }
+      const scope = new RunScope(merged.onEvent, config.redact);
+      const sessionId = randomUUID();
+      const meta: AgentEventMeta = {
+        isMaster: true,
+        isFinal: false,
+        sessionId,
+        agentPath: tree.root.toolName,
+        ...(merged.headendId === undefined ? {} : { headendId: merged.headendId }),
+      };
+      for (const warning of context.mcp.warnings) {
+        scope.log(
+          {
+            severity: 'WRN',
+            direction: 'response',
+            type: 'tool',
+            remoteIdentifier: `mcp:${warning.server}`,
+            message: warning.message,
+          },
+          meta,
+        );
+      }
+      const handle = { scope, meta };
+      active.add(handle);
+      try {
+        const result = await runAgentSession(context, {
+          definition: tree.root,
+          prompt,
+          expectedOutput: runExpectedOutput(tree.root, merged),
+          depth: 0,
+          ...(merged.maxTurns === undefined ? {} : { overrides: { maxTurns: merged.maxTurns } }),
+          ...(merged.conversationHistory === undefined
+            ? {}
+            : { conversationHistory: merged.conversationHistory }),
+          ...(merged.signal === undefined ? {} : { signal: merged.signal }),
+          ...(merged.stopSignal === undefined ? {} : { stopSignal: merged.stopSignal }),
+          ...(merged.headendId === undefined ? {} : { headendId: merged.headendId }),
+          trace: { llm: merged.traceLlm ?? trace.llm, mcp: merged.traceMcp ?? trace.mcp },
+          scope,
+          sessionId,
+        });
+        return scope.finish(result);
+      } catch (error) {
+        return configurationFailure(config.redact(errorText(error)), {
+          ...merged,
+          agentPath: tree.root.toolName,
+        });
+      } finally {
+        active.delete(handle);
+      }
+    },
+    close() {
+      closed = true;
+      closing ??= context.mcp.close();
+      return closing;
+    },
+  };
+}
+
+/** The per-run options given to `createAgentRunner`: defaults for every run. */
+function pickRunOptions(options: RunAgentFileOptions): RunOptions {
+  const { configPath, cwd, env, userConfigDir, systemConfigDir, models, clientFactory, ...run } = options;
+  return run;
+}

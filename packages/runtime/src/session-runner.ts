@@ -1,0 +1,159 @@
+import { randomUUID } from 'node:crypto';
+import { type AgentSessionConfig, createAgentSession } from '@agent/core';
+import { createInProcessFsProvider } from '@agent/mcp';
+import type {
+  AgentEventMeta,
+  AgentResult,
+  ConversationMessage,
+  ExpectedOutput,
+  ToolProvider,
+} from '@agent/protocol';
+import type { AgentDefinition } from './agent-file/definition.js';
+import { type AgentSettings, layerSettings, pickSettings } from './agent-file/settings.js';
+import type { TargetBuilder } from './build-targets.js';
+import type { McpTools } from './build-tools.js';
+import type { ResolvedConfig } from './config/layers.js';
+import type { LevelLimiter } from './limiter.js';
+import { expandPromptVariables, promptVariables } from './prompt-variables.js';
+import type { AgentTree } from './registry.js';
+import type { RunScope } from './run-scope.js';
+import { SubAgentToolProvider } from './sub-agent-tool.js';
+import { traceModelClient, traceToolProvider } from './tracing.js';
+
+/** What a runner holds for all its runs. */
+export interface RunnerContext {
+  tree: AgentTree;
+  config: ResolvedConfig;
+  targets: TargetBuilder;
+  mcp: McpTools;
+  limiter: LevelLimiter;
+  cwd: string;
+}
+
+/** One session to run: the top agent, or a sub-agent called by its parent. */
+export interface SessionRequest {
+  definition: AgentDefinition;
+  prompt: string;
+  expectedOutput: ExpectedOutput;
+  /** 0 for the top agent. */
+  depth: number;
+  parentAgentPath?: string;
+  /** Settings of this run that beat the file's (top agent only). */
+  overrides?: AgentSettings;
+  conversationHistory?: readonly ConversationMessage[];
+  signal?: AbortSignal;
+  /** Aborted: the session finishes with a final turn (a graceful stop). */
+  stopSignal?: AbortSignal;
+  headendId?: string;
+  trace: { llm: boolean; mcp: boolean };
+  scope: RunScope;
+  sessionId?: string;
+}
+
+/** The tool-output settings for a session: on unless `enabled: false`; Read/Grep in-process for read-grep. */
+function toolOutputConfig(settings: AgentSettings): AgentSessionConfig['toolOutput'] {
+  const options = settings.toolOutput ?? {};
+  if (options.enabled === false) return undefined;
+  return {
+    ...options,
+    createReadGrepTools: (root: string) =>
+      createInProcessFsProvider({ root, tools: ['Read', 'Grep'], naming: 'bare' }),
+  };
+}
+
+/** Builds and runs the session of one agent; `stopSignal` asks it for a final turn. */
+export async function runAgentSession(ctx: RunnerContext, request: SessionRequest): Promise<AgentResult> {
+  const session = createAgentSession(buildSessionConfig(ctx, request));
+  const stop = request.stopSignal;
+  if (stop === undefined) return session.run();
+  const onStop = () => session.stop('stop');
+  if (stop.aborted) onStop();
+  else stop.addEventListener('abort', onStop, { once: true });
+  try {
+    return await session.run();
+  } finally {
+    stop.removeEventListener('abort', onStop);
+  }
+}
+
+/** The session config of one agent: its models, MCP servers and sub-agents as tools, settings, prompt. */
+export function buildSessionConfig(ctx: RunnerContext, request: SessionRequest): AgentSessionConfig {
+  const { definition, scope } = request;
+  const isMaster = request.depth === 0;
+  const sessionId = request.sessionId ?? randomUUID();
+  const agentPath =
+    request.parentAgentPath === undefined
+      ? definition.toolName
+      : `${request.parentAgentPath}.${definition.toolName}`;
+  const meta: AgentEventMeta = {
+    isMaster,
+    isFinal: false,
+    sessionId,
+    agentPath,
+    ...(request.headendId === undefined ? {} : { headendId: request.headendId }),
+  };
+  const trace = (entry: Parameters<RunScope['log']>[0]) => scope.log(entry, meta);
+  const refs = ctx.tree.models.get(definition.path) ?? [];
+  const targets = ctx.targets
+    .targets(refs)
+    .map((target) =>
+      request.trace.llm ? { ...target, client: traceModelClient(target.client, trace) } : target,
+    );
+  const tools: ToolProvider[] = [];
+  for (const ref of definition.tools) {
+    const provider = ctx.mcp.providers.get(ref.name);
+    if (provider !== undefined) tools.push(request.trace.mcp ? traceToolProvider(provider, trace) : provider);
+  }
+  for (const ref of definition.agents) {
+    const child = ctx.tree.agents.get(ref.path);
+    if (child === undefined) continue;
+    tools.push(
+      new SubAgentToolProvider(child, {
+        depth: request.depth + 1,
+        maxDepth: ctx.tree.maxDepth,
+        parentAgentPath: agentPath,
+        limiter: ctx.limiter,
+        run: (childRequest) =>
+          runAgentSession(ctx, {
+            definition: childRequest.child,
+            prompt: childRequest.prompt,
+            expectedOutput: childRequest.expectedOutput,
+            depth: childRequest.depth,
+            parentAgentPath: childRequest.parentAgentPath,
+            signal: childRequest.signal,
+            ...(request.stopSignal === undefined ? {} : { stopSignal: request.stopSignal }),
+            trace: request.trace,
+            scope,
+            ...(request.headendId === undefined ? {} : { headendId: request.headendId }),
+          }),
+      }),
+    );
+  }
+  const settings = layerSettings(request.overrides, definition.settings, pickSettings(ctx.config.defaults));
+  const { toolOutput: _files, ...sessionSettings } = settings;
+  const systemPrompt = expandPromptVariables(
+    definition.prompt,
+    promptVariables({ format: request.expectedOutput.format, cwd: ctx.cwd }),
+  ).trim();
+  const toolOutput = toolOutputConfig(settings);
+  const config: AgentSessionConfig = {
+    ...sessionSettings,
+    targets,
+    tools,
+    ...(systemPrompt === '' ? {} : { systemPrompt }),
+    userPrompt: request.prompt,
+    ...(request.conversationHistory === undefined
+      ? {}
+      : { conversationHistory: request.conversationHistory }),
+    expectedOutput: request.expectedOutput,
+    ...(toolOutput === undefined ? {} : { toolOutput }),
+    callbacks: { onEvent: scope.listener(isMaster) },
+    ...(request.signal === undefined ? {} : { signal: request.signal }),
+    agentName: definition.toolName,
+    ...(request.parentAgentPath === undefined ? {} : { parentAgentPath: request.parentAgentPath }),
+    isMaster,
+    ...(request.headendId === undefined ? {} : { headendId: request.headendId }),
+    sessionId,
+  };
+  return config;
+}

@@ -1,0 +1,222 @@
+import {
+  type AgentResult,
+  type ExpectedOutput,
+  type JsonSchema,
+  SUB_AGENT_TOOL_PREFIX,
+  type ToolCallRequest,
+  type ToolDefinition,
+  type ToolExecuteOptions,
+  type ToolProvider,
+  type ToolResult,
+} from '@agent/protocol';
+import { Ajv } from 'ajv';
+import type { AgentDefinition } from './agent-file/definition.js';
+import { errorText } from './errors.js';
+import { type LevelLimiter, SlotAbortedError } from './limiter.js';
+
+/** What the parent asked a sub-agent to do, for the runner to run. */
+export interface ChildRunRequest {
+  child: AgentDefinition;
+  prompt: string;
+  expectedOutput: ExpectedOutput;
+  /** Nesting level of the child (the top agent is 0). */
+  depth: number;
+  /** The parent's agent path (`orchestrator`). */
+  parentAgentPath: string;
+  signal: AbortSignal;
+}
+
+export type RunChild = (request: ChildRunRequest) => Promise<AgentResult>;
+
+export interface SubAgentToolOptions {
+  depth: number;
+  maxDepth: number;
+  parentAgentPath: string;
+  limiter: LevelLimiter;
+  run: RunChild;
+}
+
+const ajv = new Ajv({ allErrors: true, strict: false, addUsedSchema: false });
+
+const OUTPUT_SCHEMA_PROPERTY = {
+  type: 'object',
+  description:
+    'Optional JSON Schema for the answer. When given, the sub-agent must answer with JSON that matches it, and you receive that JSON.',
+};
+
+/** The tool's input schema: `{ prompt, reason }` or the child's `input.schema`, plus `output_schema`. */
+export function subAgentInputSchema(child: AgentDefinition): JsonSchema {
+  if (child.input.format === 'json' && child.input.schema !== undefined) {
+    const schema = child.input.schema as Record<string, unknown>;
+    const properties = (schema.properties as Record<string, unknown> | undefined) ?? {};
+    return {
+      ...schema,
+      type: 'object',
+      properties: { ...properties, output_schema: OUTPUT_SCHEMA_PROPERTY },
+    };
+  }
+  return {
+    type: 'object',
+    properties: {
+      prompt: {
+        type: 'string',
+        description:
+          'The task, with everything the sub-agent needs to know: it sees nothing of your conversation.',
+      },
+      reason: {
+        type: 'string',
+        description: 'Why you are calling it, in one short line (shown as progress).',
+      },
+      output_schema: OUTPUT_SCHEMA_PROPERTY,
+    },
+    required: ['prompt'],
+    additionalProperties: false,
+  };
+}
+
+export function subAgentToolName(child: AgentDefinition): string {
+  return `${SUB_AGENT_TOOL_PREFIX}${child.toolName}`;
+}
+
+function invalid(message: string): ToolResult {
+  return { ok: false, error: { kind: 'invalid_arguments', message } };
+}
+
+/**
+ * A sub-agent as a tool (`agent__<toolName>`). Each call runs the child agent as its own
+ * session; with `output_schema` the child answers in `json` against that schema (a report that
+ * does not match is sent back to the child, which retries) and the parent receives the JSON.
+ * Without it the parent receives the child's report text. The child's op tree comes back as
+ * `childSession`, so the parent's session hangs it under the tool call.
+ */
+export class SubAgentToolProvider implements ToolProvider {
+  readonly kind = 'subagent';
+  readonly id: string;
+  private readonly definition: ToolDefinition;
+
+  constructor(
+    private readonly child: AgentDefinition,
+    private readonly options: SubAgentToolOptions,
+  ) {
+    this.id = child.toolName;
+    const description = [
+      child.description ?? `Runs the ${child.toolName} agent.`,
+      child.usage && `Usage: ${child.usage}`,
+    ]
+      .filter((part): part is string => typeof part === 'string' && part.length > 0)
+      .join('\n');
+    this.definition = { name: subAgentToolName(child), description, inputSchema: subAgentInputSchema(child) };
+  }
+
+  async listTools(): Promise<readonly ToolDefinition[]> {
+    return [this.definition];
+  }
+
+  async execute(call: ToolCallRequest, options: ToolExecuteOptions): Promise<ToolResult> {
+    if (call.name !== this.definition.name) {
+      return {
+        ok: false,
+        error: { kind: 'unknown_tool', message: `this provider only runs ${this.definition.name}` },
+      };
+    }
+    const { output_schema: outputSchema, ...rest } = call.arguments;
+    if (outputSchema !== undefined) {
+      if (typeof outputSchema !== 'object' || outputSchema === null || Array.isArray(outputSchema)) {
+        return invalid('output_schema must be a JSON Schema object');
+      }
+      try {
+        ajv.compile(outputSchema as Record<string, unknown>);
+      } catch (error) {
+        return invalid(`output_schema is not a valid JSON Schema: ${errorText(error)}`);
+      }
+    }
+    const prompt = this.prompt(rest);
+    if (typeof prompt !== 'string') return prompt;
+    const depth = this.options.depth;
+    if (depth > this.options.maxDepth) {
+      return {
+        ok: false,
+        error: {
+          kind: 'execution',
+          message: `sub-agents may nest at most ${this.options.maxDepth} levels deep`,
+        },
+      };
+    }
+    const expectedOutput = this.expectedOutput(outputSchema as JsonSchema | undefined);
+    if (typeof rest.reason === 'string' && rest.reason.trim() !== '') {
+      options.onProgress?.({ progress: 0, message: rest.reason.trim() });
+    }
+    let result: AgentResult;
+    try {
+      result = await this.options.limiter.run(depth, options.signal, () =>
+        this.options.run({
+          child: this.child,
+          prompt,
+          expectedOutput,
+          depth,
+          parentAgentPath: this.options.parentAgentPath,
+          signal: options.signal,
+        }),
+      );
+    } catch (error) {
+      if (error instanceof SlotAbortedError)
+        return { ok: false, error: { kind: 'aborted', message: error.message } };
+      return { ok: false, error: { kind: 'execution', message: errorText(error) } };
+    }
+    return toolResult(this.child, result);
+  }
+
+  private prompt(args: Record<string, unknown>): string | ToolResult {
+    if (this.child.input.format === 'json' && this.child.input.schema !== undefined) {
+      const validate = ajv.compile(this.child.input.schema);
+      if (!validate(args)) {
+        const problems = (validate.errors ?? []).map((e) =>
+          `${e.instancePath || '(root)'} ${e.message ?? ''}`.trim(),
+        );
+        return invalid(
+          `the arguments do not match ${this.definition.name}'s input schema: ${problems.join('; ')}`,
+        );
+      }
+      return JSON.stringify(args, null, 2);
+    }
+    const prompt = args.prompt;
+    if (typeof prompt !== 'string' || prompt.trim() === '') {
+      return invalid('prompt must be a non-empty string: the task for the sub-agent');
+    }
+    return prompt;
+  }
+
+  /** The parent's schema wins; else the child's own json contract; else `sub-agent` text. */
+  private expectedOutput(schema: JsonSchema | undefined): ExpectedOutput {
+    if (schema !== undefined) return { format: 'json', schema };
+    const own = this.child.output;
+    if (own.format === 'json')
+      return own.schema === undefined ? { format: 'json' } : { format: 'json', schema: own.schema };
+    return { format: 'sub-agent' };
+  }
+}
+
+function toolResult(child: AgentDefinition, result: AgentResult): ToolResult {
+  const childSession = result.opTree === undefined ? {} : { childSession: result.opTree };
+  const report = result.finalReport;
+  if (!result.success || report === undefined) {
+    return {
+      ok: false,
+      error: {
+        kind: 'execution',
+        message: `sub-agent ${child.toolName} failed (${result.exitCode}): ${result.error ?? 'no final report'}`,
+      },
+      ...childSession,
+    };
+  }
+  const body =
+    report.content_json !== undefined ? JSON.stringify(report.content_json) : (report.content ?? '');
+  const text =
+    report.status === 'success' ? body : `[the sub-agent reported status ${report.status}]\n${body}`;
+  return {
+    ok: true,
+    text,
+    ...(report.content_json === undefined ? {} : { structured: report.content_json }),
+    ...childSession,
+  };
+}

@@ -1,0 +1,78 @@
+import { dirname, resolve } from 'node:path';
+import type { AgentSummary, ResolveOptions, ValidationProblem } from './api.js';
+import { modelClientConfig } from './build-targets.js';
+import { mcpServerConfig } from './build-tools.js';
+import { type ResolvedConfig, resolveConfig } from './config/layers.js';
+import { RuntimeError } from './errors.js';
+import { loadAgentTree } from './registry.js';
+import { summarizeAgent } from './summary.js';
+
+function asProblem(error: unknown, fallbackFile: string, config?: ResolvedConfig): ValidationProblem {
+  const redact = config?.redact ?? ((text: string) => text);
+  if (error instanceof RuntimeError) {
+    // The message starts with `file:line: ` (located); the problem carries them separately.
+    const prefix = `${error.file ?? ''}${error.line === undefined ? '' : `:${error.line}`}: `;
+    const message = error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
+    return {
+      file: error.file ?? fallbackFile,
+      ...(error.line === undefined ? {} : { line: error.line }),
+      message: redact(message),
+    };
+  }
+  return { file: fallbackFile, message: redact(error instanceof Error ? error.message : String(error)) };
+}
+
+/**
+ * Checks an agent file and its sub-agents without running anything: the frontmatter, includes,
+ * schemas, the tree (cycles, duplicates, depth), and that every model and MCP server they name
+ * is configured and usable (variables set, required fields present). Starts no server.
+ */
+export async function validateAgentFile(
+  path: string,
+  options: ResolveOptions = {},
+): Promise<{ ok: boolean; problems: ValidationProblem[]; agents: AgentSummary[] }> {
+  const cwd = resolve(options.cwd ?? process.cwd());
+  const file = resolve(cwd, path);
+  let config: ResolvedConfig;
+  try {
+    config = resolveConfig({ ...options, cwd }, dirname(file));
+  } catch (error) {
+    return { ok: false, problems: [asProblem(error, path)], agents: [] };
+  }
+  const { tree, problems } = loadAgentTree(file, config, { cwd });
+  const found: ValidationProblem[] = problems.map(({ kind: _kind, ...rest }) => ({
+    ...rest,
+    message: config.redact(rest.message),
+  }));
+  if (tree === undefined) return { ok: false, problems: found, agents: [] };
+  const seen = new Set<string>();
+  for (const definition of tree.agents.values()) {
+    for (const ref of tree.models.get(definition.path) ?? []) {
+      if (seen.has(`p:${ref.provider}/${ref.model}`)) continue;
+      seen.add(`p:${ref.provider}/${ref.model}`);
+      try {
+        modelClientConfig(ref, config);
+      } catch (error) {
+        found.push(asProblem(error, definition.file, config));
+      }
+    }
+    for (const tool of definition.tools) {
+      const entry = config.mcpServers.get(tool.name);
+      if (entry === undefined || seen.has(`s:${tool.name}`)) continue;
+      seen.add(`s:${tool.name}`);
+      try {
+        mcpServerConfig(entry);
+      } catch (error) {
+        found.push(asProblem(error, definition.file, config));
+      }
+    }
+  }
+  const agents = [...tree.agents.values()].map((definition) =>
+    summarizeAgent(
+      definition,
+      definition.agents.map((ref) => tree.agents.get(ref.path)),
+      tree.models.get(definition.path),
+    ),
+  );
+  return { ok: found.length === 0, problems: found, agents };
+}

@@ -1,0 +1,203 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: these tests are about literal ${VAR} text.
+import type { AgentSessionConfig } from '@agent/core';
+import { scriptedModel } from '@agent/testkit';
+import { describe, expect, test } from 'vitest';
+import { FRONTMATTER_KEYS } from '../src/agent-file/keys.js';
+import { runAgentFile } from '../src/index.js';
+import type { PreparedRunner } from '../src/runner.js';
+import { sessionConfigOf } from './helpers/prepare.js';
+import { finalAnswer } from './helpers/reports.js';
+import { agentFile, isolated, localConfig, tempTree } from './helpers/temp-tree.js';
+
+interface Case {
+  key: string;
+  yaml: string;
+  files?: Record<string, string | object>;
+  config?: object;
+  check: (config: AgentSessionConfig, prepared: PreparedRunner) => void | Promise<void>;
+}
+
+const childFile = agentFile(
+  'models: [local/m1]\ndescription: The child.\ninput:\n  format: json\n  schema: { type: object, properties: { city: { type: string } }, required: [city] }',
+);
+const reportSchema = { type: 'object', required: ['ok'], properties: { ok: { type: 'boolean' } } };
+
+const cases: Case[] = [
+  {
+    key: 'description',
+    yaml: 'description: Finds things fast.',
+    check: (_, p) => expect(p.context.tree.root.description).toBe('Finds things fast.'),
+  },
+  {
+    key: 'usage',
+    yaml: 'usage: finder "what to find"',
+    check: (_, p) => expect(p.context.tree.root.usage).toBe('finder "what to find"'),
+  },
+  { key: 'toolName', yaml: 'toolName: finder', check: (c) => expect(c.agentName).toBe('finder') },
+  {
+    key: 'models',
+    yaml: 'models: [local/m1, other/m2]',
+    config: {
+      providers: {
+        local: {
+          type: 'openai-compatible',
+          baseURL: 'http://127.0.0.1:9/v1',
+          models: { m1: { contextWindow: 4096 } },
+        },
+        other: { type: 'openai-compatible', baseURL: 'http://127.0.0.1:9/v1' },
+      },
+    },
+    check: (c) => {
+      expect(c.targets.map((t) => `${t.client.provider}/${t.client.model}`)).toEqual([
+        'local/m1',
+        'other/m2',
+      ]);
+      expect(c.targets.map((t) => t.contextWindow)).toEqual([4096, undefined]);
+    },
+  },
+  {
+    key: 'tools',
+    yaml: 'tools: [fs]',
+    files: { 'data/x.txt': 'x\n' },
+    config: localConfig({ mcpServers: { fs: { command: 'agent-fs-mcp', args: ['./data'] } } }),
+    check: async (c) => {
+      const provider = c.tools?.find((t) => t.id === 'fs');
+      expect(provider?.kind).toBe('mcp');
+      expect((await provider!.listTools()).map((t) => t.name)).toContain('fs__Read');
+    },
+  },
+  {
+    key: 'agents',
+    yaml: 'agents: [./sub/child.ai]',
+    files: { 'sub/child.ai': childFile },
+    check: async (c) => {
+      const provider = c.tools?.find((t) => t.kind === 'subagent');
+      const [tool] = await provider!.listTools();
+      expect(tool?.name).toBe('agent__child');
+      expect(tool?.description).toBe('The child.');
+      expect(tool?.inputSchema).toMatchObject({
+        required: ['city'],
+        properties: { city: {}, output_schema: {} },
+      });
+    },
+  },
+  { key: 'maxTurns', yaml: 'maxTurns: 4', check: (c) => expect(c.maxTurns).toBe(4) },
+  { key: 'maxRetries', yaml: 'maxRetries: 2', check: (c) => expect(c.maxRetries).toBe(2) },
+  {
+    key: 'maxToolCallsPerTurn',
+    yaml: 'maxToolCallsPerTurn: 3',
+    check: (c) => expect(c.maxToolCallsPerTurn).toBe(3),
+  },
+  { key: 'llmTimeout', yaml: 'llmTimeout: 5000', check: (c) => expect(c.llmTimeout).toBe(5000) },
+  { key: 'toolTimeout', yaml: 'toolTimeout: 6000', check: (c) => expect(c.toolTimeout).toBe(6000) },
+  { key: 'temperature', yaml: 'temperature: 0.3', check: (c) => expect(c.temperature).toBe(0.3) },
+  { key: 'topP', yaml: 'topP: 0.9', check: (c) => expect(c.topP).toBe(0.9) },
+  { key: 'maxOutputTokens', yaml: 'maxOutputTokens: 512', check: (c) => expect(c.maxOutputTokens).toBe(512) },
+  {
+    key: 'reasoning',
+    yaml: 'reasoning: high',
+    check: (c) => expect(c.reasoning).toEqual({ effort: 'high' }),
+  },
+  { key: 'contextWindow', yaml: 'contextWindow: 64000', check: (c) => expect(c.contextWindow).toBe(64000) },
+  {
+    key: 'toolResponseMaxBytes',
+    yaml: 'toolResponseMaxBytes: 4096',
+    check: (c) => expect(c.toolResponseMaxBytes).toBe(4096),
+  },
+  {
+    key: 'toolOutput',
+    yaml: 'toolOutput: { maxChunks: 3, overlapPercent: 5 }',
+    check: (c) => {
+      expect(c.toolOutput).toMatchObject({
+        maxChunks: 3,
+        overlapPercent: 5,
+        createReadGrepTools: expect.any(Function),
+      });
+    },
+  },
+  {
+    key: 'input',
+    yaml: 'input: { format: json, schema: { type: object, properties: { q: { type: string } } } }',
+    check: (_, p) =>
+      expect(p.context.tree.root.input).toEqual({
+        format: 'json',
+        schema: { type: 'object', properties: { q: { type: 'string' } } },
+      }),
+  },
+  {
+    key: 'output',
+    yaml: 'output:\n  format: json\n  schemaRef: ./schemas/report.json',
+    files: { 'schemas/report.json': reportSchema },
+    check: (c) => expect(c.expectedOutput).toEqual({ format: 'json', schema: reportSchema }),
+  },
+];
+
+describe('every frontmatter key reaches the session', () => {
+  test('the table covers every key', () => {
+    expect(cases.map((c) => c.key).sort()).toEqual([...FRONTMATTER_KEYS].sort());
+  });
+
+  test.each(cases)('$key', async ({ yaml, files, config, check }) => {
+    const models = yaml.startsWith('models:') ? '' : 'models: [local/m1]\n';
+    const root = tempTree({
+      'agent.json': config ?? localConfig(),
+      'agent.ai': agentFile(`${models}${yaml}`),
+      ...files,
+    });
+    const { config: session, prepared } = await sessionConfigOf(`${root}/agent.ai`, isolated(root));
+    await check(session, prepared);
+  });
+
+  test('shorthands: a comma-separated string for lists, an object for reasoning, false for toolOutput', async () => {
+    const root = tempTree({
+      'agent.json': localConfig(),
+      'agent.ai': agentFile(
+        'models: local/a, local/b\nreasoning: { budgetTokens: 2048 }\ntoolOutput: false\noutput: markdown',
+      ),
+    });
+    const { config } = await sessionConfigOf(`${root}/agent.ai`, isolated(root));
+    expect(config.targets.map((t) => t.client.model)).toEqual(['a', 'b']);
+    expect(config.reasoning).toEqual({ budgetTokens: 2048 });
+    expect(config.toolOutput).toBeUndefined();
+    expect(config.expectedOutput).toEqual({ format: 'markdown' });
+  });
+
+  test('file settings beat config defaults; defaults fill the rest', async () => {
+    const root = tempTree({
+      'agent.json': localConfig({ defaults: { maxTurns: 7, temperature: 0.5, models: ['local/fallback'] } }),
+      'agent.ai': agentFile('temperature: 0.1'),
+    });
+    const { config } = await sessionConfigOf(`${root}/agent.ai`, isolated(root));
+    expect(config.temperature).toBe(0.1);
+    expect(config.maxTurns).toBe(7);
+    expect(config.targets.map((t) => t.client.model)).toEqual(['fallback']);
+  });
+
+  test('sampling settings and the prompt reach the model request', async () => {
+    const root = tempTree({
+      'agent.json': localConfig(),
+      'agent.ai': agentFile(
+        'models: [local/m1]\ntemperature: 0.3\ntopP: 0.8\nmaxOutputTokens: 300\nreasoning: low\nllmTimeout: 4321',
+        'Answer in ${FORMAT}. Directory: ${CWD}.',
+      ),
+    });
+    const model = scriptedModel([(request) => ({ text: finalAnswer(request.messages, 'done') })]);
+    const result = await runAgentFile(`${root}/agent.ai`, 'go', {
+      ...isolated(root),
+      clientFactory: () => model,
+    });
+    expect(result.success).toBe(true);
+    const request = model.requests[0]!;
+    expect(request.options).toMatchObject({
+      temperature: 0.3,
+      topP: 0.8,
+      maxOutputTokens: 300,
+      reasoning: { effort: 'low' },
+    });
+    expect(request.callOptions?.timeoutMs).toBe(4321);
+    expect(request.messages[0]).toEqual({
+      role: 'system',
+      content: expect.stringContaining(`Answer in GitHub-flavoured Markdown. Directory: ${root}.`),
+    });
+  });
+});
