@@ -1,6 +1,8 @@
 import type { BenchSuite } from '../harness/types.js';
+import { agentLoopSuite } from './agent-loop.js';
 import { mcpGrepSuite } from './mcp-grep.js';
+import { toolOutputMemorySuite } from './tool-output-memory.js';
 import { xmlTransportSuite } from './xml-transport.js';
 
 /** Every benchmark `pnpm bench` runs, in order. */
-export const suites: BenchSuite[] = [xmlTransportSuite, mcpGrepSuite];
+export const suites: BenchSuite[] = [xmlTransportSuite, mcpGrepSuite, agentLoopSuite, toolOutputMemorySuite];

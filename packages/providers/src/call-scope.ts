@@ -87,10 +87,13 @@ export class CallScope {
     this.controller.abort();
   }
 
-  /** Ends the call: stops the timer, unhooks the caller's signal, and aborts whatever is still open. */
-  dispose(): void {
+  /**
+   * Ends the call: stops the timer, unhooks the caller's signal, and aborts whatever is still
+   * open. A call whose response was read to the end (`finished`) has nothing open to abort.
+   */
+  dispose(finished = false): void {
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.external?.removeEventListener('abort', this.onExternalAbort);
-    if (!this.controller.signal.aborted) this.controller.abort();
+    if (!finished && !this.controller.signal.aborted) this.controller.abort();
   }
 }

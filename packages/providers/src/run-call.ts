@@ -40,7 +40,7 @@ const DRAIN_GRACE_MS = 1000;
  * The answer is complete. Reading on to the end of the body lets the connection be reused for
  * the next call; a server that keeps the stream open past the grace period is cut instead.
  */
-async function drain(iterator: AsyncIterator<unknown>, scope: CallScope): Promise<void> {
+async function drain(iterator: AsyncIterator<unknown>, scope: CallScope): Promise<boolean> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const expired = new Promise<'expired'>((resolve) => {
     timer = setTimeout(() => resolve('expired'), DRAIN_GRACE_MS);
@@ -50,12 +50,13 @@ async function drain(iterator: AsyncIterator<unknown>, scope: CallScope): Promis
       const result = await Promise.race([iterator.next(), expired]);
       if (result === 'expired') {
         scope.release();
-        return;
+        return false;
       }
-      if (result.done) return;
+      if (result.done) return true;
     }
   } catch {
     // Whatever follows a complete answer does not change it.
+    return false;
   } finally {
     clearTimeout(timer);
   }
@@ -73,6 +74,9 @@ export async function* runCall<Chunk, Response>(
   const scope = new CallScope(context, options, context.timeoutMs);
   const out: ModelStreamEvent[] = [];
   let iterator: AsyncIterator<Chunk> | undefined;
+  // Read to its end: nothing is left open, so there is nothing to abort (aborting costs two
+  // DOMExceptions and the SDK's and undici's listeners on every call).
+  let finished = false;
   try {
     scope.throwIfStopped();
     if (plan.stream) {
@@ -80,14 +84,17 @@ export async function* runCall<Chunk, Response>(
       const mapper = plan.createMapper();
       for (;;) {
         const next = await iterator.next();
-        if (next.done) break;
+        if (next.done) {
+          finished = true;
+          break;
+        }
         mapper.handle(next.value, out);
         if (out.length > 0) {
           for (const event of out) yield priced(event, context.pricing);
           out.length = 0;
         }
         if (mapper.done) {
-          await drain(iterator, scope);
+          finished = await drain(iterator, scope);
           break;
         }
       }
@@ -95,6 +102,7 @@ export async function* runCall<Chunk, Response>(
       mapper.finish(out);
     } else {
       const response = await plan.fetchResponse(scope.signal);
+      finished = true;
       scope.throwIfStopped();
       plan.mapResponse(response, out);
     }
@@ -102,8 +110,8 @@ export async function* runCall<Chunk, Response>(
   } catch (err) {
     throw scope.toModelError(err);
   } finally {
-    scope.dispose();
+    scope.dispose(finished);
     // Closes the SDK stream (after the abort above, so a pending read cannot hold it open).
-    await iterator?.return?.().catch(() => undefined);
+    if (!finished) await iterator?.return?.().catch(() => undefined);
   }
 }

@@ -10,6 +10,13 @@ const PER_MESSAGE_OVERHEAD = 4;
 
 let openAiCounter: CountTokens | undefined;
 
+/**
+ * Tool definitions are usually the same objects for every session of a process (internal tools,
+ * an MCP server's listing): their counts are kept across sessions, per counting method.
+ */
+const exactDefinitionTokens = new WeakMap<ToolDefinition, number>();
+const heuristicDefinitionTokens = new WeakMap<ToolDefinition, number>();
+
 /** Loaded on first use: the BPE tables cost ~200 ms and several MB, paid only by sessions that need them. */
 function loadOpenAiCounter(): CountTokens {
   if (openAiCounter === undefined) {
@@ -40,7 +47,7 @@ export class TokenEstimator {
   /** Reported input tokens / estimated, smoothed; starts at 1. */
   private correction = 1;
 
-  constructor(exact: boolean) {
+  constructor(private readonly exact: boolean) {
     this.count = exact ? exactOrHeuristic : heuristicTokens;
   }
 
@@ -74,21 +81,25 @@ export class TokenEstimator {
     return total;
   }
 
+  /** Tokens of tool definitions (corrected); definitions are counted once per process. */
   tools(definitions: readonly ToolDefinition[]): number {
+    return Math.ceil(this.rawTools(definitions) * this.correction);
+  }
+
+  rawTools(definitions: readonly ToolDefinition[]): number {
+    const cache = this.exact ? exactDefinitionTokens : heuristicDefinitionTokens;
     let total = 0;
     for (const definition of definitions) {
-      const cached = this.cache.get(definition);
-      if (cached !== undefined) {
-        total += cached;
-        continue;
+      let tokens = cache.get(definition);
+      if (tokens === undefined) {
+        tokens = this.count(
+          definition.name + definition.description + JSON.stringify(definition.inputSchema),
+        );
+        cache.set(definition, tokens);
       }
-      const tokens = this.count(
-        definition.name + definition.description + JSON.stringify(definition.inputSchema),
-      );
-      this.cache.set(definition, tokens);
       total += tokens;
     }
-    return Math.ceil(total * this.correction);
+    return total;
   }
 
   corrected(rawTokens: number): number {

@@ -12,7 +12,7 @@ import {
   type ToolResultMessage,
 } from '@agent/protocol';
 import type { ContextGuard } from '../context/context-guard.js';
-import type { TokenEstimator } from '../context/token-estimator.js';
+import { heuristicTokens, type TokenEstimator } from '../context/token-estimator.js';
 import type { OpTreeBuilder } from '../observe/op-tree.js';
 import type { SessionRecorder } from '../observe/recorder.js';
 import type { ResultSizer } from '../tools/result-sizer.js';
@@ -175,7 +175,13 @@ export class TurnLoop {
         continue;
       }
       modelErrorsOnly = false;
-      o.estimator.observe(outcome.usage?.inputTokens ?? 0, o.estimator.rawMessages(request.messages));
+      // What we estimated for this request: the conversation's running total, the tool
+      // definitions (counted once per process) and the notice by the heuristic (it is new
+      // every turn; counting it exactly would cost more than everything else the loop does).
+      const noticeText = request.messages.at(-1)?.content ?? '';
+      const rawEstimate =
+        o.guard.rawConversationTokens + heuristicTokens(noticeText) + o.estimator.rawTools(tools);
+      o.estimator.observe(outcome.usage?.inputTokens ?? 0, rawEstimate);
       state.lastStopReason = outcome.rawStopReason ?? outcome.stopReason;
       const end = await this.afterAnswer(outcome, turnNode, isFinal);
       if (end !== undefined) return end;

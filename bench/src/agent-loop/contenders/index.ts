@@ -1,0 +1,74 @@
+import type { ContenderFactory } from './types.js';
+
+/** What the report says about a contender, and how a child process loads it. */
+export interface ContenderInfo {
+  id: string;
+  /** Packages whose installed version the report names. */
+  packages: readonly string[];
+  /** How it reaches the server, said beside its figures. */
+  transport: string;
+  /** What counts as one streamed event for it. */
+  events: string;
+  /** False when it surfaces no stream (its events/s is n/a). */
+  streams: boolean;
+  /** Imported only inside that contender's own process, so no two share modules, JIT or heap. */
+  load(): Promise<ContenderFactory>;
+}
+
+export const contenders: readonly ContenderInfo[] = [
+  {
+    id: 'raw-loop',
+    packages: ['openai'],
+    transport: '`openai` client, streaming',
+    events: 'stream chunks',
+    streams: true,
+    load: async () => (await import('./raw-loop.js')).createRawLoop,
+  },
+  {
+    id: 'agent-core',
+    packages: ['@agent/core', '@agent/providers', 'openai'],
+    transport: '`@agent/providers` `openai` type over the `openai` client, streaming',
+    events: '`onEvent` events (output deltas, turns, logs, accounting, op tree)',
+    streams: true,
+    load: async () => (await import('./agent-core.js')).createAgentCore,
+  },
+  {
+    id: 'openai-agents',
+    packages: ['@openai/agents', 'openai'],
+    transport: '`OpenAIChatCompletionsModel` over the `openai` client, `run(..., { stream: true })`',
+    events: 'streamed run events',
+    streams: true,
+    load: async () => (await import('./openai-agents.js')).createOpenAIAgents,
+  },
+  {
+    id: 'ai-sdk-generate',
+    packages: ['ai', '@ai-sdk/openai'],
+    transport:
+      '`@ai-sdk/openai` `.chat()` (its own fetch-based provider: the SDK cannot use the `openai` client), NOT streaming: `generateText` makes non-streamed calls',
+    events: 'none (not streamed)',
+    streams: false,
+    load: async () => (await import('./ai-sdk-generate.js')).createAiSdkGenerate,
+  },
+  {
+    id: 'ai-sdk-stream',
+    packages: ['ai', '@ai-sdk/openai'],
+    transport:
+      '`@ai-sdk/openai` `.chat()` (its own fetch-based provider: the SDK cannot use the `openai` client), streaming',
+    events: '`fullStream` parts',
+    streams: true,
+    load: async () => (await import('./ai-sdk-stream.js')).createAiSdkStream,
+  },
+];
+
+export const RAW_LOOP_ID = 'raw-loop';
+export const CORE_ID = 'agent-core';
+
+export function contenderById(id: string): ContenderInfo {
+  const found = contenders.find((contender) => contender.id === id);
+  if (found === undefined) {
+    throw new Error(
+      `agent-loop: unknown contender "${id}"; known: ${contenders.map((c) => c.id).join(', ')}`,
+    );
+  }
+  return found;
+}

@@ -1,0 +1,56 @@
+// The figures of one contender, each a median with its min-max spread over the runs.
+import { type Spread, spread } from '../harness/measure.js';
+import type { ContenderData } from './orchestrate.js';
+
+const KB = 1024;
+
+export interface Figures {
+  id: string;
+  /** By tool turns N: CPU ms per model call (N tool turns + the final one). */
+  cpuPerTurnMs: Map<number, Spread>;
+  wallPerSessionMs: Map<number, Spread>;
+  eventsPerSecond: Map<number, Spread>;
+  eventsPerSession: Map<number, number>;
+  /** By concurrent sessions K: heap growth per in-flight session over the run's own baseline, KB. */
+  heapPerSessionKB: Map<number, Spread>;
+  /** RSS growth per in-flight session over the process's idle RSS, KB. */
+  rssPerSessionKB: Map<number, Spread>;
+}
+
+export function figuresOf(data: ContenderData): Figures {
+  const figures: Figures = {
+    id: data.id,
+    cpuPerTurnMs: new Map(),
+    wallPerSessionMs: new Map(),
+    eventsPerSecond: new Map(),
+    eventsPerSession: new Map(),
+    heapPerSessionKB: new Map(),
+    rssPerSessionKB: new Map(),
+  };
+  for (const cpu of data.cpu) {
+    const runs = cpu.measured;
+    if (runs.length === 0) continue;
+    figures.cpuPerTurnMs.set(cpu.turns, spread(runs.map((run) => run.cpuMs / run.modelCalls)));
+    figures.wallPerSessionMs.set(cpu.turns, spread(runs.map((run) => run.wallMs / run.sessions)));
+    figures.eventsPerSecond.set(cpu.turns, spread(runs.map((run) => run.events / (run.wallMs / 1000))));
+    figures.eventsPerSession.set(cpu.turns, runs[0]!.events / runs[0]!.sessions);
+  }
+  for (const { count, runs } of data.memory) {
+    if (runs.length === 0) continue;
+    figures.heapPerSessionKB.set(
+      count,
+      spread(runs.map((run) => (run.inFlight.heapUsed - run.baseline.heapUsed) / count / KB)),
+    );
+    figures.rssPerSessionKB.set(
+      count,
+      spread(runs.map((run) => (run.inFlight.rss - data.rssBaseline) / count / KB)),
+    );
+  }
+  return figures;
+}
+
+/** Ratio of two medians; NaN unless both are positive (a negative growth has no meaningful ratio). */
+export function ratio(a: Spread | undefined, b: Spread | undefined): number {
+  if (a === undefined || b === undefined || !(a.median > 0 && b.median > 0)) return Number.NaN;
+  return a.median / b.median;
+}

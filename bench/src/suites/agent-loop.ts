@@ -1,0 +1,177 @@
+// The agent loop side by side: the same scripted model server, the same tool, the same answer,
+// played to a raw `openai` loop, @agent/core and the frameworks users would pick instead.
+// The measuring machinery is in `../agent-loop/` (README there: bench/README.md).
+
+import { CORE_ID, contenders, RAW_LOOP_ID } from '../agent-loop/contenders/index.js';
+import { figuresOf } from '../agent-loop/figures.js';
+import {
+  type AgentLoopPlan,
+  type ContenderData,
+  measureContenders,
+  type ProfileData,
+  profileContender,
+} from '../agent-loop/orchestrate.js';
+import { CALLS_PER_TURN, FINAL_ANSWER, MODEL } from '../agent-loop/script.js';
+import {
+  CPU_TARGET_RATIO,
+  code,
+  contendersTable,
+  figureTables,
+  MEMORY_TARGET_KB,
+  profileTables,
+  type ReportInput,
+  ratioTable,
+  targets,
+  targetsTable,
+} from '../agent-loop/tables.js';
+import { versionsOf } from '../agent-loop/versions.js';
+import { formatNumber } from '../harness/measure.js';
+import type { BenchCheck, BenchSuite, SuiteResult } from '../harness/types.js';
+
+const FULL: AgentLoopPlan = {
+  cpu: [
+    { turns: 1, sessions: 30, runs: 5, warmup: 2 },
+    { turns: 5, sessions: 10, runs: 5, warmup: 1 },
+    { turns: 20, sessions: 3, runs: 5, warmup: 1 },
+  ],
+  memory: { counts: [1, 100, 1000], runs: 5, turns: 1, warmupSessions: 3 },
+  profile: { turns: 20, sessions: 20, runs: 1, warmup: 1 },
+};
+
+const QUICK: AgentLoopPlan = {
+  cpu: [
+    { turns: 1, sessions: 2, runs: 1, warmup: 0 },
+    { turns: 3, sessions: 1, runs: 1, warmup: 0 },
+  ],
+  memory: { counts: [1, 10], runs: 1, turns: 1, warmupSessions: 1 },
+  profile: { turns: 3, sessions: 1, runs: 1, warmup: 0 },
+};
+
+function checksOf(data: readonly ContenderData[], plan: AgentLoopPlan): BenchCheck[] {
+  const checks: BenchCheck[] = [];
+  for (const entry of data) {
+    const cpuSessions = entry.cpu.reduce((sum, c) => sum + c.sessions * (c.warmup + c.runs), 0);
+    const cpuFailed = entry.cpu.reduce((sum, c) => sum + c.failures.failed, 0);
+    const cpuProblem = entry.cpu.find((c) => c.failures.first !== undefined)?.failures.first;
+    checks.push({
+      name: `${entry.id}: every session of the CPU phase answered ${FINAL_ANSWER}`,
+      ok: cpuFailed === 0 && cpuSessions > 0,
+      detail: `${cpuSessions - cpuFailed} of ${cpuSessions} sessions (N=${plan.cpu.map((c) => c.turns).join(', ')})${cpuProblem === undefined ? '' : `; first problem: ${cpuProblem}`}`,
+    });
+    for (const { count, runs } of entry.memory) {
+      const failed = runs.reduce((sum, run) => sum + run.failures.failed, 0);
+      const allHeld = runs.every((run) => run.reachedHold);
+      const problem = runs.find((run) => run.failures.first !== undefined)?.failures.first;
+      checks.push({
+        name: `${entry.id}: ${count} concurrent session(s) all in flight together, then answered ${FINAL_ANSWER}`,
+        ok: failed === 0 && allHeld && runs.length > 0,
+        detail: `${runs.length} run(s), ${failed} failed session(s)${allHeld ? '' : ', the hold was not reached in time'}${problem === undefined ? '' : `; first problem: ${problem}`}`,
+      });
+    }
+  }
+  return checks;
+}
+
+/** Warnings a contender's process emitted (not printed during the run). */
+function warningNotes(data: readonly ContenderData[]): string[] {
+  const list: string[] = [];
+  for (const entry of data) {
+    const seen = new Set<string>();
+    for (const cpu of entry.cpu) for (const warning of cpu.warnings) seen.add(warning);
+    for (const { runs } of entry.memory)
+      for (const run of runs) for (const warning of run.warnings) seen.add(warning);
+    if (seen.size > 0) list.push(`Process warnings of ${entry.id}: ${[...seen].join('; ')}.`);
+  }
+  return list;
+}
+
+function runsText(plan: AgentLoopPlan): { cpuRuns: string; memoryRuns: string } {
+  const first = plan.cpu[0]!;
+  const sessions = plan.cpu.map((c) => `${c.sessions} (N=${c.turns})`).join(', ');
+  return {
+    cpuRuns: `${first.runs} runs of ${sessions} sessions in a row, after warm-up`,
+    memoryRuns: `${plan.memory.runs} runs per K`,
+  };
+}
+
+function notes(plan: AgentLoopPlan, profile: ProfileData | undefined, quick: boolean): string[] {
+  const list = [
+    `Script: the testkit model server (\`startModelServer\` with a stateless handler, in its own process, no added latency) answers each of N turns with ${CALLS_PER_TURN} calls to a local \`lookup\` tool that returns a fixed string, then the final answer \`${FINAL_ANSWER}\` (for agent-core inside its nonce-tagged XML FINAL slot, taken from the XML-NEXT notice; plain text for the others). The turn is read from the request (tool results in the conversation), so sessions never share state. Text is streamed in 4-character deltas; tool arguments in the testkit's 8-character fragments. Every session's answer is checked.`,
+    `Every contender runs in a fresh child process with the same Node flags (\`--import tsx --expose-gc\`), loads only its own framework, and shares one model (\`${MODEL}\`, an OpenAI-family name as an \`openai\` provider user would configure, so agent-core counts tokens with its o200k tokenizer). Runs are interleaved across contenders so drifting machine load spreads over all of them.`,
+    `CPU per turn: \`process.cpuUsage()\` of the contender's process over a run of sessions one after another (GC forced before each run, so a run pays for its own garbage), divided by the model calls (N + 1 per session). The server's CPU is in another process and is not counted. Wall time per session is over the same runs.`,
+    `Memory: K sessions start at once; the server holds each one's final request (after ${plan.memory.turns} tool turn(s)) until all K wait there, so all K are in flight and idle together; then the contender's process is sampled after two forced GCs. Heap = heapUsed growth over the baseline taken (after GC) just before the K sessions started, divided by K; RSS = growth over the process's idle RSS before its first concurrent run, divided by K (closer to a high-water mark; RSS moves by whole pages as V8 commits and gives back memory, so below K=1,000 it is within that noise and can be negative). Keep-alive sockets opened by earlier runs stay in the pool (server keep-alive raised to 120 s, listen backlog 4096), so from the second run at a given K the heap figure excludes the connection pool; the first run's does not, and shows in the max. At K=1 fixed costs (a socket, lazily built caches) dominate: read K=${Math.max(...plan.memory.counts)}.`,
+    'Streamed events per second: the events each contender surfaces to its caller during a session, over the session wall time (same runs as CPU). What counts as an event differs by design (see the contenders table): agent-core does not surface tool-argument deltas but does surface logs, accounting and op-tree events; openai-agents surfaces raw model events plus run items; so read it with the events-per-session column.',
+    'Transport: raw-loop, agent-core and openai-agents talk to the server through the official `openai` client (v6, streaming). The Vercel AI SDK cannot: `@ai-sdk/openai` is its own fetch-based provider (same global fetch), used here with `.chat()` so the same Chat Completions route is hit; `generateText` makes non-streamed calls, so it has no events and its CPU figures are for a non-streaming loop.',
+    'Peers are configured as their docs recommend: openai-agents with tracing disabled (`setTracingDisabled(true)` and `Runner({ tracingDisabled: true })`, no exporter), `OpenAIChatCompletionsModel`, a zod `tool()`, `maxTurns` N + 2; the AI SDK with a zod `tool()` and `stopWhen: stepCountIs(N + 2)`, telemetry off (its default). agent-core: `runAgent` with `@agent/providers` (`type: "openai"`), one in-process ToolProvider, `maxTurns` N + 2, `expectedOutput: { format: "text" }`; every `onEvent` call is counted.',
+    `Targets: agent-core's CPU per turn at most ${CPU_TARGET_RATIO}x the raw loop and below every peer, at every N; heap per concurrent in-flight session at most ${MEMORY_TARGET_KB} KB above the raw loop. The targets table says where the project stands; a missed target is reported, not hidden, with a profile of agent-core.`,
+    `Versions: Node ${process.version}; ${versionsOf(['@agent/core', '@agent/providers', '@agent/testkit', 'openai', '@openai/agents', 'ai', '@ai-sdk/openai', 'zod']).join(', ')}.`,
+    'The machine may be shared with other work: figures are medians with their min-max spread; compare ratios rather than absolute milliseconds.',
+  ];
+  if (profile !== undefined) {
+    const perTurn = (ms: number) => `${formatNumber((ms * 1000) / profile.modelCalls, 0)} us`;
+    const callers = profile.summary.byProjectCaller
+      .filter((c) => c.area !== '')
+      .slice(0, 5)
+      .map((c) => `${code(c.name)} ${perTurn(c.ms)} (${formatNumber(c.percent, 1)}%)`)
+      .join(', ');
+    const functions = profile.summary.functions
+      .slice(0, 5)
+      .map((f) => `${code(f.name)} ${formatNumber(f.percent, 1)}%`)
+      .join(', ');
+    list.push(
+      `Profile (a target was missed): agent-core and the raw loop each ran again in a fresh process under \`node --cpu-prof\` (N=${profile.plan.turns}, ${profile.plan.sessions} sessions); only samples inside the measured runs count (\`bench/src/agent-loop/cpu-profile.ts\`). agent-core busy time per turn ${perTurn(profile.summary.busyMs)} (the profiler samples the main thread only, not GC helper or compiler threads, and counts time the thread was runnable but descheduled, so it does not match the CPU table: compare the two profile columns with each other); top self time: ${functions}. Charged to the nearest @agent function on the stack: ${callers}.`,
+    );
+  }
+  if (quick)
+    list.push('Quick run: small N, one run, no K=1,000: it checks that every contender finishes the script.');
+  return list;
+}
+
+export const agentLoopSuite: BenchSuite = {
+  id: 'agent-loop',
+  title: 'Agent loop: @agent/core against a raw loop and other frameworks',
+  description:
+    'N turns of two local tool calls, then a final answer, played by the testkit model server (its own process, no latency) to each contender in its own process: CPU per turn, wall time per session, heap and RSS per concurrent in-flight session, streamed events per second; medians with min-max.',
+  async run({ quick }): Promise<SuiteResult> {
+    const plan = quick ? QUICK : FULL;
+    const started = Date.now();
+    const log = (line: string) => console.log(`  ${line}`);
+    const data = await measureContenders(contenders, plan, log);
+    const figures = data.map(figuresOf);
+    const input: ReportInput = {
+      contenders,
+      figures,
+      turns: plan.cpu.map((c) => c.turns),
+      counts: plan.memory.counts,
+      startMs: new Map(data.map((d) => [d.id, d.startMs])),
+    };
+    const outcomes = targets(input);
+    let profile: ProfileData | undefined;
+    let rawProfile: ProfileData | undefined;
+    if (!quick && outcomes.some((t) => !t.met)) {
+      const profileStarted = Date.now();
+      profile = await profileContender(CORE_ID, plan.profile);
+      rawProfile = await profileContender(RAW_LOOP_ID, plan.profile);
+      log(`profiles: ${((Date.now() - profileStarted) / 1000).toFixed(1)} s`);
+    }
+    const tables = [
+      contendersTable(input),
+      ...figureTables(input, runsText(plan)),
+      ratioTable(input),
+      targetsTable(outcomes, quick),
+      ...(profile === undefined ? [] : profileTables(profile, rawProfile)),
+    ];
+    return {
+      tables,
+      notes: [...notes(plan, profile, quick), ...warningNotes(data)],
+      checks: checksOf(data, plan),
+      raw: {
+        plan,
+        durationMs: Date.now() - started,
+        contenders: data,
+        targets: outcomes,
+        profiles: { [CORE_ID]: profile, [RAW_LOOP_ID]: rawProfile },
+      },
+    };
+  },
+};
