@@ -1,15 +1,10 @@
-import {
-  type AssistantMessage,
-  type ConversationMessage,
-  type ExitCode,
-  type ExpectedOutput,
-  FINAL_REPORT_TOOL,
-  type ForcedFinalReason,
-  type ModelRequest,
-  type ModelTarget,
-  type OpNode,
-  type ToolDefinition,
-  type ToolResultMessage,
+import type {
+  ConversationMessage,
+  ExpectedOutput,
+  ModelRequest,
+  ModelTarget,
+  OpNode,
+  ToolDefinition,
 } from '@agent/protocol';
 import type { ContextGuard } from '../context/context-guard.js';
 import { heuristicTokens, type TokenEstimator } from '../context/token-estimator.js';
@@ -17,17 +12,12 @@ import type { OpTreeBuilder } from '../observe/op-tree.js';
 import type { SessionRecorder } from '../observe/recorder.js';
 import type { ResultSizer } from '../tools/result-sizer.js';
 import type { ToolExecutor } from '../tools/tool-executor.js';
+import { AnswerHandler } from './answer-handler.js';
 import { classifyModelError } from './error-policy.js';
-import { type AttemptSuccess, runModelAttempt } from './model-attempt.js';
-import {
-  EMPTY_ANSWER_NOTICE,
-  invalidReportNotice,
-  plainTextNotice,
-  toolsOnFinalTurnNotice,
-} from './notices.js';
-import { adoptFinalReport } from './report-adoption.js';
+import { runModelAttempt } from './model-attempt.js';
 import type { SessionState } from './session-state.js';
 import type { TargetRotation } from './target-rotation.js';
+import { finalTurnFailed, noTargetLeft, type TurnEnd } from './turn-end.js';
 import { renderTurnNotice } from './turn-notice.js';
 
 export interface TurnLoopOptions {
@@ -53,15 +43,13 @@ export interface TurnLoopOptions {
   sleep: (ms: number, signal: AbortSignal) => Promise<void>;
 }
 
-type TurnEnd =
-  | { kind: 'report' }
-  | { kind: 'tools'; forceFinal?: ForcedFinalReason }
-  | { kind: 'force-final'; reason: ForcedFinalReason }
-  | { kind: 'end'; exitCode: ExitCode; error: string };
-
 /** Runs turns until a report is committed or the session has to end. */
 export class TurnLoop {
-  constructor(private readonly o: TurnLoopOptions) {}
+  private readonly answers: AnswerHandler;
+
+  constructor(private readonly o: TurnLoopOptions) {
+    this.answers = new AnswerHandler(o, (message) => this.push(message));
+  }
 
   push(message: ConversationMessage): void {
     this.o.state.conversation.push(message);
@@ -119,7 +107,7 @@ export class TurnLoop {
       if (o.signal.aborted)
         return { kind: 'end', exitCode: 'EXIT-ABORTED', error: 'the session was cancelled' };
       const target = o.rotation.current();
-      if (target === undefined) return this.noTargetLeft(isFinal);
+      if (target === undefined) return noTargetLeft(o.rotation, isFinal);
       const attemptNo = failures + 1;
       o.recorder.emit({
         type: 'turn_started',
@@ -183,129 +171,14 @@ export class TurnLoop {
         o.guard.rawConversationTokens + heuristicTokens(noticeText) + o.estimator.rawTools(tools);
       o.estimator.observe(outcome.usage?.inputTokens ?? 0, rawEstimate);
       state.lastStopReason = outcome.rawStopReason ?? outcome.stopReason;
-      const end = await this.afterAnswer(outcome, turnNode, isFinal);
+      const end = await this.answers.handle(outcome, turnNode, isFinal);
       if (end !== undefined) return end;
       failures++;
       o.rotation.advance();
-      retrySlugs = [this.lastRetrySlug];
+      retrySlugs = [this.answers.lastRetrySlug];
     }
     if (!isFinal) return { kind: 'force-final', reason: 'retry_exhaustion' };
-    return this.finalTurnFailed(modelErrorsOnly);
-  }
-
-  private lastRetrySlug = '';
-
-  /** Handles a successful answer. Returns how the turn ends, or undefined to retry within it. */
-  private async afterAnswer(
-    outcome: AttemptSuccess,
-    turnNode: OpNode,
-    isFinal: boolean,
-  ): Promise<TurnEnd | undefined> {
-    const o = this.o;
-    const { state } = o;
-    const assistant: AssistantMessage = {
-      role: 'assistant',
-      content: outcome.text,
-      ...(outcome.reasoning.length > 0 ? { reasoning: outcome.reasoning } : {}),
-      ...(outcome.toolCalls.length > 0 ? { toolCalls: outcome.toolCalls } : {}),
-    };
-    for (const ignored of outcome.slot.ignored) {
-      o.recorder.log({
-        severity: 'WRN',
-        direction: 'response',
-        type: 'llm',
-        remoteIdentifier: 'agent:final-report',
-        message: `ignored tag ${ignored}`,
-      });
-    }
-    const adoption = adoptFinalReport(outcome, o.expected, {
-      isFinalTurn: isFinal,
-      maxOutputTokens: o.sampling.maxOutputTokens,
-    });
-    if (adoption.kind === 'committed') {
-      state.finalReportAttempts++;
-      this.push(assistant);
-      this.answerOtherCalls(outcome, 'Final report captured.');
-      state.finalReport = adoption.report;
-      state.reportStreamed = adoption.source === 'xml' && outcome.slot.streamedContent;
-      for (const warning of [...adoption.warnings, ...adoption.repairs]) {
-        o.recorder.log({
-          severity: 'WRN',
-          direction: 'response',
-          type: 'llm',
-          remoteIdentifier: 'agent:final-report',
-          message: warning,
-        });
-      }
-      o.recorder.account({
-        type: 'tool',
-        timestamp: o.now(),
-        status: 'ok',
-        latency: 0,
-        mcpServer: 'agent',
-        command: adoption.source === 'xml' ? `${FINAL_REPORT_TOOL}_xml` : FINAL_REPORT_TOOL,
-        charactersIn: outcome.slot.payload.length,
-        charactersOut: 12,
-        source: adoption.source === 'xml' ? 'xml' : 'native',
-        turn: state.turn,
-        agentPath: o.agentPath,
-      });
-      return { kind: 'report' };
-    }
-    if (adoption.kind === 'invalid') {
-      state.finalReportAttempts++;
-      state.finalReportFailedEver = true;
-      this.push(assistant);
-      this.answerOtherCalls(outcome, `(tool failed: not run: the final report was rejected)`);
-      this.push({
-        role: 'user',
-        content: invalidReportNotice(o.nonce, adoption.reason, adoption.diagnostics),
-      });
-      o.recorder.log({
-        severity: 'WRN',
-        direction: 'response',
-        type: 'llm',
-        remoteIdentifier: 'agent:final-report',
-        message: `final report rejected (${adoption.slug}): ${adoption.reason}${adoption.diagnostics.length > 0 ? `; ${adoption.diagnostics.join('; ')}` : ''}`,
-      });
-      this.lastRetrySlug = adoption.slug;
-      return undefined;
-    }
-    if (outcome.toolCalls.length > 0 && !isFinal) {
-      this.push(assistant);
-      const result = await o.executor.runTurn(outcome.toolCalls, turnNode);
-      for (const message of result.messages) this.push(message);
-      state.taskStatusOnlyTurns = result.onlyTaskStatus ? state.taskStatusOnlyTurns + 1 : 0;
-      const forceFinal =
-        result.forceFinal ?? (state.taskStatusOnlyTurns >= 2 ? 'task_status_only' : undefined);
-      return { kind: 'tools', ...(forceFinal === undefined ? {} : { forceFinal }) };
-    }
-    this.push(assistant);
-    if (outcome.toolCalls.length > 0) {
-      this.answerOtherCalls(outcome, '(tool failed: no tools can run on the final turn)');
-      this.push({ role: 'user', content: toolsOnFinalTurnNotice(o.nonce) });
-      this.lastRetrySlug = 'tools_on_final_turn';
-    } else if (outcome.text.trim().length === 0 && outcome.reasoning.length === 0) {
-      this.push({ role: 'user', content: EMPTY_ANSWER_NOTICE });
-      this.lastRetrySlug = 'empty_answer';
-    } else {
-      this.push({ role: 'user', content: plainTextNotice(o.nonce) });
-      this.lastRetrySlug = 'plain_text';
-    }
-    return undefined;
-  }
-
-  /** Every tool call in the conversation gets an answer, so it stays valid for every provider. */
-  private answerOtherCalls(outcome: AttemptSuccess, text: string): void {
-    for (const call of outcome.toolCalls) {
-      const message: ToolResultMessage = {
-        role: 'tool',
-        toolCallId: call.id,
-        toolName: call.name,
-        content: call.name === FINAL_REPORT_TOOL ? text : '(tool failed: not run)',
-      };
-      this.push(message);
-    }
+    return finalTurnFailed(state, o.maxRetries, modelErrorsOnly);
   }
 
   private buildRequest(
@@ -333,62 +206,6 @@ export class TurnLoop {
       messages,
       ...(tools.length > 0 ? { tools, toolChoice: 'auto' as const } : {}),
       ...o.sampling,
-    };
-  }
-
-  private noTargetLeft(isFinal: boolean): TurnEnd {
-    const exitCode = this.o.rotation.exhaustedExitCode();
-    if (exitCode === 'EXIT-TOKEN-LIMIT' && !isFinal) return { kind: 'force-final', reason: 'context' };
-    const what: Partial<Record<ExitCode, string>> = {
-      'EXIT-AUTH-FAILURE': 'every model rejected the credentials',
-      'EXIT-QUOTA-EXCEEDED': 'every model is out of quota',
-      'EXIT-TOKEN-LIMIT': 'the conversation no longer fits any model',
-    };
-    return { kind: 'end', exitCode, error: what[exitCode] ?? 'no model could be used' };
-  }
-
-  private finalTurnFailed(modelErrorsOnly: boolean): TurnEnd {
-    const { state, maxRetries } = this.o;
-    const reason = state.forcedFinal ?? 'max_turns';
-    if (reason === 'context') {
-      return {
-        kind: 'end',
-        exitCode: 'EXIT-TOKEN-LIMIT',
-        error: 'the context window filled up and the final turn gave no report',
-      };
-    }
-    if (reason === 'user_stop') {
-      return {
-        kind: 'end',
-        exitCode: 'EXIT-USER-STOP',
-        error: 'stopped by the user; the final turn gave no report',
-      };
-    }
-    if (modelErrorsOnly) {
-      return {
-        kind: 'end',
-        exitCode: 'EXIT-NO-LLM-RESPONSE',
-        error: `no model answered on the final turn after ${maxRetries} attempts`,
-      };
-    }
-    if (state.finalReportFailedEver) {
-      return {
-        kind: 'end',
-        exitCode: 'EXIT-INVALID-FINAL-REPORT',
-        error: 'the final report was invalid on every attempt',
-      };
-    }
-    if (reason === 'max_turns') {
-      return {
-        kind: 'end',
-        exitCode: 'EXIT-MAX-TURNS-NO-RESPONSE',
-        error: 'the turn limit was reached without a final report',
-      };
-    }
-    return {
-      kind: 'end',
-      exitCode: 'EXIT-RETRY-EXHAUSTION',
-      error: `no final report after the final turn (${reason})`,
     };
   }
 }
