@@ -41,17 +41,10 @@ cat > "$dir/tsconfig.json" <<JSON
   "include": ["src", "test", "*.ts"]
 }
 JSON
-cat > "$dir/tsup.config.ts" <<TS
-import { defineConfig } from 'tsup';
+cat > "$dir/tsup.config.ts" <<'TS'
+import { libraryBuild } from '../../tooling/tsup/library.js';
 
-export default defineConfig({
-  entry: ['src/index.ts'],
-  format: ['esm'],
-  dts: true,
-  sourcemap: true,
-  clean: true,
-  target: 'node20',
-});
+export default libraryBuild();
 TS
 cat > "$dir/vitest.config.ts" <<TS
 import { libraryTestConfig } from '../../tooling/vitest/shared.js';

@@ -1,10 +1,3 @@
-import { defineConfig } from 'tsup';
+import { libraryBuild } from '../../tooling/tsup/library.js';
 
-export default defineConfig({
-  entry: { index: 'src/index.ts', 'bin/agent-fs-mcp': 'src/bin/agent-fs-mcp.ts' },
-  format: ['esm'],
-  dts: { entry: { index: 'src/index.ts' } },
-  sourcemap: true,
-  clean: true,
-  target: 'node20',
-});
+export default libraryBuild({ 'bin/agent-fs-mcp': 'src/bin/agent-fs-mcp.ts' });

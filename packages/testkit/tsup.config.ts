@@ -1,14 +1,4 @@
-import { defineConfig } from 'tsup';
+import { libraryBuild } from '../../tooling/tsup/library.js';
 
-export default defineConfig({
-  entry: {
-    index: 'src/index.ts',
-    // The bin keeps its `#!/usr/bin/env node` line from the source.
-    'bin/agent-testkit-server': 'src/bin/agent-testkit-server.ts',
-  },
-  format: ['esm'],
-  dts: { entry: { index: 'src/index.ts' } },
-  sourcemap: true,
-  clean: true,
-  target: 'node20',
-});
+// The bin keeps its `#!/usr/bin/env node` line from the source.
+export default libraryBuild({ 'bin/agent-testkit-server': 'src/bin/agent-testkit-server.ts' });
