@@ -12,7 +12,6 @@ import {
 } from '@agent/protocol';
 import type { OpTreeBuilder } from '../observe/op-tree.js';
 import type { SessionRecorder } from '../observe/recorder.js';
-import { abortPromise } from './abort.js';
 import { type SlotOutcome, SlotReader } from './slot-reader.js';
 
 export interface AttemptSuccess {
@@ -63,23 +62,28 @@ export async function runModelAttempt(
   const label = `${client.provider}:${client.model}`;
   const node = context.opTree.begin(context.turnNode, 'llm', label);
   const started = context.now();
-  const controller = new AbortController();
-  const onSessionAbort = () => controller.abort(context.signal.reason);
-  if (context.signal.aborted) controller.abort(context.signal.reason);
+  // The client gets the session's own signal and the timeout; no controller is made per call.
+  // A client that ignores both is still stopped: the watchdog ends our wait a second later.
+  let stopWaiting: (reason: unknown) => void = () => {};
+  const stoppedWaiting = new Promise<never>((_, reject) => {
+    stopWaiting = reject;
+  });
+  stoppedWaiting.catch(() => {});
+  let watchdogFired = false;
+  const watchdog = setTimeout(() => {
+    watchdogFired = true;
+    stopWaiting(
+      new ModelError({
+        kind: 'timeout',
+        message: `no answer within ${context.timeoutMs} ms`,
+        provider: client.provider,
+        model: client.model,
+      }),
+    );
+  }, context.timeoutMs + 1_000);
+  const onSessionAbort = () => stopWaiting(context.signal.reason);
+  if (context.signal.aborted) onSessionAbort();
   else context.signal.addEventListener('abort', onSessionAbort, { once: true });
-  // A client that ignores its own timeout is still stopped: our watchdog aborts one second later.
-  const watchdog = setTimeout(
-    () =>
-      controller.abort(
-        new ModelError({
-          kind: 'timeout',
-          message: `no answer within ${context.timeoutMs} ms`,
-          provider: client.provider,
-          model: client.model,
-        }),
-      ),
-    context.timeoutMs + 1_000,
-  );
   const reader = new SlotReader(context.nonce, recorder);
   const reasoning: ReasoningPart[] = [];
   let reasoningText = '';
@@ -97,12 +101,11 @@ export async function runModelAttempt(
     message: `attempt ${context.attempt}: ${request.messages.length} messages, ${request.tools?.length ?? 0} tools`,
   });
   try {
-    const stream = client.stream(request, { signal: controller.signal, timeoutMs: context.timeoutMs });
+    const stream = client.stream(request, { signal: context.signal, timeoutMs: context.timeoutMs });
     const iterator = stream[Symbol.asyncIterator]();
-    const stopped = abortPromise(controller.signal);
     try {
       for (;;) {
-        const step = await Promise.race([iterator.next(), stopped.promise]);
+        const step = await Promise.race([iterator.next(), stoppedWaiting]);
         if (step.done === true) break;
         const event = step.value;
         switch (event.type) {
@@ -138,8 +141,7 @@ export async function runModelAttempt(
         }
       }
     } finally {
-      stopped.dispose();
-      if (controller.signal.aborted) void iterator.return?.()?.catch(() => {});
+      if (watchdogFired || context.signal.aborted) void iterator.return?.()?.catch(() => {});
     }
     if (reasoningText.length > 0) reasoning.push({ text: reasoningText });
     const slot = reader.end();
@@ -187,11 +189,7 @@ export async function runModelAttempt(
           provider: client.provider,
           model: client.model,
         })
-      : toModelError(
-          controller.signal.aborted ? (controller.signal.reason ?? thrown) : thrown,
-          client.provider,
-          client.model,
-        );
+      : toModelError(thrown, client.provider, client.model);
     const latencyMs = context.now() - started;
     const entry = llmEntry(target, context, 'failed', latencyMs, usage, {
       error: `${error.kind}: ${error.message}`,

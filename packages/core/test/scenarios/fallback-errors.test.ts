@@ -189,3 +189,30 @@ describe('fallback across targets', () => {
     expect(llmEntries(run.result)).toHaveLength(2);
   });
 });
+
+test('a client that ignores its signal and timeout is cut off by the watchdog, then the next target answers', async () => {
+  const { scriptedModel } = await import('@agent/testkit');
+  const { runAgent } = await import('../../src/index.js');
+  const deaf = {
+    provider: 'deaf',
+    model: 'never',
+    // Ignores every option: never yields, never ends.
+    stream: async function* () {
+      await new Promise(() => {});
+    },
+  };
+  const backup = scriptedModel([ok]);
+  const started = Date.now();
+  const result = await runAgent({
+    nonce: 'abcd1234',
+    llmTimeout: 100,
+    targets: [{ client: deaf }, { client: backup }],
+    userPrompt: 'x',
+  });
+  expect(Date.now() - started).toBeLessThan(5000);
+  expect(result.success).toBe(true);
+  expect(llmEntries(result).map((e) => [e.provider, e.status, e.error?.split(':')[0]])).toEqual([
+    ['deaf', 'failed', 'timeout'],
+    ['scripted', 'ok', undefined],
+  ]);
+});
