@@ -1,8 +1,15 @@
 import type { BenchSuite } from '../harness/types.js';
 import { agentLoopSuite } from './agent-loop.js';
+import { headendLoadSuite } from './headend-load.js';
 import { mcpGrepSuite } from './mcp-grep.js';
 import { toolOutputMemorySuite } from './tool-output-memory.js';
 import { xmlTransportSuite } from './xml-transport.js';
 
 /** Every benchmark `pnpm bench` runs, in order. */
-export const suites: BenchSuite[] = [xmlTransportSuite, mcpGrepSuite, agentLoopSuite, toolOutputMemorySuite];
+export const suites: BenchSuite[] = [
+  xmlTransportSuite,
+  mcpGrepSuite,
+  agentLoopSuite,
+  toolOutputMemorySuite,
+  headendLoadSuite,
+];

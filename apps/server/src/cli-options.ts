@@ -1,0 +1,108 @@
+import { isLoopbackHost } from '@agent/headends';
+import { Command, InvalidArgumentError } from 'commander';
+import {
+  envTokens,
+  parseMcp,
+  parsePort,
+  readConfigFile,
+  type ServerConfig,
+  ServerConfigError,
+} from './server-config.js';
+
+function port(what: string) {
+  return (value: string) => {
+    try {
+      return parsePort(value, what);
+    } catch (error) {
+      throw new InvalidArgumentError((error as Error).message);
+    }
+  };
+}
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+/** Parses argv (+ env, + `--config` file; flags win) into a checked `ServerConfig`. */
+export function parseServerArgs(argv: string[], env: Record<string, string | undefined>): ServerConfig {
+  const program = new Command('agent-server')
+    .description('Serves agents over REST, OpenAI- and Anthropic-compatible APIs and MCP.')
+    .option('--agent <file>', 'an .ai agent file to serve (repeatable)', collect)
+    .option('--config <file>', 'server config file (server.json)')
+    .option('--agent-config <file>', 'the agent runtime config (agent.json)')
+    .option('--host <host>', 'interface to bind (default 127.0.0.1)')
+    .option('--api <port>', 'REST headend port', port('--api'))
+    .option('--openai <port>', 'OpenAI-compatible headend port', port('--openai'))
+    .option('--anthropic <port>', 'Anthropic-compatible headend port', port('--anthropic'))
+    .option('--mcp <where>', 'MCP headend: http:<port> or stdio')
+    .option('--token <token>', 'accepted bearer token (repeatable; also AGENT_SERVER_TOKENS)', collect)
+    .option('--allow-no-auth', 'serve without tokens (loopback hosts only)')
+    .option('--drain-seconds <n>', 'on SIGTERM, how long running sessions may finish (default 30)', Number)
+    .option('--body-limit <bytes>', 'largest request body (default 1 MiB)', Number)
+    .option('--concurrency <n>', 'sessions running at once per headend (default 16)', Number)
+    .option('--queue <n>', 'requests waiting per headend before 429 (default 64)', Number)
+    .exitOverride()
+    .configureOutput({ writeOut: (text) => process.stderr.write(text) });
+  program.parse(argv, { from: 'user' });
+  const flags = program.opts<{
+    agent?: string[];
+    config?: string;
+    agentConfig?: string;
+    host?: string;
+    api?: number;
+    openai?: number;
+    anthropic?: number;
+    mcp?: string;
+    token?: string[];
+    allowNoAuth?: boolean;
+    drainSeconds?: number;
+    bodyLimit?: number;
+    concurrency?: number;
+    queue?: number;
+  }>();
+  const file = flags.config === undefined ? {} : readConfigFile(flags.config);
+  const config: ServerConfig = {
+    agents: [...(file.agents ?? []), ...(flags.agent ?? [])],
+    host: flags.host ?? file.host ?? '127.0.0.1',
+    api: flags.api ?? file.api,
+    openai: flags.openai ?? file.openai,
+    anthropic: flags.anthropic ?? file.anthropic,
+    mcp: flags.mcp === undefined ? file.mcp : parseMcp(flags.mcp),
+    tokens: [...(file.tokens ?? []), ...envTokens(env), ...(flags.token ?? [])],
+    allowNoAuth: flags.allowNoAuth ?? file.allowNoAuth ?? false,
+    drainSeconds: flags.drainSeconds ?? file.drainSeconds ?? 30,
+    bodyLimitBytes: flags.bodyLimit ?? file.bodyLimitBytes,
+    concurrency: flags.concurrency ?? file.concurrency,
+    queueSize: flags.queue ?? file.queueSize,
+    agentConfig: flags.agentConfig ?? file.agentConfig,
+  };
+  checkConfig(config);
+  return config;
+}
+
+function checkConfig(config: ServerConfig): void {
+  if (config.agents.length === 0)
+    throw new ServerConfigError('no agents: give --agent <file.ai> (repeatable)');
+  const http = [config.api, config.openai, config.anthropic, config.mcp?.kind === 'http' ? 1 : undefined];
+  if (http.every((entry) => entry === undefined) && config.mcp === undefined) {
+    throw new ServerConfigError('no headend: give --api, --openai, --anthropic and/or --mcp');
+  }
+  if (config.tokens.length === 0 && !config.allowNoAuth) {
+    throw new ServerConfigError(
+      'no tokens: give --token, AGENT_SERVER_TOKENS or --allow-no-auth (loopback only)',
+    );
+  }
+  if (config.tokens.length === 0 && config.allowNoAuth && !isLoopbackHost(config.host)) {
+    throw new ServerConfigError(
+      `--allow-no-auth is refused on ${config.host}: bind a loopback host or give tokens`,
+    );
+  }
+  for (const [key, value] of [
+    ['--drain-seconds', config.drainSeconds],
+    ['--body-limit', config.bodyLimitBytes],
+    ['--concurrency', config.concurrency],
+    ['--queue', config.queueSize],
+  ] as const) {
+    if (value !== undefined && !(Number.isFinite(value) && value >= 0)) {
+      throw new ServerConfigError(`${key}: expected a non-negative number, not ${value}`);
+    }
+  }
+}

@@ -1,0 +1,115 @@
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+
+/** Where the MCP headend listens: a port for Streamable HTTP, or stdio. */
+export type McpListen = { kind: 'http'; port: number } | { kind: 'stdio' };
+
+/** Everything `agent-server` needs, from flags, env and an optional config file. */
+export interface ServerConfig {
+  agents: string[];
+  host: string;
+  api?: number;
+  openai?: number;
+  anthropic?: number;
+  mcp?: McpListen;
+  tokens: string[];
+  allowNoAuth: boolean;
+  drainSeconds: number;
+  bodyLimitBytes?: number;
+  concurrency?: number;
+  queueSize?: number;
+  /** `--agent-config`: the agent runtime's own config file (providers, MCP servers). */
+  agentConfig?: string;
+}
+
+export class ServerConfigError extends Error {
+  override name = 'ServerConfigError';
+}
+
+export function parsePort(value: unknown, what: string): number {
+  const port = typeof value === 'number' ? value : Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new ServerConfigError(`${what}: a port is an integer 0-65535, not ${JSON.stringify(value)}`);
+  }
+  return port;
+}
+
+export function parseMcp(value: unknown): McpListen {
+  if (value === 'stdio') return { kind: 'stdio' };
+  const text = String(value);
+  const match = /^(?:http:)?(\d+)$/.exec(text);
+  if (match?.[1] === undefined) {
+    throw new ServerConfigError(`--mcp: expected "stdio" or "http:<port>", not ${JSON.stringify(value)}`);
+  }
+  return { kind: 'http', port: parsePort(match[1], '--mcp') };
+}
+
+/** The tokens in `AGENT_SERVER_TOKENS` (comma or whitespace separated). */
+export function envTokens(env: Record<string, string | undefined>): string[] {
+  return (env.AGENT_SERVER_TOKENS ?? '').split(/[\s,]+/).filter((token) => token !== '');
+}
+
+const FILE_KEYS = new Set([
+  'agents',
+  'host',
+  'api',
+  'openai',
+  'anthropic',
+  'mcp',
+  'tokens',
+  'allowNoAuth',
+  'drainSeconds',
+  'bodyLimitBytes',
+  'concurrency',
+  'queueSize',
+  'agentConfig',
+]);
+
+/** Reads `server.json`; agent and config paths are relative to the file. */
+export function readConfigFile(path: string): Partial<ServerConfig> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new ServerConfigError(`${path}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    throw new ServerConfigError(`${path}: the config must be a JSON object`);
+  }
+  const file = raw as Record<string, unknown>;
+  for (const key of Object.keys(file)) {
+    if (!FILE_KEYS.has(key)) {
+      throw new ServerConfigError(`${path}: unknown key "${key}" (allowed: ${[...FILE_KEYS].join(', ')})`);
+    }
+  }
+  const base = dirname(resolve(path));
+  const config: Partial<ServerConfig> = {};
+  if (file.agents !== undefined) {
+    if (!Array.isArray(file.agents) || !file.agents.every((agent) => typeof agent === 'string')) {
+      throw new ServerConfigError(`${path}: "agents" must be an array of .ai file paths`);
+    }
+    config.agents = file.agents.map((agent) => resolve(base, agent));
+  }
+  if (typeof file.host === 'string') config.host = file.host;
+  for (const key of ['api', 'openai', 'anthropic'] as const) {
+    if (file[key] !== undefined) config[key] = parsePort(file[key], `${path}: "${key}"`);
+  }
+  if (file.mcp !== undefined) config.mcp = parseMcp(file.mcp);
+  if (file.tokens !== undefined) {
+    if (!Array.isArray(file.tokens) || !file.tokens.every((token) => typeof token === 'string')) {
+      throw new ServerConfigError(`${path}: "tokens" must be an array of strings`);
+    }
+    config.tokens = file.tokens;
+  }
+  if (typeof file.allowNoAuth === 'boolean') config.allowNoAuth = file.allowNoAuth;
+  for (const key of ['drainSeconds', 'bodyLimitBytes', 'concurrency', 'queueSize'] as const) {
+    const value = file[key];
+    if (value === undefined) continue;
+    if (typeof value !== 'number' || !(value >= 0)) {
+      throw new ServerConfigError(`${path}: "${key}" must be a non-negative number`);
+    }
+    config[key] = value;
+  }
+  if (typeof file.agentConfig === 'string') config.agentConfig = resolve(base, file.agentConfig);
+  return config;
+}

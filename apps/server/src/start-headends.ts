@@ -1,0 +1,102 @@
+import {
+  type AgentCatalog,
+  createAnthropicHeadend,
+  createMcpHeadend,
+  createOpenAiHeadend,
+  createRestHeadend,
+  type Headend,
+  type HeadendOptions,
+  LOOPBACK_HOSTNAMES,
+  type McpStdioHeadend,
+  type ServedHeadend,
+  serve,
+  serveMcpStdio,
+} from '@agent/headends';
+import type { ServerConfig } from './server-config.js';
+
+export interface RunningHeadend {
+  name: string;
+  drain(deadlineMs: number): Promise<void>;
+}
+
+/** Starts each configured headend; prints one line per listening headend to stderr. */
+export async function startHeadends(
+  config: ServerConfig,
+  catalog: AgentCatalog,
+  log: (line: string) => void,
+): Promise<{ running: RunningHeadend[]; stdio?: McpStdioHeadend }> {
+  const common: Omit<HeadendOptions, 'headendId'> = {
+    catalog,
+    tokens: config.tokens,
+    allowNoAuth: config.allowNoAuth,
+    bodyLimitBytes: config.bodyLimitBytes,
+    concurrency: config.concurrency,
+    queueSize: config.queueSize,
+  };
+  const planned: { name: string; port: number; path: string; make: () => Headend }[] = [];
+  if (config.api !== undefined) {
+    planned.push({
+      name: 'rest',
+      port: config.api,
+      path: '/v1/agents',
+      make: () => createRestHeadend(common),
+    });
+  }
+  if (config.openai !== undefined) {
+    planned.push({
+      name: 'openai',
+      port: config.openai,
+      path: '/v1',
+      make: () => createOpenAiHeadend(common),
+    });
+  }
+  if (config.anthropic !== undefined) {
+    planned.push({
+      name: 'anthropic',
+      port: config.anthropic,
+      path: '',
+      make: () => createAnthropicHeadend(common),
+    });
+  }
+  if (config.mcp?.kind === 'http') {
+    const allowedHostnames = [...LOOPBACK_HOSTNAMES, config.host];
+    planned.push({
+      name: 'mcp',
+      port: config.mcp.port,
+      path: '/mcp',
+      make: () => createMcpHeadend({ ...common, allowedHostnames }),
+    });
+  }
+  const running: RunningHeadend[] = [];
+  const served: ServedHeadend[] = [];
+  try {
+    for (const plan of planned) {
+      const handle = await serve(plan.make(), { port: plan.port, host: config.host });
+      served.push(handle);
+      running.push({ name: plan.name, drain: async (deadline) => void (await handle.drain(deadline)) });
+      log(`agent-server: ${plan.name} listening on ${handle.url}${plan.path}`);
+    }
+  } catch (error) {
+    await Promise.allSettled(served.map((handle) => handle.close()));
+    throw error;
+  }
+  let stdio: McpStdioHeadend | undefined;
+  if (config.mcp?.kind === 'stdio') {
+    stdio = await serveMcpStdio({
+      catalog,
+      concurrency: config.concurrency,
+      queueSize: config.queueSize,
+    });
+    const handle = stdio;
+    running.push({
+      name: 'mcp-stdio',
+      drain: async (deadline) => {
+        handle.admission.beginDrain();
+        await Promise.race([handle.admission.idle(), new Promise((r) => setTimeout(r, deadline).unref())]);
+        await handle.close();
+      },
+    });
+    log('agent-server: mcp listening on stdio');
+  }
+  return { running, stdio };
+}

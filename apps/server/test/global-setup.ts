@@ -1,0 +1,22 @@
+// Builds what the end-to-end tests spawn: the agent-server bin and the workspace packages it loads.
+import { fileURLToPath } from 'node:url';
+import { ensureAppBin } from '../../../tooling/vitest/app-bin-setup.js';
+
+export default function setup(): void {
+  ensureAppBin({
+    appDir: fileURLToPath(new URL('..', import.meta.url)),
+    bin: 'dist/agent-server.js',
+    packageName: '@agent/server',
+    runtimePackages: [
+      'protocol',
+      'xml-transport',
+      'final-report',
+      'tool-output',
+      'core',
+      'providers',
+      'mcp',
+      'runtime',
+      'headends',
+    ],
+  });
+}

@@ -1,0 +1,92 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  type ModelServer,
+  type RecordedRequest,
+  type ScriptedAnswer,
+  startModelServer,
+} from '@agent/testkit';
+
+export const SERVER_BIN = fileURLToPath(new URL('../dist/agent-server.js', import.meta.url));
+
+export function finalReport(payload: string, format = 'markdown'): string {
+  return `<ai-agent-{{NONCE}}-FINAL tool="agent__final_report" status="success" format="${format}">${payload}</ai-agent-{{NONCE}}-FINAL>`;
+}
+
+/** The prompt: the last user message that is not the XML-NEXT notice. */
+export function lastUserText(messages: readonly { role: string; content: string }[]): string {
+  return messages.filter((m) => m.role === 'user' && !m.content.includes('-FINAL')).at(-1)?.content ?? '';
+}
+
+export interface AgentDir {
+  dir: string;
+  model: ModelServer;
+  files: string[];
+  close(): Promise<void>;
+}
+
+/** A temp dir with agent.json pointing at a testkit model server, and one .ai file per name. */
+export async function agentDir(
+  answer: (request: RecordedRequest) => ScriptedAnswer | Promise<ScriptedAnswer>,
+  names: string[] = ['echo'],
+): Promise<AgentDir> {
+  const model = await startModelServer({ handler: answer });
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), 'agent-server-test-')));
+  writeFileSync(
+    join(dir, 'agent.json'),
+    JSON.stringify({ providers: { local: { type: 'openai-compatible', baseURL: `${model.url}/v1` } } }),
+  );
+  const files = names.map((name) => {
+    const file = join(dir, `${name}.ai`);
+    writeFileSync(file, `---\ndescription: The ${name} agent.\nmodels: [local/m]\n---\nYou are ${name}.\n`);
+    return file;
+  });
+  return {
+    dir,
+    model,
+    files,
+    close: async () => {
+      await model.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface RunningServer {
+  child: ChildProcess;
+  urls: Record<string, string>;
+  stderr: () => string;
+  exited: Promise<number | null>;
+}
+
+/** Spawns the built bin in `cwd` and waits until `expected` headends print their listening line. */
+export function startServer(args: string[], cwd: string, expected: number): Promise<RunningServer> {
+  const child = spawn(process.execPath, [SERVER_BIN, ...args], {
+    cwd,
+    env: { ...process.env, HOME: cwd, XDG_CONFIG_HOME: join(cwd, '.config'), AGENT_SERVER_TOKENS: '' },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    const urls: Record<string, string> = {};
+    const timer = setTimeout(() => reject(new Error(`agent-server did not start:\n${stderr}`)), 30_000);
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      for (const match of stderr.matchAll(/agent-server: (\S+) listening on (\S+)/g)) {
+        urls[match[1]!] = match[2]!;
+      }
+      if (Object.keys(urls).length >= expected) {
+        clearTimeout(timer);
+        resolve({ child, urls, stderr: () => stderr, exited });
+      }
+    });
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`agent-server exited with ${code}:\n${stderr}`));
+    });
+  });
+}

@@ -1,0 +1,134 @@
+/** Why a request was not admitted. */
+export type AdmissionRefusal = 'queue_full' | 'draining';
+
+export class AdmissionError extends Error {
+  readonly refusal: AdmissionRefusal;
+  readonly status: 429 | 503;
+  readonly retryAfterSeconds: number;
+  constructor(refusal: AdmissionRefusal, retryAfterSeconds: number, limit: number, queueSize: number) {
+    super(
+      refusal === 'draining'
+        ? 'the server is shutting down and accepts no new sessions'
+        : `too many sessions: ${limit} running and ${queueSize} queued (the limit); retry later`,
+    );
+    this.name = 'AdmissionError';
+    this.refusal = refusal;
+    this.status = refusal === 'draining' ? 503 : 429;
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
+/** An admitted session: its signal aborts on client disconnect or forced shutdown. */
+export interface SessionTicket {
+  readonly signal: AbortSignal;
+  abort(reason?: string): void;
+  /** Frees the slot; idempotent. */
+  release(): void;
+}
+
+interface Waiter {
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+/** Concurrency limit with a FIFO queue, and the registry of running sessions for draining. */
+export class Admission {
+  readonly limit: number;
+  readonly queueSize: number;
+  readonly retryAfterSeconds: number;
+  private running = 0;
+  private readonly waiters: Waiter[] = [];
+  private readonly sessions = new Set<AbortController>();
+  private readonly idleWaiters: (() => void)[] = [];
+  private isDraining = false;
+
+  constructor(options: { limit?: number; queueSize?: number; retryAfterSeconds?: number } = {}) {
+    this.limit = Math.max(1, options.limit ?? 16);
+    this.queueSize = Math.max(0, options.queueSize ?? 64);
+    this.retryAfterSeconds = options.retryAfterSeconds ?? 1;
+  }
+
+  get active(): number {
+    return this.running;
+  }
+  get queued(): number {
+    return this.waiters.length;
+  }
+  get draining(): boolean {
+    return this.isDraining;
+  }
+
+  /** Waits for a slot (FIFO); throws `AdmissionError` when the queue is full or the server drains. */
+  async enter(clientSignal?: AbortSignal): Promise<SessionTicket> {
+    if (this.isDraining) throw this.refuse('draining');
+    if (this.running >= this.limit) {
+      if (this.waiters.length >= this.queueSize) throw this.refuse('queue_full');
+      await new Promise<void>((resolve, reject) => {
+        const waiter: Waiter = { resolve, reject };
+        this.waiters.push(waiter);
+        clientSignal?.addEventListener(
+          'abort',
+          () => {
+            const at = this.waiters.indexOf(waiter);
+            if (at >= 0) this.waiters.splice(at, 1);
+            reject(new Error('client went away while queued'));
+          },
+          { once: true },
+        );
+      });
+    } else {
+      this.running += 1;
+    }
+    return this.ticket(clientSignal);
+  }
+
+  /** Stops admitting; queued requests get 503. */
+  beginDrain(): void {
+    this.isDraining = true;
+    for (const waiter of this.waiters.splice(0)) waiter.reject(this.refuse('draining'));
+    this.checkIdle();
+  }
+
+  /** Aborts every running session. */
+  abortAll(reason = 'server shutting down'): void {
+    for (const controller of this.sessions) controller.abort(new Error(reason));
+  }
+
+  /** Resolves when no session runs or waits. */
+  idle(): Promise<void> {
+    if (this.running === 0 && this.waiters.length === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  private ticket(clientSignal: AbortSignal | undefined): SessionTicket {
+    const controller = new AbortController();
+    const onClientAbort = () => controller.abort(new Error('client disconnected'));
+    if (clientSignal?.aborted) onClientAbort();
+    else clientSignal?.addEventListener('abort', onClientAbort, { once: true });
+    this.sessions.add(controller);
+    let released = false;
+    return {
+      signal: controller.signal,
+      abort: (reason = 'session aborted') => controller.abort(new Error(reason)),
+      release: () => {
+        if (released) return;
+        released = true;
+        clientSignal?.removeEventListener('abort', onClientAbort);
+        this.sessions.delete(controller);
+        const next = this.waiters.shift();
+        if (next) next.resolve();
+        else this.running -= 1;
+        this.checkIdle();
+      },
+    };
+  }
+
+  private checkIdle(): void {
+    if (this.running !== 0 || this.waiters.length !== 0) return;
+    for (const resolve of this.idleWaiters.splice(0)) resolve();
+  }
+
+  private refuse(refusal: AdmissionRefusal): AdmissionError {
+    return new AdmissionError(refusal, this.retryAfterSeconds, this.limit, this.queueSize);
+  }
+}

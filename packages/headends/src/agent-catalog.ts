@@ -1,0 +1,56 @@
+import type {
+  AgentEvent,
+  AgentEventMeta,
+  AgentResult,
+  ConversationMessage,
+  JsonSchema,
+  OutputFormat,
+} from '@agent/protocol';
+
+/** What a headend shows about an agent (its name is the model / tool name clients use). */
+export interface AgentInfo {
+  name: string;
+  description?: string;
+  outputFormat: OutputFormat;
+  inputSchema?: JsonSchema;
+  outputSchema?: JsonSchema;
+}
+
+/** Per-run options a headend passes to an agent. */
+export interface ServedRunOptions {
+  format?: OutputFormat;
+  schema?: JsonSchema;
+  conversationHistory?: ConversationMessage[];
+  onEvent?: (event: AgentEvent, meta: AgentEventMeta) => void;
+  /** Aborted when the client goes away or the server gives up draining. */
+  signal?: AbortSignal;
+  stopSignal?: AbortSignal;
+  headendId?: string;
+}
+
+/** One agent a headend can run (an `AgentRunner` of `@agent/runtime` fits structurally). */
+export interface ServedAgent {
+  info: AgentInfo;
+  run(prompt: string, options: ServedRunOptions): Promise<AgentResult>;
+}
+
+/** The agents a headend serves. */
+export interface AgentCatalog {
+  list(): AgentInfo[];
+  get(name: string): ServedAgent | undefined;
+}
+
+/** A catalog over a fixed list of agents; names must be unique. */
+export function createCatalog(agents: readonly ServedAgent[]): AgentCatalog {
+  const byName = new Map<string, ServedAgent>();
+  for (const agent of agents) {
+    if (byName.has(agent.info.name)) {
+      throw new Error(`createCatalog: two agents are named "${agent.info.name}"; names must be unique`);
+    }
+    byName.set(agent.info.name, agent);
+  }
+  return {
+    list: () => [...byName.values()].map((agent) => agent.info),
+    get: (name) => byName.get(name),
+  };
+}

@@ -1,0 +1,19 @@
+import type { ErrorResponder, HttpErrorKind } from '../http-guards.js';
+
+const TYPES: Record<HttpErrorKind, string> = {
+  unauthorized: 'authentication_error',
+  too_large: 'request_too_large',
+  bad_request: 'invalid_request_error',
+  not_found: 'not_found_error',
+  queue_full: 'rate_limit_error',
+  draining: 'overloaded_error',
+  server_error: 'api_error',
+};
+
+/** Anthropic's error body: `{ type: 'error', error: { type, message } }`. */
+export function anthropicErrorBody(kind: HttpErrorKind, message: string) {
+  return { type: 'error', error: { type: TYPES[kind], message } };
+}
+
+export const respondAnthropic: ErrorResponder = (c, status, kind, message) =>
+  c.json(anthropicErrorBody(kind, message), status as 400);

@@ -1,0 +1,152 @@
+import { randomUUID } from 'node:crypto';
+import type { AgentResult } from '@agent/protocol';
+import { Hono } from 'hono';
+import { streamSSE } from 'hono/streaming';
+import { Admission } from '../admission.js';
+import { admit, writeQueue } from '../admit.js';
+import type { Headend } from '../headend.js';
+import { DEFAULT_BODY_LIMIT_BYTES, type HeadendOptions, resolveTokens } from '../headend-options.js';
+import { httpError, installGuards, readJsonObject } from '../http-guards.js';
+import { ReportDeltas } from '../report-deltas.js';
+import { answerText, usageTotals } from '../usage.js';
+import { anthropicErrorBody, respondAnthropic } from './anthropic-errors.js';
+import { MessageBlocks } from './message-blocks.js';
+import { parseMessagesRequest } from './messages-request.js';
+
+function usageOf(result: AgentResult) {
+  const totals = usageTotals(result);
+  return { input_tokens: totals.inputTokens, output_tokens: totals.outputTokens };
+}
+
+function failureMessage(result: AgentResult): string {
+  return `the agent run failed (${result.exitCode}): ${result.error ?? 'no report'}`;
+}
+
+/** Anthropic-compatible headend: `GET /v1/models`, `POST /v1/messages` (streaming and not). */
+export function createAnthropicHeadend(options: HeadendOptions): Headend {
+  const tokens = resolveTokens('anthropic', options);
+  const admission = new Admission({
+    limit: options.concurrency,
+    queueSize: options.queueSize,
+    retryAfterSeconds: options.retryAfterSeconds,
+  });
+  const headendId = options.headendId ?? 'anthropic';
+  const app = new Hono();
+  installGuards(app, {
+    tokens,
+    bodyLimitBytes: options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES,
+    respond: respondAnthropic,
+    acceptApiKey: true,
+  });
+
+  app.get('/v1/models', (c) => {
+    const data = options.catalog.list().map((info) => ({
+      type: 'model',
+      id: info.name,
+      display_name: info.description ?? info.name,
+      created_at: new Date(0).toISOString(),
+    }));
+    return c.json({ data, has_more: false, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null });
+  });
+
+  app.post('/v1/messages', async (c) => {
+    const read = await readJsonObject(c, respondAnthropic);
+    if (!read.ok) return read.response;
+    const request = parseMessagesRequest(read.body);
+    if (typeof request === 'string') return httpError(c, respondAnthropic, 'bad_request', request);
+    const agent = options.catalog.get(request.model);
+    if (agent === undefined) {
+      return httpError(
+        c,
+        respondAnthropic,
+        'not_found',
+        `model: "${request.model}" is not an agent of this server`,
+      );
+    }
+    const admitted = await admit(c, admission, respondAnthropic);
+    if (!admitted.ok) return admitted.response;
+    const { ticket } = admitted;
+    const id = `msg_${randomUUID().replaceAll('-', '')}`;
+    const base = {
+      format: request.format,
+      schema: request.schema,
+      conversationHistory: request.history,
+      headendId,
+      signal: ticket.signal,
+    };
+    const message = (content: unknown[], stopReason: string | null, usage: Record<string, number>) => ({
+      id,
+      type: 'message',
+      role: 'assistant',
+      model: request.model,
+      content,
+      stop_reason: stopReason,
+      stop_sequence: null,
+      usage,
+    });
+    if (!request.stream) {
+      try {
+        const reasoning: string[] = [];
+        const result = await agent.run(request.prompt, {
+          ...base,
+          onEvent: (event, meta) => {
+            if (event.type === 'thinking' && meta.isMaster && meta.source !== 'replay')
+              reasoning.push(event.text);
+          },
+        });
+        const text = answerText(result);
+        if (text === undefined) return httpError(c, respondAnthropic, 'server_error', failureMessage(result));
+        const content: unknown[] = [];
+        if (reasoning.length > 0)
+          content.push({ type: 'thinking', thinking: reasoning.join(''), signature: '' });
+        content.push({ type: 'text', text });
+        return c.json(message(content, 'end_turn', usageOf(result)));
+      } finally {
+        ticket.release();
+      }
+    }
+    return streamSSE(c, async (stream) => {
+      stream.onAbort(() => ticket.abort('client disconnected'));
+      try {
+        const writes = writeQueue();
+        const emit = (event: string, data: Record<string, unknown>) =>
+          writes.push(() => stream.writeSSE({ event, data: JSON.stringify(data) }));
+        emit('message_start', {
+          type: 'message_start',
+          message: message([], null, { input_tokens: 0, output_tokens: 0 }),
+        });
+        const blocks = new MessageBlocks(emit);
+        const deltas = new ReportDeltas();
+        const result = await agent.run(request.prompt, {
+          ...base,
+          onEvent: (event, meta) => {
+            const delta = deltas.onEvent(event, meta);
+            if (delta?.reasoning !== undefined) blocks.thinking(delta.reasoning);
+            if (delta?.content !== undefined) blocks.text(delta.content);
+          },
+        });
+        const text = answerText(result);
+        if (text === undefined) {
+          blocks.close();
+          emit('error', anthropicErrorBody('server_error', failureMessage(result)));
+        } else {
+          const rest = deltas.remainder(text);
+          if (rest !== undefined && rest !== '') blocks.text(rest);
+          else if (!blocks.wroteText) blocks.text('');
+          blocks.close();
+          emit('message_delta', {
+            type: 'message_delta',
+            delta: { stop_reason: 'end_turn', stop_sequence: null },
+            usage: usageOf(result),
+          });
+          emit('message_stop', { type: 'message_stop' });
+        }
+        await writes.flush();
+      } finally {
+        ticket.release();
+      }
+    });
+  });
+
+  return { kind: 'anthropic', app, admission, authRequired: tokens !== undefined };
+}

@@ -1,0 +1,136 @@
+import { type AgentEvent, OUTPUT_FORMATS, type OutputFormat } from '@agent/protocol';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { Admission, SessionTicket } from '../admission.js';
+import type { AgentCatalog, AgentInfo } from '../agent-catalog.js';
+import { reportText } from '../usage.js';
+
+export const MCP_SERVER_NAME = 'agent-headend';
+export const MCP_SERVER_VERSION = '0.1.0';
+
+/** The input schema of an agent's tool: prompt, format, and schema when the format is json. */
+export function toolInputSchema(info: AgentInfo) {
+  const properties: Record<string, unknown> = {
+    prompt: { type: 'string', description: 'What the agent should do.' },
+    format: {
+      type: 'string',
+      enum: [...OUTPUT_FORMATS],
+      description: `Output format of the report (default ${info.outputFormat}).`,
+    },
+  };
+  if (info.outputFormat === 'json') {
+    properties.schema = { type: 'object', description: 'JSON Schema the report must match.' };
+  }
+  return { type: 'object' as const, properties, required: ['prompt'] };
+}
+
+function progressMessage(event: AgentEvent): string | undefined {
+  if (event.type === 'turn_started')
+    return `turn ${event.turn}${event.isRetry ? ` (retry ${event.attempt})` : ''}`;
+  if (event.type !== 'progress') return undefined;
+  const progress = event.event;
+  if (progress.type === 'agent_update') return progress.message;
+  if (progress.type === 'tool_started' || progress.type === 'tool_finished') {
+    return `${progress.type === 'tool_started' ? 'calling' : 'finished'} ${progress.tool}`;
+  }
+  return progress.message ?? progress.type;
+}
+
+export interface AgentToolsOptions {
+  catalog: AgentCatalog;
+  admission: Admission;
+  headendId: string;
+  /** Aborts running tools too (the HTTP request's signal). */
+  signal?: AbortSignal;
+  /** The signal of the HTTP request that carried a given JSON-RPC request id, when known. */
+  requestSignal?: (requestId: string | number) => AbortSignal | undefined;
+}
+
+/** An MCP server whose tools are the catalog's agents; it sends progress while a tool runs. */
+export function createAgentToolsServer(options: AgentToolsOptions): Server {
+  const server = new Server(
+    { name: MCP_SERVER_NAME, version: MCP_SERVER_VERSION },
+    { capabilities: { tools: {} } },
+  );
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: options.catalog.list().map((info) => ({
+      name: info.name,
+      description: info.description ?? `Runs the ${info.name} agent.`,
+      inputSchema: toolInputSchema(info),
+    })),
+  }));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const agent = options.catalog.get(request.params.name);
+    if (agent === undefined) {
+      throw new McpError(ErrorCode.InvalidParams, `unknown tool "${request.params.name}"`);
+    }
+    const args = request.params.arguments ?? {};
+    const prompt = args.prompt;
+    if (typeof prompt !== 'string' || prompt === '') {
+      return { isError: true, content: [{ type: 'text', text: '"prompt" must be a non-empty string' }] };
+    }
+    const format = args.format;
+    if (format !== undefined && !(OUTPUT_FORMATS as readonly unknown[]).includes(format)) {
+      return {
+        isError: true,
+        content: [{ type: 'text', text: `"format" must be one of ${OUTPUT_FORMATS.join(', ')}` }],
+      };
+    }
+    const schema = args.schema;
+    let ticket: SessionTicket;
+    try {
+      const signals = [extra.signal, options.signal, options.requestSignal?.(extra.requestId)].filter(
+        (signal): signal is AbortSignal => signal !== undefined,
+      );
+      ticket = await options.admission.enter(AbortSignal.any(signals));
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      return { isError: true, content: [{ type: 'text', text: message }] };
+    }
+    const progressToken = extra._meta?.progressToken;
+    let progress = 0;
+    try {
+      const result = await agent.run(prompt, {
+        format: format as OutputFormat | undefined,
+        schema:
+          typeof schema === 'object' && schema !== null ? (schema as Record<string, unknown>) : undefined,
+        headendId: options.headendId,
+        signal: ticket.signal,
+        onEvent: (event, meta) => {
+          if (progressToken === undefined || !meta.isMaster) return;
+          const message = progressMessage(event);
+          if (message === undefined) return;
+          progress += 1;
+          void extra
+            .sendNotification({
+              method: 'notifications/progress',
+              params: { progressToken, progress, message },
+            })
+            .catch(() => undefined);
+        },
+      });
+      const text = reportText(result);
+      if (text === undefined) {
+        return {
+          isError: true,
+          content: [
+            {
+              type: 'text',
+              text: `the agent run failed (${result.exitCode}): ${result.error ?? 'no report'}`,
+            },
+          ],
+        };
+      }
+      return { isError: !result.success, content: [{ type: 'text', text }] };
+    } finally {
+      ticket.release();
+    }
+  });
+  return server;
+}

@@ -1,0 +1,46 @@
+import type { Readable, Writable } from 'node:stream';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { Admission } from '../admission.js';
+import type { AgentCatalog } from '../agent-catalog.js';
+import { createAgentToolsServer } from './agent-tools.js';
+
+export interface McpStdioOptions {
+  catalog: AgentCatalog;
+  concurrency?: number;
+  queueSize?: number;
+  headendId?: string;
+  /** Default process.stdin / process.stdout. */
+  stdin?: Readable;
+  stdout?: Writable;
+}
+
+export interface McpStdioHeadend {
+  admission: Admission;
+  /** Resolves when the client closes the connection. */
+  closed: Promise<void>;
+  close(): Promise<void>;
+}
+
+/** MCP headend over stdio: every agent is a tool. The process's stdout belongs to the protocol. */
+export async function serveMcpStdio(options: McpStdioOptions): Promise<McpStdioHeadend> {
+  const admission = new Admission({ limit: options.concurrency, queueSize: options.queueSize });
+  const server = createAgentToolsServer({
+    catalog: options.catalog,
+    admission,
+    headendId: options.headendId ?? 'mcp-stdio',
+  });
+  const transport = new StdioServerTransport(options.stdin, options.stdout);
+  const closed = new Promise<void>((resolve) => {
+    server.onclose = () => resolve();
+  });
+  await server.connect(transport);
+  return {
+    admission,
+    closed,
+    close: async () => {
+      admission.beginDrain();
+      admission.abortAll();
+      await server.close();
+    },
+  };
+}

@@ -1,0 +1,178 @@
+import { randomUUID } from 'node:crypto';
+import type { AgentEvent, AgentEventMeta, AgentResult } from '@agent/protocol';
+import { type Context, Hono } from 'hono';
+import { streamSSE } from 'hono/streaming';
+import { Admission, type SessionTicket } from '../admission.js';
+import { admit, writeQueue } from '../admit.js';
+import type { Headend } from '../headend.js';
+import { DEFAULT_BODY_LIMIT_BYTES, type HeadendOptions, resolveTokens } from '../headend-options.js';
+import { httpError, installGuards, readJsonObject } from '../http-guards.js';
+import { ReportDeltas } from '../report-deltas.js';
+import { answerText, usageTotals } from '../usage.js';
+import { type ChatRequest, parseChatRequest } from './chat-request.js';
+import { openAiErrorBody, respondOpenAi } from './openai-errors.js';
+
+function usageOf(result: AgentResult) {
+  const totals = usageTotals(result);
+  return {
+    prompt_tokens: totals.inputTokens,
+    completion_tokens: totals.outputTokens,
+    total_tokens: totals.inputTokens + totals.outputTokens,
+  };
+}
+
+function failureMessage(result: AgentResult): string {
+  return `the agent run failed (${result.exitCode}): ${result.error ?? 'no report'}`;
+}
+
+/** OpenAI-compatible headend: `GET /v1/models`, `POST /v1/chat/completions` (streaming and not). */
+export function createOpenAiHeadend(options: HeadendOptions): Headend {
+  const tokens = resolveTokens('openai', options);
+  const admission = new Admission({
+    limit: options.concurrency,
+    queueSize: options.queueSize,
+    retryAfterSeconds: options.retryAfterSeconds,
+  });
+  const headendId = options.headendId ?? 'openai';
+  const app = new Hono();
+  installGuards(app, {
+    tokens,
+    bodyLimitBytes: options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES,
+    respond: respondOpenAi,
+  });
+  const created = () => Math.floor(Date.now() / 1000);
+
+  app.get('/v1/models', (c) =>
+    c.json({
+      object: 'list',
+      data: options.catalog
+        .list()
+        .map((info) => ({ id: info.name, object: 'model', created: 0, owned_by: 'agent' })),
+    }),
+  );
+
+  app.post('/v1/chat/completions', async (c) => {
+    const read = await readJsonObject(c, respondOpenAi);
+    if (!read.ok) return read.response;
+    const request = parseChatRequest(read.body);
+    if (typeof request === 'string') return httpError(c, respondOpenAi, 'bad_request', request);
+    const agent = options.catalog.get(request.model);
+    if (agent === undefined) {
+      const known = options.catalog.list().map((info) => info.name);
+      return httpError(
+        c,
+        respondOpenAi,
+        'not_found',
+        `model "${request.model}" is not an agent of this server (known: ${known.join(', ') || 'none'})`,
+      );
+    }
+    const admitted = await admit(c, admission, respondOpenAi);
+    if (!admitted.ok) return admitted.response;
+    const { ticket } = admitted;
+    const id = `chatcmpl-${randomUUID()}`;
+    const base = { format: request.format, schema: request.schema, conversationHistory: request.history };
+    if (!request.stream) {
+      try {
+        const reasoning: string[] = [];
+        const result = await agent.run(request.prompt, {
+          ...base,
+          headendId,
+          signal: ticket.signal,
+          onEvent: (event, meta) => {
+            if (event.type === 'thinking' && meta.isMaster && meta.source !== 'replay')
+              reasoning.push(event.text);
+          },
+        });
+        const text = answerText(result);
+        if (text === undefined) return httpError(c, respondOpenAi, 'server_error', failureMessage(result));
+        const message: Record<string, unknown> = { role: 'assistant', content: text, refusal: null };
+        if (reasoning.length > 0) message.reasoning_content = reasoning.join('');
+        return c.json({
+          id,
+          object: 'chat.completion',
+          created: created(),
+          model: request.model,
+          choices: [{ index: 0, message, logprobs: null, finish_reason: 'stop' }],
+          usage: usageOf(result),
+        });
+      } finally {
+        ticket.release();
+      }
+    }
+    return streamChat(
+      c,
+      request,
+      id,
+      created(),
+      (onEvent) => agent.run(request.prompt, { ...base, headendId, signal: ticket.signal, onEvent }),
+      ticket,
+    );
+  });
+
+  return { kind: 'openai', app, admission, authRequired: tokens !== undefined };
+}
+
+type Runner = (onEvent: (event: AgentEvent, meta: AgentEventMeta) => void) => Promise<AgentResult>;
+
+function streamChat(
+  c: Context,
+  request: ChatRequest,
+  id: string,
+  created: number,
+  run: Runner,
+  ticket: SessionTicket,
+): Response {
+  return streamSSE(c, async (stream) => {
+    stream.onAbort(() => ticket.abort('client disconnected'));
+    try {
+      const writes = writeQueue();
+      const chunk = (delta: Record<string, unknown>, finishReason: string | null = null) =>
+        writes.push(() =>
+          stream.writeSSE({
+            data: JSON.stringify({
+              id,
+              object: 'chat.completion.chunk',
+              created,
+              model: request.model,
+              choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
+            }),
+          }),
+        );
+      chunk({ role: 'assistant', content: '' });
+      const deltas = new ReportDeltas();
+      const result = await run((event, meta) => {
+        const delta = deltas.onEvent(event, meta);
+        if (delta?.content !== undefined) chunk({ content: delta.content });
+        if (delta?.reasoning !== undefined) chunk({ reasoning_content: delta.reasoning });
+      });
+      const text = answerText(result);
+      if (text === undefined) {
+        writes.push(() =>
+          stream.writeSSE({ data: JSON.stringify(openAiErrorBody('server_error', failureMessage(result))) }),
+        );
+      } else {
+        const rest = deltas.remainder(text);
+        if (rest !== undefined && rest !== '') chunk({ content: rest });
+        chunk({}, 'stop');
+        if (request.includeUsage) {
+          writes.push(() =>
+            stream.writeSSE({
+              data: JSON.stringify({
+                id,
+                object: 'chat.completion.chunk',
+                created,
+                model: request.model,
+                choices: [],
+                usage: usageOf(result),
+              }),
+            }),
+          );
+        }
+      }
+      writes.push(() => stream.writeSSE({ data: '[DONE]' }));
+      await writes.flush();
+    } finally {
+      ticket.release();
+    }
+  });
+}

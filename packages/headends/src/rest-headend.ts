@@ -1,0 +1,118 @@
+import { type AgentResult, isOutputFormat, type JsonSchema, OUTPUT_FORMATS } from '@agent/protocol';
+import { type Context, Hono } from 'hono';
+import { streamSSE } from 'hono/streaming';
+import { Admission } from './admission.js';
+import { admit, writeQueue } from './admit.js';
+import type { Headend } from './headend.js';
+import { DEFAULT_BODY_LIMIT_BYTES, type HeadendOptions, resolveTokens } from './headend-options.js';
+import { type ErrorResponder, httpError, installGuards, readJsonObject } from './http-guards.js';
+import { usageTotals } from './usage.js';
+
+const respondRest: ErrorResponder = (c, status, kind, message) =>
+  c.json({ error: { type: kind, message } }, status as 400);
+
+/** What `POST /v1/agents/:name/run` answers (and the SSE `result` event carries). */
+export function runResponse(result: AgentResult) {
+  return {
+    success: result.success,
+    error: result.error,
+    exitCode: result.exitCode,
+    sessionId: result.sessionId,
+    finalReport: result.finalReport,
+    usage: usageTotals(result),
+  };
+}
+
+interface RunBody {
+  prompt: string;
+  format?: (typeof OUTPUT_FORMATS)[number];
+  schema?: JsonSchema;
+}
+
+function parseRunBody(body: Record<string, unknown>): RunBody | string {
+  if (typeof body.prompt !== 'string' || body.prompt === '') return '"prompt" must be a non-empty string';
+  const run: RunBody = { prompt: body.prompt };
+  if (body.format !== undefined) {
+    if (!isOutputFormat(body.format)) {
+      return `"format" must be one of ${OUTPUT_FORMATS.join(', ')}, not ${JSON.stringify(body.format)}`;
+    }
+    run.format = body.format;
+  }
+  if (body.schema !== undefined) {
+    if (typeof body.schema !== 'object' || body.schema === null || Array.isArray(body.schema)) {
+      return '"schema" must be a JSON Schema object';
+    }
+    run.schema = body.schema as JsonSchema;
+  }
+  return run;
+}
+
+/** REST headend: health, the agent list, and runs answered as JSON or as SSE events. */
+export function createRestHeadend(options: HeadendOptions): Headend {
+  const tokens = resolveTokens('rest', options);
+  const admission = new Admission({
+    limit: options.concurrency,
+    queueSize: options.queueSize,
+    retryAfterSeconds: options.retryAfterSeconds,
+  });
+  const headendId = options.headendId ?? 'rest';
+  const app = new Hono();
+  installGuards(app, {
+    tokens,
+    bodyLimitBytes: options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES,
+    respond: respondRest,
+    publicPaths: ['/health'],
+  });
+
+  app.get('/health', (c) =>
+    c.json({
+      status: admission.draining ? 'draining' : 'ok',
+      active: admission.active,
+      queued: admission.queued,
+    }),
+  );
+  app.get('/v1/agents', (c) => c.json({ agents: options.catalog.list() }));
+
+  app.post('/v1/agents/:name/run', async (c) => {
+    const name = c.req.param('name');
+    const agent = options.catalog.get(name);
+    if (agent === undefined) return httpError(c, respondRest, 'not_found', `no agent named "${name}"`);
+    const read = await readJsonObject(c, respondRest);
+    if (!read.ok) return read.response;
+    const body = parseRunBody(read.body);
+    if (typeof body === 'string') return httpError(c, respondRest, 'bad_request', body);
+    const admitted = await admit(c, admission, respondRest);
+    if (!admitted.ok) return admitted.response;
+    const { ticket } = admitted;
+    const runOptions = { format: body.format, schema: body.schema, headendId, signal: ticket.signal };
+    if (!wantsEvents(c)) {
+      try {
+        return c.json(runResponse(await agent.run(body.prompt, runOptions)));
+      } finally {
+        ticket.release();
+      }
+    }
+    return streamSSE(c, async (stream) => {
+      stream.onAbort(() => ticket.abort('client disconnected'));
+      try {
+        const writes = writeQueue();
+        const result = await agent.run(body.prompt, {
+          ...runOptions,
+          onEvent: (event, meta) => {
+            writes.push(() => stream.writeSSE({ event: event.type, data: JSON.stringify({ event, meta }) }));
+          },
+        });
+        writes.push(() => stream.writeSSE({ event: 'result', data: JSON.stringify(runResponse(result)) }));
+        await writes.flush();
+      } finally {
+        ticket.release();
+      }
+    });
+  });
+
+  return { kind: 'rest', app, admission, authRequired: tokens !== undefined };
+}
+
+function wantsEvents(c: Context): boolean {
+  return (c.req.header('accept') ?? '').includes('text/event-stream');
+}

@@ -1,0 +1,52 @@
+import type { AgentResult } from '@agent/protocol';
+
+/** Totals over a run's accounting (LLM tokens summed over every call, sub-agents included). */
+export interface UsageTotals {
+  inputTokens: number;
+  outputTokens: number;
+  cachedTokens: number;
+  totalTokens: number;
+  costUsd: number;
+  llmCalls: number;
+  toolCalls: number;
+}
+
+export function usageTotals(result: Pick<AgentResult, 'accounting'>): UsageTotals {
+  const totals: UsageTotals = {
+    inputTokens: 0,
+    outputTokens: 0,
+    cachedTokens: 0,
+    totalTokens: 0,
+    costUsd: 0,
+    llmCalls: 0,
+    toolCalls: 0,
+  };
+  for (const entry of result.accounting) {
+    if (entry.type === 'tool') {
+      totals.toolCalls += 1;
+      continue;
+    }
+    totals.llmCalls += 1;
+    totals.inputTokens += entry.tokens.inputTokens;
+    totals.outputTokens += entry.tokens.outputTokens;
+    totals.cachedTokens += entry.tokens.cachedTokens ?? 0;
+    totals.totalTokens += entry.tokens.totalTokens;
+    totals.costUsd += entry.costUsd ?? 0;
+  }
+  return totals;
+}
+
+/** The report as the text a chat client shows: JSON for structured payloads, else the content. */
+export function reportText(result: Pick<AgentResult, 'finalReport'>): string | undefined {
+  const report = result.finalReport;
+  if (report === undefined) return undefined;
+  if (report.content_json !== undefined && (report.format === 'json' || report.content === undefined)) {
+    return JSON.stringify(report.content_json);
+  }
+  return report.content ?? '';
+}
+
+/** The text to answer a chat client with: the report of a successful run, else undefined (an error). */
+export function answerText(result: Pick<AgentResult, 'finalReport' | 'success'>): string | undefined {
+  return result.success ? reportText(result) : undefined;
+}

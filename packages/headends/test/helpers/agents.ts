@@ -1,0 +1,95 @@
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type AgentRunner, createAgentRunner } from '@agent/runtime';
+import {
+  type ModelServer,
+  type RecordedRequest,
+  type ScriptedAnswer,
+  startModelServer,
+} from '@agent/testkit';
+import { type AgentCatalog, createCatalog, type ServedAgent } from '../../src/index.js';
+
+/** A final report the testkit fills with the session's nonce. */
+export function finalReport(payload: string, format = 'markdown'): string {
+  return `<ai-agent-{{NONCE}}-FINAL tool="agent__final_report" status="success" format="${format}">${payload}</ai-agent-{{NONCE}}-FINAL>`;
+}
+
+/** The prompt the agent got: the last user message that is not the XML-NEXT notice. */
+export function lastUserText(messages: readonly { role: string; content: string }[]): string {
+  const users = messages.filter((m) => m.role === 'user' && !m.content.includes('-FINAL'));
+  return users.at(-1)?.content ?? '';
+}
+
+export function served(runner: AgentRunner): ServedAgent {
+  const { summary } = runner;
+  return {
+    info: {
+      name: summary.toolName,
+      description: summary.description,
+      outputFormat: summary.outputFormat,
+      inputSchema: summary.inputSchema,
+      outputSchema: summary.outputSchema,
+    },
+    run: (prompt, options) => runner.run(prompt, options),
+  };
+}
+
+export interface TestAgents {
+  catalog: AgentCatalog;
+  model: ModelServer;
+  close(): Promise<void>;
+}
+
+/**
+ * Real agents (`@agent/runtime`) whose model is the testkit server answering with `answer`.
+ * `names` become `<name>.ai` files with the toolName `name`.
+ */
+export async function startAgents(
+  answer: (request: RecordedRequest) => ScriptedAnswer | Promise<ScriptedAnswer>,
+  names: string[] = ['echo'],
+): Promise<TestAgents> {
+  const model = await startModelServer({ handler: answer });
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), 'headends-test-')));
+  writeFileSync(
+    join(dir, 'agent.json'),
+    JSON.stringify({ providers: { local: { type: 'openai-compatible', baseURL: `${model.url}/v1` } } }),
+  );
+  const runners: AgentRunner[] = [];
+  for (const name of names) {
+    const file = join(dir, `${name}.ai`);
+    writeFileSync(
+      file,
+      `---\ndescription: The ${name} test agent.\nmodels: [local/test-model]\n---\nYou are ${name}.\n`,
+    );
+    runners.push(
+      await createAgentRunner(file, {
+        cwd: dir,
+        env: {},
+        userConfigDir: join(dir, '.none'),
+        systemConfigDir: join(dir, '.none'),
+      }),
+    );
+  }
+  return {
+    catalog: createCatalog(runners.map(served)),
+    model,
+    close: async () => {
+      await Promise.all(runners.map((runner) => runner.close()));
+      await model.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** An answer that reports `Echo: <prompt>` streamed in a few deltas. */
+export function echoAnswer(request: {
+  messages: readonly { role: string; content: string }[];
+}): ScriptedAnswer {
+  const prompt = lastUserText(request.messages);
+  return {
+    reasoning: { text: 'Thinking about it.' },
+    text: [finalReport(`Echo: ${prompt}`)],
+    usage: { inputTokens: 10, outputTokens: 5 },
+  };
+}

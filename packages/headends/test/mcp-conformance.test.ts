@@ -1,0 +1,54 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMcpHeadend, type ServedHeadend, serve } from '../src/index.js';
+import { echoAnswer, startAgents, type TestAgents } from './helpers/agents.js';
+
+const run = promisify(execFile);
+const tooling = fileURLToPath(new URL('../../../tooling/conformance/', import.meta.url));
+const node22 = `${tooling}node_modules/.bin/node`;
+const cli = `${tooling}node_modules/@modelcontextprotocol/conformance/dist/index.js`;
+const installed = existsSync(node22) && existsSync(cli);
+
+/** The server scenarios that apply to a tools-only server (see docs/headends.md). */
+export const SCENARIOS = ['server-initialize', 'ping', 'tools-list', 'dns-rebinding-protection'];
+
+let agents: TestAgents;
+let server: ServedHeadend;
+
+describe.skipIf(!installed)(
+  'MCP conformance suite (server scenarios) against the Streamable HTTP headend',
+  () => {
+    beforeAll(async () => {
+      agents = await startAgents(echoAnswer);
+      server = await serve(createMcpHeadend({ catalog: agents.catalog, allowNoAuth: true }));
+    });
+
+    afterAll(async () => {
+      await server?.close();
+      await agents?.close();
+    });
+
+    it.each(SCENARIOS)(
+      'passes %s',
+      async (scenario) => {
+        const url = `http://localhost:${server.port}/mcp`;
+        const outcome = await run(node22, [cli, 'server', '--url', url, '--scenario', scenario], {
+          timeout: 60_000,
+        }).then(
+          (done) => ({ code: 0, output: done.stdout + done.stderr }),
+          (error: { code?: number; stdout?: string; stderr?: string }) => ({
+            code: error.code ?? 1,
+            output: `${error.stdout ?? ''}${error.stderr ?? ''}`,
+          }),
+        );
+        expect(outcome.output).toMatch(/\] .*SUCCESS/);
+        expect(outcome.output).not.toMatch(/\] .*(FAILURE|WARNING)/);
+        expect(outcome.code, outcome.output).toBe(0);
+      },
+      90_000,
+    );
+  },
+);
