@@ -1,11 +1,11 @@
 import { type AgentResult, isOutputFormat, type JsonSchema, OUTPUT_FORMATS } from '@agent/protocol';
-import { type Context, Hono } from 'hono';
+import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
-import { Admission } from './admission.js';
 import { admit, writeQueue } from './admit.js';
 import type { Headend } from './headend.js';
-import { DEFAULT_BODY_LIMIT_BYTES, type HeadendOptions, resolveTokens } from './headend-options.js';
-import { type ErrorResponder, httpError, installGuards, readJsonObject } from './http-guards.js';
+import { createHeadendBase } from './headend-base.js';
+import type { HeadendOptions } from './headend-options.js';
+import { type ErrorResponder, httpError, readJsonObject } from './http-guards.js';
 import { usageTotals } from './usage.js';
 
 const respondRest: ErrorResponder = (c, status, kind, message) =>
@@ -49,17 +49,7 @@ function parseRunBody(body: Record<string, unknown>): RunBody | string {
 
 /** REST headend: health, the agent list, and runs answered as JSON or as SSE events. */
 export function createRestHeadend(options: HeadendOptions): Headend {
-  const tokens = resolveTokens('rest', options);
-  const admission = new Admission({
-    limit: options.concurrency,
-    queueSize: options.queueSize,
-    retryAfterSeconds: options.retryAfterSeconds,
-  });
-  const headendId = options.headendId ?? 'rest';
-  const app = new Hono();
-  installGuards(app, {
-    tokens,
-    bodyLimitBytes: options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES,
+  const { app, admission, tokens, headendId } = createHeadendBase('rest', options, {
     respond: respondRest,
     publicPaths: ['/health'],
   });

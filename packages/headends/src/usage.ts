@@ -50,3 +50,8 @@ export function reportText(result: Pick<AgentResult, 'finalReport'>): string | u
 export function answerText(result: Pick<AgentResult, 'finalReport' | 'success'>): string | undefined {
   return result.success ? reportText(result) : undefined;
 }
+
+/** The error text a headend sends when a run ended without a report to answer with. */
+export function failureMessage(result: AgentResult): string {
+  return `the agent run failed (${result.exitCode}): ${result.error ?? 'no report'}`;
+}

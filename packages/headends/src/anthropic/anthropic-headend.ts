@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { AgentResult } from '@agent/protocol';
-import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
-import { Admission } from '../admission.js';
 import { admit, writeQueue } from '../admit.js';
 import type { Headend } from '../headend.js';
-import { DEFAULT_BODY_LIMIT_BYTES, type HeadendOptions, resolveTokens } from '../headend-options.js';
-import { httpError, installGuards, readJsonObject } from '../http-guards.js';
+import { createHeadendBase } from '../headend-base.js';
+import type { HeadendOptions } from '../headend-options.js';
+import { httpError, readJsonObject } from '../http-guards.js';
 import { ReportDeltas } from '../report-deltas.js';
-import { answerText, usageTotals } from '../usage.js';
+import { answerText, failureMessage, usageTotals } from '../usage.js';
 import { anthropicErrorBody, respondAnthropic } from './anthropic-errors.js';
 import { MessageBlocks } from './message-blocks.js';
 import { parseMessagesRequest } from './messages-request.js';
@@ -18,23 +17,9 @@ function usageOf(result: AgentResult) {
   return { input_tokens: totals.inputTokens, output_tokens: totals.outputTokens };
 }
 
-function failureMessage(result: AgentResult): string {
-  return `the agent run failed (${result.exitCode}): ${result.error ?? 'no report'}`;
-}
-
 /** Anthropic-compatible headend: `GET /v1/models`, `POST /v1/messages` (streaming and not). */
 export function createAnthropicHeadend(options: HeadendOptions): Headend {
-  const tokens = resolveTokens('anthropic', options);
-  const admission = new Admission({
-    limit: options.concurrency,
-    queueSize: options.queueSize,
-    retryAfterSeconds: options.retryAfterSeconds,
-  });
-  const headendId = options.headendId ?? 'anthropic';
-  const app = new Hono();
-  installGuards(app, {
-    tokens,
-    bodyLimitBytes: options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES,
+  const { app, admission, tokens, headendId } = createHeadendBase('anthropic', options, {
     respond: respondAnthropic,
     acceptApiKey: true,
   });

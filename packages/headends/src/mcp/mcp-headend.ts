@@ -1,8 +1,7 @@
-import { Hono } from 'hono';
-import { Admission } from '../admission.js';
 import type { Headend } from '../headend.js';
-import { DEFAULT_BODY_LIMIT_BYTES, type HeadendOptions, resolveTokens } from '../headend-options.js';
-import { type ErrorResponder, installGuards } from '../http-guards.js';
+import { createHeadendBase } from '../headend-base.js';
+import type { HeadendOptions } from '../headend-options.js';
+import type { ErrorResponder } from '../http-guards.js';
 import { createAgentToolsServer } from './agent-tools.js';
 import { hostCheck, LOOPBACK_HOSTNAMES } from './host-check.js';
 import { McpSessions } from './mcp-sessions.js';
@@ -24,21 +23,13 @@ const respondMcp: ErrorResponder = (c, status, kind, message) =>
 
 /** MCP headend over Streamable HTTP (one MCP session per client): every agent is a tool. */
 export function createMcpHeadend(options: McpHeadendOptions): Headend {
-  const tokens = resolveTokens('mcp', options);
-  const admission = new Admission({
-    limit: options.concurrency,
-    queueSize: options.queueSize,
-    retryAfterSeconds: options.retryAfterSeconds,
-  });
-  const headendId = options.headendId ?? 'mcp';
+  const { app, admission, tokens, headendId } = createHeadendBase(
+    'mcp',
+    options,
+    { respond: respondMcp },
+    (base) => base.use('*', hostCheck(options.allowedHostnames ?? LOOPBACK_HOSTNAMES)),
+  );
   const path = options.path ?? '/mcp';
-  const app = new Hono();
-  app.use('*', hostCheck(options.allowedHostnames ?? LOOPBACK_HOSTNAMES));
-  installGuards(app, {
-    tokens,
-    bodyLimitBytes: options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES,
-    respond: respondMcp,
-  });
   const sessions = new McpSessions(({ requestSignals }) =>
     createAgentToolsServer({
       catalog: options.catalog,

@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { AgentEvent, AgentEventMeta, AgentResult } from '@agent/protocol';
-import { type Context, Hono } from 'hono';
+import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
-import { Admission, type SessionTicket } from '../admission.js';
+import type { SessionTicket } from '../admission.js';
 import { admit, writeQueue } from '../admit.js';
 import type { Headend } from '../headend.js';
-import { DEFAULT_BODY_LIMIT_BYTES, type HeadendOptions, resolveTokens } from '../headend-options.js';
-import { httpError, installGuards, readJsonObject } from '../http-guards.js';
+import { createHeadendBase } from '../headend-base.js';
+import type { HeadendOptions } from '../headend-options.js';
+import { httpError, readJsonObject } from '../http-guards.js';
 import { ReportDeltas } from '../report-deltas.js';
-import { answerText, usageTotals } from '../usage.js';
+import { answerText, failureMessage, usageTotals } from '../usage.js';
 import { type ChatRequest, parseChatRequest } from './chat-request.js';
 import { openAiErrorBody, respondOpenAi } from './openai-errors.js';
 
@@ -21,23 +22,9 @@ function usageOf(result: AgentResult) {
   };
 }
 
-function failureMessage(result: AgentResult): string {
-  return `the agent run failed (${result.exitCode}): ${result.error ?? 'no report'}`;
-}
-
 /** OpenAI-compatible headend: `GET /v1/models`, `POST /v1/chat/completions` (streaming and not). */
 export function createOpenAiHeadend(options: HeadendOptions): Headend {
-  const tokens = resolveTokens('openai', options);
-  const admission = new Admission({
-    limit: options.concurrency,
-    queueSize: options.queueSize,
-    retryAfterSeconds: options.retryAfterSeconds,
-  });
-  const headendId = options.headendId ?? 'openai';
-  const app = new Hono();
-  installGuards(app, {
-    tokens,
-    bodyLimitBytes: options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES,
+  const { app, admission, tokens, headendId } = createHeadendBase('openai', options, {
     respond: respondOpenAi,
   });
   const created = () => Math.floor(Date.now() / 1000);

@@ -1,0 +1,39 @@
+import { Hono } from 'hono';
+import { Admission } from './admission.js';
+import { DEFAULT_BODY_LIMIT_BYTES, type HeadendOptions, resolveTokens } from './headend-options.js';
+import { type GuardOptions, installGuards } from './http-guards.js';
+
+/** What every headend starts from: its tokens, its admission queue, a guarded app and its id. */
+export interface HeadendBase {
+  app: Hono;
+  admission: Admission;
+  tokens: readonly string[] | undefined;
+  headendId: string;
+}
+
+/**
+ * Builds the shared part of a headend: resolves its tokens (refusing no auth unless allowed),
+ * its concurrency limit and FIFO queue, and a Hono app whose every route checks the token and
+ * the body limit. `before` installs middleware that must run ahead of the guards.
+ */
+export function createHeadendBase(
+  kind: string,
+  options: HeadendOptions,
+  guards: Omit<GuardOptions, 'tokens' | 'bodyLimitBytes'>,
+  before?: (app: Hono) => void,
+): HeadendBase {
+  const tokens = resolveTokens(kind, options);
+  const admission = new Admission({
+    limit: options.concurrency,
+    queueSize: options.queueSize,
+    retryAfterSeconds: options.retryAfterSeconds,
+  });
+  const app = new Hono();
+  before?.(app);
+  installGuards(app, {
+    tokens,
+    bodyLimitBytes: options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES,
+    ...guards,
+  });
+  return { app, admission, tokens, headendId: options.headendId ?? kind };
+}
