@@ -1,31 +1,17 @@
-import type { AgentResult } from '@agent/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOpenAiHeadend, type ServedHeadend, serve } from '../src/index.js';
 import {
-  type AgentCatalog,
-  createCatalog,
-  createOpenAiHeadend,
-  type ServedHeadend,
-  serve,
-} from '../src/index.js';
-import { finalReport, lastUserText, startAgents, type TestAgents } from './helpers/agents.js';
+  finalReport,
+  lastUserText,
+  type RecordedRun,
+  recording,
+  startAgents,
+  type TestAgents,
+} from './helpers/agents.js';
 
 let agents: TestAgents;
 let server: ServedHeadend;
-const results: { signal?: AbortSignal; result: Promise<AgentResult> }[] = [];
-
-function recording(catalog: AgentCatalog): AgentCatalog {
-  const agent = catalog.get('echo')!;
-  return createCatalog([
-    {
-      info: agent.info,
-      run: (prompt, options) => {
-        const result = agent.run(prompt, options);
-        results.push({ signal: options.signal, result });
-        return result;
-      },
-    },
-  ]);
-}
+const results: RecordedRun[] = [];
 
 beforeAll(async () => {
   agents = await startAgents((request) => {
@@ -43,7 +29,7 @@ beforeAll(async () => {
   });
   server = await serve(
     createOpenAiHeadend({
-      catalog: recording(agents.catalog),
+      catalog: recording(agents.catalog, results),
       tokens: ['secret'],
       bodyLimitBytes: 2048,
       concurrency: 1,

@@ -1,35 +1,18 @@
-import type { AgentResult } from '@agent/protocol';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  type AgentCatalog,
   createAnthropicHeadend,
-  createCatalog,
   createMcpHeadend,
   createRestHeadend,
   type Headend,
   type ServedHeadend,
   serve,
 } from '../src/index.js';
-import { startAgents, type TestAgents } from './helpers/agents.js';
+import { type RecordedRun, recording, startAgents, type TestAgents } from './helpers/agents.js';
 
 let agents: TestAgents;
-const runs: { signal?: AbortSignal; result: Promise<AgentResult> }[] = [];
-
-function recording(catalog: AgentCatalog): AgentCatalog {
-  const agent = catalog.get('echo')!;
-  return createCatalog([
-    {
-      info: agent.info,
-      run: (prompt, options) => {
-        const result = agent.run(prompt, options);
-        runs.push({ signal: options.signal, result });
-        return result;
-      },
-    },
-  ]);
-}
+const runs: RecordedRun[] = [];
 
 beforeAll(async () => {
   agents = await startAgents(() => ({
@@ -78,7 +61,7 @@ async function disconnectMidStream(
 
 describe('a client that disconnects mid-stream aborts its session', () => {
   it('on the Anthropic headend', async () => {
-    const headend = createAnthropicHeadend({ catalog: recording(agents.catalog), tokens: ['k'] });
+    const headend = createAnthropicHeadend({ catalog: recording(agents.catalog, runs), tokens: ['k'] });
     await disconnectMidStream(
       headend,
       '/v1/messages',
@@ -88,7 +71,7 @@ describe('a client that disconnects mid-stream aborts its session', () => {
   });
 
   it('on the REST headend (SSE)', async () => {
-    const headend = createRestHeadend({ catalog: recording(agents.catalog), tokens: ['k'] });
+    const headend = createRestHeadend({ catalog: recording(agents.catalog, runs), tokens: ['k'] });
     await disconnectMidStream(
       headend,
       '/v1/agents/echo/run',
@@ -98,7 +81,7 @@ describe('a client that disconnects mid-stream aborts its session', () => {
   });
 
   it('on the MCP headend (the client cancels the tool call)', async () => {
-    const headend = createMcpHeadend({ catalog: recording(agents.catalog), tokens: ['k'] });
+    const headend = createMcpHeadend({ catalog: recording(agents.catalog, runs), tokens: ['k'] });
     const server = await serve(headend);
     const client = new Client({ name: 'cancel-test', version: '1.0.0' });
     try {

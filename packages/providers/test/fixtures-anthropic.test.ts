@@ -1,18 +1,16 @@
 // Every recorded Anthropic Messages stream (and the non-streamed answers) replayed through the
 // official `@anthropic-ai/sdk` into the adapter. Expected values were read off each recording.
 
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { ReasoningPart, StopReason, TokenUsage, ToolCall } from '@agent/protocol';
-import { type ModelServer, startModelServer } from '@agent/testkit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   clientFor,
   collect,
   collectError,
-  FIXTURES_DIR,
   fold,
   matchesText,
+  recordingsIn,
+  replayServer,
   type TextSpec,
 } from './helpers.js';
 
@@ -275,25 +273,18 @@ export const ANTHROPIC_ROWS: Row[] = [
 ];
 
 describe('anthropic recordings through the Anthropic SDK', () => {
-  let server: ModelServer;
-  beforeAll(async () => {
-    server = await startModelServer({ fixturesDir: FIXTURES_DIR });
-  });
-  afterAll(async () => {
-    server.assertAllConsumed();
-    await server.close();
-  });
+  const server = replayServer();
 
   it('covers every recording in anthropic/', () => {
-    const files = readdirSync(join(FIXTURES_DIR, 'anthropic')).sort();
+    const files = recordingsIn('anthropic');
     expect([...ANTHROPIC_ROWS.map((row) => row.file), 'spliced-message-start.chunks.txt'].sort()).toEqual(
       files,
     );
   });
 
   it.each(ANTHROPIC_ROWS)('$file', async (row) => {
-    server.push({ replay: `anthropic/${row.file}` });
-    const client = clientFor(server, 'anthropic', { model: row.model });
+    server().push({ replay: `anthropic/${row.file}` });
+    const client = clientFor(server(), 'anthropic', { model: row.model });
     const stream = !row.file.endsWith('.json');
     const events = await collect(client.stream({ messages: [{ role: 'user', content: 'hi' }], stream }));
     const text = matchesText(events.text, row.text);
@@ -311,8 +302,8 @@ describe('anthropic recordings through the Anthropic SDK', () => {
   });
 
   it('spliced-message-start.chunks.txt: a second message inside the first is an invalid response', async () => {
-    server.push({ replay: 'anthropic/spliced-message-start.chunks.txt' });
-    const client = clientFor(server, 'anthropic', { model: 'claude-3-haiku' });
+    server().push({ replay: 'anthropic/spliced-message-start.chunks.txt' });
+    const client = clientFor(server(), 'anthropic', { model: 'claude-3-haiku' });
     const { error, events } = await collectError(
       client.stream({ messages: [{ role: 'user', content: 'hi' }] }),
     );

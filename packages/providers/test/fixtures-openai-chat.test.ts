@@ -1,13 +1,10 @@
 // Every recorded Chat Completions stream (and the non-streamed answer) replayed through the
 // official `openai` SDK into the adapter. Expected values were read off each recording.
 
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { StopReason, TokenUsage, ToolCall } from '@agent/protocol';
-import { type ModelServer, startModelServer } from '@agent/testkit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ProviderType } from '../src/index.js';
-import { clientFor, collect, FIXTURES_DIR, matchesText, type TextSpec } from './helpers.js';
+import { clientFor, collect, matchesText, recordingsIn, replayServer, type TextSpec } from './helpers.js';
 
 interface Row {
   file: string;
@@ -333,23 +330,16 @@ export const CHAT_ROWS: Row[] = [
 ];
 
 describe('openai-chat recordings through the openai SDK', () => {
-  let server: ModelServer;
-  beforeAll(async () => {
-    server = await startModelServer({ fixturesDir: FIXTURES_DIR });
-  });
-  afterAll(async () => {
-    server.assertAllConsumed();
-    await server.close();
-  });
+  const server = replayServer();
 
   it('covers every recording in openai-chat/', () => {
-    const files = readdirSync(join(FIXTURES_DIR, 'openai-chat')).sort();
+    const files = recordingsIn('openai-chat');
     expect(CHAT_ROWS.map((row) => row.file).sort()).toEqual(files);
   });
 
   it.each(CHAT_ROWS)('$file', async (row) => {
-    server.push({ replay: `openai-chat/${row.file}` });
-    const client = clientFor(server, row.type, { model: row.model });
+    server().push({ replay: `openai-chat/${row.file}` });
+    const client = clientFor(server(), row.type, { model: row.model });
     const stream = !row.file.endsWith('.json');
     const events = await collect(client.stream({ messages: [{ role: 'user', content: 'hi' }], stream }));
     const text = matchesText(events.text, row.text);
@@ -365,7 +355,7 @@ describe('openai-chat recordings through the openai SDK', () => {
       responseId: row.responseId,
       ...(row.actualModel ? { actualModel: row.actualModel } : {}),
     });
-    const last = server.requests[server.requests.length - 1];
+    const last = server().requests[server().requests.length - 1];
     expect((last?.body as { stream?: boolean } | undefined)?.stream).toBe(stream);
   });
 });

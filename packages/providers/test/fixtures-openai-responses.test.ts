@@ -1,12 +1,17 @@
 // Every recorded Responses API stream (and the non-streamed answer) replayed through the official
 // `openai` SDK into the adapter. Expected values were read off each recording.
 
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { ModelErrorKind, ReasoningPart, StopReason, TokenUsage, ToolCall } from '@agent/protocol';
-import { type ModelServer, startModelServer } from '@agent/testkit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clientFor, collect, collectError, FIXTURES_DIR, matchesText, type TextSpec } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import {
+  clientFor,
+  collect,
+  collectError,
+  matchesText,
+  recordingsIn,
+  replayServer,
+  type TextSpec,
+} from './helpers.js';
 
 interface Row {
   file: string;
@@ -210,23 +215,16 @@ export const RESPONSES_ERROR_ROWS: ErrorRow[] = [
 ];
 
 describe('openai-responses recordings through the openai SDK', () => {
-  let server: ModelServer;
-  beforeAll(async () => {
-    server = await startModelServer({ fixturesDir: FIXTURES_DIR });
-  });
-  afterAll(async () => {
-    server.assertAllConsumed();
-    await server.close();
-  });
+  const server = replayServer();
 
   it('covers every recording in openai-responses/', () => {
-    const files = readdirSync(join(FIXTURES_DIR, 'openai-responses')).sort();
+    const files = recordingsIn('openai-responses');
     expect([...RESPONSES_ROWS, ...RESPONSES_ERROR_ROWS].map((row) => row.file).sort()).toEqual(files);
   });
 
   it.each(RESPONSES_ROWS)('$file', async (row) => {
-    server.push({ replay: `openai-responses/${row.file}` });
-    const client = clientFor(server, 'openai-responses', { model: row.model });
+    server().push({ replay: `openai-responses/${row.file}` });
+    const client = clientFor(server(), 'openai-responses', { model: row.model });
     const stream = !row.file.endsWith('.json');
     const events = await collect(client.stream({ messages: [{ role: 'user', content: 'hi' }], stream }));
     const text = matchesText(events.text, row.text);
@@ -246,8 +244,8 @@ describe('openai-responses recordings through the openai SDK', () => {
   });
 
   it.each(RESPONSES_ERROR_ROWS)('$file fails with $kind', async (row) => {
-    server.push({ replay: `openai-responses/${row.file}` });
-    const client = clientFor(server, 'openai-responses', { model: 'gpt-5-nano' });
+    server().push({ replay: `openai-responses/${row.file}` });
+    const client = clientFor(server(), 'openai-responses', { model: 'gpt-5-nano' });
     const { error, events } = await collectError(
       client.stream({ messages: [{ role: 'user', content: 'hi' }] }),
     );

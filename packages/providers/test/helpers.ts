@@ -1,3 +1,5 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   isModelError,
@@ -7,13 +9,38 @@ import {
   type TokenUsage,
   type ToolCall,
 } from '@agent/protocol';
-import type { ModelServer } from '@agent/testkit';
+import { type ModelServer, startModelServer } from '@agent/testkit';
+import { afterAll, beforeAll } from 'vitest';
 import { createModelClient, type ModelClientConfig, type ProviderType } from '../src/index.js';
 
 /** The recorded provider streams, located from this file. */
 export const FIXTURES_DIR = fileURLToPath(
   new URL('../../../../shared/fixtures/provider-streams', import.meta.url),
 );
+
+/** The recordings of one folder, sorted (tables must cover every one of them). */
+export function recordingsIn(folder: string): string[] {
+  return readdirSync(join(FIXTURES_DIR, folder)).sort();
+}
+
+/**
+ * A testkit server replaying the recordings, for the `describe` block it is called in; every
+ * step a test plans must have been used when the block ends.
+ */
+export function replayServer(): () => ModelServer {
+  let server: ModelServer | undefined;
+  beforeAll(async () => {
+    server = await startModelServer({ fixturesDir: FIXTURES_DIR });
+  });
+  afterAll(async () => {
+    server?.assertAllConsumed();
+    await server?.close();
+  });
+  return () => {
+    if (server === undefined) throw new Error('replayServer() is used before its beforeAll ran');
+    return server;
+  };
+}
 
 export const API_KEY = 'sk-test-SECRET-0123456789abcdef';
 

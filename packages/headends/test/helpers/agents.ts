@@ -1,6 +1,7 @@
 import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { AgentResult } from '@agent/protocol';
 import { type AgentRunner, createAgentRunner } from '@agent/runtime';
 import {
   type ModelServer,
@@ -92,4 +93,25 @@ export function echoAnswer(request: {
     text: [finalReport(`Echo: ${prompt}`)],
     usage: { inputTokens: 10, outputTokens: 5 },
   };
+}
+
+/** One run a headend started: the signal it passed and the result it got. */
+export interface RecordedRun {
+  signal?: AbortSignal;
+  result: Promise<AgentResult>;
+}
+
+/** The catalog's `echo` agent, with every run it starts pushed to `runs` (to watch aborts). */
+export function recording(catalog: AgentCatalog, runs: RecordedRun[]): AgentCatalog {
+  const agent = catalog.get('echo')!;
+  return createCatalog([
+    {
+      info: agent.info,
+      run: (prompt, options) => {
+        const result = agent.run(prompt, options);
+        runs.push({ signal: options.signal, result });
+        return result;
+      },
+    },
+  ]);
 }

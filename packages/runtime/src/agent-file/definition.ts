@@ -6,6 +6,7 @@ import { displayPath, errorText, type Problem, problem } from '../errors.js';
 import { expandIncludes } from './includes.js';
 import { normaliseShorthands } from './keys.js';
 import { parseAgentFile } from './parse.js';
+import { readReferencedFile } from './referenced-file.js';
 import { type AgentSettings, pickSettings } from './settings.js';
 import { frontmatterProblems } from './validate.js';
 
@@ -234,23 +235,8 @@ function readSchemaFile(
   problems: Problem[],
 ): JsonSchema | undefined {
   const path = resolve(dir, ref);
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
-    problems.push(
-      problem(
-        missing ? 'not_found' : 'configuration',
-        file,
-        lineNo,
-        missing
-          ? `schema file \`${ref}\` does not exist (looked for ${path})`
-          : `cannot read schema file \`${ref}\`: ${errorText(error)}`,
-      ),
-    );
-    return undefined;
-  }
+  const text = readReferencedFile(path, 'schema file', ref, { file, line: lineNo }, problems);
+  if (text === undefined) return undefined;
   let value: unknown;
   try {
     value = /\.ya?ml$/i.test(path) ? parseYaml(text) : JSON.parse(text);

@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { displayPath, errorText, type Problem, problem } from '../errors.js';
+import { displayPath, type Problem, problem } from '../errors.js';
+import { readReferencedFile } from './referenced-file.js';
 
 /** `{{include: path}}`: replaced by the file's text; the path is relative to the including file. */
 export const INCLUDE_PATTERN = /\{\{\s*include:\s*([^}\n]+?)\s*\}\}/g;
@@ -42,23 +42,8 @@ export function expandIncludes(
       );
       return directive;
     }
-    let content: string;
-    try {
-      content = readFileSync(included, 'utf8');
-    } catch (error) {
-      const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
-      problems.push(
-        problem(
-          missing ? 'not_found' : 'configuration',
-          file,
-          line,
-          missing
-            ? `included file \`${target}\` does not exist (looked for ${included})`
-            : `cannot read included file \`${target}\`: ${errorText(error)}`,
-        ),
-      );
-      return directive;
-    }
+    const content = readReferencedFile(included, 'included file', target, { file, line }, problems);
+    if (content === undefined) return directive;
     const body = content.replace(/\r?\n$/, '');
     return expandIncludes(body, { path: included, firstLine: 1, cwd: context.cwd }, problems, [
       ...chain,
