@@ -1,3 +1,4 @@
+export type { ErrorObject } from 'ajv';
 export {
   type AjvFactoryOptions,
   type AnyAjv,

@@ -22,8 +22,9 @@ interface Frame {
 /**
  * Walks a value iteratively (no recursion, so no stack overflow however deep it is) and
  * measures its depth and compact-JSON size, stopping at the first limit it crosses. Values
- * JSON cannot hold (functions, symbols, bigints, `undefined` in arrays, non-finite numbers)
- * and cycles are problems too: a schema must be plain JSON data.
+ * JSON cannot hold (functions, symbols, bigints) and cycles are problems too: a schema must
+ * be plain JSON data. Non-finite numbers and `undefined` array items count as `null`, as
+ * `JSON.stringify` writes them.
  */
 export function measureJson(root: unknown, options: MeasureOptions): JsonShape {
   const maxBytes = options.maxBytes ?? Number.POSITIVE_INFINITY;
@@ -88,7 +89,8 @@ function scalarBytes(value: unknown): number | string | undefined {
     case 'string':
       return stringBytes(value);
     case 'number':
-      return Number.isFinite(value) ? String(value).length : `is ${value}, which JSON cannot hold`;
+      // JSON.stringify writes NaN and the infinities as null (and JSON.parse makes 1e999 Infinity).
+      return Number.isFinite(value) ? String(value).length : 4;
     case 'boolean':
       return value ? 4 : 5;
     case 'object':

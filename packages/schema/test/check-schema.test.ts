@@ -59,8 +59,8 @@ describe('checkSchema', () => {
     const cyclic: Record<string, unknown> = { type: 'object' };
     cyclic.properties = { self: cyclic };
     expect(failed(checkSchema(cyclic)).problems).toEqual(['/properties/self: refers to itself (a cycle)']);
-    expect(failed(checkSchema({ minimum: Number.NaN })).problems).toEqual([
-      '/minimum: is NaN, which JSON cannot hold',
+    expect(failed(checkSchema({ default: () => 1 })).problems).toEqual([
+      '/default: is a function, which JSON cannot hold',
     ]);
     expect(failed(checkSchema([{ type: 'string' }])).problems).toEqual([
       'must be a JSON Schema object, got an array',
