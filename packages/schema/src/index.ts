@@ -1,4 +1,4 @@
-export type { ErrorObject } from 'ajv';
+export type { ErrorObject, ValidateFunction } from 'ajv';
 export {
   type AjvFactoryOptions,
   type AnyAjv,

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { basename, dirname, extname, resolve } from 'node:path';
 import type { JsonSchema, OutputFormat } from '@agent/protocol';
+import { checkSchema } from '@agent/schema';
 import { parse as parseYaml } from 'yaml';
 import { displayPath, errorText, type Problem, problem } from '../errors.js';
 import { expandIncludes } from './includes.js';
@@ -213,6 +214,18 @@ function readIo(
         `\`${key}.format\` must be json to use a schema (got ${spec.format})`,
       ),
     );
+  }
+  if (schema !== undefined) {
+    // Checked at load time, like every other key: a schema Ajv cannot use is the file's error.
+    const fromFile = spec.schemaRef !== undefined;
+    const check = checkSchema(schema, {
+      label: fromFile ? `schema file \`${spec.schemaRef}\`` : `\`${key}.schema\``,
+    });
+    if (!check.ok) {
+      problems.push(
+        problem('configuration', file, lineOf(key, fromFile ? 'schemaRef' : 'schema'), check.message),
+      );
+    }
   }
   if (key === 'input' && spec.format === 'json' && schema === undefined && spec.schemaRef === undefined) {
     problems.push(
