@@ -9,7 +9,7 @@ import {
   type ToolProvider,
   type ToolResult,
 } from '@agent/protocol';
-import { checkSchema, compileSchema } from '@agent/schema';
+import { compileSchema } from '@agent/schema';
 import type { AgentDefinition } from './agent-file/definition.js';
 import { errorText } from './errors.js';
 import { type LevelLimiter, SlotAbortedError } from './limiter.js';
@@ -122,10 +122,9 @@ export class SubAgentToolProvider implements ToolProvider {
       if (typeof outputSchema !== 'object' || outputSchema === null || Array.isArray(outputSchema)) {
         return invalid('output_schema must be a JSON Schema object');
       }
-      // Checked before the child starts: a bad schema costs the child no model call. Whether it
-      // fits the child's context window with the prompt is the child session's own check.
-      const check = checkSchema(outputSchema, { label: 'output_schema' });
-      if (!check.ok) return invalid(check.message);
+      // Everything else about the schema (meta-schema, size, patterns, whether it fits the child's
+      // context window with the prompt) is the child session's check, made before its first model
+      // call; a refusal comes back as `inputRejected` and reaches the model as a tool error.
     }
     const prompt = this.prompt(rest);
     if (typeof prompt !== 'string') return prompt;
@@ -196,6 +195,16 @@ export class SubAgentToolProvider implements ToolProvider {
 function toolResult(child: AgentDefinition, result: AgentResult): ToolResult {
   const childSession = result.opTree === undefined ? {} : { childSession: result.opTree };
   const report = result.finalReport;
+  if (result.inputRejected === true) {
+    return {
+      ok: false,
+      error: {
+        kind: 'invalid_arguments',
+        message: `sub-agent ${child.toolName} refused the call before any model call: ${result.error ?? 'invalid input'}`,
+      },
+      ...childSession,
+    };
+  }
   if (!result.success || report === undefined) {
     return {
       ok: false,
