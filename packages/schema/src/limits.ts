@@ -9,7 +9,7 @@ export const DEFAULT_MAX_SCHEMA_DEPTH = 64;
  * How large a schema may be, in bytes of compact JSON. Ajv's compile time grows with the
  * schema (and it runs on the caller's thread), so big schemas are refused up front.
  */
-export const DEFAULT_MAX_SCHEMA_BYTES = 256 * 1024;
+export const DEFAULT_MAX_SCHEMA_BYTES = 64 * 1024;
 
 export interface SchemaLimits {
   /** Default `DEFAULT_MAX_SCHEMA_DEPTH`. */

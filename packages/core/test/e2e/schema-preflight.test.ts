@@ -88,9 +88,9 @@ describe('core refuses a bad output schema before any model call', () => {
     expect(requests).toBe(0);
   });
 
-  test('a schema that fits the window but passes the size limit is refused by size, no request', async () => {
+  test('a schema that fits the window but is over the size limit is refused by size, no request', async () => {
     const { result, requests } = await run(bigSchema(300_000), { contextWindow: 1_000_000 });
-    expect(result.error).toContain('is larger than the limit of 262144 bytes as JSON');
+    expect(result.error).toContain('is larger than the limit of 65536 bytes as JSON');
     expect(requests).toBe(0);
   });
 
