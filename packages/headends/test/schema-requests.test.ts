@@ -241,6 +241,38 @@ describe('OpenAI, Anthropic and MCP faces', () => {
     expect(modelCalls()).toBe(0);
   });
 
+  it('request bodies nested 1,000,000 levels deep never cause a 500; as a schema they are a 400', async () => {
+    const deep = `${'['.repeat(1_000_000)}${']'.repeat(1_000_000)}`;
+    const anthropicHeaders = { 'x-api-key': TOKEN, 'content-type': 'application/json' };
+    const post = async (url: string, body: string, headers: Record<string, string> = auth) =>
+      (await fetch(url, { method: 'POST', headers, body })).status;
+    const chat = `${openai.url}/v1/chat/completions`;
+    const messages = `${anthropic.url}/v1/messages`;
+    expect([
+      await post(chat, `{"model":"shaper","messages":${deep}}`),
+      await post(
+        chat,
+        `{"model":"shaper","messages":[{"role":"user","content":"x"}],"response_format":${deep}}`,
+      ),
+      await post(
+        chat,
+        `{"model":"shaper","messages":[{"role":"user","content":"x"}],"response_format":{"type":"json_schema","json_schema":{"schema":${deep}}}}`,
+      ),
+      await post(`${rest.url}/v1/agents/shaper/run`, `{"prompt":"x","schema":${deep}}`),
+    ]).toEqual([400, 400, 400, 400]);
+    expect(modelCalls()).toBe(0);
+    // Content parts that are not text are skipped (the prompt is what is left): no 500 either.
+    const skipped = [
+      await post(chat, `{"model":"shaper","messages":[{"role":"user","content":${deep}}]}`),
+      await post(
+        messages,
+        `{"model":"shaper","max_tokens":10,"system":${deep},"messages":[{"role":"user","content":"x"}]}`,
+        anthropicHeaders,
+      ),
+    ];
+    expect(skipped.filter((status) => status >= 500)).toEqual([]);
+  });
+
   it('MCP tool arguments: a bad schema is a tool error naming the problem, no model call', async () => {
     const mcpClient = new Client({ name: 'schema-test', version: '1.0.0' });
     await mcpClient.connect(
