@@ -15,14 +15,24 @@ export type CompileResult =
 /** Longest JSON Pointer quoted in a message (a 20,000-level path would drown the reason). */
 const MAX_PATH_SHOWN = 80;
 
-const shared = new Map<SchemaDraft, AnyAjv>();
+/**
+ * Compiles per Ajv instance. Ajv keeps a reference to every schema an instance compiled (in
+ * its code-generation scope), so one instance for the life of a server would keep every
+ * schema it was ever sent. A fresh instance costs ~60 ms (the meta-schemas compile), so each
+ * draft's instance is replaced after this many compiles; an old one goes away with the last
+ * validator compiled by it.
+ */
+const COMPILES_PER_INSTANCE = 64;
+
+const shared = new Map<SchemaDraft, { ajv: AnyAjv; compiles: number }>();
 function sharedAjv(draft: SchemaDraft): AnyAjv {
-  let ajv = shared.get(draft);
-  if (ajv === undefined) {
-    ajv = createAjv(draft);
-    shared.set(draft, ajv);
+  let entry = shared.get(draft);
+  if (entry === undefined || entry.compiles >= COMPILES_PER_INSTANCE) {
+    entry = { ajv: createAjv(draft), compiles: 0 };
+    shared.set(draft, entry);
   }
-  return ajv;
+  entry.compiles++;
+  return entry.ajv;
 }
 
 /** Results for schemas checked with the default limits, keyed by the schema object. */
@@ -68,8 +78,9 @@ export function schemaShapeProblems(schema: unknown, limits: SchemaLimits = {}):
  * `output_schema`): the shape checks above, then the draft's meta-schema (every wrong place
  * listed), then Ajv's compile with RE2 patterns (a pattern RE2 cannot run, such as one with a
  * backreference, is a problem that says so). Never throws. With the default limits the
- * result is cached per schema object, and the compiled function is dropped from Ajv's own
- * cache, so a long-running server does not keep every schema it was ever sent.
+ * result is cached per schema object (a WeakMap), and neither Ajv's cache nor its instances
+ * outlive the validators compiled from them, so a long-running server does not keep every
+ * schema it was ever sent.
  */
 export function compileSchema(schema: unknown, limits?: SchemaLimits): CompileResult {
   const cacheable = limits === undefined && typeof schema === 'object' && schema !== null;
