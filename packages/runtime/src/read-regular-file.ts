@@ -40,7 +40,8 @@ export function readRegularFile(path: string, maxBytes = MAX_LOADED_FILE_BYTES):
     const refused = refusal(fstatSync(fd), maxBytes);
     if (refused !== undefined) return refused;
     const bytes = readAtMost(fd, maxBytes + 1);
-    if (bytes.length > maxBytes) return tooLarge(maxBytes, 'it grew while being read');
+    // More than its size said: it grew meanwhile, or it is a file whose size says nothing (`/proc`).
+    if (bytes.length > maxBytes) return tooLarge(maxBytes, 'found while reading it');
     return { ok: true, text: new TextDecoder('utf-8').decode(bytes) };
   } catch (error) {
     return failure(error);
