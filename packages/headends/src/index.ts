@@ -3,6 +3,13 @@ export { Admission, AdmissionError } from './admission.js';
 export type { AgentCatalog, AgentInfo, ServedAgent, ServedRunOptions } from './agent-catalog.js';
 export { createCatalog } from './agent-catalog.js';
 export { createAnthropicHeadend } from './anthropic/anthropic-headend.js';
+export type { ConnectionLimits } from './connection-limits.js';
+export {
+  DEFAULT_HEADERS_TIMEOUT_MS,
+  DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
+  DEFAULT_MAX_CONNECTIONS,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+} from './connection-limits.js';
 export type { Headend, HeadendKind } from './headend.js';
 export type { HeadendOptions } from './headend-options.js';
 export { DEFAULT_BODY_LIMIT_BYTES } from './headend-options.js';
