@@ -46,6 +46,10 @@ export function createMcpHeadend(options: McpHeadendOptions): McpHeadend {
     (base) => base.use('*', hostCheck(options.allowedHostnames ?? LOOPBACK_HOSTNAMES)),
   );
   const path = options.path ?? '/mcp';
+  const idleMs = options.sessionIdleMs ?? DEFAULT_MCP_SESSION_IDLE_MS;
+  if (!(Number.isFinite(idleMs) && idleMs > 0)) {
+    throw new Error(`mcp headend: sessionIdleMs must be a positive number of milliseconds, not ${idleMs}`);
+  }
   const sessions = new McpSessions(
     ({ requestSignals, activity }) =>
       createAgentToolsServer({
@@ -62,7 +66,7 @@ export function createMcpHeadend(options: McpHeadendOptions): McpHeadend {
     {
       maxSessions: Math.max(1, options.maxSessions ?? DEFAULT_MCP_MAX_SESSIONS),
       maxSessionsPerToken: Math.max(1, options.maxSessionsPerToken ?? DEFAULT_MCP_MAX_SESSIONS_PER_TOKEN),
-      idleMs: options.sessionIdleMs ?? DEFAULT_MCP_SESSION_IDLE_MS,
+      idleMs,
       retryAfterSeconds: admission.retryAfterSeconds,
     },
   );
