@@ -45,15 +45,11 @@ export function ensureAppBin(options: AppBinOptions): void {
     (name) => !existsSync(join(packageDir(name), 'dist', 'index.js')),
   );
   if (missing.length > 0) {
-    const turbo = join(repoDir, 'node_modules', '.bin', 'turbo');
+    const turbo = join(repoDir, 'tooling', 'turbo.mjs');
     execFileSync(
-      turbo,
-      ['run', 'build', `--filter=${options.packageName}^...`, '--output-logs=errors-only'],
-      {
-        cwd: repoDir,
-        stdio: 'inherit',
-        env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1' },
-      },
+      process.execPath,
+      [turbo, 'run', 'build', `--filter=${options.packageName}^...`, '--output-logs=errors-only'],
+      { cwd: repoDir, stdio: 'inherit' },
     );
   }
   for (const name of options.runtimePackages) {

@@ -1,7 +1,12 @@
 // Runs a README's example as written, with its imports bound to the real modules, and returns
-// what it printed, so a test can compare that with what the README says it prints.
+// what it printed, so a test can compare that with what the README says it prints. That the
+// README's ```ts blocks also typecheck and name their packages on an install line is checked by
+// `checkReadme` (readme-check.ts).
 import { readFileSync } from 'node:fs';
 import { format } from 'node:util';
+import ts from 'typescript';
+
+export { checkReadme } from './readme-check.js';
 
 export type ModuleLoaders = Record<string, () => Promise<Record<string, unknown>>>;
 
@@ -28,8 +33,9 @@ export function commentedOutputs(code: string): string[] {
 }
 
 /**
- * Runs `code` as an async function. `import { a, b } from 'x'` and `import X from 'x'` lines bind
- * to `modules[x]`; an import of a module not given is an error. `console.log` is captured.
+ * Runs `code` (TypeScript: its types are stripped first) as an async function.
+ * `import { a, b } from 'x'` and `import X from 'x'` lines bind to `modules[x]`; an import of a
+ * module not given is an error. `console.log` is captured.
  */
 export async function runExample(
   code: string,
@@ -44,7 +50,7 @@ export async function runExample(
     names.push(name);
     values.push(load().then((module) => wrap(name, pick(module))));
   };
-  const body = code
+  const body = stripTypes(code)
     .replace(/^import \{([^}]+)\} from '([^']+)';\n/gm, (_, list: string, from: string) => {
       const wanted = list
         .split(',')
@@ -65,4 +71,13 @@ export async function runExample(
   ) => (...args: unknown[]) => Promise<void>;
   await new AsyncFunction(...names, 'console', body)(...(await Promise.all(values)), fakeConsole);
   return printed;
+}
+
+/** The JavaScript of a TypeScript block: types and type-only imports removed, nothing else. */
+function stripTypes(code: string): string {
+  const { outputText } = ts.transpileModule(code, {
+    compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext },
+    reportDiagnostics: false,
+  });
+  return outputText.replace(/^export \{\};\n/m, '');
 }

@@ -8,6 +8,7 @@ import {
   type ServerConfig,
   ServerConfigError,
 } from './server-config.js';
+import { LIMIT_OPTIONS, type LimitOption, limitProblem, limitsConflict } from './server-limits.js';
 
 function port(what: string) {
   return (value: string) => {
@@ -16,6 +17,15 @@ function port(what: string) {
     } catch (error) {
       throw new InvalidArgumentError((error as Error).message);
     }
+  };
+}
+
+function limitValue(unit: LimitOption['unit']) {
+  return (text: string) => {
+    const value = text.trim() === '' ? Number.NaN : Number(text);
+    const problem = limitProblem(value, unit);
+    if (problem !== undefined) throw new InvalidArgumentError(`expected ${problem}.`);
+    return value;
   };
 }
 
@@ -38,9 +48,9 @@ export function parseServerArgs(argv: string[], env: Record<string, string | und
     .option('--drain-seconds <n>', 'on SIGTERM, how long running sessions may finish (default 30)', Number)
     .option('--body-limit <bytes>', 'largest request body (default 1 MiB)', Number)
     .option('--concurrency <n>', 'sessions running at once per headend (default 16)', Number)
-    .option('--queue <n>', 'requests waiting per headend before 429 (default 64)', Number)
-    .exitOverride()
-    .configureOutput({ writeOut: (text) => process.stderr.write(text) });
+    .option('--queue <n>', 'requests waiting per headend before 429 (default 64)', Number);
+  for (const limit of LIMIT_OPTIONS) program.option(limit.flag, limit.description, limitValue(limit.unit));
+  program.exitOverride().configureOutput({ writeOut: (text) => process.stderr.write(text) });
   program.parse(argv, { from: 'user' });
   const flags = program.opts<{
     agent?: string[];
@@ -74,6 +84,11 @@ export function parseServerArgs(argv: string[], env: Record<string, string | und
     queueSize: flags.queue ?? file.queueSize,
     agentConfig: flags.agentConfig ?? file.agentConfig,
   };
+  const limitFlags = program.opts<Record<string, number | undefined>>();
+  for (const { key, attribute } of LIMIT_OPTIONS) {
+    const value = limitFlags[attribute] ?? file[key];
+    if (value !== undefined) config[key] = value;
+  }
   checkConfig(config);
   return config;
 }
@@ -105,4 +120,6 @@ function checkConfig(config: ServerConfig): void {
       throw new ServerConfigError(`${key}: expected a non-negative number, not ${value}`);
     }
   }
+  const conflict = limitsConflict(config);
+  if (conflict !== undefined) throw new ServerConfigError(conflict);
 }

@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { LIMIT_OPTIONS, limitProblem, type ServerLimits } from './server-limits.js';
 
 /** Where the MCP headend listens: a port for Streamable HTTP, or stdio. */
 export type McpListen = { kind: 'http'; port: number } | { kind: 'stdio' };
 
 /** Everything `agent-server` needs, from flags, env and an optional config file. */
-export interface ServerConfig {
+export interface ServerConfig extends ServerLimits {
   agents: string[];
   host: string;
   api?: number;
@@ -63,6 +64,7 @@ const FILE_KEYS = new Set([
   'concurrency',
   'queueSize',
   'agentConfig',
+  ...LIMIT_OPTIONS.map((option) => option.key),
 ]);
 
 /** Reads `server.json`; agent and config paths are relative to the file. */
@@ -109,6 +111,14 @@ export function readConfigFile(path: string): Partial<ServerConfig> {
       throw new ServerConfigError(`${path}: "${key}" must be a non-negative number`);
     }
     config[key] = value;
+  }
+  for (const { key, unit } of LIMIT_OPTIONS) {
+    if (file[key] === undefined) continue;
+    const problem = limitProblem(file[key], unit);
+    if (problem !== undefined) {
+      throw new ServerConfigError(`${path}: "${key}" must be ${problem}, not ${JSON.stringify(file[key])}`);
+    }
+    config[key] = file[key] as number;
   }
   if (typeof file.agentConfig === 'string') config.agentConfig = resolve(base, file.agentConfig);
   return config;

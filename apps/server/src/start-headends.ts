@@ -13,6 +13,7 @@ import {
   serveMcpStdio,
 } from '@agent/headends';
 import type { ServerConfig } from './server-config.js';
+import { connectionLimits, mcpSessionLimits } from './server-limits.js';
 
 export interface RunningHeadend {
   name: string;
@@ -64,14 +65,18 @@ export async function startHeadends(
       name: 'mcp',
       port: config.mcp.port,
       path: '/mcp',
-      make: () => createMcpHeadend({ ...common, allowedHostnames }),
+      make: () => createMcpHeadend({ ...common, ...mcpSessionLimits(config), allowedHostnames }),
     });
   }
   const running: RunningHeadend[] = [];
   const served: ServedHeadend[] = [];
   try {
     for (const plan of planned) {
-      const handle = await serve(plan.make(), { port: plan.port, host: config.host });
+      const handle = await serve(plan.make(), {
+        port: plan.port,
+        host: config.host,
+        ...connectionLimits(config),
+      });
       served.push(handle);
       running.push({ name: plan.name, drain: async (deadline) => void (await handle.drain(deadline)) });
       log(`agent-server: ${plan.name} listening on ${handle.url}${plan.path}`);

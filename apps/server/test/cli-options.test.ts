@@ -35,6 +35,44 @@ describe('agent-server options', () => {
     expect(parsed.host).toBe('127.0.0.1');
   });
 
+  it('reads the client limits from server.json and flags (flags win)', () => {
+    const config = join(dir, 'limits.json');
+    writeFileSync(
+      config,
+      JSON.stringify({
+        agents: ['./a.ai'],
+        api: 0,
+        tokens: ['t'],
+        maxConnections: 10,
+        requestTimeoutSeconds: 30,
+        mcpMaxSessions: 5,
+        mcpIdleTimeoutSeconds: 60,
+      }),
+    );
+    const parsed = parseServerArgs(
+      [
+        '--config',
+        config,
+        '--max-connections',
+        '20',
+        '--headers-timeout',
+        '2.5',
+        '--mcp-max-sessions-per-token',
+        '3',
+      ],
+      {},
+    );
+    expect(parsed).toMatchObject({
+      maxConnections: 20,
+      requestTimeoutSeconds: 30,
+      headersTimeoutSeconds: 2.5,
+      mcpMaxSessions: 5,
+      mcpMaxSessionsPerToken: 3,
+      mcpIdleTimeoutSeconds: 60,
+    });
+    expect(parsed.keepAliveTimeoutSeconds).toBeUndefined();
+  });
+
   it('explains what is wrong', () => {
     const fail = (args: string[]) => {
       try {
@@ -53,5 +91,20 @@ describe('agent-server options', () => {
     const bad = join(dir, 'bad.json');
     writeFileSync(bad, JSON.stringify({ agent: ['a.ai'] }));
     expect(fail(['--config', bad])).toMatch(/unknown key "agent"/);
+    const base = ['--agent', 'a.ai', '--api', '0', '--token', 't'];
+    expect(fail([...base, '--headers-timeout', '90'])).toMatch(
+      /--headers-timeout \(90s\) must not be longer than --request-timeout \(60s\)/,
+    );
+    expect(fail([...base, '--max-connections', '1.5'])).toMatch(
+      /other: .*expected a whole number of at least 1/,
+    );
+    expect(fail([...base, '--request-timeout', '0'])).toMatch(
+      /other: .*expected a number of seconds above 0/,
+    );
+    const zero = join(dir, 'zero.json');
+    writeFileSync(zero, JSON.stringify({ mcpMaxSessions: 0 }));
+    expect(fail([...base, '--config', zero])).toMatch(
+      /"mcpMaxSessions" must be a whole number of at least 1, not 0/,
+    );
   });
 });

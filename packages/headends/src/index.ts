@@ -3,14 +3,26 @@ export { Admission, AdmissionError } from './admission.js';
 export type { AgentCatalog, AgentInfo, ServedAgent, ServedRunOptions } from './agent-catalog.js';
 export { createCatalog } from './agent-catalog.js';
 export { createAnthropicHeadend } from './anthropic/anthropic-headend.js';
+export type { ConnectionLimits } from './connection-limits.js';
+export {
+  DEFAULT_HEADERS_TIMEOUT_MS,
+  DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
+  DEFAULT_MAX_CONNECTIONS,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+} from './connection-limits.js';
 export type { Headend, HeadendKind } from './headend.js';
 export type { HeadendOptions } from './headend-options.js';
 export { DEFAULT_BODY_LIMIT_BYTES } from './headend-options.js';
 export { LOOPBACK_HOSTNAMES } from './mcp/host-check.js';
-export type { McpHeadendOptions } from './mcp/mcp-headend.js';
+export type { McpHeadend, McpHeadendOptions } from './mcp/mcp-headend.js';
 export { createMcpHeadend } from './mcp/mcp-headend.js';
 export type { McpStdioHeadend, McpStdioOptions } from './mcp/mcp-stdio.js';
 export { serveMcpStdio } from './mcp/mcp-stdio.js';
+export {
+  DEFAULT_MCP_MAX_SESSIONS,
+  DEFAULT_MCP_MAX_SESSIONS_PER_TOKEN,
+  DEFAULT_MCP_SESSION_IDLE_MS,
+} from './mcp/session-counts.js';
 export { createOpenAiHeadend } from './openai/openai-headend.js';
 export { createRestHeadend, runResponse } from './rest-headend.js';
 export type { ServedHeadend, ServeOptions } from './serve.js';

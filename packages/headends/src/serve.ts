@@ -1,9 +1,16 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve as honoServe } from '@hono/node-server';
+import {
+  applyConnectionLimits,
+  type ConnectionLimits,
+  httpServerOptions,
+  resolveConnectionLimits,
+} from './connection-limits.js';
 import type { Headend } from './headend.js';
 
-export interface ServeOptions {
+/** Where to listen, and the bounds on clients (`ConnectionLimits`: timeouts and a connection cap). */
+export interface ServeOptions extends ConnectionLimits {
   /** Default 0: a free port. */
   port?: number;
   /** Default 127.0.0.1. */
@@ -36,10 +43,18 @@ export async function serve(headend: Headend, options: ServeOptions = {}): Promi
       `${headend.kind} headend: serving without auth is only allowed on loopback, not on ${host}`,
     );
   }
+  const limits = resolveConnectionLimits(options);
   const server = await new Promise<Server>((resolve, reject) => {
-    const created = honoServe({ fetch: headend.app.fetch, port: options.port ?? 0, hostname: host }, () =>
-      resolve(created as Server),
+    const created = honoServe(
+      {
+        fetch: headend.app.fetch,
+        port: options.port ?? 0,
+        hostname: host,
+        serverOptions: httpServerOptions(limits),
+      },
+      () => resolve(created as Server),
     ) as Server;
+    applyConnectionLimits(created, limits);
     created.once('error', reject);
   });
   const address = server.address() as AddressInfo;

@@ -1,6 +1,5 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import {
   isModelError,
   type ModelError,
@@ -9,14 +8,12 @@ import {
   type TokenUsage,
   type ToolCall,
 } from '@agent/protocol';
-import { type ModelServer, startModelServer } from '@agent/testkit';
+import { defaultFixturesDir, type ModelServer, startModelServer } from '@agent/testkit';
 import { afterAll, beforeAll } from 'vitest';
 import { createModelClient, type ModelClientConfig, type ProviderType } from '../src/index.js';
 
-/** The recorded provider streams, located from this file. */
-export const FIXTURES_DIR = fileURLToPath(
-  new URL('../../../../shared/fixtures/provider-streams', import.meta.url),
-);
+/** The recorded provider streams, which the testkit holds (or `$AGENT_FIXTURES_DIR`). */
+export const FIXTURES_DIR = defaultFixturesDir();
 
 /** The recordings of one folder, sorted (tables must cover every one of them). */
 export function recordingsIn(folder: string): string[] {

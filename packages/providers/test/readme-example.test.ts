@@ -1,6 +1,6 @@
 // Runs the README's testkit example as written and checks that it prints what the README says.
 import { expect, it } from 'vitest';
-import { readmeBlock, runExample } from '../../../tooling/vitest/readme-example.js';
+import { checkReadme, readmeBlock, runExample } from '../../../tooling/vitest/readme-example.js';
 
 it('the README example against the testkit server runs and prints what the README shows', async () => {
   const readme = new URL('../README.md', import.meta.url);
@@ -14,3 +14,7 @@ it('the README example against the testkit server runs and prints what the READM
   });
   expect(lines).toEqual(printed);
 });
+
+it('every ts block of the README typechecks (strict), and its install lines name every package imported', () => {
+  expect(checkReadme(new URL('../README.md', import.meta.url))).toEqual([]);
+}, 120_000);

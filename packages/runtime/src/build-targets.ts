@@ -2,7 +2,7 @@ import type { ModelTarget } from '@agent/protocol';
 import { createModelClient, type ModelClientConfig, validateConfig } from '@agent/providers';
 import type { ModelRef } from './agent-file/definition.js';
 import type { ClientFactory } from './api.js';
-import { missingVariableError, type ResolvedConfig } from './config/layers.js';
+import { type ResolvedConfig, unusableValueError } from './config/layers.js';
 import type { ConfigEntry } from './config/merge.js';
 import type { ProviderEntry } from './config/schema.js';
 import { errorText, RuntimeError } from './errors.js';
@@ -32,7 +32,7 @@ export function modelClientConfig(ref: ModelRef, config: ResolvedConfig): ModelC
       message: `unknown provider \`${ref.provider}\` in \`${ref.spec}\``,
     });
   }
-  const missing = missingVariableError(entry.value);
+  const missing = unusableValueError(entry.value);
   if (missing !== undefined) throw missing;
   const provider = entry.value;
   const model = provider.models?.[ref.model] ?? {};

@@ -9,7 +9,7 @@ import {
   type McpWarning,
 } from '@agent/mcp';
 import type { ToolProvider } from '@agent/protocol';
-import { missingVariableError, type ResolvedConfig } from './config/layers.js';
+import { type ResolvedConfig, unusableValueError } from './config/layers.js';
 import type { ConfigEntry } from './config/merge.js';
 import type { McpServerEntry } from './config/schema.js';
 import { RuntimeError } from './errors.js';
@@ -44,7 +44,7 @@ export function fsServerScriptPath(): string | undefined {
  * so it works without a global install. Throws for a missing variable or a missing field.
  */
 export function mcpServerConfig(entry: ConfigEntry<McpServerEntry>): McpServerConfig {
-  const missing = missingVariableError(entry.value);
+  const missing = unusableValueError(entry.value);
   if (missing !== undefined) throw missing;
   const { type, command, args, env, cwd, url, headers, ...common } = entry.value;
   const fail = (message: string) => {

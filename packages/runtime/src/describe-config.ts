@@ -1,5 +1,6 @@
 import { dirname, resolve } from 'node:path';
 import { type AgentDefinition, loadAgentDefinition } from './agent-file/definition.js';
+import { type ReferenceScope, referenceScope } from './agent-file/reference-scope.js';
 import type { AgentSummary, ConfigSummary, ResolveOptions } from './api.js';
 import { resolveConfig } from './config/layers.js';
 import { problemsError } from './errors.js';
@@ -30,15 +31,29 @@ export async function describeConfig(
   };
   const loaded = new Map<string, AgentDefinition>();
   const order: string[] = [];
-  const visit = (path: string) => {
+  const visit = (
+    path: string,
+    scope: ReferenceScope,
+    from?: { file: string; line?: number; spec: string },
+  ) => {
     if (loaded.has(path)) return;
-    const { definition, problems } = loadAgentDefinition(path, cwd);
+    const { definition, problems } = loadAgentDefinition(path, {
+      cwd,
+      scope,
+      ...(from === undefined ? {} : { from }),
+    });
     if (definition === undefined) throw problemsError(problems);
     loaded.set(path, definition);
     order.push(path);
-    for (const ref of definition.agents) visit(ref.path);
+    for (const ref of definition.agents) {
+      visit(ref.path, scope, {
+        file: definition.file,
+        ...(ref.line === undefined ? {} : { line: ref.line }),
+        spec: ref.spec,
+      });
+    }
   };
-  for (const file of files) visit(file);
+  for (const file of files) visit(file, referenceScope(file, config.allowedPaths));
   const agents = order.map((path) => {
     const definition = loaded.get(path)!;
     return summarizeAgent(

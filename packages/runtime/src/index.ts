@@ -1,3 +1,4 @@
+export { MAX_INCLUDED_BYTES } from './agent-file/includes.js';
 export { FRONTMATTER_KEYS } from './agent-file/keys.js';
 export type {
   AgentRunner,
@@ -24,6 +25,8 @@ export { DEFAULT_MAX_CONCURRENT_SUB_AGENTS, DEFAULT_MAX_SUB_AGENT_DEPTH } from '
 export { describeConfig } from './describe-config.js';
 export { RuntimeError } from './errors.js';
 export { FORMAT_DESCRIPTIONS } from './prompt-variables.js';
+export { MAX_LOADED_FILE_BYTES } from './read-regular-file.js';
 export { runAgentFile } from './run-agent-file.js';
 export { createAgentRunner } from './runner.js';
+export { MAX_YAML_ALIAS_COUNT } from './source-locator.js';
 export { validateAgentFile } from './validate-agent-file.js';

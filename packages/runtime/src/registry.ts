@@ -4,6 +4,7 @@ import {
   type ModelRef,
   parseModelRef,
 } from './agent-file/definition.js';
+import { referenceScope } from './agent-file/reference-scope.js';
 import { suggestion } from './agent-file/suggest.js';
 import type { ResolvedConfig } from './config/layers.js';
 import { DEFAULT_MAX_SUB_AGENT_DEPTH } from './config/schema.js';
@@ -33,7 +34,8 @@ interface Visit {
 
 /**
  * Loads an agent file and its sub-agents, checking each against the config: models name
- * configured providers, tools name configured MCP servers, sub-agent files exist, no cycle
+ * configured providers, tools name configured MCP servers, sub-agent files exist (inside the
+ * top agent's directory or a place `allowedPaths` allows, like every file they refer to), no cycle
  * (`a.ai -> b.ai -> a.ai`), no two sub-agents of one parent share a tool name, and no chain
  * deeper than `defaults.maxSubAgentDepth` (default 5). Every problem is collected.
  */
@@ -48,27 +50,19 @@ export function loadAgentTree(
   const models = new Map<string, ModelRef[]>();
   const maxDepth = config.defaults.maxSubAgentDepth ?? DEFAULT_MAX_SUB_AGENT_DEPTH;
   const show = (path: string) => displayPath(path, options.cwd);
+  const scope = referenceScope(rootPath, config.allowedPaths);
 
   const load = (visit: Visit): AgentDefinition | undefined => {
     const cached = agents.get(visit.path);
     if (cached !== undefined || failed.has(visit.path)) return cached;
-    const loaded = loadAgentDefinition(visit.path, options.cwd);
+    const loaded = loadAgentDefinition(visit.path, {
+      cwd: options.cwd,
+      scope,
+      ...(visit.from === undefined ? {} : { from: visit.from }),
+    });
     if (loaded.definition === undefined) {
       failed.add(visit.path);
-      for (const p of loaded.problems) {
-        if (p.kind === 'not_found' && p.line === undefined && visit.from !== undefined) {
-          problems.push(
-            problem(
-              'not_found',
-              visit.from.file,
-              visit.from.line,
-              `sub-agent file \`${visit.from.spec}\` does not exist (looked for ${visit.path})`,
-            ),
-          );
-        } else {
-          problems.push(p);
-        }
-      }
+      problems.push(...loaded.problems);
       return undefined;
     }
     const definition = loaded.definition;

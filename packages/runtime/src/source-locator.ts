@@ -1,4 +1,22 @@
-import { type Document, isMap, isPair, isScalar, isSeq, LineCounter, type Node, parseDocument } from 'yaml';
+import {
+  type Document,
+  isMap,
+  isPair,
+  isScalar,
+  isSeq,
+  LineCounter,
+  type Node,
+  parseDocument,
+  visit,
+  type YAMLError,
+} from 'yaml';
+import { errorText } from './errors.js';
+
+/**
+ * Alias expansions a YAML document may make while it becomes data (`yaml`'s `maxAliasCount`):
+ * more is an alias bomb ("billion laughs"), which would otherwise grow to gigabytes.
+ */
+export const MAX_YAML_ALIAS_COUNT = 100;
 
 /** A path into a parsed document: object keys and list indexes. */
 export type SourcePath = readonly (string | number)[];
@@ -51,4 +69,46 @@ export function locateSource(text: string, firstLine = 1): SourceLocator {
 function rangeLine(node: unknown, lineAt: (offset: number) => number): number | undefined {
   const range = (node as Node | null | undefined)?.range;
   return range === undefined || range === null ? undefined : lineAt(range[0]);
+}
+
+export type SourceData = { ok: true; value: unknown } | { ok: false; line: number; message: string };
+
+/**
+ * The parsed document as plain data. An alias bomb is refused (at the line of the first
+ * alias) instead of being expanded; call only when `document.errors` is empty.
+ */
+export function sourceData(locator: SourceLocator): SourceData {
+  try {
+    return { ok: true, value: locator.document.toJS({ maxAliasCount: MAX_YAML_ALIAS_COUNT }) };
+  } catch (error) {
+    let line = locator.lineOf([]) ?? locator.lineAt(0);
+    visit(locator.document, {
+      Alias(_key, node) {
+        line = rangeLine(node, locator.lineAt) ?? line;
+        return visit.BREAK;
+      },
+    });
+    const bomb = /alias count/i.test(errorText(error));
+    const message = bomb
+      ? `YAML aliases expand to more than ${MAX_YAML_ALIAS_COUNT} copies (an alias bomb?); write the values out instead of nesting aliases`
+      : `the YAML cannot be read: ${errorText(error)}`;
+    return { ok: false, line, message };
+  }
+}
+
+// Messages of these kinds quote the text they stumbled on, which may be a secret.
+const QUOTING_ERRORS: Partial<Record<string, string>> = {
+  UNEXPECTED_TOKEN: 'unexpected token',
+  BAD_DQ_ESCAPE: 'invalid escape sequence in a double-quoted string',
+  TAG_RESOLVE_FAILED: 'unresolved tag',
+  BAD_DIRECTIVE: 'unknown directive',
+  BAD_COLLECTION_TYPE: 'tag used for the wrong kind of collection',
+};
+
+/** A YAML error in words that never quote the text: the first line of `yaml`'s message, or a fixed one. */
+export function yamlErrorText(error: YAMLError): string {
+  const fixed = QUOTING_ERRORS[error.code];
+  if (fixed !== undefined) return fixed;
+  const message = error.message.split('\n')[0] ?? error.message;
+  return message.replace(/ at line \d+, column \d+:?$/, '');
 }

@@ -54,7 +54,8 @@ describe('prompt variables', () => {
 describe('includes', () => {
   test('{{include: path}} is relative to the including file, and nests', async () => {
     const root = tempTree({
-      'agent.json': localConfig(),
+      // `shared/` is outside the top agent file's directory (`agents/`): it needs the allowance.
+      'agent.json': localConfig({ allowedPaths: ['shared'] }),
       'agents/a.ai': agentFile('models: [local/m]', 'Start.\n{{include: ../shared/rules.md}}\nEnd.'),
       'shared/rules.md': 'Rule one.\n{{ include: more/extra.md }}\n',
       'shared/more/extra.md': 'Rule two (${FORMAT}).\n',

@@ -2,7 +2,7 @@
 import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { expect, test } from 'vitest';
-import { readmeBlock, runExample } from '../../../tooling/vitest/readme-example.js';
+import { checkReadme, readmeBlock, runExample } from '../../../tooling/vitest/readme-example.js';
 
 test('the README example runs and prints what the README shows', async () => {
   const readme = new URL('../README.md', import.meta.url);
@@ -37,3 +37,7 @@ test('the README example runs and prints what the README shows', async () => {
     for (const dir of made) if (dir.startsWith(tmpdir())) rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('every ts block of the README typechecks (strict), and its install lines name every package imported', () => {
+  expect(checkReadme(new URL('../README.md', import.meta.url))).toEqual([]);
+}, 120_000);

@@ -7,13 +7,13 @@ export const FIXTURES_DIR_ENV = 'AGENT_FIXTURES_DIR';
 
 /**
  * Directory of the recorded provider streams that `{ replay }` steps name: `$AGENT_FIXTURES_DIR`
- * when set, else `shared/fixtures/provider-streams` beside the monorepo (three levels above
- * this package's root, which is found by walking up to its `package.json` from `src/` or `dist/`).
+ * when set, else `fixtures/provider-streams` inside this package (its root is found by walking up
+ * to its `package.json` from `src/` or `dist/`), which the published package ships too.
  */
 export function defaultFixturesDir(): string {
   const fromEnv = process.env[FIXTURES_DIR_ENV];
   if (fromEnv !== undefined && fromEnv !== '') return resolve(fromEnv);
-  return join(packageRoot(), '..', '..', '..', 'shared', 'fixtures', 'provider-streams');
+  return join(packageRoot(), 'fixtures', 'provider-streams');
 }
 
 function packageRoot(): string {

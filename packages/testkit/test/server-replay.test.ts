@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -23,9 +24,11 @@ const anthropic = () => new Anthropic({ baseURL: server.url, apiKey: 'test', max
 const chatRequest = { model: 'any', messages: [{ role: 'user' as const, content: 'x' }] };
 
 describe('fixtures directory', () => {
-  it('defaults to the shared recorded streams and honours AGENT_FIXTURES_DIR', () => {
-    expect(existsSync(join(fixtures, 'README.md'))).toBe(true);
-    expect(fixtures.endsWith(join('shared', 'fixtures', 'provider-streams'))).toBe(true);
+  it('defaults to the recorded streams inside the package, with their licence, and honours AGENT_FIXTURES_DIR', () => {
+    expect(fixtures).toBe(fileURLToPath(new URL('../fixtures/provider-streams', import.meta.url)));
+    for (const file of ['README.md', 'LICENSE', 'NOTICE', 'openai-chat/groq-tool-call.chunks.txt']) {
+      expect(existsSync(join(fixtures, file)), file).toBe(true);
+    }
     vi.stubEnv('AGENT_FIXTURES_DIR', '/tmp/elsewhere');
     expect(defaultFixturesDir()).toBe('/tmp/elsewhere');
   });

@@ -1,11 +1,15 @@
 import { type AgentEvent, OUTPUT_FORMATS, type OutputFormat } from '@agent/protocol';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
+  type CallToolRequest,
   CallToolRequestSchema,
   type CallToolResult,
   ErrorCode,
   ListToolsRequestSchema,
   McpError,
+  type ServerNotification,
+  type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Admission, SessionTicket } from '../admission.js';
 import type { AgentCatalog, AgentInfo } from '../agent-catalog.js';
@@ -51,7 +55,17 @@ export interface AgentToolsOptions {
   signal?: AbortSignal;
   /** The signal of the HTTP request that carried a given JSON-RPC request id, when known. */
   requestSignal?: (requestId: string | number) => AbortSignal | undefined;
+  /** Told when a tool call starts and when it ends (the MCP session's idle clock). */
+  activity?: CallActivity;
 }
+
+/** Watches tool calls: every `callStarted` is followed by one `callFinished`. */
+export interface CallActivity {
+  callStarted(): void;
+  callFinished(): void;
+}
+
+type CallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 /** An MCP server whose tools are the catalog's agents; it sends progress while a tool runs. */
 export function createAgentToolsServer(options: AgentToolsOptions): Server {
@@ -66,7 +80,7 @@ export function createAgentToolsServer(options: AgentToolsOptions): Server {
       inputSchema: toolInputSchema(info),
     })),
   }));
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+  const callAgent = async (request: CallToolRequest, extra: CallExtra): Promise<CallToolResult> => {
     const agent = options.catalog.get(request.params.name);
     if (agent === undefined) {
       throw new McpError(ErrorCode.InvalidParams, `unknown tool "${request.params.name}"`);
@@ -137,6 +151,15 @@ export function createAgentToolsServer(options: AgentToolsOptions): Server {
       return { isError: !result.success, content: [{ type: 'text', text }] };
     } finally {
       ticket.release();
+    }
+  };
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    // The session must not expire while a call runs (or waits for a slot).
+    options.activity?.callStarted();
+    try {
+      return await callAgent(request, extra);
+    } finally {
+      options.activity?.callFinished();
     }
   });
   return server;

@@ -1,16 +1,32 @@
 import type { Headend } from '../headend.js';
 import { createHeadendBase } from '../headend-base.js';
 import type { HeadendOptions } from '../headend-options.js';
-import type { ErrorResponder } from '../http-guards.js';
+import { type ErrorResponder, presentedToken } from '../http-guards.js';
 import { createAgentToolsServer } from './agent-tools.js';
 import { hostCheck, LOOPBACK_HOSTNAMES } from './host-check.js';
 import { McpSessions } from './mcp-sessions.js';
+import {
+  DEFAULT_MCP_MAX_SESSIONS,
+  DEFAULT_MCP_MAX_SESSIONS_PER_TOKEN,
+  DEFAULT_MCP_SESSION_IDLE_MS,
+} from './session-counts.js';
 
 export interface McpHeadendOptions extends HeadendOptions {
   /** Path of the Streamable HTTP endpoint (default `/mcp`). */
   path?: string;
   /** Hostnames accepted in Host / Origin (default loopback names): DNS rebinding protection. */
   allowedHostnames?: readonly string[];
+  /** Open sessions at once (default 256); one more `initialize` gets 429 with `Retry-After`. */
+  maxSessions?: number;
+  /** Open sessions one token may hold (default 64); not counted without auth. */
+  maxSessionsPerToken?: number;
+  /** A session with no request and no running call for this long is closed (default 15 minutes). */
+  sessionIdleMs?: number;
+}
+
+/** The MCP headend, with the number of sessions it holds open. */
+export interface McpHeadend extends Headend {
+  readonly openSessions: number;
 }
 
 const JSON_RPC_CODES: Record<string, number> = { bad_request: -32700, server_error: -32603 };
@@ -22,7 +38,7 @@ const respondMcp: ErrorResponder = (c, status, kind, message) =>
   );
 
 /** MCP headend over Streamable HTTP (one MCP session per client): every agent is a tool. */
-export function createMcpHeadend(options: McpHeadendOptions): Headend {
+export function createMcpHeadend(options: McpHeadendOptions): McpHeadend {
   const { app, admission, tokens, headendId } = createHeadendBase(
     'mcp',
     options,
@@ -30,17 +46,29 @@ export function createMcpHeadend(options: McpHeadendOptions): Headend {
     (base) => base.use('*', hostCheck(options.allowedHostnames ?? LOOPBACK_HOSTNAMES)),
   );
   const path = options.path ?? '/mcp';
-  const sessions = new McpSessions(({ requestSignals }) =>
-    createAgentToolsServer({
-      catalog: options.catalog,
-      admission,
-      headendId,
-      requestSignal: (requestId) => {
-        const signal = requestSignals.get(requestId);
-        requestSignals.delete(requestId);
-        return signal;
-      },
-    }),
+  const idleMs = options.sessionIdleMs ?? DEFAULT_MCP_SESSION_IDLE_MS;
+  if (!(Number.isFinite(idleMs) && idleMs > 0)) {
+    throw new Error(`mcp headend: sessionIdleMs must be a positive number of milliseconds, not ${idleMs}`);
+  }
+  const sessions = new McpSessions(
+    ({ requestSignals, activity }) =>
+      createAgentToolsServer({
+        catalog: options.catalog,
+        admission,
+        headendId,
+        activity,
+        requestSignal: (requestId) => {
+          const signal = requestSignals.get(requestId);
+          requestSignals.delete(requestId);
+          return signal;
+        },
+      }),
+    {
+      maxSessions: Math.max(1, options.maxSessions ?? DEFAULT_MCP_MAX_SESSIONS),
+      maxSessionsPerToken: Math.max(1, options.maxSessionsPerToken ?? DEFAULT_MCP_MAX_SESSIONS_PER_TOKEN),
+      idleMs,
+      retryAfterSeconds: admission.retryAfterSeconds,
+    },
   );
   app.all(path, async (c) => {
     if (admission.draining && c.req.header('mcp-session-id') === undefined) {
@@ -48,13 +76,16 @@ export function createMcpHeadend(options: McpHeadendOptions): Headend {
       response.headers.set('retry-after', String(admission.retryAfterSeconds));
       return response;
     }
-    return sessions.handle(c.req.raw);
+    return sessions.handle(c.req.raw, tokens === undefined ? undefined : presentedToken(c, false));
   });
   return {
     kind: 'mcp',
     app,
     admission,
     authRequired: tokens !== undefined,
+    get openSessions() {
+      return sessions.size;
+    },
     dispose: () => sessions.closeAll(),
   };
 }

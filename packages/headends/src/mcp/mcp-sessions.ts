@@ -1,91 +1,164 @@
 import { randomUUID } from 'node:crypto';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { CallActivity } from './agent-tools.js';
+import { type McpSessionLimits, SessionCounts } from './session-counts.js';
 
 interface McpSession {
   server: Server;
   transport: WebStandardStreamableHTTPServerTransport;
   /** JSON-RPC request id -> the signal of the HTTP request that carried it. */
   requestSignals: Map<string | number, AbortSignal>;
-  lastSeen: number;
+  /** The token that opened the session; only it may use the session. */
+  token: string | undefined;
+  runningCalls: number;
+  idleTimer: ReturnType<typeof setTimeout> | undefined;
+  released: boolean;
 }
 
-/** Sessions with no request for this long are closed (clients that never send DELETE). */
-const IDLE_MS = 15 * 60 * 1000;
+/** What each session's MCP server is built with. */
+export interface SessionHooks {
+  requestSignals: Map<string | number, AbortSignal>;
+  activity: CallActivity;
+}
+
+const jsonRpcError = (status: number, code: number, message: string, id: unknown = null) =>
+  new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id }), {
+    status,
+    headers: { 'content-type': 'application/json' },
+  });
+
+/** The id of the `initialize` request in a POST body, or undefined when it holds none. */
+function initializeId(body: unknown): { id: unknown } | undefined {
+  const messages: unknown[] = Array.isArray(body) ? body : [body];
+  const found = messages.find((message) => isInitializeRequest(message)) as { id?: unknown } | undefined;
+  return found === undefined ? undefined : { id: found.id ?? null };
+}
 
 /**
  * Streamable HTTP sessions: one MCP server per client session, so `notifications/cancelled`
  * reaches the request it cancels; the HTTP request's signal (client disconnect) aborts the
- * tool call it carried.
+ * tool call it carried. Sessions are capped in total and per token, and one with no request
+ * and no running call for `idleMs` is closed (clients that never send DELETE).
  */
 export class McpSessions {
-  private readonly sessions = new Map<string, McpSession>();
-  private sweeper: ReturnType<typeof setInterval> | undefined;
+  private readonly byId = new Map<string, McpSession>();
+  /** Every session with a live server, initialized or not. */
+  private readonly live = new Set<McpSession>();
+  private readonly counts: SessionCounts;
 
-  constructor(private readonly makeServer: (session: Pick<McpSession, 'requestSignals'>) => Server) {}
-
-  get size(): number {
-    return this.sessions.size;
+  constructor(
+    private readonly makeServer: (hooks: SessionHooks) => Server,
+    private readonly limits: McpSessionLimits,
+  ) {
+    this.counts = new SessionCounts(limits);
   }
 
-  async handle(request: Request): Promise<Response> {
+  /** Sessions open now (each holds an MCP server). */
+  get size(): number {
+    return this.live.size;
+  }
+
+  /** Answers one HTTP request; `token` is the bearer it presented (undefined without auth). */
+  async handle(request: Request, token: string | undefined): Promise<Response> {
     const parsedBody = request.method === 'POST' ? await request.json().catch(() => undefined) : undefined;
     const id = request.headers.get('mcp-session-id');
-    const session = id === null ? await this.open() : this.sessions.get(id);
-    if (session === undefined) {
-      return new Response(
-        JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'session not found' }, id: null }),
-        { status: 404, headers: { 'content-type': 'application/json' } },
-      );
+    if (id === null) return this.handleWithoutSession(request, parsedBody, token);
+    const session = this.byId.get(id);
+    if (session === undefined || session.token !== token) {
+      return jsonRpcError(404, -32001, 'session not found');
     }
-    session.lastSeen = Date.now();
+    this.restartIdleClock(session);
     for (const message of Array.isArray(parsedBody) ? parsedBody : [parsedBody]) {
       const { id: requestId, method } = (message ?? {}) as { id?: unknown; method?: unknown };
       if (method === 'tools/call' && (typeof requestId === 'string' || typeof requestId === 'number')) {
         session.requestSignals.set(requestId, request.signal);
       }
     }
-    const response = await session.transport.handleRequest(request, { parsedBody });
-    if (id === null && session.transport.sessionId === undefined) await session.server.close();
-    return response;
+    return session.transport.handleRequest(request, { parsedBody });
   }
 
   /** Closes every session (aborting their tool calls). */
   async closeAll(): Promise<void> {
-    if (this.sweeper !== undefined) clearInterval(this.sweeper);
-    await Promise.allSettled([...this.sessions.values()].map((session) => session.server.close()));
-    this.sessions.clear();
+    await Promise.allSettled([...this.live].map((session) => session.server.close()));
   }
 
-  private async open(): Promise<McpSession> {
+  /** An `initialize` opens a session when the caps allow; anything else is answered by a throwaway one. */
+  private async handleWithoutSession(
+    request: Request,
+    parsedBody: unknown,
+    token: string | undefined,
+  ): Promise<Response> {
+    const initialize = initializeId(parsedBody);
+    const refusal = initialize === undefined ? undefined : this.counts.refusal(token);
+    if (refusal !== undefined) {
+      const response = jsonRpcError(429, -32000, refusal, initialize?.id ?? null);
+      response.headers.set('retry-after', String(this.limits.retryAfterSeconds));
+      return response;
+    }
+    const session = await this.open(token);
+    const response = await session.transport.handleRequest(request, { parsedBody });
+    if (session.transport.sessionId === undefined) await session.server.close();
+    else this.restartIdleClock(session);
+    return response;
+  }
+
+  private async open(token: string | undefined): Promise<McpSession> {
+    // Counted before the first await, so concurrent initializes cannot pass the cap together.
+    this.counts.add(token);
     const requestSignals = new Map<string | number, AbortSignal>();
-    const server = this.makeServer({ requestSignals });
+    const activity: CallActivity = {
+      callStarted: () => {
+        session.runningCalls += 1;
+        this.stopIdleClock(session);
+      },
+      callFinished: () => {
+        session.runningCalls -= 1;
+        this.restartIdleClock(session);
+      },
+    };
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (sessionId) => {
-        this.sessions.set(sessionId, session);
-      },
-      onsessionclosed: (sessionId) => {
-        this.sessions.delete(sessionId);
+        if (!session.released) this.byId.set(sessionId, session);
       },
     });
-    const session: McpSession = { server, transport, requestSignals, lastSeen: Date.now() };
-    this.sweeper ??= setInterval(() => this.sweep(), 60_000);
-    this.sweeper.unref?.();
-    transport.onclose = () => {
-      if (transport.sessionId !== undefined) this.sessions.delete(transport.sessionId);
+    const session: McpSession = {
+      server: this.makeServer({ requestSignals, activity }),
+      transport,
+      requestSignals,
+      token,
+      runningCalls: 0,
+      idleTimer: undefined,
+      released: false,
     };
-    await server.connect(transport);
+    this.live.add(session);
+    // Set before connect: the server chains it, so it runs however the transport closes.
+    transport.onclose = () => this.release(session);
+    await session.server.connect(transport);
     return session;
   }
 
-  private sweep(): void {
-    const cutoff = Date.now() - IDLE_MS;
-    for (const [id, session] of this.sessions) {
-      if (session.lastSeen < cutoff && session.requestSignals.size === 0) {
-        this.sessions.delete(id);
-        void session.server.close();
-      }
-    }
+  /** The session expires after `idleMs` with no request, unless a call is running. */
+  private restartIdleClock(session: McpSession): void {
+    this.stopIdleClock(session);
+    if (session.runningCalls > 0 || session.released) return;
+    session.idleTimer = setTimeout(() => void session.server.close(), this.limits.idleMs);
+    session.idleTimer.unref?.();
+  }
+
+  private stopIdleClock(session: McpSession): void {
+    if (session.idleTimer !== undefined) clearTimeout(session.idleTimer);
+    session.idleTimer = undefined;
+  }
+
+  private release(session: McpSession): void {
+    if (session.released) return;
+    session.released = true;
+    this.stopIdleClock(session);
+    this.live.delete(session);
+    this.counts.remove(session.token);
+    if (session.transport.sessionId !== undefined) this.byId.delete(session.transport.sessionId);
   }
 }

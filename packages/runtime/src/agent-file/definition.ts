@@ -1,13 +1,14 @@
-import { readFileSync } from 'node:fs';
 import { basename, dirname, extname, resolve } from 'node:path';
 import type { JsonSchema, OutputFormat } from '@agent/protocol';
 import { checkSchema } from '@agent/schema';
-import { parse as parseYaml } from 'yaml';
-import { displayPath, errorText, type Problem, problem } from '../errors.js';
-import { expandIncludes } from './includes.js';
+import { displayPath, type Problem, problem } from '../errors.js';
+import { readRegularFile } from '../read-regular-file.js';
+import { expandIncludes, MAX_INCLUDED_BYTES } from './includes.js';
 import { normaliseShorthands } from './keys.js';
 import { parseAgentFile } from './parse.js';
+import type { ReferenceScope } from './reference-scope.js';
 import { readReferencedFile } from './referenced-file.js';
+import { parseSchemaText } from './schema-file.js';
 import { type AgentSettings, pickSettings } from './settings.js';
 import { frontmatterProblems } from './validate.js';
 
@@ -64,28 +65,34 @@ export function toolNameFromFile(path: string): string {
   return safe.length > 0 ? safe : 'agent';
 }
 
+export interface LoadOptions {
+  cwd: string;
+  /** Where the files it refers to may be (see `referenceScope`). */
+  scope: ReferenceScope;
+  /** For a sub-agent: the parent's line naming it (the file must then be inside `scope` too). */
+  from?: { file: string; line?: number; spec: string };
+}
+
 /** Reads, parses and checks one agent file. Problems are collected; `definition` is set when usable. */
 export function loadAgentDefinition(
   path: string,
-  cwd: string,
+  options: LoadOptions,
 ): { definition?: AgentDefinition; problems: Problem[] } {
+  const { cwd, scope, from } = options;
   const file = displayPath(path, cwd);
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
-    return {
-      problems: [
-        problem(
-          missing ? 'not_found' : 'configuration',
-          file,
-          undefined,
-          missing ? 'agent file does not exist' : `cannot read the agent file: ${errorText(error)}`,
-        ),
-      ],
-    };
-  }
+  const read: Problem[] = [];
+  const text =
+    from === undefined
+      ? readTopAgentFile(path, file, read)
+      : readReferencedFile(
+          path,
+          'sub-agent file',
+          from.spec,
+          { file: from.file, line: from.line },
+          scope,
+          read,
+        );
+  if (text === undefined) return { problems: read };
   const parsed = parseAgentFile(path, file, text);
   const problems = [...parsed.problems];
   if (problems.length > 0) return { problems };
@@ -118,9 +125,14 @@ export function loadAgentDefinition(
       ),
     );
   }
-  const input = readIo('input', data.input as IoSpec | undefined, { file, dir, lineOf, problems });
-  const output = readIo('output', data.output as IoSpec | undefined, { file, dir, lineOf, problems });
-  const prompt = expandIncludes(parsed.body, { path, firstLine: parsed.bodyLine, cwd }, problems);
+  const io = { file, dir, scope, lineOf, problems };
+  const input = readIo('input', data.input as IoSpec | undefined, io);
+  const output = readIo('output', data.output as IoSpec | undefined, io);
+  const prompt = expandIncludes(
+    parsed.body,
+    { path, firstLine: parsed.bodyLine, cwd, scope, budget: { remaining: MAX_INCLUDED_BYTES } },
+    problems,
+  );
   if (problems.length > 0) return { problems };
   const definition: AgentDefinition = {
     path,
@@ -145,6 +157,17 @@ export function loadAgentDefinition(
     prompt,
   };
   return { definition, problems: [] };
+}
+
+function readTopAgentFile(path: string, file: string, problems: Problem[]): string | undefined {
+  const read = readRegularFile(path);
+  if (read.ok) return read.text;
+  problems.push(
+    read.reason === 'not_found'
+      ? problem('not_found', file, undefined, 'agent file does not exist')
+      : problem('configuration', file, undefined, `cannot read the agent file: ${read.detail}`),
+  );
+  return undefined;
 }
 
 function line(value: number | undefined): { line?: number } {
@@ -185,6 +208,7 @@ function readIo(
   ctx: {
     file: string;
     dir: string;
+    scope: ReferenceScope;
     lineOf: (...keys: (string | number)[]) => number | undefined;
     problems: Problem[];
   },
@@ -203,8 +227,7 @@ function readIo(
     return undefined;
   }
   let schema = spec.schema;
-  if (spec.schemaRef !== undefined)
-    schema = readSchemaFile(spec.schemaRef, ctx.dir, file, lineOf(key, 'schemaRef'), problems);
+  if (spec.schemaRef !== undefined) schema = readSchemaFile(spec.schemaRef, ctx, lineOf(key, 'schemaRef'));
   if (schema !== undefined && spec.format !== 'json') {
     problems.push(
       problem(
@@ -242,23 +265,21 @@ function readIo(
 
 function readSchemaFile(
   ref: string,
-  dir: string,
-  file: string,
+  ctx: { file: string; dir: string; scope: ReferenceScope; problems: Problem[] },
   lineNo: number | undefined,
-  problems: Problem[],
 ): JsonSchema | undefined {
-  const path = resolve(dir, ref);
-  const text = readReferencedFile(path, 'schema file', ref, { file, line: lineNo }, problems);
+  const { file, problems } = ctx;
+  const path = resolve(ctx.dir, ref);
+  const text = readReferencedFile(path, 'schema file', ref, { file, line: lineNo }, ctx.scope, problems);
   if (text === undefined) return undefined;
-  let value: unknown;
-  try {
-    value = /\.ya?ml$/i.test(path) ? parseYaml(text) : JSON.parse(text);
-  } catch (error) {
+  const parsed = parseSchemaText(text, /\.ya?ml$/i.test(path) ? 'yaml' : 'json');
+  if (!parsed.ok) {
     problems.push(
-      problem('configuration', file, lineNo, `schema file \`${ref}\` is not valid: ${errorText(error)}`),
+      problem('configuration', file, lineNo, `schema file \`${ref}\` is not valid ${parsed.message}`),
     );
     return undefined;
   }
+  const value = parsed.value;
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     problems.push(
       problem('configuration', file, lineNo, `schema file \`${ref}\` must hold a JSON Schema object`),

@@ -1,5 +1,7 @@
 import { dirname, resolve } from 'node:path';
 import { displayPath, type Problem, problem } from '../errors.js';
+import { formatBytes } from '../read-regular-file.js';
+import type { ReferenceScope } from './reference-scope.js';
 import { readReferencedFile } from './referenced-file.js';
 
 /** `{{include: path}}`: replaced by the file's text; the path is relative to the including file. */
@@ -7,17 +9,25 @@ export const INCLUDE_PATTERN = /\{\{\s*include:\s*([^}\n]+?)\s*\}\}/g;
 
 const MAX_INCLUDE_DEPTH = 16;
 
+/** The most text the includes of one agent file may add up to (one file may be included many times). */
+export const MAX_INCLUDED_BYTES = 4 * 1024 * 1024;
+
 export interface IncludeContext {
   /** Absolute path of the file whose text this is. */
   path: string;
   /** File line the text starts on. */
   firstLine: number;
   cwd: string;
+  /** Where included files may be. */
+  scope: ReferenceScope;
+  /** Bytes the includes may still add (shared by the whole expansion). */
+  budget: { remaining: number };
 }
 
 /**
- * Expands every `{{include: path}}` in `text`, recursively. A missing file, a cycle
- * (`a.md -> b.md -> a.md`) or nesting deeper than 16 is a problem naming the including line.
+ * Expands every `{{include: path}}` in `text`, recursively. A missing or refused file (see
+ * `readReferencedFile`), a cycle (`a.md -> b.md -> a.md`), nesting deeper than 16 or
+ * includes adding up to more than `MAX_INCLUDED_BYTES` is a problem naming the including line.
  */
 export function expandIncludes(
   text: string,
@@ -42,13 +52,30 @@ export function expandIncludes(
       );
       return directive;
     }
-    const content = readReferencedFile(included, 'included file', target, { file, line }, problems);
-    if (content === undefined) return directive;
-    const body = content.replace(/\r?\n$/, '');
-    return expandIncludes(body, { path: included, firstLine: 1, cwd: context.cwd }, problems, [
-      ...chain,
+    if (context.budget.remaining < 0) return directive;
+    const content = readReferencedFile(
       included,
-    ]);
+      'included file',
+      target,
+      { file, line },
+      context.scope,
+      problems,
+    );
+    if (content === undefined) return directive;
+    context.budget.remaining -= Buffer.byteLength(content);
+    if (context.budget.remaining < 0) {
+      problems.push(
+        problem(
+          'configuration',
+          file,
+          line,
+          `includes add up to more than the limit of ${formatBytes(MAX_INCLUDED_BYTES)} of text (at \`${target}\`)`,
+        ),
+      );
+      return directive;
+    }
+    const body = content.replace(/\r?\n$/, '');
+    return expandIncludes(body, { ...context, path: included, firstLine: 1 }, problems, [...chain, included]);
   });
 }
 

@@ -1,5 +1,5 @@
 import { type Problem, problem } from '../errors.js';
-import { locateSource, type SourceLocator } from '../source-locator.js';
+import { locateSource, type SourceLocator, sourceData, yamlErrorText } from '../source-locator.js';
 
 /** An agent file split into its frontmatter (parsed, with lines) and its prompt body. */
 export interface ParsedAgentFile {
@@ -22,7 +22,8 @@ const END_FENCE = /^(---|\.\.\.)\s*$/;
 
 /**
  * Splits `#!shebang` (optional), `---` YAML frontmatter `---` (optional) and the prompt body.
- * YAML errors and a frontmatter that is not a mapping are problems with the file line.
+ * YAML errors (an alias bomb too) and a frontmatter that is not a mapping are problems with
+ * the file line.
  */
 export function parseAgentFile(path: string, file: string, text: string): ParsedAgentFile {
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
@@ -63,19 +64,25 @@ export function parseAgentFile(path: string, file: string, text: string): Parsed
   const errors = locator.document.errors;
   if (errors.length > 0) {
     for (const error of errors) {
-      const message = error.message.split('\n')[0] ?? error.message;
       result.problems.push(
         problem(
           'configuration',
           file,
           locator.lineAt(error.pos[0]),
-          `invalid YAML in the frontmatter: ${message}`,
+          `invalid YAML in the frontmatter: ${yamlErrorText(error)}`,
         ),
       );
     }
     return result;
   }
-  const data: unknown = locator.document.toJS();
+  const converted = sourceData(locator);
+  if (!converted.ok) {
+    result.problems.push(
+      problem('configuration', file, converted.line, `invalid YAML in the frontmatter: ${converted.message}`),
+    );
+    return result;
+  }
+  const data = converted.value;
   if (data === null || data === undefined) return result;
   if (typeof data !== 'object' || Array.isArray(data)) {
     result.problems.push(

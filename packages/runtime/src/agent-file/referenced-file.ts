@@ -1,31 +1,40 @@
-import { readFileSync } from 'node:fs';
-import { errorText, type Problem, problem } from '../errors.js';
+import { type Problem, problem } from '../errors.js';
+import { readRegularFile } from '../read-regular-file.js';
+import { checkInScope, type ReferenceScope, refusalText } from './reference-scope.js';
+
+/** The line that names a file: where problems about the file are reported. */
+export interface ReferringLine {
+  file: string;
+  line: number | undefined;
+}
 
 /**
- * Reads a file an agent file refers to (an include, a schema). A missing file is a `not_found`
- * problem and an unreadable one a `configuration` problem, both located at the referring line.
+ * Reads a file an agent file refers to (an include, a schema, a sub-agent): only inside the
+ * agent's `scope` (symbolic links count by where they lead), only a regular file, at most
+ * `MAX_LOADED_FILE_BYTES`. A missing file is a `not_found` problem, anything else a
+ * `configuration` problem, both located at the referring line and naming paths only (never
+ * the file's content).
  */
 export function readReferencedFile(
   path: string,
   what: string,
   ref: string,
-  at: { file: string; line: number | undefined },
+  at: ReferringLine,
+  scope: ReferenceScope,
   problems: Problem[],
 ): string | undefined {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch (error) {
-    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
-    problems.push(
-      problem(
-        missing ? 'not_found' : 'configuration',
-        at.file,
-        at.line,
-        missing
-          ? `${what} \`${ref}\` does not exist (looked for ${path})`
-          : `cannot read ${what} \`${ref}\`: ${errorText(error)}`,
-      ),
-    );
+  const report = (kind: Problem['kind'], message: string) => {
+    problems.push(problem(kind, at.file, at.line, `${what} \`${ref}\` ${message}`));
     return undefined;
+  };
+  const allowed = checkInScope(path, scope);
+  if (!allowed.ok) {
+    return allowed.missing
+      ? report('not_found', `does not exist (looked for ${path})`)
+      : report('configuration', `is refused: ${refusalText(allowed, scope)}`);
   }
+  const read = readRegularFile(allowed.path);
+  if (read.ok) return read.text;
+  if (read.reason === 'not_found') return report('not_found', `does not exist (looked for ${path})`);
+  return report('configuration', `cannot be read: ${read.detail} (${path})`);
 }

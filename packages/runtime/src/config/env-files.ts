@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parseEnv } from 'node:util';
-import { errorText, RuntimeError } from '../errors.js';
+import { RuntimeError } from '../errors.js';
+import { readRegularFile } from '../read-regular-file.js';
 
 /** The `.env` file beside a config file. */
 export function envFileBeside(configPath: string): string {
@@ -10,22 +10,20 @@ export function envFileBeside(configPath: string): string {
 
 /**
  * Reads a `.env` file (Node's `util.parseEnv` syntax: `KEY=value`, quotes, `#` comments).
- * A file that does not exist gives `{}`; one that cannot be read is a configuration error.
+ * A file that does not exist gives `{}`; one that cannot be read, is not a regular file or
+ * is larger than `MAX_LOADED_FILE_BYTES` is a configuration error (naming the path only).
  */
 export function readEnvFile(path: string, shownPath = path): Record<string, string> {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+  const read = readRegularFile(path);
+  if (!read.ok) {
+    if (read.reason === 'not_found') return {};
     throw new RuntimeError({
       kind: 'configuration',
       file: shownPath,
-      message: `${shownPath}: cannot read: ${errorText(error)}`,
-      cause: error,
+      message: `${shownPath}: cannot read: ${read.detail}`,
     });
   }
-  const parsed = parseEnv(text);
+  const parsed = parseEnv(read.text);
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(parsed)) if (value !== undefined) out[key] = value;
   return out;

@@ -6,7 +6,7 @@ import { displayPath, RuntimeError } from '../errors.js';
 import { type LoadedLayer, type MergedConfig, mergeLayers } from './merge.js';
 import { readLayer } from './read-layer.js';
 import { createRedactor, type Redactor } from './redact.js';
-import { findMissing } from './substitute.js';
+import { findUnusable } from './substitute.js';
 
 export const CONFIG_FILE_NAME = 'agent.json';
 export const DEFAULT_SYSTEM_CONFIG_DIR = '/etc/agent';
@@ -68,28 +68,29 @@ export function resolveConfig(options: ResolveOptions, agentDir?: string): Resol
   }
   const merged = mergeLayers(layers);
   const redact = createRedactor(secrets);
-  const missing = findMissing(merged.defaults) ?? findMissing(merged.queues);
-  if (missing !== undefined) {
+  const unusable =
+    findUnusable(merged.defaults) ?? findUnusable(merged.queues) ?? findUnusable(merged.allowedPaths);
+  if (unusable !== undefined) {
     throw new RuntimeError({
       kind: 'configuration',
-      file: missing.file,
-      ...(missing.line === undefined ? {} : { line: missing.line }),
+      file: unusable.file,
+      ...(unusable.line === undefined ? {} : { line: unusable.line }),
       message: redact(
-        `${missing.file}${missing.line === undefined ? '' : `:${missing.line}`}: ${missing.message}`,
+        `${unusable.file}${unusable.line === undefined ? '' : `:${unusable.line}`}: ${unusable.message}`,
       ),
     });
   }
   return { ...merged, layers: paths, cwd, env, secrets, redact };
 }
 
-/** An error for a `MissingVariable` found in an entry about to be used. */
-export function missingVariableError(value: unknown): RuntimeError | undefined {
-  const missing = findMissing(value);
-  if (missing === undefined) return undefined;
+/** An error for an `UnusableValue` (a variable not set, a bad header value) in an entry about to be used. */
+export function unusableValueError(value: unknown): RuntimeError | undefined {
+  const unusable = findUnusable(value);
+  if (unusable === undefined) return undefined;
   return new RuntimeError({
     kind: 'configuration',
-    file: missing.file,
-    ...(missing.line === undefined ? {} : { line: missing.line }),
-    message: `${missing.file}${missing.line === undefined ? '' : `:${missing.line}`}: ${missing.message}`,
+    file: unusable.file,
+    ...(unusable.line === undefined ? {} : { line: unusable.line }),
+    message: `${unusable.file}${unusable.line === undefined ? '' : `:${unusable.line}`}: ${unusable.message}`,
   });
 }

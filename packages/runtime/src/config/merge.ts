@@ -10,7 +10,7 @@ export interface Origin {
   line?: number;
 }
 
-/** A provider or MCP server as the winning layer defined it (it may hold `MissingVariable`s). */
+/** A provider or MCP server as the winning layer defined it (it may hold `UnusableValue`s). */
 export interface ConfigEntry<T> {
   name: string;
   value: T;
@@ -26,6 +26,8 @@ export interface LoadedLayer {
 }
 
 export interface MergedConfig {
+  /** `allowedPaths` of every layer, absolute (each relative to its own file). */
+  allowedPaths: string[];
   providers: Map<string, ConfigEntry<ProviderEntry>>;
   mcpServers: Map<string, ConfigEntry<McpServerEntry>>;
   queues: Record<string, number>;
@@ -58,9 +60,11 @@ function mergeNamed<T>(
  * - `queues`: by name, the highest layer wins; `null` removes.
  * - `defaults`: key by key, the highest layer wins; `reasoning` and `toolOutput` are merged
  *   key by key too; lists (`models`) are replaced, never concatenated.
+ * - `allowedPaths`: the places of every layer count.
  */
 export function mergeLayers(layers: readonly LoadedLayer[]): MergedConfig {
   const merged: MergedConfig = {
+    allowedPaths: layers.flatMap((layer) => layer.data.allowedPaths ?? []),
     providers: new Map(),
     mcpServers: new Map(),
     queues: {},

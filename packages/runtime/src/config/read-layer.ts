@@ -1,13 +1,15 @@
-import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { schemaProblems } from '../agent-file/validate.js';
-import { errorText, type Problem, problem, problemsError, RuntimeError } from '../errors.js';
+import { type Problem, problem, problemsError, RuntimeError } from '../errors.js';
+import { jsonSyntaxError } from '../json-syntax.js';
+import { readRegularFile } from '../read-regular-file.js';
 import { locateSource } from '../source-locator.js';
 import { envFileBeside, readEnvFile } from './env-files.js';
+import { markUnsendableHeaders } from './header-values.js';
 import type { LoadedLayer } from './merge.js';
 import { SECRET_VARIABLE } from './redact.js';
 import { CONFIG_SCHEMA, type ConfigFile, isSecretPath, type McpServerEntry } from './schema.js';
-import { MissingVariable, substituteTree } from './substitute.js';
+import { labelOf, substituteTree, UnusableValue } from './substitute.js';
 
 export interface ReadLayerResult {
   layer: LoadedLayer;
@@ -16,40 +18,41 @@ export interface ReadLayerResult {
 }
 
 /**
- * Reads one `agent.json`: strict JSON, checked against the config schema (messages name the
- * line), `${VAR}` filled from the `.env` beside it and then `env`, relative MCP paths resolved
- * against the file's directory.
+ * Reads one `agent.json` (a regular file of at most `MAX_LOADED_FILE_BYTES`): strict JSON,
+ * checked against the config schema (messages name the line, never quote the text),
+ * `${VAR}` filled from the `.env` beside it and then `env`, relative MCP paths and
+ * `allowedPaths` resolved against the file's directory, header values no HTTP header can
+ * carry marked as unusable.
  */
 export function readLayer(
   path: string,
   file: string,
   env: Record<string, string | undefined>,
 ): ReadLayerResult {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
+  const read = readRegularFile(path);
+  if (!read.ok) {
+    const missing = read.reason === 'not_found';
     throw new RuntimeError({
       kind: missing ? 'not_found' : 'configuration',
       file,
-      message: `${file}: ${missing ? 'config file does not exist' : `cannot read the config file: ${errorText(error)}`}`,
-      cause: error,
+      message: `${file}: ${missing ? 'config file does not exist' : `cannot read the config file: ${read.detail}`}`,
     });
   }
+  const text = read.text;
   const locator = locateSource(text);
   let raw: unknown;
   try {
     raw = JSON.parse(text);
-  } catch (error) {
-    const message = errorText(error);
-    const position = /position (\d+)/.exec(message)?.[1];
-    const line = position === undefined ? undefined : locator.lineAt(Number(position));
-    throw problemsError([problem('configuration', file, line, `invalid JSON: ${message}`)]);
+  } catch {
+    // `JSON.parse`'s message quotes the text, which may hold a key.
+    const error = jsonSyntaxError(text);
+    const message =
+      error === undefined ? 'invalid JSON' : `invalid JSON: ${error.message} (column ${error.column})`;
+    throw problemsError([problem('configuration', file, error?.line, message)]);
   }
   const shape: Problem[] = schemaProblems(CONFIG_SCHEMA, raw, { file, locator, hideValue: isSecretPath });
   if (shape.length > 0) throw problemsError(shape);
-  const dotenv = readEnvFile(envFileBeside(path));
+  const dotenv = readEnvFile(envFileBeside(path), envFileBeside(file));
   const lookup = (name: string) => dotenv[name] ?? env[name];
   const substituted = substituteTree(raw, lookup, { file, lineOf: (p) => locator.lineOf(p) });
   const data = substituted.value as ConfigFile;
@@ -60,15 +63,26 @@ export function readLayer(
       if (SECRET_VARIABLE.test(variable.name)) secrets.push(variable.value);
   }
   secrets.push(...literalSecrets(data));
+  markUnsendableHeaders(data, {
+    file,
+    lineOf: (p) => locator.lineOf(p),
+    variablesAt: (p) =>
+      (substituted.uses.find((use) => labelOf(use.path) === labelOf(p))?.variables ?? []).map((v) => ({
+        ...v,
+        from: dotenv[v.name] === undefined ? 'the environment' : `the .env beside ${file}`,
+      })),
+  });
   const dir = dirname(path);
   for (const server of Object.values(data.mcpServers ?? {}))
     if (server !== null) resolveServerPaths(server, dir);
+  if (data.allowedPaths !== undefined)
+    data.allowedPaths = data.allowedPaths.map((p) => (typeof p === 'string' ? resolve(dir, p) : p));
   return { layer: { path, file, data, locator }, secrets };
 }
 
 function strings(value: unknown): string[] {
   if (typeof value === 'string') return [value];
-  if (value instanceof MissingVariable) return [];
+  if (value instanceof UnusableValue) return [];
   if (typeof value === 'object' && value !== null) return Object.values(value).flatMap(strings);
   return [];
 }

@@ -60,6 +60,11 @@ export interface ConfigDefaults extends AgentSettings {
 }
 
 export interface ConfigFile {
+  /**
+   * Places outside the top agent file's directory that agent files may refer to (includes,
+   * `schemaRef`, sub-agents): directories or files, relative to this config file.
+   */
+  allowedPaths?: string[];
   providers?: Record<string, ProviderEntry | null>;
   mcpServers?: Record<string, McpServerEntry | null>;
   queues?: Record<string, number | null>;
@@ -167,6 +172,7 @@ export const CONFIG_SCHEMA: Schema = {
   type: 'object',
   properties: {
     $schema: str(),
+    allowedPaths: stringList('a list of directories or files (relative to this file)'),
     providers: {
       type: 'object',
       additionalProperties: PROVIDER,

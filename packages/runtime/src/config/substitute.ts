@@ -1,13 +1,29 @@
-/** A value that named a variable nobody set: an error only when the entry holding it is used. */
-export class MissingVariable {
+/**
+ * A config value that cannot be used (a variable nobody set, a header value no HTTP header
+ * can carry): an error only when the entry holding it is used. Its message never holds the value.
+ */
+export abstract class UnusableValue {
   constructor(
-    readonly variable: string,
     /** Shown path of the config file. */
     readonly file: string,
     readonly line: number | undefined,
     /** Where in the file: `providers.anthropic.apiKey`. */
     readonly where: string,
   ) {}
+
+  abstract get message(): string;
+}
+
+/** A value that named a variable nobody set. */
+export class MissingVariable extends UnusableValue {
+  constructor(
+    readonly variable: string,
+    file: string,
+    line: number | undefined,
+    where: string,
+  ) {
+    super(file, line, where);
+  }
 
   get message(): string {
     return `\`${this.where}\` uses \${${this.variable}}, which is not set (not in the .env beside the file nor in the environment); set it or write \${${this.variable}:-default}`;
@@ -85,24 +101,24 @@ export function substituteTree(
   return { value: walk(tree, []), uses };
 }
 
-function labelOf(path: readonly (string | number)[]): string {
+export function labelOf(path: readonly (string | number)[]): string {
   return path
     .map((part) => (typeof part === 'number' ? `[${part}]` : part))
     .join('.')
     .replace(/\.\[/g, '[');
 }
 
-/** The first `MissingVariable` inside a value, if any. */
-export function findMissing(value: unknown): MissingVariable | undefined {
-  if (value instanceof MissingVariable) return value;
+/** The first `UnusableValue` inside a value, if any. */
+export function findUnusable(value: unknown): UnusableValue | undefined {
+  if (value instanceof UnusableValue) return value;
   if (Array.isArray(value)) {
     for (const item of value) {
-      const found = findMissing(item);
+      const found = findUnusable(item);
       if (found !== undefined) return found;
     }
   } else if (typeof value === 'object' && value !== null) {
     for (const item of Object.values(value)) {
-      const found = findMissing(item);
+      const found = findUnusable(item);
       if (found !== undefined) return found;
     }
   }

@@ -1,0 +1,18 @@
+import { describe, expect, test } from 'vitest';
+import { readRegularFile } from '../src/read-regular-file.js';
+
+describe('readRegularFile', () => {
+  test.runIf(process.platform === 'linux')(
+    'stops at the cap even when the file holds more than its size said',
+    () => {
+      // /proc files are regular files whose stat size is 0, like a file that grows after fstat.
+      expect(readRegularFile('/proc/self/status', 64)).toEqual({
+        ok: false,
+        reason: 'refused',
+        detail: 'it is larger than the limit of 64 bytes (found while reading it)',
+      });
+      const whole = readRegularFile('/proc/self/status');
+      expect(whole.ok && whole.text.startsWith('Name:')).toBe(true);
+    },
+  );
+});
