@@ -1,5 +1,10 @@
 import { expect, it } from 'vitest';
-import { commentedOutputs, readmeBlock, runExample } from '../../../tooling/vitest/readme-example.js';
+import {
+  checkReadme,
+  commentedOutputs,
+  readmeBlock,
+  runExample,
+} from '../../../tooling/vitest/readme-example.js';
 
 it('the README example runs and prints what its comments say', async () => {
   const { code } = readmeBlock(new URL('../README.md', import.meta.url));
@@ -7,3 +12,7 @@ it('the README example runs and prints what its comments say', async () => {
   expect(expected.length).toBe(5);
   expect(await runExample(code, { '@agent/schema': () => import('../src/index.js') })).toEqual(expected);
 });
+
+it('every ts block of the README typechecks (strict), and its install lines name every package imported', () => {
+  expect(checkReadme(new URL('../README.md', import.meta.url))).toEqual([]);
+}, 120_000);
