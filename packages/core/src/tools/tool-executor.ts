@@ -11,6 +11,7 @@ import {
 } from '@agent/protocol';
 import type { OpTreeBuilder } from '../observe/op-tree.js';
 import type { SessionRecorder } from '../observe/recorder.js';
+import { CallBudget } from './call-budget.js';
 import { failedText, type RawToolOutcome, remoteIdentifier, runExternalCall } from './call-runner.js';
 import { readBatchCalls, readTaskStatus } from './internal-tools.js';
 import type { ResultSizer } from './result-sizer.js';
@@ -49,21 +50,19 @@ export class ToolExecutor {
   constructor(private readonly options: ToolExecutorOptions) {}
 
   async runTurn(calls: readonly ToolCall[], turnNode: OpNode): Promise<TurnToolsOutcome> {
-    const { maxToolCallsPerTurn } = this.options;
+    const budget = new CallBudget(this.options.maxToolCallsPerTurn);
     let forceFinal: ForcedFinalReason | undefined;
     const requestFinal = (reason: ForcedFinalReason) => {
       forceFinal ??= reason;
     };
+    // Slots are taken synchronously as each call (and each call inside a batch) starts, so the
+    // budget goes to the calls in the order the model wrote them.
     const runs = await Promise.all(
-      calls.map((call, index) => {
-        if (maxToolCallsPerTurn !== undefined && index >= maxToolCallsPerTurn) {
-          return this.refuse(
-            call,
-            turnNode,
-            `too many tool calls in one turn; at most ${maxToolCallsPerTurn} are run`,
-          );
-        }
-        return this.runCall(call, turnNode, requestFinal);
+      calls.map((call) => {
+        const isBatch =
+          call.name === BATCH_TOOL && this.options.internalTools && call.parseError === undefined;
+        if (!isBatch && !budget.take()) return this.refuse(call, turnNode, budget.refusal);
+        return this.runCall(call, turnNode, requestFinal, budget);
       }),
     );
     // Sized in call order, so the context guard's decisions do not depend on which call ended first.
@@ -98,6 +97,7 @@ export class ToolExecutor {
     call: ToolCall,
     parent: OpNode,
     requestFinal: (reason: ForcedFinalReason) => void,
+    budget: CallBudget,
   ): Promise<CallRun> {
     const node = this.options.opTree.begin(parent, 'tool', call.name);
     const started = this.options.now();
@@ -112,7 +112,7 @@ export class ToolExecutor {
     } else if (call.name === TASK_STATUS_TOOL && this.options.internalTools) {
       outcome = this.taskStatus(call, requestFinal);
     } else if (call.name === BATCH_TOOL && this.options.internalTools) {
-      outcome = await this.batch(call, node);
+      outcome = await this.batch(call, node, budget);
     } else if (call.name === FINAL_REPORT_TOOL) {
       outcome = { ok: true, text: 'Final report captured.' };
     } else {
@@ -207,7 +207,7 @@ export class ToolExecutor {
     };
   }
 
-  private async batch(call: ToolCall, node: OpNode): Promise<RawToolOutcome> {
+  private async batch(call: ToolCall, node: OpNode, budget: CallBudget): Promise<RawToolOutcome> {
     const calls = readBatchCalls(call.arguments);
     if (typeof calls === 'string') return { ok: false, text: failedText(calls), error: 'invalid_arguments' };
     const forbidden = new Set([BATCH_TOOL, FINAL_REPORT_TOOL, TASK_STATUS_TOOL]);
@@ -226,7 +226,9 @@ export class ToolExecutor {
           name: inner.tool,
           arguments: inner.parameters,
         };
-        const run = await this.runCall(innerCall, node, () => {});
+        const run = budget.take()
+          ? await this.runCall(innerCall, node, () => {}, budget)
+          : await this.refuse(innerCall, node, budget.refusal);
         const sized = await this.options.sizer.resize(innerCall, run.outcome.text);
         run.finish(sized);
         return { id: inner.id, tool: inner.tool, ok: run.outcome.ok, text: sized };
