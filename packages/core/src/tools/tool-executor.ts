@@ -15,6 +15,7 @@ import { CallBudget } from './call-budget.js';
 import { failedText, type RawToolOutcome, remoteIdentifier, runExternalCall } from './call-runner.js';
 import { readBatchCalls, readTaskStatus } from './internal-tools.js';
 import type { ResultSizer } from './result-sizer.js';
+import { ToolEvents } from './tool-events.js';
 import type { ToolLookup } from './tool-registry.js';
 
 export interface ToolExecutorOptions {
@@ -47,7 +48,11 @@ export interface TurnToolsOutcome {
 
 /** Runs the native tool calls of one turn in parallel and turns every outcome into a tool message. */
 export class ToolExecutor {
-  constructor(private readonly options: ToolExecutorOptions) {}
+  private readonly events: ToolEvents;
+
+  constructor(private readonly options: ToolExecutorOptions) {
+    this.events = new ToolEvents(options.recorder, options.agentPath);
+  }
 
   async runTurn(calls: readonly ToolCall[], turnNode: OpNode): Promise<TurnToolsOutcome> {
     const budget = new CallBudget(this.options.maxToolCallsPerTurn);
@@ -88,6 +93,8 @@ export class ToolExecutor {
     const node = this.options.opTree.begin(parent, 'tool', call.name);
     const started = this.options.now();
     const outcome: RawToolOutcome = { ok: false, text: failedText(message), error: 'too_many_calls' };
+    this.events.started(call);
+    this.events.finished(call, outcome, 0);
     const argsJson = call.rawArguments ?? JSON.stringify(call.arguments);
     return { outcome, finish: (text) => this.finishCall(call, node, started, argsJson, outcome, text) };
   }
@@ -102,6 +109,7 @@ export class ToolExecutor {
     const node = this.options.opTree.begin(parent, 'tool', call.name);
     const started = this.options.now();
     const argsJson = call.rawArguments ?? JSON.stringify(call.arguments);
+    this.events.started(call);
     let outcome: RawToolOutcome;
     if (call.parseError !== undefined) {
       outcome = {
@@ -126,21 +134,10 @@ export class ToolExecutor {
       outcome = await runExternalCall(this.options.registry, call.name, call.arguments, call.id, {
         signal: this.options.signal,
         timeoutMs: this.options.toolTimeoutMs,
-        onProgress: (p) =>
-          this.options.recorder.emit({
-            type: 'progress',
-            event: {
-              type: 'tool_progress',
-              agentPath: this.options.agentPath,
-              tool: call.name,
-              callId: call.id,
-              progress: p.progress,
-              ...(p.total === undefined ? {} : { total: p.total }),
-              ...(p.message === undefined ? {} : { message: p.message }),
-            },
-          }),
+        onProgress: (p) => this.events.progress(call, p),
       });
     }
+    this.events.finished(call, outcome, this.options.now() - started);
     return { outcome, finish: (text) => this.finishCall(call, node, started, argsJson, outcome, text) };
   }
 
@@ -237,10 +234,13 @@ export class ToolExecutor {
     const text = parts
       .map((p) => `--- result of call ${p.id} (${p.tool})${p.ok ? '' : ' [failed]'} ---\n${p.text}`)
       .join('\n\n');
+    const failed = parts.filter((p) => !p.ok).length;
+    if (failed === 0) return { ok: true, text };
     return {
-      ok: parts.every((p) => p.ok),
+      ok: false,
       text,
-      ...(parts.every((p) => p.ok) ? {} : { error: 'partial_failure' }),
+      error: 'partial_failure',
+      summary: `${failed} of ${parts.length} batched calls failed`,
     };
   }
 }
