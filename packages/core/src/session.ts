@@ -205,6 +205,8 @@ async function runSession(
       agentPath,
       now,
       sleep: config.sleep ?? abortableSleep,
+      retryBackoff: config.retryBackoff,
+      targets: config.targets,
     });
     for (const message of initialConversation(config, registry, config.tools ?? [])) loop.push(message);
     await loop.run();

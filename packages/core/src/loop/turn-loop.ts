@@ -15,7 +15,9 @@ import type { ToolExecutor } from '../tools/tool-executor.js';
 import { AnswerHandler } from './answer-handler.js';
 import { classifyModelError } from './error-policy.js';
 import { runModelAttempt } from './model-attempt.js';
+import type { RetryBackoffSettings } from './retry-delay.js';
 import type { SessionState } from './session-state.js';
+import { TargetHealth } from './target-health.js';
 import type { TargetRotation } from './target-rotation.js';
 import { finalTurnFailed, noTargetLeft, type TurnEnd } from './turn-end.js';
 import { renderTurnNotice } from './turn-notice.js';
@@ -41,14 +43,18 @@ export interface TurnLoopOptions {
   agentPath: string;
   now: () => number;
   sleep: (ms: number, signal: AbortSignal) => Promise<void>;
+  retryBackoff: RetryBackoffSettings | undefined;
+  targets: readonly ModelTarget[];
 }
 
 /** Runs turns until a report is committed or the session has to end. */
 export class TurnLoop {
   private readonly answers: AnswerHandler;
+  private readonly health: TargetHealth;
 
   constructor(private readonly o: TurnLoopOptions) {
     this.answers = new AnswerHandler(o, (message) => this.push(message));
+    this.health = new TargetHealth(o.targets, o.retryBackoff);
   }
 
   push(message: ConversationMessage): void {
@@ -107,7 +113,9 @@ export class TurnLoop {
       if (o.signal.aborted)
         return { kind: 'end', exitCode: 'EXIT-ABORTED', error: 'the session was cancelled' };
       const target = o.rotation.current();
-      if (target === undefined) return noTargetLeft(o.rotation, isFinal);
+      if (target === undefined) return noTargetLeft(o.rotation, isFinal, this.health.lastErrors());
+      if (!(await this.waitForTarget(target)))
+        return { kind: 'end', exitCode: 'EXIT-ABORTED', error: 'the session was cancelled' };
       const attemptNo = failures + 1;
       o.recorder.emit({
         type: 'turn_started',
@@ -136,6 +144,7 @@ export class TurnLoop {
         retrySlugs = [outcome.error.kind];
         if (action.kind === 'aborted')
           return { kind: 'end', exitCode: 'EXIT-ABORTED', error: 'the session was cancelled' };
+        this.health.failed(target, outcome.error, o.now());
         if (action.kind === 'drop-target' || action.kind === 'context') {
           o.rotation.drop(target, action.kind === 'context' ? 'context' : action.reason);
           continue; // not counted: the other targets still get their tries
@@ -163,6 +172,7 @@ export class TurnLoop {
         continue;
       }
       modelErrorsOnly = false;
+      this.health.answered(target);
       // What we estimated for this request: the conversation's running total, the tool
       // definitions (counted once per process) and the notice by the heuristic (it is new
       // every turn; counting it exactly would cost more than everything else the loop does).
@@ -178,7 +188,29 @@ export class TurnLoop {
       retrySlugs = [this.answers.lastRetrySlug];
     }
     if (!isFinal) return { kind: 'force-final', reason: 'retry_exhaustion' };
-    return finalTurnFailed(state, o.maxRetries, modelErrorsOnly);
+    return finalTurnFailed(state, o.maxRetries, modelErrorsOnly ? this.health.lastErrors() : undefined);
+  }
+
+  /**
+   * Waits out the target's backoff, if it failed transiently and its time has not come (moving
+   * to another target never waits: that one has its own). False when the session was aborted.
+   */
+  private async waitForTarget(target: ModelTarget): Promise<boolean> {
+    const wait = this.health.waitBefore(target, this.o.now());
+    if (wait <= 0) return true;
+    this.o.recorder.log({
+      severity: 'WRN',
+      direction: 'response',
+      type: 'llm',
+      remoteIdentifier: 'agent:retry-backoff',
+      message: `waiting ${wait} ms before calling ${target.client.provider}:${target.client.model} again`,
+    });
+    try {
+      await this.o.sleep(wait, this.o.signal);
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   private buildRequest(
