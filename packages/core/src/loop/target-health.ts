@@ -30,15 +30,14 @@ export class TargetHealth {
     this.backoff = backoffFor(settings);
   }
 
-  /** Records a failed call; returns the wait it scheduled before this target's next call (0 for none). */
-  failed(target: ModelTarget, error: ModelError, at: number): number {
+  /** Records a failed call at `at`; a transient failure schedules this target's backoff. */
+  failed(target: ModelTarget, error: ModelError, at: number): void {
     const health = this.of(target);
     health.lastError = describeError(target, error);
-    if (!TRANSIENT.has(error.kind)) return 0;
+    if (!TRANSIENT.has(error.kind)) return;
     const { delayMs, step } = retryDelay(health.step, error, this.backoff);
     health.step = step;
     health.retryAt = at + delayMs;
-    return delayMs;
   }
 
   /** The target answered: its backoff starts over and its old error no longer explains anything. */

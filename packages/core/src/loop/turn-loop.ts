@@ -1,6 +1,7 @@
 import type {
   ConversationMessage,
   ExpectedOutput,
+  ModelError,
   ModelRequest,
   ModelTarget,
   OpNode,
@@ -46,6 +47,8 @@ export interface TurnLoopOptions {
   retryBackoff: RetryBackoffSettings | undefined;
   targets: readonly ModelTarget[];
 }
+
+const ABORTED: TurnEnd = { kind: 'end', exitCode: 'EXIT-ABORTED', error: 'the session was cancelled' };
 
 /** Runs turns until a report is committed or the session has to end. */
 export class TurnLoop {
@@ -110,12 +113,10 @@ export class TurnLoop {
     let modelErrorsOnly = true;
     let retrySlugs: string[] | undefined;
     while (failures < o.maxRetries) {
-      if (o.signal.aborted)
-        return { kind: 'end', exitCode: 'EXIT-ABORTED', error: 'the session was cancelled' };
+      if (o.signal.aborted) return ABORTED;
       const target = o.rotation.current();
       if (target === undefined) return noTargetLeft(o.rotation, isFinal, this.health.lastErrors());
-      if (!(await this.waitForTarget(target)))
-        return { kind: 'end', exitCode: 'EXIT-ABORTED', error: 'the session was cancelled' };
+      if (!(await this.waitForTarget(target))) return ABORTED;
       const attemptNo = failures + 1;
       o.recorder.emit({
         type: 'turn_started',
@@ -140,35 +141,10 @@ export class TurnLoop {
         now: o.now,
       });
       if (!outcome.ok) {
-        const action = classifyModelError(outcome.error, o.signal.aborted);
         retrySlugs = [outcome.error.kind];
-        if (action.kind === 'aborted')
-          return { kind: 'end', exitCode: 'EXIT-ABORTED', error: 'the session was cancelled' };
-        this.health.failed(target, outcome.error, o.now());
-        if (action.kind === 'drop-target' || action.kind === 'context') {
-          o.rotation.drop(target, action.kind === 'context' ? 'context' : action.reason);
-          continue; // not counted: the other targets still get their tries
-        }
-        failures++;
-        o.rotation.advance();
-        if (action.kind === 'rate-limited') {
-          o.rotation.markRateLimited(target, outcome.error);
-          const wait = o.rotation.takeRateLimitWait();
-          if (wait > 0 && failures < o.maxRetries) {
-            o.recorder.log({
-              severity: 'WRN',
-              direction: 'response',
-              type: 'llm',
-              remoteIdentifier: 'agent:rate-limit',
-              message: `every model is rate-limited; waiting ${wait} ms`,
-            });
-            try {
-              await o.sleep(wait, o.signal);
-            } catch {
-              return { kind: 'end', exitCode: 'EXIT-ABORTED', error: 'the session was cancelled' };
-            }
-          }
-        }
+        const next = await this.afterModelError(target, outcome.error, failures + 1);
+        if (next === 'counted') failures++;
+        else if (next !== 'not-counted') return next;
         continue;
       }
       modelErrorsOnly = false;
@@ -189,6 +165,45 @@ export class TurnLoop {
     }
     if (!isFinal) return { kind: 'force-final', reason: 'retry_exhaustion' };
     return finalTurnFailed(state, o.maxRetries, modelErrorsOnly ? this.health.lastErrors() : undefined);
+  }
+
+  /**
+   * What a failed call means for the turn: `not-counted` when the target was dropped (the
+   * others still get their tries), `counted` when it used up an attempt (after the rate-limit
+   * sleep, once every target is rate-limited and `attemptsAfter` leaves another attempt), or
+   * how the turn ends.
+   */
+  private async afterModelError(
+    target: ModelTarget,
+    error: ModelError,
+    attemptsAfter: number,
+  ): Promise<'counted' | 'not-counted' | TurnEnd> {
+    const o = this.o;
+    const action = classifyModelError(error, o.signal.aborted);
+    if (action.kind === 'aborted') return ABORTED;
+    this.health.failed(target, error, o.now());
+    if (action.kind === 'drop-target' || action.kind === 'context') {
+      o.rotation.drop(target, action.kind === 'context' ? 'context' : action.reason);
+      return 'not-counted';
+    }
+    o.rotation.advance();
+    if (action.kind !== 'rate-limited') return 'counted';
+    o.rotation.markRateLimited(target, error);
+    const wait = o.rotation.takeRateLimitWait();
+    if (wait <= 0 || attemptsAfter >= o.maxRetries) return 'counted';
+    o.recorder.log({
+      severity: 'WRN',
+      direction: 'response',
+      type: 'llm',
+      remoteIdentifier: 'agent:rate-limit',
+      message: `every model is rate-limited; waiting ${wait} ms`,
+    });
+    try {
+      await o.sleep(wait, o.signal);
+      return 'counted';
+    } catch {
+      return ABORTED;
+    }
   }
 
   /**
