@@ -1,5 +1,6 @@
 import { isOutputFormat } from '@agent/protocol';
 import type { AgentSessionConfig } from './config.js';
+import { retryBackoffProblems } from './loop/retry-delay.js';
 
 function positiveInteger(value: unknown): boolean {
   return typeof value === 'number' && Number.isInteger(value) && value >= 1;
@@ -49,5 +50,6 @@ export function validateConfig(config: AgentSessionConfig): string[] {
   if (config.topP !== undefined && (typeof config.topP !== 'number' || config.topP <= 0 || config.topP > 1)) {
     problems.push(`topP must be a number above 0 and at most 1, got ${JSON.stringify(config.topP)}`);
   }
+  problems.push(...retryBackoffProblems(config.retryBackoff));
   return problems;
 }

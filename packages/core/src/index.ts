@@ -7,6 +7,8 @@ export {
   MIN_RATE_LIMIT_WAIT_MS,
 } from './config.js';
 export { heuristicTokens, isOpenAiFamily, TokenEstimator } from './context/token-estimator.js';
+export type { RetryBackoffSettings } from './loop/retry-delay.js';
+export { DEFAULT_RETRY_BASE_MS, DEFAULT_RETRY_MAX_MS } from './loop/retry-delay.js';
 export type { AgentSession } from './session.js';
 export { createAgentSession, runAgent } from './session.js';
 export { CONTEXT_BUDGET_EXCEEDED } from './tools/result-sizer.js';

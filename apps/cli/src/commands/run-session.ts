@@ -4,6 +4,7 @@ import { CliError, errorMessage } from '../cli-error.js';
 import { CLI_EXIT, type CliExitCode, exitCodeForResult } from '../exit-codes.js';
 import { type CliIo, writeAndFlush } from '../io.js';
 import { AccountingFile } from '../output/accounting-file.js';
+import { resultForJson } from '../output/json-result.js';
 import { formatLogEntry } from '../output/logfmt.js';
 import { renderReport } from '../output/render-report.js';
 import { StatusLine } from '../output/status-line.js';
@@ -129,7 +130,7 @@ export async function runSession(params: RunSessionParams): Promise<CliExitCode>
   // An interrupted run exits 8 even when the model still handed in a report (printed below).
   const code = interrupted ? CLI_EXIT.cancelled : exitCodeForResult(result);
   if (display.json) {
-    await writeAndFlush(io.stdout, `${JSON.stringify(result, null, 2)}\n`);
+    await writeAndFlush(io.stdout, `${JSON.stringify(resultForJson(result), null, 2)}\n`);
   } else if (result.finalReport !== undefined) {
     const rendered = await renderReport(result.finalReport, { ansi: outCaps.ansi, columns: outCaps.columns });
     await writeAndFlush(io.stdout, rendered);

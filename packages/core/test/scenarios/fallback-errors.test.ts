@@ -131,7 +131,9 @@ describe('fallback across targets', () => {
     try {
       let attempts = 0;
       let finished = false;
+      const { abortableSleep } = await import('../../src/loop/abort.js');
       const running = runScenario({
+        sleep: abortableSleep,
         callbacks: { onEvent: (event) => void (event.type === 'turn_started' && attempts++) },
         scripts: [[fail('rate_limit', { retryAfterMs: 4000 }), ok]],
       }).then((run) => {
