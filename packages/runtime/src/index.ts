@@ -1,4 +1,5 @@
 export { FRONTMATTER_KEYS } from './agent-file/keys.js';
+export { closestName } from './agent-file/suggest.js';
 export type {
   AgentRunner,
   AgentSummary,

@@ -1,17 +1,16 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import {
+  addMcpServers,
   agentFile,
   isolatedEnv,
   removeWorkspaces,
+  STUBBORN_MCP,
   scriptedServer,
   spawnCli,
   waitFor,
   workspace,
 } from './helpers.js';
-
-const STUBBORN_MCP = fileURLToPath(new URL('./fixtures/stubborn-mcp.mjs', import.meta.url));
 
 afterAll(removeWorkspaces);
 
@@ -54,11 +53,9 @@ describe.skipIf(process.platform === 'win32')('kill -9 of the CLI', () => {
       'ask.ai': agentFile('models: test/scripted-model\ntools: [stubborn]\nmaxTurns: 4'),
     });
     const pidFile = ws.file('stubborn.pids');
-    const config = JSON.parse(readFileSync(ws.file('agent.json'), 'utf8')) as Record<string, unknown>;
-    config.mcpServers = {
+    addMcpServers(ws, {
       stubborn: { type: 'stdio', command: process.execPath, args: [STUBBORN_MCP, pidFile] },
-    };
-    writeFileSync(ws.file('agent.json'), JSON.stringify(config));
+    });
 
     const { child, done } = spawnCli(['run', ws.file('ask.ai'), 'Go', '--config', ws.file('agent.json')], {
       cwd: ws.dir,
