@@ -23,16 +23,22 @@ export {
   toolOutputOptionProblems,
 } from './options.js';
 export {
-  isProcessAlive,
   OWNER_FILE,
+  type OwnerCheckOptions,
   removeDeadSessionDirs,
   SESSION_DIR_PREFIX,
   type StoreFs,
 } from './owner.js';
+export { isProcessAlive } from './process-identity.js';
 export { mapPrompt, readGrepPrompt, reducePrompt } from './prompts.js';
 export { CHILD_ROOT_DIRECTORY, READ_GREP_TOOLS } from './read-grep.js';
 export { type Route, type RoutingInput, route } from './routing.js';
-export { sessionDirName, ToolOutputStore, type ToolOutputStoreOptions } from './store.js';
+export {
+  SWEEP_INTERVAL_MS,
+  sessionDirName,
+  ToolOutputStore,
+  type ToolOutputStoreOptions,
+} from './store.js';
 export {
   EXTRACTION_MODES,
   TOOL_OUTPUT_DEFINITION,
