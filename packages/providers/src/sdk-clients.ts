@@ -7,6 +7,19 @@ export const DEFAULT_SDK_TIMEOUT_MS = 600_000;
 
 export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
 export const ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
+/** Anthropic's beta for a 1M-token context window (Claude Sonnet 4 and 4.5). */
+export const LONG_CONTEXT_BETA = 'context-1m-2025-08-07';
+
+/** The configured `anthropic-beta` header with the long-context beta added to it. */
+function withLongContextBeta(headers: Record<string, string | null>): void {
+  const name = Object.keys(headers).find((key) => key.toLowerCase() === 'anthropic-beta') ?? 'anthropic-beta';
+  const betas = (headers[name] ?? '')
+    .split(',')
+    .map((beta) => beta.trim())
+    .filter((beta) => beta !== '');
+  if (!betas.includes(LONG_CONTEXT_BETA)) betas.push(LONG_CONTEXT_BETA);
+  headers[name] = betas.join(',');
+}
 
 /**
  * Configured headers; without an API key the SDK's `Authorization` header is removed (a `null`
@@ -38,11 +51,13 @@ export function createOpenAISdk(config: ModelClientConfig): OpenAI {
 }
 
 export function createAnthropicSdk(config: ModelClientConfig): Anthropic {
+  const headers = headersFor(config);
+  if (config.longContext === true) withLongContextBeta(headers);
   return new Anthropic({
     apiKey: config.apiKey ?? 'no-key',
     authToken: null,
     baseURL: config.baseURL ?? ANTHROPIC_BASE_URL,
-    defaultHeaders: headersFor(config),
+    defaultHeaders: headers,
     maxRetries: 0,
     timeout: config.timeoutMs ?? DEFAULT_SDK_TIMEOUT_MS,
     logLevel: 'off',
