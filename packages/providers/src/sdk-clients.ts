@@ -33,11 +33,28 @@ function headersFor(config: ModelClientConfig): Record<string, string | null> {
 }
 
 /**
+ * The OpenAI SDK keeps only the `error` field of an error body; servers that answer in another
+ * shape (Mistral's `{object: 'error', message, type, code}`) would lose their words, leaving
+ * "422 status code (no body)". Such a body is kept whole.
+ */
+class OpenAIKeepingErrorBodies extends OpenAI {
+  protected override makeStatusError(
+    status: number,
+    error: object,
+    message: string | undefined,
+    headers: Headers,
+  ): ReturnType<OpenAI['makeStatusError']> {
+    const whole = typeof error === 'object' && error !== null && !('error' in error) ? { error } : error;
+    return super.makeStatusError(status, whole, message, headers);
+  }
+}
+
+/**
  * Both SDKs are built the same way: no retries (the session owns retries and fallback), no
  * logging (a library does no I/O), nothing read from the environment (the config is the truth).
  */
 export function createOpenAISdk(config: ModelClientConfig): OpenAI {
-  return new OpenAI({
+  return new OpenAIKeepingErrorBodies({
     apiKey: config.apiKey ?? 'no-key',
     baseURL: config.baseURL ?? OPENAI_BASE_URL,
     organization: null,
