@@ -114,8 +114,8 @@ test('turns that move between four APIs keep every request valid for the API tha
   );
 });
 
-test('a target that rejects the request as invalid is called once; the next target gets the turn', async () => {
-  server = await startModelServer({ strict: true, steps: [{ text: report('from the second target') }] });
+test('a target that rejects the request as invalid is called once; the other targets get the turn', async () => {
+  server = await startModelServer({ strict: true, steps: [down, { text: report('from the second target') }] });
   const result = await runAgent({
     nonce: NONCE,
     targets: [
@@ -125,11 +125,14 @@ test('a target that rejects the request as invalid is called once; the next targ
     ],
     userPrompt: 'hello',
     temperature: 0.3,
+    sleep: async () => {},
   });
   expect(result.success).toBe(true);
   expect(result.finalReport?.content).toBe('from the second target');
+  // Anthropic fails once and is tried again; the invalid request is not sent a second time.
   expect(server.requests.map((request) => [request.api, request.rejected?.status])).toEqual([
     ['openai-chat', 400],
+    ['anthropic', undefined],
     ['anthropic', undefined],
   ]);
 });
