@@ -175,7 +175,13 @@ export const RESPONSES_ROWS: Row[] = [
     },
     // xAI sends no encrypted content: the block is closed, but there is nothing to replay.
     blocks: [
-      { providerData: { api: 'openai-responses', itemId: 'rs_bf3b2b34-79d4-a45c-7be8-d1e5f96386c2', after: 'start' } },
+      {
+        providerData: {
+          api: 'openai-responses',
+          itemId: 'rs_bf3b2b34-79d4-a45c-7be8-d1e5f96386c2',
+          after: 'start',
+        },
+      },
     ],
     toolCalls: [],
     usage: {

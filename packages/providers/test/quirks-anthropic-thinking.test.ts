@@ -25,7 +25,11 @@ describe('Anthropic thinking after a tool turn without thinking', () => {
     const s = await server();
     s.push({ text: 'It is 18C.' });
     const answer = await collect(
-      clientAt(s, claude).stream({ messages: history(), tools: [weatherTool], reasoning: { budgetTokens: 2048 } }),
+      clientAt(s, claude).stream({
+        messages: history(),
+        tools: [weatherTool],
+        reasoning: { budgetTokens: 2048 },
+      }),
     );
     expect(answer.text).toBe('It is 18C.');
     const body = s.requests[0]?.body as Record<string, unknown>;
@@ -47,7 +51,10 @@ describe('Anthropic thinking after a tool turn without thinking', () => {
       }),
     );
     expect(answer.text).toBe('It is 18C.');
-    expect((s.requests[0]?.body as { thinking?: unknown }).thinking).toEqual({ type: 'enabled', budget_tokens: 2048 });
+    expect(((s.requests[0]?.body ?? {}) as { thinking?: unknown }).thinking).toEqual({
+      type: 'enabled',
+      budget_tokens: 2048,
+    });
     expect(noticesOf(answer)).toEqual([]);
   });
 
@@ -64,7 +71,12 @@ describe('Anthropic thinking after a tool turn without thinking', () => {
       },
       { role: 'tool', toolCallId: 'toolu_2', toolName: 'get_weather', content: '25C' },
     ];
-    await collect(clientAt(s, claude).stream({ messages, tools: [weatherTool], reasoning: { budgetTokens: 4096 } }));
-    expect((s.requests[0]?.body as { thinking?: unknown }).thinking).toEqual({ type: 'enabled', budget_tokens: 4096 });
+    await collect(
+      clientAt(s, claude).stream({ messages, tools: [weatherTool], reasoning: { budgetTokens: 4096 } }),
+    );
+    expect(((s.requests[0]?.body ?? {}) as { thinking?: unknown }).thinking).toEqual({
+      type: 'enabled',
+      budget_tokens: 4096,
+    });
   });
 });

@@ -9,7 +9,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { afterTools, clientAt, collect, strictServers, type Target, weatherTool } from './strict-targets.js';
 
 const server = strictServers();
-const gemini: Target = { type: 'openai-compatible', model: 'google/gemini-3-pro-preview', flavour: 'openrouter' };
+const gemini: Target = {
+  type: 'openai-compatible',
+  model: 'google/gemini-3-pro-preview',
+  flavour: 'openrouter',
+};
 const weather: ConversationMessage[] = [{ role: 'user', content: 'Weather in Paris?' }];
 type Json = Record<string, unknown>;
 
@@ -53,7 +57,9 @@ describe("OpenRouter's reasoning_details", () => {
     const first = await collect(clientAt(s, gemini).stream({ messages: weather, tools: [weatherTool] }));
     // A fallback to another Chat server (a strict OpenAI-compatible one would refuse the field).
     const other: Target = { type: 'openai-compatible', model: 'llama-3.3-70b' };
-    await collect(clientAt(s, other).stream({ messages: [...weather, ...afterTools(first)], tools: [weatherTool] }));
+    await collect(
+      clientAt(s, other).stream({ messages: [...weather, ...afterTools(first)], tools: [weatherTool] }),
+    );
     expect(assistantMessages(s.requests[1]?.body)[0]).not.toHaveProperty('reasoning_details');
   });
 });
@@ -64,7 +70,11 @@ describe("DeepSeek's reasoning_content", () => {
     s.push({ text: 'It is 18C.' });
     const messages: ConversationMessage[] = [
       ...weather,
-      { role: 'assistant', content: '', toolCalls: [{ id: 'call_1', name: 'get_weather', arguments: { city: 'Paris' } }] },
+      {
+        role: 'assistant',
+        content: '',
+        toolCalls: [{ id: 'call_1', name: 'get_weather', arguments: { city: 'Paris' } }],
+      },
       { role: 'tool', toolCallId: 'call_1', toolName: 'get_weather', content: '18C' },
       { role: 'user', content: 'Continue.' },
     ];
@@ -77,12 +87,17 @@ describe("DeepSeek's reasoning_content", () => {
   it('carries its own reasoning text back', async () => {
     const s = await server();
     s.push(
-      { reasoning: { text: 'Look it up.' }, toolCalls: [{ name: 'get_weather', arguments: { city: 'Paris' } }] },
+      {
+        reasoning: { text: 'Look it up.' },
+        toolCalls: [{ name: 'get_weather', arguments: { city: 'Paris' } }],
+      },
       { text: 'Done.' },
     );
     const reasoner: Target = { type: 'openai-compatible', model: 'deepseek-reasoner', flavour: 'deepseek' };
     const first = await collect(clientAt(s, reasoner).stream({ messages: weather, tools: [weatherTool] }));
-    await collect(clientAt(s, reasoner).stream({ messages: [...weather, ...afterTools(first)], tools: [weatherTool] }));
+    await collect(
+      clientAt(s, reasoner).stream({ messages: [...weather, ...afterTools(first)], tools: [weatherTool] }),
+    );
     expect(assistantMessages(s.requests[1]?.body)[0]?.reasoning_content).toBe('Look it up.');
   });
 });
@@ -91,7 +106,12 @@ describe('a server that sends reasoning_content: "" next to reasoning', () => {
   const fixtures = mkdtempSync(join(tmpdir(), 'chat-reasoning-'));
   afterAll(() => rmSync(fixtures, { recursive: true, force: true }));
   const chunk = (delta: Json, finish: string | null = null) =>
-    JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] });
+    JSON.stringify({
+      id: 'c1',
+      object: 'chat.completion.chunk',
+      model: 'm',
+      choices: [{ index: 0, delta, finish_reason: finish }],
+    });
   writeFileSync(
     join(fixtures, 'both-fields.chunks.txt'),
     `${[
@@ -105,7 +125,9 @@ describe('a server that sends reasoning_content: "" next to reasoning', () => {
   it('keeps the text', async () => {
     const s = await server({ fixturesDir: fixtures });
     s.push({ replay: 'both-fields.chunks.txt' });
-    const answer = await collect(clientAt(s, { type: 'openai-compatible', model: 'm' }).stream({ messages: weather }));
+    const answer = await collect(
+      clientAt(s, { type: 'openai-compatible', model: 'm' }).stream({ messages: weather }),
+    );
     expect(answer.reasoning).toBe('Thinking hard.');
     expect(answer.text).toBe('Answer.');
   });

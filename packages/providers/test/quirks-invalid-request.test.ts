@@ -25,16 +25,26 @@ describe('a 400 invalid_request_error', () => {
     const s = await server();
     const client = clientAt(s, target);
     const { error } = await collectError(
-      client.stream({ messages: [{ role: 'user', content: 'hi' }], temperature: 0.5, maxOutputTokens: 10_000 }),
+      client.stream({
+        messages: [{ role: 'user', content: 'hi' }],
+        temperature: 0.5,
+        maxOutputTokens: 10_000,
+      }),
     );
     expect(error).toMatchObject({ kind: 'bad_request', retryable: false, status: 400, providerMessage });
-    expect(error.message).toBe(`${client.provider}/${target.model}: request rejected (HTTP 400): ${providerMessage}`);
+    expect(error.message).toBe(
+      `${client.provider}/${target.model}: request rejected (HTTP 400): ${providerMessage}`,
+    );
     expect(s.requests).toHaveLength(1);
   });
 
   it("OpenRouter's wrapped error says what the upstream provider refused", async () => {
     const s = await server();
-    const gemini: Target = { type: 'openai-compatible', model: 'google/gemini-3-pro-preview', flavour: 'openrouter' };
+    const gemini: Target = {
+      type: 'openai-compatible',
+      model: 'google/gemini-3-pro-preview',
+      flavour: 'openrouter',
+    };
     const { error } = await collectError(
       clientAt(s, gemini).stream({
         messages: [

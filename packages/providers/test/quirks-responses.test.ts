@@ -31,13 +31,23 @@ describe('reasoning summaries and encrypted reasoning', () => {
   it('summaries are opt-in: an unverified organisation refuses them, a verified one gets them', async () => {
     const s = await server();
     const withSummary: Target = { ...gpt5, config: { reasoningSummary: 'auto' } };
-    const { error } = await collectError(clientAt(s, withSummary).stream({ messages: hi, reasoning: { effort: 'low' } }));
+    const { error } = await collectError(
+      clientAt(s, withSummary).stream({ messages: hi, reasoning: { effort: 'low' } }),
+    );
     expect(error).toMatchObject({ kind: 'bad_request', status: 400 });
-    expect(error.providerMessage).toMatch(/^Your organization must be verified to generate reasoning summaries/);
-    const verified = await startModelServer({ strict: { verifiedOrganization: true }, steps: [{ text: 'ok' }] });
+    expect(error.providerMessage).toMatch(
+      /^Your organization must be verified to generate reasoning summaries/,
+    );
+    const verified = await startModelServer({
+      strict: { verifiedOrganization: true },
+      steps: [{ text: 'ok' }],
+    });
     try {
       await collect(clientAt(verified, withSummary).stream({ messages: hi, reasoning: { effort: 'low' } }));
-      expect((verified.requests[0]?.body as Json).reasoning).toEqual({ effort: 'low', summary: 'auto' });
+      expect(((verified.requests[0]?.body ?? {}) as Json).reasoning).toEqual({
+        effort: 'low',
+        summary: 'auto',
+      });
     } finally {
       await verified.close();
     }
@@ -89,8 +99,10 @@ describe('replayed output items', () => {
     s.push({ replay: file }, { text: 'Done.' });
     const first = await collect(clientAt(s, gpt5).stream({ messages: hi, tools: [weatherTool], stream }));
     expect(first.toolCalls.map((c) => c.id)).toEqual(['call_1', 'call_2']);
-    await collect(clientAt(s, gpt5).stream({ messages: [...hi, ...afterTools(first)], tools: [weatherTool] }));
-    const input = (s.requests[1]?.body as Json).input as Json[];
+    await collect(
+      clientAt(s, gpt5).stream({ messages: [...hi, ...afterTools(first)], tools: [weatherTool] }),
+    );
+    const input = ((s.requests[1]?.body ?? {}) as Json).input as Json[];
     expect(input.map((item) => item.id ?? item.call_id ?? item.role)).toEqual([
       'user',
       'rs_1',
@@ -106,13 +118,19 @@ describe('replayed output items', () => {
 
   it('a reasoning item no output followed (an incomplete response) is not sent back', async () => {
     const s = await server();
-    s.push({ reasoning: { text: 'Thinking at length', signature: 'enc-9' }, stopReason: 'length' }, { text: 'Done.' });
+    s.push(
+      { reasoning: { text: 'Thinking at length', signature: 'enc-9' }, stopReason: 'length' },
+      { text: 'Done.' },
+    );
     const first = await collect(clientAt(s, gpt5).stream({ messages: hi }));
     expect(first.finish?.stopReason).toBe('length');
-    const messages: ConversationMessage[] = [...hi, ...afterTools(first, 'Your answer was cut off. Continue.')];
+    const messages: ConversationMessage[] = [
+      ...hi,
+      ...afterTools(first, 'Your answer was cut off. Continue.'),
+    ];
     const answer = await collect(clientAt(s, gpt5).stream({ messages }));
     expect(answer.text).toBe('Done.');
-    const input = (s.requests[1]?.body as Json).input as Json[];
+    const input = ((s.requests[1]?.body ?? {}) as Json).input as Json[];
     expect(input.map((item) => item.type ?? 'message')).toEqual(['message', 'message']);
   });
 });

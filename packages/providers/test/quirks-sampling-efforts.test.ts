@@ -44,7 +44,10 @@ describe('sampling parameters on OpenAI reasoning models (one session temperatur
   });
 
   it('gpt-5.1 at effort none takes a temperature', async () => {
-    const { body } = await bodyFor({ type: 'openai', model: 'gpt-5.1' }, { ...sampled, reasoning: { effort: 'none' } });
+    const { body } = await bodyFor(
+      { type: 'openai', model: 'gpt-5.1' },
+      { ...sampled, reasoning: { effort: 'none' } },
+    );
     expect(body).toMatchObject({ temperature: 0.2, top_p: 0.9, reasoning_effort: 'none' });
   });
 
@@ -78,7 +81,12 @@ describe('sampling parameters on OpenAI reasoning models (one session temperatur
 describe('reasoning efforts per model family', () => {
   it.each<[Target, ModelRequest['reasoning'], string, string | undefined]>([
     // gpt-5.1 and later reject minimal; the nearest (ties go up) is low.
-    [{ type: 'openai', model: 'gpt-5.1' }, { effort: 'minimal' }, 'low', 'reasoning effort minimal sent as low: the model accepts none, low, medium, high'],
+    [
+      { type: 'openai', model: 'gpt-5.1' },
+      { effort: 'minimal' },
+      'low',
+      'reasoning effort minimal sent as low: the model accepts none, low, medium, high',
+    ],
     [{ type: 'openai-responses', model: 'gpt-5.1' }, { effort: 'minimal' }, 'low', expect.any(String)],
     // A small thinking budget never becomes minimal.
     [{ type: 'openai-responses', model: 'gpt-5.1' }, { budgetTokens: 1024 }, 'low', undefined],

@@ -42,9 +42,15 @@ describe('stream_options.include_usage', () => {
     s.push({ text: 'a' }, { text: 'b' });
     await collect(clientAt(s, mistral({ extraBody: { stream_options: null } })).stream(hi));
     expect(s.requests[0]?.body).not.toHaveProperty('stream_options');
-    const openai: Target = { type: 'openai', model: 'gpt-4.1', config: { extraBody: { stream_options: { include_usage: false } } } };
+    const openai: Target = {
+      type: 'openai',
+      model: 'gpt-4.1',
+      config: { extraBody: { stream_options: { include_usage: false } } },
+    };
     await collect(clientAt(s, openai).stream(hi));
-    expect((s.requests[1]?.body as Record<string, unknown>).stream_options).toEqual({ include_usage: false });
+    expect(((s.requests[1]?.body ?? {}) as Record<string, unknown>).stream_options).toEqual({
+      include_usage: false,
+    });
   });
 });
 
@@ -55,10 +61,16 @@ describe('extraBody wins over anything the client sets', () => {
     const target: Target = {
       type: 'openai-compatible',
       model: 'local',
-      config: { extraBody: { temperature: 0.7, max_tokens: null, max_completion_tokens: 50, model: 'routed-name' } },
+      config: {
+        extraBody: { temperature: 0.7, max_tokens: null, max_completion_tokens: 50, model: 'routed-name' },
+      },
     };
     await collect(clientAt(s, target).stream({ ...hi, temperature: 0.1, maxOutputTokens: 10 }));
-    expect(s.requests[0]?.body).toMatchObject({ temperature: 0.7, max_completion_tokens: 50, model: 'routed-name' });
+    expect(s.requests[0]?.body).toMatchObject({
+      temperature: 0.7,
+      max_completion_tokens: 50,
+      model: 'routed-name',
+    });
     expect(s.requests[0]?.body).not.toHaveProperty('max_tokens');
   });
 

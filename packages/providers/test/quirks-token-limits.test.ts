@@ -17,22 +17,35 @@ async function sent(target: Target, request: Parameters<ReturnType<typeof client
 
 describe('the max-tokens field of OpenAI-compatible servers', () => {
   it('is max_completion_tokens for a reasoning model behind a proxy (max_tokens is refused)', async () => {
-    const { body } = await sent({ type: 'openai-compatible', model: 'gpt-5-mini' }, { ...hi, maxOutputTokens: 500 });
+    const { body } = await sent(
+      { type: 'openai-compatible', model: 'gpt-5-mini' },
+      { ...hi, maxOutputTokens: 500 },
+    );
     expect(body.max_completion_tokens).toBe(500);
     expect(body).not.toHaveProperty('max_tokens');
   });
 
   it('is configurable (an Azure deployment name says nothing about the model)', async () => {
-    const target: Target = { type: 'openai-compatible', model: 'my-deployment', config: { maxTokensField: 'max_completion_tokens' } };
+    const target: Target = {
+      type: 'openai-compatible',
+      model: 'my-deployment',
+      config: { maxTokensField: 'max_completion_tokens' },
+    };
     expect((await sent(target, { ...hi, maxOutputTokens: 500 })).body.max_completion_tokens).toBe(500);
-    const plain = await sent({ type: 'openai-compatible', model: 'qwen3:8b' }, { ...hi, maxOutputTokens: 500 });
+    const plain = await sent(
+      { type: 'openai-compatible', model: 'qwen3:8b' },
+      { ...hi, maxOutputTokens: 500 },
+    );
     expect(plain.body.max_tokens).toBe(500);
   });
 });
 
 describe("Anthropic's output limit", () => {
   it('caps max_tokens (budget + answer) and keeps room for the answer', async () => {
-    const { body, answer } = await sent({ type: 'anthropic', model: 'claude-sonnet-4-5' }, { ...hi, reasoning: { budgetTokens: 70_000 } });
+    const { body, answer } = await sent(
+      { type: 'anthropic', model: 'claude-sonnet-4-5' },
+      { ...hi, reasoning: { budgetTokens: 70_000 } },
+    );
     expect(body.max_tokens).toBe(64_000);
     expect(body.thinking).toEqual({ type: 'enabled', budget_tokens: 64_000 - 4096 });
     expect(noticesOf(answer)).toEqual([
@@ -42,7 +55,10 @@ describe("Anthropic's output limit", () => {
   });
 
   it('caps a plain max_tokens too, and outputTokenLimit overrides the table', async () => {
-    const haiku = await sent({ type: 'anthropic', model: 'claude-3-5-haiku-20241022' }, { ...hi, maxOutputTokens: 10_000 });
+    const haiku = await sent(
+      { type: 'anthropic', model: 'claude-3-5-haiku-20241022' },
+      { ...hi, maxOutputTokens: 10_000 },
+    );
     expect(haiku.body.max_tokens).toBe(8192);
     const own = await sent(
       { type: 'anthropic', model: 'claude-sonnet-4-5', config: { outputTokenLimit: 2000 } },

@@ -3,8 +3,7 @@
 // OpenAI: at most 40 characters), the same way in every turn.
 import type { ConversationMessage } from '@agent/protocol';
 import { describe, expect, it } from 'vitest';
-import { clientAt, collect, strictServers, type Target, weatherTool } from './strict-targets.js';
-import { afterTools } from './strict-targets.js';
+import { afterTools, clientAt, collect, strictServers, type Target, weatherTool } from './strict-targets.js';
 
 const server = strictServers();
 type Json = Record<string, unknown>;
@@ -35,7 +34,9 @@ function foreignHistory(): ConversationMessage[] {
 }
 
 const callIds = (body: Json): string[] =>
-  (body.messages as Json[]).flatMap((m) => ((m.tool_calls as Json[] | undefined) ?? []).map((c) => String(c.id)));
+  (body.messages as Json[]).flatMap((m) =>
+    ((m.tool_calls as Json[] | undefined) ?? []).map((c) => String(c.id)),
+  );
 const resultIds = (body: Json): string[] =>
   (body.messages as Json[]).filter((m) => m.role === 'tool').map((m) => String(m.tool_call_id));
 
@@ -88,7 +89,7 @@ describe('ids from other providers, mapped per target', () => {
     const s = await server();
     s.push({ text: 'Done.' });
     await collect(clientAt(s, mistral).stream({ messages: foreignHistory(), tools: [weatherTool] }));
-    const roles = ((s.requests[0]?.body as Json).messages as Json[]).map((m) => m.role);
+    const roles = (((s.requests[0]?.body ?? {}) as Json).messages as Json[]).map((m) => m.role);
     expect(roles.slice(-3)).toEqual(['tool', 'assistant', 'user']);
   });
 
@@ -97,7 +98,9 @@ describe('ids from other providers, mapped per target', () => {
     s.push({ text: 'Done.' });
     await collect(clientAt(s, claude).stream({ messages: foreignHistory(), tools: [weatherTool] }));
     expect(s.requests[0]?.rejected).toBeUndefined();
-    const blocks = ((s.requests[0]?.body as Json).messages as Json[]).flatMap((m) => m.content as Json[]);
+    const blocks = (((s.requests[0]?.body ?? {}) as Json).messages as Json[]).flatMap(
+      (m) => m.content as Json[],
+    );
     const uses = blocks.filter((b) => b.type === 'tool_use').map((b) => String(b.id));
     const results = blocks.filter((b) => b.type === 'tool_result').map((b) => String(b.tool_use_id));
     expect(uses[0]).toMatch(/^functions_get_weather_0_[A-Za-z0-9]{8}$/);
@@ -111,7 +114,7 @@ describe('ids from other providers, mapped per target', () => {
     s.push({ text: 'Done.' });
     await collect(clientAt(s, { type: 'openai', model: 'gpt-4.1' }).stream({ messages: foreignHistory() }));
     expect(s.requests[0]?.rejected).toBeUndefined();
-    const ids = callIds(s.requests[0]?.body as Json);
+    const ids = callIds((s.requests[0]?.body ?? {}) as Json);
     expect(ids.slice(0, 2)).toEqual(['functions.get_weather:0', 'call_0']);
     expect(ids[3]?.length).toBeLessThanOrEqual(40);
     expect(new Set(ids).size).toBe(4);

@@ -60,7 +60,12 @@ export function afterTools(answer: Collected, notice = 'Continue.'): Conversatio
   return [
     assistantFrom(answer),
     ...answer.toolCalls.map(
-      (call): ConversationMessage => ({ role: 'tool', toolCallId: call.id, toolName: call.name, content: '18C' }),
+      (call): ConversationMessage => ({
+        role: 'tool',
+        toolCallId: call.id,
+        toolName: call.name,
+        content: '18C',
+      }),
     ),
     { role: 'user', content: notice },
   ];

@@ -57,7 +57,12 @@ describe('ToolCallAssembler', () => {
     a.add(0, undefined, 'named', '{}');
     a.add(1, 'nameless', undefined, '{}');
     expect(a.finish()).toEqual([
-      { id: expect.stringMatching(/^call_[A-Za-z0-9]{24}$/), name: 'named', arguments: {}, rawArguments: '{}' },
+      {
+        id: expect.stringMatching(/^call_[A-Za-z0-9]{24}$/),
+        name: 'named',
+        arguments: {},
+        rawArguments: '{}',
+      },
     ]);
   });
 

@@ -115,7 +115,10 @@ test('turns that move between four APIs keep every request valid for the API tha
 });
 
 test('a target that rejects the request as invalid is called once; the other targets get the turn', async () => {
-  server = await startModelServer({ strict: true, steps: [down, { text: report('from the second target') }] });
+  server = await startModelServer({
+    strict: true,
+    steps: [down, { text: report('from the second target') }],
+  });
   const result = await runAgent({
     nonce: NONCE,
     targets: [
