@@ -7,7 +7,7 @@ import type {
   ToolResultMessage,
 } from '@agent/protocol';
 import type Anthropic from '@anthropic-ai/sdk';
-import type { RequestRules } from '../model-traits.js';
+import type { RequestRules, ToolIdFormat } from '../model-traits.js';
 import { budgetOf } from '../reasoning-budget.js';
 import { applyExtraBody, type BuiltBody } from '../request-shaping.js';
 import { ToolIdMapper } from '../tool-call-ids.js';
@@ -108,8 +108,12 @@ function markLast(blocks: Block[]): void {
  * Conversation to Anthropic messages: tool results become user blocks; same-role neighbours
  * merge; tool-call ids become ids Anthropic accepts (`[A-Za-z0-9_-]`, unique).
  */
-export function anthropicMessages(messages: readonly ConversationMessage[], breakpoint: number): Message[] {
-  const ids = new ToolIdMapper('anthropic');
+export function anthropicMessages(
+  messages: readonly ConversationMessage[],
+  breakpoint: number,
+  idFormat: ToolIdFormat = 'anthropic',
+): Message[] {
+  const ids = new ToolIdMapper(idFormat);
   const out: Message[] = [];
   const push = (role: 'user' | 'assistant', blocks: Block[]): void => {
     if (blocks.length === 0) return;
@@ -203,7 +207,8 @@ export function buildAnthropicBody(
 ): BuiltBody<AnthropicBody> {
   const notices: string[] = [];
   const caching = options.promptCaching;
-  const messages = anthropicMessages(request.messages, caching ? historyBreakpoint(request.messages) : -1);
+  const breakpoint = caching ? historyBreakpoint(request.messages) : -1;
+  const messages = anthropicMessages(request.messages, breakpoint, options.rules.toolIdFormat);
   let thinking = budgetOf(request.reasoning) !== undefined && !forcesTool(request.toolChoice);
   if (thinking && lastToolTurnIsUnsigned(messages)) {
     thinking = false;
