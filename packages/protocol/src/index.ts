@@ -35,6 +35,7 @@ export type { ModelClient, ModelTarget } from './model-client.js';
 export type { ModelErrorInit, ModelErrorKind } from './model-error.js';
 export { isModelError, isRetryableKind, MODEL_ERROR_KINDS, ModelError } from './model-error.js';
 export type { ModelCallOptions, ModelRequest, ReasoningEffort, ReasoningOptions } from './model-request.js';
+export { REASONING_EFFORTS } from './model-request.js';
 export type { ModelStreamEvent, StopReason, TokenUsage } from './model-stream.js';
 export type { OpKind, OpNode, OpTotals, SessionNode } from './op-tree.js';
 export type { ExpectedOutput, OutputFormat } from './output-format.js';

@@ -133,6 +133,15 @@ export async function runModelAttempt(
           case 'usage':
             usage = event.usage;
             break;
+          case 'notice':
+            recorder.log({
+              severity: 'VRB',
+              direction: 'request',
+              type: 'llm',
+              remoteIdentifier: label,
+              message: `attempt ${context.attempt}: ${event.message}`,
+            });
+            break;
           case 'finish':
             stopReason = event.stopReason;
             rawStopReason = event.rawStopReason;

@@ -45,7 +45,7 @@ describe('fallback across targets', () => {
     expect(run.result.finalReport?.content).toBe('second turn');
   });
 
-  test.each(['timeout', 'network', 'server', 'invalid_response', 'bad_request', 'content_filter'] as const)(
+  test.each(['timeout', 'network', 'server', 'invalid_response', 'content_filter'] as const)(
     'a %s error is retried',
     async (kind) => {
       const run = await runScenario({ scripts: [[fail(kind), ok]] });
