@@ -1,24 +1,48 @@
 import type {
-  AgentEventCallbacks,
+  AgentEvent,
+  AgentEventMeta,
   ConversationMessage,
-  ExpectedOutput,
+  JsonSchema,
+  ModelClient,
   ModelTarget,
+  OutputFormat,
   ReasoningOptions,
   ToolProvider,
 } from '@agent/protocol';
+import type { StandardJSONSchemaV1 } from '@standard-schema/spec';
 import type { RetryBackoffSettings } from './loop/retry-delay.js';
+import type { AnyTool } from './tools/tool.js';
 import type { ToolOutputConfig } from './tools/tool-output-wiring.js';
 
-/** Everything a session needs. Only `targets`, `userPrompt` and an output contract are essential. */
-export interface AgentSessionConfig {
-  /** Ordered fallback list: the turn moves to the next target on each failed attempt. */
-  targets: readonly ModelTarget[];
-  tools?: readonly ToolProvider[];
-  systemPrompt?: string;
-  userPrompt: string;
-  conversationHistory?: readonly ConversationMessage[];
-  /** Output contract; default `{ format: 'markdown' }`. */
-  expectedOutput?: ExpectedOutput;
+/** A model for a session: a client as is, or a target that says more about it (context window). */
+export type ModelInput = ModelClient | ModelTarget;
+
+/**
+ * The report the session asks for: a format, and for `json` a schema: a JSON Schema object, or
+ * a schema of a library that implements Standard JSON Schema (zod 4, arktype, valibot's
+ * `toStandardJsonSchema`), turned into JSON Schema by that library.
+ */
+export interface OutputSpec {
+  format: OutputFormat;
+  schema?: JsonSchema | StandardJSONSchemaV1;
+}
+
+/** Called with everything a running session says (`AgentEvent`, see `docs/protocol.md`). */
+export type EventListener = (event: AgentEvent, meta: AgentEventMeta) => void;
+
+/** What an agent is, defined once and run many times (`defineAgent`). */
+export interface AgentConfig {
+  /** The model; or `models`, an ordered fallback list (each failed attempt moves to the next). */
+  model?: ModelInput;
+  models?: readonly ModelInput[];
+  /** The system prompt. */
+  instructions?: string;
+  /** Tools made with `tool()`, and tool providers (MCP servers, sub-agents, your own), mixed. */
+  tools?: readonly (AnyTool | ToolProvider)[];
+  /** The report's format and schema; default `{ format: 'markdown' }`. */
+  output?: OutputSpec;
+  /** Name of this agent in logs and the op tree (default `main`). */
+  name?: string;
   /** Turns before the final turn is forced (default 10). */
   maxTurns?: number;
   /** Attempts per turn before the turn gives up (default 3). */
@@ -32,10 +56,10 @@ export interface AgentSessionConfig {
   retryBackoff?: RetryBackoffSettings;
   /** Native tool calls accepted per turn; extra calls get an error message (default unlimited). */
   maxToolCallsPerTurn?: number;
-  /** Per LLM call, milliseconds (default 120000). */
-  llmTimeout?: number;
+  /** Per model call, milliseconds (default 120000). */
+  llmTimeoutMs?: number;
   /** Per tool call, milliseconds (default 120000). */
-  toolTimeout?: number;
+  toolTimeoutMs?: number;
   temperature?: number;
   topP?: number;
   maxOutputTokens?: number;
@@ -54,22 +78,47 @@ export interface AgentSessionConfig {
   toolOutput?: ToolOutputConfig;
   /** Offer the session's own `agent__task_status` and `agent__batch` tools (default true; extraction children turn them off). */
   internalTools?: boolean;
-  callbacks?: AgentEventCallbacks;
+}
+
+/** What one run is asked: a prompt, or a prompt after earlier messages. */
+export type RunInput = string | { prompt: string; history?: readonly ConversationMessage[] };
+
+/**
+ * Test hooks. NOT part of the public API: they may change in any release without notice.
+ * `nonce` fixes the FINAL tag's nonce (default a fresh cryptographic one); `now` and `sleep`
+ * replace the clock and the waits.
+ */
+export interface InternalHooks {
+  nonce?: string;
+  now?: () => number;
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+}
+
+/** How one run is watched and controlled (`run(agent, input, options)`). */
+export interface RunOptions {
+  /** Aborting it cancels the run at once, mid-stream or mid-tool (`EXIT-ABORTED`). */
   signal?: AbortSignal;
-  /** Name of this agent in logs and the op tree (default `main`). */
-  agentName?: string;
-  /** Dotted path of the parent agents, for sub-agents. */
+  onEvent?: EventListener;
+  /** Session id; default a random UUID. */
+  sessionId?: string;
+  /** For runtimes that nest sessions: the dotted path of the parent agents. */
   parentAgentPath?: string;
   /** False for sub-agent sessions (events carry `isMaster: false`). */
   isMaster?: boolean;
+  /** Passed on in event meta and logs (which headend started the run). */
   headendId?: string;
-  /** Session id; default a random UUID. */
-  sessionId?: string;
-  /** Fixed nonce for the FINAL tag (tests); default a fresh cryptographic one. */
-  nonce?: string;
-  /** Clock and sleep, replaceable in tests. */
-  now?: () => number;
-  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  /** Test hooks; not part of the public API (see `InternalHooks`). */
+  internal?: InternalHooks;
+}
+
+/**
+ * The low-level session config of `createAgentSession` and `runAgent`: an agent, one run's
+ * input and its options, flat, with the same names as `defineAgent` and `run`.
+ */
+export interface AgentSessionConfig extends AgentConfig, RunOptions {
+  prompt: string;
+  /** Earlier messages, sent between the system prompt and `prompt`. */
+  history?: readonly ConversationMessage[];
 }
 
 export const DEFAULT_LLM_TIMEOUT_MS = 120_000;

@@ -1,4 +1,15 @@
-export type { AgentSessionConfig } from './config.js';
+export type { Agent } from './agent.js';
+export { defineAgent, run } from './agent.js';
+export type {
+  AgentConfig,
+  AgentSessionConfig,
+  EventListener,
+  InternalHooks,
+  ModelInput,
+  OutputSpec,
+  RunInput,
+  RunOptions,
+} from './config.js';
 export {
   DEFAULT_LLM_TIMEOUT_MS,
   DEFAULT_TOOL_RESPONSE_MAX_BYTES,
@@ -11,7 +22,10 @@ export type { RetryBackoffSettings } from './loop/retry-delay.js';
 export { DEFAULT_RETRY_BASE_MS, DEFAULT_RETRY_MAX_MS } from './loop/retry-delay.js';
 export type { AgentSession } from './session.js';
 export { createAgentSession, runAgent } from './session.js';
+export type { FromJsonSchema } from './tools/json-schema-type.js';
 export { CONTEXT_BUDGET_EXCEEDED } from './tools/result-sizer.js';
+export type { AnyTool, InferToolArgs, Tool, ToolContext, ToolParameters, ToolSpec } from './tools/tool.js';
+export { tool } from './tools/tool.js';
 export type {
   SizingDecision,
   SizingRequest,

@@ -14,6 +14,7 @@ import {
   TASK_STATUS_TOOL,
   TOOL_OUTPUT_TOOL,
   type ToolDefinition,
+  type ToolProvider,
 } from '@agent/protocol';
 import { createNonce } from '@agent/xml-transport';
 import {
@@ -33,6 +34,7 @@ import { TurnLoop } from './loop/turn-loop.js';
 import { OpTreeBuilder } from './observe/op-tree.js';
 import { SessionRecorder } from './observe/recorder.js';
 import { finSummaries } from './observe/summaries.js';
+import { expectedOutput, modelTargets, toolProviders } from './session-inputs.js';
 import { batchTool, taskStatusTool } from './tools/internal-tools.js';
 import { ResultSizer } from './tools/result-sizer.js';
 import { ToolExecutor } from './tools/tool-executor.js';
@@ -86,12 +88,12 @@ async function runSession(
   signal: AbortSignal,
   state: SessionState,
 ): Promise<AgentResult> {
-  const now = config.now ?? Date.now;
-  const agentName = config.agentName ?? 'main';
+  const now = config.internal?.now ?? Date.now;
+  const agentName = config.name ?? 'main';
   const agentPath =
     config.parentAgentPath === undefined ? agentName : `${config.parentAgentPath}.${agentName}`;
   const recorder = new SessionRecorder(
-    config.callbacks?.onEvent,
+    config.onEvent,
     {
       isMaster: config.isMaster ?? true,
       sessionId,
@@ -101,28 +103,37 @@ async function runSession(
     now,
   );
   const opTree = new OpTreeBuilder(sessionId, agentName, now);
-  const expected: ExpectedOutput = config.expectedOutput ?? { format: 'markdown' };
+  let expected: ExpectedOutput = { format: config.output?.format ?? 'markdown' };
   let hook: ToolOutputHook | undefined;
   let inputRejected = false;
   try {
     const problems = [...validateConfig(config), ...toolOutputProblems(config.toolOutput)];
+    if (problems.length === 0) {
+      try {
+        expected = expectedOutput(config);
+      } catch (error) {
+        problems.push(error instanceof Error ? error.message : String(error));
+      }
+    }
     if (problems.length > 0) {
       state.exitCode = 'EXIT-CONFIGURATION';
       state.error = `invalid session configuration: ${problems.join('; ')}`;
       return finish();
     }
-    const nonce = config.nonce ?? createNonce();
-    const primary = config.targets[0]!;
+    const nonce = config.internal?.nonce ?? createNonce();
+    const targets = modelTargets(config);
+    const tools = toolProviders(config.tools);
+    const primary = targets[0]!;
     const estimator = new TokenEstimator(isOpenAiFamily(primary.client.model, primary.tokenizer));
     const guard = new ContextGuard(config.contextWindow, config.maxOutputTokens ?? 0);
-    const rotation = new TargetRotation(config.targets);
-    const opening = initialConversation(config, config.tools ?? []);
+    const rotation = new TargetRotation(targets);
+    const opening = initialConversation(config, tools);
     const maxTurns = config.maxTurns ?? DEFAULT_MAX_TURNS;
     const maxRetries = config.maxRetries ?? DEFAULT_MAX_RETRIES;
     const schemaProblem = outputSchemaProblem({
       expected,
       messages: opening,
-      targets: config.targets,
+      targets,
       estimator,
       guard,
       nonce,
@@ -142,13 +153,13 @@ async function runSession(
     })?.({
       sessionId,
       nonce,
-      targets: config.targets,
+      targets,
       ...(config.maxOutputTokens === undefined ? {} : { maxOutputTokens: config.maxOutputTokens }),
       signal,
       log: (entry) => recorder.log(entry),
       account: (entry) => recorder.account(entry),
     });
-    const registry = await ToolRegistry.create(config.tools ?? [], RESERVED_TOOLS, signal);
+    const registry = await ToolRegistry.create(tools, RESERVED_TOOLS, signal);
     for (const warning of registry.warnings) {
       recorder.log({
         severity: 'WRN',
@@ -186,7 +197,7 @@ async function runSession(
       recorder,
       opTree,
       sizer,
-      toolTimeoutMs: config.toolTimeout ?? DEFAULT_TOOL_TIMEOUT_MS,
+      toolTimeoutMs: config.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
       maxToolCallsPerTurn: config.maxToolCallsPerTurn,
       internalTools: config.internalTools !== false,
       signal,
@@ -214,7 +225,7 @@ async function runSession(
       nonce,
       maxTurns,
       maxRetries,
-      llmTimeoutMs: config.llmTimeout ?? DEFAULT_LLM_TIMEOUT_MS,
+      llmTimeoutMs: config.llmTimeoutMs ?? DEFAULT_LLM_TIMEOUT_MS,
       sampling: {
         ...(config.temperature === undefined ? {} : { temperature: config.temperature }),
         ...(config.topP === undefined ? {} : { topP: config.topP }),
@@ -225,9 +236,9 @@ async function runSession(
       signal,
       agentPath,
       now,
-      sleep: config.sleep ?? abortableSleep,
+      sleep: config.internal?.sleep ?? abortableSleep,
       retryBackoff: config.retryBackoff,
-      targets: config.targets,
+      targets,
     });
     for (const message of opening) loop.push(message);
     await loop.run();
@@ -287,32 +298,36 @@ async function runSession(
     for (const line of finSummaries(recorder.accounting)) recorder.log(line);
     const tree = opTree.finish(success ? 'ok' : 'failed', success ? undefined : state.error);
     recorder.emit({ type: 'op_tree', tree });
-    return {
-      success,
+    const common = {
       exitCode,
-      ...(success || state.error === undefined ? {} : { error: state.error }),
-      ...(inputRejected ? { inputRejected: true as const } : {}),
-      ...(finalReport === undefined ? {} : { finalReport }),
       conversation: state.conversation,
       logs: recorder.logs,
       accounting: recorder.accounting,
       opTree: tree,
       sessionId,
     };
+    if (committed !== undefined) return { success: true, finalReport: committed, ...common };
+    return {
+      success: false,
+      error: state.error ?? `the session ended without a final report (${exitCode})`,
+      ...(inputRejected ? { inputRejected: true as const } : {}),
+      ...(finalReport === undefined ? {} : { finalReport }),
+      ...common,
+    };
   }
 }
 
 function initialConversation(
   config: AgentSessionConfig,
-  providers: AgentSessionConfig['tools'] & object,
+  providers: readonly ToolProvider[],
 ): ConversationMessage[] {
   const messages: ConversationMessage[] = [];
   const instructions = providers
     .map((p) => p.instructions?.())
     .filter((text): text is string => typeof text === 'string' && text.length > 0);
-  const system = [config.systemPrompt ?? '', ...instructions].filter((part) => part.length > 0).join('\n\n');
+  const system = [config.instructions ?? '', ...instructions].filter((part) => part.length > 0).join('\n\n');
   if (system.length > 0) messages.push({ role: 'system', content: system });
-  if (config.conversationHistory !== undefined) messages.push(...config.conversationHistory);
-  messages.push({ role: 'user', content: config.userPrompt });
+  if (config.history !== undefined) messages.push(...config.history);
+  messages.push({ role: 'user', content: config.prompt });
   return messages;
 }

@@ -5,24 +5,41 @@ import type { LogEntry } from './log-entry.js';
 import type { ConversationMessage } from './messages.js';
 import type { SessionNode } from './op-tree.js';
 
-/** What a session resolves to, always: on success, on failure and when aborted. */
-export interface AgentResult {
-  /** The run completed (a report was committed). Task-level failure is `finalReport.status`. */
-  success: boolean;
-  /** Why the run failed, when it did. */
-  error?: string;
+/** What every result carries, whatever the ending. */
+export interface AgentResultBase {
   /** The marker logged as `agent:EXIT-...`. */
   exitCode: ExitCode;
-  /**
-   * Set when the session refused its input before any model call (`EXIT-CONFIGURATION`): an
-   * output schema that is not a usable JSON Schema, or one that cannot fit the context window
-   * together with the prompt. The caller's request was wrong, not the run: headends answer 400.
-   */
-  inputRejected?: true;
-  finalReport?: FinalReport;
   conversation: ConversationMessage[];
   logs: LogEntry[];
   accounting: AccountingEntry[];
   opTree?: SessionNode;
   sessionId: string;
 }
+
+/** The run completed: the model committed a report. Task-level failure is `finalReport.status`. */
+export interface AgentSuccess extends AgentResultBase {
+  success: true;
+  finalReport: FinalReport;
+  error?: undefined;
+  inputRejected?: undefined;
+}
+
+/** The run failed: `error` says why. A report may still be there (a synthetic one, or none). */
+export interface AgentFailure extends AgentResultBase {
+  success: false;
+  /** Why the run failed. */
+  error: string;
+  finalReport?: FinalReport;
+  /**
+   * Set when the session refused its input before any model call (`EXIT-CONFIGURATION`): an
+   * output schema that is not a usable JSON Schema, or one that cannot fit the context window
+   * together with the prompt. The caller's request was wrong, not the run: headends answer 400.
+   */
+  inputRejected?: true;
+}
+
+/**
+ * What a session resolves to, always: on success, on failure and when aborted. Check `success`
+ * and the type narrows: `finalReport` is there after `if (result.success)`, `error` otherwise.
+ */
+export type AgentResult = AgentSuccess | AgentFailure;

@@ -1,5 +1,5 @@
 export type { AccountingEntry, LlmAccountingEntry, ToolAccountingEntry } from './accounting.js';
-export type { AgentResult } from './agent-result.js';
+export type { AgentFailure, AgentResult, AgentResultBase, AgentSuccess } from './agent-result.js';
 export type { AgentEvent, AgentEventCallbacks, AgentEventMeta, AgentEventType } from './events.js';
 export type { ExitCode, ForcedFinalReason } from './exit-codes.js';
 export { EXIT_CODES, FORCED_FINAL_REASONS } from './exit-codes.js';

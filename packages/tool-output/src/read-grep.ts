@@ -91,9 +91,9 @@ export async function runReadGrep(
     const listed = await provider.listTools({ signal });
     if (listed.length === 0) throw new StrategyError('the filesystem tools offer neither Read nor Grep');
     const result = await s.runChildSession({
-      targets: s.targets,
+      models: s.targets,
       tools: [provider],
-      systemPrompt: readGrepPrompt({
+      instructions: readGrepPrompt({
         toolName: record.toolName,
         argumentsJson: record.argumentsJson,
         extract,
@@ -101,24 +101,22 @@ export async function runReadGrep(
         handle: record.handle,
         rootDirectory: CHILD_ROOT_DIRECTORY,
       }),
-      userPrompt: readGrepUserMessage(record.handle, extract),
-      expectedOutput: { format: 'text' },
+      prompt: readGrepUserMessage(record.handle, extract),
+      output: { format: 'text' },
       maxTurns: s.maxTurns,
       signal,
-      nonce: s.nonce,
-      agentName: CHILD_AGENT_NAME,
+      internal: { nonce: s.nonce },
+      name: CHILD_AGENT_NAME,
       ...(reporting.agentPath === undefined ? {} : { parentAgentPath: reporting.agentPath }),
       isMaster: false,
       internalTools: false,
-      callbacks: {
-        onEvent: (event) => {
-          if (!forwardable(event)) return;
-          if (event.type === 'accounting') reporting.account(event.entry);
-          else if (event.type === 'log') {
-            const { timestamp: _timestamp, ...entry } = event.entry;
-            reporting.log(entry);
-          }
-        },
+      onEvent: (event) => {
+        if (!forwardable(event)) return;
+        if (event.type === 'accounting') reporting.account(event.entry);
+        else if (event.type === 'log') {
+          const { timestamp: _timestamp, ...entry } = event.entry;
+          reporting.log(entry);
+        }
       },
     });
     signal.throwIfAborted();

@@ -1,6 +1,7 @@
 import type {
   AccountingEntry,
-  AgentEventCallbacks,
+  AgentEvent,
+  AgentEventMeta,
   AgentResult,
   ExpectedOutput,
   LogEntry,
@@ -63,20 +64,21 @@ export type ToolOutputHookFactory = (context: ToolOutputHookContext) => ToolOutp
  * `@agent/core`'s `AgentSessionConfig`, so the core's `runAgent` can be passed as is.
  */
 export interface ChildSessionConfig {
-  targets: readonly ModelTarget[];
+  models: readonly ModelTarget[];
   tools: readonly ToolProvider[];
-  systemPrompt: string;
-  userPrompt: string;
-  expectedOutput: ExpectedOutput;
+  instructions: string;
+  prompt: string;
+  output: ExpectedOutput;
   maxTurns: number;
   signal: AbortSignal;
-  nonce?: string;
-  agentName: string;
+  /** The parent's nonce, so the child's FINAL tag is the one its prompt names. */
+  internal?: { nonce?: string };
+  name: string;
   parentAgentPath?: string;
   isMaster: false;
   /** Off: the child gets only the tools given here (Read and Grep), not the session's own. */
   internalTools: false;
-  callbacks: AgentEventCallbacks;
+  onEvent: (event: AgentEvent, meta: AgentEventMeta) => void;
 }
 
 /** Runs a child session to its end (the core's `runAgent`). Never rejects for a run failure. */

@@ -14,13 +14,13 @@ function result(content: string | undefined, overrides: Partial<AgentResult> = {
   return {
     success: true,
     exitCode: 'EXIT-FINAL-ANSWER',
-    ...(content === undefined ? {} : { finalReport: { status: 'success', format: 'text', content, ts: 0 } }),
+    finalReport: { status: 'success', format: 'text', content: content ?? '', ts: 0 },
     conversation: [],
     logs: [],
     accounting: [],
     sessionId: 'child',
     ...overrides,
-  };
+  } as AgentResult;
 }
 
 async function stored(text: string, options: ToolOutputOptions) {
@@ -82,7 +82,7 @@ describe('read-grep', () => {
           { signal: config.signal },
         );
         seen.grep = grep.ok ? grep.text : grep.error.message;
-        config.callbacks.onEvent?.(
+        config.onEvent(
           {
             type: 'accounting',
             entry: {
@@ -98,7 +98,7 @@ describe('read-grep', () => {
           },
           { isMaster: false, isFinal: false, sessionId: 'child', agentPath: 'main.tool_output' },
         );
-        config.callbacks.onEvent?.(
+        config.onEvent(
           {
             type: 'log',
             entry: {
@@ -126,15 +126,15 @@ describe('read-grep', () => {
     expect(root).toBe(session.store.directory);
     const config = seen.config!;
     expect(config).toMatchObject({
-      targets: [target],
-      expectedOutput: { format: 'text' },
+      models: [target],
+      output: { format: 'text' },
       maxTurns: 6,
-      nonce: NONCE,
-      agentName: 'tool_output',
+      internal: { nonce: NONCE },
+      name: 'tool_output',
       parentAgentPath: 'main',
       isMaster: false,
     });
-    expect(config.systemPrompt).toBe(
+    expect(config.instructions).toBe(
       readGrepPrompt({
         toolName: 'logs__tail',
         argumentsJson: '{"service":"api"}',
@@ -144,8 +144,8 @@ describe('read-grep', () => {
         rootDirectory: '.',
       }),
     );
-    expect(config.systemPrompt).not.toContain(root);
-    expect(config.userPrompt).toContain(handle);
+    expect(config.instructions).not.toContain(root);
+    expect(config.prompt).toContain(handle);
     expect(context.accounting).toEqual([expect.objectContaining({ command: 'Grep' })]);
     expect(context.logs.some((l) => l.remoteIdentifier.startsWith('agent:EXIT-'))).toBe(false);
     expect(context.logs.some((l) => l.message.includes('strategy read-grep (needs'))).toBe(true);

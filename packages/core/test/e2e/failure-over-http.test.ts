@@ -33,12 +33,12 @@ describe('a dead server', () => {
     const attempts: number[] = [];
     const started = Date.now();
     const result = await runAgent({
-      nonce: 'e2e0e2e0',
+      internal: { nonce: 'e2e0e2e0' },
       maxTurns: 2,
       retryBackoff: { baseMs: 100, maxMs: 400 },
-      targets: [{ client: openai(`http://127.0.0.1:${port}/v1`, 'gpt-test') }],
-      userPrompt: 'hello',
-      callbacks: { onEvent: (event) => void (event.type === 'turn_started' && attempts.push(Date.now())) },
+      models: [{ client: openai(`http://127.0.0.1:${port}/v1`, 'gpt-test') }],
+      prompt: 'hello',
+      onEvent: (event) => void (event.type === 'turn_started' && attempts.push(Date.now())),
     });
     expect(result.exitCode).toBe('EXIT-NO-LLM-RESPONSE');
     expect(attempts).toHaveLength(6);
@@ -67,12 +67,12 @@ describe('the provider words in the result error', () => {
       ],
     });
     const result = await runAgent({
-      nonce: 'e2e0e2e0',
-      targets: [
+      internal: { nonce: 'e2e0e2e0' },
+      models: [
         { client: openai(`${server.url}/v1`, 'gpt-9000') },
         { client: openai(`${server.url}/v1`, 'gpt-backup') },
       ],
-      userPrompt: 'hello',
+      prompt: 'hello',
     });
     expect(result.success).toBe(false);
     expect(result.exitCode).toBe('EXIT-AUTH-FAILURE');

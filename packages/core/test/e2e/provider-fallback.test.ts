@@ -65,8 +65,8 @@ test('turns that move between four APIs keep every request valid for the API tha
   });
   const url = server.url;
   const result = await runAgent({
-    nonce: NONCE,
-    targets: [
+    internal: { nonce: NONCE, sleep: async () => {} },
+    models: [
       target(url, { type: 'anthropic', model: 'claude-sonnet-4-5' }),
       target(url, { type: 'openai', model: 'gpt-5-mini' }),
       target(url, { type: 'openai-responses', model: 'gpt-5.1' }),
@@ -79,12 +79,11 @@ test('turns that move between four APIs keep every request valid for the API tha
       }),
     ],
     tools: [weather()],
-    userPrompt: 'Weather in Athens, Rome and Oslo?',
+    prompt: 'Weather in Athens, Rome and Oslo?',
     // One session setting for every target: sampling, a small reasoning effort.
     temperature: 0.3,
     reasoning: { effort: 'minimal' },
     maxRetries: 4,
-    sleep: async () => {},
   });
   expect(server.requests.map((request) => request.rejected?.message)).toEqual(
     server.requests.map(() => undefined),
@@ -120,15 +119,14 @@ test('a target that rejects the request as invalid is called once; the other tar
     steps: [down, { text: report('from the second target') }],
   });
   const result = await runAgent({
-    nonce: NONCE,
-    targets: [
+    internal: { nonce: NONCE, sleep: async () => {} },
+    models: [
       // A config that forces a temperature on a reasoning model: OpenAI answers 400.
       target(server.url, { type: 'openai', model: 'o3', omitSampling: [] }),
       target(server.url, { type: 'anthropic', model: 'claude-sonnet-4-5' }),
     ],
-    userPrompt: 'hello',
+    prompt: 'hello',
     temperature: 0.3,
-    sleep: async () => {},
   });
   expect(result.success).toBe(true);
   expect(result.finalReport?.content).toBe('from the second target');
@@ -143,9 +141,9 @@ test('a target that rejects the request as invalid is called once; the other tar
 test('with no other target, the run ends after that one call, with the provider message', async () => {
   server = await startModelServer({ strict: true, steps: [] });
   const result = await runAgent({
-    nonce: NONCE,
-    targets: [target(server.url, { type: 'openai', model: 'o3', omitSampling: [] })],
-    userPrompt: 'hello',
+    internal: { nonce: NONCE },
+    models: [target(server.url, { type: 'openai', model: 'o3', omitSampling: [] })],
+    prompt: 'hello',
     temperature: 0.3,
   });
   expect(result.success).toBe(false);

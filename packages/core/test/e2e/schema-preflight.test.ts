@@ -31,12 +31,12 @@ async function run(
     baseURL: `${server.url}/v1`,
   });
   const result = await runAgent({
-    nonce: NONCE,
-    targets: [
+    internal: { nonce: NONCE },
+    models: [
       { client, ...(options.contextWindow === undefined ? {} : { contextWindow: options.contextWindow }) },
     ],
-    userPrompt: 'Answer as JSON',
-    expectedOutput: { format: 'json', schema },
+    prompt: 'Answer as JSON',
+    output: { format: 'json', schema },
     maxRetries: 2,
   });
   return { result, requests: server.requests.length };

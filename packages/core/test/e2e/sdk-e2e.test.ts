@@ -47,11 +47,11 @@ describe.each(providers)('core over %s', (type) => {
     });
     const outputs: string[] = [];
     const result = await runAgent({
-      nonce: NONCE,
-      targets: [{ client: client(type, server.url, 'test-model') }],
+      internal: { nonce: NONCE },
+      models: [{ client: client(type, server.url, 'test-model') }],
       tools: [tools],
-      userPrompt: 'Weather in Athens as JSON',
-      expectedOutput: {
+      prompt: 'Weather in Athens as JSON',
+      output: {
         format: 'json',
         schema: {
           type: 'object',
@@ -59,7 +59,7 @@ describe.each(providers)('core over %s', (type) => {
           properties: { city: { type: 'string' }, tempC: { type: 'number' } },
         },
       },
-      callbacks: { onEvent: (event) => void (event.type === 'output' && outputs.push(event.text)) },
+      onEvent: (event) => void (event.type === 'output' && outputs.push(event.text)),
     });
     expect(result.success).toBe(true);
     expect(result.exitCode).toBe('EXIT-FINAL-ANSWER');
@@ -88,12 +88,12 @@ test('an overloaded Anthropic target falls back to an OpenAI one within the turn
     steps: [{ error: { kind: 'server', status: 529 } }, { text: report('fallback worked', 'markdown') }],
   });
   const result = await runAgent({
-    nonce: NONCE,
-    targets: [
+    internal: { nonce: NONCE },
+    models: [
       { client: client('anthropic', server.url, 'claude-test') },
       { client: client('openai', server.url, 'gpt-test') },
     ],
-    userPrompt: 'hello',
+    prompt: 'hello',
   });
   expect(result.success).toBe(true);
   expect(result.finalReport?.content).toBe('fallback worked');
@@ -115,10 +115,9 @@ test('a rate-limited call honours retry-after from the real response headers', a
   });
   const waits: number[] = [];
   const result = await runAgent({
-    nonce: NONCE,
-    targets: [{ client: client('openai', server.url, 'gpt-test') }],
-    userPrompt: 'hello',
-    sleep: async (ms) => void waits.push(ms),
+    internal: { nonce: NONCE, sleep: async (ms) => void waits.push(ms) },
+    models: [{ client: client('openai', server.url, 'gpt-test') }],
+    prompt: 'hello',
   });
   expect(result.success).toBe(true);
   expect(waits).toEqual([1200]);
@@ -133,9 +132,9 @@ test('an abort while the server streams slowly ends the run promptly', async () 
   setTimeout(() => controller.abort(), 300);
   const started = Date.now();
   const result = await runAgent({
-    nonce: NONCE,
-    targets: [{ client: client('openai', server.url, 'gpt-test') }],
-    userPrompt: 'hello',
+    internal: { nonce: NONCE },
+    models: [{ client: client('openai', server.url, 'gpt-test') }],
+    prompt: 'hello',
     signal: controller.signal,
   });
   expect(Date.now() - started).toBeLessThan(3000);

@@ -27,7 +27,11 @@ export interface ScenarioRun {
   exitLog: string | undefined;
 }
 
-export interface ScenarioSpec extends Partial<Omit<AgentSessionConfig, 'targets' | 'tools'>> {
+export interface ScenarioSpec
+  extends Partial<Omit<AgentSessionConfig, 'model' | 'models' | 'tools' | 'internal'>> {
+  /** Test hooks besides the fixed nonce (`sleep` defaults to recording the waits). */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  now?: () => number;
   /** One script per target, in fallback order. */
   scripts: ScriptStep[][];
   tools?: ToolProvider[];
@@ -41,7 +45,7 @@ export interface ScenarioSpec extends Partial<Omit<AgentSessionConfig, 'targets'
 
 /** Runs one session against scripted models and collects everything a user would see. */
 export async function runScenario(spec: ScenarioSpec): Promise<ScenarioRun> {
-  const { scripts, tools, targetOptions, control, ...rest } = spec;
+  const { scripts, tools, targetOptions, control, sleep, now, ...rest } = spec;
   const models = scripts.map((steps, index) =>
     scriptedModel(steps, { provider: `p${index + 1}`, model: `m${index + 1}` }),
   );
@@ -49,18 +53,19 @@ export async function runScenario(spec: ScenarioSpec): Promise<ScenarioRun> {
   let controlListener: ((event: AgentEvent) => void) | undefined;
   const waits: number[] = [];
   const session = createAgentSession({
-    nonce: NONCE,
-    userPrompt: 'Do the task.',
+    prompt: 'Do the task.',
     ...rest,
-    sleep: rest.sleep ?? (async (ms: number) => void waits.push(ms)),
-    targets: models.map((client, index) => ({ client, ...(targetOptions?.[index] ?? {}) })),
+    internal: {
+      nonce: NONCE,
+      sleep: sleep ?? (async (ms: number) => void waits.push(ms)),
+      ...(now === undefined ? {} : { now }),
+    },
+    models: models.map((client, index) => ({ client, ...(targetOptions?.[index] ?? {}) })),
     tools: tools ?? [],
-    callbacks: {
-      onEvent: (event, meta) => {
-        events.push({ event, meta });
-        controlListener?.(event);
-        rest.callbacks?.onEvent?.(event, meta);
-      },
+    onEvent: (event, meta) => {
+      events.push({ event, meta });
+      controlListener?.(event);
+      rest.onEvent?.(event, meta);
     },
   });
   controlListener = control?.(session, events);

@@ -103,18 +103,16 @@ async function main(): Promise<void> {
   const started = Date.now();
   let outputChars = 0;
   const result = await runAgent({
-    nonce: NONCE,
-    targets: [{ client: model, contextWindow: 1_000_000_000 }],
-    userPrompt: 'Write the big report.',
-    expectedOutput: { format: 'markdown' },
+    internal: { nonce: NONCE },
+    models: [{ client: model, contextWindow: 1_000_000_000 }],
+    prompt: 'Write the big report.',
+    output: { format: 'markdown' },
     // Plain text counts as the report only on a final turn: make the first one final.
     ...(options.mode === 'plain' ? { maxTurns: 1 } : {}),
-    llmTimeout: 3_600_000,
-    callbacks: {
-      onEvent: (event) => {
-        if (event.type === 'output') outputChars += event.text.length;
-        else if (event.type === 'final_report') sample();
-      },
+    llmTimeoutMs: 3_600_000,
+    onEvent: (event) => {
+      if (event.type === 'output') outputChars += event.text.length;
+      else if (event.type === 'final_report') sample();
     },
   });
   sample();

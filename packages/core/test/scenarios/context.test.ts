@@ -57,7 +57,7 @@ describe('context guard', () => {
     const history = [{ role: 'user' as const, content: 'x '.repeat(30_000) }];
     const run = await runScenario({
       contextWindow: 8000,
-      conversationHistory: history,
+      history: history,
       scripts: [[{ text: xmlReport('short answer') }]],
     });
     const started = run.events.filter((e) => e.event.type === 'turn_started').map((e) => e.event);

@@ -134,7 +134,7 @@ describe('fallback across targets', () => {
       const { abortableSleep } = await import('../../src/loop/abort.js');
       const running = runScenario({
         sleep: abortableSleep,
-        callbacks: { onEvent: (event) => void (event.type === 'turn_started' && attempts++) },
+        onEvent: (event) => void (event.type === 'turn_started' && attempts++),
         scripts: [[fail('rate_limit', { retryAfterMs: 4000 }), ok]],
       }).then((run) => {
         finished = true;
@@ -206,10 +206,10 @@ test('a client that ignores its signal and timeout is cut off by the watchdog, t
   const backup = scriptedModel([ok]);
   const started = Date.now();
   const result = await runAgent({
-    nonce: 'abcd1234',
-    llmTimeout: 100,
-    targets: [{ client: deaf }, { client: backup }],
-    userPrompt: 'x',
+    internal: { nonce: 'abcd1234' },
+    llmTimeoutMs: 100,
+    models: [{ client: deaf }, { client: backup }],
+    prompt: 'x',
   });
   expect(Date.now() - started).toBeLessThan(5000);
   expect(result.success).toBe(true);

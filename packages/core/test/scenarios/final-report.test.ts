@@ -77,7 +77,7 @@ describe('final report', () => {
   test('an invalid JSON report is sent back with diagnostics and the fixed one commits', async () => {
     const schema = { type: 'object', required: ['count'], properties: { count: { type: 'integer' } } };
     const run = await runScenario({
-      expectedOutput: { format: 'json', schema },
+      output: { format: 'json', schema },
       scripts: [
         [
           { text: xmlReport('{"count": "three"}', 'status="success" format="json"') },
@@ -101,7 +101,7 @@ describe('final report', () => {
       required: ['status'],
     };
     const run = await runScenario({
-      expectedOutput: { format: 'json', schema },
+      output: { format: 'json', schema },
       scripts: [[{ text: xmlReport('{"status": "broken"}', 'status="failure" format="json"') }]],
     });
     expect(run.result.finalReport?.status).toBe('failure');
@@ -144,7 +144,7 @@ describe('final report', () => {
 
   test('an unclosed JSON report cut by the token limit is rejected and retried', async () => {
     const run = await runScenario({
-      expectedOutput: { format: 'json' },
+      output: { format: 'json' },
       maxOutputTokens: 50,
       scripts: [
         [
@@ -197,7 +197,7 @@ describe('final report', () => {
     const bad = { text: xmlReport('not json at all', 'status="success" format="json"') };
     const run = await runScenario({
       maxTurns: 1,
-      expectedOutput: { format: 'json' },
+      output: { format: 'json' },
       scripts: [[bad, bad, bad]],
     });
     expect(run.result.success).toBe(false);
@@ -208,7 +208,7 @@ describe('final report', () => {
 
   test('the nonce and the expected format reach the model in the XML-NEXT notice, which is not kept', async () => {
     const run = await runScenario({
-      expectedOutput: { format: 'json', schema: { type: 'object' } },
+      output: { format: 'json', schema: { type: 'object' } },
       scripts: [[{ text: xmlReport('{}', 'status="success" format="json"') }]],
     });
     const request = run.models[0]!.requests[0]!;

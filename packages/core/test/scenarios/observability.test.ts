@@ -1,3 +1,4 @@
+import { scriptedModel } from '@agent/testkit';
 import { describe, expect, test } from 'vitest';
 import { memoryTools } from '../helpers/memory-tools.js';
 import { llmEntries, runScenario, toolEntries, xmlReport } from '../helpers/scenario.js';
@@ -159,7 +160,7 @@ describe('observability', () => {
   });
 
   test('event meta says master, session and source; only final_report is final', async () => {
-    const run = await runScenario({ agentName: 'researcher', scripts: [[report]] });
+    const run = await runScenario({ name: 'researcher', scripts: [[report]] });
     for (const { event, meta } of run.events) {
       expect(meta.isMaster).toBe(true);
       expect(meta.sessionId).toBe(run.result.sessionId);
@@ -196,10 +197,8 @@ describe('observability', () => {
 
   test('a listener that throws does not break the run', async () => {
     const run = await runScenario({
-      callbacks: {
-        onEvent: () => {
-          throw new Error('listener bug');
-        },
+      onEvent: () => {
+        throw new Error('listener bug');
       },
       scripts: [[report]],
     });
@@ -219,7 +218,7 @@ describe('configuration', () => {
   test('an invalid config ends with EXIT-CONFIGURATION and says what is wrong and allowed', async () => {
     const run = await runScenario({
       maxTurns: 0,
-      expectedOutput: { format: 'html' as never },
+      output: { format: 'html' as never },
       scripts: [[]],
     });
     expect(run.result.success).toBe(false);
@@ -228,10 +227,25 @@ describe('configuration', () => {
     expect(run.result.error).toMatch(/"html" is not one of json, markdown/);
   });
 
-  test('no targets is a configuration error, not a crash', async () => {
+  test('no model is a configuration error, not a crash', async () => {
     const { runAgent } = await import('../../src/index.js');
-    const result = await runAgent({ targets: [], userPrompt: 'x' });
+    const result = await runAgent({ models: [], prompt: 'x' });
     expect(result.exitCode).toBe('EXIT-CONFIGURATION');
-    expect(result.error).toMatch(/targets must list at least one model client/);
+    expect(result.error).toMatch(/model must be a ModelClient .*or models a non-empty list of them/);
+  });
+
+  test('a key of the old config names its replacement instead of being ignored', async () => {
+    const { runAgent } = await import('../../src/index.js');
+    const model = scriptedModel([]);
+    const old = { targets: [{ client: model }], userPrompt: 'x', llmTimeout: 5, callbacks: {} };
+    const result = await runAgent({ model, prompt: 'x', ...old } as never);
+    expect(result.exitCode).toBe('EXIT-CONFIGURATION');
+    expect(result.error).toContain(
+      'targets is no longer a setting: use model (one) or models (a fallback list)',
+    );
+    expect(result.error).toContain('userPrompt is no longer a setting: use prompt');
+    expect(result.error).toContain('llmTimeout is no longer a setting: use llmTimeoutMs');
+    expect(result.error).toContain('callbacks is no longer a setting: use onEvent');
+    expect(model.calls).toBe(0);
   });
 });

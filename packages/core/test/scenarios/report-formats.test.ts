@@ -9,7 +9,7 @@ describe('unclosed reports under each stop reason', () => {
     'an unclosed JSON report is accepted on a normal stop (%s)',
     async (raw) => {
       const run = await runScenario({
-        expectedOutput: { format: 'json' },
+        output: { format: 'json' },
         scripts: [[{ text: `${open('status="success" format="json"')}{"ok": true}`, rawStopReason: raw }]],
       });
       expect(run.result.finalReport?.content_json).toEqual({ ok: true });
@@ -29,7 +29,7 @@ describe('unclosed reports under each stop reason', () => {
   test('an unclosed Slack report cut at max_tokens is rejected and retried', async () => {
     const blocks = '[{"blocks":[{"type":"section","text":{"type":"mrkdwn","text":"hi"}}]}]';
     const run = await runScenario({
-      expectedOutput: { format: 'slack-block-kit' },
+      output: { format: 'slack-block-kit' },
       scripts: [
         [
           {
@@ -51,7 +51,7 @@ describe('formats', () => {
   test('a Slack Block Kit report comes back as messages', async () => {
     const payload = '[{"blocks":[{"type":"section","text":{"type":"mrkdwn","text":"**bold** news"}}]}]';
     const run = await runScenario({
-      expectedOutput: { format: 'slack-block-kit' },
+      output: { format: 'slack-block-kit' },
       scripts: [[{ text: xmlReport(payload, 'status="success" format="slack-block-kit"') }]],
     });
     const messages = (run.result.finalReport!.content_json as { messages: unknown[] }).messages;
@@ -62,7 +62,7 @@ describe('formats', () => {
   test('a sub-agent report is passed through untouched', async () => {
     const blob = '  {not: "json"} <b>raw</b>  ';
     const run = await runScenario({
-      expectedOutput: { format: 'sub-agent' },
+      output: { format: 'sub-agent' },
       scripts: [[{ text: xmlReport(blob, 'status="success" format="sub-agent"') }]],
     });
     expect(run.result.finalReport?.content).toBe(blob);
@@ -70,7 +70,7 @@ describe('formats', () => {
 
   test('a report in the wrong format attribute is normalised to the expected format, with a warning', async () => {
     const run = await runScenario({
-      expectedOutput: { format: 'markdown' },
+      output: { format: 'markdown' },
       scripts: [[{ text: xmlReport('text', 'status="success" format="text"') }]],
     });
     expect(run.result.finalReport?.format).toBe('markdown');
@@ -83,7 +83,7 @@ describe('formats', () => {
     const schema = { type: 'object', required: ['n'], properties: { n: { type: 'number' } } };
     const run = await runScenario({
       maxTurns: 1,
-      expectedOutput: { format: 'json', schema },
+      output: { format: 'json', schema },
       scripts: [[{ text: 'Result: {"n": 7}' }]],
     });
     expect(run.result.success).toBe(true);

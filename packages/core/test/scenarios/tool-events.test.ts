@@ -64,11 +64,9 @@ describe('tool_started / tool_finished events', () => {
     const order: string[] = [];
     await runScenario({
       tools: [tools],
-      callbacks: {
-        onEvent: (event: AgentEvent) => {
-          if (event.type === 'progress' && 'callId' in event.event)
-            order.push(`${event.event.type}:${event.event.callId}`);
-        },
+      onEvent: (event: AgentEvent) => {
+        if (event.type === 'progress' && 'callId' in event.event)
+          order.push(`${event.event.type}:${event.event.callId}`);
       },
       scripts: [
         [
@@ -166,13 +164,13 @@ describe('tool_started / tool_finished events', () => {
       ],
       execute: async () => {
         const child = await runAgent({
-          nonce: NONCE,
-          agentName: 'researcher',
+          internal: { nonce: NONCE },
+          name: 'researcher',
           parentAgentPath: 'main',
           isMaster: false,
-          userPrompt: 'research',
+          prompt: 'research',
           tools: [childTools],
-          targets: [
+          models: [
             {
               client: scriptedModel([
                 { toolCalls: [{ id: 'l1', name: 'look', arguments: {} }] },
@@ -180,14 +178,14 @@ describe('tool_started / tool_finished events', () => {
               ]),
             },
           ],
-          callbacks: { onEvent: (event, meta) => void seen.push({ event, meta }) },
+          onEvent: (event, meta) => void seen.push({ event, meta }),
         });
         return { ok: true as const, text: child.finalReport?.content ?? '', childSession: child.opTree };
       },
     };
     const run = await runScenario({
       tools: [subAgent],
-      callbacks: { onEvent: (event, meta) => void seen.push({ event, meta }) },
+      onEvent: (event, meta) => void seen.push({ event, meta }),
       scripts: [[{ toolCalls: [{ id: 'r1', name: 'researcher', arguments: {} }] }, report]],
     });
     expect(run.result.success).toBe(true);

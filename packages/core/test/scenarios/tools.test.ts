@@ -119,7 +119,7 @@ describe('tools', () => {
     const tools = memoryTools('t', { stuck: () => new Promise(() => {}) });
     const started = Date.now();
     const run = await runScenario({
-      toolTimeout: 100,
+      toolTimeoutMs: 100,
       tools: [tools],
       scripts: [[{ toolCalls: [{ id: 's', name: 'stuck', arguments: {} }] }, report]],
     });
@@ -334,7 +334,7 @@ describe('tools', () => {
   test('a tool provider that hangs past the timeout and ignores the signal still yields', async () => {
     const tools = memoryTools('t', { ignore: waitingTool(60_000) });
     const run = await runScenario({
-      toolTimeout: 50,
+      toolTimeoutMs: 50,
       tools: [tools],
       scripts: [[{ toolCalls: [{ name: 'ignore', arguments: {} }] }, report]],
     });

@@ -76,12 +76,10 @@ describe('turns and forced final turns', () => {
       signal: controller.signal,
       tools: [tools],
       scripts: [[{ toolCalls: [{ name: 'slow', arguments: {} }] }]],
-      callbacks: {
-        onEvent: (event) => {
-          if (event.type === 'log' && event.entry.type === 'tool' && event.entry.direction === 'request') {
-            setTimeout(() => controller.abort(), 20);
-          }
-        },
+      onEvent: (event) => {
+        if (event.type === 'log' && event.entry.type === 'tool' && event.entry.direction === 'request') {
+          setTimeout(() => controller.abort(), 20);
+        }
       },
     });
     expect(Date.now() - started).toBeLessThan(3000);
@@ -101,7 +99,11 @@ describe('turns and forced final turns', () => {
     const { scriptedModel } = await import('@agent/testkit');
     const { createAgentSession } = await import('../../src/index.js');
     const model = scriptedModel([{ text: xmlReport('once') }]);
-    const session = createAgentSession({ targets: [{ client: model }], userPrompt: 'x', nonce: 'abcd1234' });
+    const session = createAgentSession({
+      models: [{ client: model }],
+      prompt: 'x',
+      internal: { nonce: 'abcd1234' },
+    });
     const [a, b] = await Promise.all([session.run(), session.run()]);
     expect(a).toBe(b);
     expect(model.calls).toBe(1);
@@ -121,8 +123,8 @@ describe('turns and forced final turns', () => {
 
   test('conversation history comes before the prompt and the system prompt leads', async () => {
     const run = await runScenario({
-      systemPrompt: 'You are terse.',
-      conversationHistory: [
+      instructions: 'You are terse.',
+      history: [
         { role: 'user', content: 'earlier question' },
         { role: 'assistant', content: 'earlier answer' },
       ],

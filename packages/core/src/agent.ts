@@ -1,0 +1,51 @@
+import type { AgentResult } from '@agent/protocol';
+import type { AgentConfig, AgentSessionConfig, RunInput, RunOptions } from './config.js';
+import { agentProblems } from './config-validation.js';
+import { runAgent } from './session.js';
+
+/** An agent made by `defineAgent`: its config, checked and frozen. Run it with `run`. */
+export type Agent = Readonly<AgentConfig>;
+
+/** Thrown by `defineAgent` for a config that cannot work; `problems` lists every one. */
+class AgentConfigError extends TypeError {
+  override readonly name = 'AgentConfigError';
+  constructor(readonly problems: readonly string[]) {
+    super(`invalid agent config: ${problems.join('; ')}`);
+  }
+}
+
+/**
+ * Defines an agent once: its model (or fallback `models`), `instructions`, `tools`, `output`
+ * and limits. Checks the config now and throws an `AgentConfigError` naming every problem, so a
+ * mistake shows at definition, not at the first run.
+ */
+export function defineAgent(config: AgentConfig): Agent {
+  const problems = agentProblems(config);
+  if (problems.length > 0) throw new AgentConfigError(problems);
+  return Object.freeze({ ...config });
+}
+
+/** The session config of one run of `agent`. */
+export function sessionConfig(
+  agent: AgentConfig,
+  input: RunInput,
+  options: RunOptions = {},
+): AgentSessionConfig {
+  const { prompt, history } =
+    typeof input === 'string' ? { prompt: input, history: undefined } : (input ?? {});
+  return {
+    ...agent,
+    ...options,
+    prompt: prompt as string,
+    ...(history === undefined ? {} : { history }),
+  };
+}
+
+/**
+ * Runs `agent` once on `input` (a prompt, or `{ prompt, history }`). Never rejects for a run
+ * failure: the result says what happened; after `if (result.success)`, `result.finalReport` is
+ * there. For stop/abort control mid-run: `createAgentSession({ ...agent, prompt })`.
+ */
+export function run(agent: AgentConfig, input: RunInput, options?: RunOptions): Promise<AgentResult> {
+  return runAgent(sessionConfig(agent, input, options));
+}

@@ -1,0 +1,153 @@
+import { formatAjvErrors } from '@agent/final-report';
+import type { JsonSchema, ToolDefinition, ToolProvider, ToolResult } from '@agent/protocol';
+import { compileSchema } from '@agent/schema';
+import type { StandardSchemaV1 } from '@standard-schema/spec';
+import type { FromJsonSchema } from './json-schema-type.js';
+import { describeIssues, isStandardSchema, jsonSchemaOf } from './schema-input.js';
+
+/** What `parameters` takes: any Standard Schema (zod 4, valibot, arktype), or a JSON Schema object. */
+export type ToolParameters = StandardSchemaV1 | JsonSchema;
+
+/**
+ * The arguments `execute` gets for `parameters`: a Standard Schema's output type, the type a
+ * JSON Schema literal describes (objects, required keys, strings, numbers, booleans, arrays,
+ * enums, const), else `Record<string, unknown>`.
+ */
+export type InferToolArgs<P> = P extends StandardSchemaV1
+  ? StandardSchemaV1.InferOutput<P>
+  : unknown extends FromJsonSchema<P>
+    ? Record<string, unknown>
+    : FromJsonSchema<P>;
+
+/** What `execute` gets besides the arguments. */
+export interface ToolContext {
+  /** Aborted when the call times out (`toolTimeoutMs`) or the session is cancelled. */
+  signal: AbortSignal;
+  /** The model's id for this call. */
+  callId: string;
+}
+
+/** What `tool()` takes. */
+export interface ToolSpec<P extends ToolParameters, R> {
+  /** The name the model calls it by (letters, digits, `_` and `-`). */
+  name: string;
+  description: string;
+  parameters: P;
+  /**
+   * Runs a call with validated arguments. A string goes to the model as is; any other value as
+   * JSON. A throw becomes an error message to the model; the session goes on.
+   */
+  execute: (args: InferToolArgs<P>, context: ToolContext) => R | Promise<R>;
+}
+
+/** A tool made by `tool()`: pass it in `tools`, beside any `ToolProvider`. */
+export interface Tool<Args = Record<string, unknown>, R = unknown> {
+  readonly name: string;
+  readonly description: string;
+  /** The JSON Schema the model sees. */
+  readonly inputSchema: JsonSchema;
+  /** Your function, as given (callable directly in tests). */
+  execute(args: Args, context: ToolContext): R | Promise<R>;
+}
+
+/** Any tool, whatever its argument type. */
+// biome-ignore lint/suspicious/noExplicitAny: the argument type of a heterogeneous tool list is unknowable
+export type AnyTool = Tool<any, unknown>;
+
+type ArgumentCheck = { ok: true; value: unknown } | { ok: false; problems: string[] };
+
+/** What the session needs of a tool that users do not: its validator. */
+const validators = new WeakMap<object, (args: unknown) => Promise<ArgumentCheck>>();
+
+const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+function jsonSchemaValidator(schema: JsonSchema, label: string): (args: unknown) => Promise<ArgumentCheck> {
+  const compiled = compileSchema(schema);
+  if (!compiled.ok) throw new TypeError(`${label}: ${compiled.error}`);
+  return async (args) => {
+    const errors = compiled.validate(args);
+    return errors.length === 0
+      ? { ok: true, value: args }
+      : { ok: false, problems: formatAjvErrors(errors, args) };
+  };
+}
+
+function standardValidator(schema: StandardSchemaV1): (args: unknown) => Promise<ArgumentCheck> {
+  return async (args) => {
+    const result = await schema['~standard'].validate(args);
+    return result.issues === undefined
+      ? { ok: true, value: result.value }
+      : { ok: false, problems: describeIssues(result.issues) };
+  };
+}
+
+/**
+ * A tool from a function: `parameters` is a Standard Schema (zod 4, valibot, arktype) or a
+ * JSON Schema object, and `execute` gets the arguments typed and validated. A call whose
+ * arguments do not match never reaches `execute`: the model is told what was wrong and may
+ * call again. Throws a `TypeError` for a name or schema that cannot work.
+ */
+export function tool<const P extends ToolParameters, R>(spec: ToolSpec<P, R>): Tool<InferToolArgs<P>, R> {
+  const label = `tool "${String(spec?.name)}"`;
+  if (typeof spec?.name !== 'string' || !TOOL_NAME.test(spec.name)) {
+    throw new TypeError(`${label}: name must be 1-64 letters, digits, "_" or "-"`);
+  }
+  if (typeof spec.description !== 'string') throw new TypeError(`${label}: description must be a string`);
+  if (typeof spec.execute !== 'function') throw new TypeError(`${label}: execute must be a function`);
+  const inputSchema = jsonSchemaOf(spec.parameters, `${label}: parameters`);
+  const validate = isStandardSchema(spec.parameters)
+    ? standardValidator(spec.parameters)
+    : jsonSchemaValidator(inputSchema, `${label}: parameters`);
+  const made: Tool<InferToolArgs<P>, R> = {
+    name: spec.name,
+    description: spec.description,
+    inputSchema,
+    execute: spec.execute,
+  };
+  validators.set(made, validate);
+  return Object.freeze(made);
+}
+
+/** True for a tool made by `tool()`. */
+export function isTool(value: unknown): value is AnyTool {
+  return typeof value === 'object' && value !== null && validators.has(value);
+}
+
+function resultOf(value: unknown): ToolResult {
+  if (typeof value === 'string') return { ok: true, text: value };
+  if (value === undefined) return { ok: true, text: '' };
+  return { ok: true, text: JSON.stringify(value) ?? String(value), structured: value };
+}
+
+/** One provider for a session's `tool()`s (id `tools`, kind `function` in logs and accounting). */
+export function functionToolProvider(tools: readonly AnyTool[]): ToolProvider {
+  const byName = new Map(tools.map((t) => [t.name, t]));
+  const definitions: ToolDefinition[] = tools.map((t) => ({
+    name: t.name,
+    description: t.description,
+    inputSchema: t.inputSchema,
+  }));
+  return {
+    id: 'tools',
+    kind: 'function',
+    listTools: async () => definitions,
+    async execute(call, options): Promise<ToolResult> {
+      const found = byName.get(call.name);
+      const validate = found === undefined ? undefined : validators.get(found);
+      if (found === undefined || validate === undefined) {
+        return { ok: false, error: { kind: 'unknown_tool', message: `unknown tool "${call.name}"` } };
+      }
+      const checked = await validate(call.arguments);
+      if (!checked.ok) {
+        return {
+          ok: false,
+          error: {
+            kind: 'invalid_arguments',
+            message: `invalid arguments for "${call.name}": ${checked.problems.join('; ')}; call it again with arguments that match its schema`,
+          },
+        };
+      }
+      return resultOf(await found.execute(checked.value, { signal: options.signal, callId: call.callId }));
+    },
+  };
+}
