@@ -5,6 +5,7 @@ export { PROVIDER_TYPES, ProviderConfigError, TOOL_ID_FORMATS, validateConfig } 
 export { createModelClient } from './create-model-client.js';
 export type { ErrorFacts } from './errors.js';
 export { classifyError } from './errors.js';
+export { MODEL_SHORTHANDS, type ModelShorthandOptions, model, parseModelId } from './model-shorthand.js';
 export type { RequestRules, SamplingParam, ToolIdFormat } from './model-traits.js';
 export { resolveRequestRules } from './model-traits.js';
 export { OpenAIChatClient } from './openai-chat/client.js';

@@ -8,6 +8,8 @@ export type { ModelServer, ModelServerOptions } from './server/http-server.js';
 export { startModelServer } from './server/http-server.js';
 export type { Flavour, StrictOptions } from './server/strict/index.js';
 export { FLAVOURS } from './server/strict/index.js';
+export type { FinalReportStepOptions } from './step-builders.js';
+export { finalReport, text, toolCall, toolCalls } from './step-builders.js';
 export { UnplannedCallError } from './step-queue.js';
 export type {
   RecordedRequest,
