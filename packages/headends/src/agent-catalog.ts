@@ -16,11 +16,13 @@ export interface AgentInfo {
   outputSchema?: JsonSchema;
 }
 
+/** What a headend asks an agent: a prompt, or a prompt after the chat's earlier messages. */
+export type ServedInput = string | { prompt: string; history?: readonly ConversationMessage[] };
+
 /** Per-run options a headend passes to an agent. */
 export interface ServedRunOptions {
   format?: OutputFormat;
   schema?: JsonSchema;
-  conversationHistory?: ConversationMessage[];
   onEvent?: (event: AgentEvent, meta: AgentEventMeta) => void;
   /** Aborted when the client goes away or the server gives up draining. */
   signal?: AbortSignal;
@@ -31,7 +33,7 @@ export interface ServedRunOptions {
 /** One agent a headend can run (an `AgentRunner` of `@agent/runtime` fits structurally). */
 export interface ServedAgent {
   info: AgentInfo;
-  run(prompt: string, options: ServedRunOptions): Promise<AgentResult>;
+  run(input: ServedInput, options: ServedRunOptions): Promise<AgentResult>;
 }
 
 /** The agents a headend serves. */

@@ -1,6 +1,6 @@
 export type { AdmissionRefusal, SessionTicket } from './admission.js';
 export { Admission, AdmissionError } from './admission.js';
-export type { AgentCatalog, AgentInfo, ServedAgent, ServedRunOptions } from './agent-catalog.js';
+export type { AgentCatalog, AgentInfo, ServedAgent, ServedInput, ServedRunOptions } from './agent-catalog.js';
 export { createCatalog } from './agent-catalog.js';
 export { createAnthropicHeadend } from './anthropic/anthropic-headend.js';
 export type { ConnectionLimits } from './connection-limits.js';

@@ -55,9 +55,9 @@ describe('a disconnect mid-stream', () => {
     const catalog = createCatalog([
       {
         info: { name: 'parent', outputFormat: 'markdown' },
-        run: (prompt, options) => {
+        run: (input, options) => {
           signal = options.signal;
-          result = runner.run(prompt, options);
+          result = runner.run(input, options);
           return result;
         },
       },

@@ -1,5 +1,6 @@
 // The runtime's public contract, fixed first so the CLI and the runtime can be built in
 // parallel. Implementations may add optional fields; they must not rename or remove these.
+import type { RunInput } from '@agent/core';
 import type {
   AgentEvent,
   AgentEventMeta,
@@ -9,6 +10,9 @@ import type {
   OutputFormat,
 } from '@agent/protocol';
 import type { ModelClientConfig } from '@agent/providers';
+
+/** What a run is asked: a prompt, or a prompt after earlier messages (as in `@agent/core`'s `run`). */
+export type { RunInput };
 
 /** Why the runtime could not do what was asked, before or around a run (never a model's failure). */
 export type RuntimeErrorKind =
@@ -61,8 +65,6 @@ export interface RunAgentFileOptions extends ResolveOptions {
   traceLlm?: boolean;
   traceMcp?: boolean;
   headendId?: string;
-  /** Previous messages (headends pass chat history). */
-  conversationHistory?: AgentResult['conversation'];
   /**
    * Testing hook: builds the `ModelClient` of each `provider/model` instead of
    * `createModelClient` (for example `scriptedModel` of `@agent/testkit`). The provider must
@@ -122,7 +124,8 @@ export type RunOptions = Omit<RunAgentFileOptions, keyof ResolveOptions | 'model
  */
 export interface AgentRunner {
   readonly summary: AgentSummary;
-  run(prompt: string, options?: RunOptions): Promise<AgentResult>;
+  /** `input`: a prompt, or `{ prompt, history }` with earlier messages (headends pass chat history). */
+  run(input: RunInput, options?: RunOptions): Promise<AgentResult>;
   /** Stops MCP servers and releases everything; idempotent. */
   close(): Promise<void>;
 }
@@ -130,7 +133,7 @@ export interface AgentRunner {
 /*
  * Functions the package exports (signatures are part of the contract):
  *
- *   runAgentFile(path: string, prompt: string, options?: RunAgentFileOptions): Promise<AgentResult>
+ *   runAgentFile(path: string, input: RunInput, options?: RunAgentFileOptions): Promise<AgentResult>
  *     Loads, runs once, closes. Never throws: an invalid file/config gives exitCode EXIT-CONFIGURATION
  *     and `error` naming the file, the line and the closest valid key.
  *   createAgentRunner(path: string, options?: RunAgentFileOptions): Promise<AgentRunner>

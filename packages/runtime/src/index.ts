@@ -9,6 +9,7 @@ export type {
   ConfigSummary,
   ResolveOptions,
   RunAgentFileOptions,
+  RunInput,
   RunOptions,
   RuntimeErrorInit,
   RuntimeErrorKind,

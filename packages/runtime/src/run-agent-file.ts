@@ -1,17 +1,18 @@
 import type { AgentResult } from '@agent/protocol';
 import { redactSecrets } from '@agent/providers';
-import type { RunAgentFileOptions } from './api.js';
+import type { RunAgentFileOptions, RunInput } from './api.js';
 import { errorText } from './errors.js';
 import { configurationFailure, createAgentRunner } from './runner.js';
 
 /**
- * Loads an agent file (and its sub-agents and config), runs it once with `prompt`, and
+ * Loads an agent file (and its sub-agents and config), runs it once on `input` (a prompt, or
+ * `{ prompt, history }`), and
  * releases everything. Never throws: a file or config that cannot load gives `success: false`,
  * `exitCode: 'EXIT-CONFIGURATION'` and an `error` naming the file and line.
  */
 export async function runAgentFile(
   path: string,
-  prompt: string,
+  input: RunInput,
   options: RunAgentFileOptions = {},
 ): Promise<AgentResult> {
   let runner: Awaited<ReturnType<typeof createAgentRunner>>;
@@ -21,7 +22,7 @@ export async function runAgentFile(
     return configurationFailure(redactSecrets(errorText(error)), options);
   }
   try {
-    return await runner.run(prompt, options);
+    return await runner.run(input, options);
   } finally {
     await runner.close().catch(() => undefined);
   }

@@ -3,7 +3,7 @@ import { dirname, resolve } from 'node:path';
 import type { McpLogEntry } from '@agent/mcp';
 import type { AgentEventMeta, AgentResult, ExpectedOutput, LogEntry } from '@agent/protocol';
 import type { AgentDefinition } from './agent-file/definition.js';
-import type { AgentRunner, RunAgentFileOptions, RunOptions } from './api.js';
+import type { AgentRunner, RunAgentFileOptions, RunInput, RunOptions } from './api.js';
 import { TargetBuilder } from './build-targets.js';
 import { startMcpServers } from './build-tools.js';
 import { type ResolvedConfig, resolveConfig } from './config/layers.js';
@@ -152,8 +152,13 @@ export async function createAgentRunner(
   let closing: Promise<void> | undefined;
   return {
     summary,
-    async run(prompt, runOptions = {}) {
+    async run(input, runOptions = {}) {
       const merged: RunOptions = { ...pickRunOptions(options), ...runOptions };
+      const problem = runInputProblem(input, merged);
+      if (problem !== undefined) {
+        return configurationFailure(problem, { ...merged, agentPath: tree.root.toolName });
+      }
+      const { prompt, history } = typeof input === 'string' ? { prompt: input, history: undefined } : input;
       if (closed) {
         return configurationFailure('the agent runner was closed', {
           ...merged,
@@ -190,9 +195,7 @@ export async function createAgentRunner(
           expectedOutput: runExpectedOutput(tree.root, merged),
           depth: 0,
           ...(merged.maxTurns === undefined ? {} : { overrides: { maxTurns: merged.maxTurns } }),
-          ...(merged.conversationHistory === undefined
-            ? {}
-            : { conversationHistory: merged.conversationHistory }),
+          ...(history === undefined ? {} : { conversationHistory: history }),
           ...(merged.signal === undefined ? {} : { signal: merged.signal }),
           ...(merged.stopSignal === undefined ? {} : { stopSignal: merged.stopSignal }),
           ...(merged.headendId === undefined ? {} : { headendId: merged.headendId }),
@@ -216,6 +219,21 @@ export async function createAgentRunner(
       return closing;
     },
   };
+}
+
+/** Why a run's input cannot be used, in words that say what is allowed; undefined when it can. */
+function runInputProblem(input: RunInput, options: RunOptions): string | undefined {
+  if ('conversationHistory' in options) {
+    return 'conversationHistory is no longer a run option: pass the history with the prompt, run({ prompt, history })';
+  }
+  if (typeof input === 'string') return undefined;
+  if (typeof input !== 'object' || input === null || typeof input.prompt !== 'string') {
+    return 'the input must be a prompt string or { prompt: string, history?: ConversationMessage[] }';
+  }
+  if (input.history !== undefined && !Array.isArray(input.history)) {
+    return 'history must be a list of conversation messages';
+  }
+  return undefined;
 }
 
 /** The per-run options given to `createAgentRunner`: defaults for every run. */

@@ -130,26 +130,27 @@ export function buildSessionConfig(ctx: RunnerContext, request: SessionRequest):
     );
   }
   const settings = layerSettings(request.overrides, definition.settings, pickSettings(ctx.config.defaults));
-  const { toolOutput: _files, ...sessionSettings } = settings;
-  const systemPrompt = expandPromptVariables(
+  const { toolOutput: _files, llmTimeout, toolTimeout, ...sessionSettings } = settings;
+  const instructions = expandPromptVariables(
     definition.prompt,
     promptVariables({ format: request.expectedOutput.format, cwd: ctx.cwd }),
   ).trim();
   const toolOutput = toolOutputConfig(settings);
   const config: AgentSessionConfig = {
     ...sessionSettings,
-    targets,
+    // The agent file's keys keep their names (documented in milliseconds); the session's end in Ms.
+    ...(llmTimeout === undefined ? {} : { llmTimeoutMs: llmTimeout }),
+    ...(toolTimeout === undefined ? {} : { toolTimeoutMs: toolTimeout }),
+    models: targets,
     tools,
-    ...(systemPrompt === '' ? {} : { systemPrompt }),
-    userPrompt: request.prompt,
-    ...(request.conversationHistory === undefined
-      ? {}
-      : { conversationHistory: request.conversationHistory }),
-    expectedOutput: request.expectedOutput,
+    ...(instructions === '' ? {} : { instructions }),
+    prompt: request.prompt,
+    ...(request.conversationHistory === undefined ? {} : { history: request.conversationHistory }),
+    output: request.expectedOutput,
     ...(toolOutput === undefined ? {} : { toolOutput }),
-    callbacks: { onEvent: scope.listener(isMaster) },
+    onEvent: scope.listener(isMaster),
     ...(request.signal === undefined ? {} : { signal: request.signal }),
-    agentName: definition.toolName,
+    name: definition.toolName,
     ...(request.parentAgentPath === undefined ? {} : { parentAgentPath: request.parentAgentPath }),
     isMaster,
     ...(request.headendId === undefined ? {} : { headendId: request.headendId }),

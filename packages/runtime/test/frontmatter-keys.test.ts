@@ -1,5 +1,6 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: these tests are about literal ${VAR} text.
 import type { AgentSessionConfig } from '@agent/core';
+import type { ModelTarget, ToolProvider } from '@agent/protocol';
 import { scriptedModel } from '@agent/testkit';
 import { describe, expect, test } from 'vitest';
 import { FRONTMATTER_KEYS } from '../src/agent-file/keys.js';
@@ -22,6 +23,10 @@ const childFile = agentFile(
 );
 const reportSchema = { type: 'object', required: ['ok'], properties: { ok: { type: 'boolean' } } };
 
+/** The runtime builds targets and providers (never bare clients or tool()s). */
+const targetsOf = (c: AgentSessionConfig) => (c.models ?? []) as ModelTarget[];
+const providersOf = (c: AgentSessionConfig) => (c.tools ?? []) as ToolProvider[];
+
 const cases: Case[] = [
   {
     key: 'description',
@@ -33,7 +38,7 @@ const cases: Case[] = [
     yaml: 'usage: finder "what to find"',
     check: (_, p) => expect(p.context.tree.root.usage).toBe('finder "what to find"'),
   },
-  { key: 'toolName', yaml: 'toolName: finder', check: (c) => expect(c.agentName).toBe('finder') },
+  { key: 'toolName', yaml: 'toolName: finder', check: (c) => expect(c.name).toBe('finder') },
   {
     key: 'models',
     yaml: 'models: [local/m1, other/m2]',
@@ -48,11 +53,11 @@ const cases: Case[] = [
       },
     },
     check: (c) => {
-      expect(c.targets.map((t) => `${t.client.provider}/${t.client.model}`)).toEqual([
+      expect(targetsOf(c).map((t) => `${t.client.provider}/${t.client.model}`)).toEqual([
         'local/m1',
         'other/m2',
       ]);
-      expect(c.targets.map((t) => t.contextWindow)).toEqual([4096, undefined]);
+      expect(targetsOf(c).map((t) => t.contextWindow)).toEqual([4096, undefined]);
     },
   },
   {
@@ -61,7 +66,7 @@ const cases: Case[] = [
     files: { 'data/x.txt': 'x\n' },
     config: localConfig({ mcpServers: { fs: { command: 'agent-fs-mcp', args: ['./data'] } } }),
     check: async (c) => {
-      const provider = c.tools?.find((t) => t.id === 'fs');
+      const provider = providersOf(c).find((t) => t.id === 'fs');
       expect(provider?.kind).toBe('mcp');
       expect((await provider!.listTools()).map((t) => t.name)).toContain('fs__Read');
     },
@@ -71,7 +76,7 @@ const cases: Case[] = [
     yaml: 'agents: [./sub/child.ai]',
     files: { 'sub/child.ai': childFile },
     check: async (c) => {
-      const provider = c.tools?.find((t) => t.kind === 'subagent');
+      const provider = providersOf(c).find((t) => t.kind === 'subagent');
       const [tool] = await provider!.listTools();
       expect(tool?.name).toBe('agent__child');
       expect(tool?.description).toBe('The child.');
@@ -88,8 +93,8 @@ const cases: Case[] = [
     yaml: 'maxToolCallsPerTurn: 3',
     check: (c) => expect(c.maxToolCallsPerTurn).toBe(3),
   },
-  { key: 'llmTimeout', yaml: 'llmTimeout: 5000', check: (c) => expect(c.llmTimeout).toBe(5000) },
-  { key: 'toolTimeout', yaml: 'toolTimeout: 6000', check: (c) => expect(c.toolTimeout).toBe(6000) },
+  { key: 'llmTimeout', yaml: 'llmTimeout: 5000', check: (c) => expect(c.llmTimeoutMs).toBe(5000) },
+  { key: 'toolTimeout', yaml: 'toolTimeout: 6000', check: (c) => expect(c.toolTimeoutMs).toBe(6000) },
   { key: 'temperature', yaml: 'temperature: 0.3', check: (c) => expect(c.temperature).toBe(0.3) },
   { key: 'topP', yaml: 'topP: 0.9', check: (c) => expect(c.topP).toBe(0.9) },
   { key: 'maxOutputTokens', yaml: 'maxOutputTokens: 512', check: (c) => expect(c.maxOutputTokens).toBe(512) },
@@ -128,7 +133,7 @@ const cases: Case[] = [
     key: 'output',
     yaml: 'output:\n  format: json\n  schemaRef: ./schemas/report.json',
     files: { 'schemas/report.json': reportSchema },
-    check: (c) => expect(c.expectedOutput).toEqual({ format: 'json', schema: reportSchema }),
+    check: (c) => expect(c.output).toEqual({ format: 'json', schema: reportSchema }),
   },
 ];
 
@@ -156,10 +161,10 @@ describe('every frontmatter key reaches the session', () => {
       ),
     });
     const { config } = await sessionConfigOf(`${root}/agent.ai`, isolated(root));
-    expect(config.targets.map((t) => t.client.model)).toEqual(['a', 'b']);
+    expect(targetsOf(config).map((t) => t.client.model)).toEqual(['a', 'b']);
     expect(config.reasoning).toEqual({ budgetTokens: 2048 });
     expect(config.toolOutput).toBeUndefined();
-    expect(config.expectedOutput).toEqual({ format: 'markdown' });
+    expect(config.output).toEqual({ format: 'markdown' });
   });
 
   test('file settings beat config defaults; defaults fill the rest', async () => {
@@ -170,7 +175,7 @@ describe('every frontmatter key reaches the session', () => {
     const { config } = await sessionConfigOf(`${root}/agent.ai`, isolated(root));
     expect(config.temperature).toBe(0.1);
     expect(config.maxTurns).toBe(7);
-    expect(config.targets.map((t) => t.client.model)).toEqual(['fallback']);
+    expect(targetsOf(config).map((t) => t.client.model)).toEqual(['fallback']);
   });
 
   test('sampling settings and the prompt reach the model request', async () => {

@@ -43,16 +43,18 @@ describe('createAgentRunner', () => {
       { role: 'assistant' as const, content: 'earlier answer' },
     ];
     const logs: string[] = [];
-    const second = await runner.run('again', {
-      format: 'text',
-      maxTurns: 2,
-      conversationHistory: history,
-      headendId: 'test-headend',
-      traceLlm: true,
-      onEvent: (event) =>
-        event.type === 'log' &&
-        logs.push(`${event.entry.severity} ${event.entry.remoteIdentifier} ${event.entry.headendId}`),
-    });
+    const second = await runner.run(
+      { prompt: 'again', history },
+      {
+        format: 'text',
+        maxTurns: 2,
+        headendId: 'test-headend',
+        traceLlm: true,
+        onEvent: (event) =>
+          event.type === 'log' &&
+          logs.push(`${event.entry.severity} ${event.entry.remoteIdentifier} ${event.entry.headendId}`),
+      },
+    );
     expect(second.finalReport).toMatchObject({ format: 'text', content: 'second run, as text' });
     const request = model.requests[2]!;
     expect(request.messages.slice(1, 4).map((m) => m.content)).toEqual([
@@ -208,5 +210,27 @@ describe('validateAgentFile and describeConfig', () => {
       ['a', ['local/qwen3', 'anthropic/claude-sonnet-4-5'], 'a "question"'],
       ['b', ['local/qwen3'], undefined],
     ]);
+  });
+});
+
+describe('run input', () => {
+  test('an option of the old shape or an input of neither shape is refused, naming what to write instead', async () => {
+    const root = tempTree({ 'agent.json': localConfig(), 'a.ai': agentFile('models: [local/m]') });
+    const model = scriptedModel([]);
+    const runner = await createAgentRunner('a.ai', { ...isolated(root), clientFactory: () => model });
+    try {
+      const old = await runner.run('x', { conversationHistory: [] } as never);
+      expect(old).toMatchObject({ success: false, exitCode: 'EXIT-CONFIGURATION' });
+      expect(old.error).toBe(
+        'conversationHistory is no longer a run option: pass the history with the prompt, run({ prompt, history })',
+      );
+      const wrong = await runner.run({ text: 'x' } as never);
+      expect(wrong.error).toBe(
+        'the input must be a prompt string or { prompt: string, history?: ConversationMessage[] }',
+      );
+      expect(model.calls).toBe(0);
+    } finally {
+      await runner.close();
+    }
   });
 });

@@ -52,10 +52,10 @@ export function createAnthropicHeadend(options: HeadendOptions): Headend {
     if (!admitted.ok) return admitted.response;
     const { ticket } = admitted;
     const id = `msg_${randomUUID().replaceAll('-', '')}`;
+    const input = { prompt: request.prompt, history: request.history };
     const base = {
       format: request.format,
       schema: request.schema,
-      conversationHistory: request.history,
       headendId,
       signal: ticket.signal,
     };
@@ -72,7 +72,7 @@ export function createAnthropicHeadend(options: HeadendOptions): Headend {
     if (!request.stream) {
       try {
         const reasoning: string[] = [];
-        const result = await agent.run(request.prompt, {
+        const result = await agent.run(input, {
           ...base,
           onEvent: (event, meta) => {
             if (event.type === 'thinking' && meta.isMaster && meta.source !== 'replay')
@@ -104,7 +104,7 @@ export function createAnthropicHeadend(options: HeadendOptions): Headend {
         });
         const blocks = new MessageBlocks(emit);
         const deltas = new ReportDeltas();
-        const result = await agent.run(request.prompt, {
+        const result = await agent.run(input, {
           ...base,
           onEvent: (event, meta) => {
             const delta = deltas.onEvent(event, meta);

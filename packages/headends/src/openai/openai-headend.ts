@@ -57,11 +57,12 @@ export function createOpenAiHeadend(options: HeadendOptions): Headend {
     if (!admitted.ok) return admitted.response;
     const { ticket } = admitted;
     const id = `chatcmpl-${randomUUID()}`;
-    const base = { format: request.format, schema: request.schema, conversationHistory: request.history };
+    const input = { prompt: request.prompt, history: request.history };
+    const base = { format: request.format, schema: request.schema };
     if (!request.stream) {
       try {
         const reasoning: string[] = [];
-        const result = await agent.run(request.prompt, {
+        const result = await agent.run(input, {
           ...base,
           headendId,
           signal: ticket.signal,
@@ -93,7 +94,7 @@ export function createOpenAiHeadend(options: HeadendOptions): Headend {
       request,
       id,
       created(),
-      (onEvent) => agent.run(request.prompt, { ...base, headendId, signal: ticket.signal, onEvent }),
+      (onEvent) => agent.run(input, { ...base, headendId, signal: ticket.signal, onEvent }),
       ticket,
     );
   });

@@ -32,7 +32,7 @@ export function served(runner: AgentRunner): ServedAgent {
       inputSchema: summary.inputSchema,
       outputSchema: summary.outputSchema,
     },
-    run: (prompt, options) => runner.run(prompt, options),
+    run: (input, options) => runner.run(input, options),
   };
 }
 
@@ -107,8 +107,8 @@ export function recording(catalog: AgentCatalog, runs: RecordedRun[]): AgentCata
   return createCatalog([
     {
       info: agent.info,
-      run: (prompt, options) => {
-        const result = agent.run(prompt, options);
+      run: (input, options) => {
+        const result = agent.run(input, options);
         runs.push({ signal: options.signal, result });
         return result;
       },

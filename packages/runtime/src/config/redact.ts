@@ -51,13 +51,12 @@ function redactTree<T extends OpNode>(node: T, redact: Redactor): T {
 
 /** The result with every message the runtime or the session produced redacted. */
 export function redactResult(result: AgentResult, redact: Redactor): AgentResult {
-  return {
-    ...result,
-    ...(result.error === undefined ? {} : { error: redact(result.error) }),
+  const common = {
     logs: result.logs.map((entry) => redactLog(entry, redact)),
     accounting: result.accounting.map((entry) =>
       entry.error === undefined ? entry : { ...entry, error: redact(entry.error) },
     ),
     ...(result.opTree === undefined ? {} : { opTree: redactTree(result.opTree, redact) }),
   };
+  return result.success ? { ...result, ...common } : { ...result, ...common, error: redact(result.error) };
 }
