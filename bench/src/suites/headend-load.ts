@@ -1,10 +1,10 @@
 // Load on the OpenAI-compatible headend over loopback: N concurrent streaming chat completions,
 // each an @agent/core session whose scripted model streams tokens with a fixed delay. Measures
 // what the headend adds over the scripted time (p50/p99) and memory per in-flight session.
-import { runAgent } from '@agent/core';
+import { defineAgent, run } from '@agent/core';
 import { createCatalog, createOpenAiHeadend, type ServedAgent, serve } from '@agent/headends';
 import type { AgentResult } from '@agent/protocol';
-import { scriptedModel } from '@agent/testkit';
+import { finalReport, scriptedModel } from '@agent/testkit';
 import type { BenchCheck, BenchSuite, SuiteResult } from '../harness/types.js';
 
 const TOKENS = 20;
@@ -16,15 +16,12 @@ const ANSWER = WORDS.join('');
 function benchAgent(): ServedAgent {
   return {
     info: { name: 'bench', description: 'Streams a scripted answer.', outputFormat: 'markdown' },
-    run: (prompt, options): Promise<AgentResult> => {
-      const open = '<ai-agent-{{NONCE}}-FINAL tool="agent__final_report" status="success" format="markdown">';
-      const close = '</ai-agent-{{NONCE}}-FINAL>';
+    run: (input, options): Promise<AgentResult> => {
+      // The report streamed word by word: the FINAL tag's text of the testkit, cut at the payload.
+      const [open, close] = String(finalReport('\u0000').text).split('\u0000') as [string, string];
       const model = scriptedModel([{ text: [open, ...WORDS, close], tokenDelayMs: TOKEN_DELAY_MS }]);
-      return runAgent({
-        targets: [{ client: model }],
-        userPrompt: prompt,
-        expectedOutput: { format: 'markdown' },
-        ...(options.onEvent === undefined ? {} : { callbacks: { onEvent: options.onEvent } }),
+      return run(defineAgent({ model }), input, {
+        ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
         ...(options.signal === undefined ? {} : { signal: options.signal }),
       });
     },

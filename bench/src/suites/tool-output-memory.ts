@@ -122,7 +122,7 @@ async function storeAndGrep(text: string): Promise<SessionOutcome> {
   const marks: Record<string, number> = {};
   const started = performance.now();
   const result = await runAgent({
-    targets: [{ client: model }],
+    models: [{ client: model }],
     tools: [
       {
         id: 'big',
@@ -132,10 +132,10 @@ async function storeAndGrep(text: string): Promise<SessionOutcome> {
         execute: async () => ({ ok: true, text }),
       },
     ],
-    userPrompt: 'Count the errors in the log.',
-    expectedOutput: { format: 'text' },
-    nonce: NONCE,
-    toolTimeout: 900_000,
+    prompt: 'Count the errors in the log.',
+    output: { format: 'text' },
+    internal: { nonce: NONCE },
+    toolTimeoutMs: 900_000,
     toolOutput: createToolOutputHook({
       storeDir,
       agentPath: 'main',
@@ -143,16 +143,12 @@ async function storeAndGrep(text: string): Promise<SessionOutcome> {
       createReadGrepTools: (root) =>
         createInProcessFsProvider({ root, tools: ['Read', 'Grep'], naming: 'bare' }),
     }),
-    callbacks: {
-      onEvent: (event) => {
-        if (event.type !== 'log') return;
-        const { details, direction, severity } = event.entry;
-        if (severity === 'WRN' && details?.reason === 'size_cap') marks.stored ??= performance.now();
-        if (details?.strategy !== undefined && direction === 'request')
-          marks.extracting ??= performance.now();
-        if (details?.strategy !== undefined && direction === 'response')
-          marks.extracted ??= performance.now();
-      },
+    onEvent: (event) => {
+      if (event.type !== 'log') return;
+      const { details, direction, severity } = event.entry;
+      if (severity === 'WRN' && details?.reason === 'size_cap') marks.stored ??= performance.now();
+      if (details?.strategy !== undefined && direction === 'request') marks.extracting ??= performance.now();
+      if (details?.strategy !== undefined && direction === 'response') marks.extracted ??= performance.now();
     },
   });
   const dirsLeft = readdirSync(storeDir).length;

@@ -1,39 +1,36 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AccountingEntry, AgentResult } from '@agent/protocol';
+import type { AccountingEntry, AgentResult, FinalReport } from '@agent/protocol';
 import { describe, expect, it } from 'vitest';
 import { describeEnding } from '../../src/commands/run-ending.js';
 import { AccountingFile } from '../../src/output/accounting-file.js';
 
-const base: AgentResult = {
-  success: false,
-  exitCode: 'EXIT-AUTH-FAILURE',
-  conversation: [],
-  logs: [],
-  accounting: [],
-  sessionId: 's',
+const common = { conversation: [], logs: [], accounting: [], sessionId: 's' };
+const base: AgentResult = { ...common, success: false, exitCode: 'EXIT-AUTH-FAILURE', error: '' };
+const report: FinalReport = { status: 'success', format: 'text', content: 'done', ts: 1 };
+const succeeded: AgentResult = {
+  ...common,
+  success: true,
+  exitCode: 'EXIT-FINAL-ANSWER',
+  finalReport: report,
 };
 
 describe('describeEnding', () => {
   it('says nothing for exit 0', () => {
-    expect(describeEnding({ ...base, success: true, exitCode: 'EXIT-FINAL-ANSWER' }, 0)).toBeUndefined();
+    expect(describeEnding(succeeded, 0)).toBeUndefined();
   });
 
   it('gives one line with the marker, the reason and the code', () => {
     expect(describeEnding({ ...base, error: 'invalid x-api-key' }, 4)).toBe(
       'agent: EXIT-AUTH-FAILURE: invalid x-api-key (exit 4)',
     );
-    expect(describeEnding({ ...base, exitCode: 'EXIT-FINAL-ANSWER', success: true }, 6)).toBe(
-      'agent: EXIT-FINAL-ANSWER: every tool call failed (exit 6)',
-    );
+    expect(describeEnding(succeeded, 6)).toBe('agent: EXIT-FINAL-ANSWER: every tool call failed (exit 6)');
   });
 
   it('names a model-declared failure', () => {
     const result: AgentResult = {
-      ...base,
-      success: true,
-      exitCode: 'EXIT-FINAL-ANSWER',
+      ...succeeded,
       finalReport: { status: 'partial', format: 'text', content: 'half', ts: 1 },
     };
     expect(describeEnding(result, 1)).toBe("agent: the agent reported status 'partial' (exit 1)");

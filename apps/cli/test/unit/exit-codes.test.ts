@@ -10,13 +10,14 @@ function result(
 ): AgentResult {
   return {
     success: exitCode === 'EXIT-FINAL-ANSWER',
+    ...(exitCode === 'EXIT-FINAL-ANSWER' ? {} : { error: exitCode }),
     exitCode,
     ...(report === undefined ? {} : { finalReport: { status: 'success', format: 'text', ts: 1, ...report } }),
     conversation: [],
     logs: [],
     accounting,
     sessionId: 's',
-  };
+  } as AgentResult;
 }
 
 function tool(status: 'ok' | 'failed', mcpServer = 'fs', agentPath = 'main'): AccountingEntry {

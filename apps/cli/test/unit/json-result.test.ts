@@ -7,6 +7,7 @@ const TAG = 'ai-agent-abcd1234-FINAL';
 function result(report: FinalReport | undefined, conversation: AgentResult['conversation']): AgentResult {
   return {
     success: report !== undefined,
+    ...(report === undefined ? { error: 'no report' } : {}),
     exitCode: 'EXIT-FINAL-ANSWER',
     ...(report === undefined ? {} : { finalReport: report }),
     conversation,
@@ -31,7 +32,7 @@ function result(report: FinalReport | undefined, conversation: AgentResult['conv
       },
     },
     sessionId: 's',
-  };
+  } as AgentResult;
 }
 
 const big = 'row of the report\n'.repeat(10_000);

@@ -105,8 +105,9 @@ describe('endings', () => {
     expect(describeEnding(aborted, CLI_EXIT.terminated)).toBe(
       'agent: EXIT-ABORTED: cancelled by SIGTERM (exit 143)',
     );
+    const { error: _error, inputRejected: _rejected, ...rest } = failed;
     const partial: AgentResult = {
-      ...failed,
+      ...rest,
       success: true,
       exitCode: 'EXIT-FINAL-ANSWER',
       finalReport: { status: 'partial', format: 'text', content: 'half', ts: 1, origin: 'declared' },

@@ -1,20 +1,16 @@
-// `@agent/core` `runAgent` over `@agent/providers` (`type: 'openai'`, the official `openai`
-// client underneath), one in-process ToolProvider with the local tool.
-import { runAgent } from '@agent/core';
-import type { ToolDefinition, ToolProvider } from '@agent/protocol';
+// `@agent/core` `run` over `@agent/providers` (`type: 'openai'`, the official `openai` client
+// underneath), one `tool()` with the local tool (its JSON Schema validated by the core).
+import { defineAgent, run, tool } from '@agent/core';
 import { createModelClient } from '@agent/providers';
 import { lookup, MODEL, TOOL_DESCRIPTION, TOOL_NAME, TOOL_SCHEMA } from '../script.js';
 import type { ContenderFactory, SessionOutcome } from './types.js';
 
-const definitions: readonly ToolDefinition[] = [
-  { name: TOOL_NAME, description: TOOL_DESCRIPTION, inputSchema: { ...TOOL_SCHEMA } },
-];
-
-const localTools: ToolProvider = {
-  id: 'local',
-  listTools: async () => definitions,
-  execute: async (call) => ({ ok: true, text: lookup(call.arguments.key) }),
-};
+const lookupTool = tool({
+  name: TOOL_NAME,
+  description: TOOL_DESCRIPTION,
+  parameters: TOOL_SCHEMA,
+  execute: ({ key }) => lookup(key),
+});
 
 export const createAgentCore: ContenderFactory = (baseURL) => {
   const client = createModelClient({
@@ -26,20 +22,18 @@ export const createAgentCore: ContenderFactory = (baseURL) => {
   });
   return async (prompt, turns): Promise<SessionOutcome> => {
     let events = 0;
-    const result = await runAgent({
-      targets: [{ client }],
-      tools: [localTools],
-      userPrompt: prompt,
+    const agent = defineAgent({
+      model: client,
+      tools: [lookupTool],
       maxTurns: turns + 2,
-      expectedOutput: { format: 'text' },
-      callbacks: {
-        onEvent: () => {
-          events++;
-        },
+      output: { format: 'text' },
+    });
+    const result = await run(agent, prompt, {
+      onEvent: () => {
+        events++;
       },
     });
-    if (!result.success)
-      throw new Error(`agent-core: ${result.exitCode}: ${result.error ?? 'no error text'}`);
-    return { finalText: result.finalReport?.content ?? '', events };
+    if (!result.success) throw new Error(`agent-core: ${result.exitCode}: ${result.error}`);
+    return { finalText: result.finalReport.content ?? '', events };
   };
 };

@@ -42,6 +42,8 @@ export interface ToolSpec<P extends ToolParameters, R> {
 
 /** A tool made by `tool()`: pass it in `tools`, beside any `ToolProvider`. */
 export interface Tool<Args = Record<string, unknown>, R = unknown> {
+  /** Tells a tool from a `ToolProvider` in a mixed list (and lets TypeScript tell them apart too). */
+  readonly kind: 'tool';
   readonly name: string;
   readonly description: string;
   /** The JSON Schema the model sees. */
@@ -99,6 +101,7 @@ export function tool<const P extends ToolParameters, R>(spec: ToolSpec<P, R>): T
     ? standardValidator(spec.parameters)
     : jsonSchemaValidator(inputSchema, `${label}: parameters`);
   const made: Tool<InferToolArgs<P>, R> = {
+    kind: 'tool',
     name: spec.name,
     description: spec.description,
     inputSchema,
