@@ -119,7 +119,11 @@ function compileByContent(schema: object): CompileResult {
   return result;
 }
 
-function compileUncached(schema: unknown, limits: SchemaLimits | undefined, shapeChecked = false): CompileResult {
+function compileUncached(
+  schema: unknown,
+  limits: SchemaLimits | undefined,
+  shapeChecked = false,
+): CompileResult {
   const shape = shapeChecked ? [] : schemaShapeProblems(schema, limits);
   if (shape.length > 0) return failure(shape);
   const draft = schemaDraft(schema) ?? 'draft-07';
