@@ -3,7 +3,9 @@ import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { OutputFormat } from '@agent/protocol';
 import {
+  finalReport as finalReportStep,
   type ModelServer,
   type RecordedRequest,
   type ScriptedAnswer,
@@ -12,8 +14,9 @@ import {
 
 export const SERVER_BIN = fileURLToPath(new URL('../dist/agent-server.js', import.meta.url));
 
-export function finalReport(payload: string, format = 'markdown'): string {
-  return `<ai-agent-{{NONCE}}-FINAL tool="agent__final_report" status="success" format="${format}">${payload}</ai-agent-{{NONCE}}-FINAL>`;
+/** The text of a final report (the testkit's builder), which the testkit fills with the session's nonce. */
+export function finalReport(payload: string, format: OutputFormat = 'markdown'): string {
+  return String(finalReportStep(payload, { format }).text);
 }
 
 /** The prompt: the last user message that is not the XML-NEXT notice. */

@@ -1,9 +1,10 @@
 import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AgentResult } from '@agent/protocol';
+import type { AgentResult, OutputFormat } from '@agent/protocol';
 import { type AgentRunner, createAgentRunner } from '@agent/runtime';
 import {
+  finalReport as finalReportStep,
   type ModelServer,
   type RecordedRequest,
   type ScriptedAnswer,
@@ -11,9 +12,9 @@ import {
 } from '@agent/testkit';
 import { type AgentCatalog, createCatalog, type ServedAgent } from '../../src/index.js';
 
-/** A final report the testkit fills with the session's nonce. */
-export function finalReport(payload: string, format = 'markdown'): string {
-  return `<ai-agent-{{NONCE}}-FINAL tool="agent__final_report" status="success" format="${format}">${payload}</ai-agent-{{NONCE}}-FINAL>`;
+/** The text of a final report (the testkit's builder), which the testkit fills with the session's nonce. */
+export function finalReport(payload: string, format: OutputFormat = 'markdown'): string {
+  return String(finalReportStep(payload, { format }).text);
 }
 
 /** The prompt the agent got: the last user message that is not the XML-NEXT notice. */

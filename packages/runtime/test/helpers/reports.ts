@@ -1,15 +1,14 @@
-import type { ConversationMessage } from '@agent/protocol';
-import { sessionNonce } from '@agent/testkit';
+import type { ConversationMessage, FinalReportStatus, OutputFormat } from '@agent/protocol';
+import { finalReport, NONCE_PLACEHOLDER, sessionNonce } from '@agent/testkit';
 
-/** The FINAL tag answer for the session that sent `messages`. */
+/** The FINAL tag answer (the testkit's builder) for the session that sent `messages`. */
 export function finalAnswer(
   messages: readonly ConversationMessage[],
   payload: string,
-  format = 'markdown',
-  status = 'success',
+  format: OutputFormat = 'markdown',
+  status: FinalReportStatus = 'success',
 ): string {
   const nonce = sessionNonce(messages);
   if (nonce === undefined) throw new Error('no nonce in the request');
-  const tag = `ai-agent-${nonce}-FINAL`;
-  return `<${tag} tool="agent__final_report" status="${status}" format="${format}">${payload}</${tag}>`;
+  return String(finalReport(payload, { format, status }).text).replaceAll(NONCE_PLACEHOLDER, nonce);
 }
