@@ -298,21 +298,22 @@ async function runSession(
     for (const line of finSummaries(recorder.accounting)) recorder.log(line);
     const tree = opTree.finish(success ? 'ok' : 'failed', success ? undefined : state.error);
     recorder.emit({ type: 'op_tree', tree });
-    const common = {
-      exitCode,
+    // Keys in the order results always had: success, exitCode, error, inputRejected, finalReport, ...
+    const rest = {
       conversation: state.conversation,
       logs: recorder.logs,
       accounting: recorder.accounting,
       opTree: tree,
       sessionId,
     };
-    if (committed !== undefined) return { success: true, finalReport: committed, ...common };
+    if (committed !== undefined) return { success: true, exitCode, finalReport: committed, ...rest };
     return {
       success: false,
+      exitCode,
       error: state.error ?? `the session ended without a final report (${exitCode})`,
       ...(inputRejected ? { inputRejected: true as const } : {}),
       ...(finalReport === undefined ? {} : { finalReport }),
-      ...common,
+      ...rest,
     };
   }
 }
