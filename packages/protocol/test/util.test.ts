@@ -1,0 +1,62 @@
+import { describe, expect, test } from 'vitest';
+import {
+  abortableSleep,
+  describeValue,
+  errorMessage,
+  finiteNumber,
+  heuristicTokens,
+  isPositiveInteger,
+  isRecord,
+  parseToolArguments,
+} from '../src/util/index.js';
+
+describe('@agent/protocol/util', () => {
+  test('errorMessage and describeValue', () => {
+    expect(errorMessage(new TypeError('boom'))).toBe('boom');
+    expect(errorMessage('plain')).toBe('plain');
+    expect(errorMessage(42)).toBe('42');
+    expect(describeValue('x')).toBe('"x"');
+    expect(describeValue([1])).toBe('a list');
+    expect(describeValue(() => 1)).toBe('a function');
+    expect(describeValue(false)).toBe('false');
+  });
+
+  test('guards', () => {
+    expect(isRecord({})).toBe(true);
+    expect(isRecord([])).toBe(false);
+    expect(isRecord(null)).toBe(false);
+    expect(isPositiveInteger(1)).toBe(true);
+    expect(isPositiveInteger(0)).toBe(false);
+    expect(isPositiveInteger(1.5)).toBe(false);
+    expect(isPositiveInteger('2')).toBe(false);
+    expect(finiteNumber(3)).toBe(3);
+    expect(finiteNumber(Number.NaN)).toBeUndefined();
+    expect(finiteNumber('3')).toBeUndefined();
+  });
+
+  test('heuristicTokens is about four characters a token', () => {
+    expect(heuristicTokens('abcdefgh')).toBe(2);
+    expect(heuristicTokens('')).toBe(0);
+  });
+
+  test('parseToolArguments: objects parse, anything else says why', () => {
+    expect(parseToolArguments('{"a":1}')).toEqual({ arguments: { a: 1 } });
+    expect(parseToolArguments('  ')).toEqual({ arguments: {} });
+    expect(parseToolArguments('[1]')).toEqual({
+      arguments: {},
+      parseError: 'arguments must be a JSON object, got an array',
+    });
+    expect(parseToolArguments('{').parseError).toMatch(/^arguments are not valid JSON: /);
+  });
+
+  test('abortableSleep resolves, and rejects with the reason as soon as the signal aborts', async () => {
+    await expect(abortableSleep(1)).resolves.toBeUndefined();
+    const controller = new AbortController();
+    const started = Date.now();
+    const sleeping = abortableSleep(60_000, controller.signal);
+    controller.abort(new Error('stop'));
+    await expect(sleeping).rejects.toThrow('stop');
+    expect(Date.now() - started).toBeLessThan(10_000);
+    await expect(abortableSleep(0, controller.signal)).rejects.toThrow('stop');
+  });
+});
