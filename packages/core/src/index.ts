@@ -6,7 +6,6 @@ export {
   MAX_RATE_LIMIT_WAIT_MS,
   MIN_RATE_LIMIT_WAIT_MS,
 } from './config.js';
-export { heuristicTokens, isOpenAiFamily, TokenEstimator } from './context/token-estimator.js';
 export type { AgentSession } from './session.js';
 export { createAgentSession, runAgent } from './session.js';
 export { CONTEXT_BUDGET_EXCEEDED } from './tools/result-sizer.js';

@@ -24,7 +24,7 @@ import {
 } from './config.js';
 import { validateConfig } from './config-validation.js';
 import { ContextGuard } from './context/context-guard.js';
-import { isOpenAiFamily, TokenEstimator } from './context/token-estimator.js';
+import { TokenEstimator } from './context/token-estimator.js';
 import { abortableSleep } from './loop/abort.js';
 import { newSessionState, type SessionState } from './loop/session-state.js';
 import { TargetRotation } from './loop/target-rotation.js';
@@ -111,7 +111,7 @@ async function runSession(
     }
     const nonce = config.nonce ?? createNonce();
     const primary = config.targets[0]!;
-    const estimator = new TokenEstimator(isOpenAiFamily(primary.client.model, primary.tokenizer));
+    const estimator = new TokenEstimator(primary.client);
     const guard = new ContextGuard(config.contextWindow, config.maxOutputTokens ?? 0);
     const rotation = new TargetRotation(config.targets);
     hook = toolOutputFactory(config.toolOutput, {

@@ -16,6 +16,7 @@ describe('AgentError', () => {
 
   test('recognises an error from another copy of the package', async () => {
     // A second instance of the module, as a second bundle or version would load it.
+    // @ts-expect-error: the query string makes a second module instance; tsc cannot resolve it.
     const copy = (await import('../src/agent-error.js?copy')) as typeof import('../src/agent-error.js');
     expect(copy.AgentError).not.toBe(AgentError);
     const foreign = new copy.AgentError('parser_ended', 'from the other copy');

@@ -39,16 +39,6 @@ describe('@agent/protocol/util', () => {
     expect(heuristicTokens('')).toBe(0);
   });
 
-  test('parseToolArguments: objects parse, anything else says why', () => {
-    expect(parseToolArguments('{"a":1}')).toEqual({ arguments: { a: 1 } });
-    expect(parseToolArguments('  ')).toEqual({ arguments: {} });
-    expect(parseToolArguments('[1]')).toEqual({
-      arguments: {},
-      parseError: 'arguments must be a JSON object, got an array',
-    });
-    expect(parseToolArguments('{').parseError).toMatch(/^arguments are not valid JSON: /);
-  });
-
   test('abortableSleep resolves, and rejects with the reason as soon as the signal aborts', async () => {
     await expect(abortableSleep(1)).resolves.toBeUndefined();
     const controller = new AbortController();
@@ -58,5 +48,24 @@ describe('@agent/protocol/util', () => {
     await expect(sleeping).rejects.toThrow('stop');
     expect(Date.now() - started).toBeLessThan(10_000);
     await expect(abortableSleep(0, controller.signal)).rejects.toThrow('stop');
+  });
+});
+
+describe('parseToolArguments', () => {
+  test.each([
+    ['', {}, undefined],
+    ['   ', {}, undefined],
+    ['{"a":1,"b":[true]}', { a: 1, b: [true] }, undefined],
+    ['[1,2]', {}, 'arguments must be a JSON object, got an array'],
+    ['null', {}, 'arguments must be a JSON object, got null'],
+    ['"text"', {}, 'arguments must be a JSON object, got a string'],
+  ])('%j', (raw, args, error) => {
+    const parsed = parseToolArguments(raw);
+    expect(parsed.arguments).toEqual(args);
+    expect(parsed.parseError).toBe(error);
+  });
+
+  test('says why invalid JSON is invalid', () => {
+    expect(parseToolArguments('{"a": 1').parseError).toMatch(/^arguments are not valid JSON: .+/);
   });
 });

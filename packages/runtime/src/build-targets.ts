@@ -51,6 +51,7 @@ export function modelClientConfig(ref: ModelRef, config: ResolvedConfig): ModelC
     ...(provider.timeoutMs === undefined ? {} : { timeoutMs: provider.timeoutMs }),
     ...(model.pricing === undefined ? {} : { pricing: model.pricing }),
     ...(contextWindow === undefined ? {} : { contextWindow }),
+    ...(model.tokenizer === undefined ? {} : { tokenizer: model.tokenizer }),
     ...(extraBody === undefined ? {} : { extraBody }),
     ...(provider.promptCaching === undefined ? {} : { promptCaching: provider.promptCaching }),
     ...(provider.reasoningSummary === undefined ? {} : { reasoningSummary: provider.reasoningSummary }),
@@ -87,7 +88,6 @@ export class TargetBuilder {
       client,
       ...(clientConfig.contextWindow === undefined ? {} : { contextWindow: clientConfig.contextWindow }),
       ...(model.contextBuffer === undefined ? {} : { contextBuffer: model.contextBuffer }),
-      ...(model.tokenizer === undefined ? {} : { tokenizer: model.tokenizer }),
     };
     this.cache.set(key, target);
     return target;
