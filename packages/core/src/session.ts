@@ -3,6 +3,7 @@ import { syntheticFailureReport } from '@agent/final-report';
 import {
   type AgentResult,
   BATCH_TOOL,
+  ConfigError,
   type ConversationMessage,
   DEFAULT_MAX_RETRIES,
   DEFAULT_MAX_TURNS,
@@ -14,7 +15,9 @@ import {
   TASK_STATUS_TOOL,
   TOOL_OUTPUT_TOOL,
   type ToolDefinition,
+  type ToolOutputHook,
 } from '@agent/protocol';
+import { isPositiveInteger } from '@agent/protocol/util';
 import { createNonce } from '@agent/xml-transport';
 import {
   type AgentSessionConfig,
@@ -35,8 +38,7 @@ import { finSummaries } from './observe/summaries.js';
 import { batchTool, taskStatusTool } from './tools/internal-tools.js';
 import { ResultSizer } from './tools/result-sizer.js';
 import { ToolExecutor } from './tools/tool-executor.js';
-import type { ToolOutputHook } from './tools/tool-output-hook.js';
-import { toolOutputFactory, toolOutputProblems } from './tools/tool-output-wiring.js';
+import { toolOutputFactory } from './tools/tool-output-wiring.js';
 import { type ToolLookup, ToolRegistry } from './tools/tool-registry.js';
 
 export interface AgentSession {
@@ -103,10 +105,17 @@ async function runSession(
   const expected: ExpectedOutput = config.expectedOutput ?? { format: 'markdown' };
   let hook: ToolOutputHook | undefined;
   try {
-    const problems = [...validateConfig(config), ...toolOutputProblems(config.toolOutput)];
+    const toolOutput = toolOutputFactory(config.toolOutput, {
+      runChildSession: runAgent,
+      agentPath,
+      toolResponseMaxBytes: isPositiveInteger(config.toolResponseMaxBytes)
+        ? config.toolResponseMaxBytes
+        : DEFAULT_TOOL_RESPONSE_MAX_BYTES,
+    });
+    const problems = [...validateConfig(config), ...toolOutput.problems];
     if (problems.length > 0) {
       state.exitCode = 'EXIT-CONFIGURATION';
-      state.error = `invalid session configuration: ${problems.join('; ')}`;
+      state.error = ConfigError.of(problems, 'invalid session configuration').message;
       return finish();
     }
     const nonce = config.nonce ?? createNonce();
@@ -114,11 +123,7 @@ async function runSession(
     const estimator = new TokenEstimator(primary.client);
     const guard = new ContextGuard(config.contextWindow, config.maxOutputTokens ?? 0);
     const rotation = new TargetRotation(config.targets);
-    hook = toolOutputFactory(config.toolOutput, {
-      runChildSession: runAgent,
-      agentPath,
-      toolResponseMaxBytes: config.toolResponseMaxBytes ?? DEFAULT_TOOL_RESPONSE_MAX_BYTES,
-    })?.({
+    hook = toolOutput.factory?.({
       sessionId,
       nonce,
       targets: config.targets,

@@ -49,6 +49,15 @@ export type { ExpectedOutput, OutputFormat } from './output-format.js';
 export { isOutputFormat, OUTPUT_FORMATS, TEXT_OUTPUT_FORMATS } from './output-format.js';
 export type { ProgressEvent } from './progress.js';
 export type {
+  ChildSessionConfig,
+  RunChildSession,
+  SizingDecision,
+  SizingRequest,
+  ToolOutputHook,
+  ToolOutputHookContext,
+  ToolOutputHookFactory,
+} from './tool-output-seam.js';
+export type {
   ToolCallRequest,
   ToolError,
   ToolErrorKind,

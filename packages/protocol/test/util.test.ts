@@ -16,7 +16,8 @@ describe('@agent/protocol/util', () => {
     expect(errorMessage('plain')).toBe('plain');
     expect(errorMessage(42)).toBe('42');
     expect(describeValue('x')).toBe('"x"');
-    expect(describeValue([1])).toBe('a list');
+    expect(describeValue([1])).toBe('a list of 1 item');
+    expect(describeValue([])).toBe('an empty list');
     expect(describeValue(() => 1)).toBe('a function');
     expect(describeValue(false)).toBe('false');
   });

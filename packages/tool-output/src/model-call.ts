@@ -1,11 +1,13 @@
 import {
   type AccountingEntry,
+  AgentError,
   isModelError,
   type LogEntry,
   type ModelRequest,
   type ModelTarget,
   type TokenUsage,
 } from '@agent/protocol';
+import { errorMessage } from '@agent/protocol/util';
 import { FinalSlotParser } from '@agent/xml-transport';
 
 /** Where extraction calls report: the session's log and accounting. */
@@ -17,8 +19,12 @@ export interface CallReporting {
 }
 
 /** An extraction strategy could not run (every model failed, no tools, child failed, ...). */
-export class StrategyError extends Error {
+export class StrategyError extends AgentError {
   override readonly name = 'StrategyError';
+
+  constructor(message: string) {
+    super('extraction_failed', message);
+  }
 }
 
 export interface ExtractionAnswer {
@@ -36,8 +42,7 @@ function identifier(target: ModelTarget): string {
 }
 
 function errorText(error: unknown): string {
-  if (isModelError(error)) return `${error.kind}: ${error.message}`;
-  return error instanceof Error ? error.message : String(error);
+  return isModelError(error) ? `${error.kind}: ${error.message}` : errorMessage(error);
 }
 
 /**

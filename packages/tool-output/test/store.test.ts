@@ -2,7 +2,9 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { createToolOutputHook, OWNER_FILE, sessionDirName, ToolOutputStore } from '../src/index.js';
+import { createToolOutputHook } from '../src/index.js';
+import { OWNER_FILE } from '../src/owner.js';
+import { sessionDirName, ToolOutputStore } from '../src/store.js';
 import { recordingContext, tempDir } from './helpers.js';
 
 const output = {

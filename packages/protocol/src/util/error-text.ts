@@ -8,7 +8,7 @@ const MAX_SHOWN_STRING = 60;
 
 /**
  * A value as a message shows it: strings quoted (long ones cut), numbers and booleans as they
- * are, lists and objects by kind (their content may be large or secret), `nothing` for undefined.
+ * are, lists by length and objects by kind (their content may be large or secret), `nothing` for undefined.
  */
 export function describeValue(value: unknown): string {
   if (value === undefined) return 'nothing';
@@ -19,7 +19,10 @@ export function describeValue(value: unknown): string {
     );
   }
   if (typeof value === 'function') return 'a function';
-  if (Array.isArray(value)) return 'a list';
+  if (Array.isArray(value)) {
+    if (value.length === 0) return 'an empty list';
+    return value.length === 1 ? 'a list of 1 item' : `a list of ${value.length} items`;
+  }
   if (typeof value === 'object') return 'an object';
   return String(value);
 }
