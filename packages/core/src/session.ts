@@ -17,7 +17,7 @@ import {
   type ToolDefinition,
   type ToolOutputHook,
 } from '@agent/protocol';
-import { isPositiveInteger } from '@agent/protocol/util';
+import { abortableSleep, errorMessage, isPositiveInteger } from '@agent/protocol/util';
 import { createNonce } from '@agent/xml-transport';
 import {
   type AgentSessionConfig,
@@ -28,7 +28,6 @@ import {
 import { validateConfig } from './config-validation.js';
 import { ContextGuard } from './context/context-guard.js';
 import { TokenEstimator } from './context/token-estimator.js';
-import { abortableSleep } from './loop/abort.js';
 import { newSessionState, type SessionState } from './loop/session-state.js';
 import { TargetRotation } from './loop/target-rotation.js';
 import { TurnLoop } from './loop/turn-loop.js';
@@ -215,9 +214,7 @@ async function runSession(
     await loop.run();
   } catch (error) {
     state.exitCode = signal.aborted ? 'EXIT-ABORTED' : 'EXIT-UNCAUGHT-EXCEPTION';
-    state.error = signal.aborted
-      ? 'the session was cancelled'
-      : `unexpected error: ${error instanceof Error ? error.message : String(error)}`;
+    state.error = signal.aborted ? 'the session was cancelled' : `unexpected error: ${errorMessage(error)}`;
   } finally {
     if (hook !== undefined) {
       await hook.dispose().catch((error: unknown) => {
@@ -226,7 +223,7 @@ async function runSession(
           direction: 'response',
           type: 'tool',
           remoteIdentifier: 'agent:tool-output',
-          message: `releasing the tool-output store failed: ${error instanceof Error ? error.message : String(error)}`,
+          message: `releasing the tool-output store failed: ${errorMessage(error)}`,
         });
       });
     }

@@ -1,11 +1,12 @@
 import type { ModelTarget } from '@agent/protocol';
+import { errorMessage } from '@agent/protocol/util';
 import { createModelClient, type ModelClientConfig, validateConfig } from '@agent/providers';
 import type { ModelRef } from './agent-file/definition.js';
 import type { ClientFactory } from './api.js';
 import { type ResolvedConfig, unusableValueError } from './config/layers.js';
 import type { ConfigEntry } from './config/merge.js';
 import type { ProviderEntry } from './config/schema.js';
-import { errorText, RuntimeError } from './errors.js';
+import { RuntimeError } from './errors.js';
 
 function entryError(entry: ConfigEntry<ProviderEntry>, message: string, cause?: unknown): RuntimeError {
   const { file, line } = entry.origin;
@@ -60,7 +61,7 @@ export function modelClientConfig(ref: ModelRef, config: ResolvedConfig): ModelC
   try {
     validateConfig(clientConfig);
   } catch (error) {
-    throw entryError(entry, config.redact(errorText(error).replace(/^createModelClient: /, '')), error);
+    throw entryError(entry, config.redact(errorMessage(error).replace(/^createModelClient: /, '')), error);
   }
   return clientConfig;
 }

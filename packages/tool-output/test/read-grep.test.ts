@@ -1,4 +1,4 @@
-import { createInProcessFsProvider } from '@agent/mcp';
+import { createInProcessFsProvider } from '@agent/mcp/fs-server';
 import type { AgentResult, ChildSessionConfig, ToolProvider } from '@agent/protocol';
 import { describe, expect, test } from 'vitest';
 import { ToolOutputSession } from '../src/hook.js';

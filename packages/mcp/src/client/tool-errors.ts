@@ -1,9 +1,13 @@
-import type { ToolErrorKind, ToolResult } from '@agent/protocol';
+import { AgentError, type ToolErrorKind, type ToolResult } from '@agent/protocol';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 
 /** The server cannot be reached right now (failed to start, crashed, backing off, closed). */
-export class McpUnavailableError extends Error {
+export class McpUnavailableError extends AgentError {
   override readonly name = 'McpUnavailableError';
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('mcp_unavailable', message, options);
+  }
 }
 
 export function toolError(kind: ToolErrorKind, message: string): ToolResult {

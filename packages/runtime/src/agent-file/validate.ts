@@ -1,5 +1,6 @@
+import { describeValue } from '@agent/protocol/util';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { describeValue, type Problem, problem } from '../errors.js';
+import { type Problem, problem } from '../errors.js';
 import type { SourceLocator } from '../source-locator.js';
 import { FRONTMATTER_SCHEMA } from './keys.js';
 import { closestName, suggestion } from './suggest.js';
