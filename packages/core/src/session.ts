@@ -27,6 +27,7 @@ import {
 } from './config.js';
 import { validateConfig } from './config-validation.js';
 import { ContextGuard } from './context/context-guard.js';
+import { outputSchemaProblem } from './context/schema-preflight.js';
 import { TokenEstimator } from './context/token-estimator.js';
 import { newSessionState, type SessionState } from './loop/session-state.js';
 import { TargetRotation } from './loop/target-rotation.js';
@@ -103,6 +104,7 @@ async function runSession(
   const opTree = new OpTreeBuilder(sessionId, agentName, now);
   const expected: ExpectedOutput = config.expectedOutput ?? { format: 'markdown' };
   let hook: ToolOutputHook | undefined;
+  let inputRejected = false;
   try {
     const toolOutput = toolOutputFactory(config.toolOutput, {
       runChildSession: runAgent,
@@ -122,6 +124,25 @@ async function runSession(
     const estimator = new TokenEstimator(primary.client);
     const guard = new ContextGuard(config.contextWindow, config.maxOutputTokens ?? 0);
     const rotation = new TargetRotation(config.targets);
+    const opening = initialConversation(config, config.tools ?? []);
+    const maxTurns = config.maxTurns ?? DEFAULT_MAX_TURNS;
+    const maxRetries = config.maxRetries ?? DEFAULT_MAX_RETRIES;
+    const schemaProblem = outputSchemaProblem({
+      expected,
+      messages: opening,
+      targets: config.targets,
+      estimator,
+      guard,
+      nonce,
+      maxTurns,
+      maxRetries,
+    });
+    if (schemaProblem !== undefined) {
+      state.exitCode = 'EXIT-CONFIGURATION';
+      state.error = schemaProblem;
+      inputRejected = true;
+      return finish();
+    }
     hook = toolOutput.factory?.({
       sessionId,
       nonce,
@@ -195,8 +216,8 @@ async function runSession(
       },
       expected,
       nonce,
-      maxTurns: config.maxTurns ?? DEFAULT_MAX_TURNS,
-      maxRetries: config.maxRetries ?? DEFAULT_MAX_RETRIES,
+      maxTurns,
+      maxRetries,
       llmTimeoutMs: config.llmTimeout ?? DEFAULT_LLM_TIMEOUT_MS,
       sampling: {
         ...(config.temperature === undefined ? {} : { temperature: config.temperature }),
@@ -210,7 +231,7 @@ async function runSession(
       now,
       sleep: config.sleep ?? abortableSleep,
     });
-    for (const message of initialConversation(config, registry, config.tools ?? [])) loop.push(message);
+    for (const message of opening) loop.push(message);
     await loop.run();
   } catch (error) {
     state.exitCode = signal.aborted ? 'EXIT-ABORTED' : 'EXIT-UNCAUGHT-EXCEPTION';
@@ -270,6 +291,7 @@ async function runSession(
       success,
       exitCode,
       ...(success || state.error === undefined ? {} : { error: state.error }),
+      ...(inputRejected ? { inputRejected: true as const } : {}),
       ...(finalReport === undefined ? {} : { finalReport }),
       conversation: state.conversation,
       logs: recorder.logs,
@@ -282,7 +304,6 @@ async function runSession(
 
 function initialConversation(
   config: AgentSessionConfig,
-  _registry: ToolRegistry,
   providers: AgentSessionConfig['tools'] & object,
 ): ConversationMessage[] {
   const messages: ConversationMessage[] = [];

@@ -1,4 +1,4 @@
-import type { ErrorObject } from 'ajv';
+import type { ErrorObject } from '@agent/schema';
 import { getAt } from './json-pointer.js';
 
 export const MAX_DIAGNOSTICS = 10;

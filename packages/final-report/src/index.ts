@@ -1,6 +1,12 @@
+export { type CompiledValidator, type CompileResult, compileSchema } from '@agent/schema';
 export { decodeBase64Text } from './base64.js';
 export { formatAjvErrors, MAX_DIAGNOSTIC_LENGTH, MAX_DIAGNOSTICS } from './diagnostics.js';
-export { type LenientJsonOptions, type LenientJsonResult, parseJsonLenient } from './json-lenient.js';
+export {
+  type LenientJsonOptions,
+  type LenientJsonResult,
+  MAX_JSON_DEPTH,
+  parseJsonLenient,
+} from './json-lenient.js';
 export { DEFAULT_JSON_SCHEMA } from './layer2-json.js';
 export { MAX_REPAIR_ROUNDS, type NestedRepairResult, validateWithNestedRepair } from './nested-repair.js';
 export { processFinalReport } from './process.js';
@@ -21,4 +27,3 @@ export type {
   ProcessSuccess,
   RawPayload,
 } from './types.js';
-export { type CompiledValidator, type CompileResult, compileSchema } from './validator.js';

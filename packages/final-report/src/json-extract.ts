@@ -129,3 +129,23 @@ export function trailingProseStart(text: string): number {
   }
   return breaks.find((at) => at > lastPunctuation) ?? -1;
 }
+
+/**
+ * The deepest bracket nesting of a text, outside double-quoted strings: a cheap bound taken
+ * before the recursive repair parser sees the text.
+ */
+export function bracketDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (inString) {
+      if (ch === '\\') i++;
+      else if (ch === '"') inString = false;
+    } else if (ch === '"') inString = true;
+    else if (ch === '{' || ch === '[') deepest = Math.max(deepest, ++depth);
+    else if ((ch === '}' || ch === ']') && depth > 0) depth--;
+  }
+  return deepest;
+}

@@ -1,5 +1,14 @@
+import { measureJson } from '@agent/schema';
 import { jsonrepair } from 'jsonrepair';
-import { fencedBodies, type JsonSpan, jsonSpans, trailingProseStart } from './json-extract.js';
+import { bracketDepth, fencedBodies, type JsonSpan, jsonSpans, trailingProseStart } from './json-extract.js';
+
+/**
+ * The deepest JSON accepted. `JSON.parse` copes with any depth, but the repair parser and
+ * everything after parsing (schema validation, `JSON.stringify`) recurse: deeper values are
+ * refused with this reason instead of overflowing the stack.
+ */
+export const MAX_JSON_DEPTH = 512;
+const TOO_DEEP = `the JSON nests deeper than the limit of ${MAX_JSON_DEPTH} levels`;
 
 export interface LenientJsonOptions {
   /** Among top-level spans in prose, try `[...]` before `{...}` (Slack messages arrays). */
@@ -40,6 +49,7 @@ export function parseJsonLenient(text: string, options: LenientJsonOptions = {})
 
   const direct = strict(trimmed);
   if (direct.ok) return finish(direct.value, repairs, options);
+  if (bracketDepth(trimmed) > MAX_JSON_DEPTH) return { ok: false, error: TOO_DEEP };
 
   const preferArray = options.preferArray === true;
   const fences = fencedBodies(trimmed).map((body) => body.trim());
@@ -134,6 +144,7 @@ function finish(value: unknown, repairs: string[], options: LenientJsonOptions):
     repairs.push('decoded JSON that was encoded as a string', ...decoded.repairs);
     current = decoded.value;
   }
+  if (!measureJson(current, { maxDepth: MAX_JSON_DEPTH }).ok) return { ok: false, error: TOO_DEEP };
   return { ok: true, value: current, repaired: repairs.length > 0, repairs };
 }
 

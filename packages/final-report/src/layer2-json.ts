@@ -1,11 +1,11 @@
 import type { JsonSchema } from '@agent/protocol';
+import { compileSchema, measureJson } from '@agent/schema';
 import { formatAjvErrors, shortLine } from './diagnostics.js';
-import { parseJsonLenient } from './json-lenient.js';
+import { MAX_JSON_DEPTH, parseJsonLenient } from './json-lenient.js';
 import { validateWithNestedRepair } from './nested-repair.js';
 import { resolvePayloadText } from './payload-text.js';
 import { truncatedFailure } from './truncation.js';
 import type { FormatResult, ProcessOptions, RawPayload } from './types.js';
-import { compileSchema } from './validator.js';
 
 /** Without a caller schema a `json` report must still be a JSON object. */
 export const DEFAULT_JSON_SCHEMA: JsonSchema = Object.freeze({ type: 'object' });
@@ -25,6 +25,14 @@ export function processJsonFormat(
   let value: unknown;
   if (payload.kind === 'value') {
     value = payload.value;
+    if (!measureJson(value, { maxDepth: MAX_JSON_DEPTH }).ok) {
+      return {
+        ok: false,
+        slug: 'final_report_json_invalid',
+        reason: `content_json nests deeper than the limit of ${MAX_JSON_DEPTH} levels`,
+        diagnostics: [`${payload.field}: nests deeper than ${MAX_JSON_DEPTH} levels; send a flatter object`],
+      };
+    }
   } else {
     const text = resolvePayloadText(payload);
     if (!text.ok) return text;
@@ -51,7 +59,7 @@ export function processJsonFormat(
     return {
       ok: false,
       slug: 'final_report_schema_invalid',
-      reason: `the expected output schema does not compile: ${compiled.error}`,
+      reason: `the expected output schema is ${compiled.error}`,
       diagnostics: [shortLine(compiled.error)],
     };
   }

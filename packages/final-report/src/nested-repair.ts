@@ -1,7 +1,6 @@
-import type { ErrorObject } from 'ajv';
+import type { CompiledValidator, ErrorObject } from '@agent/schema';
 import { parseJsonLenient } from './json-lenient.js';
 import { getAt, setAt } from './json-pointer.js';
-import type { CompiledValidator } from './validator.js';
 
 export const MAX_REPAIR_ROUNDS = 5;
 

@@ -243,7 +243,46 @@ describe('json: diagnostics', () => {
       ),
       'final_report_schema_invalid',
     );
-    expect(failure.reason).toContain('the expected output schema does not compile');
+    expect(failure.reason).toContain('the expected output schema is not a usable JSON Schema');
+    expect(failure.reason).toContain('#/nowhere');
+  });
+
+  it('a pattern RE2 cannot run is final_report_schema_invalid, never a backtracking fallback', () => {
+    const failure = expectFailure(
+      processFinalReport(
+        { source: 'xml', attributes: { status: 'success' }, payload: '{"a": "aa"}' },
+        { format: 'json', schema: { type: 'object', properties: { a: { pattern: '(a)\\1' } } } },
+      ),
+      'final_report_schema_invalid',
+    );
+    expect(failure.reason).toContain('uses a backreference');
+  });
+
+  it('a content_json deeper than the limit is final_report_json_invalid, not an internal error', () => {
+    let value: unknown = 1;
+    for (let i = 0; i < 100_000; i++) value = [value];
+    const failure = expectFailure(
+      processFinalReport(
+        { source: 'tool', params: { status: 'success', content_json: { a: value } } },
+        { format: 'json' },
+      ),
+      'final_report_json_invalid',
+    );
+    expect(failure.reason).toBe('content_json nests deeper than the limit of 512 levels');
+  });
+
+  it('checks a long value against a catastrophic pattern in linear time', () => {
+    const schema = { type: 'object', properties: { a: { type: 'string', pattern: '^(a+)+$' } } };
+    const started = performance.now();
+    const failure = expectFailure(
+      processFinalReport(
+        { source: 'tool', params: { status: 'success', content_json: { a: `${'a'.repeat(100_000)}!` } } },
+        { format: 'json', schema },
+      ),
+      'final_report_schema_mismatch',
+    );
+    expect(failure.diagnostics[0]).toMatch(/^\/a: must match pattern/);
+    expect(performance.now() - started).toBeLessThan(5_000);
   });
 });
 

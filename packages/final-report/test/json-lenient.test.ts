@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseJsonLenient } from '../src/index.js';
+import { MAX_JSON_DEPTH, parseJsonLenient } from '../src/index.js';
 
 interface Case {
   name: string;
@@ -146,5 +146,22 @@ describe('parseJsonLenient: failing cleanly', () => {
       ok: false,
       error: 'expected a string, got number',
     });
+  });
+});
+
+describe('parseJsonLenient: nesting deeper than the stack allows', () => {
+  const tooDeep = `the JSON nests deeper than the limit of ${MAX_JSON_DEPTH} levels`;
+
+  it.each([
+    ['valid JSON 100,000 levels deep', `${'['.repeat(100_000)}${']'.repeat(100_000)}`],
+    ['unclosed brackets 100,000 deep', '['.repeat(100_000)],
+    ['an unclosed object chain in a fence', `\`\`\`json\n${'{"a":'.repeat(50_000)}\n\`\`\``],
+  ])('%s is refused with the limit, not a stack overflow', (_name, text) => {
+    expect(parseJsonLenient(text)).toEqual({ ok: false, error: tooDeep });
+  });
+
+  it('JSON at the limit still parses', () => {
+    const text = `${'['.repeat(MAX_JSON_DEPTH)}${']'.repeat(MAX_JSON_DEPTH)}`;
+    expect(parseJsonLenient(text).ok).toBe(true);
   });
 });

@@ -6,7 +6,8 @@ import type { Headend } from './headend.js';
 import { createHeadendBase } from './headend-base.js';
 import type { HeadendOptions } from './headend-options.js';
 import { type ErrorResponder, httpError, readJsonObject } from './http-guards.js';
-import { usageTotals } from './usage.js';
+import { requestSchemaProblem } from './schema-guard.js';
+import { inputRejection, usageTotals } from './usage.js';
 
 const respondRest: ErrorResponder = (c, status, kind, message) =>
   c.json({ error: { type: kind, message } }, status as 400);
@@ -42,6 +43,8 @@ function parseRunBody(body: Record<string, unknown>): RunBody | string {
     if (typeof body.schema !== 'object' || body.schema === null || Array.isArray(body.schema)) {
       return '"schema" must be a JSON Schema object';
     }
+    const problem = requestSchemaProblem(body.schema, '"schema"');
+    if (problem !== undefined) return problem;
     run.schema = body.schema as JsonSchema;
   }
   return run;
@@ -77,7 +80,10 @@ export function createRestHeadend(options: HeadendOptions): Headend {
     const runOptions = { format: body.format, schema: body.schema, headendId, signal: ticket.signal };
     if (!wantsEvents(c)) {
       try {
-        return c.json(runResponse(await agent.run(body.prompt, runOptions)));
+        const result = await agent.run(body.prompt, runOptions);
+        const rejection = inputRejection(result);
+        if (rejection !== undefined) return httpError(c, respondRest, 'bad_request', rejection);
+        return c.json(runResponse(result));
       } finally {
         ticket.release();
       }

@@ -51,6 +51,14 @@ export function answerText(result: Pick<AgentResult, 'finalReport' | 'success'>)
   return result.success ? reportText(result) : undefined;
 }
 
+/**
+ * The reason a run refused the client's input before any model call (a schema that is not
+ * usable or does not fit the context window with the prompt): answered as a 400, not a 500.
+ */
+export function inputRejection(result: AgentResult): string | undefined {
+  return result.inputRejected === true ? (result.error ?? 'the request was refused') : undefined;
+}
+
 /** The error text a headend sends when a run ended without a report to answer with. */
 export function failureMessage(result: AgentResult): string {
   return `the agent run failed (${result.exitCode}): ${result.error ?? 'no report'}`;

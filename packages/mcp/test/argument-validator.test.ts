@@ -56,4 +56,19 @@ describe('ArgumentValidator', () => {
     const broken = { type: 'object', properties: { a: { $ref: '#/definitions/missing' } } };
     expect(validator.check('broken', 'b', broken, { a: 1 })).toEqual({ ok: true });
   });
+
+  it("runs a server schema's catastrophic pattern on RE2: a long argument is answered at once", () => {
+    const server = { type: 'object', properties: { id: { type: 'string', pattern: '^(a+)+$' } } };
+    const started = performance.now();
+    const result = validator.check('ids', 'srv__ids', server, { id: `${'a'.repeat(100_000)}!` });
+    expect(result.ok === false && result.message).toContain('"/id": must match pattern "^(a+)+$"');
+    // A backtracking engine would not finish this in a lifetime; the bound is loose for loaded machines.
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+
+  it('skips the check for a schema nested deeper than Ajv can compile, without a stack overflow', () => {
+    let deep: Record<string, unknown> = { type: 'string' };
+    for (let i = 0; i < 20_000; i++) deep = { type: 'object', properties: { a: deep } };
+    expect(validator.check('deep', 'd', deep, { a: 1 })).toEqual({ ok: true });
+  });
 });

@@ -13,6 +13,12 @@ export interface AgentResult {
   error?: string;
   /** The marker logged as `agent:EXIT-...`. */
   exitCode: ExitCode;
+  /**
+   * Set when the session refused its input before any model call (`EXIT-CONFIGURATION`): an
+   * output schema that is not a usable JSON Schema, or one that cannot fit the context window
+   * together with the prompt. The caller's request was wrong, not the run: headends answer 400.
+   */
+  inputRejected?: true;
   finalReport?: FinalReport;
   conversation: ConversationMessage[];
   logs: LogEntry[];

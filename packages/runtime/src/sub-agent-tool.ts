@@ -10,7 +10,7 @@ import {
   type ToolResult,
 } from '@agent/protocol';
 import { errorMessage } from '@agent/protocol/util';
-import { Ajv } from 'ajv';
+import { compileSchema } from '@agent/schema';
 import type { AgentDefinition } from './agent-file/definition.js';
 
 import { type LevelLimiter, SlotAbortedError } from './limiter.js';
@@ -36,8 +36,6 @@ export interface SubAgentToolOptions {
   limiter: LevelLimiter;
   run: RunChild;
 }
-
-const ajv = new Ajv({ allErrors: true, strict: false, addUsedSchema: false });
 
 const OUTPUT_SCHEMA_PROPERTY = {
   type: 'object',
@@ -125,11 +123,9 @@ export class SubAgentToolProvider implements ToolProvider {
       if (typeof outputSchema !== 'object' || outputSchema === null || Array.isArray(outputSchema)) {
         return invalid('output_schema must be a JSON Schema object');
       }
-      try {
-        ajv.compile(outputSchema as Record<string, unknown>);
-      } catch (error) {
-        return invalid(`output_schema is not a valid JSON Schema: ${errorMessage(error)}`);
-      }
+      // Everything else about the schema (meta-schema, size, patterns, whether it fits the child's
+      // context window with the prompt) is the child session's check, made before its first model
+      // call; a refusal comes back as `inputRejected` and reaches the model as a tool error.
     }
     const prompt = this.prompt(rest);
     if (typeof prompt !== 'string') return prompt;
@@ -169,11 +165,11 @@ export class SubAgentToolProvider implements ToolProvider {
 
   private prompt(args: Record<string, unknown>): string | ToolResult {
     if (this.child.input.format === 'json' && this.child.input.schema !== undefined) {
-      const validate = ajv.compile(this.child.input.schema);
-      if (!validate(args)) {
-        const problems = (validate.errors ?? []).map((e) =>
-          `${e.instancePath || '(root)'} ${e.message ?? ''}`.trim(),
-        );
+      const compiled = compileSchema(this.child.input.schema);
+      if (!compiled.ok) return invalid(`${this.definition.name}'s input schema is ${compiled.error}`);
+      const errors = compiled.validate(args);
+      if (errors.length > 0) {
+        const problems = errors.map((e) => `${e.instancePath || '(root)'} ${e.message ?? ''}`.trim());
         return invalid(
           `the arguments do not match ${this.definition.name}'s input schema: ${problems.join('; ')}`,
         );
@@ -200,6 +196,16 @@ export class SubAgentToolProvider implements ToolProvider {
 function toolResult(child: AgentDefinition, result: AgentResult): ToolResult {
   const childSession = result.opTree === undefined ? {} : { childSession: result.opTree };
   const report = result.finalReport;
+  if (result.inputRejected === true) {
+    return {
+      ok: false,
+      error: {
+        kind: 'invalid_arguments',
+        message: `sub-agent ${child.toolName} refused the call before any model call: ${result.error ?? 'invalid input'}`,
+      },
+      ...childSession,
+    };
+  }
   if (!result.success || report === undefined) {
     return {
       ok: false,

@@ -120,6 +120,29 @@ const cases: ErrorCase[] = [
     message: /^`output.format` must be json to use a schema/,
   },
   {
+    name: 'an output schema that is not a JSON Schema',
+    file: '---\nmodels: [local/m]\noutput:\n  format: json\n  schema: { type: banana }\n---\nhi\n',
+    line: 5,
+    message:
+      /^`output.schema` is not a usable JSON Schema: \/type: must be one of "array", .* \(got "banana"\)$/,
+  },
+  {
+    name: 'a schema file whose pattern RE2 cannot run',
+    file: '---\nmodels: [local/m]\noutput:\n  format: json\n  schemaRef: ./s.json\n---\nhi\n',
+    files: { 's.json': '{"type":"object","properties":{"id":{"type":"string","pattern":"(a)\\\\1"}}}' },
+    line: 5,
+    message:
+      /^schema file `\.\/s\.json` is not a usable JSON Schema: pattern "\(a\)\\\\1" uses a backreference/,
+  },
+  {
+    name: 'a schema file nested 20,000 levels deep',
+    file: '---\nmodels: [local/m]\ninput:\n  format: json\n  schemaRef: ./deep.json\n---\nhi\n',
+    files: { 'deep.json': `${'{"not":'.repeat(20_000)}{}${'}'.repeat(20_000)}` },
+    line: 5,
+    message:
+      /^schema file `\.\/deep\.json` is not a usable JSON Schema: (\/not)+…: nests deeper than the limit of 64 levels$/,
+  },
+  {
     name: 'json input without a schema',
     file: '---\nmodels: [local/m]\ninput: json\n---\nhi\n',
     line: 3,

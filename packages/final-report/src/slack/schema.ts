@@ -1,6 +1,6 @@
 import type { JsonSchema } from '@agent/protocol';
+import { compileSchema } from '@agent/schema';
 import { formatAjvErrors } from '../diagnostics.js';
-import { compileSchema } from '../validator.js';
 import { SLACK_LIMITS } from './clamp.js';
 
 const text = (max: number, types: string[] = ['mrkdwn', 'plain_text']): JsonSchema => ({

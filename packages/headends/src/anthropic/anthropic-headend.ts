@@ -7,7 +7,7 @@ import { createHeadendBase } from '../headend-base.js';
 import type { HeadendOptions } from '../headend-options.js';
 import { httpError, readJsonObject } from '../http-guards.js';
 import { ReportDeltas } from '../report-deltas.js';
-import { answerText, failureMessage, usageTotals } from '../usage.js';
+import { answerText, failureMessage, inputRejection, usageTotals } from '../usage.js';
 import { anthropicErrorBody, respondAnthropic } from './anthropic-errors.js';
 import { MessageBlocks } from './message-blocks.js';
 import { parseMessagesRequest } from './messages-request.js';
@@ -79,6 +79,8 @@ export function createAnthropicHeadend(options: HeadendOptions): Headend {
               reasoning.push(event.text);
           },
         });
+        const rejection = inputRejection(result);
+        if (rejection !== undefined) return httpError(c, respondAnthropic, 'bad_request', rejection);
         const text = answerText(result);
         if (text === undefined) return httpError(c, respondAnthropic, 'server_error', failureMessage(result));
         const content: unknown[] = [];

@@ -1,5 +1,6 @@
 import type { JsonSchema, OutputFormat } from '@agent/protocol';
 import { contentText, type SplitChat, splitChat } from '../conversation.js';
+import { requestSchemaProblem } from '../schema-guard.js';
 
 /** A validated Anthropic messages request. */
 export interface MessagesRequest extends SplitChat {
@@ -44,6 +45,8 @@ export function parseMessagesRequest(body: Record<string, unknown>): MessagesReq
       return 'output_format must be { type: "json_schema", schema: {...} }';
     }
     request.format = 'json';
+    const problem = requestSchemaProblem(outputFormat.schema, 'output_format.schema');
+    if (problem !== undefined) return problem;
     request.schema = outputFormat.schema as JsonSchema;
   }
   return request;

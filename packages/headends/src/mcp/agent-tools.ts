@@ -14,7 +14,8 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Admission, SessionTicket } from '../admission.js';
 import type { AgentCatalog, AgentInfo } from '../agent-catalog.js';
-import { reportText } from '../usage.js';
+import { requestSchemaProblem } from '../schema-guard.js';
+import { inputRejection, reportText } from '../usage.js';
 
 export const MCP_SERVER_NAME = 'agent-headend';
 export const MCP_SERVER_VERSION = '0.1.0';
@@ -98,6 +99,10 @@ export function createAgentToolsServer(options: AgentToolsOptions): Server {
       };
     }
     const schema = args.schema;
+    if (schema !== undefined) {
+      const problem = requestSchemaProblem(schema, '"schema"');
+      if (problem !== undefined) return { isError: true, content: [{ type: 'text', text: problem }] };
+    }
     let ticket: SessionTicket;
     try {
       const signals = [extra.signal, options.signal, options.requestSignal?.(extra.requestId)].filter(
@@ -130,6 +135,8 @@ export function createAgentToolsServer(options: AgentToolsOptions): Server {
             .catch(() => undefined);
         },
       });
+      const rejection = inputRejection(result);
+      if (rejection !== undefined) return { isError: true, content: [{ type: 'text', text: rejection }] };
       const text = reportText(result);
       if (text === undefined) {
         return {

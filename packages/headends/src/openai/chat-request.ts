@@ -1,5 +1,6 @@
 import type { JsonSchema, OutputFormat } from '@agent/protocol';
 import { contentText, type SplitChat, splitChat } from '../conversation.js';
+import { requestSchemaProblem } from '../schema-guard.js';
 
 /** A validated chat completions request. */
 export interface ChatRequest extends SplitChat {
@@ -48,6 +49,8 @@ export function parseChatRequest(body: Record<string, unknown>): ChatRequest | s
         return 'response_format.json_schema.schema must be a JSON Schema object';
       }
       request.format = 'json';
+      const problem = requestSchemaProblem(schema, 'response_format.json_schema.schema');
+      if (problem !== undefined) return problem;
       request.schema = schema as JsonSchema;
     } else if (responseFormat.type === 'json_object') {
       request.format = 'json';

@@ -9,7 +9,7 @@ import { createHeadendBase } from '../headend-base.js';
 import type { HeadendOptions } from '../headend-options.js';
 import { httpError, readJsonObject } from '../http-guards.js';
 import { ReportDeltas } from '../report-deltas.js';
-import { answerText, failureMessage, usageTotals } from '../usage.js';
+import { answerText, failureMessage, inputRejection, usageTotals } from '../usage.js';
 import { type ChatRequest, parseChatRequest } from './chat-request.js';
 import { openAiErrorBody, respondOpenAi } from './openai-errors.js';
 
@@ -70,6 +70,8 @@ export function createOpenAiHeadend(options: HeadendOptions): Headend {
               reasoning.push(event.text);
           },
         });
+        const rejection = inputRejection(result);
+        if (rejection !== undefined) return httpError(c, respondOpenAi, 'bad_request', rejection);
         const text = answerText(result);
         if (text === undefined) return httpError(c, respondOpenAi, 'server_error', failureMessage(result));
         const message: Record<string, unknown> = { role: 'assistant', content: text, refusal: null };

@@ -1,34 +1,14 @@
-import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
-import { Ajv2019 } from 'ajv/dist/2019.js';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import ajvFormats from 'ajv-formats';
+import {
+  type AnyAjv,
+  createAjv,
+  type ErrorObject,
+  type SchemaDraft,
+  schemaDraft,
+  schemaShapeProblems,
+  type ValidateFunction,
+} from '@agent/schema';
 
-type AjvInstance = Ajv | Ajv2019 | Ajv2020;
-type FormatsPlugin = (ajv: AjvInstance) => unknown;
-
-const addFormats: FormatsPlugin = ((ajvFormats as unknown as { default?: FormatsPlugin }).default ??
-  ajvFormats) as unknown as FormatsPlugin;
-
-const AJV_OPTIONS: Options = { allErrors: true, strict: false, addUsedSchema: false, validateSchema: false };
 const MAX_ERRORS_SHOWN = 8;
-
-function makeAjv(dialect: 'draft-07' | '2019-09' | '2020-12'): AjvInstance {
-  const ajv =
-    dialect === '2020-12'
-      ? new Ajv2020(AJV_OPTIONS)
-      : dialect === '2019-09'
-        ? new Ajv2019(AJV_OPTIONS)
-        : new Ajv(AJV_OPTIONS);
-  addFormats(ajv);
-  return ajv;
-}
-
-function dialectOf(schema: Record<string, unknown>): 'draft-07' | '2019-09' | '2020-12' {
-  const declared = typeof schema.$schema === 'string' ? schema.$schema : '';
-  if (declared.includes('2020-12')) return '2020-12';
-  if (declared.includes('2019-09')) return '2019-09';
-  return 'draft-07';
-}
 
 /** Outcome of checking a call's arguments against its tool's input schema. */
 export type ArgumentCheck = { ok: true } | { ok: false; message: string };
@@ -90,10 +70,12 @@ function summariseSchema(schema: Record<string, unknown>): string {
 
 /**
  * Checks tool-call arguments against each tool's JSON Schema, compiling a schema once per tool.
- * A schema AJV cannot compile disables the check for that tool (the server still validates).
+ * A schema AJV cannot compile disables the check for that tool (the server still validates);
+ * so does one too deep or too large for the checks of `@agent/schema`, or with a `pattern`
+ * RE2 cannot run (patterns never run on a backtracking engine).
  */
 export class ArgumentValidator {
-  private readonly ajvs = new Map<string, AjvInstance>();
+  private readonly ajvs = new Map<SchemaDraft, AnyAjv>();
   private readonly compiled = new Map<string, { schema: unknown; validate: ValidateFunction | null }>();
 
   /** Forgets compiled schemas (after the server's tool list changed). */
@@ -104,18 +86,22 @@ export class ArgumentValidator {
   private validatorFor(tool: string, schema: Record<string, unknown>): ValidateFunction | null {
     const cached = this.compiled.get(tool);
     if (cached && cached.schema === schema) return cached.validate;
-    const dialect = dialectOf(schema);
-    let ajv = this.ajvs.get(dialect);
+    // A server's schema in a draft we do not know is read as draft-07, without meta-schema checks.
+    const draft = schemaDraft(schema) ?? 'draft-07';
+    let ajv = this.ajvs.get(draft);
     if (!ajv) {
-      ajv = makeAjv(dialect);
-      this.ajvs.set(dialect, ajv);
+      ajv = createAjv(draft, { validateSchema: false });
+      this.ajvs.set(draft, ajv);
     }
-    let validate: ValidateFunction | null;
-    try {
-      const { $schema: _ignored, ...rest } = schema;
-      validate = ajv.compile(rest);
-    } catch {
-      validate = null;
+    let validate: ValidateFunction | null = null;
+    // Too deep or too large for Ajv (which recurses), or a pattern RE2 cannot run: no check here.
+    const { $schema: _ignored, ...rest } = schema;
+    if (schemaShapeProblems(rest).length === 0) {
+      try {
+        validate = ajv.compile(rest);
+      } catch {
+        validate = null;
+      }
     }
     this.compiled.set(tool, { schema, validate });
     return validate;

@@ -1,5 +1,6 @@
 import { basename, dirname, extname, resolve } from 'node:path';
 import type { JsonSchema, OutputFormat } from '@agent/protocol';
+import { checkSchema } from '@agent/schema';
 import { displayPath, type Problem, problem } from '../errors.js';
 import { readRegularFile } from '../read-regular-file.js';
 import { expandIncludes, MAX_INCLUDED_BYTES } from './includes.js';
@@ -236,6 +237,18 @@ function readIo(
         `\`${key}.format\` must be json to use a schema (got ${spec.format})`,
       ),
     );
+  }
+  if (schema !== undefined) {
+    // Checked at load time, like every other key: a schema Ajv cannot use is the file's error.
+    const fromFile = spec.schemaRef !== undefined;
+    const check = checkSchema(schema, {
+      label: fromFile ? `schema file \`${spec.schemaRef}\`` : `\`${key}.schema\``,
+    });
+    if (!check.ok) {
+      problems.push(
+        problem('configuration', file, lineOf(key, fromFile ? 'schemaRef' : 'schema'), check.message),
+      );
+    }
   }
   if (key === 'input' && spec.format === 'json' && schema === undefined && spec.schemaRef === undefined) {
     problems.push(

@@ -1,11 +1,12 @@
 import { describeValue } from '@agent/protocol/util';
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { createAjv, type ErrorObject, type ValidateFunction } from '@agent/schema';
 import { type Problem, problem } from '../errors.js';
 import type { SourceLocator } from '../source-locator.js';
 import { FRONTMATTER_SCHEMA } from './keys.js';
 import { closestName, suggestion } from './suggest.js';
 
-const ajv = new Ajv({ allErrors: true, verbose: true, strict: false });
+// The project's own schemas (frontmatter, config): `verbose` keeps the failing value for messages.
+const ajv = createAjv('draft-07', { verbose: true });
 const compiled = new WeakMap<object, ValidateFunction>();
 
 function validatorFor(schema: Record<string, unknown>): ValidateFunction {

@@ -1,0 +1,157 @@
+import { errorMessage } from '@agent/protocol/util';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { type AnyAjv, createAjv, type SchemaDraft, SUPPORTED_DRAFTS, schemaDraft } from './ajv-factory.js';
+import { measureJson } from './json-shape.js';
+import { resolvedLimits, type SchemaLimits } from './limits.js';
+import { metaSchemaProblems } from './meta-errors.js';
+import { SchemaPatternError } from './re2-engine.js';
+
+/** Errors of one validation; empty when the value matches. */
+export type CompiledValidator = (value: unknown) => readonly ErrorObject[];
+
+export type CompileResult =
+  | { ok: true; validate: CompiledValidator; draft: SchemaDraft }
+  | { ok: false; error: string; problems: readonly string[] };
+
+/** Longest JSON Pointer quoted in a message (a 20,000-level path would drown the reason). */
+const MAX_PATH_SHOWN = 80;
+
+/**
+ * Compiles per Ajv instance. Ajv keeps a reference to every schema an instance compiled (in
+ * its code-generation scope), so one instance for the life of a server would keep every
+ * schema it was ever sent. A fresh instance costs ~60 ms (the meta-schemas compile), so each
+ * draft's instance is replaced after this many compiles; an old one goes away with the last
+ * validator compiled by it.
+ */
+const COMPILES_PER_INSTANCE = 64;
+
+const shared = new Map<SchemaDraft, { ajv: AnyAjv; compiles: number }>();
+function sharedAjv(draft: SchemaDraft): AnyAjv {
+  let entry = shared.get(draft);
+  if (entry === undefined || entry.compiles >= COMPILES_PER_INSTANCE) {
+    entry = { ajv: createAjv(draft), compiles: 0 };
+    shared.set(draft, entry);
+  }
+  entry.compiles++;
+  return entry.ajv;
+}
+
+/** Results for schemas checked with the default limits, keyed by the schema object. */
+const cache = new WeakMap<object, CompileResult>();
+
+function failure(problems: string[]): CompileResult {
+  return { ok: false, error: `not a usable JSON Schema: ${problems.join('; ')}`, problems };
+}
+
+function shownPath(path: string): string {
+  if (path === '') return '/';
+  return path.length <= MAX_PATH_SHOWN ? path : `${path.slice(0, MAX_PATH_SHOWN)}…`;
+}
+
+/**
+ * The cheap checks, in the order that keeps every later step safe: a JSON object (or
+ * boolean schema) of plain JSON data without cycles, no deeper than `maxDepth` (walked
+ * without recursion, so 20,000 levels cost nothing but a short walk), no larger than
+ * `maxBytes`, and a `$schema` this project supports. Returns the problems, empty when fine.
+ */
+export function schemaShapeProblems(schema: unknown, limits: SchemaLimits = {}): string[] {
+  if (typeof schema === 'boolean') return [];
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
+    return [
+      `must be a JSON Schema object, got ${schema === null ? 'null' : Array.isArray(schema) ? 'an array' : typeof schema}`,
+    ];
+  }
+  const { maxDepth, maxBytes } = resolvedLimits(limits);
+  const shape = measureJson(schema, { maxDepth, maxBytes });
+  if (!shape.ok) {
+    return [shape.path === '' ? `the schema ${shape.problem}` : `${shownPath(shape.path)}: ${shape.problem}`];
+  }
+  if (schemaDraft(schema) === undefined) {
+    return [
+      `$schema ${JSON.stringify((schema as { $schema?: unknown }).$schema)} is not supported: use ${SUPPORTED_DRAFTS.join(', ')} (by its meta-schema URI), or leave $schema out for draft-07`,
+    ];
+  }
+  return [];
+}
+
+/**
+ * Checks and compiles a schema from outside (a request, an agent file, a model's
+ * `output_schema`): the shape checks above, then the draft's meta-schema (every wrong place
+ * listed), then Ajv's compile with RE2 patterns (a pattern RE2 cannot run, such as one with a
+ * backreference, is a problem that says so). Never throws. With the default limits the
+ * result is cached per schema object (a WeakMap), and neither Ajv's cache nor its instances
+ * outlive the validators compiled from them, so a long-running server does not keep every
+ * schema it was ever sent.
+ */
+export function compileSchema(schema: unknown, limits?: SchemaLimits): CompileResult {
+  const cacheable = limits === undefined && typeof schema === 'object' && schema !== null;
+  if (cacheable) {
+    const cached = cache.get(schema);
+    if (cached !== undefined) return cached;
+  }
+  const result = compileUncached(schema, limits);
+  if (cacheable) cache.set(schema, result);
+  return result;
+}
+
+function compileUncached(schema: unknown, limits: SchemaLimits | undefined): CompileResult {
+  const shape = schemaShapeProblems(schema, limits);
+  if (shape.length > 0) return failure(shape);
+  const draft = schemaDraft(schema) ?? 'draft-07';
+  const ajv = sharedAjv(draft);
+  try {
+    if (!(ajv.validateSchema(schema as object) as boolean)) {
+      return failure(metaSchemaProblems(ajv.errors ?? [], schema));
+    }
+    const fn: ValidateFunction = ajv.compile(schema as object);
+    return { ok: true, validate: guarded(fn), draft };
+  } catch (error) {
+    if (error instanceof SchemaPatternError) return failure([error.message]);
+    const detail = errorMessage(error);
+    return failure([detail]);
+  } finally {
+    if (typeof schema === 'object' && schema !== null) ajv.removeSchema(schema as object);
+  }
+}
+
+/**
+ * A value nested deeper than the stack allows (possible with a recursive schema) makes Ajv's
+ * generated code overflow: that becomes a validation error, not a thrown RangeError.
+ */
+function guarded(fn: ValidateFunction): CompiledValidator {
+  return (value) => {
+    try {
+      return fn(value) ? [] : [...(fn.errors ?? [])];
+    } catch (error) {
+      if (!(error instanceof RangeError)) throw error;
+      return [
+        {
+          instancePath: '',
+          schemaPath: '#',
+          keyword: 'depth',
+          params: {},
+          message: 'is nested too deeply to validate',
+        },
+      ];
+    }
+  };
+}
+
+/** The outcome of `checkSchema`: fine, or every problem found and one sentence saying them. */
+export type SchemaCheck =
+  | { ok: true; draft: SchemaDraft }
+  | { ok: false; problems: readonly string[]; message: string };
+
+/**
+ * `compileSchema` as a yes/no with a message that starts with `label` (default `the schema`):
+ * `output_schema is not a usable JSON Schema: /type: must be one of ...`.
+ */
+export function checkSchema(schema: unknown, options: SchemaLimits & { label?: string } = {}): SchemaCheck {
+  const { label, ...limits } = options;
+  const result = compileSchema(
+    schema,
+    limits.maxDepth === undefined && limits.maxBytes === undefined ? undefined : limits,
+  );
+  if (result.ok) return { ok: true, draft: result.draft };
+  return { ok: false, problems: result.problems, message: `${label ?? 'the schema'} is ${result.error}` };
+}

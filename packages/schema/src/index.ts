@@ -1,0 +1,20 @@
+export type { ErrorObject, ValidateFunction } from 'ajv';
+export {
+  type AjvFactoryOptions,
+  type AnyAjv,
+  createAjv,
+  type SchemaDraft,
+  SUPPORTED_DRAFTS,
+  schemaDraft,
+} from './ajv-factory.js';
+export {
+  type CompiledValidator,
+  type CompileResult,
+  checkSchema,
+  compileSchema,
+  type SchemaCheck,
+  schemaShapeProblems,
+} from './compile.js';
+export { type JsonShape, type MeasureOptions, measureJson } from './json-shape.js';
+export { DEFAULT_MAX_SCHEMA_BYTES, DEFAULT_MAX_SCHEMA_DEPTH, type SchemaLimits } from './limits.js';
+export { compilePattern, patternProblem, re2RegExp, SchemaPatternError } from './re2-engine.js';

@@ -1,0 +1,88 @@
+import { AgentError } from '@agent/protocol';
+import { errorMessage } from '@agent/protocol/util';
+import type { RegExpEngine, RegExpLike } from 'ajv/dist/types/index.js';
+import { RE2JS } from 're2js';
+
+/** Thrown (through Ajv's compile) for a `pattern` the linear-time engine cannot run. */
+export class SchemaPatternError extends AgentError {
+  override readonly name = 'SchemaPatternError';
+
+  constructor(
+    readonly pattern: string,
+    readonly reason: string,
+  ) {
+    super('schema_pattern_unsupported', `pattern ${JSON.stringify(pattern)} ${reason}`);
+  }
+}
+
+const UNSUPPORTED =
+  'RE2 cannot run (schema patterns run on RE2, a linear-time engine without backtracking, so that no pattern can stall the server)';
+
+/**
+ * JavaScript regex syntax RE2 has no linear-time way to run. Found by a small scan (escapes
+ * and character classes skipped) so the error names the construct instead of RE2's parser
+ * message, and so `\k<name>` is never silently read as the literal text `k<name>`.
+ */
+function unsupportedConstruct(pattern: string): string | undefined {
+  let inClass = false;
+  for (let i = 0; i < pattern.length; i++) {
+    const ch = pattern[i];
+    if (ch === '\\') {
+      const next = pattern[i + 1] ?? '';
+      if (!inClass && /[1-9]/.test(next)) return `a backreference (\\${next})`;
+      if (!inClass && next === 'k' && pattern[i + 2] === '<') return 'a named backreference (\\k<...>)';
+      i++;
+      continue;
+    }
+    if (inClass) {
+      if (ch === ']') inClass = false;
+      continue;
+    }
+    if (ch === '[') inClass = true;
+    else if (ch === '(' && pattern[i + 1] === '?') {
+      const kind = pattern.slice(i + 2, i + 4);
+      if (kind.startsWith('=')) return 'a lookahead (?=...)';
+      if (kind.startsWith('!')) return 'a negative lookahead (?!...)';
+      if (kind === '<=') return 'a lookbehind (?<=...)';
+      if (kind === '<!') return 'a negative lookbehind (?<!...)';
+    }
+  }
+  return undefined;
+}
+
+/** Compiles an ECMAScript `pattern` for RE2, or says why it cannot run there. */
+export function compilePattern(pattern: string): { ok: true; regex: RE2JS } | { ok: false; reason: string } {
+  const construct = unsupportedConstruct(pattern);
+  if (construct !== undefined) return { ok: false, reason: `uses ${construct}, which ${UNSUPPORTED}` };
+  try {
+    return { ok: true, regex: RE2JS.compile(RE2JS.translateRegExp(pattern)) };
+  } catch (error) {
+    const detail = errorMessage(error);
+    return { ok: false, reason: `is a regular expression ${UNSUPPORTED}: ${detail}` };
+  }
+}
+
+/** Why `pattern` cannot be used in a schema, or undefined when it can. */
+export function patternProblem(pattern: string): string | undefined {
+  const compiled = compilePattern(pattern);
+  return compiled.ok ? undefined : `pattern ${JSON.stringify(pattern)} ${compiled.reason}`;
+}
+
+function re2(pattern: string, _unicode: string): RegExpLike {
+  const compiled = compilePattern(pattern);
+  if (!compiled.ok) throw new SchemaPatternError(pattern, compiled.reason);
+  const { regex } = compiled;
+  const like: RegExpLike & { toString(): string } = {
+    test: (text: string) => regex.test(text),
+    // Ajv keys compiled patterns by `toString()`: it must differ per pattern.
+    toString: () => `re2:${pattern}`,
+  };
+  return like;
+}
+
+/**
+ * Ajv's `code.regExp` engine for `pattern` and `patternProperties`: RE2 (the `re2js` port,
+ * pure JavaScript), which matches in time linear in the input, so `^(a+)+$` against a long
+ * string answers at once. JSON Schema patterns are unanchored searches, as `test` is.
+ */
+export const re2RegExp: RegExpEngine = Object.assign(re2, { code: 're2js' });
