@@ -38,6 +38,7 @@ test('@agent/protocol/util exports exactly these values', async () => {
   expect(Object.keys(await import('@agent/protocol/util')).sort()).toEqual([
     'CHARS_PER_TOKEN',
     'abortableSleep',
+    'countNewlines',
     'describeValue',
     'errorMessage',
     'finiteNumber',
@@ -45,5 +46,6 @@ test('@agent/protocol/util exports exactly these values', async () => {
     'isPositiveInteger',
     'isRecord',
     'parseToolArguments',
+    'utf8PrefixLength',
   ]);
 });

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import {
   abortableSleep,
+  countNewlines,
   describeValue,
   errorMessage,
   finiteNumber,
@@ -8,6 +9,7 @@ import {
   isPositiveInteger,
   isRecord,
   parseToolArguments,
+  utf8PrefixLength,
 } from '../src/util/index.js';
 
 describe('@agent/protocol/util', () => {
@@ -68,5 +70,29 @@ describe('parseToolArguments', () => {
 
   test('says why invalid JSON is invalid', () => {
     expect(parseToolArguments('{"a": 1').parseError).toMatch(/^arguments are not valid JSON: .+/);
+  });
+});
+
+describe('bytes', () => {
+  const encode = (text: string) => new TextEncoder().encode(text);
+
+  test('countNewlines counts newline bytes', () => {
+    expect(countNewlines(encode('a\nb\n\nc'))).toBe(3);
+    expect(countNewlines(encode(''))).toBe(0);
+  });
+
+  test('utf8PrefixLength never splits a character, wherever the bytes are cut', () => {
+    const text = 'aé€😀b'.repeat(3);
+    const bytes = encode(text);
+    for (let cut = 0; cut <= bytes.length; cut++) {
+      const piece = bytes.subarray(0, cut);
+      const decoded = new TextDecoder('utf-8', { fatal: true }).decode(
+        piece.subarray(0, utf8PrefixLength(piece)),
+      );
+      expect(text.startsWith(decoded)).toBe(true);
+      expect(cut - utf8PrefixLength(piece)).toBeLessThan(4);
+    }
+    // Bytes that are not UTF-8 are kept as they are.
+    expect(utf8PrefixLength(Uint8Array.of(0x80, 0x80, 0x80, 0x80))).toBe(4);
   });
 });

@@ -14,6 +14,7 @@ test('@agent/schema exports exactly these values', async () => {
     'createAjv',
     'measureJson',
     'patternProblem',
+    'pointerSegments',
     're2RegExp',
     'schemaDraft',
     'schemaShapeProblems',

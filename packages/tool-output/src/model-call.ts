@@ -41,7 +41,7 @@ function identifier(target: ModelTarget): string {
   return `${target.client.provider}:${target.client.model}`;
 }
 
-function errorText(error: unknown): string {
+function failureText(error: unknown): string {
   return isModelError(error) ? `${error.kind}: ${error.message}` : errorMessage(error);
 }
 
@@ -80,7 +80,7 @@ export async function callExtractionModel(
       else failure = `no <ai-agent-${nonce}-FINAL> wrapper in the answer`;
     } catch (error) {
       if (signal.aborted) throw signal.reason ?? error;
-      failure = errorText(error);
+      failure = failureText(error);
     }
     const latency = reporting.now() - started;
     reporting.account({
