@@ -10,6 +10,7 @@ import { runCommand } from './commands/run.js';
 import { collect } from './commands/run-options.js';
 import { validateCommand } from './commands/validate.js';
 import { CLI_EXIT, type CliExitCode } from './exit-codes.js';
+import { helpEpilogue } from './help.js';
 import { processIo } from './io.js';
 import { expandShorthand } from './shorthand.js';
 
@@ -34,7 +35,8 @@ function buildProgram(setCode: (code: CliExitCode) => void): Command {
     )
     .version(version(), '-V, --version')
     .exitOverride()
-    .showHelpAfterError('(add --help for usage)');
+    .showHelpAfterError('(add --help for usage)')
+    .addHelpText('after', helpEpilogue());
 
   const observability = (command: Command) =>
     command
@@ -58,7 +60,8 @@ function buildProgram(setCode: (code: CliExitCode) => void): Command {
       .option('-f, --format <format>', `output format of the final report: ${OUTPUT_FORMATS.join(', ')}`)
       .option('--schema <file.json>', 'JSON Schema file for the json format (implies --format json)')
       .option('--max-turns <n>', 'maximum number of turns')
-      .option('-c, --config <file>', 'config file (the highest configuration layer)'),
+      .option('-c, --config <file>', 'config file (the highest configuration layer)')
+      .addHelpText('after', helpEpilogue()),
   ).action(async (file: string, prompt: string | undefined, options) => {
     setCode(await runCommand({ file, prompt, options, io }));
   });

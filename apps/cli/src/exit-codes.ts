@@ -19,11 +19,36 @@ export const CLI_EXIT = {
   tools: 6,
   /** Invalid config or agent file, unknown model, missing file (the message names file and line). */
   configuration: 7,
-  /** Interrupted: Ctrl-C or SIGTERM (even when a report came back), or a stop/abort marker. */
+  /** Stopped some other way than a signal to the CLI: the `EXIT-USER-STOP` / `EXIT-ABORTED` markers. */
   cancelled: 8,
   /** A bug: an uncaught exception in the runtime or in the CLI. */
   internal: 9,
+  /** Interrupted by SIGINT (Ctrl-C), even when a report came back: 128 + 2, as shells report it. */
+  interrupted: 130,
+  /** Terminated by SIGTERM: 128 + 15. */
+  terminated: 143,
 } as const;
+
+/** One line per exit code for `--help` (docs/cli.md has the full rules). */
+export const EXIT_CODE_HELP: Readonly<Record<CliExitCode, string>> = {
+  0: 'the agent reported success',
+  1: "the agent reported failure or partial (the model's own report)",
+  2: 'usage: unknown command or option, bad value, missing prompt',
+  3: 'no usable report: turn or token limit, no model answered, invalid reports',
+  4: 'authentication: every model rejected the credentials',
+  5: 'quota: every model is out of quota or credit',
+  6: 'tools: the run failed and every tool call it made failed',
+  7: 'configuration: invalid or missing config or agent file, unknown model',
+  8: 'stopped by a stop or abort marker (not by a signal to the CLI)',
+  9: 'internal error (a bug; please report it)',
+  130: 'interrupted by Ctrl-C (SIGINT), even when a report came back',
+  143: 'terminated by SIGTERM',
+};
+
+/** The exit code for a run ended by a signal to the CLI. */
+export function signalExitCode(signal: 'SIGINT' | 'SIGTERM'): CliExitCode {
+  return signal === 'SIGINT' ? CLI_EXIT.interrupted : CLI_EXIT.terminated;
+}
 
 export type CliExitCode = (typeof CLI_EXIT)[keyof typeof CLI_EXIT];
 

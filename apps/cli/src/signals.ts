@@ -1,13 +1,15 @@
+export type InterruptSignal = 'SIGINT' | 'SIGTERM';
+
 export interface InterruptHandlers {
   /** First Ctrl-C: ask the run to finish gracefully. */
   onStop: () => void;
   /** Second Ctrl-C, or SIGTERM: cancel at once. */
-  onAbort: () => void;
+  onAbort: (signal: InterruptSignal) => void;
 }
 
 export interface SignalSource {
-  on(signal: 'SIGINT' | 'SIGTERM', listener: () => void): unknown;
-  off(signal: 'SIGINT' | 'SIGTERM', listener: () => void): unknown;
+  on(signal: InterruptSignal, listener: () => void): unknown;
+  off(signal: InterruptSignal, listener: () => void): unknown;
 }
 
 /**
@@ -22,9 +24,9 @@ export function installInterruptHandlers(
   const onSigint = () => {
     interrupts++;
     if (interrupts === 1) handlers.onStop();
-    else handlers.onAbort();
+    else handlers.onAbort('SIGINT');
   };
-  const onSigterm = () => handlers.onAbort();
+  const onSigterm = () => handlers.onAbort('SIGTERM');
   source.on('SIGINT', onSigint);
   source.on('SIGTERM', onSigterm);
   return () => {

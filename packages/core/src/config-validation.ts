@@ -1,6 +1,7 @@
 import { ConfigError, isOutputFormat, OUTPUT_FORMATS } from '@agent/protocol';
 import { isPositiveInteger, isRecord } from '@agent/protocol/util';
 import type { AgentSessionConfig } from './config.js';
+import { retryBackoffProblems } from './loop/retry-delay.js';
 
 const POSITIVE_INTEGER_KEYS = [
   'maxTurns',
@@ -55,5 +56,6 @@ export function validateConfig(config: AgentSessionConfig): ConfigError[] {
   if (topP !== undefined && (typeof topP !== 'number' || topP <= 0 || topP > 1)) {
     problems.push(problem('topP', topP, 'a number above 0 and at most 1'));
   }
+  problems.push(...retryBackoffProblems(config.retryBackoff));
   return problems;
 }

@@ -6,6 +6,7 @@ import type {
   ReasoningOptions,
   ToolProvider,
 } from '@agent/protocol';
+import type { RetryBackoffSettings } from './loop/retry-delay.js';
 import type { ToolOutputConfig } from './tools/tool-output-wiring.js';
 
 /** Everything a session needs. Only `targets`, `userPrompt` and an output contract are essential. */
@@ -22,6 +23,13 @@ export interface AgentSessionConfig {
   maxTurns?: number;
   /** Attempts per turn before the turn gives up (default 3). */
   maxRetries?: number;
+  /**
+   * Wait before calling a target again after a network, timeout, server (5xx, overload) or
+   * invalid-response error: the n-th wait in a row is uniform in [d/2, d), d = min(maxMs,
+   * baseMs * 2^(n-1)) (defaults 500 and 30000); a `retry-after` from the provider wins, bounded
+   * to 1-60 s. Moving on to another target does not wait.
+   */
+  retryBackoff?: RetryBackoffSettings;
   /** Native tool calls accepted per turn; extra calls get an error message (default unlimited). */
   maxToolCallsPerTurn?: number;
   /** Per LLM call, milliseconds (default 120000). */

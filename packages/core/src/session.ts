@@ -230,6 +230,8 @@ async function runSession(
       agentPath,
       now,
       sleep: config.sleep ?? abortableSleep,
+      retryBackoff: config.retryBackoff,
+      targets: config.targets,
     });
     for (const message of opening) loop.push(message);
     await loop.run();

@@ -28,7 +28,7 @@ export function processFinalReport(
     const ts = (options.now ?? Date.now)();
     return {
       ok: true,
-      report: buildReport(wrapper, result, ts),
+      report: buildReport(wrapper, result, ts, options.origin ?? 'declared'),
       warnings: [...wrapper.warnings, ...result.warnings],
       repairs: result.repairs,
     };

@@ -15,7 +15,7 @@ export interface SyntheticFailureInput {
 
 /**
  * The report a session makes itself when the model gave none: status `failure`,
- * `synthetic: true`, and content saying why. `json` gets `content_json` =
+ * `synthetic: true`, `origin: 'synthetic'`, and content saying why. `json` gets `content_json` =
  * `{ error, turnsCompleted, finalReportAttempts, lastStopReason }` (and its JSON text in
  * `content`); `slack-block-kit` gets one section; every other format gets the text.
  */
@@ -33,6 +33,7 @@ export function syntheticFailureReport(input: SyntheticFailureInput): FinalRepor
     format: input.format,
     ts: (input.now ?? Date.now)(),
     synthetic: true,
+    origin: 'synthetic',
   } as const;
   if (input.format === 'json') {
     const contentJson = {

@@ -1,4 +1,4 @@
-import type { FinalReport } from '@agent/protocol';
+import type { FinalReport, FinalReportOrigin } from '@agent/protocol';
 import type { FinalReportErrorSlug } from './slugs.js';
 
 /** Where a final report came from: the XML final slot, or a native tool call. */
@@ -19,6 +19,11 @@ export type FinalReportInput =
 export interface ProcessOptions {
   /** Clock for `report.ts`; defaults to `Date.now`. */
   now?: () => number;
+  /**
+   * Who made the report (`report.origin`): `declared` (default) when the model sent it as its
+   * report, `adopted-text` when the caller adopts plain text the model wrote without declaring it.
+   */
+  origin?: Exclude<FinalReportOrigin, 'synthetic'>;
   /**
    * The model's answer stopped at the output token limit. Structured formats (`json`,
    * `slack-block-kit`) are then rejected without repair; text formats are kept with a warning.

@@ -15,7 +15,13 @@ describe('every format from the XML final tag', () => {
         { now: NOW },
       ),
     );
-    expect(result.report).toEqual({ status: 'partial', format, content: payload, ts: NOW() });
+    expect(result.report).toEqual({
+      status: 'partial',
+      format,
+      content: payload,
+      ts: NOW(),
+      origin: 'declared',
+    });
     expect(result.warnings).toEqual([]);
     expect(result.repairs).toEqual([]);
   });
@@ -34,6 +40,7 @@ describe('every format from the XML final tag', () => {
       content_json: { answer: 42 },
       content: '{\n  "answer": 42\n}',
       ts: NOW(),
+      origin: 'declared',
     });
   });
 
@@ -109,6 +116,7 @@ describe('every format from a native tool call', () => {
       content: 'The answer.',
       metadata: { k: 'v' },
       ts: NOW(),
+      origin: 'declared',
     });
     expect(result.warnings).toEqual([]);
   });
@@ -220,7 +228,7 @@ describe('aliases', () => {
         { now: NOW },
       ),
     );
-    expect(Object.keys(result.report).sort()).toEqual(['content', 'format', 'status', 'ts']);
+    expect(Object.keys(result.report).sort()).toEqual(['content', 'format', 'origin', 'status', 'ts']);
   });
 });
 
@@ -440,5 +448,25 @@ describe('truncated answers', () => {
     expect(result.warnings).toEqual([
       'the markdown answer stopped at the output token limit; it may be incomplete',
     ]);
+  });
+});
+
+describe('origin', () => {
+  it('is declared by default and adopted-text when the caller says the text was adopted', () => {
+    const declared = expectOk(
+      processFinalReport(
+        { source: 'xml', attributes: { status: 'success' }, payload: 'x' },
+        { format: 'text' },
+      ),
+    );
+    expect(declared.report.origin).toBe('declared');
+    const adopted = expectOk(
+      processFinalReport(
+        { source: 'xml', attributes: {}, payload: 'x' },
+        { format: 'text' },
+        { origin: 'adopted-text' },
+      ),
+    );
+    expect(adopted.report).toMatchObject({ origin: 'adopted-text', status: 'success' });
   });
 });

@@ -27,6 +27,7 @@ describe('syntheticFailureReport', () => {
         content: TEXT,
         ts: NOW(),
         synthetic: true,
+        origin: 'synthetic',
       });
     },
   );
@@ -46,6 +47,7 @@ describe('syntheticFailureReport', () => {
       content: JSON.stringify(contentJson, null, 2),
       ts: NOW(),
       synthetic: true,
+      origin: 'synthetic',
     });
   });
 

@@ -5,8 +5,8 @@ export { CONFIGURATION_ERROR_CODE, ConfigError, type ConfigErrorInit, REDACTED }
 export type { AgentEvent, AgentEventCallbacks, AgentEventMeta, AgentEventType } from './events.js';
 export type { ExitCode, ForcedFinalReason } from './exit-codes.js';
 export { EXIT_CODES, FORCED_FINAL_REASONS } from './exit-codes.js';
-export type { FinalReport, FinalReportStatus } from './final-report.js';
-export { FINAL_REPORT_STATUSES } from './final-report.js';
+export type { FinalReport, FinalReportOrigin, FinalReportStatus } from './final-report.js';
+export { FINAL_REPORT_ORIGINS, FINAL_REPORT_STATUSES } from './final-report.js';
 export {
   BATCH_TOOL,
   DEFAULT_CONTEXT_BUFFER,
@@ -43,6 +43,7 @@ export {
   ModelError,
 } from './model-error.js';
 export type { ModelCallOptions, ModelRequest, ReasoningEffort, ReasoningOptions } from './model-request.js';
+export { REASONING_EFFORTS } from './model-request.js';
 export type { ModelStreamEvent, StopReason, TokenUsage } from './model-stream.js';
 export type { OpKind, OpNode, OpTotals, SessionNode } from './op-tree.js';
 export type { ExpectedOutput, OutputFormat } from './output-format.js';

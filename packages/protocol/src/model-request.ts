@@ -1,7 +1,21 @@
 import type { ConversationMessage } from './messages.js';
 import type { ToolChoice, ToolDefinition } from './tools.js';
 
-export type ReasoningEffort = 'minimal' | 'low' | 'medium' | 'high';
+/**
+ * How hard a reasoning model thinks. Not every model takes every value: `none` (gpt-5.1 and
+ * later: no reasoning) and `xhigh` are recent; clients map a value to the nearest one the
+ * model accepts, and `none` turns Anthropic thinking off.
+ */
+export type ReasoningEffort = 'none' | 'minimal' | 'low' | 'medium' | 'high' | 'xhigh';
+
+export const REASONING_EFFORTS: readonly ReasoningEffort[] = [
+  'none',
+  'minimal',
+  'low',
+  'medium',
+  'high',
+  'xhigh',
+];
 
 /** Reasoning controls: `effort` for OpenAI-style models, `budgetTokens` for Anthropic thinking. */
 export interface ReasoningOptions {

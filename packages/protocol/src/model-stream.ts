@@ -33,6 +33,12 @@ export type ModelStreamEvent =
       providerData?: Record<string, unknown>;
     }
   | { type: 'tool-call'; call: ToolCall }
+  /**
+   * The client changed the request to make it valid for this API or model (a parameter the
+   * model rejects left out, thinking turned off for a history it cannot continue, ...). The
+   * session logs it at VRB; it changes nothing else.
+   */
+  | { type: 'notice'; message: string }
   | { type: 'usage'; usage: TokenUsage }
   | {
       type: 'finish';

@@ -1,4 +1,4 @@
-import { ConfigError } from '@agent/protocol';
+import { ConfigError, REASONING_EFFORTS, type ReasoningEffort } from '@agent/protocol';
 import { isRecord } from '@agent/protocol/util';
 
 /** Which wire protocol a client speaks. */
@@ -20,7 +20,15 @@ export interface ModelPricing {
   cachedInput?: number;
   /** Input tokens written to the prompt cache (Anthropic); defaults to `input`. */
   cacheWrite?: number;
+  /**
+   * Prices of a call whose input is above `thresholdTokens` (Anthropic's 1M-context beta
+   * charges more above 200k input tokens); the whole call is priced at them.
+   */
+  longContext?: { thresholdTokens: number } & Omit<ModelPricing, 'longContext'>;
 }
+
+/** Values of `toolCallIdFormat` (see docs/providers.md). */
+export const TOOL_ID_FORMATS = ['openai', 'anthropic', 'mistral', 'any'] as const;
 
 /** Everything `createModelClient` needs to build one client for one model. */
 export interface ModelClientConfig {
@@ -50,19 +58,52 @@ export interface ModelClientConfig {
    * (`gpt-*`, `o1`..., `chatgpt-*`, `text-*`), none otherwise.
    */
   tokenizer?: string;
-  /** Fields merged into every request body (e.g. OpenRouter `provider` routing, Ollama `options`). */
+  /**
+   * Fields merged into every request body last, over anything the client set (OpenRouter
+   * `provider` routing, Ollama `options`); a `null` value removes the client's field.
+   * `stream` is not allowed (the request's `stream` option decides).
+   */
   extraBody?: Record<string, unknown>;
   /** Anthropic: put `cache_control` marks on the stable prefix (default true). */
   promptCaching?: boolean;
-  /** OpenAI Responses: reasoning summary to ask for when reasoning is on (default `auto`; `none` asks for none). */
+  /**
+   * OpenAI Responses: the reasoning summary to ask for when reasoning is on. Default `none`
+   * (not asked): OpenAI refuses summaries to organisations it has not verified.
+   */
   reasoningSummary?: 'auto' | 'concise' | 'detailed' | 'none';
   /**
    * Chat Completions: send earlier reasoning back on assistant messages under this field.
-   * DeepSeek and Moonshot thinking models want `reasoning_content` during tool loops; off by default.
+   * DeepSeek and Moonshot thinking models want `reasoning_content` during tool loops (the default
+   * for `deepseek-reasoner` and `kimi-k2-thinking`); off for other models.
    */
   chatReasoningField?: 'reasoning_content' | 'reasoning';
   /** A `fetch` implementation for the SDK (proxies, custom agents). */
   fetch?: typeof fetch;
+
+  // Overrides of the model table (`model-traits.ts`); each defaults from the model name and host.
+
+  /** Treat the model as an OpenAI reasoning model (o-series, gpt-5 family); detected from the name. */
+  reasoningModel?: boolean;
+  /**
+   * Sampling parameters never sent to this model. Default: `temperature` and `topP` for OpenAI
+   * reasoning models (unless the call's effort is `none` on a model that accepts it), none for
+   * others. `[]` always sends them.
+   */
+  omitSampling?: readonly ('temperature' | 'topP')[];
+  /** Reasoning efforts the model accepts; a call's effort maps to the nearest of them. */
+  reasoningEfforts?: readonly ReasoningEffort[];
+  /** Anthropic: the model's output limit; `max_tokens` (thinking budget + answer) is capped at it. */
+  outputTokenLimit?: number;
+  /** Chat Completions: send `stream_options.include_usage` on streamed calls (default true; false for api.mistral.ai). */
+  streamUsage?: boolean;
+  /** Chat Completions: the field for `maxOutputTokens` (default `max_completion_tokens` for `openai` and reasoning models, else `max_tokens`). */
+  maxTokensField?: 'max_tokens' | 'max_completion_tokens';
+  /** How tool-call ids are rewritten for this API (default by type; `mistral` for Mistral hosts and models). */
+  toolCallIdFormat?: (typeof TOOL_ID_FORMATS)[number];
+  /** Chat Completions: an assistant message between tool results and a user message (Mistral refuses user after tool). */
+  assistantAfterToolResults?: boolean;
+  /** Anthropic: the 1M-token context beta header, and the long-context prices above 200k input tokens. */
+  longContext?: boolean;
 }
 
 const SOURCE = 'createModelClient';
@@ -88,15 +129,73 @@ function checkPositive(value: unknown, field: string): void {
     fail(field, value, 'a positive number');
 }
 
-function checkPricing(pricing: ModelPricing | undefined): void {
-  if (pricing === undefined) return;
-  if (!isRecord(pricing)) fail('pricing', pricing, 'an object of prices');
+function checkPrices(pricing: Omit<ModelPricing, 'longContext'>, path: string): void {
   for (const field of ['input', 'output', 'cachedInput', 'cacheWrite'] as const) {
     const value: unknown = pricing[field];
     const required = field === 'input' || field === 'output';
     if (value === undefined && !required) continue;
     if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
-      fail(`pricing.${field}`, value, 'a number >= 0 (USD per million tokens)');
+      fail(`${path}.${field}`, value, 'a number >= 0 (USD per million tokens)');
+    }
+  }
+}
+
+function checkPricing(pricing: ModelPricing | undefined): void {
+  if (pricing === undefined) return;
+  if (!isRecord(pricing)) fail('pricing', pricing, 'an object of prices');
+  checkPrices(pricing, 'pricing');
+  const tier = pricing.longContext;
+  if (tier === undefined) return;
+  if (!isRecord(tier)) fail('pricing.longContext', tier, 'an object of prices with thresholdTokens');
+  checkPositive(tier.thresholdTokens, 'pricing.longContext.thresholdTokens');
+  if (tier.thresholdTokens === undefined) {
+    fail('pricing.longContext.thresholdTokens', undefined, 'a positive number of input tokens', {
+      message: 'pricing.longContext.thresholdTokens is required',
+    });
+  }
+  checkPrices(tier, 'pricing.longContext');
+}
+
+function checkOneOf(value: unknown, field: string, allowed: readonly string[]): void {
+  if (value === undefined) return;
+  if (typeof value !== 'string' || !allowed.includes(value))
+    fail(field, value, `one of ${allowed.join(', ')}`);
+}
+
+function checkBoolean(value: unknown, field: string): void {
+  if (value !== undefined && typeof value !== 'boolean') fail(field, value, 'true or false');
+}
+
+function checkList(value: unknown, field: string, allowed: readonly string[]): void {
+  if (value === undefined) return;
+  if (!Array.isArray(value)) fail(field, value, `a list of ${allowed.join(', ')}`);
+  for (const item of value) checkOneOf(item, `${field}[]`, allowed);
+}
+
+/** The model-table overrides and request-shape settings. */
+function checkRequestSettings(config: ModelClientConfig): void {
+  checkBoolean(config.reasoningModel, 'reasoningModel');
+  checkList(config.omitSampling, 'omitSampling', ['temperature', 'topP']);
+  checkList(config.reasoningEfforts, 'reasoningEfforts', REASONING_EFFORTS);
+  if (config.reasoningEfforts !== undefined && config.reasoningEfforts.length === 0) {
+    fail(
+      'reasoningEfforts',
+      config.reasoningEfforts,
+      `a list of at least one of ${REASONING_EFFORTS.join(', ')}`,
+    );
+  }
+  checkPositive(config.outputTokenLimit, 'outputTokenLimit');
+  checkBoolean(config.streamUsage, 'streamUsage');
+  checkOneOf(config.maxTokensField, 'maxTokensField', ['max_tokens', 'max_completion_tokens']);
+  checkOneOf(config.toolCallIdFormat, 'toolCallIdFormat', TOOL_ID_FORMATS);
+  checkBoolean(config.assistantAfterToolResults, 'assistantAfterToolResults');
+  checkBoolean(config.longContext, 'longContext');
+  if (config.extraBody !== undefined) {
+    if (!isRecord(config.extraBody)) fail('extraBody', config.extraBody, 'an object');
+    if ('stream' in config.extraBody) {
+      fail('extraBody.stream', config.extraBody.stream, 'absent', {
+        message: "extraBody.stream is not allowed: whether a call streams is the request's `stream` option",
+      });
     }
   }
 }
@@ -139,6 +238,7 @@ export function validateConfig(config: ModelClientConfig): void {
     fail('tokenizer', config.tokenizer, 'a tokenizer name such as "openai"');
   }
   checkPricing(config.pricing);
+  checkRequestSettings(config);
   if (config.headers !== undefined) {
     for (const [name, value] of Object.entries(config.headers)) {
       if (typeof value !== 'string') fail(`headers.${name}`, value, 'a string', { secret: true });

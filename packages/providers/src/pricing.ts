@@ -2,11 +2,15 @@ import type { ModelPricing, ProviderType } from './config.js';
 
 /**
  * List prices in USD per million tokens, standard tier, as published by OpenAI and Anthropic
- * on 2025-11-20. They are a convenience, not a bill: batch, priority, regional and long-context
- * (Anthropic > 200k input) prices differ, and prices change. Override them with
- * `ModelClientConfig.pricing`. Anthropic `cacheWrite` is the 5-minute cache write price.
+ * on 2025-11-20. They are a convenience, not a bill: batch, priority and regional prices
+ * differ, and prices change. Override them with `ModelClientConfig.pricing`. Anthropic
+ * `cacheWrite` is the 5-minute cache write price; `longContext` is the price of a call above
+ * 200k input tokens, which only the 1M-context beta (`longContext: true`) allows.
  */
 export const DEFAULT_PRICING_DATE = '2025-11-20';
+
+/** Claude Sonnet 4 and 4.5 above 200k input tokens (1M-context beta): 2x input, 1.5x output. */
+const SONNET_1M = { thresholdTokens: 200_000, input: 6, cachedInput: 0.6, cacheWrite: 7.5, output: 22.5 };
 
 export const DEFAULT_PRICING: Readonly<
   Record<'openai' | 'anthropic', Readonly<Record<string, ModelPricing>>>
@@ -30,8 +34,8 @@ export const DEFAULT_PRICING: Readonly<
     'claude-opus-4-5': { input: 5, cachedInput: 0.5, cacheWrite: 6.25, output: 25 },
     'claude-opus-4-1': { input: 15, cachedInput: 1.5, cacheWrite: 18.75, output: 75 },
     'claude-opus-4': { input: 15, cachedInput: 1.5, cacheWrite: 18.75, output: 75 },
-    'claude-sonnet-4-5': { input: 3, cachedInput: 0.3, cacheWrite: 3.75, output: 15 },
-    'claude-sonnet-4': { input: 3, cachedInput: 0.3, cacheWrite: 3.75, output: 15 },
+    'claude-sonnet-4-5': { input: 3, cachedInput: 0.3, cacheWrite: 3.75, output: 15, longContext: SONNET_1M },
+    'claude-sonnet-4': { input: 3, cachedInput: 0.3, cacheWrite: 3.75, output: 15, longContext: SONNET_1M },
     'claude-3-7-sonnet': { input: 3, cachedInput: 0.3, cacheWrite: 3.75, output: 15 },
     'claude-haiku-4-5': { input: 1, cachedInput: 0.1, cacheWrite: 1.25, output: 5 },
     'claude-3-5-haiku': { input: 0.8, cachedInput: 0.08, cacheWrite: 1, output: 4 },

@@ -17,6 +17,8 @@ export interface StreamMapper<Chunk> {
 /** How one client makes one call, streamed or not. */
 export interface CallPlan<Chunk, Response> {
   stream: boolean;
+  /** What the client changed in the request to make it valid, yielded first as `notice` events. */
+  notices?: readonly string[];
   openStream(signal: AbortSignal): Promise<AsyncIterable<Chunk>>;
   createMapper(): StreamMapper<Chunk>;
   fetchResponse(signal: AbortSignal): Promise<Response>;
@@ -79,6 +81,7 @@ export async function* runCall<Chunk, Response>(
   let finished = false;
   try {
     scope.throwIfStopped();
+    for (const message of plan.notices ?? []) yield { type: 'notice', message };
     if (plan.stream) {
       iterator = (await plan.openStream(scope.signal))[Symbol.asyncIterator]();
       const mapper = plan.createMapper();

@@ -7,6 +7,19 @@ export const DEFAULT_SDK_TIMEOUT_MS = 600_000;
 
 export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
 export const ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
+/** Anthropic's beta for a 1M-token context window (Claude Sonnet 4 and 4.5). */
+export const LONG_CONTEXT_BETA = 'context-1m-2025-08-07';
+
+/** The configured `anthropic-beta` header with the long-context beta added to it. */
+function withLongContextBeta(headers: Record<string, string | null>): void {
+  const name = Object.keys(headers).find((key) => key.toLowerCase() === 'anthropic-beta') ?? 'anthropic-beta';
+  const betas = (headers[name] ?? '')
+    .split(',')
+    .map((beta) => beta.trim())
+    .filter((beta) => beta !== '');
+  if (!betas.includes(LONG_CONTEXT_BETA)) betas.push(LONG_CONTEXT_BETA);
+  headers[name] = betas.join(',');
+}
 
 /**
  * Configured headers; without an API key the SDK's `Authorization` header is removed (a `null`
@@ -20,11 +33,28 @@ function headersFor(config: ModelClientConfig): Record<string, string | null> {
 }
 
 /**
+ * The OpenAI SDK keeps only the `error` field of an error body; servers that answer in another
+ * shape (Mistral's `{object: 'error', message, type, code}`) would lose their words, leaving
+ * "422 status code (no body)". Such a body is kept whole.
+ */
+class OpenAIKeepingErrorBodies extends OpenAI {
+  protected override makeStatusError(
+    status: number,
+    error: object,
+    message: string | undefined,
+    headers: Headers,
+  ): ReturnType<OpenAI['makeStatusError']> {
+    const whole = typeof error === 'object' && error !== null && !('error' in error) ? { error } : error;
+    return super.makeStatusError(status, whole, message, headers);
+  }
+}
+
+/**
  * Both SDKs are built the same way: no retries (the session owns retries and fallback), no
  * logging (a library does no I/O), nothing read from the environment (the config is the truth).
  */
 export function createOpenAISdk(config: ModelClientConfig): OpenAI {
-  return new OpenAI({
+  return new OpenAIKeepingErrorBodies({
     apiKey: config.apiKey ?? 'no-key',
     baseURL: config.baseURL ?? OPENAI_BASE_URL,
     organization: null,
@@ -38,11 +68,13 @@ export function createOpenAISdk(config: ModelClientConfig): OpenAI {
 }
 
 export function createAnthropicSdk(config: ModelClientConfig): Anthropic {
+  const headers = headersFor(config);
+  if (config.longContext === true) withLongContextBeta(headers);
   return new Anthropic({
     apiKey: config.apiKey ?? 'no-key',
     authToken: null,
     baseURL: config.baseURL ?? ANTHROPIC_BASE_URL,
-    defaultHeaders: headersFor(config),
+    defaultHeaders: headers,
     maxRetries: 0,
     timeout: config.timeoutMs ?? DEFAULT_SDK_TIMEOUT_MS,
     logLevel: 'off',

@@ -62,8 +62,11 @@ function openAIFacts(err: OpenAISdk.APIError): ErrorFacts {
   const rawCode: unknown = inner?.code ?? err.code;
   // OpenRouter sends the HTTP status as a numeric `code` inside in-stream errors.
   const status = err.status ?? (typeof rawCode === 'number' ? rawCode : undefined);
-  const message =
-    readString(inner?.message) ?? readString(body) ?? withoutStatusPrefix(err.message, err.status);
+  const own = readString(inner?.message) ?? readString(body) ?? withoutStatusPrefix(err.message, err.status);
+  // OpenRouter: "Provider returned error", with the upstream provider's words in metadata.raw.
+  const metadata = inner?.metadata as { raw?: unknown } | undefined;
+  const raw = readString(metadata?.raw);
+  const message = raw === undefined || own.includes(raw) ? own : `${own}: ${raw}`;
   const facts: ErrorFacts = { message };
   if (status !== undefined) facts.status = status;
   const code = readString(rawCode);

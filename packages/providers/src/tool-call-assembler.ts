@@ -1,5 +1,6 @@
 import type { ToolCall } from '@agent/protocol';
 import { parseToolArguments } from '@agent/protocol/util';
+import { newToolCallId } from './tool-call-ids.js';
 
 /** A complete tool call from its id, name and argument string. */
 export function toolCallFromRaw(id: string, name: string, rawArguments: string): ToolCall {
@@ -24,9 +25,6 @@ interface PendingCall {
  */
 export class ToolCallAssembler {
   private readonly calls: PendingCall[] = [];
-  private generated = 0;
-
-  constructor(private readonly idPrefix = 'call') {}
 
   get size(): number {
     return this.calls.length;
@@ -73,12 +71,15 @@ export class ToolCallAssembler {
     return undefined;
   }
 
-  /** The complete calls in the order they started; calls without a name are dropped. */
+  /**
+   * The complete calls in the order they started; calls without a name are dropped, calls
+   * without an id get a random one (unique across turns).
+   */
   finish(): ToolCall[] {
     const out: ToolCall[] = [];
     for (const call of this.calls) {
       if (!call.name) continue;
-      const id = call.id || `${this.idPrefix}_${++this.generated}`;
+      const id = call.id || newToolCallId();
       out.push(toolCallFromRaw(id, call.name, call.args));
     }
     this.calls.length = 0;

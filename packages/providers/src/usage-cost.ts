@@ -10,9 +10,12 @@ function roundUsd(value: number): number {
 
 /**
  * Cost in USD of one call's usage at the given prices. Cached and cache-write tokens are part of
- * `inputTokens` and are priced at their own rates (falling back to the input price).
+ * `inputTokens` and are priced at their own rates (falling back to the input price). A call
+ * whose input passes the long-context threshold is priced wholly at the long-context prices.
  */
-export function computeCostUsd(usage: TokenUsage, pricing: ModelPricing): number {
+export function computeCostUsd(usage: TokenUsage, base: ModelPricing): number {
+  const tier = base.longContext;
+  const pricing = tier !== undefined && usage.inputTokens > tier.thresholdTokens ? tier : base;
   const cached = usage.cachedTokens ?? 0;
   const written = usage.cacheWriteTokens ?? 0;
   const fresh = Math.max(0, usage.inputTokens - cached - written);

@@ -22,7 +22,7 @@ function recordingFetch(): { fetch: typeof fetch; signals: AbortSignal[] } {
 describe.each(WIRE_TYPES)('%s', (type) => {
   let server: ModelServer;
   beforeAll(async () => {
-    server = await startModelServer();
+    server = await startModelServer({ strict: true });
   });
   afterAll(() => server.close());
 

@@ -69,7 +69,7 @@ describe('reportedCost', () => {
 describe('cost on the usage event, over HTTP', () => {
   let server: ModelServer;
   beforeAll(async () => {
-    server = await startModelServer();
+    server = await startModelServer({ strict: true });
   });
   afterAll(() => server.close());
   const request = { messages: [{ role: 'user' as const, content: 'hi' }] };

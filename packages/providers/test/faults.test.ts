@@ -200,7 +200,7 @@ const cases = WIRE_TYPES.flatMap((type) =>
 describe('faults become ModelErrors', () => {
   let server: ModelServer;
   beforeAll(async () => {
-    server = await startModelServer();
+    server = await startModelServer({ strict: true });
   });
   afterAll(() => server.close());
 
@@ -232,7 +232,7 @@ describe('faults become ModelErrors', () => {
 describe('tool calls with invalid JSON arguments', () => {
   let server: ModelServer;
   beforeAll(async () => {
-    server = await startModelServer();
+    server = await startModelServer({ strict: true });
   });
   afterAll(() => server.close());
 

@@ -109,6 +109,7 @@ export const RESPONSES_ROWS: Row[] = [
           api: 'openai-responses',
           itemId: 'rs_01830d662ab3856501693c321405c88190be3ab04d5782d5f9',
           encryptedContent: encrypted('gAAAAABpPDIVOKrs', 1060),
+          after: 'start',
         },
       },
     ],
@@ -140,6 +141,7 @@ export const RESPONSES_ROWS: Row[] = [
           api: 'openai-responses',
           itemId: 'rs_0f35ed53160b395301693cc95817ac8190b978637daea4987e',
           encryptedContent: encrypted('gAAAAABpPMlcH0HH', 1572),
+          after: 'start',
         },
       },
     ],
@@ -173,7 +175,13 @@ export const RESPONSES_ROWS: Row[] = [
     },
     // xAI sends no encrypted content: the block is closed, but there is nothing to replay.
     blocks: [
-      { providerData: { api: 'openai-responses', itemId: 'rs_bf3b2b34-79d4-a45c-7be8-d1e5f96386c2' } },
+      {
+        providerData: {
+          api: 'openai-responses',
+          itemId: 'rs_bf3b2b34-79d4-a45c-7be8-d1e5f96386c2',
+          after: 'start',
+        },
+      },
     ],
     toolCalls: [],
     usage: {

@@ -27,7 +27,7 @@ export function recordingsIn(folder: string): string[] {
 export function replayServer(): () => ModelServer {
   let server: ModelServer | undefined;
   beforeAll(async () => {
-    server = await startModelServer({ fixturesDir: FIXTURES_DIR });
+    server = await startModelServer({ fixturesDir: FIXTURES_DIR, strict: true });
   });
   afterAll(async () => {
     server?.assertAllConsumed();

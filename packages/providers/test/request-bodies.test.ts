@@ -79,7 +79,7 @@ const request: ModelRequest = {
 
 let server: ModelServer;
 beforeAll(async () => {
-  server = await startModelServer();
+  server = await startModelServer({ strict: true });
 });
 afterAll(() => server.close());
 beforeEach(() => {
@@ -247,7 +247,7 @@ describe('openai-responses', () => {
       temperature: 0.3,
       top_p: 0.9,
       max_output_tokens: 1000,
-      reasoning: { effort: 'low', summary: 'auto' },
+      reasoning: { effort: 'low' },
       include: ['reasoning.encrypted_content'],
       stream: true,
     });

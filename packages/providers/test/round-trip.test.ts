@@ -9,7 +9,7 @@ import { type Collected, clientFor, collect, FIXTURES_DIR, WIRE_TYPES } from './
 
 let server: ModelServer;
 beforeAll(async () => {
-  server = await startModelServer({ fixturesDir: FIXTURES_DIR });
+  server = await startModelServer({ fixturesDir: FIXTURES_DIR, strict: true });
 });
 afterAll(() => server.close());
 

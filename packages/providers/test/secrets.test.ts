@@ -27,7 +27,7 @@ function everything(error: Error & { providerMessage?: string; cause?: unknown }
 describe.each(WIRE_TYPES)('%s', (type) => {
   let server: ModelServer;
   beforeAll(async () => {
-    server = await startModelServer();
+    server = await startModelServer({ strict: true });
   });
   afterAll(() => server.close());
 

@@ -79,7 +79,7 @@ const cases = TYPES.flatMap((type) => ROWS.map((row) => ({ type, ...row })));
 describe('stop reasons', () => {
   let server: ModelServer;
   beforeAll(async () => {
-    server = await startModelServer();
+    server = await startModelServer({ strict: true });
   });
   afterAll(() => server.close());
 

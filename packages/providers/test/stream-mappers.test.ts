@@ -189,7 +189,7 @@ describe('ResponsesStreamMapper', () => {
     expect(result.blocks).toEqual([
       {
         text: 'First.\n\nSecond.',
-        providerData: { api: 'openai-responses', itemId: 'rs', encryptedContent: 'enc' },
+        providerData: { api: 'openai-responses', itemId: 'rs', encryptedContent: 'enc', after: 'start' },
       },
     ]);
     expect(result.finish).toMatchObject({ stopReason: 'length', rawStopReason: 'max_output_tokens' });

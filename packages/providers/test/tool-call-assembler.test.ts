@@ -34,10 +34,28 @@ describe('ToolCallAssembler', () => {
   });
 
   it('gives an id to a call that had none and drops a call without a name', () => {
-    const a = new ToolCallAssembler('call');
+    const a = new ToolCallAssembler();
     a.add(0, undefined, 'named', '{}');
     a.add(1, 'nameless', undefined, '{}');
-    expect(a.finish()).toEqual([{ id: 'call_1', name: 'named', arguments: {}, rawArguments: '{}' }]);
+    expect(a.finish()).toEqual([
+      {
+        id: expect.stringMatching(/^call_[A-Za-z0-9]{24}$/),
+        name: 'named',
+        arguments: {},
+        rawArguments: '{}',
+      },
+    ]);
+  });
+
+  it('ids it gives are unique across calls and turns (a history never repeats one)', () => {
+    const ids = new Set<string>();
+    for (let turn = 0; turn < 50; turn++) {
+      const a = new ToolCallAssembler();
+      a.add(0, undefined, 'one', '{}');
+      a.add(1, undefined, 'two', '{}');
+      for (const call of a.finish()) ids.add(call.id);
+    }
+    expect(ids.size).toBe(100);
   });
 
   it('reassembles any arguments however the stream splits them (property)', () => {

@@ -5,7 +5,7 @@ import type { ModelRef } from './agent-file/definition.js';
 import type { ClientFactory } from './api.js';
 import { type ResolvedConfig, unusableValueError } from './config/layers.js';
 import type { ConfigEntry } from './config/merge.js';
-import type { ProviderEntry } from './config/schema.js';
+import type { ProviderEntry, ProviderModelEntry } from './config/schema.js';
 import { RuntimeError } from './errors.js';
 
 function entryError(entry: ConfigEntry<ProviderEntry>, message: string, cause?: unknown): RuntimeError {
@@ -17,6 +17,18 @@ function entryError(entry: ConfigEntry<ProviderEntry>, message: string, cause?: 
     message: `${file}${line === undefined ? '' : `:${line}`}: provider \`${entry.name}\`: ${message}`,
     ...(cause === undefined ? {} : { cause }),
   });
+}
+
+/** A model entry's overrides of the providers' model table. */
+function modelTableOverrides(model: ProviderModelEntry): Partial<ModelClientConfig> {
+  const out: Partial<ModelClientConfig> = {};
+  if (model.reasoningModel !== undefined) out.reasoningModel = model.reasoningModel;
+  if (model.omitSampling !== undefined) out.omitSampling = model.omitSampling;
+  if (model.reasoningEfforts !== undefined) out.reasoningEfforts = model.reasoningEfforts;
+  if (model.outputTokenLimit !== undefined) out.outputTokenLimit = model.outputTokenLimit;
+  if (model.maxTokensField !== undefined) out.maxTokensField = model.maxTokensField;
+  if (model.longContext !== undefined) out.longContext = model.longContext;
+  return out;
 }
 
 /**
@@ -57,6 +69,12 @@ export function modelClientConfig(ref: ModelRef, config: ResolvedConfig): ModelC
     ...(provider.promptCaching === undefined ? {} : { promptCaching: provider.promptCaching }),
     ...(provider.reasoningSummary === undefined ? {} : { reasoningSummary: provider.reasoningSummary }),
     ...(provider.chatReasoningField === undefined ? {} : { chatReasoningField: provider.chatReasoningField }),
+    ...(provider.streamUsage === undefined ? {} : { streamUsage: provider.streamUsage }),
+    ...(provider.toolCallIdFormat === undefined ? {} : { toolCallIdFormat: provider.toolCallIdFormat }),
+    ...(provider.assistantAfterToolResults === undefined
+      ? {}
+      : { assistantAfterToolResults: provider.assistantAfterToolResults }),
+    ...modelTableOverrides(model),
   };
   try {
     validateConfig(clientConfig);

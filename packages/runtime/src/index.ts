@@ -1,5 +1,6 @@
 export { MAX_INCLUDED_BYTES } from './agent-file/includes.js';
 export { FRONTMATTER_KEYS } from './agent-file/keys.js';
+export { closestName } from './agent-file/suggest.js';
 export type {
   AgentRunner,
   AgentSummary,

@@ -37,6 +37,8 @@ export interface PlanContext {
   tools?: readonly ToolDefinition[];
   /** Prefix of generated tool call ids (`call_`, `toolu_`). */
   toolIdPrefix: string;
+  /** Makes the id of a call the script gives none (instead of the prefix), e.g. Mistral's 9 characters. */
+  toolId?: (callNumber: number, index: number) => string;
   /** 1-based number of this call, to make generated ids unique. */
   callNumber: number;
   /** Whether the answer streams; a string text is split into words only when it streams slowly. */
@@ -93,7 +95,12 @@ export function planAnswer(answer: ScriptedAnswer, context: PlanContext): Answer
     };
   });
   const toolCalls = (answer.toolCalls ?? []).map((scripted, index): PlannedToolCall => {
-    const id = scripted.id ?? `${context.toolIdPrefix}${context.callNumber}_${index + 1}`;
+    const id =
+      scripted.id === null
+        ? ''
+        : (scripted.id ??
+          context.toolId?.(context.callNumber, index) ??
+          `${context.toolIdPrefix}${context.callNumber}_${index + 1}`);
     const isRaw = typeof scripted.arguments === 'string';
     const argumentsText = isRaw ? (scripted.arguments as string) : JSON.stringify(scripted.arguments);
     const call: ToolCall = isRaw

@@ -6,6 +6,8 @@ export type { ScriptedModel, ScriptedModelOptions } from './scripted-model.js';
 export { scriptedModel } from './scripted-model.js';
 export type { ModelServer, ModelServerOptions } from './server/http-server.js';
 export { startModelServer } from './server/http-server.js';
+export type { Flavour, StrictOptions } from './server/strict/index.js';
+export { FLAVOURS } from './server/strict/index.js';
 export { UnplannedCallError } from './step-queue.js';
 export type {
   RecordedRequest,

@@ -7,9 +7,13 @@ import type {
   ToolDefinition,
 } from '@agent/protocol';
 
-/** A tool call the scripted model makes. `arguments` as a string is sent verbatim (it may be invalid JSON). */
+/**
+ * A tool call the scripted model makes. `arguments` as a string is sent verbatim (it may be
+ * invalid JSON). `id: null` plays a server that sends no id (Chat Completions: no `id` field;
+ * elsewhere an empty id).
+ */
 export interface ScriptedToolCall {
-  id?: string;
+  id?: string | null;
   name: string;
   arguments: Record<string, unknown> | string;
 }
@@ -74,9 +78,12 @@ export interface ScriptedAnswer {
   replay?: string;
   /**
    * HTTP server, Chat Completions only: the delta field reasoning travels in. Default
-   * `reasoning_content` (DeepSeek, vLLM); `reasoning` is what Groq and OpenRouter send.
+   * `reasoning_content` (DeepSeek, vLLM); `reasoning` is what Groq sends; `reasoning_details`
+   * is OpenRouter's: the text in `reasoning` and again in `reasoning_details` pieces
+   * (`reasoning.text` with the block's index), and a block's signature as a
+   * `reasoning.encrypted` detail (Gemini's thought signature).
    */
-  chatReasoningField?: 'reasoning_content' | 'reasoning';
+  chatReasoningField?: 'reasoning_content' | 'reasoning' | 'reasoning_details';
 }
 
 /** What the scripted model saw, for assertions. */
@@ -92,6 +99,10 @@ export interface RecordedRequest {
   headers?: Record<string, string>;
   /** HTTP server only: method and path as received, e.g. `POST /v1/chat/completions`. */
   route?: string;
+  /** HTTP server only: the server the path prefix named (`/mistral/v1/...`), if any. */
+  flavour?: string;
+  /** HTTP server, strict mode: the request was refused with this status and message (no step used). */
+  rejected?: { status: number; message: string };
   /** In-process only: the call options (`timeoutMs`, and whether a signal was given). */
   callOptions?: { timeoutMs?: number; signal: boolean };
 }

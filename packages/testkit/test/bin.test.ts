@@ -104,6 +104,24 @@ describe('agent-testkit-server', () => {
     expect(await exited).toBe(0);
   });
 
+  it('--strict refuses what the API refuses, with its error, and then answers a valid call', async () => {
+    const file = script('strict.json', { steps: [{ text: 'valid' }] });
+    const { child, output, exited } = run(['--script', file, '--strict']);
+    const url = await listeningUrl(output);
+    expect(output()).toContain('(strict)');
+    const client = new OpenAI({ baseURL: `${url}/v1`, apiKey: 'test', maxRetries: 0 });
+    const user = [{ role: 'user' as const, content: 'x' }];
+    const refused = await client.chat.completions
+      .create({ model: 'o3', messages: user, temperature: 0.5 })
+      .catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(OpenAI.BadRequestError);
+    expect((refused as InstanceType<typeof OpenAI.BadRequestError>).param).toBe('temperature');
+    const answered = await client.chat.completions.create({ model: 'o3', messages: user });
+    expect(answered.choices[0]?.message.content).toBe('valid');
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  });
+
   it('exits 2 with a clear message for a bad script', async () => {
     const file = script('bad.json', { answers: [] });
     const { output, exited } = run(['--script', file]);

@@ -5,6 +5,7 @@ import { expect, test } from 'vitest';
 test('@agent/testkit exports exactly these values', async () => {
   expect(Object.keys(await import('@agent/testkit')).sort()).toEqual([
     'FIXTURES_DIR_ENV',
+    'FLAVOURS',
     'NONCE_PLACEHOLDER',
     'UnplannedCallError',
     'defaultFixturesDir',

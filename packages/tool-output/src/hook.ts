@@ -60,6 +60,8 @@ export class ToolOutputSession implements ToolOutputHook {
       agentPath: options.agentPath,
       now: options.now,
     };
+    // Every session, storing or not, clears what ended processes left (at most once a minute).
+    void this.store.sweep().then((removed) => this.reportSwept(removed));
     const deps = { store: this.store, options, context, reporting: this.reporting };
     this.provider = {
       id: TOOL_OUTPUT_PROVIDER_ID,
@@ -94,6 +96,17 @@ export class ToolOutputSession implements ToolOutputHook {
         message: `tool-output store removed (${this.store.handles.size} stored output${this.store.handles.size === 1 ? '' : 's'})`,
       });
     }
+  }
+
+  private reportSwept(removed: readonly string[]): void {
+    if (removed.length === 0) return;
+    this.context.log({
+      severity: 'VRB',
+      direction: 'response',
+      type: 'tool',
+      remoteIdentifier: 'agent:tool-output',
+      message: `removed ${removed.length} tool-output store director${removed.length === 1 ? 'y' : 'ies'} of ended processes: ${removed.slice(0, 5).join(', ')}${removed.length > 5 ? ', ...' : ''}`,
+    });
   }
 
   /**

@@ -1,5 +1,12 @@
 import type * as fsp from 'node:fs/promises';
 import { join } from 'node:path';
+import {
+  isProcessAlive,
+  processStartedAt,
+  procStartTicks,
+  psStartTimes,
+  START_TOLERANCE_MS,
+} from './process-identity.js';
 
 /** The filesystem calls the store makes (injectable so tests can see every one). */
 export type StoreFs = Pick<typeof fsp, 'mkdir' | 'open' | 'rm' | 'readdir' | 'readFile' | 'writeFile'>;
@@ -11,14 +18,24 @@ export const OWNER_FILE = '.ai-agent-owner.json';
 
 export interface OwnerRecord {
   pid: number;
-  /** When the owning process started, epoch milliseconds (approximate). */
+  /** When the owning process started, epoch milliseconds. */
   processStartedAt: number;
+  /** Linux: when the owning process started, in clock ticks since boot (`/proc/<pid>/stat` field 22). */
+  startTicks?: number;
   createdAt: number;
   sessionId: string;
 }
 
-export function processStartedAt(): number {
-  return Math.round(Date.now() - process.uptime() * 1000);
+/** The owner record of this process for a new directory. */
+export async function ownRecord(fs: StoreFs, sessionId: string, createdAt: number): Promise<OwnerRecord> {
+  const startTicks = await procStartTicks(fs, process.pid);
+  return {
+    pid: process.pid,
+    processStartedAt: processStartedAt(),
+    ...(startTicks === undefined ? {} : { startTicks }),
+    createdAt,
+    sessionId,
+  };
 }
 
 export async function writeOwner(fs: StoreFs, dir: string, record: OwnerRecord): Promise<void> {
@@ -36,38 +53,86 @@ async function readOwner(fs: StoreFs, dir: string): Promise<OwnerRecord | undefi
   }
 }
 
-/** Whether a process exists: `kill(pid, 0)` fails with ESRCH only for a dead one (EPERM: alive, not ours). */
-export function isProcessAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code !== 'ESRCH';
+export interface OwnerCheckOptions {
+  /** Where `/proc` is (tests point it elsewhere to take the portable path). */
+  procDir?: string;
+  /** Start times of pids from `ps` (injectable for tests). */
+  psStartTimes?: (pids: readonly number[]) => Promise<Map<number, number>>;
+}
+
+const near = (a: number, b: unknown) => typeof b === 'number' && Math.abs(a - b) <= START_TOLERANCE_MS;
+
+/**
+ * For each owner: does the process that wrote the record still run? A dead pid: no. A live
+ * pid whose start time differs from the recorded one is another process that got the pid: no.
+ * When the start time cannot be found out at all: yes (a directory is kept rather than lost).
+ */
+export async function ownersAlive(
+  fs: StoreFs,
+  owners: readonly OwnerRecord[],
+  options: OwnerCheckOptions = {},
+): Promise<boolean[]> {
+  const alive: boolean[] = [];
+  const unsure: number[] = [];
+  for (const [index, owner] of owners.entries()) {
+    if (!isProcessAlive(owner.pid)) {
+      alive[index] = false;
+      continue;
+    }
+    if (owner.startTicks !== undefined) {
+      const ticks = await procStartTicks(fs, owner.pid, options.procDir);
+      if (ticks !== undefined) {
+        alive[index] = ticks === owner.startTicks;
+        continue;
+      }
+    }
+    if (owner.pid === process.pid) alive[index] = near(processStartedAt(), owner.processStartedAt);
+    else unsure.push(index);
   }
+  const pids = [...new Set(unsure.map((index) => owners[index]!.pid))];
+  const starts = await (options.psStartTimes ?? psStartTimes)(pids);
+  for (const index of unsure) {
+    const owner = owners[index]!;
+    const started = starts.get(owner.pid);
+    alive[index] = started === undefined || near(started, owner.processStartedAt);
+  }
+  return alive;
 }
 
 /**
- * Removes `ai-agent-*` directories under `parent` left by processes that no longer run. Only
- * directories with a readable owner file naming a dead pid go; a live process's directory, this
- * process's own and anything without an owner file (not ours, or still being created) stay.
- * Returns the names removed.
+ * Removes `ai-agent-*` directories under `parent` whose owner process has ended (see
+ * `ownersAlive`). Directories of running owners (this process's included) and anything
+ * without a readable owner file (not ours, or still being created) stay. Returns the names
+ * removed.
  */
-export async function removeDeadSessionDirs(fs: StoreFs, parent: string): Promise<string[]> {
+export async function removeDeadSessionDirs(
+  fs: StoreFs,
+  parent: string,
+  options: OwnerCheckOptions = {},
+): Promise<string[]> {
   let entries: { name: string; isDirectory(): boolean }[];
   try {
     entries = await fs.readdir(parent, { withFileTypes: true });
   } catch {
     return [];
   }
-  const removed: string[] = [];
+  const owned: { name: string; owner: OwnerRecord }[] = [];
   for (const entry of entries) {
     if (!entry.isDirectory() || !entry.name.startsWith(SESSION_DIR_PREFIX)) continue;
-    const dir = join(parent, entry.name);
-    const owner = await readOwner(fs, dir);
-    if (owner === undefined || owner.pid === process.pid || isProcessAlive(owner.pid)) continue;
+    const owner = await readOwner(fs, join(parent, entry.name));
+    if (owner !== undefined) owned.push({ name: entry.name, owner });
+  }
+  const alive = await ownersAlive(
+    fs,
+    owned.map(({ owner }) => owner),
+    options,
+  );
+  const removed: string[] = [];
+  for (const [index, { name }] of owned.entries()) {
+    if (alive[index]) continue;
     try {
-      await fs.rm(dir, { recursive: true, force: true });
-      removed.push(entry.name);
+      await fs.rm(join(parent, name), { recursive: true, force: true });
+      removed.push(name);
     } catch {
       // Someone else removed it first, or it is not ours to remove: leave it.
     }

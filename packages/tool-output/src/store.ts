@@ -3,13 +3,7 @@ import * as nodeFs from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { HandleRegistry, newHandle, type StoredOutput } from './handles.js';
-import {
-  processStartedAt,
-  removeDeadSessionDirs,
-  SESSION_DIR_PREFIX,
-  type StoreFs,
-  writeOwner,
-} from './owner.js';
+import { ownRecord, removeDeadSessionDirs, SESSION_DIR_PREFIX, type StoreFs, writeOwner } from './owner.js';
 
 export interface ToolOutputStoreOptions {
   sessionId: string;
@@ -24,6 +18,11 @@ export type NewOutput = Omit<StoredOutput, 'handle' | 'avgLineBytes' | 'createdA
 /** Strings are written in slices of this many UTF-16 units, so no second full-size copy is made. */
 const WRITE_SLICE = 1 << 20;
 
+/** A long-lived process (a server running many sessions) sweeps a parent directory at most this often. */
+export const SWEEP_INTERVAL_MS = 60_000;
+/** When each parent directory was last swept by this process (monotonic ms). */
+const lastSweep = new Map<string, number>();
+
 /** The directory name for a session id: `ai-agent-<id>`, with characters other than A-Z a-z 0-9 _ - replaced. */
 export function sessionDirName(sessionId: string): string {
   const safe = sessionId.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 100);
@@ -34,6 +33,7 @@ export function sessionDirName(sessionId: string): string {
  * One session's stored outputs: a directory `<storeDir>/ai-agent-<session id>` (mode 0700,
  * created on the first store) holding one file per output, named by its handle. `dispose()`
  * removes the directory; it waits for writes under way, so an abort mid-write leaves nothing.
+ * `sweep()` removes the directories of owners that have ended.
  */
 export class ToolOutputStore {
   readonly handles = new HandleRegistry();
@@ -85,6 +85,20 @@ export class ToolOutputStore {
     return this.track(this.fs.open(this.pathOf(record), 'r'));
   }
 
+  /**
+   * Removes the directories of ended owners under the parent directory (see
+   * `removeDeadSessionDirs`), unless this process swept it less than `SWEEP_INTERVAL_MS` ago.
+   * Resolves with the names removed; never rejects. `dispose()` waits for it.
+   */
+  sweep(): Promise<string[]> {
+    const parent = this.parent();
+    const now = performance.now();
+    const last = lastSweep.get(parent);
+    if (last !== undefined && now - last < SWEEP_INTERVAL_MS) return Promise.resolve([]);
+    lastSweep.set(parent, now);
+    return this.track(removeDeadSessionDirs(this.fs, parent).catch(() => []));
+  }
+
   /** Removes the session directory. Safe to call more than once. */
   async dispose(): Promise<void> {
     this.disposed = true;
@@ -131,9 +145,9 @@ export class ToolOutputStore {
   }
 
   private async createDirectory(): Promise<string> {
-    const parent = resolve(this.options.storeDir ?? tmpdir());
+    const parent = this.parent();
     await this.fs.mkdir(parent, { recursive: true });
-    await removeDeadSessionDirs(this.fs, parent);
+    await this.sweep();
     const base = sessionDirName(this.options.sessionId);
     // The fixed name first; if a live owner holds it (the same session id twice), a suffixed one.
     for (const name of [
@@ -149,15 +163,14 @@ export class ToolOutputStore {
         throw error;
       }
       this.dir = dir;
-      await writeOwner(this.fs, dir, {
-        pid: process.pid,
-        processStartedAt: processStartedAt(),
-        createdAt: this.now(),
-        sessionId: this.options.sessionId,
-      });
+      await writeOwner(this.fs, dir, await ownRecord(this.fs, this.options.sessionId, this.now()));
       return dir;
     }
     throw new Error(`could not create a session directory under ${parent}: the names are taken`);
+  }
+
+  private parent(): string {
+    return resolve(this.options.storeDir ?? tmpdir());
   }
 
   private track<T>(promise: Promise<T>): Promise<T> {

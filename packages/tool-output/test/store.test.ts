@@ -1,9 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import * as nodeFs from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { createToolOutputHook } from '../src/index.js';
-import { OWNER_FILE } from '../src/owner.js';
+import { OWNER_FILE, removeDeadSessionDirs } from '../src/owner.js';
+import { parseElapsed, parseStartTicks } from '../src/process-identity.js';
 import { sessionDirName, ToolOutputStore } from '../src/store.js';
 import { recordingContext, tempDir } from './helpers.js';
 
@@ -26,20 +28,38 @@ async function deadPid(): Promise<number> {
   return child.pid!;
 }
 
-function sleeper(): ChildProcess {
-  return spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
+/** A running process, and when it started (epoch ms, taken just before the spawn). */
+async function sleeper(): Promise<{ child: ChildProcess; pid: number; startedAt: number }> {
+  const startedAt = Date.now();
+  const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
+  await new Promise((resolve) => child.once('spawn', resolve));
+  return { child, pid: child.pid!, startedAt };
 }
 
-function leftover(parent: string, name: string, pid: number): string {
+/** Field 22 of `/proc/<pid>/stat`: the process's start time in clock ticks since boot. */
+function startTicks(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
+}
+
+/** A session directory with an owner file; the start time fields are left out unless given. */
+function leftover(
+  parent: string,
+  name: string,
+  pid: number,
+  identity: { processStartedAt?: number; startTicks?: number } = {},
+): string {
   const dir = join(parent, name);
   mkdirSync(dir);
   writeFileSync(
     join(dir, OWNER_FILE),
-    JSON.stringify({ pid, processStartedAt: 0, createdAt: 0, sessionId: name }),
+    JSON.stringify({ pid, processStartedAt: 0, ...identity, createdAt: 0, sessionId: name }),
   );
   writeFileSync(join(dir, 'data'), 'old output');
   return dir;
 }
+
+const linux = process.platform === 'linux';
 
 describe('store lifecycle', () => {
   test('the directory is created on the first store only, mode 0700, one UUID-named file per output', async () => {
@@ -103,32 +123,6 @@ describe('store lifecycle', () => {
     expect(sessionDirs(parent)).toEqual([]);
   });
 
-  test('directories of dead processes are removed; a live process keeps its directory', async () => {
-    const parent = tempDir();
-    const live = sleeper();
-    try {
-      const dead = leftover(parent, 'ai-agent-dead', await deadPid());
-      const alive = leftover(parent, 'ai-agent-alive', live.pid!);
-      const mine = leftover(parent, 'ai-agent-same-process', process.pid);
-      const foreign = join(parent, 'ai-agent-no-owner');
-      mkdirSync(foreign);
-      const store = new ToolOutputStore({ sessionId: 'new', storeDir: parent });
-      await store.put(output, 'data');
-      expect(existsSync(dead)).toBe(false);
-      expect(existsSync(alive)).toBe(true);
-      expect(existsSync(mine)).toBe(true);
-      expect(existsSync(foreign)).toBe(true);
-      await store.dispose();
-      expect(sessionDirs(parent).sort()).toEqual([
-        'ai-agent-alive',
-        'ai-agent-no-owner',
-        'ai-agent-same-process',
-      ]);
-    } finally {
-      live.kill();
-    }
-  });
-
   test('two live sessions with the same id get separate directories', async () => {
     const parent = tempDir();
     const a = new ToolOutputStore({ sessionId: 'twin', storeDir: parent });
@@ -154,5 +148,113 @@ describe('store lifecycle', () => {
     expect(store.directory?.startsWith(join((await import('node:os')).tmpdir(), 'ai-agent-'))).toBe(true);
     await store.dispose();
     expect(store.directory).toBeUndefined();
+  });
+});
+
+describe('directories of ended owners', () => {
+  test.runIf(linux)(
+    'are removed when a store is created; a live owner, this process and foreign directories stay',
+    async () => {
+      const parent = tempDir();
+      const live = await sleeper();
+      try {
+        const dead = leftover(parent, 'ai-agent-dead', await deadPid());
+        const alive = leftover(parent, 'ai-agent-alive', live.pid, { startTicks: startTicks(live.pid) });
+        const mine = leftover(parent, 'ai-agent-same-process', process.pid, {
+          startTicks: startTicks(process.pid),
+        });
+        const foreign = join(parent, 'ai-agent-no-owner');
+        mkdirSync(foreign);
+        const store = new ToolOutputStore({ sessionId: 'new', storeDir: parent });
+        await store.put(output, 'data');
+        expect(existsSync(dead)).toBe(false);
+        expect(existsSync(alive)).toBe(true);
+        expect(existsSync(mine)).toBe(true);
+        expect(existsSync(foreign)).toBe(true);
+        const owner = JSON.parse(readFileSync(join(store.directory!, OWNER_FILE), 'utf8'));
+        expect(owner.startTicks).toBe(startTicks(process.pid));
+        await store.dispose();
+        expect(sessionDirs(parent).sort()).toEqual([
+          'ai-agent-alive',
+          'ai-agent-no-owner',
+          'ai-agent-same-process',
+        ]);
+      } finally {
+        live.child.kill();
+      }
+    },
+  );
+
+  test.runIf(linux)(
+    'every session clears them, one that stores nothing too: a dead pid, and a live pid that started at another time (a reused pid)',
+    async () => {
+      const parent = tempDir();
+      const live = await sleeper();
+      try {
+        const ticks = startTicks(live.pid);
+        const dead = leftover(parent, 'ai-agent-dead', await deadPid());
+        const reused = leftover(parent, 'ai-agent-reused', live.pid, { startTicks: ticks - 1 });
+        const alive = leftover(parent, 'ai-agent-alive', live.pid, { startTicks: ticks });
+        const context = recordingContext();
+        const hook = createToolOutputHook({ storeDir: parent })(context);
+        await hook.dispose();
+        expect(existsSync(dead)).toBe(false);
+        expect(existsSync(reused)).toBe(false);
+        expect(existsSync(alive)).toBe(true);
+        expect(context.logs.map((entry) => entry.message)).toContainEqual(
+          expect.stringMatching(/^removed 2 tool-output store directories of ended processes/),
+        );
+      } finally {
+        live.child.kill();
+      }
+    },
+  );
+
+  test.runIf(process.platform !== 'win32')(
+    'without /proc, the start time from ps tells a reused pid from the live owner',
+    async () => {
+      const parent = tempDir();
+      const live = await sleeper();
+      try {
+        // Records of a system without /proc: the start time in ms only (ps reports whole seconds).
+        const reused = leftover(parent, 'ai-agent-reused', live.pid, {
+          processStartedAt: live.startedAt - 60_000,
+          startTicks: 1,
+        });
+        const alive = leftover(parent, 'ai-agent-alive', live.pid, { processStartedAt: live.startedAt });
+        const dead = leftover(parent, 'ai-agent-dead', await deadPid(), { processStartedAt: live.startedAt });
+        const removed = await removeDeadSessionDirs(nodeFs, parent, { procDir: join(parent, 'no-proc') });
+        expect(removed.sort()).toEqual(['ai-agent-dead', 'ai-agent-reused']);
+        expect(existsSync(reused)).toBe(false);
+        expect(existsSync(dead)).toBe(false);
+        expect(existsSync(alive)).toBe(true);
+      } finally {
+        live.child.kill();
+      }
+    },
+  );
+
+  test('an owner whose start time cannot be found out keeps its directory', async () => {
+    const parent = tempDir();
+    const live = await sleeper();
+    try {
+      const kept = leftover(parent, 'ai-agent-unknown', live.pid, { processStartedAt: 0 });
+      const removed = await removeDeadSessionDirs(nodeFs, parent, {
+        procDir: join(parent, 'no-proc'),
+        psStartTimes: async () => new Map(),
+      });
+      expect(removed).toEqual([]);
+      expect(existsSync(kept)).toBe(true);
+    } finally {
+      live.child.kill();
+    }
+  });
+
+  test('parses the start time out of a /proc stat line whose command holds spaces and parentheses', () => {
+    const stat = `4242 (evil) name (x)) S 1 4242 4242 0 -1 4194560 100 0 0 0 1 2 0 0 20 0 1 0 987654 1000 200`;
+    expect(parseStartTicks(stat)).toBe(987654);
+    expect(parseElapsed('1-02:03:04')).toBe(((26 * 60 + 3) * 60 + 4) * 1000);
+    expect(parseElapsed('03:04')).toBe(184_000);
+    expect(parseElapsed('nonsense')).toBeUndefined();
   });
 });

@@ -16,6 +16,7 @@ import type { FinalSlotResult, SlotEvent } from './slot-events.js';
 import { NO_EVENTS, SlotRecorder, type TextType } from './slot-recorder.js';
 import { indexOfLt, startsPartially } from './starts-partially.js';
 import { emptyContentReason, malformedReason, whyIgnored } from './tag-rules.js';
+import { TextAccumulator } from './text-accumulator.js';
 import { THINK_CLOSE, THINK_OPEN } from './think.js';
 import { isWhitespaceCode } from './whitespace.js';
 
@@ -34,6 +35,10 @@ const LT = 0x3c;
  * are the same for every way of splitting a text into chunks; each character is examined a
  * bounded number of times (at most one opening tag, `MAX_OPEN_TAG_LENGTH` characters, is
  * held back), so the cost is linear in the input.
+ *
+ * Memory: the input is kept once (`result.text`); the payload, the outside text and the
+ * reasoning are slices of it located by offsets, not copies, so a 50 MB report costs about
+ * 50 MB whichever of them a caller keeps.
  */
 export class FinalSlotParser {
   readonly nonce: string;
@@ -43,6 +48,17 @@ export class FinalSlotParser {
   private finalResult: FinalSlotResult | undefined;
 
   private readonly rec = new SlotRecorder();
+  /** Every chunk, in order: the texts of the result are slices of it. */
+  private readonly input = new TextAccumulator();
+  /** Characters pushed before the current chunk: `consumed + i` is a position in the input. */
+  private consumed = 0;
+  // Positions in the input (see `buildResult`).
+  private thinkBodyStart = 0;
+  private thinkBodyEnd = 0;
+  private tagStart = 0;
+  private tagEnd = 0;
+  private payloadStart = 0;
+  private payloadEnd = 0;
 
   private readonly leadDetector = new LeadingThinkDetector();
   private thinkFound = false;
@@ -77,13 +93,15 @@ export class FinalSlotParser {
       throw new XmlTransportError('invalid_option', `push() expects a string, got ${typeof chunk}`);
     }
     if (chunk.length === 0) return NO_EVENTS;
+    this.input.add(chunk);
     // Fast path: a chunk that cannot start or end anything is plain text of the current phase.
     const type = PLAIN_TEXT_OF[this.phase];
     if (type !== undefined && this.matched === 0 && (this.phase === DONE || indexOfLt(chunk, 0) === -1)) {
       this.rec.text(type, chunk);
-      return this.rec.take();
+    } else {
+      this.run(chunk);
     }
-    this.run(chunk);
+    this.consumed += chunk.length;
     return this.rec.take();
   }
 
@@ -131,6 +149,7 @@ export class FinalSlotParser {
         case THINK:
           i = this.untilClose(s, i, THINK_CLOSE, 'think');
           if (this.matched === THINK_CLOSE.length) {
+            this.thinkBodyEnd = this.consumed + i - THINK_CLOSE.length;
             this.matched = 0;
             this.thinkClosed = true;
             this.phase = SCAN;
@@ -148,6 +167,7 @@ export class FinalSlotParser {
     const lead = this.leadDetector;
     i = lead.feed(s, i);
     if (lead.decision === LEAD_THINK) {
+      this.thinkBodyStart = this.consumed + i;
       this.thinkFound = true;
       this.phase = THINK;
     } else if (lead.decision === LEAD_NONE) {
@@ -194,7 +214,7 @@ export class FinalSlotParser {
       const step = scanner.feed(s.charCodeAt(i));
       if (step === SCAN_MORE) continue;
       if (step === SCAN_DONE) {
-        this.tagComplete(this.carry + s.slice(this.candidateStart, i + 1));
+        this.tagComplete(this.carry + s.slice(this.candidateStart, i + 1), this.consumed + i + 1);
         return i + 1;
       }
       // The character at i is not part of the tag: the candidate is plain text, and
@@ -209,7 +229,8 @@ export class FinalSlotParser {
     return n;
   }
 
-  private tagComplete(raw: string): void {
+  /** `raw` is the tag as written; it ends at input position `end`. */
+  private tagComplete(raw: string, end: number): void {
     this.carry = '';
     const tag = this.scanner.build(raw);
     const reason = whyIgnored(tag, this.nonce);
@@ -219,6 +240,8 @@ export class FinalSlotParser {
       this.rec.ignore(raw, reason);
       return;
     }
+    this.tagStart = end - raw.length;
+    this.tagEnd = end;
     this.openTag = raw;
     this.attributes = tag.attributes;
     this.contentWhitespace = '';
@@ -261,6 +284,8 @@ export class FinalSlotParser {
   private beginContent(held: string): void {
     this.matched = 0;
     this.reportFound = true;
+    // The payload starts right after the tag: the whitespace held so far belongs to it.
+    this.payloadStart = this.tagEnd;
     this.phase = CONTENT;
     this.rec.event({ type: 'open', tag: this.openTag, attributes: this.attributes });
     this.rec.text('content', this.contentWhitespace + held);
@@ -279,6 +304,7 @@ export class FinalSlotParser {
   private content(s: string, i: number): number {
     i = this.untilClose(s, i, this.closeTag, 'content');
     if (this.matched === this.closeTag.length) {
+      this.payloadEnd = this.consumed + i - this.closeTag.length;
       this.matched = 0;
       this.reportClosed = true;
       this.phase = DONE;
@@ -347,19 +373,35 @@ export class FinalSlotParser {
     this.carry = '';
   }
 
+  /**
+   * The texts as slices of the input (a slice shares the input's memory): a leading think
+   * block (and the whitespace before it) is `[0, afterThink)`, its body
+   * `[thinkBodyStart, thinkBodyEnd)`; the report is `[tagStart, closeEnd)`, its payload
+   * `[payloadStart, payloadEnd)`; everything else is outside text. Unclosed blocks run to the end.
+   */
   private buildResult(): FinalSlotResult {
+    const text = this.input.toString();
+    const end = text.length;
+    const thinkEnd = this.thinkClosed ? this.thinkBodyEnd : end;
+    const afterThink = !this.thinkFound ? 0 : this.thinkClosed ? thinkEnd + THINK_CLOSE.length : end;
     const common = {
-      outsideText: this.rec.outside.toString(),
+      text,
       ignored: this.rec.ignored,
-      think: this.thinkFound ? { text: this.rec.thinking.toString(), closed: this.thinkClosed } : undefined,
+      think: this.thinkFound
+        ? { text: text.slice(this.thinkBodyStart, thinkEnd), closed: this.thinkClosed }
+        : undefined,
     };
-    if (!this.reportFound) return { found: false, ...common };
+    if (!this.reportFound) return { found: false, outsideText: text.slice(afterThink), ...common };
+    const payloadEnd = this.reportClosed ? this.payloadEnd : end;
+    const before = text.slice(afterThink, this.tagStart);
+    const closeEnd = payloadEnd + this.closeTag.length;
     return {
       found: true,
       closed: this.reportClosed,
       tag: this.openTag,
       attributes: this.attributes,
-      payload: this.rec.payload.toString(),
+      payload: text.slice(this.payloadStart, payloadEnd),
+      outsideText: this.reportClosed && closeEnd < end ? before + text.slice(closeEnd) : before,
       ...common,
     };
   }

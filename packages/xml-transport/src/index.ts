@@ -24,5 +24,6 @@ export type {
   SlotFound,
   SlotNotFound,
 } from './slot-events.js';
+export { TextAccumulator } from './text-accumulator.js';
 export { stripLeadingThink, type ThinkSplit } from './think.js';
 export { type ForcedFinalTurn, renderXmlNext, type XmlNextOptions } from './xml-next.js';

@@ -28,6 +28,8 @@ export interface LeadingThink {
 }
 
 interface SlotResultBase {
+  /** The whole input, as pushed. The other texts are slices of it (they share its memory). */
+  text: string;
   /** Everything that is neither the report nor leading reasoning, in order. */
   outsideText: string;
   /** Tags that were not taken, with reasons a caller can show the model. */

@@ -1,5 +1,4 @@
 import type { IgnoredTag, SlotEvent } from './slot-events.js';
-import { TextAccumulator } from './text-accumulator.js';
 
 export type TextType = 'outside' | 'content' | 'think';
 
@@ -12,12 +11,10 @@ export const NO_EVENTS: readonly SlotEvent[] = Object.freeze([]);
 
 /**
  * What the parser has said so far: the events of the current call (allocated only when
- * there is one; adjacent text of one type merged) and the accumulated texts for the result.
+ * there is one; adjacent text of one type merged) and the ignored tags. The texts of the
+ * result are not kept here: they are slices of the whole input (see `FinalSlotParser`).
  */
 export class SlotRecorder {
-  readonly outside = new TextAccumulator();
-  readonly payload = new TextAccumulator();
-  readonly thinking = new TextAccumulator();
   readonly ignored: IgnoredTag[] = [];
   private out: SlotEvent[] | undefined;
   private lastText: TextEvent | undefined;
@@ -32,9 +29,6 @@ export class SlotRecorder {
 
   text(type: TextType, text: string): void {
     if (text.length === 0) return;
-    if (type === 'outside') this.outside.add(text);
-    else if (type === 'content') this.payload.add(text);
-    else this.thinking.add(text);
     const last = this.lastText;
     if (last !== undefined && last.type === type) {
       last.text += text;

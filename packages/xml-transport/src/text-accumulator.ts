@@ -1,42 +1,63 @@
-/** Pieces up to this length are copied into the buffer; longer ones are kept as they are. */
+/** Pieces up to this length are copied into the buffer. */
 const SMALL_PIECE = 8;
 const BUFFER_UNITS = 4096;
+/** Pieces are joined into strings of about this many characters as they come. */
+const BATCH_CHARS = 65_536;
 
 /**
- * Collects text pieces in linear time and compact memory. Streams often deliver one
- * character per chunk: such small pieces are copied into a UTF-16 buffer that becomes one
- * string when full, instead of keeping millions of tiny strings; larger pieces are kept as
- * they are. Everything is joined once, at the end. Lone surrogates survive unchanged.
+ * Collects text pieces in linear time and compact memory. Streams deliver many small
+ * pieces (often one character, usually a few tokens): keeping each as its own string costs
+ * a header per piece and an array slot, several times the text itself. So tiny pieces are
+ * copied into a UTF-16 buffer, and pieces are joined in batches of about 64K characters as
+ * they come; only pieces of a batch's size or more are kept as they are. Everything is
+ * joined once, at the end. Lone surrogates survive unchanged.
  */
 export class TextAccumulator {
+  /** Joined batches and large pieces, in order. */
   private readonly parts: string[] = [];
+  /** Pieces of the current batch, in order (the buffer's text comes first when flushed). */
+  private batch: string[] = [];
+  private batchChars = 0;
   private buffer: Uint16Array | undefined;
   private used = 0;
   private joined: string | undefined;
+  private total = 0;
+
+  /** Characters added so far. */
+  get length(): number {
+    return this.total;
+  }
 
   add(text: string): void {
     const length = text.length;
     if (length === 0) return;
     this.joined = undefined;
-    if (length > SMALL_PIECE) {
-      this.flushBuffer();
+    this.total += length;
+    if (length <= SMALL_PIECE) {
+      if (this.used + length > BUFFER_UNITS) this.flushBuffer();
+      let buffer = this.buffer;
+      if (buffer === undefined) {
+        buffer = new Uint16Array(BUFFER_UNITS);
+        this.buffer = buffer;
+      }
+      let used = this.used;
+      for (let k = 0; k < length; k++) buffer[used++] = text.charCodeAt(k);
+      this.used = used;
+      return;
+    }
+    this.flushBuffer();
+    if (length >= BATCH_CHARS) {
+      this.flushBatch();
       this.parts.push(text);
       return;
     }
-    if (this.used + length > BUFFER_UNITS) this.flushBuffer();
-    let buffer = this.buffer;
-    if (buffer === undefined) {
-      buffer = new Uint16Array(BUFFER_UNITS);
-      this.buffer = buffer;
-    }
-    let used = this.used;
-    for (let k = 0; k < length; k++) buffer[used++] = text.charCodeAt(k);
-    this.used = used;
+    this.addToBatch(text);
   }
 
   toString(): string {
     if (this.joined === undefined) {
       this.flushBuffer();
+      this.flushBatch();
       this.joined = this.parts.length === 1 ? this.parts[0]! : this.parts.join('');
       this.parts.length = 0;
       if (this.joined.length > 0) this.parts.push(this.joined);
@@ -44,11 +65,23 @@ export class TextAccumulator {
     return this.joined;
   }
 
+  private addToBatch(text: string): void {
+    this.batch.push(text);
+    this.batchChars += text.length;
+    if (this.batchChars >= BATCH_CHARS) this.flushBatch();
+  }
+
+  private flushBatch(): void {
+    if (this.batch.length === 0) return;
+    this.parts.push(this.batch.length === 1 ? this.batch[0]! : this.batch.join(''));
+    this.batch = [];
+    this.batchChars = 0;
+  }
+
   private flushBuffer(): void {
     if (this.used === 0 || this.buffer === undefined) return;
-    this.parts.push(
-      String.fromCharCode.apply(null, this.buffer.subarray(0, this.used) as unknown as number[]),
-    );
+    const text = String.fromCharCode.apply(null, this.buffer.subarray(0, this.used) as unknown as number[]);
     this.used = 0;
+    this.addToBatch(text);
   }
 }

@@ -8,6 +8,7 @@ test('@agent/xml-transport exports exactly these values', async () => {
     'FinalSlotParser',
     'MAX_OPEN_TAG_LENGTH',
     'STRUCTURED_REPORT_FORMATS',
+    'TextAccumulator',
     'XmlTransportError',
     'assertNonce',
     'createNonce',

@@ -93,6 +93,7 @@ describe('FinalSlotParser properties', () => {
         const split = chunked(text, cuts);
         expect(split).toEqual(whole);
         expect(split.result).toEqual(parseFinalSlot(text, { nonce: NONCE }));
+        expect(split.result.text).toBe(text);
         expectConsistent(split);
       }),
       { numRuns: 10_000 },
@@ -104,6 +105,7 @@ describe('FinalSlotParser properties', () => {
       fc.property(wellFormedResponse, chunking, (response, cuts) => {
         const expected = oracle(response);
         const { result } = chunked(expected.text, cuts);
+        expect(result.text).toBe(expected.text);
         expect(result.found).toBe(expected.found);
         expect(result.outsideText).toBe(expected.outside);
         expect(result.ignored.map((i) => i.tag)).toEqual(expected.ignoredTags);

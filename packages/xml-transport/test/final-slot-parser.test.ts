@@ -6,8 +6,10 @@ const parse = (text: string) => parseFinalSlot(text, { nonce: NONCE });
 
 describe('FinalSlotParser: what counts as the report', () => {
   it('takes the payload between this session’s FINAL tags, with attributes and outside text', () => {
-    const result = parse(`Here you go.\n${OPEN}{"a":1}${CLOSE}\nBye.`);
+    const text = `Here you go.\n${OPEN}{"a":1}${CLOSE}\nBye.`;
+    const result = parse(text);
     expect(result).toEqual({
+      text,
       found: true,
       closed: true,
       tag: OPEN,

@@ -2,15 +2,17 @@ import type { AgentEvent, AgentEventMeta, AgentResult } from '@agent/protocol';
 import { errorMessage } from '@agent/protocol/util';
 import type { ResolveOptions, RunAgentFileOptions } from '@agent/runtime';
 import { CliError } from '../cli-error.js';
-import { CLI_EXIT, type CliExitCode, exitCodeForResult } from '../exit-codes.js';
+import { CLI_EXIT, type CliExitCode, exitCodeForResult, signalExitCode } from '../exit-codes.js';
 import { type CliIo, writeAndFlush } from '../io.js';
 import { AccountingFile } from '../output/accounting-file.js';
+import { formatCompactLog, showsWithoutVerbose } from '../output/compact-log.js';
+import { resultForJson } from '../output/json-result.js';
 import { formatLogEntry } from '../output/logfmt.js';
 import { renderReport } from '../output/render-report.js';
 import { StatusLine } from '../output/status-line.js';
 import { terminalCaps } from '../output/terminal.js';
-import { startsWithLocation } from '../runtime-errors.js';
-import { installInterruptHandlers } from '../signals.js';
+import { type InterruptSignal, installInterruptHandlers } from '../signals.js';
+import { ADOPTED_TEXT_NOTICE, describeEnding, printableReport } from './run-ending.js';
 import type { ParsedRunOptions } from './run-options.js';
 
 /** How the CLI shows a run (terminal concerns only). */
@@ -64,38 +66,41 @@ export async function runSession(params: RunSessionParams): Promise<CliExitCode>
     }
   }
 
-  const showLog = (severity: string) =>
+  // --verbose (and --trace-* for TRC): logfmt lines; otherwise warnings and errors, compactly.
+  const asLogfmt = (severity: string) =>
     display.verbose || (severity === 'TRC' && (params.run.traceLlm || params.run.traceMcp));
   const onEvent = (event: AgentEvent, meta: AgentEventMeta) => {
     status?.onEvent(event, meta);
-    if (event.type === 'log' && showLog(event.entry.severity)) {
+    if (event.type === 'log') {
       const entry =
         event.entry.agentPath === undefined ? { ...event.entry, agentPath: meta.agentPath } : event.entry;
-      printErr(formatLogEntry(entry));
+      if (asLogfmt(entry.severity)) printErr(formatLogEntry(entry));
+      else if (showsWithoutVerbose(entry, meta)) printErr(formatCompactLog(entry));
     } else if (event.type === 'accounting') {
       accounting?.append(event.entry, meta.agentPath);
     }
   };
 
   // First Ctrl-C: `stopSignal` (a last turn that asks for the report); second, or SIGTERM: `signal`.
+  // The run ends with 130 (SIGINT) or 143 (SIGTERM) once a signal arrived, as shells expect.
   const stopper = new AbortController();
   const controller = new AbortController();
-  let interrupted = false;
+  let interrupted: InterruptSignal | undefined;
   let forcedExit: NodeJS.Timeout | undefined;
   const removeHandlers = installInterruptHandlers({
     onStop: () => {
-      interrupted = true;
+      interrupted = 'SIGINT';
       status?.setNote('stopping: asking for the report (Ctrl-C again to cancel at once)');
       if (status === undefined)
         printErr('agent: stopping, asking for the report (press Ctrl-C again to cancel at once)');
       stopper.abort(new Error('stopped by the user (SIGINT)'));
     },
-    onAbort: () => {
-      interrupted = true;
-      controller.abort(new Error('cancelled by a signal'));
+    onAbort: (signal) => {
+      interrupted = signal;
+      controller.abort(new Error(`cancelled by ${signal}`));
       status?.stop();
       printErr('agent: cancelled');
-      forcedExit ??= setTimeout(() => process.exit(CLI_EXIT.cancelled), ABORT_GRACE_MS);
+      forcedExit ??= setTimeout(() => process.exit(signalExitCode(signal)), ABORT_GRACE_MS);
       forcedExit.unref();
     },
   });
@@ -127,39 +132,19 @@ export async function runSession(params: RunSessionParams): Promise<CliExitCode>
     accounting?.close();
   }
 
-  // An interrupted run exits 8 even when the model still handed in a report (printed below).
-  const code = interrupted ? CLI_EXIT.cancelled : exitCodeForResult(result);
+  // An interrupted run exits 130/143 even when the model still handed in a report (printed below).
+  const code = interrupted === undefined ? exitCodeForResult(result) : signalExitCode(interrupted);
+  // A report the session made up is no answer: a pipeline must not take it for one.
+  const report = printableReport(result);
   if (display.json) {
-    await writeAndFlush(io.stdout, `${JSON.stringify(result, null, 2)}\n`);
-  } else if (result.finalReport !== undefined) {
-    const rendered = await renderReport(result.finalReport, { ansi: outCaps.ansi, columns: outCaps.columns });
+    await writeAndFlush(io.stdout, `${JSON.stringify(resultForJson(result), null, 2)}\n`);
+  } else if (report !== undefined) {
+    const rendered = await renderReport(report, { ansi: outCaps.ansi, columns: outCaps.columns });
     await writeAndFlush(io.stdout, rendered);
   }
+  if (result.finalReport?.origin === 'adopted-text')
+    await writeAndFlush(io.stderr, `${ADOPTED_TEXT_NOTICE}\n`);
   const ending = describeEnding(result, code);
   if (ending !== undefined) await writeAndFlush(io.stderr, `${ending}\n`);
   return code;
-}
-
-/**
- * What stderr says when the exit code is not 0 (undefined for 0): one line, or for located
- * errors (`file:line: ...`, possibly several lines) the error as it is and then the marker,
- * so editors and `grep` find the locations at the start of lines.
- */
-export function describeEnding(result: AgentResult, code: CliExitCode): string | undefined {
-  if (code === CLI_EXIT.success) return undefined;
-  const report = result.finalReport;
-  if (code === CLI_EXIT.cancelled && result.exitCode === 'EXIT-FINAL-ANSWER') {
-    return `agent: interrupted; the agent reported status '${report?.status ?? 'unknown'}' (exit ${code})`;
-  }
-  if (code === CLI_EXIT.failureReport && report !== undefined && report.synthetic !== true) {
-    return `agent: the agent reported status '${report.status}' (exit ${code})`;
-  }
-  const tools = code === CLI_EXIT.tools ? 'every tool call failed' : undefined;
-  const reason =
-    result.error ?? (report?.synthetic === true ? 'the session ended without a final report' : undefined);
-  if (reason !== undefined && (reason.includes('\n') || startsWithLocation(reason))) {
-    return `${reason}\nagent: ${result.exitCode}${tools === undefined ? '' : `: ${tools}`} (exit ${code})`;
-  }
-  const details = [tools, reason].filter((part) => part !== undefined && part !== '').join('; ');
-  return `agent: ${result.exitCode}${details === '' ? '' : `: ${details}`} (exit ${code})`;
 }

@@ -1,3 +1,4 @@
+import { assertAgentFileExists } from '../agent-file-check.js';
 import { usageError } from '../cli-error.js';
 import type { CliExitCode } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
@@ -16,6 +17,7 @@ export interface RunCommandInput {
 /** `agent run <file.ai> [prompt]`. */
 export async function runCommand(input: RunCommandInput): Promise<CliExitCode> {
   const run = parseRunOptions(input.options);
+  await assertAgentFileExists(input.file);
   const stdin = input.stdin ?? process.stdin;
   const source = promptSource(input.prompt, stdin.isTTY === true);
   if (source.kind === 'missing') {

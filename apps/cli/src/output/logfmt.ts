@@ -2,7 +2,7 @@ import type { LogEntry } from '@agent/protocol';
 
 /** Characters that force a logfmt value into quotes. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what must be quoted.
-const NEEDS_QUOTES = /[\s"=\\]|[\u0000-\u001f\u007f]/;
+const NEEDS_QUOTES = /[\s"=\\]|[\u0000-\u001f\u007f-\u009f]/;
 
 /** A logfmt value: bare when it is safe, else double-quoted with `\\`, `"` and control characters escaped. */
 export function logfmtValue(value: string | number | boolean): string {
@@ -12,15 +12,21 @@ export function logfmtValue(value: string | number | boolean): string {
 }
 
 function escapeValue(text: string): string {
+  return printable(text.replace(/[\\"]/g, (char) => `\\${char}`));
+}
+
+/**
+ * The text with every control character escaped (`\n`, `\r`, `\t`, else `\u00XX`), so what a
+ * model or a server wrote can never move the cursor or send an escape sequence to a terminal.
+ */
+export function printable(text: string): string {
   let out = '';
   for (const char of text) {
     const code = char.codePointAt(0)!;
-    if (char === '\\') out += '\\\\';
-    else if (char === '"') out += '\\"';
-    else if (char === '\n') out += '\\n';
+    if (char === '\n') out += '\\n';
     else if (char === '\r') out += '\\r';
     else if (char === '\t') out += '\\t';
-    else if (code < 0x20 || code === 0x7f) out += `\\u${code.toString(16).padStart(4, '0')}`;
+    else if (code < 0x20 || (code >= 0x7f && code <= 0x9f)) out += `\\u${code.toString(16).padStart(4, '0')}`;
     else out += char;
   }
   return out;

@@ -1,4 +1,4 @@
-import type { AgentEvent, AgentEventMeta } from '@agent/protocol';
+import type { AgentEvent, AgentEventMeta, ProgressEvent } from '@agent/protocol';
 
 /** What the status line shows; fed from the run's events. */
 export interface StatusState {
@@ -19,8 +19,6 @@ export function newStatusState(now: number): StatusState {
   return { turn: 0, tools: new Map(), inputTokens: 0, outputTokens: 0, costUsd: 0, startedAt: now };
 }
 
-const CALL_ID = /^call (\S+?):?\s/;
-
 /** Updates the state from one event; returns true when something visible changed. */
 export function applyStatusEvent(state: StatusState, event: AgentEvent, meta: AgentEventMeta): boolean {
   switch (event.type) {
@@ -35,42 +33,32 @@ export function applyStatusEvent(state: StatusState, event: AgentEvent, meta: Ag
       state.costUsd += event.entry.costUsd ?? 0;
       return true;
     case 'log': {
+      // The model in use: the structured target of an LLM request (never the message text).
       const entry = event.entry;
       if (
-        entry.type === 'llm' &&
-        entry.direction === 'request' &&
-        !entry.remoteIdentifier.startsWith('agent:')
-      ) {
-        state.model = meta.isMaster ? entry.remoteIdentifier : `${meta.agentPath} ${entry.remoteIdentifier}`;
-        return true;
-      }
-      if (entry.type !== 'tool') return false;
-      const id = CALL_ID.exec(entry.message)?.[1];
-      if (id === undefined) return false;
-      const key = `${meta.agentPath}/${id}`;
-      if (entry.direction === 'request') state.tools.set(key, toolName(entry.remoteIdentifier));
-      else state.tools.delete(key);
+        entry.type !== 'llm' ||
+        entry.direction !== 'request' ||
+        entry.remoteIdentifier.startsWith('agent:')
+      )
+        return false;
+      state.model = meta.isMaster ? entry.remoteIdentifier : `${meta.agentPath} ${entry.remoteIdentifier}`;
       return true;
     }
     case 'progress':
-    case 'status': {
-      const progress = event.event;
-      if (progress.type === 'tool_started')
-        state.tools.set(`${progress.agentPath}/${progress.callId}`, progress.tool);
-      else if (progress.type === 'tool_finished')
-        state.tools.delete(`${progress.agentPath}/${progress.callId}`);
-      else return false;
-      return true;
-    }
+    case 'status':
+      return applyToolProgress(state, event.event);
     default:
       return false;
   }
 }
 
-/** `mcp:fs:Read` -> `Read`; `agent__summarizer` stays. */
-function toolName(remoteIdentifier: string): string {
-  const parts = remoteIdentifier.split(':');
-  return parts[parts.length - 1] || remoteIdentifier;
+/** Running tools come from `tool_started` / `tool_finished`, keyed by agent path and call id. */
+function applyToolProgress(state: StatusState, progress: ProgressEvent): boolean {
+  if (progress.type !== 'tool_started' && progress.type !== 'tool_finished') return false;
+  const key = `${progress.agentPath}/${progress.callId}`;
+  if (progress.type === 'tool_started') state.tools.set(key, progress.tool);
+  else state.tools.delete(key);
+  return true;
 }
 
 export function formatElapsed(ms: number): string {

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -174,6 +174,21 @@ export function workspace(
   }
   for (const [name, content] of Object.entries(agents)) ws.write(name, content);
   return ws;
+}
+
+/** Adds `mcpServers` entries to the workspace's `agent.json`. */
+export function addMcpServers(ws: Workspace, servers: Record<string, Record<string, unknown>>): void {
+  const config = JSON.parse(readFileSync(ws.file('agent.json'), 'utf8')) as Record<string, unknown>;
+  config.mcpServers = { ...(config.mcpServers as object | undefined), ...servers };
+  ws.write('agent.json', `${JSON.stringify(config, null, 2)}\n`);
+}
+
+/** The stdio MCP fixture that ignores SIGTERM (see fixtures/stubborn-mcp.mjs). */
+export const STUBBORN_MCP = fileURLToPath(new URL('./fixtures/stubborn-mcp.mjs', import.meta.url));
+
+/** The last line of a text (the CLI's closing line on stderr). */
+export function lastLine(text: string): string {
+  return text.trimEnd().split('\n').at(-1) ?? '';
 }
 
 /** An agent file: shebang, YAML frontmatter, prompt. */

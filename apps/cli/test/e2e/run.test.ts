@@ -64,6 +64,7 @@ describe('agent run: endings and exit codes', () => {
     const result = await run(['run', file, 'Anything', '--max-turns', '1']);
     expect(result.code, result.stderr).toBe(3);
     expect(result.stderr).toContain('EXIT-MAX-TURNS-NO-RESPONSE');
+    expect(result.stdout).toBe('');
   });
 
   it('exits 4 when the provider rejects the key', async () => {
@@ -231,7 +232,7 @@ describe('agent run: input and options', () => {
 });
 
 describe('signals', () => {
-  it('on the first Ctrl-C asks the model for its report in a last turn, prints it and exits 8', async () => {
+  it('on the first Ctrl-C asks the model for its report in a last turn, prints it and exits 130', async () => {
     const { ws, file, server } = await setup([
       () => ({
         delayMs: 1_500,
@@ -251,15 +252,15 @@ describe('signals', () => {
     await waitFor(() => server.requests.length === 1);
     child.kill('SIGINT');
     const result = await done;
-    expect(result.code, result.stderr).toBe(8);
+    expect(result.code, result.stderr).toBe(130);
     expect(result.stdout).toBe('Half done: read 2 of 4 files.\n');
     expect(result.stderr).toContain('stopping');
-    expect(result.stderr).toContain("interrupted; the agent reported status 'partial' (exit 8)");
+    expect(result.stderr).toContain("interrupted; the agent reported status 'partial' (exit 130)");
     expect(server.requests).toHaveLength(2);
     expect(JSON.stringify(server.requests[1]!.messages)).toContain('FINAL TURN');
   });
 
-  it('cancels at once on the second Ctrl-C and exits 8', async () => {
+  it('cancels at once on the second Ctrl-C and exits 130 with nothing on stdout', async () => {
     const { ws, file, server } = await setup([() => ({ text: 'never sent', delayMs: 30_000 })]);
     const { child, done } = spawnCli(['run', file, 'Go', '--config', ws.file('agent.json')], {
       cwd: ws.dir,
@@ -271,9 +272,10 @@ describe('signals', () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     child.kill('SIGINT');
     const result = await done;
-    expect(result.code, result.stderr).toBe(8);
+    expect(result.code, result.stderr).toBe(130);
     expect(Date.now() - sent).toBeLessThan(10_000);
     expect(result.stderr).toContain('cancelled');
+    expect(result.stdout).toBe('');
   });
 });
 

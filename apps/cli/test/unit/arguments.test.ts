@@ -74,13 +74,18 @@ describe('prompt source', () => {
 });
 
 describe('shorthand', () => {
-  it('puts run in front of an existing file', () => {
+  it('puts run in front of an existing file, or of a missing one named *.ai (run then says no such file)', () => {
     const file = join(dir, 'a.ai');
     writeFileSync(file, 'x');
     const commands = ['run', 'validate'];
     expect(expandShorthand([file, 'q'], commands)).toEqual(['run', file, 'q']);
     expect(expandShorthand(['validate', file], commands)).toEqual(['validate', file]);
-    expect(expandShorthand([join(dir, 'nope.ai')], commands)).toEqual([join(dir, 'nope.ai')]);
+    expect(expandShorthand([join(dir, 'nope.ai'), 'q'], commands)).toEqual([
+      'run',
+      join(dir, 'nope.ai'),
+      'q',
+    ]);
+    expect(expandShorthand(['frobnicate'], commands)).toEqual(['frobnicate']);
     expect(expandShorthand(['--help'], commands)).toEqual(['--help']);
     expect(expandShorthand([dir], commands)).toEqual([dir]);
   });
@@ -95,13 +100,13 @@ describe('interrupts', () => {
     };
     const calls: string[] = [];
     const remove = installInterruptHandlers(
-      { onStop: () => calls.push('stop'), onAbort: () => calls.push('abort') },
+      { onStop: () => calls.push('stop'), onAbort: (signal) => calls.push(`abort ${signal}`) },
       source,
     );
     listeners.get('SIGINT')!();
     listeners.get('SIGINT')!();
     listeners.get('SIGTERM')!();
-    expect(calls).toEqual(['stop', 'abort', 'abort']);
+    expect(calls).toEqual(['stop', 'abort SIGINT', 'abort SIGTERM']);
     remove();
     expect(listeners.size).toBe(0);
   });

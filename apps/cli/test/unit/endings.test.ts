@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AccountingEntry, AgentResult } from '@agent/protocol';
 import { describe, expect, it } from 'vitest';
-import { describeEnding } from '../../src/commands/run-session.js';
+import { describeEnding } from '../../src/commands/run-ending.js';
 import { AccountingFile } from '../../src/output/accounting-file.js';
 
 const base: AgentResult = {

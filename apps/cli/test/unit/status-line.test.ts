@@ -1,6 +1,6 @@
 import type { AgentEvent, AgentEventMeta } from '@agent/protocol';
 import { describe, expect, it } from 'vitest';
-import { formatElapsed, renderStatus, StatusLine } from '../../src/output/status-line.js';
+import { applyStatusEvent, formatElapsed, renderStatus, StatusLine } from '../../src/output/status-line.js';
 
 const master: AgentEventMeta = { isMaster: true, isFinal: false, sessionId: 's', agentPath: 'main' };
 const child: AgentEventMeta = {
@@ -27,6 +27,15 @@ function log(
   };
 }
 
+function tool(
+  type: 'tool_started' | 'tool_finished',
+  callId: string,
+  name = 'fs__Read',
+  agentPath = 'main',
+): AgentEvent {
+  return { type: 'progress', event: { type, agentPath, tool: name, callId } };
+}
+
 describe('status line', () => {
   it('shows turn, model, running tools, tokens, cost and elapsed time', () => {
     let now = 1_000;
@@ -34,7 +43,7 @@ describe('status line', () => {
     const line = new StatusLine({ out, ansi: false, columns: () => 200, now: () => now, throttleMs: 0 });
     line.onEvent({ type: 'turn_started', turn: 2, attempt: 1, isRetry: false, isFinalTurn: false }, master);
     line.onEvent(log('request', 'llm', 'openai:gpt-4o', 'attempt 1'), master);
-    line.onEvent(log('request', 'tool', 'mcp:fs:Read', 'call call_1: {}'), master);
+    line.onEvent(tool('tool_started', 'call_1'), master);
     line.onEvent(
       {
         type: 'accounting',
@@ -53,8 +62,8 @@ describe('status line', () => {
     );
     now += 65_000;
     const text = renderStatus(line.state, now, 200);
-    expect(text).toBe('turn 2 | 1m05s | 1200 in / 34 out tok | $0.0123 | openai:gpt-4o | tools: Read');
-    line.onEvent(log('response', 'tool', 'mcp:fs:Read', 'call call_1: 10 characters in 3 ms'), master);
+    expect(text).toBe('turn 2 | 1m05s | 1200 in / 34 out tok | $0.0123 | openai:gpt-4o | tools: fs__Read');
+    line.onEvent(tool('tool_finished', 'call_1'), master);
     expect(renderStatus(line.state, now, 200)).not.toContain('tools:');
     // A sub-agent's turns do not move the master's turn; its model is labelled with its path.
     line.onEvent({ type: 'turn_started', turn: 7, attempt: 1, isRetry: false, isFinalTurn: false }, child);
@@ -62,6 +71,30 @@ describe('status line', () => {
     expect(renderStatus(line.state, now, 200)).toMatch(
       /^turn 2 \| .* \| main\.summarizer openai:gpt-4o-mini$/,
     );
+  });
+
+  it('tracks running tools by agent path and call id from tool_started / tool_finished, never from log text', () => {
+    const line = new StatusLine({ out: fakeOut(), ansi: false, columns: () => 200, now: () => 0 });
+    const shown = () => renderStatus(line.state, 0, 200).split(' | ').at(-1);
+    // Log lines about tools (the text the status line used to parse) change nothing.
+    expect(applyStatusEvent(line.state, log('request', 'tool', 'mcp:fs:Read', 'call c1: {}'), master)).toBe(
+      false,
+    );
+    expect(line.state.tools.size).toBe(0);
+    // Two parallel calls of one tool, and the same call id in a sub-agent.
+    line.onEvent(tool('tool_started', 'c1'), master);
+    line.onEvent(tool('tool_started', 'c2'), master);
+    line.onEvent(tool('tool_started', 'c1', 'web__Fetch', 'main.researcher'), child);
+    expect(shown()).toBe('tools: fs__Read, web__Fetch');
+    line.onEvent(tool('tool_finished', 'c1'), master);
+    expect(shown()).toBe('tools: fs__Read, web__Fetch');
+    line.onEvent(tool('tool_finished', 'c2'), master);
+    expect(shown()).toBe('tools: web__Fetch');
+    line.onEvent(tool('tool_finished', 'c1', 'web__Fetch', 'main.researcher'), child);
+    expect(renderStatus(line.state, 0, 200)).not.toContain('tools:');
+    // A finish without a start (or twice) is harmless.
+    line.onEvent(tool('tool_finished', 'c9'), master);
+    expect(line.state.tools.size).toBe(0);
   });
 
   it('fits the terminal width', () => {

@@ -11,9 +11,11 @@ import {
   type ToolCall,
 } from '@agent/protocol';
 import { errorMessage } from '@agent/protocol/util';
+import { TextAccumulator } from '@agent/xml-transport';
 import type { OpTreeBuilder } from '../observe/op-tree.js';
 import type { SessionRecorder } from '../observe/recorder.js';
 import { type SlotOutcome, SlotReader } from './slot-reader.js';
+import { StepStopper } from './step-stopper.js';
 
 export interface AttemptSuccess {
   ok: true;
@@ -65,11 +67,8 @@ export async function runModelAttempt(
   const started = context.now();
   // The client gets the session's own signal and the timeout; no controller is made per call.
   // A client that ignores both is still stopped: the watchdog ends our wait a second later.
-  let stopWaiting: (reason: unknown) => void = () => {};
-  const stoppedWaiting = new Promise<never>((_, reject) => {
-    stopWaiting = reject;
-  });
-  stoppedWaiting.catch(() => {});
+  const stopper = new StepStopper();
+  const stopWaiting = (reason: unknown) => stopper.stop(reason);
   let watchdogFired = false;
   const watchdog = setTimeout(() => {
     watchdogFired = true;
@@ -87,7 +86,9 @@ export async function runModelAttempt(
   else context.signal.addEventListener('abort', onSessionAbort, { once: true });
   const reader = new SlotReader(context.nonce, recorder);
   const reasoning: ReasoningPart[] = [];
-  let reasoningText = '';
+  // Reasoning may stream in millions of small deltas: accumulated, not concatenated (`+=` builds
+  // a rope of one node per delta before it is flattened).
+  let reasoningText = new TextAccumulator();
   const toolCalls: ToolCall[] = [];
   let usage: TokenUsage | undefined;
   let stopReason: StopReason | undefined;
@@ -106,7 +107,7 @@ export async function runModelAttempt(
     const iterator = stream[Symbol.asyncIterator]();
     try {
       for (;;) {
-        const step = await Promise.race([iterator.next(), stoppedWaiting]);
+        const step = await stopper.next(iterator);
         if (step.done === true) break;
         const event = step.value;
         switch (event.type) {
@@ -115,7 +116,7 @@ export async function runModelAttempt(
             break;
           case 'reasoning-delta':
             if (event.text.length > 0) {
-              reasoningText += event.text;
+              reasoningText.add(event.text);
               recorder.emit({ type: 'thinking', text: event.text }, 'stream');
             }
             if (
@@ -123,8 +124,8 @@ export async function runModelAttempt(
               event.redactedData !== undefined ||
               event.providerData !== undefined
             ) {
-              reasoning.push(closeReasoning(reasoningText, event));
-              reasoningText = '';
+              reasoning.push(closeReasoning(reasoningText.toString(), event));
+              reasoningText = new TextAccumulator();
             }
             break;
           case 'tool-call':
@@ -132,6 +133,15 @@ export async function runModelAttempt(
             break;
           case 'usage':
             usage = event.usage;
+            break;
+          case 'notice':
+            recorder.log({
+              severity: 'VRB',
+              direction: 'request',
+              type: 'llm',
+              remoteIdentifier: label,
+              message: `attempt ${context.attempt}: ${event.message}`,
+            });
             break;
           case 'finish':
             stopReason = event.stopReason;
@@ -144,10 +154,15 @@ export async function runModelAttempt(
     } finally {
       if (watchdogFired || context.signal.aborted) void iterator.return?.()?.catch(() => {});
     }
-    if (reasoningText.length > 0) reasoning.push({ text: reasoningText });
+    if (reasoningText.length > 0) reasoning.push({ text: reasoningText.toString() });
     const slot = reader.end();
     const latencyMs = context.now() - started;
-    const thinking = reasoning.map((part) => part.text).join('') + slot.thinkText;
+    const thinking =
+      reasoning.length === 0
+        ? slot.thinkText
+        : reasoning.length === 1 && slot.thinkText.length === 0
+          ? reasoning[0]!.text
+          : reasoning.map((part) => part.text).join('') + slot.thinkText;
     if (thinking.length > 0) {
       recorder.log({
         severity: 'THK',

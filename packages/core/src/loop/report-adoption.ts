@@ -13,7 +13,8 @@ export type Adoption =
 /**
  * Finds the final report in one answer: the nonce-tagged XML slot first, then a native
  * `agent__final_report` call, and only on the final turn the plain text. Whatever is found
- * goes through the three-layer processor; an invalid one comes back with diagnostics.
+ * goes through the three-layer processor; an invalid one comes back with diagnostics. The
+ * report's `origin` says which: `declared` (slot or tool call) or `adopted-text`.
  */
 export function adoptFinalReport(
   attempt: AttemptSuccess,
@@ -60,7 +61,9 @@ export function adoptFinalReport(
   const text = slot.outsideText.trim();
   if (options.isFinalTurn && text.length > 0) {
     return fromProcessor(
-      processFinalReport({ source: 'xml', attributes: {}, payload: text }, expected),
+      processFinalReport({ source: 'xml', attributes: {}, payload: text }, expected, {
+        origin: 'adopted-text',
+      }),
       'text',
       false,
     );

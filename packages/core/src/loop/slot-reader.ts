@@ -27,7 +27,6 @@ export interface SlotOutcome {
  */
 export class SlotReader {
   private readonly parser: FinalSlotParser;
-  private readonly chunks: string[] = [];
   private streamed = false;
 
   constructor(
@@ -38,14 +37,15 @@ export class SlotReader {
   }
 
   push(text: string): void {
-    this.chunks.push(text);
     this.handle(this.parser.push(text));
   }
 
   end(): SlotOutcome {
     this.handle(this.parser.end());
     const result = this.parser.result;
-    const fullText = this.chunks.length === 1 ? this.chunks[0]! : this.chunks.join('');
+    // The parser keeps the text once; its payload and outside text are slices of it, so the
+    // conversation's copy of the answer and the report share one string.
+    const fullText = result.text;
     const common = {
       outsideText: result.outsideText,
       thinkText: result.think?.text ?? '',

@@ -1,7 +1,8 @@
 import type { ExitCode, ModelError, ModelTarget } from '@agent/protocol';
 import { MAX_RATE_LIMIT_WAIT_MS, MIN_RATE_LIMIT_WAIT_MS } from '../config.js';
 
-type DropReason = 'auth' | 'quota' | 'model_not_found' | 'context';
+/** Why a target is out: for the session, or (`bad_request`) until the next turn. */
+type DropReason = 'auth' | 'quota' | 'model_not_found' | 'context' | 'bad_request';
 
 interface TargetState {
   target: ModelTarget;
@@ -13,7 +14,8 @@ interface TargetState {
 /**
  * Which target the next attempt uses. Each turn starts at the first live target and every
  * failed attempt moves to the next one; targets that cannot work again (bad key, no quota,
- * unknown model, prompt too long) are dropped for the rest of the session.
+ * unknown model, prompt too long) are dropped for the rest of the session, and a target that
+ * refused the request as invalid for the rest of the turn.
  */
 export class TargetRotation {
   private readonly states: TargetState[];
@@ -29,9 +31,10 @@ export class TargetRotation {
     return count;
   }
 
-  /** Start of a turn: back to the primary target. */
+  /** Start of a turn: back to the primary target; targets that refused the last turn's request get this one. */
   resetForTurn(): void {
     this.cursor = 0;
+    for (const state of this.states) if (state.dropped === 'bad_request') delete state.dropped;
   }
 
   current(): ModelTarget | undefined {

@@ -9,8 +9,17 @@ export type TurnEnd =
   | { kind: 'force-final'; reason: ForcedFinalReason }
   | { kind: 'end'; exitCode: ExitCode; error: string };
 
+/** `base`, then the last error of each target in the provider's words, when there are any. */
+function withCauses(base: string, lastErrors: readonly string[] | undefined): string {
+  return lastErrors === undefined || lastErrors.length === 0 ? base : `${base}: ${lastErrors.join('; ')}`;
+}
+
 /** The turn cannot go on because no target is left. */
-export function noTargetLeft(rotation: TargetRotation, isFinal: boolean): TurnEnd {
+export function noTargetLeft(
+  rotation: TargetRotation,
+  isFinal: boolean,
+  lastErrors: readonly string[],
+): TurnEnd {
   const exitCode = rotation.exhaustedExitCode();
   if (exitCode === 'EXIT-TOKEN-LIMIT' && !isFinal) return { kind: 'force-final', reason: 'context' };
   const what: Partial<Record<ExitCode, string>> = {
@@ -18,31 +27,38 @@ export function noTargetLeft(rotation: TargetRotation, isFinal: boolean): TurnEn
     'EXIT-QUOTA-EXCEEDED': 'every model is out of quota',
     'EXIT-TOKEN-LIMIT': 'the conversation no longer fits any model',
   };
-  return { kind: 'end', exitCode, error: what[exitCode] ?? 'no model could be used' };
+  return { kind: 'end', exitCode, error: withCauses(what[exitCode] ?? 'no model could be used', lastErrors) };
 }
 
-/** How the session ends when its final turn gave no report. */
-export function finalTurnFailed(state: SessionState, maxRetries: number, modelErrorsOnly: boolean): TurnEnd {
+/**
+ * How the session ends when its final turn gave no report. `lastErrors` is set when every
+ * attempt of the turn was a model error: the error then says what each target answered.
+ */
+export function finalTurnFailed(
+  state: SessionState,
+  maxRetries: number,
+  lastErrors: readonly string[] | undefined,
+): TurnEnd {
   const reason = state.forcedFinal ?? 'max_turns';
   if (reason === 'context') {
     return {
       kind: 'end',
       exitCode: 'EXIT-TOKEN-LIMIT',
-      error: 'the context window filled up and the final turn gave no report',
+      error: withCauses('the context window filled up and the final turn gave no report', lastErrors),
     };
   }
   if (reason === 'user_stop') {
     return {
       kind: 'end',
       exitCode: 'EXIT-USER-STOP',
-      error: 'stopped by the user; the final turn gave no report',
+      error: withCauses('stopped by the user; the final turn gave no report', lastErrors),
     };
   }
-  if (modelErrorsOnly) {
+  if (lastErrors !== undefined) {
     return {
       kind: 'end',
       exitCode: 'EXIT-NO-LLM-RESPONSE',
-      error: `no model answered on the final turn after ${maxRetries} attempts`,
+      error: withCauses(`no model answered on the final turn after ${maxRetries} attempts`, lastErrors),
     };
   }
   if (state.finalReportFailedEver) {

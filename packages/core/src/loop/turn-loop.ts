@@ -1,6 +1,7 @@
 import type {
   ConversationMessage,
   ExpectedOutput,
+  ModelError,
   ModelRequest,
   ModelTarget,
   OpNode,
@@ -16,7 +17,9 @@ import type { ToolExecutor } from '../tools/tool-executor.js';
 import { AnswerHandler } from './answer-handler.js';
 import { classifyModelError } from './error-policy.js';
 import { runModelAttempt } from './model-attempt.js';
+import type { RetryBackoffSettings } from './retry-delay.js';
 import type { SessionState } from './session-state.js';
+import { TargetHealth } from './target-health.js';
 import type { TargetRotation } from './target-rotation.js';
 import { finalTurnFailed, noTargetLeft, type TurnEnd } from './turn-end.js';
 import { renderTurnNotice } from './turn-notice.js';
@@ -42,14 +45,20 @@ export interface TurnLoopOptions {
   agentPath: string;
   now: () => number;
   sleep: (ms: number, signal: AbortSignal) => Promise<void>;
+  retryBackoff: RetryBackoffSettings | undefined;
+  targets: readonly ModelTarget[];
 }
+
+const ABORTED: TurnEnd = { kind: 'end', exitCode: 'EXIT-ABORTED', error: 'the session was cancelled' };
 
 /** Runs turns until a report is committed or the session has to end. */
 export class TurnLoop {
   private readonly answers: AnswerHandler;
+  private readonly health: TargetHealth;
 
   constructor(private readonly o: TurnLoopOptions) {
     this.answers = new AnswerHandler(o, (message) => this.push(message));
+    this.health = new TargetHealth(o.targets, o.retryBackoff);
   }
 
   push(message: ConversationMessage): void {
@@ -105,10 +114,10 @@ export class TurnLoop {
     let modelErrorsOnly = true;
     let retrySlugs: string[] | undefined;
     while (failures < o.maxRetries) {
-      if (o.signal.aborted)
-        return { kind: 'end', exitCode: 'EXIT-ABORTED', error: 'the session was cancelled' };
+      if (o.signal.aborted) return ABORTED;
       const target = o.rotation.current();
-      if (target === undefined) return noTargetLeft(o.rotation, isFinal);
+      if (target === undefined) return noTargetLeft(o.rotation, isFinal, this.health.lastErrors());
+      if (!(await this.waitForTarget(target))) return ABORTED;
       const attemptNo = failures + 1;
       o.recorder.emit({
         type: 'turn_started',
@@ -133,37 +142,14 @@ export class TurnLoop {
         now: o.now,
       });
       if (!outcome.ok) {
-        const action = classifyModelError(outcome.error, o.signal.aborted);
         retrySlugs = [outcome.error.kind];
-        if (action.kind === 'aborted')
-          return { kind: 'end', exitCode: 'EXIT-ABORTED', error: 'the session was cancelled' };
-        if (action.kind === 'drop-target' || action.kind === 'context') {
-          o.rotation.drop(target, action.kind === 'context' ? 'context' : action.reason);
-          continue; // not counted: the other targets still get their tries
-        }
-        failures++;
-        o.rotation.advance();
-        if (action.kind === 'rate-limited') {
-          o.rotation.markRateLimited(target, outcome.error);
-          const wait = o.rotation.takeRateLimitWait();
-          if (wait > 0 && failures < o.maxRetries) {
-            o.recorder.log({
-              severity: 'WRN',
-              direction: 'response',
-              type: 'llm',
-              remoteIdentifier: 'agent:rate-limit',
-              message: `every model is rate-limited; waiting ${wait} ms`,
-            });
-            try {
-              await o.sleep(wait, o.signal);
-            } catch {
-              return { kind: 'end', exitCode: 'EXIT-ABORTED', error: 'the session was cancelled' };
-            }
-          }
-        }
+        const next = await this.afterModelError(target, outcome.error, failures + 1);
+        if (next === 'counted') failures++;
+        else if (next !== 'not-counted') return next;
         continue;
       }
       modelErrorsOnly = false;
+      this.health.answered(target);
       // What we estimated for this request: the conversation's running total, the tool
       // definitions (counted once per process) and the notice by the heuristic (it is new
       // every turn; counting it exactly would cost more than everything else the loop does).
@@ -179,7 +165,68 @@ export class TurnLoop {
       retrySlugs = [this.answers.lastRetrySlug];
     }
     if (!isFinal) return { kind: 'force-final', reason: 'retry_exhaustion' };
-    return finalTurnFailed(state, o.maxRetries, modelErrorsOnly);
+    return finalTurnFailed(state, o.maxRetries, modelErrorsOnly ? this.health.lastErrors() : undefined);
+  }
+
+  /**
+   * What a failed call means for the turn: `not-counted` when the target was dropped (the
+   * others still get their tries), `counted` when it used up an attempt (after the rate-limit
+   * sleep, once every target is rate-limited and `attemptsAfter` leaves another attempt), or
+   * how the turn ends.
+   */
+  private async afterModelError(
+    target: ModelTarget,
+    error: ModelError,
+    attemptsAfter: number,
+  ): Promise<'counted' | 'not-counted' | TurnEnd> {
+    const o = this.o;
+    const action = classifyModelError(error, o.signal.aborted);
+    if (action.kind === 'aborted') return ABORTED;
+    this.health.failed(target, error, o.now());
+    if (action.kind === 'drop-target' || action.kind === 'context') {
+      o.rotation.drop(target, action.kind === 'context' ? 'context' : action.reason);
+      return 'not-counted';
+    }
+    o.rotation.advance();
+    if (action.kind !== 'rate-limited') return 'counted';
+    o.rotation.markRateLimited(target, error);
+    const wait = o.rotation.takeRateLimitWait();
+    if (wait <= 0 || attemptsAfter >= o.maxRetries) return 'counted';
+    o.recorder.log({
+      severity: 'WRN',
+      direction: 'response',
+      type: 'llm',
+      remoteIdentifier: 'agent:rate-limit',
+      message: `every model is rate-limited; waiting ${wait} ms`,
+    });
+    try {
+      await o.sleep(wait, o.signal);
+      return 'counted';
+    } catch {
+      return ABORTED;
+    }
+  }
+
+  /**
+   * Waits out the target's backoff, if it failed transiently and its time has not come (moving
+   * to another target never waits: that one has its own). False when the session was aborted.
+   */
+  private async waitForTarget(target: ModelTarget): Promise<boolean> {
+    const wait = this.health.waitBefore(target, this.o.now());
+    if (wait <= 0) return true;
+    this.o.recorder.log({
+      severity: 'WRN',
+      direction: 'response',
+      type: 'llm',
+      remoteIdentifier: 'agent:retry-backoff',
+      message: `waiting ${wait} ms before calling ${target.client.provider}:${target.client.model} again`,
+    });
+    try {
+      await this.o.sleep(wait, this.o.signal);
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   private buildRequest(

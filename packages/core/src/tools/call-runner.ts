@@ -7,6 +7,8 @@ export interface RawToolOutcome {
   text: string;
   /** Short error for accounting when `ok` is false. */
   error?: string;
+  /** Why it failed in a few words, for the `tool_finished` event when `text` would not do. */
+  summary?: string;
   provider?: ToolProvider;
   /** A sub-agent's op tree, hung under the call's operation. */
   childSession?: SessionNode;

@@ -11,9 +11,11 @@ import {
 } from '@agent/protocol';
 import type { OpTreeBuilder } from '../observe/op-tree.js';
 import type { SessionRecorder } from '../observe/recorder.js';
+import { CallBudget } from './call-budget.js';
 import { failedText, type RawToolOutcome, remoteIdentifier, runExternalCall } from './call-runner.js';
 import { readBatchCalls, readTaskStatus } from './internal-tools.js';
 import type { ResultSizer } from './result-sizer.js';
+import { ToolEvents } from './tool-events.js';
 import type { ToolLookup } from './tool-registry.js';
 
 export interface ToolExecutorOptions {
@@ -46,24 +48,26 @@ export interface TurnToolsOutcome {
 
 /** Runs the native tool calls of one turn in parallel and turns every outcome into a tool message. */
 export class ToolExecutor {
-  constructor(private readonly options: ToolExecutorOptions) {}
+  private readonly events: ToolEvents;
+
+  constructor(private readonly options: ToolExecutorOptions) {
+    this.events = new ToolEvents(options.recorder, options.agentPath);
+  }
 
   async runTurn(calls: readonly ToolCall[], turnNode: OpNode): Promise<TurnToolsOutcome> {
-    const { maxToolCallsPerTurn } = this.options;
+    const budget = new CallBudget(this.options.maxToolCallsPerTurn);
     let forceFinal: ForcedFinalReason | undefined;
     const requestFinal = (reason: ForcedFinalReason) => {
       forceFinal ??= reason;
     };
+    // Slots are taken synchronously as each call (and each call inside a batch) starts, so the
+    // budget goes to the calls in the order the model wrote them.
     const runs = await Promise.all(
-      calls.map((call, index) => {
-        if (maxToolCallsPerTurn !== undefined && index >= maxToolCallsPerTurn) {
-          return this.refuse(
-            call,
-            turnNode,
-            `too many tool calls in one turn; at most ${maxToolCallsPerTurn} are run`,
-          );
-        }
-        return this.runCall(call, turnNode, requestFinal);
+      calls.map((call) => {
+        const isBatch =
+          call.name === BATCH_TOOL && this.options.internalTools && call.parseError === undefined;
+        if (!isBatch && !budget.take()) return this.refuse(call, turnNode, budget.refusal);
+        return this.runCall(call, turnNode, requestFinal, budget);
       }),
     );
     // Sized in call order, so the context guard's decisions do not depend on which call ended first.
@@ -89,6 +93,8 @@ export class ToolExecutor {
     const node = this.options.opTree.begin(parent, 'tool', call.name);
     const started = this.options.now();
     const outcome: RawToolOutcome = { ok: false, text: failedText(message), error: 'too_many_calls' };
+    this.events.started(call);
+    this.events.finished(call, outcome, 0);
     const argsJson = call.rawArguments ?? JSON.stringify(call.arguments);
     return { outcome, finish: (text) => this.finishCall(call, node, started, argsJson, outcome, text) };
   }
@@ -98,10 +104,12 @@ export class ToolExecutor {
     call: ToolCall,
     parent: OpNode,
     requestFinal: (reason: ForcedFinalReason) => void,
+    budget: CallBudget,
   ): Promise<CallRun> {
     const node = this.options.opTree.begin(parent, 'tool', call.name);
     const started = this.options.now();
     const argsJson = call.rawArguments ?? JSON.stringify(call.arguments);
+    this.events.started(call);
     let outcome: RawToolOutcome;
     if (call.parseError !== undefined) {
       outcome = {
@@ -112,7 +120,7 @@ export class ToolExecutor {
     } else if (call.name === TASK_STATUS_TOOL && this.options.internalTools) {
       outcome = this.taskStatus(call, requestFinal);
     } else if (call.name === BATCH_TOOL && this.options.internalTools) {
-      outcome = await this.batch(call, node);
+      outcome = await this.batch(call, node, budget);
     } else if (call.name === FINAL_REPORT_TOOL) {
       outcome = { ok: true, text: 'Final report captured.' };
     } else {
@@ -126,21 +134,10 @@ export class ToolExecutor {
       outcome = await runExternalCall(this.options.registry, call.name, call.arguments, call.id, {
         signal: this.options.signal,
         timeoutMs: this.options.toolTimeoutMs,
-        onProgress: (p) =>
-          this.options.recorder.emit({
-            type: 'progress',
-            event: {
-              type: 'tool_progress',
-              agentPath: this.options.agentPath,
-              tool: call.name,
-              callId: call.id,
-              progress: p.progress,
-              ...(p.total === undefined ? {} : { total: p.total }),
-              ...(p.message === undefined ? {} : { message: p.message }),
-            },
-          }),
+        onProgress: (p) => this.events.progress(call, p),
       });
     }
+    this.events.finished(call, outcome, this.options.now() - started);
     return { outcome, finish: (text) => this.finishCall(call, node, started, argsJson, outcome, text) };
   }
 
@@ -207,7 +204,7 @@ export class ToolExecutor {
     };
   }
 
-  private async batch(call: ToolCall, node: OpNode): Promise<RawToolOutcome> {
+  private async batch(call: ToolCall, node: OpNode, budget: CallBudget): Promise<RawToolOutcome> {
     const calls = readBatchCalls(call.arguments);
     if (typeof calls === 'string') return { ok: false, text: failedText(calls), error: 'invalid_arguments' };
     const forbidden = new Set([BATCH_TOOL, FINAL_REPORT_TOOL, TASK_STATUS_TOOL]);
@@ -226,7 +223,9 @@ export class ToolExecutor {
           name: inner.tool,
           arguments: inner.parameters,
         };
-        const run = await this.runCall(innerCall, node, () => {});
+        const run = budget.take()
+          ? await this.runCall(innerCall, node, () => {}, budget)
+          : await this.refuse(innerCall, node, budget.refusal);
         const sized = await this.options.sizer.resize(innerCall, run.outcome.text);
         run.finish(sized);
         return { id: inner.id, tool: inner.tool, ok: run.outcome.ok, text: sized };
@@ -235,10 +234,13 @@ export class ToolExecutor {
     const text = parts
       .map((p) => `--- result of call ${p.id} (${p.tool})${p.ok ? '' : ' [failed]'} ---\n${p.text}`)
       .join('\n\n');
+    const failed = parts.filter((p) => !p.ok).length;
+    if (failed === 0) return { ok: true, text };
     return {
-      ok: parts.every((p) => p.ok),
+      ok: false,
       text,
-      ...(parts.every((p) => p.ok) ? {} : { error: 'partial_failure' }),
+      error: 'partial_failure',
+      summary: `${failed} of ${parts.length} batched calls failed`,
     };
   }
 }

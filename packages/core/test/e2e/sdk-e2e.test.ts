@@ -26,6 +26,7 @@ const providers: ProviderType[] = ['openai', 'openai-responses', 'anthropic', 'o
 describe.each(providers)('core over %s', (type) => {
   test('a tool call, its result, then a JSON report validated against the schema', async () => {
     server = await startModelServer({
+      strict: true,
       steps: [
         {
           text: 'Looking it up.',
@@ -83,6 +84,7 @@ describe.each(providers)('core over %s', (type) => {
 
 test('an overloaded Anthropic target falls back to an OpenAI one within the turn', async () => {
   server = await startModelServer({
+    strict: true,
     steps: [{ error: { kind: 'server', status: 529 } }, { text: report('fallback worked', 'markdown') }],
   });
   const result = await runAgent({
@@ -105,6 +107,7 @@ test('an overloaded Anthropic target falls back to an OpenAI one within the turn
 
 test('a rate-limited call honours retry-after from the real response headers', async () => {
   server = await startModelServer({
+    strict: true,
     steps: [
       { error: { kind: 'rate_limit', retryAfterMs: 1200 } },
       { text: report('after waiting', 'markdown') },
@@ -123,6 +126,7 @@ test('a rate-limited call honours retry-after from the real response headers', a
 
 test('an abort while the server streams slowly ends the run promptly', async () => {
   server = await startModelServer({
+    strict: true,
     steps: [{ text: ['a', 'b', 'c', 'd', 'e', 'f', 'g'], tokenDelayMs: 1000 }],
   });
   const controller = new AbortController();

@@ -22,6 +22,8 @@ export interface ScenarioRun {
   /** Event types in order, without logs and accounting (the loop's visible rhythm). */
   rhythm: string[];
   outputText: (source?: 'stream' | 'finalize') => string;
+  /** Waits the session asked for (retry backoff, rate limits); the scenario does not really wait unless `sleep` is given. */
+  waits: number[];
   exitLog: string | undefined;
 }
 
@@ -45,10 +47,12 @@ export async function runScenario(spec: ScenarioSpec): Promise<ScenarioRun> {
   );
   const events: RecordedEvent[] = [];
   let controlListener: ((event: AgentEvent) => void) | undefined;
+  const waits: number[] = [];
   const session = createAgentSession({
     nonce: NONCE,
     userPrompt: 'Do the task.',
     ...rest,
+    sleep: rest.sleep ?? (async (ms: number) => void waits.push(ms)),
     targets: models.map((client, index) => ({ client, ...(targetOptions?.[index] ?? {}) })),
     tools: tools ?? [],
     callbacks: {
@@ -71,6 +75,7 @@ export async function runScenario(spec: ScenarioSpec): Promise<ScenarioRun> {
         .filter((e) => e.event.type === 'output' && (source === undefined || e.meta.source === source))
         .map((e) => (e.event as { text: string }).text)
         .join(''),
+    waits,
     exitLog: result.logs.find((log) => log.remoteIdentifier.startsWith('agent:EXIT-'))?.remoteIdentifier,
   };
 }

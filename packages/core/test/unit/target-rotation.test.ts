@@ -64,12 +64,17 @@ describe('classifyModelError', () => {
     ['timeout', 'retry'],
     ['network', 'retry'],
     ['server', 'retry'],
-    ['bad_request', 'retry'],
+    ['bad_request', 'drop-target'],
     ['content_filter', 'retry'],
     ['invalid_response', 'retry'],
     ['aborted', 'retry'],
   ] as const)('%s -> %s', (kind, action) => {
     expect(classifyModelError(new ModelError({ kind, message: kind }), false).kind).toBe(action);
+  });
+
+  test('a bad_request the provider marks retryable is retried', () => {
+    const error = new ModelError({ kind: 'bad_request', message: '', retryable: true });
+    expect(classifyModelError(error, false).kind).toBe('retry');
   });
 
   test('anything after the session was cancelled is an abort', () => {

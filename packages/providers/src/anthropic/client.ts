@@ -2,6 +2,7 @@ import type { ModelCallOptions, ModelRequest, ModelStreamEvent } from '@agent/pr
 import type Anthropic from '@anthropic-ai/sdk';
 import { ProviderClientBase } from '../client-base.js';
 import type { ModelClientConfig } from '../config.js';
+import { resolveRequestRules } from '../model-traits.js';
 import { runCall } from '../run-call.js';
 import { createAnthropicSdk } from '../sdk-clients.js';
 import { type AnthropicRequestOptions, buildAnthropicBody } from './request.js';
@@ -25,25 +26,27 @@ export class AnthropicClient extends ProviderClientBase {
     this.requestOptions = {
       model: config.model,
       promptCaching: config.promptCaching ?? true,
+      rules: resolveRequestRules(config),
       ...(config.extraBody ? { extraBody: config.extraBody } : {}),
     };
   }
 
   stream(request: ModelRequest, options?: ModelCallOptions): AsyncIterable<ModelStreamEvent> {
     const timeout = this.sdkTimeout(options);
-    const body = () => buildAnthropicBody(request, this.requestOptions);
+    const { body, notices } = buildAnthropicBody(request, this.requestOptions);
     return runCall<AnthropicEvent, AnthropicMessageLike>(this.context, options, {
-      stream: request.stream !== false,
+      stream: body.stream,
+      notices,
       openStream: async (signal) =>
         await this.sdk.post<AsyncIterable<AnthropicEvent>>(MESSAGES_PATH, {
-          body: { ...body(), stream: true },
+          body,
           stream: true,
           signal,
           timeout,
         }),
       createMapper: () => new AnthropicStreamMapper(this.model),
       fetchResponse: async (signal) =>
-        await this.sdk.post<AnthropicMessageLike>(MESSAGES_PATH, { body: body(), signal, timeout }),
+        await this.sdk.post<AnthropicMessageLike>(MESSAGES_PATH, { body, signal, timeout }),
       mapResponse: (message, out) => mapAnthropicResponse(message, this.model, out),
     });
   }

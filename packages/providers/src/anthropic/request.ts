@@ -7,12 +7,16 @@ import type {
   ToolResultMessage,
 } from '@agent/protocol';
 import type Anthropic from '@anthropic-ai/sdk';
+import type { RequestRules, ToolIdFormat } from '../model-traits.js';
 import { budgetOf } from '../reasoning-budget.js';
+import { applyExtraBody, type BuiltBody } from '../request-shaping.js';
+import { ToolIdMapper } from '../tool-call-ids.js';
 
 type Block = Anthropic.ContentBlockParam;
 type Message = { role: 'user' | 'assistant'; content: Block[] };
 /** The SDK's types no longer list the sampling fields; the API still takes them for the models that do. */
 export type AnthropicBody = Omit<Anthropic.MessageCreateParamsNonStreaming, 'stream'> & {
+  stream: boolean;
   temperature?: number;
   top_p?: number;
 };
@@ -25,6 +29,7 @@ export const MIN_THINKING_BUDGET = 1024;
 export interface AnthropicRequestOptions {
   model: string;
   promptCaching: boolean;
+  rules: RequestRules;
   extraBody?: Record<string, unknown>;
 }
 
@@ -56,7 +61,7 @@ function partsBlocks(
  * them), then its text and tool calls. Reasoning without a signature (another provider's) is
  * not sent: Anthropic rejects unsigned thinking.
  */
-function assistantBlocks(message: AssistantMessage): Block[] {
+function assistantBlocks(message: AssistantMessage, ids: ToolIdMapper): Block[] {
   const blocks: Block[] = [];
   for (const part of message.reasoning ?? []) {
     if (part.redactedData !== undefined) blocks.push({ type: 'redacted_thinking', data: part.redactedData });
@@ -65,13 +70,16 @@ function assistantBlocks(message: AssistantMessage): Block[] {
   }
   if (message.content !== '') blocks.push({ type: 'text', text: message.content });
   for (const call of message.toolCalls ?? []) {
-    blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: call.arguments });
+    blocks.push({ type: 'tool_use', id: ids.call(call.id), name: call.name, input: call.arguments });
   }
   return blocks;
 }
 
-function toolResultBlock(message: ToolResultMessage): Anthropic.ToolResultBlockParam {
-  const block: Anthropic.ToolResultBlockParam = { type: 'tool_result', tool_use_id: message.toolCallId };
+function toolResultBlock(message: ToolResultMessage, ids: ToolIdMapper): Anthropic.ToolResultBlockParam {
+  const block: Anthropic.ToolResultBlockParam = {
+    type: 'tool_result',
+    tool_use_id: ids.result(message.toolCallId),
+  };
   const content = message.parts?.length ? partsBlocks(message.content, message.parts) : message.content;
   if (content.length > 0) block.content = content;
   if (message.isError) block.is_error = true;
@@ -96,8 +104,16 @@ function markLast(blocks: Block[]): void {
   }
 }
 
-/** Conversation to Anthropic messages: tool results become user blocks; same-role neighbours merge. */
-export function anthropicMessages(messages: readonly ConversationMessage[], breakpoint: number): Message[] {
+/**
+ * Conversation to Anthropic messages: tool results become user blocks; same-role neighbours
+ * merge; tool-call ids become ids Anthropic accepts (`[A-Za-z0-9_-]`, unique).
+ */
+export function anthropicMessages(
+  messages: readonly ConversationMessage[],
+  breakpoint: number,
+  idFormat: ToolIdFormat = 'anthropic',
+): Message[] {
+  const ids = new ToolIdMapper(idFormat);
   const out: Message[] = [];
   const push = (role: 'user' | 'assistant', blocks: Block[]): void => {
     if (blocks.length === 0) return;
@@ -110,8 +126,8 @@ export function anthropicMessages(messages: readonly ConversationMessage[], brea
     if (!message || message.role === 'system') continue;
     let blocks: Block[];
     if (message.role === 'user') blocks = partsBlocks(message.content, message.parts);
-    else if (message.role === 'assistant') blocks = assistantBlocks(message);
-    else blocks = [toolResultBlock(message)];
+    else if (message.role === 'assistant') blocks = assistantBlocks(message, ids);
+    else blocks = [toolResultBlock(message, ids)];
     if (i === breakpoint) markLast(blocks);
     push(message.role === 'assistant' ? 'assistant' : 'user', blocks);
   }
@@ -130,21 +146,83 @@ function forcesTool(choice: ToolChoice | undefined): boolean {
 }
 
 /**
- * The request body (without `stream`). Thinking: `budgetTokens` (or a budget derived from the
- * effort), at least 1024, and `max_tokens` above it; it is left off when a tool is forced (the
- * API rejects both together), and temperature/top-p are not sent with it. Claude 4.5+ reject
- * temperature and top-p together, so top-p goes only when no temperature is set.
+ * With thinking on, Anthropic requires the last assistant message, when it called tools, to
+ * start with a signed thinking block. A turn another model made (after a fallback) has none,
+ * and no signature can be made up for it.
  */
-export function buildAnthropicBody(request: ModelRequest, options: AnthropicRequestOptions): AnthropicBody {
-  const caching = options.promptCaching;
-  const messages = anthropicMessages(request.messages, caching ? historyBreakpoint(request.messages) : -1);
-  const requested = budgetOf(request.reasoning);
-  const thinking = requested !== undefined && !forcesTool(request.toolChoice);
-  const budget = Math.max(MIN_THINKING_BUDGET, requested ?? 0);
+function lastToolTurnIsUnsigned(messages: readonly Message[]): boolean {
+  const last = messages.findLast((message) => message.role === 'assistant');
+  if (last === undefined || !last.content.some((block) => block.type === 'tool_use')) return false;
+  const first = last.content[0]?.type;
+  return first !== 'thinking' && first !== 'redacted_thinking';
+}
+
+interface ThinkingPlan {
+  maxTokens: number;
+  budget?: number;
+}
+
+/**
+ * `max_tokens` and the thinking budget: the budget is at least 1024 and `max_tokens` must exceed
+ * it (budget + answer), and neither may pass the model's output limit.
+ */
+function planThinking(
+  request: ModelRequest,
+  thinking: boolean,
+  limit: number | undefined,
+  notices: string[],
+): ThinkingPlan {
   const asked = request.maxOutputTokens;
-  let maxTokens = asked ?? DEFAULT_MAX_TOKENS;
-  if (thinking && maxTokens <= budget) maxTokens = budget + (asked ?? DEFAULT_MAX_TOKENS);
-  const body: AnthropicBody = { model: options.model, max_tokens: maxTokens, messages };
+  const answer = asked ?? DEFAULT_MAX_TOKENS;
+  let maxTokens = answer;
+  let budget = thinking ? Math.max(MIN_THINKING_BUDGET, budgetOf(request.reasoning) ?? 0) : undefined;
+  if (budget !== undefined && maxTokens <= budget) maxTokens = budget + answer;
+  if (limit !== undefined && maxTokens > limit) {
+    notices.push(`max_tokens ${maxTokens} capped at ${limit}, the model's output limit`);
+    maxTokens = limit;
+    if (budget !== undefined && budget >= maxTokens) {
+      budget = maxTokens - Math.min(answer, Math.floor(maxTokens / 2));
+      notices.push(`thinking budget lowered to ${budget} to leave room for the answer`);
+    }
+  }
+  if (budget !== undefined && (budget < MIN_THINKING_BUDGET || budget >= maxTokens)) {
+    notices.push(
+      `thinking is off for this call: max_tokens ${maxTokens} leaves no room for a budget of ${MIN_THINKING_BUDGET}`,
+    );
+    budget = undefined;
+  }
+  return budget === undefined ? { maxTokens } : { maxTokens, budget };
+}
+
+/**
+ * The whole request body. Thinking: `budgetTokens` (or a budget derived from the effort; none
+ * for effort `none`); it is left off when a tool is forced (the API rejects both together) and
+ * when the last tool turn has no signed thinking (see `lastToolTurnIsUnsigned`), and
+ * temperature/top-p are not sent with it. Claude 4.5+ reject temperature and top-p together,
+ * so top-p goes only when no temperature is set.
+ */
+export function buildAnthropicBody(
+  request: ModelRequest,
+  options: AnthropicRequestOptions,
+): BuiltBody<AnthropicBody> {
+  const notices: string[] = [];
+  const caching = options.promptCaching;
+  const breakpoint = caching ? historyBreakpoint(request.messages) : -1;
+  const messages = anthropicMessages(request.messages, breakpoint, options.rules.toolIdFormat);
+  let thinking = budgetOf(request.reasoning) !== undefined && !forcesTool(request.toolChoice);
+  if (thinking && lastToolTurnIsUnsigned(messages)) {
+    thinking = false;
+    notices.push(
+      'thinking is off for this call: the last tool call was made without signed thinking (by another model), which Anthropic rejects while thinking is on',
+    );
+  }
+  const plan = planThinking(request, thinking, options.rules.outputTokenLimit, notices);
+  const body: AnthropicBody = {
+    model: options.model,
+    max_tokens: plan.maxTokens,
+    messages,
+    stream: request.stream !== false,
+  };
   const system = request.messages
     .filter((m) => m.role === 'system')
     .map((m) => m.content)
@@ -161,13 +239,12 @@ export function buildAnthropicBody(request: ModelRequest, options: AnthropicRequ
     }));
     if (request.toolChoice !== undefined) body.tool_choice = toolChoice(request.toolChoice);
   }
-  if (thinking) {
-    body.thinking = { type: 'enabled', budget_tokens: budget };
+  if (plan.budget !== undefined) {
+    body.thinking = { type: 'enabled', budget_tokens: plan.budget };
   } else if (request.temperature !== undefined) {
     body.temperature = request.temperature;
   } else if (request.topP !== undefined) {
     body.top_p = request.topP;
   }
-  if (options.extraBody) Object.assign(body, options.extraBody);
-  return body;
+  return { body: applyExtraBody(body, options.extraBody), notices };
 }

@@ -7,19 +7,33 @@ import type {
 } from '@agent/protocol';
 import type OpenAI from 'openai';
 import { argumentsForHistory, imageDataUrl, imagePartsOf } from '../content-parts.js';
-import { effortOf } from '../reasoning-budget.js';
+import type { RequestRules } from '../model-traits.js';
+import { allowedSampling, applyExtraBody, type BuiltBody, openAIEffort } from '../request-shaping.js';
+import { ToolIdMapper } from '../tool-call-ids.js';
+import { chatReasoningDetails } from './reasoning-details.js';
 
 type ChatMessage = OpenAI.Chat.ChatCompletionMessageParam;
 type ContentPart = OpenAI.Chat.ChatCompletionContentPart;
-export type ChatBody = Omit<OpenAI.Chat.ChatCompletionCreateParamsNonStreaming, 'stream'>;
+/** The body as sent, `stream` and `stream_options` included. */
+export type ChatBody = Omit<OpenAI.Chat.ChatCompletionCreateParamsNonStreaming, 'stream'> & {
+  stream: boolean;
+  stream_options?: { include_usage: boolean };
+};
 
 export interface ChatRequestOptions {
   model: string;
-  /** `max_completion_tokens` for OpenAI (reasoning models need it), `max_tokens` for other servers. */
-  maxTokensField: 'max_completion_tokens' | 'max_tokens';
-  /** Send earlier reasoning back under this assistant-message field (DeepSeek, Moonshot). */
-  reasoningField?: 'reasoning_content' | 'reasoning';
+  /** The configured provider key: OpenRouter's reasoning details go back only to their own provider. */
+  provider: string;
+  rules: RequestRules;
   extraBody?: Record<string, unknown>;
+}
+
+/** What stands between tool results and a user message for servers that refuse user after tool. */
+export const TOOL_RESULTS_BRIDGE = 'Noted the tool results.';
+
+interface HistoryContext {
+  ids: ToolIdMapper;
+  options: ChatRequestOptions;
 }
 
 function userContent(message: UserMessage): string | ContentPart[] {
@@ -33,7 +47,13 @@ function userContent(message: UserMessage): string | ContentPart[] {
   return parts;
 }
 
-function assistantMessage(message: AssistantMessage, reasoningField: string | undefined): ChatMessage {
+/**
+ * An assistant turn. Its reasoning goes back under the configured field; thinking models
+ * (DeepSeek) require the field on every tool-call turn, so it is sent even when empty (a turn
+ * another model made). OpenRouter's `reasoning_details` go back unchanged to the provider that
+ * sent them (Gemini needs its thought signatures on the next tool turn).
+ */
+function assistantMessage(message: AssistantMessage, history: HistoryContext): ChatMessage {
   const calls = message.toolCalls ?? [];
   const out: OpenAI.Chat.ChatCompletionAssistantMessageParam = {
     role: 'assistant',
@@ -41,14 +61,18 @@ function assistantMessage(message: AssistantMessage, reasoningField: string | un
   };
   if (calls.length > 0) {
     out.tool_calls = calls.map((call) => ({
-      id: call.id,
+      id: history.ids.call(call.id),
       type: 'function' as const,
       function: { name: call.name, arguments: argumentsForHistory(call) },
     }));
   }
-  if (reasoningField && message.reasoning && message.reasoning.length > 0) {
-    const text = message.reasoning.map((part) => part.text).join('');
-    if (text !== '') (out as unknown as Record<string, unknown>)[reasoningField] = text;
+  const extra = out as unknown as Record<string, unknown>;
+  const details = chatReasoningDetails(message.reasoning, history.options.provider);
+  if (details !== undefined) extra.reasoning_details = details;
+  const field = history.options.rules.chatReasoningField;
+  if (field !== undefined && details === undefined) {
+    const text = (message.reasoning ?? []).map((part) => part.text).join('');
+    if (text !== '' || calls.length > 0) extra[field] = text;
   }
   return out;
 }
@@ -57,27 +81,37 @@ function assistantMessage(message: AssistantMessage, reasoningField: string | un
  * Chat Completions tool messages carry text only, so images a tool returned go in one user
  * message right after the run of tool messages, labelled with the call they belong to.
  */
-function toolImagesMessage(results: readonly ToolResultMessage[]): ChatMessage | undefined {
+function toolImagesMessage(
+  results: readonly ToolResultMessage[],
+  ids: ToolIdMapper,
+): ChatMessage | undefined {
   const parts: ContentPart[] = [];
   for (const result of results) {
     const images = imagePartsOf(result.parts);
     if (images.length === 0) continue;
     parts.push({
       type: 'text',
-      text: `Images returned by tool ${result.toolName} (call ${result.toolCallId}):`,
+      text: `Images returned by tool ${result.toolName} (call ${ids.result(result.toolCallId)}):`,
     });
     for (const image of images) parts.push({ type: 'image_url', image_url: { url: imageDataUrl(image) } });
   }
   return parts.length > 0 ? { role: 'user', content: parts } : undefined;
 }
 
-export function chatMessages(request: ModelRequest, reasoningField?: string): ChatMessage[] {
+export function chatMessages(request: ModelRequest, options: ChatRequestOptions): ChatMessage[] {
+  const history: HistoryContext = { ids: new ToolIdMapper(options.rules.toolIdFormat), options };
   const out: ChatMessage[] = [];
+  const pushUser = (message: ChatMessage): void => {
+    if (options.rules.assistantAfterToolResults && out.at(-1)?.role === 'tool') {
+      out.push({ role: 'assistant', content: TOOL_RESULTS_BRIDGE });
+    }
+    out.push(message);
+  };
   let toolRun: ToolResultMessage[] = [];
   const flushToolImages = (): void => {
     if (toolRun.length === 0) return;
-    const images = toolImagesMessage(toolRun);
-    if (images) out.push(images);
+    const images = toolImagesMessage(toolRun, history.ids);
+    if (images) pushUser(images);
     toolRun = [];
   };
   for (const message of request.messages) {
@@ -87,13 +121,17 @@ export function chatMessages(request: ModelRequest, reasoningField?: string): Ch
         out.push({ role: 'system', content: message.content });
         break;
       case 'user':
-        out.push({ role: 'user', content: userContent(message) });
+        pushUser({ role: 'user', content: userContent(message) });
         break;
       case 'assistant':
-        out.push(assistantMessage(message, reasoningField));
+        out.push(assistantMessage(message, history));
         break;
       case 'tool':
-        out.push({ role: 'tool', tool_call_id: message.toolCallId, content: message.content });
+        out.push({
+          role: 'tool',
+          tool_call_id: history.ids.result(message.toolCallId),
+          content: message.content,
+        });
         toolRun.push(message);
         break;
     }
@@ -107,9 +145,20 @@ function toolChoice(choice: ToolChoice): OpenAI.Chat.ChatCompletionToolChoiceOpt
   return { type: 'function', function: { name: choice.name } };
 }
 
-/** The request body (without `stream`), built once per call. */
-export function buildChatBody(request: ModelRequest, options: ChatRequestOptions): ChatBody {
-  const body: ChatBody = { model: options.model, messages: chatMessages(request, options.reasoningField) };
+/**
+ * The whole request body, built once per call; `extraBody` goes on last and wins over
+ * anything set here (`stream_options` included).
+ */
+export function buildChatBody(request: ModelRequest, options: ChatRequestOptions): BuiltBody<ChatBody> {
+  const { rules } = options;
+  const notices: string[] = [];
+  const streaming = request.stream !== false;
+  const body: ChatBody = {
+    model: options.model,
+    messages: chatMessages(request, options),
+    stream: streaming,
+  };
+  if (streaming && rules.streamUsage) body.stream_options = { include_usage: true };
   if (request.tools && request.tools.length > 0) {
     body.tools = request.tools.map((tool) => ({
       type: 'function' as const,
@@ -117,11 +166,11 @@ export function buildChatBody(request: ModelRequest, options: ChatRequestOptions
     }));
     if (request.toolChoice !== undefined) body.tool_choice = toolChoice(request.toolChoice);
   }
-  if (request.temperature !== undefined) body.temperature = request.temperature;
-  if (request.topP !== undefined) body.top_p = request.topP;
-  if (request.maxOutputTokens !== undefined) body[options.maxTokensField] = request.maxOutputTokens;
-  const effort = effortOf(request.reasoning);
-  if (effort !== undefined) body.reasoning_effort = effort;
-  if (options.extraBody) Object.assign(body, options.extraBody);
-  return body;
+  const effort = openAIEffort(request, rules, notices);
+  const sampling = allowedSampling(request, rules, effort, notices);
+  if (sampling.temperature !== undefined) body.temperature = sampling.temperature;
+  if (sampling.topP !== undefined) body.top_p = sampling.topP;
+  if (request.maxOutputTokens !== undefined) body[rules.maxTokensField] = request.maxOutputTokens;
+  if (effort !== undefined) body.reasoning_effort = effort as ChatBody['reasoning_effort'];
+  return { body: applyExtraBody(body, options.extraBody), notices };
 }

@@ -19,8 +19,9 @@ export function mapChatResponse(
   configuredModel: string,
   declaredTools: ReadonlySet<string>,
   out: ModelStreamEvent[],
+  provider = '',
 ): void {
-  const mapper = new ChatStreamMapper(configuredModel, false, declaredTools);
+  const mapper = new ChatStreamMapper(configuredModel, false, declaredTools, provider);
   const choice = response.choices?.find((c) => (c.index ?? 0) === 0);
   const message = choice?.message ?? undefined;
   const delta: ChatDelta | undefined = message && {

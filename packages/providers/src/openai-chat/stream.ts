@@ -3,6 +3,7 @@ import { StreamFailure } from '../errors.js';
 import { expandParallelWrapper } from '../parallel-wrapper.js';
 import type { StreamMapper } from '../run-call.js';
 import { ToolCallAssembler } from '../tool-call-assembler.js';
+import { ReasoningDetailsCollector } from './reasoning-details.js';
 import { chatStopReason, chatUsage } from './usage.js';
 
 /** Mistral sends content as typed parts, with reasoning under `thinking`. */
@@ -19,6 +20,8 @@ export interface ChatDelta {
   reasoning_content?: string | null;
   /** Groq, OpenRouter, Ollama. */
   reasoning?: string | null;
+  /** OpenRouter: structured reasoning to send back unchanged (the text also comes in `reasoning`). */
+  reasoning_details?: unknown[] | null;
   refusal?: string | null;
   tool_calls?:
     | {
@@ -42,7 +45,8 @@ export interface ChatChunk {
 /** Chat Completions chunks (or one whole answer, see `response.ts`) to protocol events. */
 export class ChatStreamMapper implements StreamMapper<ChatChunk> {
   readonly done = false;
-  private readonly assembler = new ToolCallAssembler('call');
+  private readonly assembler = new ToolCallAssembler();
+  private readonly reasoningDetails = new ReasoningDetailsCollector();
   private finishReason: string | undefined;
   private usage: Record<string, unknown> | undefined;
   private responseId: string | undefined;
@@ -55,6 +59,8 @@ export class ChatStreamMapper implements StreamMapper<ChatChunk> {
     private readonly streaming: boolean,
     /** Names of the tools the request declared (for the parallel-wrapper check). */
     private readonly declaredTools: ReadonlySet<string> = new Set(),
+    /** The configured provider key, kept with reasoning details (they go back only to it). */
+    private readonly provider = '',
   ) {}
 
   handle(chunk: ChatChunk, out: ModelStreamEvent[]): void {
@@ -72,9 +78,11 @@ export class ChatStreamMapper implements StreamMapper<ChatChunk> {
   }
 
   private handleDelta(delta: ChatDelta, out: ModelStreamEvent[]): void {
-    const reasoning = delta.reasoning_content ?? delta.reasoning;
+    // Some servers send both fields, one of them empty: the text is in the other.
+    const reasoning = delta.reasoning_content || delta.reasoning;
     if (typeof reasoning === 'string' && reasoning !== '')
       out.push({ type: 'reasoning-delta', text: reasoning });
+    if (delta.reasoning_details) this.reasoningDetails.add(delta.reasoning_details);
     const content = delta.content;
     if (typeof content === 'string') {
       if (content !== '') out.push({ type: 'text-delta', text: content });
@@ -112,6 +120,14 @@ export class ChatStreamMapper implements StreamMapper<ChatChunk> {
       throw new StreamFailure({
         transport: 'connection',
         message: 'the stream ended before the model finished (no finish_reason)',
+      });
+    }
+    const details = this.reasoningDetails.providerData(this.provider);
+    if (details !== undefined) {
+      out.push({
+        type: 'reasoning-delta',
+        text: '',
+        providerData: details as unknown as Record<string, unknown>,
       });
     }
     let calls = 0;

@@ -8,15 +8,21 @@ import type {
 } from '@agent/protocol';
 import type OpenAI from 'openai';
 import { argumentsForHistory, imageDataUrl } from '../content-parts.js';
-import { effortOf } from '../reasoning-budget.js';
+import type { RequestRules } from '../model-traits.js';
+import { allowedSampling, applyExtraBody, type BuiltBody, openAIEffort } from '../request-shaping.js';
+import { ToolIdMapper } from '../tool-call-ids.js';
 
 type InputItem = OpenAI.Responses.ResponseInputItem;
 type InputContent = OpenAI.Responses.ResponseInputContent;
-export type ResponsesBody = Omit<OpenAI.Responses.ResponseCreateParamsNonStreaming, 'stream'>;
+/** The body as sent, `stream` included. */
+export type ResponsesBody = Omit<OpenAI.Responses.ResponseCreateParamsNonStreaming, 'stream'> & {
+  stream: boolean;
+};
 
 export interface ResponsesRequestOptions {
   model: string;
   reasoningSummary: 'auto' | 'concise' | 'detailed' | 'none';
+  rules: RequestRules;
   extraBody?: Record<string, unknown>;
 }
 
@@ -25,7 +31,16 @@ export interface ResponsesReasoningData {
   api: 'openai-responses';
   itemId: string;
   encryptedContent?: string;
+  /**
+   * The output item it came after: `start`, `message` or `function_call:<call_id>`. It goes
+   * back in that place, so the items keep the order the API returned them in. Absent in data
+   * from older versions (it then goes first).
+   */
+  after?: string;
 }
+
+/** `ResponsesReasoningData.after` for a function call. */
+export const followsCall = (callId: string): string => `function_call:${callId}`;
 
 export function responsesReasoningData(part: ReasoningPart): ResponsesReasoningData | undefined {
   const data = part.providerData;
@@ -45,42 +60,57 @@ function inputContent(text: string, parts: readonly ContentPart[] | undefined): 
 }
 
 /**
- * An assistant turn as input items: its reasoning items first (only those with encrypted
- * content can be replayed when nothing is stored server-side), then its text, then its calls.
+ * An assistant turn as input items, in the order the API returned them: the text, then the
+ * calls, each reasoning item back in its place (only those with encrypted content can be
+ * replayed when nothing is stored server-side). The API rejects a reasoning item that no output
+ * item follows, so trailing reasoning (an incomplete response) is left out.
  */
-function assistantItems(message: AssistantMessage, out: InputItem[]): void {
+function assistantItems(message: AssistantMessage, out: InputItem[], ids: ToolIdMapper): void {
+  const after = new Map<string, InputItem[]>();
   for (const part of message.reasoning ?? []) {
     const data = responsesReasoningData(part);
     if (!data?.encryptedContent) continue;
-    out.push({
+    const place = data.after ?? 'start';
+    const item: InputItem = {
       type: 'reasoning',
       id: data.itemId,
       encrypted_content: data.encryptedContent,
       summary: part.text === '' ? [] : [{ type: 'summary_text', text: part.text }],
-    });
+    };
+    after.set(place, [...(after.get(place) ?? []), item]);
   }
-  if (message.content !== '') out.push({ type: 'message', role: 'assistant', content: message.content });
+  const items: InputItem[] = [...(after.get('start') ?? [])];
+  let lastOutput = -1;
+  if (message.content !== '') {
+    lastOutput = items.push({ type: 'message', role: 'assistant', content: message.content }) - 1;
+    items.push(...(after.get('message') ?? []));
+  }
   for (const call of message.toolCalls ?? []) {
-    out.push({
-      type: 'function_call',
-      call_id: call.id,
-      name: call.name,
-      arguments: argumentsForHistory(call),
-    });
+    lastOutput =
+      items.push({
+        type: 'function_call',
+        call_id: ids.call(call.id),
+        name: call.name,
+        arguments: argumentsForHistory(call),
+      }) - 1;
+    items.push(...(after.get(followsCall(call.id)) ?? []));
   }
+  // Reasoning after the last message or call has no following item.
+  out.push(...items.slice(0, lastOutput + 1));
 }
 
-function toolOutput(message: ToolResultMessage): InputItem {
+function toolOutput(message: ToolResultMessage, ids: ToolIdMapper): InputItem {
   const output = inputContent(message.content, message.parts);
   return {
     type: 'function_call_output',
-    call_id: message.toolCallId,
+    call_id: ids.result(message.toolCallId),
     output:
       typeof output === 'string' ? output : (output as OpenAI.Responses.ResponseFunctionCallOutputItemList),
   };
 }
 
-export function responsesInput(request: ModelRequest): InputItem[] {
+export function responsesInput(request: ModelRequest, rules: RequestRules): InputItem[] {
+  const ids = new ToolIdMapper(rules.toolIdFormat);
   const items: InputItem[] = [];
   for (const message of request.messages) {
     switch (message.role) {
@@ -98,10 +128,10 @@ export function responsesInput(request: ModelRequest): InputItem[] {
         });
         break;
       case 'assistant':
-        assistantItems(message, items);
+        assistantItems(message, items, ids);
         break;
       case 'tool':
-        items.push(toolOutput(message));
+        items.push(toolOutput(message, ids));
         break;
     }
   }
@@ -121,11 +151,22 @@ function hasEncryptedReasoning(request: ModelRequest): boolean {
 }
 
 /**
- * The request body (without `stream`). Nothing is stored server-side (`store: false`), so with
- * reasoning on, the encrypted reasoning is asked for and sent back on the next turn.
+ * The whole request body. Nothing is stored server-side (`store: false`), so a reasoning model
+ * is always asked for its encrypted reasoning (with or without an effort), which goes back on
+ * the next turn. Summaries only when configured: OpenAI refuses them to unverified organisations.
  */
-export function buildResponsesBody(request: ModelRequest, options: ResponsesRequestOptions): ResponsesBody {
-  const body: ResponsesBody = { model: options.model, input: responsesInput(request), store: false };
+export function buildResponsesBody(
+  request: ModelRequest,
+  options: ResponsesRequestOptions,
+): BuiltBody<ResponsesBody> {
+  const { rules } = options;
+  const notices: string[] = [];
+  const body: ResponsesBody = {
+    model: options.model,
+    input: responsesInput(request, rules),
+    store: false,
+    stream: request.stream !== false,
+  };
   if (request.tools && request.tools.length > 0) {
     body.tools = request.tools.map((tool) => ({
       type: 'function' as const,
@@ -136,15 +177,22 @@ export function buildResponsesBody(request: ModelRequest, options: ResponsesRequ
     }));
     if (request.toolChoice !== undefined) body.tool_choice = toolChoice(request.toolChoice);
   }
-  if (request.temperature !== undefined) body.temperature = request.temperature;
-  if (request.topP !== undefined) body.top_p = request.topP;
+  const effort = openAIEffort(request, rules, notices);
+  const sampling = allowedSampling(request, rules, effort, notices);
+  if (sampling.temperature !== undefined) body.temperature = sampling.temperature;
+  if (sampling.topP !== undefined) body.top_p = sampling.topP;
   if (request.maxOutputTokens !== undefined) body.max_output_tokens = request.maxOutputTokens;
-  const effort = effortOf(request.reasoning);
-  if (effort !== undefined) {
-    body.reasoning =
-      options.reasoningSummary === 'none' ? { effort } : { effort, summary: options.reasoningSummary };
+  const summary = options.reasoningSummary === 'none' ? undefined : options.reasoningSummary;
+  if (effort !== undefined || (summary !== undefined && rules.reasoningModel)) {
+    body.reasoning = {
+      ...(effort === undefined
+        ? {}
+        : { effort: effort as NonNullable<ResponsesBody['reasoning']>['effort'] }),
+      ...(summary === undefined ? {} : { summary }),
+    };
   }
-  if (effort !== undefined || hasEncryptedReasoning(request)) body.include = ['reasoning.encrypted_content'];
-  if (options.extraBody) Object.assign(body, options.extraBody);
-  return body;
+  if (rules.reasoningModel || effort !== undefined || hasEncryptedReasoning(request)) {
+    body.include = ['reasoning.encrypted_content'];
+  }
+  return { body: applyExtraBody(body, options.extraBody), notices };
 }

@@ -3,7 +3,8 @@ import { StreamFailure } from '../errors.js';
 import { expandParallelWrapper } from '../parallel-wrapper.js';
 import type { StreamMapper } from '../run-call.js';
 import { toolCallFromRaw } from '../tool-call-assembler.js';
-import type { ResponsesReasoningData } from './request.js';
+import { newToolCallId } from '../tool-call-ids.js';
+import { followsCall, type ResponsesReasoningData } from './request.js';
 import { responsesStopReason, responsesUsage } from './usage.js';
 
 /** An output item, as far as it is read. */
@@ -59,6 +60,8 @@ export class ResponsesStreamMapper implements StreamMapper<ResponsesEvent> {
   private toolCalls = 0;
   private refused = false;
   private response: ResponsesResponse | undefined;
+  /** The last message or function call seen, for `ResponsesReasoningData.after`. */
+  private lastItem = 'start';
 
   constructor(
     private readonly configuredModel: string,
@@ -91,6 +94,7 @@ export class ResponsesStreamMapper implements StreamMapper<ResponsesEvent> {
           const { id, call_id, name, arguments: args } = event.item;
           this.calls.set(id, { callId: call_id ?? id, name: name ?? '', args: args ?? '' });
         }
+        if (event.item) this.noteItem(event.item);
         return;
       case 'response.function_call_arguments.delta': {
         const call = event.item_id ? this.calls.get(event.item_id) : undefined;
@@ -139,8 +143,18 @@ export class ResponsesStreamMapper implements StreamMapper<ResponsesEvent> {
     out.push({ type: 'reasoning-delta', text });
   }
 
+  /** Remembers where the output is, so reasoning can say which item it came after. */
+  private noteItem(item: ResponsesItem): void {
+    if (item.type === 'message') this.lastItem = 'message';
+    else if (item.type === 'function_call') {
+      const callId = item.call_id || (item.id ? this.calls.get(item.id)?.callId : undefined);
+      if (callId) this.lastItem = followsCall(callId);
+    }
+  }
+
   private itemDone(item: ResponsesItem, out: ModelStreamEvent[]): void {
     const streamed = item.id ? this.streamed.has(item.id) : false;
+    this.noteItem(item);
     if (item.type === 'function_call') this.functionCallDone(item, out);
     else if (item.type === 'reasoning') this.reasoningDone(item, streamed, out);
     else if (item.type === 'message' && !streamed) this.messageText(item, out);
@@ -148,7 +162,7 @@ export class ResponsesStreamMapper implements StreamMapper<ResponsesEvent> {
 
   private functionCallDone(item: ResponsesItem, out: ModelStreamEvent[]): void {
     const pending = item.id ? this.calls.get(item.id) : undefined;
-    const id = item.call_id ?? pending?.callId ?? item.id ?? `call_${this.toolCalls + 1}`;
+    const id = item.call_id || pending?.callId || item.id || newToolCallId();
     const name = item.name ?? pending?.name ?? '';
     const args = typeof item.arguments === 'string' ? item.arguments : (pending?.args ?? '');
     for (const call of expandParallelWrapper(toolCallFromRaw(id, name, args), this.declaredTools)) {
@@ -161,7 +175,11 @@ export class ResponsesStreamMapper implements StreamMapper<ResponsesEvent> {
   private reasoningDone(item: ResponsesItem, streamed: boolean, out: ModelStreamEvent[]): void {
     const text = streamed ? '' : (item.summary ?? []).map((part) => part.text ?? '').join('\n\n');
     if (!item.id || (!item.encrypted_content && !streamed && text === '')) return;
-    const providerData: ResponsesReasoningData = { api: 'openai-responses', itemId: item.id };
+    const providerData: ResponsesReasoningData = {
+      api: 'openai-responses',
+      itemId: item.id,
+      after: this.lastItem,
+    };
     if (item.encrypted_content) providerData.encryptedContent = item.encrypted_content;
     out.push({
       type: 'reasoning-delta',

@@ -1,4 +1,4 @@
-import { OUTPUT_FORMATS } from '@agent/protocol';
+import { OUTPUT_FORMATS, REASONING_EFFORTS } from '@agent/protocol';
 
 // The keys of an agent file's frontmatter and of the config's `defaults`, as JSON Schemas.
 // `x-expects` says in words what a value must be; validation messages quote it.
@@ -16,8 +16,6 @@ const stringList = (what: string): Schema => ({
   items: { type: 'string', minLength: 1, 'x-expects': 'a non-empty string' },
   'x-expects': what,
 });
-
-export const REASONING_EFFORTS = ['minimal', 'low', 'medium', 'high'] as const;
 
 const REASONING: Schema = {
   type: 'object',

@@ -1,4 +1,5 @@
-import { type ModelPricing, PROVIDER_TYPES, type ProviderType } from '@agent/providers';
+import { REASONING_EFFORTS, type ReasoningEffort } from '@agent/protocol';
+import { type ModelPricing, PROVIDER_TYPES, type ProviderType, TOOL_ID_FORMATS } from '@agent/providers';
 import { DEFAULTS_SCHEMA } from '../agent-file/keys.js';
 import type { AgentSettings } from '../agent-file/settings.js';
 
@@ -15,6 +16,13 @@ export interface ProviderModelEntry {
   pricing?: ModelPricing;
   /** Fields merged into every request body for this model. */
   extraBody?: Record<string, unknown>;
+  /** Overrides of the providers' model table (see docs/providers.md). */
+  reasoningModel?: boolean;
+  omitSampling?: ('temperature' | 'topP')[];
+  reasoningEfforts?: ReasoningEffort[];
+  outputTokenLimit?: number;
+  maxTokensField?: 'max_tokens' | 'max_completion_tokens';
+  longContext?: boolean;
 }
 
 export interface ProviderEntry {
@@ -31,6 +39,9 @@ export interface ProviderEntry {
   promptCaching?: boolean;
   reasoningSummary?: 'auto' | 'concise' | 'detailed' | 'none';
   chatReasoningField?: 'reasoning_content' | 'reasoning';
+  streamUsage?: boolean;
+  toolCallIdFormat?: (typeof TOOL_ID_FORMATS)[number];
+  assistantAfterToolResults?: boolean;
 }
 
 /** An MCP server as JSON can describe it (`type` defaults to stdio with `command`, http with `url`). */
@@ -112,6 +123,24 @@ const MODEL_ENTRY: Schema = {
       'x-expects': 'an object { input, output, cachedInput?, cacheWrite? }',
     },
     extraBody: { type: 'object', 'x-expects': 'an object' },
+    reasoningModel: { type: 'boolean', 'x-expects': 'true or false' },
+    omitSampling: {
+      type: 'array',
+      items: { enum: ['temperature', 'topP'], 'x-expects': 'temperature or topP' },
+      'x-expects': 'a list of temperature, topP',
+    },
+    reasoningEfforts: {
+      type: 'array',
+      minItems: 1,
+      items: { enum: [...REASONING_EFFORTS], 'x-expects': `one of ${REASONING_EFFORTS.join(', ')}` },
+      'x-expects': `a list of ${REASONING_EFFORTS.join(', ')}`,
+    },
+    outputTokenLimit: posInt('a positive integer (tokens)'),
+    maxTokensField: {
+      enum: ['max_tokens', 'max_completion_tokens'],
+      'x-expects': 'max_tokens or max_completion_tokens',
+    },
+    longContext: { type: 'boolean', 'x-expects': 'true or false' },
   },
   additionalProperties: false,
   'x-expects': 'an object of model settings ({} for none)',
@@ -141,6 +170,9 @@ const PROVIDER: Schema = {
       enum: ['reasoning_content', 'reasoning'],
       'x-expects': 'reasoning_content or reasoning',
     },
+    streamUsage: { type: 'boolean', 'x-expects': 'true or false' },
+    toolCallIdFormat: { enum: [...TOOL_ID_FORMATS], 'x-expects': `one of ${TOOL_ID_FORMATS.join(', ')}` },
+    assistantAfterToolResults: { type: 'boolean', 'x-expects': 'true or false' },
   },
   required: ['type'],
   additionalProperties: false,

@@ -4,11 +4,13 @@ import { parseArgs } from 'node:util';
 import { startModelServer } from '../server/http-server.js';
 import { loopHandler, parseScript } from './script-file.js';
 
-const USAGE = `usage: agent-testkit-server --script FILE [--port N] [--host H] [--fixtures DIR]
+const USAGE = `usage: agent-testkit-server --script FILE [--port N] [--host H] [--fixtures DIR] [--strict]
 
 Serves OpenAI Chat Completions, OpenAI Responses and Anthropic Messages from a script.
 FILE is JSON: {"steps": [...]} (each answer once, in order) or {"loop": [...]} (cycled forever).
-OpenAI clients use baseURL <url>/v1, Anthropic clients baseURL <url>.`;
+OpenAI clients use baseURL <url>/v1, Anthropic clients baseURL <url>.
+--strict refuses requests the real APIs refuse, with their error bodies; <url>/mistral/v1,
+<url>/deepseek/v1 and <url>/openrouter/v1 play those servers' rules.`;
 
 function fail(message: string): never {
   console.error(`agent-testkit-server: ${message}\n\n${USAGE}`);
@@ -16,7 +18,14 @@ function fail(message: string): never {
 }
 
 async function main(): Promise<void> {
-  let values: { script?: string; port?: string; host?: string; fixtures?: string; help?: boolean };
+  let values: {
+    script?: string;
+    port?: string;
+    host?: string;
+    fixtures?: string;
+    strict?: boolean;
+    help?: boolean;
+  };
   try {
     ({ values } = parseArgs({
       options: {
@@ -24,6 +33,7 @@ async function main(): Promise<void> {
         port: { type: 'string' },
         host: { type: 'string' },
         fixtures: { type: 'string' },
+        strict: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -55,8 +65,9 @@ async function main(): Promise<void> {
     port,
     ...(values.host === undefined ? {} : { host: values.host }),
     ...(values.fixtures === undefined ? {} : { fixturesDir: values.fixtures }),
+    ...(values.strict === true ? { strict: true } : {}),
   });
-  console.log(`listening on ${server.url}`);
+  console.log(`listening on ${server.url}${values.strict === true ? ' (strict)' : ''}`);
   const stop = () => {
     void server.close().then(() => process.exit(0));
   };

@@ -10,7 +10,8 @@ import { renderResponses } from './openai-responses.js';
 import type { RenderContext } from './render-context.js';
 import { ReplayError, replayAnswer } from './replay.js';
 import { type DecodedRequest, decodeRequest } from './request-decoding.js';
-import type { WireApi } from './sse.js';
+import { JSON_HEADERS, type WireApi } from './sse.js';
+import { checkStrict, type Flavour, type StrictOptions, type StrictViolation } from './strict/index.js';
 import type { WireAnswer } from './wire-answer.js';
 
 /** A wire answer with how to play it. */
@@ -27,6 +28,8 @@ export interface CallAnswererOptions {
   fixturesDir: string;
   /** Where every received call is recorded. */
   requests: RecordedRequest[];
+  /** Refuse what the real API refuses (see `strict/`); undefined: take every request. */
+  strict?: StrictOptions;
 }
 
 const SECRET_HEADERS = new Set(['authorization', 'x-api-key', 'api-key', 'proxy-authorization']);
@@ -47,16 +50,22 @@ async function readBody(req: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/** Mistral's tool-call ids: exactly 9 letters and digits. */
+const mistralToolId = (callNumber: number, index: number): string =>
+  `tk${callNumber.toString(36)}c${(index + 1).toString(36)}0000000`.slice(0, 9);
+
 function render(
   api: WireApi,
   answer: ScriptedAnswer,
   decoded: DecodedRequest,
   callNumber: number,
+  flavour: Flavour | undefined,
 ): WireAnswer {
   const plan = planAnswer(answer, {
     messages: decoded.messages,
     tools: decoded.tools,
     toolIdPrefix: api === 'anthropic' ? 'toolu_testkit_' : 'call_testkit_',
+    ...(flavour === 'mistral' ? { toolId: mistralToolId } : {}),
     callNumber,
     streaming: decoded.streaming,
   });
@@ -69,6 +78,7 @@ function render(
     callNumber,
     created: Math.floor(Date.now() / 1000),
     includeUsage: decoded.includeUsage,
+    ...(flavour === undefined ? {} : { flavour }),
   };
   if (answer.error !== undefined) {
     if (answer.error.midStream !== true || !decoded.streaming) return errorAnswer(answer.error, context);
@@ -79,9 +89,22 @@ function render(
   return renderAnthropic(plan, context);
 }
 
+/** A strict-mode refusal as the API sends it, with its request id. */
+function rejection(api: WireApi, violation: StrictViolation, requestId: string): WireAnswer {
+  const anthropic = api === 'anthropic';
+  const body = anthropic ? { ...violation.body, request_id: requestId } : violation.body;
+  return {
+    type: 'body',
+    status: violation.status,
+    headers: { ...JSON_HEADERS, [anthropic ? 'request-id' : 'x-request-id']: requestId },
+    body: JSON.stringify(body),
+  };
+}
+
 /**
- * Answers model calls: reads and records the request, takes the next step (or asks the handler),
- * waits its delay, and renders it for the API (or loads the replayed recording).
+ * Answers model calls: reads and records the request, refuses it in strict mode when the API
+ * would (no step is used: the API never reached the model), takes the next step (or asks the
+ * handler), waits its delay, and renders it for the API (or loads the replayed recording).
  */
 export function createCallAnswerer(options: CallAnswererOptions) {
   let handlerCalls = 0;
@@ -92,7 +115,14 @@ export function createCallAnswerer(options: CallAnswererOptions) {
     return { callNumber, answer: await options.source.handler(recorded) };
   };
 
-  async function answerCall(api: WireApi, req: IncomingMessage, signal: AbortSignal): Promise<CallOutcome> {
+  let rejections = 0;
+
+  async function answerCall(
+    api: WireApi,
+    req: IncomingMessage,
+    signal: AbortSignal,
+    flavour?: Flavour,
+  ): Promise<CallOutcome> {
     const text = await readBody(req);
     let body: unknown = text;
     try {
@@ -112,11 +142,19 @@ export function createCallAnswerer(options: CallAnswererOptions) {
       body,
       headers: recordHeaders(req),
       route,
+      ...(flavour === undefined ? {} : { flavour }),
     };
     options.requests.push(recorded);
     if (typeof body === 'string') {
       const message = `agent-testkit server: the body of ${route} is not JSON: ${JSON.stringify(text.slice(0, 80))}`;
       return { wire: testkitErrorAnswer(api, 400, message, 'req_testkit_invalid') };
+    }
+    const violation =
+      options.strict === undefined ? undefined : checkStrict(api, flavour, body, options.strict);
+    if (violation !== undefined) {
+      recorded.rejected = { status: violation.status, message: violation.message };
+      rejections += 1;
+      return { wire: rejection(api, violation, `req_testkit_rejected_${rejections}`) };
     }
     let taken: { callNumber: number; answer: ScriptedAnswer };
     try {
@@ -134,7 +172,8 @@ export function createCallAnswerer(options: CallAnswererOptions) {
       ...(answer.tokenDelayMs === undefined ? {} : { tokenDelayMs: answer.tokenDelayMs }),
     };
     await abortableSleep(answer.delayMs ?? 0, signal);
-    if (answer.replay === undefined) return { wire: render(api, answer, decoded, callNumber), ...pacing };
+    if (answer.replay === undefined)
+      return { wire: render(api, answer, decoded, callNumber, flavour), ...pacing };
     try {
       return {
         wire: await replayAnswer(answer.replay, api, options.fixturesDir, `req_testkit_${callNumber}`),

@@ -8,6 +8,7 @@ import { createCallAnswerer } from './call-answerer.js';
 import { testkitErrorAnswer } from './faults.js';
 import { modelsList } from './models-route.js';
 import type { WireApi } from './sse.js';
+import { FLAVOURS, type Flavour, type StrictOptions } from './strict/index.js';
 import { playWireAnswer } from './wire-answer.js';
 
 export interface ModelServerOptions {
@@ -23,6 +24,11 @@ export interface ModelServerOptions {
   host?: string;
   /** Ids listed by `GET /v1/models` (default `['scripted-model']`). */
   models?: readonly string[];
+  /**
+   * Refuse what the real APIs refuse, with their status and error body (docs/testkit.md lists
+   * the rules); a refused call uses no step. `true` or options. Default off.
+   */
+  strict?: boolean | StrictOptions;
 }
 
 export interface ModelServer {
@@ -48,6 +54,14 @@ const ROUTES: Record<string, WireApi> = {
   '/messages': 'anthropic',
 };
 
+/** `/mistral/v1/chat/completions` -> `mistral` and `/v1/chat/completions`. */
+function splitFlavour(path: string): { flavour?: Flavour; path: string } {
+  const match = /^\/([a-z]+)(\/.*)$/.exec(path);
+  const name = match?.[1] as Flavour | undefined;
+  if (match === null || name === undefined || !FLAVOURS.includes(name)) return { path };
+  return { flavour: name, path: match[2] ?? '' };
+}
+
 /**
  * Starts a real HTTP server on loopback speaking OpenAI Chat Completions, OpenAI Responses and
  * Anthropic Messages (with and without the `/v1` prefix), answering from steps or a handler.
@@ -66,6 +80,9 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
     source: options.handler === undefined ? { queue } : { handler: options.handler },
     fixturesDir: options.fixturesDir ?? defaultFixturesDir(),
     requests,
+    ...(options.strict === undefined || options.strict === false
+      ? {}
+      : { strict: options.strict === true ? {} : options.strict }),
   });
   const sockets = new Set<Socket>();
   const inFlight = new Set<AbortController>();
@@ -77,9 +94,8 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
       controller.abort();
       inFlight.delete(controller);
     });
-    const path = new URL(req.url ?? '/', 'http://testkit').pathname
-      .replace(/^\/v1(?=\/)/, '')
-      .replace(/\/$/, '');
+    const { flavour, path: unprefixed } = splitFlavour(new URL(req.url ?? '/', 'http://testkit').pathname);
+    const path = unprefixed.replace(/^\/v1(?=\/)/, '').replace(/\/$/, '');
     const anthropicClient = req.headers['anthropic-version'] !== undefined;
     const api = ROUTES[path];
     try {
@@ -100,7 +116,7 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
         await playWireAnswer(res, wire, { signal: controller.signal });
         return;
       }
-      const { wire, ...pacing } = await answerer.answerCall(api, req, controller.signal);
+      const { wire, ...pacing } = await answerer.answerCall(api, req, controller.signal, flavour);
       await playWireAnswer(res, wire, { ...pacing, signal: controller.signal });
     } catch (error) {
       if (controller.signal.aborted) return;

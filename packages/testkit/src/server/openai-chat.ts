@@ -34,6 +34,63 @@ function chatUsage(usage: TokenUsage): Record<string, unknown> {
   };
 }
 
+/** OpenRouter's structured reasoning: the format Gemini's details come in. */
+const DETAILS_FORMAT = 'google-gemini-v1';
+
+/** The deltas of one reasoning block, in the answer's reasoning field(s). */
+function reasoningDeltas(
+  block: AnswerPlan['reasoning'][number],
+  index: number,
+  field: NonNullable<ScriptedAnswer['chatReasoningField']>,
+): Record<string, unknown>[] {
+  if (field !== 'reasoning_details') return block.deltas.map((text) => ({ [field]: text }));
+  const deltas: Record<string, unknown>[] = block.deltas.map((text) => ({
+    reasoning: text,
+    reasoning_details: [{ type: 'reasoning.text', text, format: DETAILS_FORMAT, index: index * 2 }],
+  }));
+  if (block.signature !== undefined) {
+    const detail = {
+      type: 'reasoning.encrypted',
+      data: block.signature,
+      format: DETAILS_FORMAT,
+      index: index * 2 + 1,
+    };
+    deltas.push({ reasoning_details: [detail] });
+  }
+  return deltas;
+}
+
+/** The whole reasoning of a non-streamed message, in the answer's field(s). */
+function reasoningFields(plan: AnswerPlan, field: NonNullable<ScriptedAnswer['chatReasoningField']>) {
+  const text = plan.reasoning.map((block) => block.text).join('');
+  if (text === '' && plan.reasoning.length === 0) return {};
+  if (field !== 'reasoning_details') return text === '' ? {} : { [field]: text };
+  const details = plan.reasoning.flatMap((block, index) => [
+    { type: 'reasoning.text', text: block.text, format: DETAILS_FORMAT, index: index * 2 },
+    ...(block.signature === undefined
+      ? []
+      : [
+          {
+            type: 'reasoning.encrypted',
+            data: block.signature,
+            format: DETAILS_FORMAT,
+            index: index * 2 + 1,
+          },
+        ]),
+  ]);
+  return { reasoning: text, reasoning_details: details };
+}
+
+/** A tool call's first delta; a server that sends no ids sends no `id`. */
+function callHead(call: AnswerPlan['toolCalls'][number], index: number): Record<string, unknown> {
+  return {
+    index,
+    ...(call.id === '' ? {} : { id: call.id }),
+    type: 'function',
+    function: { name: call.name, arguments: '' },
+  };
+}
+
 function finishReason(plan: AnswerPlan): string {
   return plan.rawStopReason ?? FINISH_REASONS[plan.stopReason];
 }
@@ -57,17 +114,16 @@ function streamFrames(plan: AnswerPlan, answer: ScriptedAnswer, context: RenderC
     );
   const frames: Frame[] = [chunk({ role: 'assistant', content: '', refusal: null }, null, false)];
   const reasoningField = answer.chatReasoningField ?? 'reasoning_content';
-  for (const block of plan.reasoning) {
-    for (const text of block.deltas) frames.push(chunk({ [reasoningField]: text }));
-  }
+  plan.reasoning.forEach((block, index) => {
+    for (const delta of reasoningDeltas(block, index, reasoningField)) frames.push(chunk(delta));
+  });
   const textField = plan.stopReason === 'refusal' ? 'refusal' : 'content';
   for (const text of plan.textDeltas) frames.push(chunk({ [textField]: text }));
   if (context.midStreamError !== undefined) {
     return [...frames, ...midStreamErrorFrames(context.midStreamError, context, frames.length)];
   }
   plan.toolCalls.forEach((call, index) => {
-    const head = { index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } };
-    frames.push(chunk({ tool_calls: [head] }));
+    frames.push(chunk({ tool_calls: [callHead(call, index)] }));
     for (const piece of splitIntoPieces(call.argumentsText, ARGUMENT_PIECE_CHARS)) {
       if (piece !== '') frames.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));
     }
@@ -86,17 +142,16 @@ function completionBody(
   context: RenderContext,
 ): Record<string, unknown> {
   const refusal = plan.stopReason === 'refusal';
-  const reasoning = plan.reasoning.map((block) => block.text).join('');
   const message: Record<string, unknown> = {
     role: 'assistant',
     content: refusal || (plan.text === '' && plan.toolCalls.length > 0) ? null : plan.text,
     refusal: refusal ? plan.text : null,
     annotations: [],
+    ...reasoningFields(plan, answer.chatReasoningField ?? 'reasoning_content'),
   };
-  if (reasoning !== '') message[answer.chatReasoningField ?? 'reasoning_content'] = reasoning;
   if (plan.toolCalls.length > 0) {
     message.tool_calls = plan.toolCalls.map((call) => ({
-      id: call.id,
+      ...(call.id === '' ? {} : { id: call.id }),
       type: 'function',
       function: { name: call.name, arguments: call.argumentsText },
     }));

@@ -73,7 +73,9 @@ function outputItems(plan: AnswerPlan, context: RenderContext): Item[] {
     summary: block.text === '' ? [] : [{ type: 'summary_text', text: block.text }],
     ...(block.signature === undefined ? {} : { encrypted_content: block.signature }),
   }));
-  if (plan.text !== '' || plan.toolCalls.length === 0) {
+  // A response cut off while reasoning (max_output_tokens) has no message item.
+  const cutWhileReasoning = plan.stopReason === 'length' && plan.text === '' && plan.reasoning.length > 0;
+  if (plan.text !== '' || (plan.toolCalls.length === 0 && !cutWhileReasoning)) {
     const part =
       plan.stopReason === 'refusal'
         ? { type: 'refusal', refusal: plan.text }

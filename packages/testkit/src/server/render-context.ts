@@ -1,6 +1,7 @@
 import type { TokenUsage } from '@agent/protocol';
 import type { ScriptedError } from '../steps.js';
 import type { ErrorContext } from './faults.js';
+import type { Flavour } from './strict/index.js';
 
 /** What every API renderer needs besides the planned answer. */
 export interface RenderContext extends ErrorContext {
@@ -11,6 +12,8 @@ export interface RenderContext extends ErrorContext {
   includeUsage: boolean;
   /** A `midStream` error to send after the text. */
   midStreamError?: ScriptedError;
+  /** The server the call was addressed to by its path prefix (`/mistral/v1/...`). */
+  flavour?: Flavour;
 }
 
 /** Tool-call argument fragments are this many characters, like a model's tokens. */

@@ -1,0 +1,46 @@
+import type { AgentResult, FinalReport } from '@agent/protocol';
+import { CLI_EXIT, type CliExitCode } from '../exit-codes.js';
+import { printable } from '../output/logfmt.js';
+import { startsWithLocation } from '../runtime-errors.js';
+
+/** What stderr says when a report is the model's plain text taken on the forced final turn. */
+export const ADOPTED_TEXT_NOTICE =
+  "agent: report adopted from the model's text; the model declared no status";
+
+/** True for a report the session made itself because the model gave none. */
+export function isSyntheticReport(report: FinalReport | undefined): boolean {
+  return report !== undefined && (report.synthetic === true || report.origin === 'synthetic');
+}
+
+/** The report that goes to stdout without `--json`: none when the session made it up. */
+export function printableReport(result: AgentResult): FinalReport | undefined {
+  return isSyntheticReport(result.finalReport) ? undefined : result.finalReport;
+}
+
+const INTERRUPTED: ReadonlySet<CliExitCode> = new Set([CLI_EXIT.interrupted, CLI_EXIT.terminated]);
+
+/**
+ * What stderr says when the exit code is not 0 (undefined for 0): one line, or for located
+ * errors (`file:line: ...`, possibly several lines) the error as it is and then the marker,
+ * so editors and `grep` find the locations at the start of lines. The reason is
+ * `result.error`: what the provider, the server or the file check said.
+ */
+export function describeEnding(result: AgentResult, code: CliExitCode): string | undefined {
+  if (code === CLI_EXIT.success) return undefined;
+  const report = result.finalReport;
+  const synthetic = isSyntheticReport(report);
+  if (INTERRUPTED.has(code) && result.exitCode === 'EXIT-FINAL-ANSWER' && !synthetic) {
+    return `agent: interrupted; the agent reported status '${report?.status ?? 'unknown'}' (exit ${code})`;
+  }
+  if (code === CLI_EXIT.failureReport && report !== undefined && !synthetic) {
+    return `agent: the agent reported status '${report.status}' (exit ${code})`;
+  }
+  const tools = code === CLI_EXIT.tools ? 'every tool call failed' : undefined;
+  const error = result.error?.split('\n').map(printable).join('\n');
+  const reason = error ?? (synthetic ? 'the session ended without a final report' : undefined);
+  if (reason !== undefined && (reason.includes('\n') || startsWithLocation(reason))) {
+    return `${reason}\nagent: ${result.exitCode}${tools === undefined ? '' : `: ${tools}`} (exit ${code})`;
+  }
+  const details = [tools, reason].filter((part) => part !== undefined && part !== '').join('; ');
+  return `agent: ${result.exitCode}${details === '' ? '' : `: ${details}`} (exit ${code})`;
+}

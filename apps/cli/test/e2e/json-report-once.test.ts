@@ -1,0 +1,33 @@
+import type { AgentResult } from '@agent/protocol';
+import { afterAll, afterEach, expect, it } from 'vitest';
+import {
+  agentFile,
+  isolatedEnv,
+  removeWorkspaces,
+  report,
+  runCli,
+  scriptedServer,
+  workspace,
+} from './helpers.js';
+
+afterAll(removeWorkspaces);
+const servers: { close(): Promise<void> }[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => server.close()));
+});
+
+it('--json writes the final report once (the conversation refers to it)', async () => {
+  const body = 'a line of the long report\n'.repeat(2000);
+  const server = await scriptedServer([report(body)]);
+  servers.push(server);
+  const ws = workspace(server, { 'ask.ai': agentFile('models: test/scripted-model\nmaxTurns: 2') });
+  const result = await runCli(['run', ws.file('ask.ai'), 'Go', '--json', '--config', ws.file('agent.json')], {
+    cwd: ws.dir,
+    env: isolatedEnv(ws),
+  });
+  expect(result.code, result.stderr).toBe(0);
+  expect(result.stdout.split('a line of the long report').length - 1).toBe(2000);
+  const parsed = JSON.parse(result.stdout) as AgentResult;
+  expect(parsed.finalReport?.content).toBe(body);
+  expect(parsed.conversation.at(-1)?.content).toContain('[the final report: see finalReport]');
+});
