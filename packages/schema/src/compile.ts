@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { errorMessage } from '@agent/protocol/util';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { type AnyAjv, createAjv, type SchemaDraft, SUPPORTED_DRAFTS, schemaDraft } from './ajv-factory.js';
@@ -38,6 +39,14 @@ function sharedAjv(draft: SchemaDraft): AnyAjv {
 
 /** Results for schemas checked with the default limits, keyed by the schema object. */
 const cache = new WeakMap<object, CompileResult>();
+
+/**
+ * The same results keyed by content, least recently used first: a server is sent the same
+ * `response_format` with every request, each time as a new object, and compiling one can take
+ * a second of the event loop's time.
+ */
+const byContent = new Map<string, CompileResult>();
+const MAX_BY_CONTENT = 64;
 
 function failure(problems: string[]): CompileResult {
   return { ok: false, error: `not a usable JSON Schema: ${problems.join('; ')}`, problems };
@@ -89,13 +98,34 @@ export function compileSchema(schema: unknown, limits?: SchemaLimits): CompileRe
     const cached = cache.get(schema);
     if (cached !== undefined) return cached;
   }
-  const result = compileUncached(schema, limits);
+  const result = cacheable ? compileByContent(schema) : compileUncached(schema, limits);
   if (cacheable) cache.set(schema, result);
   return result;
 }
 
-function compileUncached(schema: unknown, limits: SchemaLimits | undefined): CompileResult {
-  const shape = schemaShapeProblems(schema, limits);
+function compileByContent(schema: object): CompileResult {
+  // The shape check first: it bounds the size and depth that the serialisation below walks.
+  const shape = schemaShapeProblems(schema);
+  if (shape.length > 0) return failure(shape);
+  const key = createHash('sha256').update(JSON.stringify(schema)).digest('base64');
+  const hit = byContent.get(key);
+  if (hit !== undefined) {
+    byContent.delete(key);
+    byContent.set(key, hit);
+    return hit;
+  }
+  const result = compileUncached(schema, undefined, true);
+  byContent.set(key, result);
+  if (byContent.size > MAX_BY_CONTENT) byContent.delete(byContent.keys().next().value as string);
+  return result;
+}
+
+function compileUncached(
+  schema: unknown,
+  limits: SchemaLimits | undefined,
+  shapeChecked = false,
+): CompileResult {
+  const shape = shapeChecked ? [] : schemaShapeProblems(schema, limits);
   if (shape.length > 0) return failure(shape);
   const draft = schemaDraft(schema) ?? 'draft-07';
   const ajv = sharedAjv(draft);

@@ -124,3 +124,15 @@ describe('pointerSegments', () => {
     expect(pointerSegments('/a~1b/0/c~0d')).toEqual(['a/b', '0', 'c~d']);
   });
 });
+
+describe('compileSchema by content', () => {
+  it('compiles a schema sent again as a new object only once', () => {
+    const make = () => ({ type: 'object', properties: { city: { type: 'string', pattern: '^[A-Z]' } } });
+    const first = compileSchema(make());
+    const again = compileSchema(make());
+    expect(first.ok && again.ok && again.validate).toBe(first.ok && first.validate);
+    // Another schema is another entry.
+    const other = compileSchema({ ...make(), required: ['city'] });
+    expect(other.ok && other.validate).not.toBe(first.ok && first.validate);
+  });
+});

@@ -4,37 +4,20 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
 import type { AgentResult } from '@agent/protocol';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import {
   addMcpServers,
-  agentFile,
   CLI_BIN,
   isolatedEnv,
   lastLine,
   removeWorkspaces,
   report,
-  runCli,
   STUBBORN_MCP,
   type Step,
-  scriptedServer,
-  workspace,
+  scriptedAgent,
 } from './helpers.js';
 
 afterAll(removeWorkspaces);
-
-const servers: { close(): Promise<void> }[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
-
-async function setup(steps: Step[], frontmatter: string) {
-  const server = await scriptedServer(steps);
-  servers.push(server);
-  const ws = workspace(server, { 'ask.ai': agentFile(frontmatter) });
-  const run = (args: string[]) =>
-    runCli([...args, '--config', ws.file('agent.json')], { cwd: ws.dir, env: isolatedEnv(ws) });
-  return { server, ws, run, file: ws.file('ask.ai') };
-}
 
 /** A loopback port nobody listens on: bound once, then released. */
 async function closedPort(): Promise<number> {
@@ -48,7 +31,7 @@ async function closedPort(): Promise<number> {
 
 describe('the closing line of a failed run says why, in the provider’s words', () => {
   it('names the model the provider does not know', async () => {
-    const { run, file } = await setup(
+    const { run, file } = await scriptedAgent(
       [() => ({ error: { kind: 'model_not_found' } })],
       'models: test/gpt-9000\nmaxTurns: 1',
     );
@@ -63,7 +46,7 @@ describe('the closing line of a failed run says why, in the provider’s words',
 
   it('names the refused connection of a closed port', async () => {
     const port = await closedPort();
-    const { ws, run, file } = await setup([], 'models: closed/some-model\nmaxTurns: 1');
+    const { ws, run, file } = await scriptedAgent([], 'models: closed/some-model\nmaxTurns: 1');
     ws.write(
       'agent.json',
       JSON.stringify({
@@ -85,7 +68,7 @@ describe('the closing line of a failed run says why, in the provider’s words',
 describe('a report adopted from plain text', () => {
   it('is printed, and stderr and --json say the model declared no status', async () => {
     const plain: Step = () => ({ text: 'Just plain words.', usage: { inputTokens: 5, outputTokens: 3 } });
-    const { run, file } = await setup(
+    const { run, file } = await scriptedAgent(
       Array.from({ length: 8 }, () => plain),
       'models: test/scripted-model\nmaxTurns: 1',
     );
@@ -104,7 +87,7 @@ const hasScript = spawnSync('script', ['--version'], { encoding: 'utf8' }).statu
 
 describe.skipIf(!hasScript)('the status line', () => {
   it('shows a running MCP tool, from the tool_started event', async () => {
-    const { ws, file } = await setup(
+    const { ws, file } = await scriptedAgent(
       [() => ({ toolCalls: [{ name: 'stubborn__wait', arguments: {} }] }), report('waited')],
       'models: test/scripted-model\ntools: [stubborn]\nmaxTurns: 3',
     );

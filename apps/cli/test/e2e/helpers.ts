@@ -10,6 +10,7 @@ import {
   type ScriptedAnswer,
   startModelServer,
 } from '@agent/testkit';
+import { onTestFinished } from 'vitest';
 
 export const CLI_BIN = fileURLToPath(new URL('../../dist/agent.js', import.meta.url));
 export const REPO_DIR = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -115,16 +116,34 @@ export function report(body: string, attributes: Parameters<typeof finalSlot>[2]
   });
 }
 
-/** A model server that answers call N with step N (a later call gets a 500 naming it). */
+/**
+ * A model server that answers call N with step N (a later call gets a 500 naming it). Call it
+ * inside a test: the server closes when the test finishes.
+ */
 export async function scriptedServer(steps: Step[]): Promise<ModelServer> {
   let call = 0;
-  return startModelServer({
+  const server = await startModelServer({
     handler: (request) => {
       const step = steps[call++];
       if (step === undefined) throw new Error(`call #${call} was not planned (only ${steps.length} steps)`);
       return step(request, () => nonceOf(request.messages));
     },
   });
+  onTestFinished(() => server.close());
+  return server;
+}
+
+/** A scripted server, a workspace with `ask.ai` using it, and `run(args)` of the CLI in it. */
+export async function scriptedAgent(steps: Step[], frontmatter = 'models: test/scripted-model\nmaxTurns: 4') {
+  const server = await scriptedServer(steps);
+  const ws = workspace(server, { 'ask.ai': agentFile(frontmatter) });
+  const run = (args: string[], options: CliRunOptions = {}) =>
+    runCli([...args, '--config', ws.file('agent.json')], {
+      cwd: ws.dir,
+      ...options,
+      env: { ...isolatedEnv(ws), ...options.env },
+    });
+  return { server, ws, run, file: ws.file('ask.ai') };
 }
 
 export interface Workspace {

@@ -1,5 +1,5 @@
 import type { AgentResult } from '@agent/protocol';
-import { afterAll, afterEach, expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import {
   agentFile,
   isolatedEnv,
@@ -11,15 +11,10 @@ import {
 } from './helpers.js';
 
 afterAll(removeWorkspaces);
-const servers: { close(): Promise<void> }[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
 
 it('--json writes the final report once (the conversation refers to it)', async () => {
   const body = 'a line of the long report\n'.repeat(2000);
   const server = await scriptedServer([report(body)]);
-  servers.push(server);
   const ws = workspace(server, { 'ask.ai': agentFile('models: test/scripted-model\nmaxTurns: 2') });
   const result = await runCli(['run', ws.file('ask.ai'), 'Go', '--json', '--config', ws.file('agent.json')], {
     cwd: ws.dir,

@@ -1,5 +1,5 @@
 import type { AgentResult } from '@agent/protocol';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import {
   addMcpServers,
   agentFile,
@@ -9,35 +9,16 @@ import {
   report,
   runCli,
   type Step,
-  scriptedServer,
+  scriptedAgent,
   spawnCli,
   waitFor,
-  workspace,
 } from './helpers.js';
 
 afterAll(removeWorkspaces);
 
-const servers: { close(): Promise<void> }[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
-
-async function setup(steps: Step[], frontmatter = 'models: test/scripted-model\nmaxTurns: 4') {
-  const server = await scriptedServer(steps);
-  servers.push(server);
-  const ws = workspace(server, { 'ask.ai': agentFile(frontmatter) });
-  const run = (args: string[], options: Parameters<typeof runCli>[1] = {}) =>
-    runCli([...args, '--config', ws.file('agent.json')], {
-      cwd: ws.dir,
-      ...options,
-      env: { ...isolatedEnv(ws), ...options.env },
-    });
-  return { server, ws, run, file: ws.file('ask.ai') };
-}
-
 describe('warnings and errors without --verbose', () => {
   it('says on stderr that an MCP server did not start, and keeps verbose lines out', async () => {
-    const { ws, run, file } = await setup(
+    const { ws, run, file } = await scriptedAgent(
       [report('Answered without the tools.')],
       'models: test/scripted-model\ntools: [broken]\nmaxTurns: 2',
     );
@@ -55,7 +36,7 @@ describe('warnings and errors without --verbose', () => {
   });
 
   it('escapes control characters a provider put in a warning', async () => {
-    const { run, file } = await setup([
+    const { run, file } = await scriptedAgent([
       () => ({ error: { kind: 'server', message: 'bad \x1b[31mred\x1b[0m\nsecond line' } }),
       report('recovered'),
     ]);
@@ -69,7 +50,7 @@ describe('warnings and errors without --verbose', () => {
 describe('a failed run prints no report of its own making on stdout', () => {
   it('leaves stdout empty without --json, and gives the whole result with it', async () => {
     const empty: Step = () => ({ text: '', usage: { inputTokens: 10, outputTokens: 0 } });
-    const { run, file } = await setup(Array.from({ length: 12 }, () => empty));
+    const { run, file } = await scriptedAgent(Array.from({ length: 12 }, () => empty));
     const plain = await run(['run', file, 'Anything', '--max-turns', '1']);
     expect(plain.code, plain.stderr).toBe(3);
     expect(plain.stdout).toBe('');
@@ -81,7 +62,7 @@ describe('a failed run prints no report of its own making on stdout', () => {
   });
 
   it('leaves stdout empty when cancelled before any report, and exits 143 on SIGTERM', async () => {
-    const { ws, file, server } = await setup([() => ({ text: 'never sent', delayMs: 30_000 })]);
+    const { ws, file, server } = await scriptedAgent([() => ({ text: 'never sent', delayMs: 30_000 })]);
     const { child, done } = spawnCli(['run', file, 'Go', '--config', ws.file('agent.json')], {
       cwd: ws.dir,
       env: isolatedEnv(ws),
@@ -97,7 +78,7 @@ describe('a failed run prints no report of its own making on stdout', () => {
 
 describe('a missing agent file', () => {
   it('says no such file and names the closest .ai file, with run and with the shorthand', async () => {
-    const { ws, run, server } = await setup([]);
+    const { ws, run, server } = await scriptedAgent([]);
     ws.write('summarize.ai', agentFile('models: test/scripted-model'));
     for (const args of [
       ['run', 'aks.ai', 'Hello'],

@@ -15,7 +15,6 @@ import {
 afterAll(removeWorkspaces);
 
 const leftovers: number[] = [];
-const servers: { close(): Promise<void> }[] = [];
 afterEach(async () => {
   for (const pid of leftovers.splice(0)) {
     try {
@@ -24,7 +23,6 @@ afterEach(async () => {
       // Gone, as it should be.
     }
   }
-  await Promise.all(servers.splice(0).map((server) => server.close()));
 });
 
 /** `process.kill(pid, 0)` succeeds, and the process is not a zombie waiting for its reaper. */
@@ -48,7 +46,6 @@ describe.skipIf(process.platform === 'win32')('kill -9 of the CLI', () => {
       () => ({ toolCalls: [{ name: 'stubborn__wait', arguments: {} }] }),
       () => ({ text: 'never asked for', delayMs: 60_000 }),
     ]);
-    servers.push(server);
     const ws = workspace(server, {
       'ask.ai': agentFile('models: test/scripted-model\ntools: [stubborn]\nmaxTurns: 4'),
     });

@@ -1,7 +1,7 @@
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AccountingEntry, AgentResult } from '@agent/protocol';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import {
   agentFile,
   CLI_BIN,
@@ -10,38 +10,19 @@ import {
   report,
   runCli,
   type Step,
-  scriptedServer,
+  scriptedAgent,
   spawnCli,
   waitFor,
-  workspace,
 } from './helpers.js';
 
 afterAll(removeWorkspaces);
-
-const servers: { close(): Promise<void> }[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
-
-async function setup(steps: Step[], frontmatter = 'models: test/scripted-model\nmaxTurns: 4') {
-  const server = await scriptedServer(steps);
-  servers.push(server);
-  const ws = workspace(server, { 'ask.ai': agentFile(frontmatter) });
-  const run = (args: string[], options: Parameters<typeof runCli>[1] = {}) =>
-    runCli([...args, '--config', ws.file('agent.json')], {
-      cwd: ws.dir,
-      ...options,
-      env: { ...isolatedEnv(ws), ...options.env },
-    });
-  return { server, ws, run, file: ws.file('ask.ai') };
-}
 
 const lastUserText = (messages: readonly { role: string; content: unknown }[], index = 0) =>
   messages.filter((message) => message.role === 'user').map((message) => String(message.content))[index];
 
 describe('agent run: endings and exit codes', () => {
   it('prints only the report on stdout and exits 0 for a success report', async () => {
-    const { run, file, server } = await setup([report('The answer is **42**.')]);
+    const { run, file, server } = await scriptedAgent([report('The answer is **42**.')]);
     const result = await run(['run', file, 'What is the answer?']);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toBe('The answer is **42**.\n');
@@ -51,7 +32,7 @@ describe('agent run: endings and exit codes', () => {
   });
 
   it('exits 1 for a failure report and says so on stderr', async () => {
-    const { run, file } = await setup([report('Could not find the data.', { status: 'failure' })]);
+    const { run, file } = await scriptedAgent([report('Could not find the data.', { status: 'failure' })]);
     const result = await run(['run', file, 'Find the data']);
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('Could not find the data.\n');
@@ -60,7 +41,7 @@ describe('agent run: endings and exit codes', () => {
 
   it('exits 3 when the turn limit is reached without a report', async () => {
     const empty: Step = () => ({ text: '', usage: { inputTokens: 10, outputTokens: 0 } });
-    const { run, file } = await setup(Array.from({ length: 8 }, () => empty));
+    const { run, file } = await scriptedAgent(Array.from({ length: 8 }, () => empty));
     const result = await run(['run', file, 'Anything', '--max-turns', '1']);
     expect(result.code, result.stderr).toBe(3);
     expect(result.stderr).toContain('EXIT-MAX-TURNS-NO-RESPONSE');
@@ -68,25 +49,25 @@ describe('agent run: endings and exit codes', () => {
   });
 
   it('exits 4 when the provider rejects the key', async () => {
-    const { run, file } = await setup([() => ({ error: { kind: 'auth' } })]);
+    const { run, file } = await scriptedAgent([() => ({ error: { kind: 'auth' } })]);
     const result = await run(['run', file, 'Hello']);
     expect(result.code).toBe(4);
     expect(result.stderr).toContain('EXIT-AUTH-FAILURE');
   });
 
   it('exits 5 when the quota is gone and 7 when the model does not exist', async () => {
-    const quota = await setup([() => ({ error: { kind: 'quota' } })]);
+    const quota = await scriptedAgent([() => ({ error: { kind: 'quota' } })]);
     const noQuota = await quota.run(['run', quota.file, 'Hello']);
     expect(noQuota.code).toBe(5);
     expect(noQuota.stderr).toContain('EXIT-QUOTA-EXCEEDED');
-    const missing = await setup([() => ({ error: { kind: 'model_not_found' } })]);
+    const missing = await scriptedAgent([() => ({ error: { kind: 'model_not_found' } })]);
     const noModel = await missing.run(['run', missing.file, 'Hello']);
     expect(noModel.code).toBe(7);
     expect(noModel.stderr).toContain('EXIT-MODEL-ERROR');
   });
 
   it('exits 6 when the run fails and every tool call failed', async () => {
-    const { run, file } = await setup([
+    const { run, file } = await scriptedAgent([
       () => ({ toolCalls: [{ name: 'no_such_tool', arguments: { q: 1 } }] }),
       report('The tool is broken.', { status: 'failure' }),
     ]);
@@ -96,7 +77,7 @@ describe('agent run: endings and exit codes', () => {
   });
 
   it('exits 7 for an invalid agent file and names file:line on stderr', async () => {
-    const { run, ws, server } = await setup([]);
+    const { run, ws, server } = await scriptedAgent([]);
     const bad = ws.write('bad.ai', agentFile('models: test/scripted-model\nmaxTurnz: 3'));
     const result = await run(['run', bad, 'Hello']);
     expect(result.code).toBe(7);
@@ -109,7 +90,7 @@ describe('agent run: endings and exit codes', () => {
 
 describe('agent run: input and options', () => {
   it('reads the prompt from stdin when it is absent or "-"', async () => {
-    const { run, file, server } = await setup([report('four'), report('five')]);
+    const { run, file, server } = await scriptedAgent([report('four'), report('five')]);
     const piped = await run(['run', file], { input: 'what is 2+2?\n' });
     expect(piped.code, piped.stderr).toBe(0);
     expect(piped.stdout).toBe('four\n');
@@ -120,7 +101,7 @@ describe('agent run: input and options', () => {
   });
 
   it('keeps logs on stderr in logfmt with --verbose', async () => {
-    const { run, file } = await setup([report('done')]);
+    const { run, file } = await scriptedAgent([report('done')]);
     const result = await run(['run', file, 'Go', '--verbose']);
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('done\n');
@@ -132,7 +113,7 @@ describe('agent run: input and options', () => {
   });
 
   it('prints the whole AgentResult with --json', async () => {
-    const { run, file } = await setup([report('# Title\n\nbody')]);
+    const { run, file } = await scriptedAgent([report('# Title\n\nbody')]);
     const result = await run(['run', file, 'Go', '--json']);
     expect(result.code).toBe(0);
     const parsed = JSON.parse(result.stdout) as AgentResult;
@@ -143,7 +124,7 @@ describe('agent run: input and options', () => {
   });
 
   it('appends every accounting entry to --accounting as JSON lines', async () => {
-    const { run, file, ws, server } = await setup([
+    const { run, file, ws, server } = await scriptedAgent([
       () => ({
         toolCalls: [
           {
@@ -173,14 +154,14 @@ describe('agent run: input and options', () => {
   });
 
   it('replaces the file models with --model', async () => {
-    const { run, file, server } = await setup([report('ok')], 'models: test/model-from-file');
+    const { run, file, server } = await scriptedAgent([report('ok')], 'models: test/model-from-file');
     const result = await run(['run', file, 'Go', '--model', 'spare/model-from-flag']);
     expect(result.code, result.stderr).toBe(0);
     expect(server.requests.map((request) => request.model)).toEqual(['model-from-flag']);
   });
 
   it('asks for JSON matching --schema and prints the JSON', async () => {
-    const { run, file, ws, server } = await setup([
+    const { run, file, ws, server } = await scriptedAgent([
       report('{"answer": "forty-two", "confidence": 0.9}', { format: 'json' }),
     ]);
     const schema = ws.write(
@@ -199,7 +180,7 @@ describe('agent run: input and options', () => {
   });
 
   it('sends the requested --format to the model', async () => {
-    const { run, file, server } = await setup([report('plain words', { format: 'text' })]);
+    const { run, file, server } = await scriptedAgent([report('plain words', { format: 'text' })]);
     const result = await run(['run', file, 'Go', '--format', 'text']);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toBe('plain words\n');
@@ -208,7 +189,7 @@ describe('agent run: input and options', () => {
 
   it('prints raw Markdown without ANSI when piped, with or without NO_COLOR', async () => {
     const markdown = '# Heading\n\n- **bold** item\n- `code`';
-    const { run, file } = await setup([report(markdown), report(markdown)]);
+    const { run, file } = await scriptedAgent([report(markdown), report(markdown)]);
     for (const env of [{}, { NO_COLOR: '1' }]) {
       const result = await run(['run', file, 'Go', '--verbose'], { env });
       expect(result.code).toBe(0);
@@ -219,7 +200,7 @@ describe('agent run: input and options', () => {
   });
 
   it('rejects bad arguments with exit 2', async () => {
-    const { run, file, server } = await setup([]);
+    const { run, file, server } = await scriptedAgent([]);
     expect((await run(['run', file, 'Go', '--format', 'html'])).code).toBe(2);
     expect((await run(['run', file, 'Go', '--max-turns', 'zero'])).code).toBe(2);
     expect((await run(['run', file, 'Go', '--no-such-option'])).code).toBe(2);
@@ -233,7 +214,7 @@ describe('agent run: input and options', () => {
 
 describe('signals', () => {
   it('on the first Ctrl-C asks the model for its report in a last turn, prints it and exits 130', async () => {
-    const { ws, file, server } = await setup([
+    const { ws, file, server } = await scriptedAgent([
       () => ({
         delayMs: 1_500,
         toolCalls: [
@@ -261,7 +242,7 @@ describe('signals', () => {
   });
 
   it('cancels at once on the second Ctrl-C and exits 130 with nothing on stdout', async () => {
-    const { ws, file, server } = await setup([() => ({ text: 'never sent', delayMs: 30_000 })]);
+    const { ws, file, server } = await scriptedAgent([() => ({ text: 'never sent', delayMs: 30_000 })]);
     const { child, done } = spawnCli(['run', file, 'Go', '--config', ws.file('agent.json')], {
       cwd: ws.dir,
       env: isolatedEnv(ws),
@@ -281,7 +262,7 @@ describe('signals', () => {
 
 describe('agent <file.ai>', () => {
   it('runs a file given as the first argument, and a #!/usr/bin/env agent file directly', async () => {
-    const { ws, file, server } = await setup([report('short'), report('direct')]);
+    const { ws, file, server } = await scriptedAgent([report('short'), report('direct')]);
     const env = { ...isolatedEnv(ws) };
     const short = await runCli([file, 'Go', '--config', ws.file('agent.json')], { cwd: ws.dir, env });
     expect(short.code, short.stderr).toBe(0);

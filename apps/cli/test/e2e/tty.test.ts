@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import {
   agentFile,
   CLI_BIN,
@@ -14,11 +14,6 @@ afterAll(removeWorkspaces);
 
 // util-linux `script` gives the CLI a pseudo-terminal on stdout and stderr.
 const hasScript = spawnSync('script', ['--version'], { encoding: 'utf8' }).status === 0;
-
-const servers: { close(): Promise<void> }[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
 
 function inPty(
   command: string[],
@@ -46,7 +41,6 @@ describe.skipIf(!hasScript)('on a terminal', () => {
   it('draws a status line and renders Markdown', async () => {
     const slow = report(markdown);
     const server = await scriptedServer([(request, nonce) => ({ ...slow(request, nonce), delayMs: 400 })]);
-    servers.push(server);
     const ws = workspace(server, { 'ask.ai': agentFile('models: test/scripted-model') });
     const result = await inPty(
       [process.execPath, CLI_BIN, 'run', ws.file('ask.ai'), 'Go', '--config', ws.file('agent.json')],
@@ -62,7 +56,6 @@ describe.skipIf(!hasScript)('on a terminal', () => {
 
   it('uses no ANSI at all with NO_COLOR', async () => {
     const server = await scriptedServer([report(markdown)]);
-    servers.push(server);
     const ws = workspace(server, { 'ask.ai': agentFile('models: test/scripted-model') });
     const result = await inPty(
       [process.execPath, CLI_BIN, 'run', ws.file('ask.ai'), 'Go', '--config', ws.file('agent.json')],

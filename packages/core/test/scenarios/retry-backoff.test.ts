@@ -116,9 +116,15 @@ describe('backoff between retries of the same target', () => {
   });
 
   test('errors that waiting cannot fix are retried at once', async () => {
+    // bad_request leaves the target for the turn (it would refuse the same request again);
+    // content_filter is retried; neither waits.
     const clock = fakeClock();
-    const run = await runScenario({ ...clock, scripts: [[fail('bad_request'), fail('content_filter'), ok]] });
+    const run = await runScenario({
+      ...clock,
+      scripts: [[fail('bad_request')], [fail('content_filter'), ok]],
+    });
     expect(run.result.success).toBe(true);
+    expect(run.models[0]?.calls).toBe(1);
     expect(clock.waits).toEqual([]);
   });
 
