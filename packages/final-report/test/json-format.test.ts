@@ -336,9 +336,10 @@ describe('json: schemas', () => {
     );
   });
 
-  it('compiles each schema object once', () => {
-    const schema = { type: 'object' };
+  it('compiles each schema once, also when the same schema comes again as a new object', () => {
+    const schema = { type: 'object', required: ['a'] };
     expect(compileSchema(schema)).toBe(compileSchema(schema));
-    expect(compileSchema({ type: 'object' })).not.toBe(compileSchema(schema));
+    expect(compileSchema({ type: 'object', required: ['a'] })).toBe(compileSchema(schema));
+    expect(compileSchema({ type: 'object', required: ['b'] })).not.toBe(compileSchema(schema));
   });
 });
