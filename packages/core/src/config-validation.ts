@@ -1,54 +1,60 @@
-import { isOutputFormat } from '@agent/protocol';
+import { ConfigError, isOutputFormat, OUTPUT_FORMATS } from '@agent/protocol';
+import { isPositiveInteger, isRecord } from '@agent/protocol/util';
 import type { AgentSessionConfig } from './config.js';
 import { retryBackoffProblems } from './loop/retry-delay.js';
 
-function positiveInteger(value: unknown): boolean {
-  return typeof value === 'number' && Number.isInteger(value) && value >= 1;
+const POSITIVE_INTEGER_KEYS = [
+  'maxTurns',
+  'maxRetries',
+  'maxToolCallsPerTurn',
+  'llmTimeout',
+  'toolTimeout',
+  'toolResponseMaxBytes',
+  'contextWindow',
+] as const;
+
+function problem(field: string, value: unknown, allowed: string): ConfigError {
+  return new ConfigError({ field, value, allowed });
 }
 
-/** Every problem with a session config, each saying what was wrong and what is allowed. */
-export function validateConfig(config: AgentSessionConfig): string[] {
-  const problems: string[] = [];
-  if (!Array.isArray(config.targets) || config.targets.length === 0) {
-    problems.push('targets must list at least one model client');
-  } else {
-    config.targets.forEach((target, index) => {
-      if (typeof target?.client?.stream !== 'function')
-        problems.push(`targets[${index}].client must be a ModelClient with a stream() method`);
-    });
+function targetProblems(targets: unknown): ConfigError[] {
+  if (!Array.isArray(targets) || targets.length === 0) {
+    return [problem('targets', targets, 'a list of at least one model target')];
   }
-  if (typeof config.userPrompt !== 'string') problems.push('userPrompt must be a string');
+  const problems: ConfigError[] = [];
+  targets.forEach((target: { client?: { stream?: unknown } } | undefined, index) => {
+    if (typeof target?.client?.stream !== 'function')
+      problems.push(
+        problem(`targets[${index}].client`, target?.client, 'a ModelClient with a stream() method'),
+      );
+  });
+  return problems;
+}
+
+/** Every problem with a session config, each naming the setting, the value and what is allowed. */
+export function validateConfig(config: AgentSessionConfig): ConfigError[] {
+  const problems = targetProblems(config.targets);
+  if (typeof config.userPrompt !== 'string')
+    problems.push(problem('userPrompt', config.userPrompt, 'a string'));
   const format = config.expectedOutput?.format;
   if (format !== undefined && !isOutputFormat(format)) {
-    problems.push(
-      `expectedOutput.format "${String(format)}" is not one of json, markdown, markdown+mermaid, slack-block-kit, tty, pipe, sub-agent, text`,
-    );
+    problems.push(problem('expectedOutput.format', format, `one of ${OUTPUT_FORMATS.join(', ')}`));
   }
   const schema = config.expectedOutput?.schema;
-  if (schema !== undefined && (typeof schema !== 'object' || schema === null || Array.isArray(schema))) {
-    problems.push('expectedOutput.schema must be a JSON Schema object');
+  if (schema !== undefined && !isRecord(schema)) {
+    problems.push(problem('expectedOutput.schema', schema, 'a JSON Schema object'));
   }
-  for (const key of [
-    'maxTurns',
-    'maxRetries',
-    'maxToolCallsPerTurn',
-    'llmTimeout',
-    'toolTimeout',
-    'toolResponseMaxBytes',
-    'contextWindow',
-  ] as const) {
+  for (const key of POSITIVE_INTEGER_KEYS) {
     const value = config[key];
-    if (value !== undefined && !positiveInteger(value))
-      problems.push(`${key} must be a positive integer, got ${JSON.stringify(value)}`);
+    if (value !== undefined && !isPositiveInteger(value))
+      problems.push(problem(key, value, 'a positive integer'));
   }
-  if (
-    config.temperature !== undefined &&
-    (typeof config.temperature !== 'number' || config.temperature < 0 || config.temperature > 2)
-  ) {
-    problems.push(`temperature must be a number from 0 to 2, got ${JSON.stringify(config.temperature)}`);
+  const { temperature, topP } = config;
+  if (temperature !== undefined && (typeof temperature !== 'number' || temperature < 0 || temperature > 2)) {
+    problems.push(problem('temperature', temperature, 'a number from 0 to 2'));
   }
-  if (config.topP !== undefined && (typeof config.topP !== 'number' || config.topP <= 0 || config.topP > 1)) {
-    problems.push(`topP must be a number above 0 and at most 1, got ${JSON.stringify(config.topP)}`);
+  if (topP !== undefined && (typeof topP !== 'number' || topP <= 0 || topP > 1)) {
+    problems.push(problem('topP', topP, 'a number above 0 and at most 1'));
   }
   problems.push(...retryBackoffProblems(config.retryBackoff));
   return problems;

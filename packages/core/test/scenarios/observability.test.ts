@@ -225,13 +225,13 @@ describe('configuration', () => {
     expect(run.result.success).toBe(false);
     expect(run.result.exitCode).toBe('EXIT-CONFIGURATION');
     expect(run.result.error).toMatch(/maxTurns must be a positive integer, got 0/);
-    expect(run.result.error).toMatch(/"html" is not one of json, markdown/);
+    expect(run.result.error).toMatch(/expectedOutput.format must be one of json, markdown, .*, got "html"/);
   });
 
   test('no targets is a configuration error, not a crash', async () => {
     const { runAgent } = await import('../../src/index.js');
     const result = await runAgent({ targets: [], userPrompt: 'x' });
     expect(result.exitCode).toBe('EXIT-CONFIGURATION');
-    expect(result.error).toMatch(/targets must list at least one model client/);
+    expect(result.error).toMatch(/targets must be a list of at least one model target, got an empty list/);
   });
 });
