@@ -1,3 +1,6 @@
 import { libraryBuild } from '../../tooling/tsup/library.js';
 
-export default libraryBuild({ 'bin/agent-fs-mcp': 'src/bin/agent-fs-mcp.ts' });
+export default libraryBuild(
+  { 'bin/agent-fs-mcp': 'src/bin/agent-fs-mcp.ts' },
+  { 'fs-server': 'src/fs-server.ts' },
+);

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
 import { OUTPUT_FORMATS } from '@agent/protocol';
+import { errorMessage } from '@agent/protocol/util';
 import { Command, CommanderError } from 'commander';
-import { CliError, errorMessage } from './cli-error.js';
+import { CliError } from './cli-error.js';
 import { demoCommand } from './commands/demo.js';
 import { listCommand } from './commands/list.js';
 import { runCommand } from './commands/run.js';

@@ -1,21 +1,19 @@
+import { AgentError } from '@agent/protocol';
 import { CLI_EXIT, type CliExitCode } from './exit-codes.js';
 
-/** An error the CLI reports as one line on stderr and ends with `exitCode`. */
-export class CliError extends Error {
+/** An error the CLI reports as one line on stderr and ends with `exitCode` (code `cli_exit`). */
+export class CliError extends AgentError {
+  override readonly name = 'CliError';
+
   constructor(
     message: string,
     readonly exitCode: CliExitCode,
   ) {
-    super(message);
-    this.name = 'CliError';
+    super('cli_exit', message);
   }
 }
 
 /** Bad arguments (exit 2). */
 export function usageError(message: string): CliError {
   return new CliError(message, CLI_EXIT.usage);
-}
-
-export function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -1,3 +1,4 @@
+import { AgentError } from '@agent/protocol';
 import type { RuntimeError, ValidationProblem } from '@agent/runtime';
 
 /** A message that already starts with a location (`dir/file.ai:3: ...`, `agent.json: ...`). */
@@ -27,10 +28,10 @@ export function formatProblem(problem: ValidationProblem): string {
   return located(problem.file, problem.line, problem.message);
 }
 
-/** By name and shape, so the runtime does not have to be loaded to recognise its errors. */
+/** By brand and shape, so the runtime does not have to be loaded to recognise its errors. */
 export function isRuntimeError(error: unknown): error is RuntimeError {
   return (
-    error instanceof Error &&
+    AgentError.is(error) &&
     error.name === 'RuntimeError' &&
     typeof (error as { kind?: unknown }).kind === 'string'
   );

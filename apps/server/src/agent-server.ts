@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 import { format } from 'node:util';
+import { AgentError } from '@agent/protocol';
+import { errorMessage } from '@agent/protocol/util';
 import { CommanderError } from 'commander';
 import { loadAgents } from './agent-catalog.js';
 import { parseServerArgs } from './cli-options.js';
-import { ServerConfigError } from './server-config.js';
 import { startHeadends } from './start-headends.js';
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -19,7 +20,7 @@ async function main(): Promise<number> {
     config = parseServerArgs(process.argv.slice(2), process.env);
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
-    if (error instanceof ServerConfigError) {
+    if (AgentError.is(error, 'configuration')) {
       log(`agent-server: ${error.message}`);
       return 2;
     }
@@ -51,7 +52,7 @@ main().then(
     if (code >= 0) process.exit(code);
   },
   (error: unknown) => {
-    log(`agent-server: ${error instanceof Error ? error.message : String(error)}`);
+    log(`agent-server: ${errorMessage(error)}`);
     process.exit(1);
   },
 );

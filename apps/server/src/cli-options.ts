@@ -1,12 +1,12 @@
 import { isLoopbackHost } from '@agent/headends';
 import { Command, InvalidArgumentError } from 'commander';
 import {
+  configError,
   envTokens,
   parseMcp,
   parsePort,
   readConfigFile,
   type ServerConfig,
-  ServerConfigError,
 } from './server-config.js';
 import { LIMIT_OPTIONS, type LimitOption, limitProblem, limitsConflict } from './server-limits.js';
 
@@ -95,18 +95,34 @@ export function parseServerArgs(argv: string[], env: Record<string, string | und
 
 function checkConfig(config: ServerConfig): void {
   if (config.agents.length === 0)
-    throw new ServerConfigError('no agents: give --agent <file.ai> (repeatable)');
+    throw configError(
+      '--agent',
+      undefined,
+      'at least one .ai file',
+      'no agents: give --agent <file.ai> (repeatable)',
+    );
   const http = [config.api, config.openai, config.anthropic, config.mcp?.kind === 'http' ? 1 : undefined];
   if (http.every((entry) => entry === undefined) && config.mcp === undefined) {
-    throw new ServerConfigError('no headend: give --api, --openai, --anthropic and/or --mcp');
+    throw configError(
+      '--api',
+      undefined,
+      'at least one headend',
+      'no headend: give --api, --openai, --anthropic and/or --mcp',
+    );
   }
   if (config.tokens.length === 0 && !config.allowNoAuth) {
-    throw new ServerConfigError(
+    throw configError(
+      '--token',
+      undefined,
+      'a token, or --allow-no-auth on loopback',
       'no tokens: give --token, AGENT_SERVER_TOKENS or --allow-no-auth (loopback only)',
     );
   }
   if (config.tokens.length === 0 && config.allowNoAuth && !isLoopbackHost(config.host)) {
-    throw new ServerConfigError(
+    throw configError(
+      '--host',
+      config.host,
+      'a loopback host with --allow-no-auth',
       `--allow-no-auth is refused on ${config.host}: bind a loopback host or give tokens`,
     );
   }
@@ -117,9 +133,20 @@ function checkConfig(config: ServerConfig): void {
     ['--queue', config.queueSize],
   ] as const) {
     if (value !== undefined && !(Number.isFinite(value) && value >= 0)) {
-      throw new ServerConfigError(`${key}: expected a non-negative number, not ${value}`);
+      throw configError(
+        key,
+        value,
+        'a non-negative number',
+        `${key}: expected a non-negative number, not ${value}`,
+      );
     }
   }
   const conflict = limitsConflict(config);
-  if (conflict !== undefined) throw new ServerConfigError(conflict);
+  if (conflict !== undefined)
+    throw configError(
+      '--headers-timeout',
+      config.headersTimeoutSeconds,
+      'at most --request-timeout',
+      conflict,
+    );
 }

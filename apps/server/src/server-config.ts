@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { ConfigError } from '@agent/protocol';
+import { errorMessage } from '@agent/protocol/util';
 import { LIMIT_OPTIONS, limitProblem, type ServerLimits } from './server-limits.js';
 
 /** Where the MCP headend listens: a port for Streamable HTTP, or stdio. */
@@ -23,14 +25,20 @@ export interface ServerConfig extends ServerLimits {
   agentConfig?: string;
 }
 
-export class ServerConfigError extends Error {
-  override name = 'ServerConfigError';
+/** A setting of the server that cannot work; `agent-server` prints the message and exits 2. */
+export function configError(field: string, value: unknown, allowed: string, message: string): ConfigError {
+  return new ConfigError({ field, value, allowed, message });
 }
 
 export function parsePort(value: unknown, what: string): number {
   const port = typeof value === 'number' ? value : Number(value);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new ServerConfigError(`${what}: a port is an integer 0-65535, not ${JSON.stringify(value)}`);
+    throw configError(
+      what,
+      value,
+      'a port, an integer 0-65535',
+      `${what}: a port is an integer 0-65535, not ${JSON.stringify(value)}`,
+    );
   }
   return port;
 }
@@ -40,7 +48,12 @@ export function parseMcp(value: unknown): McpListen {
   const text = String(value);
   const match = /^(?:http:)?(\d+)$/.exec(text);
   if (match?.[1] === undefined) {
-    throw new ServerConfigError(`--mcp: expected "stdio" or "http:<port>", not ${JSON.stringify(value)}`);
+    throw configError(
+      '--mcp',
+      value,
+      '"stdio" or "http:<port>"',
+      `--mcp: expected "stdio" or "http:<port>", not ${JSON.stringify(value)}`,
+    );
   }
   return { kind: 'http', port: parsePort(match[1], '--mcp') };
 }
@@ -73,22 +86,32 @@ export function readConfigFile(path: string): Partial<ServerConfig> {
   try {
     raw = JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
-    throw new ServerConfigError(`${path}: ${error instanceof Error ? error.message : String(error)}`);
+    throw configError(path, undefined, 'a readable JSON file', `${path}: ${errorMessage(error)}`);
   }
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    throw new ServerConfigError(`${path}: the config must be a JSON object`);
+    throw configError(path, raw, 'a JSON object', `${path}: the config must be a JSON object`);
   }
   const file = raw as Record<string, unknown>;
   for (const key of Object.keys(file)) {
     if (!FILE_KEYS.has(key)) {
-      throw new ServerConfigError(`${path}: unknown key "${key}" (allowed: ${[...FILE_KEYS].join(', ')})`);
+      throw configError(
+        key,
+        undefined,
+        `one of ${[...FILE_KEYS].join(', ')}`,
+        `${path}: unknown key "${key}" (allowed: ${[...FILE_KEYS].join(', ')})`,
+      );
     }
   }
   const base = dirname(resolve(path));
   const config: Partial<ServerConfig> = {};
   if (file.agents !== undefined) {
     if (!Array.isArray(file.agents) || !file.agents.every((agent) => typeof agent === 'string')) {
-      throw new ServerConfigError(`${path}: "agents" must be an array of .ai file paths`);
+      throw configError(
+        'agents',
+        file.agents,
+        'an array of .ai file paths',
+        `${path}: "agents" must be an array of .ai file paths`,
+      );
     }
     config.agents = file.agents.map((agent) => resolve(base, agent));
   }
@@ -99,7 +122,12 @@ export function readConfigFile(path: string): Partial<ServerConfig> {
   if (file.mcp !== undefined) config.mcp = parseMcp(file.mcp);
   if (file.tokens !== undefined) {
     if (!Array.isArray(file.tokens) || !file.tokens.every((token) => typeof token === 'string')) {
-      throw new ServerConfigError(`${path}: "tokens" must be an array of strings`);
+      throw configError(
+        'tokens',
+        undefined,
+        'an array of strings',
+        `${path}: "tokens" must be an array of strings`,
+      );
     }
     config.tokens = file.tokens;
   }
@@ -108,7 +136,12 @@ export function readConfigFile(path: string): Partial<ServerConfig> {
     const value = file[key];
     if (value === undefined) continue;
     if (typeof value !== 'number' || !(value >= 0)) {
-      throw new ServerConfigError(`${path}: "${key}" must be a non-negative number`);
+      throw configError(
+        key,
+        value,
+        'a non-negative number',
+        `${path}: "${key}" must be a non-negative number`,
+      );
     }
     config[key] = value;
   }
@@ -116,7 +149,12 @@ export function readConfigFile(path: string): Partial<ServerConfig> {
     if (file[key] === undefined) continue;
     const problem = limitProblem(file[key], unit);
     if (problem !== undefined) {
-      throw new ServerConfigError(`${path}: "${key}" must be ${problem}, not ${JSON.stringify(file[key])}`);
+      throw configError(
+        key,
+        file[key],
+        problem,
+        `${path}: "${key}" must be ${problem}, not ${JSON.stringify(file[key])}`,
+      );
     }
     config[key] = file[key] as number;
   }

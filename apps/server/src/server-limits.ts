@@ -9,6 +9,7 @@ import {
   DEFAULT_REQUEST_TIMEOUT_MS,
   type McpHeadendOptions,
 } from '@agent/headends';
+import { isPositiveInteger } from '@agent/protocol/util';
 
 /** Bounds on clients: timeouts and a connection cap per HTTP headend, and the MCP session caps. */
 export interface ServerLimits {
@@ -93,7 +94,7 @@ export function limitProblem(value: unknown, unit: LimitOption['unit']): string 
   const valid =
     typeof value === 'number' &&
     Number.isFinite(value) &&
-    (unit === 'count' ? Number.isInteger(value) && value >= 1 : value > 0);
+    (unit === 'count' ? isPositiveInteger(value) : value > 0);
   if (valid) return undefined;
   return unit === 'count' ? 'a whole number of at least 1' : 'a number of seconds above 0';
 }

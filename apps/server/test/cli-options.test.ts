@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ConfigError } from '@agent/protocol';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseServerArgs } from '../src/cli-options.js';
-import { ServerConfigError } from '../src/server-config.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'server-options-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -79,7 +79,7 @@ describe('agent-server options', () => {
         parseServerArgs(args, {});
         return 'no error';
       } catch (error) {
-        return error instanceof ServerConfigError ? error.message : `other: ${(error as Error).message}`;
+        return error instanceof ConfigError ? error.message : `other: ${(error as Error).message}`;
       }
     };
     expect(fail(['--api', '1'])).toMatch(/no agents/);

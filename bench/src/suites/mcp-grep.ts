@@ -5,7 +5,8 @@ import { spawnSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInProcessFsProvider, type McpToolProvider, ToolQueues } from '@agent/mcp';
+import { type McpToolProvider, ToolQueues } from '@agent/mcp';
+import { createInProcessFsProvider } from '@agent/mcp/fs-server';
 import { formatNumber, formatSpread, type Spread, spread, timeRuns } from '../harness/measure.js';
 import type { BenchCheck, BenchSuite, SuiteResult } from '../harness/types.js';
 

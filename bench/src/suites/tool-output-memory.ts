@@ -74,7 +74,7 @@ interface SessionOutcome {
 async function storeAndGrep(text: string): Promise<SessionOutcome> {
   const { runAgent } = await import('@agent/core');
   const { createToolOutputHook } = await import('@agent/tool-output');
-  const { createInProcessFsProvider } = await import('@agent/mcp');
+  const { createInProcessFsProvider } = await import('@agent/mcp/fs-server');
   const { scriptedModel } = await import('@agent/testkit');
   type Messages = readonly { role: string; content: string; toolCallId?: string }[];
   const resultOf = (messages: Messages, id: string) =>

@@ -1,4 +1,4 @@
-import type { AgentResult } from '@agent/protocol';
+import { type AgentResult, ConfigError } from '@agent/protocol';
 import type { AgentConfig, AgentSessionConfig, RunInput, RunOptions } from './config.js';
 import { agentProblems } from './config-validation.js';
 import { runAgent } from './session.js';
@@ -6,22 +6,15 @@ import { runAgent } from './session.js';
 /** An agent made by `defineAgent`: its config, checked and frozen. Run it with `run`. */
 export type Agent = Readonly<AgentConfig>;
 
-/** Thrown by `defineAgent` for a config that cannot work; `problems` lists every one. */
-class AgentConfigError extends TypeError {
-  override readonly name = 'AgentConfigError';
-  constructor(readonly problems: readonly string[]) {
-    super(`invalid agent config: ${problems.join('; ')}`);
-  }
-}
-
 /**
  * Defines an agent once: its model (or fallback `models`), `instructions`, `tools`, `output`
- * and limits. Checks the config now and throws an `AgentConfigError` naming every problem, so a
+ * and limits. Checks the config now and throws a `ConfigError` naming every problem (each in
+ * `problems`), so a
  * mistake shows at definition, not at the first run.
  */
 export function defineAgent(config: AgentConfig): Agent {
   const problems = agentProblems(config);
-  if (problems.length > 0) throw new AgentConfigError(problems);
+  if (problems.length > 0) throw ConfigError.of(problems, 'invalid agent config');
   return Object.freeze({ ...config });
 }
 

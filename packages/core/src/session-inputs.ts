@@ -34,7 +34,7 @@ export function toolProviders(tools: AgentSessionConfig['tools']): ToolProvider[
   return providers;
 }
 
-/** The output contract; a Standard JSON Schema becomes JSON Schema (throws `TypeError` when it cannot). */
+/** The output contract; a Standard JSON Schema becomes JSON Schema (throws `ConfigError` when it cannot). */
 export function expectedOutput(config: Pick<AgentSessionConfig, 'output'>): ExpectedOutput {
   const output = config.output ?? { format: 'markdown' };
   if (output.schema === undefined) return { format: output.format };

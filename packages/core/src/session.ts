@@ -3,6 +3,7 @@ import { syntheticFailureReport } from '@agent/final-report';
 import {
   type AgentResult,
   BATCH_TOOL,
+  ConfigError,
   type ConversationMessage,
   DEFAULT_MAX_RETRIES,
   DEFAULT_MAX_TURNS,
@@ -14,8 +15,10 @@ import {
   TASK_STATUS_TOOL,
   TOOL_OUTPUT_TOOL,
   type ToolDefinition,
+  type ToolOutputHook,
   type ToolProvider,
 } from '@agent/protocol';
+import { abortableSleep, errorMessage, isPositiveInteger } from '@agent/protocol/util';
 import { createNonce } from '@agent/xml-transport';
 import {
   type AgentSessionConfig,
@@ -26,8 +29,7 @@ import {
 import { validateConfig } from './config-validation.js';
 import { ContextGuard } from './context/context-guard.js';
 import { outputSchemaProblem } from './context/schema-preflight.js';
-import { isOpenAiFamily, TokenEstimator } from './context/token-estimator.js';
-import { abortableSleep } from './loop/abort.js';
+import { TokenEstimator } from './context/token-estimator.js';
 import { newSessionState, type SessionState } from './loop/session-state.js';
 import { TargetRotation } from './loop/target-rotation.js';
 import { TurnLoop } from './loop/turn-loop.js';
@@ -38,8 +40,7 @@ import { expectedOutput, modelTargets, toolProviders } from './session-inputs.js
 import { batchTool, taskStatusTool } from './tools/internal-tools.js';
 import { ResultSizer } from './tools/result-sizer.js';
 import { ToolExecutor } from './tools/tool-executor.js';
-import type { ToolOutputHook } from './tools/tool-output-hook.js';
-import { toolOutputFactory, toolOutputProblems } from './tools/tool-output-wiring.js';
+import { toolOutputFactory } from './tools/tool-output-wiring.js';
 import { type ToolLookup, ToolRegistry } from './tools/tool-registry.js';
 
 export interface AgentSession {
@@ -107,24 +108,32 @@ async function runSession(
   let hook: ToolOutputHook | undefined;
   let inputRejected = false;
   try {
-    const problems = [...validateConfig(config), ...toolOutputProblems(config.toolOutput)];
+    const toolOutput = toolOutputFactory(config.toolOutput, {
+      runChildSession: runAgent,
+      agentPath,
+      toolResponseMaxBytes: isPositiveInteger(config.toolResponseMaxBytes)
+        ? config.toolResponseMaxBytes
+        : DEFAULT_TOOL_RESPONSE_MAX_BYTES,
+    });
+    const problems = [...validateConfig(config), ...toolOutput.problems];
     if (problems.length === 0) {
       try {
         expected = expectedOutput(config);
       } catch (error) {
-        problems.push(error instanceof Error ? error.message : String(error));
+        if (!(error instanceof ConfigError)) throw error;
+        problems.push(error);
       }
     }
     if (problems.length > 0) {
       state.exitCode = 'EXIT-CONFIGURATION';
-      state.error = `invalid session configuration: ${problems.join('; ')}`;
+      state.error = ConfigError.of(problems, 'invalid session configuration').message;
       return finish();
     }
     const nonce = config.internal?.nonce ?? createNonce();
     const targets = modelTargets(config);
     const tools = toolProviders(config.tools);
     const primary = targets[0]!;
-    const estimator = new TokenEstimator(isOpenAiFamily(primary.client.model, primary.tokenizer));
+    const estimator = new TokenEstimator(primary.client);
     const guard = new ContextGuard(config.contextWindow, config.maxOutputTokens ?? 0);
     const rotation = new TargetRotation(targets);
     const opening = initialConversation(config, tools);
@@ -146,11 +155,7 @@ async function runSession(
       inputRejected = true;
       return finish();
     }
-    hook = toolOutputFactory(config.toolOutput, {
-      runChildSession: runAgent,
-      agentPath,
-      toolResponseMaxBytes: config.toolResponseMaxBytes ?? DEFAULT_TOOL_RESPONSE_MAX_BYTES,
-    })?.({
+    hook = toolOutput.factory?.({
       sessionId,
       nonce,
       targets,
@@ -244,9 +249,7 @@ async function runSession(
     await loop.run();
   } catch (error) {
     state.exitCode = signal.aborted ? 'EXIT-ABORTED' : 'EXIT-UNCAUGHT-EXCEPTION';
-    state.error = signal.aborted
-      ? 'the session was cancelled'
-      : `unexpected error: ${error instanceof Error ? error.message : String(error)}`;
+    state.error = signal.aborted ? 'the session was cancelled' : `unexpected error: ${errorMessage(error)}`;
   } finally {
     if (hook !== undefined) {
       await hook.dispose().catch((error: unknown) => {
@@ -255,7 +258,7 @@ async function runSession(
           direction: 'response',
           type: 'tool',
           remoteIdentifier: 'agent:tool-output',
-          message: `releasing the tool-output store failed: ${error instanceof Error ? error.message : String(error)}`,
+          message: `releasing the tool-output store failed: ${errorMessage(error)}`,
         });
       });
     }

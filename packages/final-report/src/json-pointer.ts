@@ -1,12 +1,5 @@
 /** JSON Pointer (RFC 6901) helpers for AJV `instancePath`s. */
-
-export function pointerSegments(pointer: string): string[] {
-  if (pointer === '') return [];
-  return pointer
-    .slice(1)
-    .split('/')
-    .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
-}
+import { pointerSegments } from '@agent/schema';
 
 export function getAt(root: unknown, pointer: string): unknown {
   let current = root;

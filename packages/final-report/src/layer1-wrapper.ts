@@ -4,6 +4,7 @@ import {
   type FinalReportStatus,
   type OutputFormat,
 } from '@agent/protocol';
+import { isRecord } from '@agent/protocol/util';
 import type { FinalReportInput, PayloadEncoding, RawPayload } from './types.js';
 
 /** Layer 1's outcome: the wrapper fields, and the payload untouched. */
@@ -126,8 +127,4 @@ function toolPayload(
     };
   }
   return { kind: 'missing', field: structuredField ?? 'report_content' };
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

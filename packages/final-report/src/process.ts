@@ -1,4 +1,5 @@
 import type { ExpectedOutput, OutputFormat } from '@agent/protocol';
+import { errorMessage } from '@agent/protocol/util';
 import { extractWrapper, type Wrapper } from './layer1-wrapper.js';
 import { processJsonFormat } from './layer2-json.js';
 import { processSlackFormat } from './layer2-slack.js';
@@ -32,7 +33,7 @@ export function processFinalReport(
       repairs: result.repairs,
     };
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     return {
       ok: false,
       slug: 'final_report_internal_error',

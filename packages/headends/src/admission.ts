@@ -1,17 +1,21 @@
+import { AgentError } from '@agent/protocol';
+
 /** Why a request was not admitted. */
 export type AdmissionRefusal = 'queue_full' | 'draining';
 
-export class AdmissionError extends Error {
+/** A request the server cannot take now (code `admission_refused`; `refusal` says why). */
+export class AdmissionError extends AgentError {
+  override readonly name = 'AdmissionError';
   readonly refusal: AdmissionRefusal;
   readonly status: 429 | 503;
   readonly retryAfterSeconds: number;
   constructor(refusal: AdmissionRefusal, retryAfterSeconds: number, limit: number, queueSize: number) {
     super(
+      'admission_refused',
       refusal === 'draining'
         ? 'the server is shutting down and accepts no new sessions'
         : `too many sessions: ${limit} running and ${queueSize} queued (the limit); retry later`,
     );
-    this.name = 'AdmissionError';
     this.refusal = refusal;
     this.status = refusal === 'draining' ? 503 : 429;
     this.retryAfterSeconds = retryAfterSeconds;

@@ -6,6 +6,7 @@ import type {
   JsonSchema,
   OutputFormat,
 } from '@agent/protocol';
+import { ConfigError } from '@agent/protocol';
 
 /** What a headend shows about an agent (its name is the model / tool name clients use). */
 export interface AgentInfo {
@@ -47,7 +48,12 @@ export function createCatalog(agents: readonly ServedAgent[]): AgentCatalog {
   const byName = new Map<string, ServedAgent>();
   for (const agent of agents) {
     if (byName.has(agent.info.name)) {
-      throw new Error(`createCatalog: two agents are named "${agent.info.name}"; names must be unique`);
+      throw new ConfigError({
+        field: 'agents',
+        value: agent.info.name,
+        allowed: 'agents with unique names',
+        message: `createCatalog: two agents are named "${agent.info.name}"; names must be unique`,
+      });
     }
     byName.set(agent.info.name, agent);
   }

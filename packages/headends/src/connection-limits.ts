@@ -1,4 +1,5 @@
 import type { Server, ServerOptions } from 'node:http';
+import { ConfigError } from '@agent/protocol';
 
 /** A client must send its request headers within this (default 20 s); else 408 and closed. */
 export const DEFAULT_HEADERS_TIMEOUT_MS = 20_000;
@@ -23,7 +24,12 @@ export interface ConnectionLimits {
 function positive(name: keyof ConnectionLimits, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   if (!(Number.isFinite(value) && value > 0)) {
-    throw new Error(`${name} must be a positive number, not ${value}`);
+    throw new ConfigError({
+      field: name,
+      value,
+      allowed: 'a positive number',
+      message: `${name} must be a positive number, not ${value}`,
+    });
   }
   return value;
 }
@@ -37,9 +43,12 @@ export function resolveConnectionLimits(options: ConnectionLimits): Required<Con
     Math.min(DEFAULT_HEADERS_TIMEOUT_MS, requestTimeoutMs),
   );
   if (headersTimeoutMs > requestTimeoutMs) {
-    throw new Error(
-      `headersTimeoutMs (${headersTimeoutMs}) must not be longer than requestTimeoutMs (${requestTimeoutMs})`,
-    );
+    throw new ConfigError({
+      field: 'headersTimeoutMs',
+      value: headersTimeoutMs,
+      allowed: `at most requestTimeoutMs (${requestTimeoutMs})`,
+      message: `headersTimeoutMs (${headersTimeoutMs}) must not be longer than requestTimeoutMs (${requestTimeoutMs})`,
+    });
   }
   return {
     headersTimeoutMs,

@@ -1,3 +1,4 @@
+import { ConfigError } from '@agent/protocol';
 import type { AgentCatalog } from './agent-catalog.js';
 
 /** Options every network headend takes. */
@@ -26,5 +27,9 @@ export function resolveTokens(kind: string, options: HeadendOptions): readonly s
   const tokens = (options.tokens ?? []).filter((token) => token.length > 0);
   if (tokens.length > 0) return tokens;
   if (options.allowNoAuth === true) return undefined;
-  throw new Error(`${kind} headend: give at least one token, or set allowNoAuth (loopback only)`);
+  throw new ConfigError({
+    field: 'tokens',
+    allowed: 'at least one token, or allowNoAuth (loopback only)',
+    message: `${kind} headend: give at least one token, or set allowNoAuth (loopback only)`,
+  });
 }

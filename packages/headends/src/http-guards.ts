@@ -1,4 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
+import { errorMessage } from '@agent/protocol/util';
 import type { Context, Hono, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { AdmissionError } from './admission.js';
@@ -105,7 +106,7 @@ export async function readJsonObject(
   try {
     body = JSON.parse(text);
   } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
+    const detail = errorMessage(error);
     return { ok: false, response: httpError(c, respond, 'bad_request', `malformed JSON body: ${detail}`) };
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {

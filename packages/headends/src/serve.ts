@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { ConfigError } from '@agent/protocol';
 import { serve as honoServe } from '@hono/node-server';
 import {
   applyConnectionLimits,
@@ -39,9 +40,12 @@ export function isLoopbackHost(host: string): boolean {
 export async function serve(headend: Headend, options: ServeOptions = {}): Promise<ServedHeadend> {
   const host = options.host ?? '127.0.0.1';
   if (!headend.authRequired && !isLoopbackHost(host)) {
-    throw new Error(
-      `${headend.kind} headend: serving without auth is only allowed on loopback, not on ${host}`,
-    );
+    throw new ConfigError({
+      field: 'host',
+      value: host,
+      allowed: 'a loopback host when serving without auth',
+      message: `${headend.kind} headend: serving without auth is only allowed on loopback, not on ${host}`,
+    });
   }
   const limits = resolveConnectionLimits(options);
   const server = await new Promise<Server>((resolve, reject) => {

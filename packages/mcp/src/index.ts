@@ -1,4 +1,5 @@
-export { type ArgumentCheck, ArgumentValidator } from './client/argument-validator.js';
+// `@agent/mcp`: the MCP client side, MCP servers as `ToolProvider`s. The root-confined filesystem
+// server is the `@agent/mcp/fs-server` sub-path.
 export {
   DEFAULT_CONNECT_TIMEOUT_MS,
   DEFAULT_MAX_MESSAGE_BYTES,
@@ -14,7 +15,7 @@ export {
   type McpStdioServerConfig,
   type McpTransportType,
 } from './client/config.js';
-export { McpConfigError, validateServerConfig } from './client/config-validation.js';
+export { validateServerConfig } from './client/config-validation.js';
 export type { BackoffOptions } from './client/connection.js';
 export {
   type CreateMcpToolProvidersOptions,
@@ -23,12 +24,5 @@ export {
   type McpWarning,
 } from './client/create-providers.js';
 export { McpToolProvider, type McpToolProviderOptions } from './client/mcp-tool-provider.js';
-export { convertCallToolResult } from './client/result-conversion.js';
 export { McpUnavailableError } from './client/tool-errors.js';
-export { createToolFilter, type ToolNameFilter } from './client/tool-filter.js';
-export { exposedToolNames, MAX_TOOL_NAME_LENGTH } from './client/tool-names.js';
 export { defaultToolQueues, QueueAbortedError, ToolQueues } from './client/tool-queues.js';
-export { createFsServer, type FsServerOptions } from './fs/fs-server.js';
-export { createInProcessFsProvider, type InProcessFsProviderOptions } from './fs/in-process.js';
-export { FS_TOOL_NAMES, type FsToolName } from './fs/tool-definitions.js';
-export { ProcessGroupStdioTransport, type StdioTransportOptions } from './transports/stdio-transport.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ArgumentValidator } from '../src/index.js';
+import { ArgumentValidator } from '../src/client/argument-validator.js';
 
 const schema = {
   $schema: 'http://json-schema.org/draft-07/schema#',

@@ -3,7 +3,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { confine } from '../src/fs/confine.js';
 import { openRoot } from '../src/fs/root.js';
-import { createInProcessFsProvider, type McpToolProvider, ToolQueues } from '../src/index.js';
+import { createInProcessFsProvider } from '../src/fs-server.js';
+import { type McpToolProvider, ToolQueues } from '../src/index.js';
 import { makeFsFixture, SECRET } from './fs-fixture.js';
 import { noSignal } from './helpers.js';
 

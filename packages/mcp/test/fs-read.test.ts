@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createInProcessFsProvider, type McpToolProvider, ToolQueues } from '../src/index.js';
+import { createInProcessFsProvider } from '../src/fs-server.js';
+import { type McpToolProvider, ToolQueues } from '../src/index.js';
 import { makeFsFixture, SECRET } from './fs-fixture.js';
 import { noSignal } from './helpers.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { convertCallToolResult } from '../src/index.js';
+import { convertCallToolResult } from '../src/client/result-conversion.js';
 
 describe('convertCallToolResult', () => {
   it('joins text blocks and keeps images as parts with a marker in the text', () => {

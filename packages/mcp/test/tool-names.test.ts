@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { exposedToolNames, MAX_TOOL_NAME_LENGTH } from '../src/index.js';
+import { exposedToolNames, MAX_TOOL_NAME_LENGTH } from '../src/client/tool-names.js';
 
 const SAFE = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 

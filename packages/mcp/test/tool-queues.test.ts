@@ -87,7 +87,9 @@ describe('ToolQueues', () => {
     expect(() => new ToolQueues().configure({ q: 0 })).toThrow(
       'Queue "q": the limit must be a positive integer or Infinity, got 0',
     );
-    expect(() => new ToolQueues().configure({ q: 1.5 })).toThrow(RangeError);
+    expect(() => new ToolQueues().configure({ q: 1.5 })).toThrow(
+      expect.objectContaining({ code: 'configuration', field: 'limit', value: 1.5 }) as unknown as Error,
+    );
   });
 
   it('releases the slot when the call throws', async () => {

@@ -1,5 +1,7 @@
 export type { AccountingEntry, LlmAccountingEntry, ToolAccountingEntry } from './accounting.js';
+export { AGENT_ERROR_BRAND, AgentError } from './agent-error.js';
 export type { AgentFailure, AgentResult, AgentResultBase, AgentSuccess } from './agent-result.js';
+export { CONFIGURATION_ERROR_CODE, ConfigError, type ConfigErrorInit, REDACTED } from './config-error.js';
 export type { AgentEvent, AgentEventCallbacks, AgentEventMeta, AgentEventType } from './events.js';
 export type { ExitCode, ForcedFinalReason } from './exit-codes.js';
 export { EXIT_CODES, FORCED_FINAL_REASONS } from './exit-codes.js';
@@ -33,7 +35,13 @@ export type {
 } from './messages.js';
 export type { ModelClient, ModelTarget } from './model-client.js';
 export type { ModelErrorInit, ModelErrorKind } from './model-error.js';
-export { isModelError, isRetryableKind, MODEL_ERROR_KINDS, ModelError } from './model-error.js';
+export {
+  isModelError,
+  isRetryableKind,
+  MODEL_ERROR_CODE,
+  MODEL_ERROR_KINDS,
+  ModelError,
+} from './model-error.js';
 export type { ModelCallOptions, ModelRequest, ReasoningEffort, ReasoningOptions } from './model-request.js';
 export { REASONING_EFFORTS } from './model-request.js';
 export type { ModelStreamEvent, StopReason, TokenUsage } from './model-stream.js';
@@ -41,6 +49,15 @@ export type { OpKind, OpNode, OpTotals, SessionNode } from './op-tree.js';
 export type { ExpectedOutput, OutputFormat } from './output-format.js';
 export { isOutputFormat, OUTPUT_FORMATS, TEXT_OUTPUT_FORMATS } from './output-format.js';
 export type { ProgressEvent } from './progress.js';
+export type {
+  ChildSessionConfig,
+  RunChildSession,
+  SizingDecision,
+  SizingRequest,
+  ToolOutputHook,
+  ToolOutputHookContext,
+  ToolOutputHookFactory,
+} from './tool-output-seam.js';
 export type {
   ToolCallRequest,
   ToolError,

@@ -11,6 +11,12 @@ export interface ModelClient {
   /** Model name as configured, e.g. `gpt-4o-mini`. */
   readonly model: string;
   stream(request: ModelRequest, options?: ModelCallOptions): AsyncIterable<ModelStreamEvent>;
+  /**
+   * Tokens of `text` as this model counts them, where the client knows its tokenizer (the
+   * providers fill it in for OpenAI models). Must be synchronous and cheap enough to call once
+   * per message; without it the session's context guard uses a heuristic.
+   */
+  countTokens?(text: string): number;
 }
 
 /** One entry of a session's ordered fallback list. */
@@ -20,6 +26,4 @@ export interface ModelTarget {
   contextWindow?: number;
   /** Tokens kept free below the window (default 256). */
   contextBuffer?: number;
-  /** Tokenizer family hint for the context guard, e.g. `openai`. */
-  tokenizer?: string;
 }

@@ -1,3 +1,8 @@
+import { AgentError } from './agent-error.js';
+
+/** The `code` of every `ModelError` (its `kind` says more). */
+export const MODEL_ERROR_CODE = 'model_call_failed';
+
 /** Why a model call failed, as the session needs to know it to decide what to do next. */
 export type ModelErrorKind =
   | 'auth'
@@ -59,8 +64,8 @@ export interface ModelErrorInit {
 }
 
 /** The one error type every `ModelClient` throws. */
-export class ModelError extends Error {
-  override readonly name = 'ModelError';
+export class ModelError extends AgentError {
+  override readonly name: string = 'ModelError';
   readonly kind: ModelErrorKind;
   readonly retryable: boolean;
   readonly retryAfterMs?: number;
@@ -70,7 +75,7 @@ export class ModelError extends Error {
   readonly model?: string;
 
   constructor(init: ModelErrorInit) {
-    super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
+    super(MODEL_ERROR_CODE, init.message, { cause: init.cause });
     this.kind = init.kind;
     this.retryable = init.retryable ?? retryableByDefault[init.kind];
     if (init.retryAfterMs !== undefined) this.retryAfterMs = init.retryAfterMs;
@@ -85,9 +90,7 @@ export class ModelError extends Error {
 export function isModelError(value: unknown): value is ModelError {
   return (
     value instanceof ModelError ||
-    (typeof value === 'object' &&
-      value !== null &&
-      (value as { name?: unknown }).name === 'ModelError' &&
+    (AgentError.is(value, MODEL_ERROR_CODE) &&
       MODEL_ERROR_KINDS.includes((value as { kind?: ModelErrorKind }).kind as ModelErrorKind))
   );
 }

@@ -33,8 +33,13 @@ describe('ModelError', () => {
 
   test('isModelError recognises instances and look-alikes from another copy, not other errors', () => {
     expect(isModelError(new ModelError({ kind: 'timeout', message: 't' }))).toBe(true);
-    expect(isModelError({ name: 'ModelError', kind: 'network', message: 'x' })).toBe(true);
-    expect(isModelError({ name: 'ModelError', kind: 'made_up' })).toBe(false);
+    expect(
+      isModelError({ [Symbol.for('@agent/error')]: true, code: 'model_call_failed', kind: 'network' }),
+    ).toBe(true);
+    expect(
+      isModelError({ [Symbol.for('@agent/error')]: true, code: 'model_call_failed', kind: 'made_up' }),
+    ).toBe(false);
+    expect(isModelError({ name: 'ModelError', kind: 'network' })).toBe(false);
     expect(isModelError(new Error('plain'))).toBe(false);
     expect(isModelError(null)).toBe(false);
   });

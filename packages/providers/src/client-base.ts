@@ -4,6 +4,7 @@ import { lookupPricing } from './pricing.js';
 import { collectSecrets } from './redact.js';
 import type { CallContext } from './run-call.js';
 import { DEFAULT_SDK_TIMEOUT_MS } from './sdk-clients.js';
+import { tokenCounterFor } from './token-count.js';
 
 /** A `ModelClient` built from a `ModelClientConfig`, with what the runtime needs to know about it. */
 export interface ProviderModelClient extends ModelClient {
@@ -26,6 +27,8 @@ export abstract class ProviderClientBase implements ProviderModelClient {
   readonly model: string;
   readonly contextWindow?: number;
   readonly pricing?: ModelPricing;
+  /** Exact token counts, for models whose tokenizer the providers have (OpenAI's, loaded on first use). */
+  readonly countTokens?: (text: string) => number;
   protected readonly context: CallContext;
 
   constructor(protected readonly config: ModelClientConfig) {
@@ -36,6 +39,8 @@ export abstract class ProviderClientBase implements ProviderModelClient {
     if (config.contextWindow !== undefined) this.contextWindow = config.contextWindow;
     const pricing = lookupPricing(config.type, config.model, config.pricing);
     if (pricing !== undefined) this.pricing = pricing;
+    const countTokens = tokenCounterFor(config.model, config.tokenizer);
+    if (countTokens !== undefined) this.countTokens = countTokens;
     this.context = {
       provider: config.provider,
       model: config.model,

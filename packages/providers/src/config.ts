@@ -1,4 +1,5 @@
-import { REASONING_EFFORTS, type ReasoningEffort } from '@agent/protocol';
+import { ConfigError, REASONING_EFFORTS, type ReasoningEffort } from '@agent/protocol';
+import { isRecord } from '@agent/protocol/util';
 
 /** Which wire protocol a client speaks. */
 export type ProviderType = 'openai' | 'openai-responses' | 'anthropic' | 'openai-compatible';
@@ -52,6 +53,12 @@ export interface ModelClientConfig {
   /** Context window in tokens, passed through for the runtime's context guard. */
   contextWindow?: number;
   /**
+   * Which tokenizer `countTokens` uses: `openai` (o200k_base), or any other value for none (the
+   * session's context guard then estimates). Default: `openai` for OpenAI model names
+   * (`gpt-*`, `o1`..., `chatgpt-*`, `text-*`), none otherwise.
+   */
+  tokenizer?: string;
+  /**
    * Fields merged into every request body last, over anything the client set (OpenRouter
    * `provider` routing, Ollama `options`); a `null` value removes the client's field.
    * `stream` is not allowed (the request's `stream` option decides).
@@ -99,33 +106,27 @@ export interface ModelClientConfig {
   longContext?: boolean;
 }
 
-/** A configuration the factory cannot use. The message names the field, the value and what is allowed. */
-export class ProviderConfigError extends Error {
-  override readonly name = 'ProviderConfigError';
-}
+const SOURCE = 'createModelClient';
 
-function fail(message: string): never {
-  throw new ProviderConfigError(`createModelClient: ${message}`);
-}
-
-function describe(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value);
-  if (value === null || value === undefined) return String(value);
-  return typeof value;
+/** A `ConfigError` naming the field, the value (never a secret) and what is allowed. */
+function fail(
+  field: string,
+  value: unknown,
+  allowed: string,
+  options: { message?: string; secret?: boolean } = {},
+): never {
+  throw new ConfigError({ source: SOURCE, field, value, allowed, ...options });
 }
 
 function checkNonEmpty(config: ModelClientConfig, field: 'provider' | 'model'): void {
   const value: unknown = config[field];
-  if (typeof value !== 'string' || value.trim() === '') {
-    fail(`\`${field}\` must be a non-empty string; got ${describe(value)}`);
-  }
+  if (typeof value !== 'string' || value.trim() === '') fail(field, value, 'a non-empty string');
 }
 
 function checkPositive(value: unknown, field: string): void {
   if (value === undefined) return;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
-    fail(`\`${field}\` must be a positive number; got ${describe(value)}`);
-  }
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0)
+    fail(field, value, 'a positive number');
 }
 
 function checkPrices(pricing: Omit<ModelPricing, 'longContext'>, path: string): void {
@@ -134,40 +135,40 @@ function checkPrices(pricing: Omit<ModelPricing, 'longContext'>, path: string): 
     const required = field === 'input' || field === 'output';
     if (value === undefined && !required) continue;
     if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
-      fail(`\`${path}.${field}\` must be a number >= 0 (USD per million tokens); got ${describe(value)}`);
+      fail(`${path}.${field}`, value, 'a number >= 0 (USD per million tokens)');
     }
   }
 }
 
 function checkPricing(pricing: ModelPricing | undefined): void {
   if (pricing === undefined) return;
-  if (typeof pricing !== 'object' || pricing === null) fail(`\`pricing\` must be an object`);
+  if (!isRecord(pricing)) fail('pricing', pricing, 'an object of prices');
   checkPrices(pricing, 'pricing');
   const tier = pricing.longContext;
   if (tier === undefined) return;
-  if (typeof tier !== 'object' || tier === null) fail('`pricing.longContext` must be an object');
+  if (!isRecord(tier)) fail('pricing.longContext', tier, 'an object of prices with thresholdTokens');
   checkPositive(tier.thresholdTokens, 'pricing.longContext.thresholdTokens');
-  if (tier.thresholdTokens === undefined) fail('`pricing.longContext.thresholdTokens` is required');
+  if (tier.thresholdTokens === undefined) {
+    fail('pricing.longContext.thresholdTokens', undefined, 'a positive number of input tokens', {
+      message: 'pricing.longContext.thresholdTokens is required',
+    });
+  }
   checkPrices(tier, 'pricing.longContext');
 }
 
 function checkOneOf(value: unknown, field: string, allowed: readonly string[]): void {
   if (value === undefined) return;
-  if (typeof value !== 'string' || !allowed.includes(value)) {
-    fail(`\`${field}\` must be one of ${allowed.join(', ')}; got ${describe(value)}`);
-  }
+  if (typeof value !== 'string' || !allowed.includes(value))
+    fail(field, value, `one of ${allowed.join(', ')}`);
 }
 
 function checkBoolean(value: unknown, field: string): void {
-  if (value !== undefined && typeof value !== 'boolean') {
-    fail(`\`${field}\` must be true or false; got ${describe(value)}`);
-  }
+  if (value !== undefined && typeof value !== 'boolean') fail(field, value, 'true or false');
 }
 
 function checkList(value: unknown, field: string, allowed: readonly string[]): void {
   if (value === undefined) return;
-  if (!Array.isArray(value))
-    fail(`\`${field}\` must be a list of ${allowed.join(', ')}; got ${describe(value)}`);
+  if (!Array.isArray(value)) fail(field, value, `a list of ${allowed.join(', ')}`);
   for (const item of value) checkOneOf(item, `${field}[]`, allowed);
 }
 
@@ -177,7 +178,11 @@ function checkRequestSettings(config: ModelClientConfig): void {
   checkList(config.omitSampling, 'omitSampling', ['temperature', 'topP']);
   checkList(config.reasoningEfforts, 'reasoningEfforts', REASONING_EFFORTS);
   if (config.reasoningEfforts !== undefined && config.reasoningEfforts.length === 0) {
-    fail(`\`reasoningEfforts\` must list at least one of ${REASONING_EFFORTS.join(', ')}`);
+    fail(
+      'reasoningEfforts',
+      config.reasoningEfforts,
+      `a list of at least one of ${REASONING_EFFORTS.join(', ')}`,
+    );
   }
   checkPositive(config.outputTokenLimit, 'outputTokenLimit');
   checkBoolean(config.streamUsage, 'streamUsage');
@@ -186,15 +191,11 @@ function checkRequestSettings(config: ModelClientConfig): void {
   checkBoolean(config.assistantAfterToolResults, 'assistantAfterToolResults');
   checkBoolean(config.longContext, 'longContext');
   if (config.extraBody !== undefined) {
-    if (
-      typeof config.extraBody !== 'object' ||
-      config.extraBody === null ||
-      Array.isArray(config.extraBody)
-    ) {
-      fail(`\`extraBody\` must be an object; got ${describe(config.extraBody)}`);
-    }
+    if (!isRecord(config.extraBody)) fail('extraBody', config.extraBody, 'an object');
     if ('stream' in config.extraBody) {
-      fail("`extraBody.stream` is not allowed: whether a call streams is the request's `stream` option");
+      fail('extraBody.stream', config.extraBody.stream, 'absent', {
+        message: "extraBody.stream is not allowed: whether a call streams is the request's `stream` option",
+      });
     }
   }
 }
@@ -202,37 +203,45 @@ function checkRequestSettings(config: ModelClientConfig): void {
 function checkBaseURL(config: ModelClientConfig): void {
   if (config.baseURL === undefined) {
     if (config.type === 'openai-compatible') {
-      fail('`baseURL` is required for type "openai-compatible" (e.g. "http://localhost:11434/v1")');
+      fail('baseURL', undefined, 'an http(s) URL', {
+        message: 'baseURL is required for type "openai-compatible" (e.g. "http://localhost:11434/v1")',
+      });
     }
     return;
   }
   if (typeof config.baseURL !== 'string' || !/^https?:\/\//i.test(config.baseURL)) {
-    fail(`\`baseURL\` must be an http(s) URL; got ${describe(config.baseURL)}`);
+    fail('baseURL', config.baseURL, 'an http(s) URL');
   }
 }
 
-/** Throws `ProviderConfigError` when the configuration cannot work. Never echoes the API key. */
+/**
+ * Throws a `ConfigError` (code `configuration`) when the configuration cannot work. Never echoes
+ * the API key or a header value.
+ */
 export function validateConfig(config: ModelClientConfig): void {
-  if (typeof config !== 'object' || config === null) fail('the configuration must be an object');
-  if (!PROVIDER_TYPES.includes(config.type)) {
-    fail(`\`type\` must be one of ${PROVIDER_TYPES.join(', ')}; got ${describe(config.type)}`);
-  }
+  if (!isRecord(config)) fail('config', config, 'an object');
+  if (!PROVIDER_TYPES.includes(config.type)) fail('type', config.type, `one of ${PROVIDER_TYPES.join(', ')}`);
   checkNonEmpty(config, 'provider');
   checkNonEmpty(config, 'model');
   checkBaseURL(config);
   if (config.apiKey !== undefined && (typeof config.apiKey !== 'string' || config.apiKey === '')) {
-    fail('`apiKey` must be a non-empty string when given');
+    fail('apiKey', config.apiKey, 'a non-empty string when given', { secret: true });
   }
   if (config.apiKey === undefined && config.baseURL === undefined) {
-    fail(`\`apiKey\` is required for type "${config.type}" without a \`baseURL\``);
+    fail('apiKey', undefined, 'a non-empty string', {
+      message: `apiKey is required for type "${config.type}" without a baseURL`,
+    });
   }
   checkPositive(config.timeoutMs, 'timeoutMs');
   checkPositive(config.contextWindow, 'contextWindow');
+  if (config.tokenizer !== undefined && (typeof config.tokenizer !== 'string' || config.tokenizer === '')) {
+    fail('tokenizer', config.tokenizer, 'a tokenizer name such as "openai"');
+  }
   checkPricing(config.pricing);
   checkRequestSettings(config);
   if (config.headers !== undefined) {
     for (const [name, value] of Object.entries(config.headers)) {
-      if (typeof value !== 'string') fail(`header "${name}" must be a string; got ${describe(value)}`);
+      if (typeof value !== 'string') fail(`headers.${name}`, value, 'a string', { secret: true });
     }
   }
 }

@@ -5,7 +5,7 @@ import { OpenAIChatClient } from './openai-chat/client.js';
 import { OpenAIResponsesClient } from './openai-responses/client.js';
 
 /**
- * Builds the `ModelClient` for one provider and model. Throws `ProviderConfigError` for a
+ * Builds the `ModelClient` for one provider and model. Throws a `ConfigError` (`@agent/protocol`) for a
  * configuration that cannot work (the message names the field and what is allowed).
  *
  * - `openai`: OpenAI Chat Completions.

@@ -1,4 +1,4 @@
-import { ModelError, type ModelErrorKind } from '@agent/protocol';
+import { AgentError, ModelError, type ModelErrorKind } from '@agent/protocol';
 import { redactSecrets } from './redact.js';
 import { type HeadersLike, retryAfterMsFromHeaders } from './retry-after.js';
 
@@ -18,10 +18,10 @@ export interface ErrorFacts {
 }
 
 /** Thrown by the stream mappers for a failure the stream itself reports or shows. */
-export class StreamFailure extends Error {
+export class StreamFailure extends AgentError {
   override readonly name = 'StreamFailure';
   constructor(readonly facts: ErrorFacts) {
-    super(facts.message ?? 'stream failure');
+    super('stream_failed', facts.message ?? 'stream failure');
   }
 }
 

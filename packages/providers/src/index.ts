@@ -1,7 +1,7 @@
 export { AnthropicClient } from './anthropic/client.js';
 export type { ProviderModelClient } from './client-base.js';
 export type { ModelClientConfig, ModelPricing, ProviderType } from './config.js';
-export { PROVIDER_TYPES, ProviderConfigError, TOOL_ID_FORMATS, validateConfig } from './config.js';
+export { PROVIDER_TYPES, TOOL_ID_FORMATS, validateConfig } from './config.js';
 export { createModelClient } from './create-model-client.js';
 export type { ErrorFacts } from './errors.js';
 export { classifyError } from './errors.js';
@@ -13,5 +13,5 @@ export { OpenAIResponsesClient } from './openai-responses/client.js';
 export { DEFAULT_PRICING, DEFAULT_PRICING_DATE, lookupPricing } from './pricing.js';
 export { redactSecrets } from './redact.js';
 export { retryAfterMsFromHeaders } from './retry-after.js';
-export { parseToolArguments, ToolCallAssembler } from './tool-call-assembler.js';
+export { ToolCallAssembler } from './tool-call-assembler.js';
 export { computeCostUsd } from './usage-cost.js';

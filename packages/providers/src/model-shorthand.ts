@@ -1,5 +1,6 @@
+import { ConfigError } from '@agent/protocol';
 import type { ProviderModelClient } from './client-base.js';
-import { type ModelClientConfig, ProviderConfigError, type ProviderType } from './config.js';
+import type { ModelClientConfig, ProviderType } from './config.js';
 import { createModelClient } from './create-model-client.js';
 
 /** How a `provider/` prefix of `model()` becomes a client: its wire type, and where key and URL come from. */
@@ -49,8 +50,11 @@ export function parseModelId(id: string): { provider: string; model: string } | 
   return { provider: id.slice(0, slash), model: id.slice(slash + 1) };
 }
 
-function fail(id: unknown, message: string): never {
-  throw new ProviderConfigError(`model(${JSON.stringify(id)}): ${message}`);
+/** Known prefixes, for messages. */
+const KNOWN = () => Object.keys(MODEL_SHORTHANDS).join(', ');
+
+function fail(id: unknown, field: string, allowed: string, message: string): never {
+  throw new ConfigError({ source: `model(${JSON.stringify(id)})`, field, allowed, message });
 }
 
 /**
@@ -58,18 +62,21 @@ function fail(id: unknown, message: string): never {
  * environment variables: `model('openai/gpt-4.1-mini')` reads `OPENAI_API_KEY` and
  * `OPENAI_BASE_URL`, `model('anthropic/claude-sonnet-4-5')` reads `ANTHROPIC_API_KEY` and
  * `ANTHROPIC_BASE_URL` (see `MODEL_SHORTHANDS` for the rest). `options` override anything read.
- * Throws `ProviderConfigError` for an unknown prefix or a missing key, naming the variable.
+ * Throws a `ConfigError` for an unknown prefix or a missing key, naming the variable.
  */
 export function model(id: string, options: ModelShorthandOptions = {}): ProviderModelClient {
   const parsed = parseModelId(id);
-  if (parsed === undefined) fail(id, 'give "provider/model", e.g. "openai/gpt-4.1-mini"');
+  if (parsed === undefined)
+    fail(id, 'id', '"provider/model"', 'give "provider/model", e.g. "openai/gpt-4.1-mini"');
   const known = Object.hasOwn(MODEL_SHORTHANDS, parsed.provider)
     ? MODEL_SHORTHANDS[parsed.provider]
     : undefined;
   if (known === undefined) {
     fail(
       id,
-      `unknown provider "${parsed.provider}"; known: ${Object.keys(MODEL_SHORTHANDS).join(', ')} (for any other server use createModelClient with type "openai-compatible" and its baseURL)`,
+      'provider',
+      `one of ${KNOWN()}`,
+      `unknown provider "${parsed.provider}"; known: ${KNOWN()} (for any other server use createModelClient with type "openai-compatible" and its baseURL)`,
     );
   }
   const { env = process.env, ...settings } = options;
@@ -82,7 +89,12 @@ export function model(id: string, options: ModelShorthandOptions = {}): Provider
   const baseURL = ownBaseURL ?? known.baseURL;
   // A server of your own (a base URL given) may need no key; the provider's own API does.
   if (known.keyVariable !== undefined && apiKey === undefined && ownBaseURL === undefined) {
-    fail(id, `${known.keyVariable} is not set: set it in the environment, or pass { apiKey }`);
+    fail(
+      id,
+      'apiKey',
+      `set in ${known.keyVariable}, or given`,
+      `${known.keyVariable} is not set: set it in the environment, or pass { apiKey }`,
+    );
   }
   return createModelClient({
     ...settings,

@@ -1,10 +1,7 @@
 import type { ToolCall } from '@agent/protocol';
+import { isRecord } from '@agent/protocol/util';
 
 const WRAPPER_NAMES = new Set(['multi_tool_use.parallel', 'parallel']);
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * OpenAI models sometimes call an undeclared `multi_tool_use.parallel` (or `parallel`) wrapper
@@ -19,10 +16,10 @@ export function expandParallelWrapper(call: ToolCall, declared: ReadonlySet<stri
   if (!Array.isArray(uses) || uses.length === 0) return [call];
   const calls: ToolCall[] = [];
   for (const [index, use] of uses.entries()) {
-    if (!isObject(use) || typeof use.recipient_name !== 'string') return [call];
+    if (!isRecord(use) || typeof use.recipient_name !== 'string') return [call];
     const name = use.recipient_name.replace(/^functions\./, '');
     if (!declared.has(name)) return [call];
-    const args = isObject(use.parameters) ? use.parameters : {};
+    const args = isRecord(use.parameters) ? use.parameters : {};
     calls.push({ id: `${call.id}_${index}`, name, arguments: args, rawArguments: JSON.stringify(args) });
   }
   return calls;

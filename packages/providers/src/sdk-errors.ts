@@ -1,3 +1,4 @@
+import { errorMessage } from '@agent/protocol/util';
 import * as AnthropicSdk from '@anthropic-ai/sdk';
 import * as OpenAISdk from 'openai';
 import { type ErrorFacts, StreamFailure } from './errors.js';
@@ -116,5 +117,5 @@ export function factsFromError(err: unknown): SdkErrorFacts {
     return { transport: 'malformed', message: `unreadable stream data: ${err.message}` };
   const transport = transportOf(err);
   if (transport) return { transport, message: err instanceof Error ? innermostMessage(err) : String(err) };
-  return { transport: 'malformed', message: err instanceof Error ? err.message : String(err) };
+  return { transport: 'malformed', message: errorMessage(err) };
 }

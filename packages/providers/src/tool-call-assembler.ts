@@ -1,27 +1,6 @@
 import type { ToolCall } from '@agent/protocol';
+import { parseToolArguments } from '@agent/protocol/util';
 import { newToolCallId } from './tool-call-ids.js';
-
-/** Parsed tool arguments: an object, or `{}` with the reason it could not be one. */
-export interface ParsedArguments {
-  arguments: Record<string, unknown>;
-  parseError?: string;
-}
-
-/** Parses a tool call's argument string. Empty means no arguments; anything but a JSON object is an error. */
-export function parseToolArguments(raw: string): ParsedArguments {
-  if (raw.trim() === '') return { arguments: {} };
-  let value: unknown;
-  try {
-    value = JSON.parse(raw);
-  } catch (err) {
-    return { arguments: {}, parseError: `arguments are not valid JSON: ${(err as Error).message}` };
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    const got = value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
-    return { arguments: {}, parseError: `arguments must be a JSON object, got ${got}` };
-  }
-  return { arguments: value as Record<string, unknown> };
-}
 
 /** A complete tool call from its id, name and argument string. */
 export function toolCallFromRaw(id: string, name: string, rawArguments: string): ToolCall {

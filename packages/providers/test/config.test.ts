@@ -1,5 +1,6 @@
+import { ConfigError } from '@agent/protocol';
 import { describe, expect, it } from 'vitest';
-import { createModelClient, type ModelClientConfig, ProviderConfigError } from '../src/index.js';
+import { createModelClient, type ModelClientConfig } from '../src/index.js';
 
 const base: ModelClientConfig = {
   type: 'openai',
@@ -35,27 +36,55 @@ describe('createModelClient', () => {
   it.each([
     [
       { type: 'gemini' },
-      /`type` must be one of openai, openai-responses, anthropic, openai-compatible; got "gemini"/,
+      'type',
+      'createModelClient: type must be one of openai, openai-responses, anthropic, openai-compatible, got "gemini"',
     ],
-    [{ model: '' }, /`model` must be a non-empty string; got ""/],
-    [{ provider: undefined }, /`provider` must be a non-empty string; got undefined/],
-    [{ type: 'openai-compatible' }, /`baseURL` is required for type "openai-compatible"/],
-    [{ baseURL: 'localhost:8080' }, /`baseURL` must be an http\(s\) URL; got "localhost:8080"/],
-    [{ apiKey: undefined }, /`apiKey` is required for type "openai" without a `baseURL`/],
-    [{ timeoutMs: -5 }, /`timeoutMs` must be a positive number; got number/],
+    [{ model: '' }, 'model', 'createModelClient: model must be a non-empty string, got ""'],
+    [
+      { provider: undefined },
+      'provider',
+      'createModelClient: provider must be a non-empty string, got nothing',
+    ],
+    [{ type: 'openai-compatible' }, 'baseURL', /baseURL is required for type "openai-compatible"/],
+    [
+      { baseURL: 'localhost:8080' },
+      'baseURL',
+      'createModelClient: baseURL must be an http(s) URL, got "localhost:8080"',
+    ],
+    [
+      { apiKey: undefined },
+      'apiKey',
+      'createModelClient: apiKey is required for type "openai" without a baseURL',
+    ],
+    [
+      { apiKey: '' },
+      'apiKey',
+      'createModelClient: apiKey must be a non-empty string when given, got "[redacted]"',
+    ],
+    [{ timeoutMs: -5 }, 'timeoutMs', 'createModelClient: timeoutMs must be a positive number, got -5'],
     [
       { pricing: { input: 1 } },
-      /`pricing.output` must be a number >= 0 \(USD per million tokens\); got undefined/,
+      'pricing.output',
+      /pricing.output must be a number >= 0 \(USD per million tokens\), got nothing/,
     ],
-    [{ headers: { 'X-A': 3 } }, /header "X-A" must be a string; got number/],
-  ])('rejects %j', (patch, message) => {
+    [
+      { headers: { 'X-A': 3 } },
+      'headers.X-A',
+      'createModelClient: headers.X-A must be a string, got "[redacted]"',
+    ],
+  ])('rejects %j with a ConfigError naming the field', (patch, field, message) => {
     const config = { ...base, ...patch } as ModelClientConfig;
-    expect(() => createModelClient(config)).toThrow(ProviderConfigError);
     expect(() => createModelClient(config)).toThrow(message);
+    let thrown: unknown;
     try {
       createModelClient(config);
     } catch (error) {
-      expect((error as Error).message).not.toContain('sk-config-secret-123');
+      thrown = error;
     }
+    expect(thrown).toBeInstanceOf(ConfigError);
+    expect(thrown).toMatchObject({ code: 'configuration', field });
+    expect(JSON.stringify({ ...(thrown as object), message: (thrown as Error).message })).not.toContain(
+      'sk-config-secret-123',
+    );
   });
 });

@@ -1,6 +1,7 @@
+import { ConfigError } from '@agent/protocol';
 import { startModelServer } from '@agent/testkit';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { model, ProviderConfigError } from '../src/index.js';
+import { model } from '../src/index.js';
 
 let server: Awaited<ReturnType<typeof startModelServer>>;
 beforeAll(async () => {
@@ -40,7 +41,7 @@ test('anthropic/<model> reads ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL; the mode
 });
 
 test('a missing key names the variable; an unknown prefix lists the known ones; options win over the environment', () => {
-  expect(() => model('openai/gpt-4.1-mini', { env: {} })).toThrow(ProviderConfigError);
+  expect(() => model('openai/gpt-4.1-mini', { env: {} })).toThrow(ConfigError);
   expect(() => model('openai/gpt-4.1-mini', { env: {} })).toThrow(
     'model("openai/gpt-4.1-mini"): OPENAI_API_KEY is not set: set it in the environment, or pass { apiKey }',
   );

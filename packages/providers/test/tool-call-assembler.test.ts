@@ -1,25 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseToolArguments, ToolCallAssembler } from '../src/index.js';
-
-describe('parseToolArguments', () => {
-  it.each([
-    ['', {}, undefined],
-    ['   ', {}, undefined],
-    ['{"a":1,"b":[true]}', { a: 1, b: [true] }, undefined],
-    ['[1,2]', {}, 'arguments must be a JSON object, got an array'],
-    ['null', {}, 'arguments must be a JSON object, got null'],
-    ['"text"', {}, 'arguments must be a JSON object, got a string'],
-  ])('%j', (raw, args, error) => {
-    const parsed = parseToolArguments(raw);
-    expect(parsed.arguments).toEqual(args);
-    expect(parsed.parseError).toBe(error);
-  });
-
-  it('says why invalid JSON is invalid', () => {
-    expect(parseToolArguments('{"a": 1').parseError).toMatch(/^arguments are not valid JSON: .+/);
-  });
-});
+import { ToolCallAssembler } from '../src/index.js';
 
 describe('ToolCallAssembler', () => {
   it('assembles interleaved parallel calls by index, in the order they started', () => {

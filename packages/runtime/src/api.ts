@@ -141,5 +141,5 @@ export interface AgentRunner {
  *   validateAgentFile(path: string, options?: ResolveOptions): Promise<{ ok: boolean; problems: ValidationProblem[]; agents: AgentSummary[] }>
  *     Checks a file and its sub-agents (and that their models/tools exist in the config) without running anything.
  *   describeConfig(options?: ResolveOptions & { agentFiles?: string[] }): Promise<{ config: ConfigSummary; agents: AgentSummary[] }>
- *   class RuntimeError extends Error { kind: RuntimeErrorKind; file?: string; line?: number }
+ *   class RuntimeError extends AgentError { code: RuntimeErrorKind; kind: RuntimeErrorKind; file?: string; line?: number }
  */

@@ -1,11 +1,12 @@
 import type { ModelTarget } from '@agent/protocol';
+import { errorMessage } from '@agent/protocol/util';
 import { createModelClient, type ModelClientConfig, validateConfig } from '@agent/providers';
 import type { ModelRef } from './agent-file/definition.js';
 import type { ClientFactory } from './api.js';
 import { type ResolvedConfig, unusableValueError } from './config/layers.js';
 import type { ConfigEntry } from './config/merge.js';
 import type { ProviderEntry, ProviderModelEntry } from './config/schema.js';
-import { errorText, RuntimeError } from './errors.js';
+import { RuntimeError } from './errors.js';
 
 function entryError(entry: ConfigEntry<ProviderEntry>, message: string, cause?: unknown): RuntimeError {
   const { file, line } = entry.origin;
@@ -63,6 +64,7 @@ export function modelClientConfig(ref: ModelRef, config: ResolvedConfig): ModelC
     ...(provider.timeoutMs === undefined ? {} : { timeoutMs: provider.timeoutMs }),
     ...(model.pricing === undefined ? {} : { pricing: model.pricing }),
     ...(contextWindow === undefined ? {} : { contextWindow }),
+    ...(model.tokenizer === undefined ? {} : { tokenizer: model.tokenizer }),
     ...(extraBody === undefined ? {} : { extraBody }),
     ...(provider.promptCaching === undefined ? {} : { promptCaching: provider.promptCaching }),
     ...(provider.reasoningSummary === undefined ? {} : { reasoningSummary: provider.reasoningSummary }),
@@ -77,7 +79,7 @@ export function modelClientConfig(ref: ModelRef, config: ResolvedConfig): ModelC
   try {
     validateConfig(clientConfig);
   } catch (error) {
-    throw entryError(entry, config.redact(errorText(error).replace(/^createModelClient: /, '')), error);
+    throw entryError(entry, config.redact(errorMessage(error).replace(/^createModelClient: /, '')), error);
   }
   return clientConfig;
 }
@@ -105,7 +107,6 @@ export class TargetBuilder {
       client,
       ...(clientConfig.contextWindow === undefined ? {} : { contextWindow: clientConfig.contextWindow }),
       ...(model.contextBuffer === undefined ? {} : { contextBuffer: model.contextBuffer }),
-      ...(model.tokenizer === undefined ? {} : { tokenizer: model.tokenizer }),
     };
     this.cache.set(key, target);
     return target;

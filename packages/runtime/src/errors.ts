@@ -1,19 +1,20 @@
 import { isAbsolute, relative } from 'node:path';
+import { AgentError } from '@agent/protocol';
 import type { RuntimeErrorInit, RuntimeErrorKind, ValidationProblem } from './api.js';
 
 /**
- * Why the runtime could not load or start an agent (never a model's failure). The message
- * starts with `file:line:` when both are known, so a caller that prints `file:line: message`
- * can tell it is already located.
+ * Why the runtime could not load or start an agent (never a model's failure). Its `code` is its
+ * `kind` (`configuration`, `not_found`, `agent_tree`). The message starts with `file:line:` when
+ * both are known, so a caller that prints `file:line: message` can tell it is already located.
  */
-export class RuntimeError extends Error {
+export class RuntimeError extends AgentError {
   override readonly name = 'RuntimeError';
   readonly kind: RuntimeErrorKind;
   readonly file?: string;
   readonly line?: number;
 
   constructor(init: RuntimeErrorInit) {
-    super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
+    super(init.kind, init.message, { cause: init.cause });
     this.kind = init.kind;
     if (init.file !== undefined) this.file = init.file;
     if (init.line !== undefined) this.line = init.line;
@@ -55,18 +56,4 @@ export function problemsError(problems: readonly Problem[]): RuntimeError {
 export function displayPath(file: string, cwd: string): string {
   const rel = relative(cwd, file);
   return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? file : rel;
-}
-
-export function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-/** A value for a message: strings quoted, objects by kind, long values cut. */
-export function describeValue(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'a list';
-  if (typeof value === 'object') return 'an object';
-  if (typeof value === 'string')
-    return JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value);
-  return String(value);
 }

@@ -1,6 +1,12 @@
+import { AgentError } from '@agent/protocol';
+
 /** Raised when a caller's signal aborts while it waits for a slot. */
-export class SlotAbortedError extends Error {
+export class SlotAbortedError extends AgentError {
   override readonly name = 'SlotAbortedError';
+
+  constructor(message: string) {
+    super('slot_aborted', message);
+  }
 }
 
 /**

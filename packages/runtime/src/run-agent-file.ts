@@ -1,7 +1,7 @@
 import type { AgentResult } from '@agent/protocol';
+import { errorMessage } from '@agent/protocol/util';
 import { redactSecrets } from '@agent/providers';
 import type { RunAgentFileOptions, RunInput } from './api.js';
-import { errorText } from './errors.js';
 import { configurationFailure, createAgentRunner } from './runner.js';
 
 /**
@@ -19,7 +19,7 @@ export async function runAgentFile(
   try {
     runner = await createAgentRunner(path, options);
   } catch (error) {
-    return configurationFailure(redactSecrets(errorText(error)), options);
+    return configurationFailure(redactSecrets(errorMessage(error)), options);
   }
   try {
     return await runner.run(input, options);

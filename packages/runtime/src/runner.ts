@@ -2,13 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { dirname, resolve } from 'node:path';
 import type { McpLogEntry } from '@agent/mcp';
 import type { AgentEventMeta, AgentResult, ExpectedOutput, LogEntry } from '@agent/protocol';
+import { errorMessage } from '@agent/protocol/util';
 import type { AgentDefinition } from './agent-file/definition.js';
 import type { AgentRunner, RunAgentFileOptions, RunInput, RunOptions } from './api.js';
 import { TargetBuilder } from './build-targets.js';
 import { startMcpServers } from './build-tools.js';
 import { type ResolvedConfig, resolveConfig } from './config/layers.js';
 import { DEFAULT_MAX_CONCURRENT_SUB_AGENTS } from './config/schema.js';
-import { errorText, problemsError, RuntimeError } from './errors.js';
+import { problemsError, RuntimeError } from './errors.js';
 import { LevelLimiter } from './limiter.js';
 import { loadAgentTree } from './registry.js';
 import { RunScope } from './run-scope.js';
@@ -205,7 +206,7 @@ export async function createAgentRunner(
         });
         return scope.finish(result);
       } catch (error) {
-        return configurationFailure(config.redact(errorText(error)), {
+        return configurationFailure(config.redact(errorMessage(error)), {
           ...merged,
           agentPath: tree.root.toolName,
         });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type AgentSessionConfig, createAgentSession } from '@agent/core';
-import { createInProcessFsProvider } from '@agent/mcp';
+import { createInProcessFsProvider } from '@agent/mcp/fs-server';
 import type {
   AgentEventMeta,
   AgentResult,

@@ -1,3 +1,4 @@
+import { errorMessage } from '@agent/protocol/util';
 import {
   type Document,
   isMap,
@@ -10,7 +11,6 @@ import {
   visit,
   type YAMLError,
 } from 'yaml';
-import { errorText } from './errors.js';
 
 /**
  * Alias expansions a YAML document may make while it becomes data (`yaml`'s `maxAliasCount`):
@@ -88,10 +88,10 @@ export function sourceData(locator: SourceLocator): SourceData {
         return visit.BREAK;
       },
     });
-    const bomb = /alias count/i.test(errorText(error));
+    const bomb = /alias count/i.test(errorMessage(error));
     const message = bomb
       ? `YAML aliases expand to more than ${MAX_YAML_ALIAS_COUNT} copies (an alias bomb?); write the values out instead of nesting aliases`
-      : `the YAML cannot be read: ${errorText(error)}`;
+      : `the YAML cannot be read: ${errorMessage(error)}`;
     return { ok: false, line, message };
   }
 }

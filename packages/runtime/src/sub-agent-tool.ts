@@ -9,9 +9,10 @@ import {
   type ToolProvider,
   type ToolResult,
 } from '@agent/protocol';
+import { errorMessage } from '@agent/protocol/util';
 import { compileSchema } from '@agent/schema';
 import type { AgentDefinition } from './agent-file/definition.js';
-import { errorText } from './errors.js';
+
 import { type LevelLimiter, SlotAbortedError } from './limiter.js';
 
 /** What the parent asked a sub-agent to do, for the runner to run. */
@@ -157,7 +158,7 @@ export class SubAgentToolProvider implements ToolProvider {
     } catch (error) {
       if (error instanceof SlotAbortedError)
         return { ok: false, error: { kind: 'aborted', message: error.message } };
-      return { ok: false, error: { kind: 'execution', message: errorText(error) } };
+      return { ok: false, error: { kind: 'execution', message: errorMessage(error) } };
     }
     return toolResult(this.child, result);
   }

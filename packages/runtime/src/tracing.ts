@@ -9,6 +9,7 @@ import type {
   ToolProvider,
   ToolResult,
 } from '@agent/protocol';
+import { errorMessage } from '@agent/protocol/util';
 
 /** Where trace lines go (the run adds timestamp, agent path and redaction). */
 export type TraceSink = (entry: Omit<LogEntry, 'timestamp'>) => void;
@@ -55,7 +56,7 @@ export function traceModelClient(client: ModelClient, sink: TraceSink): ModelCli
           direction: 'response',
           type: 'llm',
           remoteIdentifier,
-          message: `failed: ${error instanceof Error ? error.message : String(error)}`,
+          message: `failed: ${errorMessage(error)}`,
         });
         throw error;
       }

@@ -1,4 +1,5 @@
 import { dirname, resolve } from 'node:path';
+import { errorMessage } from '@agent/protocol/util';
 import type { AgentSummary, ResolveOptions, ValidationProblem } from './api.js';
 import { modelClientConfig } from './build-targets.js';
 import { mcpServerConfig } from './build-tools.js';
@@ -19,7 +20,7 @@ function asProblem(error: unknown, fallbackFile: string, config?: ResolvedConfig
       message: redact(message),
     };
   }
-  return { file: fallbackFile, message: redact(error instanceof Error ? error.message : String(error)) };
+  return { file: fallbackFile, message: redact(errorMessage(error)) };
 }
 
 /**

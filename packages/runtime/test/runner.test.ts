@@ -167,7 +167,7 @@ describe('validateAgentFile and describeConfig', () => {
       {
         file: 'agent.json',
         line: 3,
-        message: 'provider `openai`: `apiKey` is required for type "openai" without a `baseURL`',
+        message: 'provider `openai`: apiKey is required for type "openai" without a baseURL',
       },
     ]);
     expect(validation.agents.map((a) => [a.toolName, a.subAgents])).toEqual([

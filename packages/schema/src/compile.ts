@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { errorMessage } from '@agent/protocol/util';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { type AnyAjv, createAjv, type SchemaDraft, SUPPORTED_DRAFTS, schemaDraft } from './ajv-factory.js';
 import { measureJson } from './json-shape.js';
@@ -136,7 +137,7 @@ function compileUncached(
     return { ok: true, validate: guarded(fn), draft };
   } catch (error) {
     if (error instanceof SchemaPatternError) return failure([error.message]);
-    const detail = error instanceof Error ? error.message : String(error);
+    const detail = errorMessage(error);
     return failure([detail]);
   } finally {
     if (typeof schema === 'object' && schema !== null) ajv.removeSchema(schema as object);

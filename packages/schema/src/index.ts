@@ -15,6 +15,7 @@ export {
   type SchemaCheck,
   schemaShapeProblems,
 } from './compile.js';
+export { pointerSegments } from './json-pointer.js';
 export { type JsonShape, type MeasureOptions, measureJson } from './json-shape.js';
 export { DEFAULT_MAX_SCHEMA_BYTES, DEFAULT_MAX_SCHEMA_DEPTH, type SchemaLimits } from './limits.js';
 export { compilePattern, patternProblem, re2RegExp, SchemaPatternError } from './re2-engine.js';

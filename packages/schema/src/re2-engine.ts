@@ -1,14 +1,17 @@
+import { AgentError } from '@agent/protocol';
+import { errorMessage } from '@agent/protocol/util';
 import type { RegExpEngine, RegExpLike } from 'ajv/dist/types/index.js';
 import { RE2JS } from 're2js';
 
 /** Thrown (through Ajv's compile) for a `pattern` the linear-time engine cannot run. */
-export class SchemaPatternError extends Error {
+export class SchemaPatternError extends AgentError {
+  override readonly name = 'SchemaPatternError';
+
   constructor(
     readonly pattern: string,
     readonly reason: string,
   ) {
-    super(`pattern ${JSON.stringify(pattern)} ${reason}`);
-    this.name = 'SchemaPatternError';
+    super('schema_pattern_unsupported', `pattern ${JSON.stringify(pattern)} ${reason}`);
   }
 }
 
@@ -54,7 +57,7 @@ export function compilePattern(pattern: string): { ok: true; regex: RE2JS } | { 
   try {
     return { ok: true, regex: RE2JS.compile(RE2JS.translateRegExp(pattern)) };
   } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
+    const detail = errorMessage(error);
     return { ok: false, reason: `is a regular expression ${UNSUPPORTED}: ${detail}` };
   }
 }

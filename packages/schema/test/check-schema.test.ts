@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { checkSchema, compileSchema, DEFAULT_MAX_SCHEMA_DEPTH, schemaDraft } from '../src/index.js';
+import {
+  checkSchema,
+  compileSchema,
+  DEFAULT_MAX_SCHEMA_DEPTH,
+  pointerSegments,
+  schemaDraft,
+} from '../src/index.js';
 
 function nested(levels: number): Record<string, unknown> {
   let schema: Record<string, unknown> = { type: 'string' };
@@ -109,6 +115,13 @@ describe('checkSchema', () => {
     expect(compiled.ok && compiled.validate(value).map((e) => e.message)).toEqual([
       'is nested too deeply to validate',
     ]);
+  });
+});
+
+describe('pointerSegments', () => {
+  it('unescapes ~1 and ~0 in each segment of an instancePath', () => {
+    expect(pointerSegments('')).toEqual([]);
+    expect(pointerSegments('/a~1b/0/c~0d')).toEqual(['a/b', '0', 'c~d']);
   });
 });
 

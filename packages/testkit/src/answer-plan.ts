@@ -1,7 +1,8 @@
 import type { ConversationMessage, StopReason, TokenUsage, ToolCall, ToolDefinition } from '@agent/protocol';
+import { CHARS_PER_TOKEN, parseToolArguments } from '@agent/protocol/util';
 import { fillNonce } from './nonce-placeholder.js';
 import type { ScriptedAnswer } from './steps.js';
-import { parseToolArguments, splitIntoWords } from './tool-arguments.js';
+import { splitIntoWords } from './tool-arguments.js';
 
 /** One reasoning block, ready to stream. */
 export interface PlannedReasoning {
@@ -43,9 +44,6 @@ export interface PlanContext {
   /** Whether the answer streams; a string text is split into words only when it streams slowly. */
   streaming: boolean;
 }
-
-/** Characters per token of the default usage estimate. */
-export const CHARS_PER_TOKEN = 4;
 
 function deltasOf(text: string | string[] | undefined, slow: boolean): string[] {
   if (text === undefined) return [];
@@ -106,7 +104,7 @@ export function planAnswer(answer: ScriptedAnswer, context: PlanContext): Answer
     const isRaw = typeof scripted.arguments === 'string';
     const argumentsText = isRaw ? (scripted.arguments as string) : JSON.stringify(scripted.arguments);
     const call: ToolCall = isRaw
-      ? { id, name: scripted.name, ...parseToolArguments(argumentsText) }
+      ? { id, name: scripted.name, ...parseToolArguments(argumentsText), rawArguments: argumentsText }
       : { id, name: scripted.name, arguments: scripted.arguments as Record<string, unknown> };
     return { id, name: scripted.name, argumentsText, call };
   });

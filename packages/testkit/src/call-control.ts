@@ -1,5 +1,5 @@
 import type { ModelError } from '@agent/protocol';
-import { abortableSleep } from './abortable-sleep.js';
+import { abortableSleep } from '@agent/protocol/util';
 
 const TIMEOUT = Symbol('timeout');
 const ABORTED = Symbol('aborted');

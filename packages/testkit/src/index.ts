@@ -1,5 +1,5 @@
 export type { AnswerPlan, PlannedReasoning, PlannedToolCall } from './answer-plan.js';
-export { CHARS_PER_TOKEN, estimateUsage, planAnswer } from './answer-plan.js';
+export { estimateUsage, planAnswer } from './answer-plan.js';
 export { defaultFixturesDir, FIXTURES_DIR_ENV } from './fixtures-dir.js';
 export { fillNonce, NONCE_PLACEHOLDER, sessionNonce } from './nonce-placeholder.js';
 export type { ScriptedModel, ScriptedModelOptions } from './scripted-model.js';
@@ -20,4 +20,3 @@ export type {
   ScriptedToolCall,
   ScriptStep,
 } from './steps.js';
-export { parseToolArguments } from './tool-arguments.js';

@@ -1,5 +1,5 @@
 import type { ModelCallOptions, ModelClient, ModelRequest, ModelStreamEvent } from '@agent/protocol';
-import { ModelError } from '@agent/protocol';
+import { AgentError, ModelError } from '@agent/protocol';
 import { answerEvents } from './answer-events.js';
 import { planAnswer } from './answer-plan.js';
 import { CallControl } from './call-control.js';
@@ -113,7 +113,8 @@ export function scriptedModel(
         streaming,
       });
       if (answer.replay !== undefined) {
-        throw new Error(
+        throw new AgentError(
+          'replay_needs_server',
           `scriptedModel: call #${callNumber} is a replay step (${answer.replay}); replays need startModelServer`,
         );
       }

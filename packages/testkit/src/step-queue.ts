@@ -1,8 +1,13 @@
+import { AgentError } from '@agent/protocol';
 import type { RecordedRequest, ScriptedAnswer, ScriptStep } from './steps.js';
 
 /** Thrown (in-process) or answered with HTTP 500 (server) for a call no step was planned for. */
-export class UnplannedCallError extends Error {
+export class UnplannedCallError extends AgentError {
   override readonly name = 'UnplannedCallError';
+
+  constructor(message: string) {
+    super('unplanned_call', message);
+  }
 }
 
 /**
@@ -55,7 +60,8 @@ export class StepQueue {
   assertAllConsumed(): void {
     const left = this.remaining;
     if (left === 0) return;
-    throw new Error(
+    throw new AgentError(
+      'steps_left',
       `${this.#owner}: ${left} of ${this.#steps.length} planned step${this.#steps.length === 1 ? '' : 's'} ` +
         `${left === 1 ? 'was' : 'were'} not used (next unused is step #${this.#next + 1}; ${this.#calls} call${this.#calls === 1 ? '' : 's'} made)`,
     );

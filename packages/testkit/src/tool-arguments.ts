@@ -1,29 +1,3 @@
-import type { ToolCall } from '@agent/protocol';
-
-/**
- * Parses arguments as a model sent them. Anything but a JSON object gives `arguments: {}` and a
- * `parseError` saying what was wrong, with `rawArguments` kept verbatim.
- */
-export function parseToolArguments(
-  raw: string,
-): Pick<ToolCall, 'arguments' | 'rawArguments'> & { parseError?: string } {
-  let value: unknown;
-  try {
-    value = raw.trim() === '' ? {} : JSON.parse(raw);
-  } catch (error) {
-    return {
-      arguments: {},
-      rawArguments: raw,
-      parseError: `arguments are not valid JSON: ${(error as Error).message}`,
-    };
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    const got = value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
-    return { arguments: {}, rawArguments: raw, parseError: `arguments must be a JSON object, got ${got}` };
-  }
-  return { arguments: value as Record<string, unknown>, rawArguments: raw };
-}
-
 /** Splits a string into pieces of at most `size` characters (at least one piece, maybe empty). */
 export function splitIntoPieces(text: string, size: number): string[] {
   if (text.length <= size) return [text];

@@ -1,4 +1,5 @@
-import type { ToolExecuteOptions, ToolResult } from '@agent/protocol';
+import type { ToolExecuteOptions, ToolOutputHookContext, ToolResult } from '@agent/protocol';
+import { errorMessage } from '@agent/protocol/util';
 import { type ExtractionSettings, planChunkBudget, runFullChunked } from './full-chunked.js';
 import type { StoredOutput } from './handles.js';
 import { failureMessage, quoteForMessage, successMessage } from './messages.js';
@@ -9,7 +10,7 @@ import { route } from './routing.js';
 import type { ToolOutputStore } from './store.js';
 import { readToolOutputArguments } from './tool-output-tool.js';
 import { fileSource, truncateOutput } from './truncate.js';
-import type { ExtractionMode, ExtractionStrategy, ToolOutputHookContext } from './types.js';
+import type { ExtractionMode, ExtractionStrategy } from './types.js';
 
 /** A strategy gets this share of the tool timeout; the rest is left for the truncate fallback. */
 const STRATEGY_TIME_SHARE = 0.85;
@@ -30,10 +31,6 @@ function failed(toolName: string, handle: string, mode: ExtractionMode, error: s
 /** The session directory's absolute path never reaches the model: it is named by what the tools call it. */
 function redact(text: string, directory: string | undefined): string {
   return directory === undefined ? text : text.split(directory).join('<session directory>');
-}
-
-function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** Why an unknown handle was refused, naming only what this session issued (the model saw those). */
@@ -159,7 +156,7 @@ export async function executeToolOutput(
         ? error.message
         : deadline?.aborted === true
           ? `it did not finish within ${Math.floor((exec.timeoutMs ?? 0) * STRATEGY_TIME_SHARE)} ms`
-          : `unexpected error: ${message(error)}`,
+          : `unexpected error: ${errorMessage(error)}`,
       store.directory,
     );
     reporting.log({

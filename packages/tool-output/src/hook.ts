@@ -1,4 +1,12 @@
+import type {
+  SizingDecision,
+  SizingRequest,
+  ToolOutputHook,
+  ToolOutputHookContext,
+  ToolOutputHookFactory,
+} from '@agent/protocol';
 import { TOOL_OUTPUT_TOOL, type ToolProvider } from '@agent/protocol';
+import { errorMessage } from '@agent/protocol/util';
 import { executeToolOutput } from './extractor.js';
 import { countLines } from './handles.js';
 import { handleMessage } from './messages.js';
@@ -8,14 +16,7 @@ import type { StoreFs } from './owner.js';
 import { ToolOutputStore } from './store.js';
 import { TOOL_OUTPUT_DEFINITION, TOOL_OUTPUT_PROVIDER_ID } from './tool-output-tool.js';
 import { textSource, truncateOutput } from './truncate.js';
-import type {
-  SizingDecision,
-  SizingRequest,
-  StoreReason,
-  ToolOutputHook,
-  ToolOutputHookContext,
-  ToolOutputHookFactory,
-} from './types.js';
+import type { StoreReason } from './types.js';
 
 const KEEP: SizingDecision = { action: 'keep' };
 /** Below this many bytes a truncated view is not worth showing. */
@@ -26,7 +27,7 @@ const HANDLE_SHAPE = '00000000-0000-4000-8000-000000000000';
 /**
  * Builds the tool-output hook for sessions: pass it as `toolOutput` of a session config (the
  * core also accepts these options as a plain object and builds the hook itself). Throws
- * `ToolOutputConfigError` for settings that cannot work.
+ * a `ConfigError` (code `configuration`) listing every setting that cannot work.
  */
 export function createToolOutputHook(options: ToolOutputOptions = {}): ToolOutputHookFactory {
   const resolved = resolveOptions(options);
@@ -145,8 +146,7 @@ export class ToolOutputSession implements ToolOutputHook {
       this.warn(request, details, `stored behind handle ${record.handle}`);
       return { action: 'replace', text: handleMessage(request.bytes, lines, tokens, record.handle), details };
     } catch (error) {
-      const why =
-        (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error));
+      const why = (error as NodeJS.ErrnoException).code ?? errorMessage(error);
       const details = {
         ...base,
         handle: 'none',

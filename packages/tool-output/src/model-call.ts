@@ -1,11 +1,13 @@
 import {
   type AccountingEntry,
+  AgentError,
   isModelError,
   type LogEntry,
   type ModelRequest,
   type ModelTarget,
   type TokenUsage,
 } from '@agent/protocol';
+import { errorMessage } from '@agent/protocol/util';
 import { FinalSlotParser } from '@agent/xml-transport';
 
 /** Where extraction calls report: the session's log and accounting. */
@@ -17,8 +19,12 @@ export interface CallReporting {
 }
 
 /** An extraction strategy could not run (every model failed, no tools, child failed, ...). */
-export class StrategyError extends Error {
+export class StrategyError extends AgentError {
   override readonly name = 'StrategyError';
+
+  constructor(message: string) {
+    super('extraction_failed', message);
+  }
 }
 
 export interface ExtractionAnswer {
@@ -35,9 +41,8 @@ function identifier(target: ModelTarget): string {
   return `${target.client.provider}:${target.client.model}`;
 }
 
-function errorText(error: unknown): string {
-  if (isModelError(error)) return `${error.kind}: ${error.message}`;
-  return error instanceof Error ? error.message : String(error);
+function failureText(error: unknown): string {
+  return isModelError(error) ? `${error.kind}: ${error.message}` : errorMessage(error);
 }
 
 /**
@@ -75,7 +80,7 @@ export async function callExtractionModel(
       else failure = `no <ai-agent-${nonce}-FINAL> wrapper in the answer`;
     } catch (error) {
       if (signal.aborted) throw signal.reason ?? error;
-      failure = errorText(error);
+      failure = failureText(error);
     }
     const latency = reporting.now() - started;
     reporting.account({

@@ -1,5 +1,6 @@
-import type { ModelTarget } from '@agent/protocol';
-import type { CreateReadGrepTools, RunChildSession } from './types.js';
+import { ConfigError, type ModelTarget, type RunChildSession } from '@agent/protocol';
+import { heuristicTokens, isPositiveInteger, isRecord } from '@agent/protocol/util';
+import type { CreateReadGrepTools } from './types.js';
 
 /** Settings of the tool-output module (`toolOutput` in a session config). */
 export interface ToolOutputOptions {
@@ -44,62 +45,66 @@ export const DEFAULT_MAP_CONCURRENCY = 2;
 export const DEFAULT_EXTRACTION_OUTPUT_TOKENS = 4096;
 export const MAX_OVERLAP_PERCENT = 50;
 
-/** Thrown by `createToolOutputHook` for settings that cannot work. */
-export class ToolOutputConfigError extends Error {
-  override readonly name = 'ToolOutputConfigError';
+const POSITIVE_INTEGER_KEYS = [
+  'maxChunks',
+  'avgLineBytesThreshold',
+  'truncateBytes',
+  'readGrepMaxTurns',
+  'mapConcurrency',
+  'extractionOutputTokens',
+] as const;
+
+const FUNCTION_KEYS = ['createReadGrepTools', 'runChildSession', 'estimateTokens', 'now'] as const;
+
+function problem(field: string, value: unknown, allowed: string, message?: string): ConfigError {
+  return new ConfigError({
+    field: `toolOutput.${field}`,
+    value,
+    allowed,
+    ...(message === undefined ? {} : { message }),
+  });
 }
 
-function isPositiveInteger(value: unknown): boolean {
-  return typeof value === 'number' && Number.isInteger(value) && value >= 1;
-}
-
-/** Every problem with the settings, each saying what was wrong and what is allowed. */
-export function toolOutputOptionProblems(options: unknown): string[] {
-  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
-    return [`toolOutput must be an object or a hook factory, got ${JSON.stringify(options)}`];
+function modelProblems(models: unknown): ConfigError[] {
+  if (models === undefined) return [];
+  if (!Array.isArray(models) || models.length === 0) {
+    return [problem('models', models, 'a list of at least one model target')];
   }
-  const o = options as Record<string, unknown>;
-  const problems: string[] = [];
+  const problems: ConfigError[] = [];
+  models.forEach((target: unknown, index) => {
+    const client = (target as { client?: { stream?: unknown } } | null)?.client;
+    if (typeof client?.stream !== 'function')
+      problems.push(problem(`models[${index}].client`, client, 'a ModelClient with a stream() method'));
+  });
+  return problems;
+}
+
+/** Every problem with the settings, each naming the setting, the value and what is allowed. */
+export function toolOutputOptionProblems(options: unknown): ConfigError[] {
+  if (!isRecord(options)) {
+    return [new ConfigError({ field: 'toolOutput', value: options, allowed: 'an object or a hook factory' })];
+  }
+  const o = options;
+  const problems: ConfigError[] = [];
   if (o.enabled !== undefined && typeof o.enabled !== 'boolean')
-    problems.push(`toolOutput.enabled must be true or false, got ${JSON.stringify(o.enabled)}`);
+    problems.push(problem('enabled', o.enabled, 'true or false'));
   if (o.storeDir !== undefined && (typeof o.storeDir !== 'string' || o.storeDir.length === 0))
-    problems.push(
-      `toolOutput.storeDir must be a non-empty directory path, got ${JSON.stringify(o.storeDir)}`,
-    );
-  for (const key of [
-    'maxChunks',
-    'avgLineBytesThreshold',
-    'truncateBytes',
-    'readGrepMaxTurns',
-    'mapConcurrency',
-    'extractionOutputTokens',
-  ]) {
+    problems.push(problem('storeDir', o.storeDir, 'a non-empty directory path'));
+  for (const key of POSITIVE_INTEGER_KEYS) {
     if (o[key] !== undefined && !isPositiveInteger(o[key]))
-      problems.push(`toolOutput.${key} must be a positive integer, got ${JSON.stringify(o[key])}`);
+      problems.push(problem(key, o[key], 'a positive integer'));
   }
   const overlap = o.overlapPercent;
   if (
     overlap !== undefined &&
     (typeof overlap !== 'number' || !Number.isFinite(overlap) || overlap < 0 || overlap > MAX_OVERLAP_PERCENT)
   ) {
-    problems.push(
-      `toolOutput.overlapPercent must be a number from 0 to ${MAX_OVERLAP_PERCENT}, got ${JSON.stringify(overlap)}`,
-    );
+    problems.push(problem('overlapPercent', overlap, `a number from 0 to ${MAX_OVERLAP_PERCENT}`));
   }
-  if (o.models !== undefined) {
-    if (!Array.isArray(o.models) || o.models.length === 0) {
-      problems.push('toolOutput.models must list at least one model target when given');
-    } else {
-      o.models.forEach((target: unknown, index) => {
-        const client = (target as { client?: { stream?: unknown } } | null)?.client;
-        if (typeof client?.stream !== 'function')
-          problems.push(`toolOutput.models[${index}].client must be a ModelClient with a stream() method`);
-      });
-    }
-  }
-  for (const key of ['createReadGrepTools', 'runChildSession', 'estimateTokens', 'now']) {
+  problems.push(...modelProblems(o.models));
+  for (const key of FUNCTION_KEYS) {
     if (o[key] !== undefined && typeof o[key] !== 'function')
-      problems.push(`toolOutput.${key} must be a function, got ${typeof o[key]}`);
+      problems.push(problem(key, o[key], 'a function'));
   }
   return problems;
 }
@@ -122,14 +127,9 @@ export interface ResolvedOptions {
   now: () => number;
 }
 
-export function charTokens(text: string): number {
-  return Math.ceil(text.length / 4);
-}
-
 export function resolveOptions(options: ToolOutputOptions): ResolvedOptions {
   const problems = toolOutputOptionProblems(options);
-  if (problems.length > 0)
-    throw new ToolOutputConfigError(`invalid toolOutput settings: ${problems.join('; ')}`);
+  if (problems.length > 0) throw ConfigError.of(problems, 'invalid toolOutput settings');
   return {
     storeDir: options.storeDir,
     maxChunks: options.maxChunks ?? DEFAULT_MAX_CHUNKS,
@@ -143,7 +143,7 @@ export function resolveOptions(options: ToolOutputOptions): ResolvedOptions {
     mapConcurrency: options.mapConcurrency ?? DEFAULT_MAP_CONCURRENCY,
     extractionOutputTokens: options.extractionOutputTokens,
     agentPath: options.agentPath,
-    estimateTokens: options.estimateTokens ?? charTokens,
+    estimateTokens: options.estimateTokens ?? heuristicTokens,
     now: options.now ?? Date.now,
   };
 }

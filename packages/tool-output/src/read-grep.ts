@@ -1,10 +1,11 @@
-import type { AgentEvent, ModelTarget, ToolDefinition, ToolProvider } from '@agent/protocol';
+import type { AgentEvent, ModelTarget, RunChildSession, ToolDefinition, ToolProvider } from '@agent/protocol';
+import { errorMessage } from '@agent/protocol/util';
 import type { StoredOutput } from './handles.js';
 import { isNotFound, searchedLine } from './messages.js';
 import { type CallReporting, StrategyError } from './model-call.js';
 import { readGrepPrompt, readGrepUserMessage } from './prompts.js';
 import type { ToolOutputStore } from './store.js';
-import type { CreateReadGrepTools, RunChildSession } from './types.js';
+import type { CreateReadGrepTools } from './types.js';
 
 /** The only tools the child may use. */
 export const READ_GREP_TOOLS: readonly string[] = ['Read', 'Grep'];
@@ -82,9 +83,7 @@ export async function runReadGrep(
   try {
     inner = await s.createReadGrepTools(root);
   } catch (error) {
-    throw new StrategyError(
-      `starting the Read/Grep tools failed: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    throw new StrategyError(`starting the Read/Grep tools failed: ${errorMessage(error)}`);
   }
   const provider = onlyReadGrep(inner);
   try {

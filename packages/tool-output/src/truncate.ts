@@ -1,33 +1,14 @@
 import type { FileHandle } from 'node:fs/promises';
+import { countNewlines, utf8PrefixLength } from '@agent/protocol/util';
 import { readBytes } from './chunk-reader.js';
 
 const NEWLINE = 0x0a;
-
-function countNewlines(bytes: Buffer): number {
-  let count = 0;
-  let at = bytes.indexOf(NEWLINE);
-  while (at !== -1) {
-    count++;
-    at = bytes.indexOf(NEWLINE, at + 1);
-  }
-  return count;
-}
 
 /** The top bytes, ending at a line end when one is in the second half, else at a character boundary. */
 function trimHead(bytes: Buffer): Buffer {
   const newline = bytes.lastIndexOf(NEWLINE);
   if (newline >= bytes.length / 2) return bytes.subarray(0, newline + 1);
-  return bytes.subarray(0, completeUtf8Length(bytes));
-}
-
-/** Length of the longest prefix that ends with a whole UTF-8 character. */
-function completeUtf8Length(bytes: Buffer): number {
-  let last = bytes.length - 1;
-  while (last > 0 && ((bytes[last] ?? 0) & 0xc0) === 0x80) last--;
-  if (last < 0) return 0;
-  const lead = bytes[last] ?? 0;
-  const width = lead < 0x80 ? 1 : lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
-  return last + width <= bytes.length ? bytes.length : last;
+  return bytes.subarray(0, utf8PrefixLength(bytes));
 }
 
 /** The bottom bytes, starting at a line start when one is in the first half, else at a character boundary. */

@@ -3,8 +3,9 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { alignChunks, alignWindow, readBytes } from '../src/chunk-reader.js';
+import { chunkCount, planChunks } from '../src/chunking.js';
+import { planChunkBudget } from '../src/full-chunked.js';
 import type { StoredOutput } from '../src/handles.js';
-import { chunkCount, planChunkBudget, planChunks } from '../src/index.js';
 import { scriptedTarget, tempDir } from './helpers.js';
 
 function sizes(chunks: { start: number; end: number }[]): number[] {

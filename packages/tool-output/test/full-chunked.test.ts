@@ -1,7 +1,8 @@
 import type { ModelTarget } from '@agent/protocol';
 import type { RecordedRequest } from '@agent/testkit';
 import { describe, expect, test } from 'vitest';
-import { type ToolOutputOptions, ToolOutputSession } from '../src/index.js';
+import { ToolOutputSession } from '../src/hook.js';
+import type { ToolOutputOptions } from '../src/index.js';
 import { resolveOptions } from '../src/options.js';
 import { logText, recordingContext, scriptedTarget, TAG, tempDir, wrapped } from './helpers.js';
 

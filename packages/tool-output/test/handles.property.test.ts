@@ -1,7 +1,7 @@
 import * as nodeFs from 'node:fs/promises';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { ToolOutputSession } from '../src/index.js';
+import { ToolOutputSession } from '../src/hook.js';
 import { resolveOptions } from '../src/options.js';
 import type { StoreFs } from '../src/owner.js';
 import { recordingContext, tempDir } from './helpers.js';

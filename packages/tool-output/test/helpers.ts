@@ -1,10 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AccountingEntry, LogEntry, ModelTarget } from '@agent/protocol';
+import type { AccountingEntry, LogEntry, ModelTarget, ToolOutputHookContext } from '@agent/protocol';
 import { type ScriptStep, scriptedModel } from '@agent/testkit';
 import { afterEach } from 'vitest';
-import type { ToolOutputHookContext } from '../src/index.js';
 
 export const NONCE = 'feed1234';
 export const TAG = `ai-agent-${NONCE}-FINAL`;

@@ -1,7 +1,8 @@
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ConfigError } from '@agent/protocol';
 import { describe, expect, test } from 'vitest';
-import { createToolOutputHook, ToolOutputConfigError } from '../src/index.js';
+import { createToolOutputHook } from '../src/index.js';
 import { recordingContext, tempDir } from './helpers.js';
 
 const signal = new AbortController().signal;
@@ -109,9 +110,20 @@ describe('the oversize decision', () => {
   });
 
   test('settings that cannot work are refused with every problem named', () => {
-    expect(() => createToolOutputHook({ maxChunks: 0, overlapPercent: 80, storeDir: '' })).toThrow(
-      ToolOutputConfigError,
-    );
+    let thrown: unknown;
+    try {
+      createToolOutputHook({ maxChunks: 0, overlapPercent: 80, storeDir: '' });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(ConfigError);
+    const error = thrown as ConfigError;
+    expect(error).toMatchObject({ code: 'configuration', field: 'toolOutput.storeDir', value: '' });
+    expect(error.problems.map((p) => [p.field, p.value, p.allowed])).toEqual([
+      ['toolOutput.storeDir', '', 'a non-empty directory path'],
+      ['toolOutput.maxChunks', 0, 'a positive integer'],
+      ['toolOutput.overlapPercent', 80, 'a number from 0 to 50'],
+    ]);
     expect(() => createToolOutputHook({ maxChunks: 0, overlapPercent: 80 })).toThrow(
       /maxChunks must be a positive integer, got 0; toolOutput.overlapPercent must be a number from 0 to 50, got 80/,
     );

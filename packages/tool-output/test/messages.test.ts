@@ -1,14 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import {
-  failureMessage,
-  handleMessage,
-  mapPrompt,
-  readGrepPrompt,
-  reducePrompt,
-  successMessage,
-  TOOL_OUTPUT_DEFINITION,
-  TOOL_OUTPUT_SCHEMA,
-} from '../src/index.js';
+import { failureMessage, handleMessage, successMessage } from '../src/messages.js';
+import { mapPrompt, readGrepPrompt, reducePrompt } from '../src/prompts.js';
+import { TOOL_OUTPUT_DEFINITION, TOOL_OUTPUT_SCHEMA } from '../src/tool-output-tool.js';
 
 const HANDLE = '0f8fad5b-d9cb-469f-a165-70867728950e';
 

@@ -1,13 +1,10 @@
-import { createInProcessFsProvider } from '@agent/mcp';
-import type { AgentResult, ToolProvider } from '@agent/protocol';
+import { createInProcessFsProvider } from '@agent/mcp/fs-server';
+import type { AgentResult, ChildSessionConfig, ToolProvider } from '@agent/protocol';
 import { describe, expect, test } from 'vitest';
-import {
-  type ChildSessionConfig,
-  readGrepPrompt,
-  type ToolOutputOptions,
-  ToolOutputSession,
-} from '../src/index.js';
+import { ToolOutputSession } from '../src/hook.js';
+import type { ToolOutputOptions } from '../src/index.js';
 import { resolveOptions } from '../src/options.js';
+import { readGrepPrompt } from '../src/prompts.js';
 import { logText, NONCE, recordingContext, scriptedTarget, tempDir } from './helpers.js';
 
 function result(content: string | undefined, overrides: Partial<AgentResult> = {}): AgentResult {

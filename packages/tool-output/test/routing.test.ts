@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { route } from '../src/index.js';
+import { route } from '../src/routing.js';
 
 describe('auto routing', () => {
   const table: {

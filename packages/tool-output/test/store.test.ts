@@ -3,14 +3,10 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import * as nodeFs from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import {
-  createToolOutputHook,
-  OWNER_FILE,
-  removeDeadSessionDirs,
-  sessionDirName,
-  ToolOutputStore,
-} from '../src/index.js';
+import { createToolOutputHook } from '../src/index.js';
+import { OWNER_FILE, removeDeadSessionDirs } from '../src/owner.js';
 import { parseElapsed, parseStartTicks } from '../src/process-identity.js';
+import { sessionDirName, ToolOutputStore } from '../src/store.js';
 import { recordingContext, tempDir } from './helpers.js';
 
 const output = {

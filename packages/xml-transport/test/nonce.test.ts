@@ -19,3 +19,19 @@ describe('nonce', () => {
     expect(() => finalTagName('a<b')).toThrow(/A-Z a-z 0-9 _ -/);
   });
 });
+
+describe('XmlTransportError', () => {
+  it('carries the project error brand and a code, without importing @agent/protocol', () => {
+    let thrown: unknown;
+    try {
+      assertNonce('a b');
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(XmlTransportError);
+    // The check `AgentError.is` makes: the registered brand symbol and a string code.
+    expect((thrown as Record<symbol, unknown>)[Symbol.for('@agent/error')]).toBe(true);
+    expect((thrown as XmlTransportError).code).toBe('invalid_nonce');
+    expect(Object.getOwnPropertySymbols(thrown)).toEqual([]);
+  });
+});

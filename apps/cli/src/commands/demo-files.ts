@@ -1,8 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { errorMessage } from '@agent/protocol/util';
 import type { RecordedRequest, ScriptedAnswer } from '@agent/testkit';
-import { CliError, errorMessage } from '../cli-error.js';
+import { CliError } from '../cli-error.js';
 import { CLI_EXIT } from '../exit-codes.js';
 
 /** Environment variable naming the examples directory (the one holding `demo/`). */

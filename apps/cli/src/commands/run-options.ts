@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { isOutputFormat, type JsonSchema, OUTPUT_FORMATS, type OutputFormat } from '@agent/protocol';
-import { errorMessage, usageError } from '../cli-error.js';
+import { errorMessage } from '@agent/protocol/util';
+import { usageError } from '../cli-error.js';
 
 /** Options of `agent run` as commander parses them. */
 export interface RunCliOptions {

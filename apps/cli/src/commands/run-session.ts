@@ -1,6 +1,7 @@
 import type { AgentEvent, AgentEventMeta, AgentResult } from '@agent/protocol';
+import { errorMessage } from '@agent/protocol/util';
 import type { ResolveOptions, RunAgentFileOptions } from '@agent/runtime';
-import { CliError, errorMessage } from '../cli-error.js';
+import { CliError } from '../cli-error.js';
 import { CLI_EXIT, type CliExitCode, exitCodeForResult, signalExitCode } from '../exit-codes.js';
 import { type CliIo, writeAndFlush } from '../io.js';
 import { AccountingFile } from '../output/accounting-file.js';

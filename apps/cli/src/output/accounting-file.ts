@@ -1,5 +1,6 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
 import type { AccountingEntry } from '@agent/protocol';
+import { errorMessage } from '@agent/protocol/util';
 
 /**
  * `--accounting FILE`: every accounting entry appended as one JSON line the moment it
@@ -24,9 +25,7 @@ export class AccountingFile {
       writeSync(this.fd, `${JSON.stringify(line)}\n`);
     } catch (error) {
       this.failed = true;
-      this.onError(
-        `cannot write accounting file ${this.path}: ${error instanceof Error ? error.message : String(error)}`,
-      );
+      this.onError(`cannot write accounting file ${this.path}: ${errorMessage(error)}`);
     }
   }
 

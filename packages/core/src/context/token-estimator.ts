@@ -1,54 +1,44 @@
-import { createRequire } from 'node:module';
-import type { ConversationMessage, ToolDefinition } from '@agent/protocol';
+import type { ConversationMessage, ModelClient, ToolDefinition } from '@agent/protocol';
+import { heuristicTokens } from '@agent/protocol/util';
 
 type CountTokens = (text: string) => number;
 
-/** Texts above this size are estimated by the heuristic even for OpenAI models: exact counts cost too much CPU. */
-const EXACT_COUNT_MAX_CHARS = 262_144;
 /** Framing tokens per message (role, separators), as OpenAI documents for chat models. */
 const PER_MESSAGE_OVERHEAD = 4;
 
-let openAiCounter: CountTokens | undefined;
-
 /**
  * Tool definitions are usually the same objects for every session of a process (internal tools,
- * an MCP server's listing): their counts are kept across sessions, per counting method.
+ * an MCP server's listing): their counts are kept across sessions, per counting function (a
+ * provider gives every client of one tokenizer the same `countTokens`).
  */
-const exactDefinitionTokens = new WeakMap<ToolDefinition, number>();
-const heuristicDefinitionTokens = new WeakMap<ToolDefinition, number>();
+const definitionTokens = new WeakMap<CountTokens, WeakMap<ToolDefinition, number>>();
 
-/** Loaded on first use: the BPE tables cost ~200 ms and several MB, paid only by sessions that need them. */
-function loadOpenAiCounter(): CountTokens {
-  if (openAiCounter === undefined) {
-    const require = createRequire(import.meta.url);
-    const module = require('gpt-tokenizer/cjs/encoding/o200k_base') as { countTokens: CountTokens };
-    openAiCounter = module.countTokens;
+function definitionCache(method: CountTokens): WeakMap<ToolDefinition, number> {
+  let cache = definitionTokens.get(method);
+  if (cache === undefined) {
+    cache = new WeakMap();
+    definitionTokens.set(method, cache);
   }
-  return openAiCounter;
-}
-
-/** Heuristic for models without a known tokenizer: about 4 characters a token for prose and code. */
-export function heuristicTokens(text: string): number {
-  return Math.ceil(text.length / 4);
-}
-
-export function isOpenAiFamily(model: string, hint?: string): boolean {
-  if (hint !== undefined) return hint === 'openai';
-  return /^(gpt-|o\d|chatgpt|text-)/i.test(model);
+  return cache;
 }
 
 /**
- * Estimates tokens of messages and texts. Each message is counted once (cached by identity)
- * and the estimate is scaled by how far off it was from what the provider reported.
+ * Estimates tokens of messages and texts: with the model client's `countTokens` where it has one
+ * (a provider's tokenizer), else by the heuristic. Each message is counted once (cached by
+ * identity) and the estimate is scaled by how far off it was from what the provider reported.
  */
 export class TokenEstimator {
   private readonly cache = new WeakMap<object, number>();
   private readonly count: CountTokens;
+  private readonly definitions: WeakMap<ToolDefinition, number>;
   /** Reported input tokens / estimated, smoothed; starts at 1. */
   private correction = 1;
 
-  constructor(private readonly exact: boolean) {
-    this.count = exact ? exactOrHeuristic : heuristicTokens;
+  /** Counts with `client.countTokens` when the client has one, else with the heuristic. */
+  constructor(client?: Pick<ModelClient, 'countTokens'>) {
+    const method = client?.countTokens;
+    this.count = method === undefined ? heuristicTokens : (text) => method.call(client, text);
+    this.definitions = definitionCache(method ?? heuristicTokens);
   }
 
   text(text: string): number {
@@ -87,7 +77,7 @@ export class TokenEstimator {
   }
 
   rawTools(definitions: readonly ToolDefinition[]): number {
-    const cache = this.exact ? exactDefinitionTokens : heuristicDefinitionTokens;
+    const cache = this.definitions;
     let total = 0;
     for (const definition of definitions) {
       let tokens = cache.get(definition);
@@ -116,10 +106,4 @@ export class TokenEstimator {
   get correctionFactor(): number {
     return this.correction;
   }
-}
-
-function exactOrHeuristic(text: string): number {
-  if (text.length === 0) return 0;
-  if (text.length > EXACT_COUNT_MAX_CHARS) return heuristicTokens(text);
-  return loadOpenAiCounter()(text);
 }

@@ -1,10 +1,14 @@
 import {
   type AssistantMessage,
   type ConversationMessage,
+  type ExpectedOutput,
   FINAL_REPORT_TOOL,
+  type ModelRequest,
   type OpNode,
   type ToolResultMessage,
 } from '@agent/protocol';
+import type { SessionRecorder } from '../observe/recorder.js';
+import type { ToolExecutor } from '../tools/tool-executor.js';
 import type { AttemptSuccess } from './model-attempt.js';
 import {
   EMPTY_ANSWER_NOTICE,
@@ -13,8 +17,20 @@ import {
   toolsOnFinalTurnNotice,
 } from './notices.js';
 import { adoptFinalReport } from './report-adoption.js';
+import type { SessionState } from './session-state.js';
 import type { TurnEnd } from './turn-end.js';
-import type { TurnLoopOptions } from './turn-loop.js';
+
+/** What the handler uses of the turn loop's options (declared here, so the two files form no cycle). */
+export interface AnswerHandlerOptions {
+  state: SessionState;
+  recorder: SessionRecorder;
+  executor: ToolExecutor;
+  expected: ExpectedOutput;
+  nonce: string;
+  sampling: Pick<ModelRequest, 'maxOutputTokens'>;
+  agentPath: string;
+  now: () => number;
+}
 
 /**
  * What the loop does with an answer that arrived: commit a report, reject one with the reasons,
@@ -25,7 +41,7 @@ export class AnswerHandler {
   lastRetrySlug = '';
 
   constructor(
-    private readonly o: TurnLoopOptions,
+    private readonly o: AnswerHandlerOptions,
     private readonly push: (message: ConversationMessage) => void,
   ) {}
 

@@ -10,6 +10,7 @@ import {
   type TokenUsage,
   type ToolCall,
 } from '@agent/protocol';
+import { errorMessage } from '@agent/protocol/util';
 import { TextAccumulator } from '@agent/xml-transport';
 import type { OpTreeBuilder } from '../observe/op-tree.js';
 import type { SessionRecorder } from '../observe/recorder.js';
@@ -292,7 +293,7 @@ export function toModelError(value: unknown, provider: string, model: string): M
       cause: value,
     });
   }
-  const message = value instanceof Error ? value.message : String(value);
+  const message = errorMessage(value);
   return new ModelError({
     kind: 'network',
     message: `the model client failed: ${message}`,

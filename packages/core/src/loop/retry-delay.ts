@@ -1,4 +1,4 @@
-import type { ModelError } from '@agent/protocol';
+import { ConfigError, type ModelError } from '@agent/protocol';
 import { ExponentialBackoff, halfJitterGenerator, type IBackoff } from 'cockatiel';
 import { MAX_RATE_LIMIT_WAIT_MS, MIN_RATE_LIMIT_WAIT_MS } from '../config.js';
 
@@ -50,23 +50,32 @@ export function retryDelay(
 }
 
 /** Problems with `retryBackoff`, for the session's configuration check. */
-export function retryBackoffProblems(settings: RetryBackoffSettings | undefined): string[] {
+export function retryBackoffProblems(settings: RetryBackoffSettings | undefined): ConfigError[] {
   if (settings === undefined) return [];
-  if (typeof settings !== 'object' || settings === null) {
-    return ['retryBackoff must be an object { baseMs?, maxMs? }'];
+  if (typeof settings !== 'object' || settings === null || Array.isArray(settings)) {
+    return [
+      new ConfigError({ field: 'retryBackoff', value: settings, allowed: 'an object { baseMs?, maxMs? }' }),
+    ];
   }
-  const problems: string[] = [];
+  const problems: ConfigError[] = [];
   for (const key of ['baseMs', 'maxMs'] as const) {
     const value = settings[key];
     if (value !== undefined && !(typeof value === 'number' && Number.isFinite(value) && value >= 0)) {
       problems.push(
-        `retryBackoff.${key} must be a number of milliseconds >= 0, got ${JSON.stringify(value)}`,
+        new ConfigError({ field: `retryBackoff.${key}`, value, allowed: 'a number of milliseconds >= 0' }),
       );
     }
   }
   const { baseMs, maxMs } = settings;
   if (problems.length === 0 && baseMs !== undefined && maxMs !== undefined && baseMs > maxMs) {
-    problems.push(`retryBackoff.baseMs (${baseMs}) must not exceed retryBackoff.maxMs (${maxMs})`);
+    problems.push(
+      new ConfigError({
+        field: 'retryBackoff.baseMs',
+        value: baseMs,
+        allowed: `at most retryBackoff.maxMs (${maxMs})`,
+        message: `retryBackoff.baseMs (${baseMs}) must not exceed retryBackoff.maxMs (${maxMs})`,
+      }),
+    );
   }
   return problems;
 }

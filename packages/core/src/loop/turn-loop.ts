@@ -7,8 +7,9 @@ import type {
   OpNode,
   ToolDefinition,
 } from '@agent/protocol';
+import { heuristicTokens } from '@agent/protocol/util';
 import type { ContextGuard } from '../context/context-guard.js';
-import { heuristicTokens, type TokenEstimator } from '../context/token-estimator.js';
+import type { TokenEstimator } from '../context/token-estimator.js';
 import type { OpTreeBuilder } from '../observe/op-tree.js';
 import type { SessionRecorder } from '../observe/recorder.js';
 import type { ResultSizer } from '../tools/result-sizer.js';

@@ -1,4 +1,5 @@
 import type { OpNode, SessionNode, ToolProvider, ToolResult } from '@agent/protocol';
+import { errorMessage } from '@agent/protocol/util';
 import type { ToolLookup } from './tool-registry.js';
 
 export interface RawToolOutcome {
@@ -74,7 +75,7 @@ export async function runExternalCall(
       .catch(
         (error: unknown): ToolResult => ({
           ok: false,
-          error: { kind: 'execution', message: error instanceof Error ? error.message : String(error) },
+          error: { kind: 'execution', message: errorMessage(error) },
         }),
       );
     const result = await Promise.race([call, deadline, aborted]);

@@ -1,9 +1,8 @@
-import type { ModelTarget, ToolCall } from '@agent/protocol';
+import type { ModelTarget, ToolCall, ToolOutputHook } from '@agent/protocol';
 import type { ContextGuard } from '../context/context-guard.js';
 import type { TokenEstimator } from '../context/token-estimator.js';
 import type { SessionRecorder } from '../observe/recorder.js';
 import { failedText } from './call-runner.js';
-import type { ToolOutputHook } from './tool-output-hook.js';
 
 export const CONTEXT_BUDGET_EXCEEDED = failedText('context window budget exceeded');
 

@@ -1,4 +1,5 @@
-import type { JsonSchema } from '@agent/protocol';
+import { ConfigError, type JsonSchema } from '@agent/protocol';
+import { errorMessage } from '@agent/protocol/util';
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/spec';
 
 // Schemas from users: a JSON Schema object, or a schema of any library that implements
@@ -27,23 +28,28 @@ function vendorOf(value: Standard): string {
 /** Drafts asked for, in order: what the project validates best first. */
 const TARGETS = ['draft-2020-12', 'draft-07'] as const;
 
+const ALLOWED =
+  'a JSON Schema object, or a Standard Schema that implements Standard JSON Schema (zod >= 4.2, arktype >= 2.1.28, valibot with toStandardJsonSchema of @valibot/to-json-schema)';
+
 /**
  * The JSON Schema to send to the model for `schema`: a plain JSON Schema object as is, or the
- * one a Standard JSON Schema produces (`~standard.jsonSchema.input`). Throws a `TypeError`
- * saying what was given and what is allowed, prefixed with `label`.
+ * one a Standard JSON Schema produces (`~standard.jsonSchema.input`). Throws a `ConfigError`
+ * for `field` saying what was given and what is allowed.
  */
-export function jsonSchemaOf(schema: unknown, label: string): JsonSchema {
+export function jsonSchemaOf(schema: unknown, field: string, source?: string): JsonSchema {
+  const at = source === undefined ? {} : { source };
   if (!isStandard(schema)) {
     if (typeof schema === 'object' && schema !== null && !Array.isArray(schema)) return schema as JsonSchema;
-    throw new TypeError(
-      `${label} must be a JSON Schema object or a Standard Schema (zod 4, valibot, arktype), got ${schema === null ? 'null' : Array.isArray(schema) ? 'an array' : typeof schema}`,
-    );
+    throw new ConfigError({ field, value: schema, allowed: ALLOWED, ...at });
   }
   const converter = (schema as unknown as Partial<StandardJSONSchemaV1>)['~standard']?.jsonSchema;
   if (typeof converter?.input !== 'function') {
-    throw new TypeError(
-      `${label} is a ${vendorOf(schema)} schema that cannot give a JSON Schema for the model (no ~standard.jsonSchema): use a version that implements Standard JSON Schema (zod >= 4.2, arktype >= 2.1.28, valibot with toStandardJsonSchema from @valibot/to-json-schema), or pass a JSON Schema object`,
-    );
+    throw new ConfigError({
+      field,
+      allowed: ALLOWED,
+      message: `${field} is a ${vendorOf(schema)} schema that cannot give a JSON Schema for the model (no ~standard.jsonSchema): use ${ALLOWED.slice(ALLOWED.indexOf('a Standard'))}, or pass a JSON Schema object`,
+      ...at,
+    });
   }
   let lastError: unknown;
   for (const target of TARGETS) {
@@ -53,9 +59,13 @@ export function jsonSchemaOf(schema: unknown, label: string): JsonSchema {
       lastError = error;
     }
   }
-  throw new TypeError(
-    `${label}: the ${vendorOf(schema)} schema could not be converted to JSON Schema (${lastError instanceof Error ? lastError.message : String(lastError)})`,
-  );
+  throw new ConfigError({
+    field,
+    allowed: ALLOWED,
+    message: `${field}: the ${vendorOf(schema)} schema could not be converted to JSON Schema (${errorMessage(lastError)})`,
+    cause: lastError,
+    ...at,
+  });
 }
 
 /** Standard Schema issues as lines the model can act on: `path: message`. */

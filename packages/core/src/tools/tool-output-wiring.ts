@@ -1,10 +1,10 @@
 import {
-  createToolOutputHook,
+  AgentError,
+  type ConfigError,
   type RunChildSession,
-  type ToolOutputOptions,
-  toolOutputOptionProblems,
-} from '@agent/tool-output';
-import type { ToolOutputHookFactory } from './tool-output-hook.js';
+  type ToolOutputHookFactory,
+} from '@agent/protocol';
+import { createToolOutputHook, type ToolOutputOptions } from '@agent/tool-output';
 
 /** The plain-object form of `toolOutput`: the settings of `@agent/tool-output`. */
 export type ToolOutputSettings = Pick<
@@ -33,29 +33,35 @@ export interface ToolOutputWiring {
   toolResponseMaxBytes: number;
 }
 
-/** Problems with the settings form, for the session's configuration check. */
-export function toolOutputProblems(config: ToolOutputConfig | undefined): string[] {
-  if (config === undefined || typeof config === 'function') return [];
-  return toolOutputOptionProblems(config);
+/** The hook factory a session uses, or every problem with the settings that ask for one. */
+export interface BuiltToolOutput {
+  factory?: ToolOutputHookFactory;
+  problems: ConfigError[];
 }
 
 /**
  * The hook factory a session uses: a factory is taken as is; settings build the
  * `@agent/tool-output` hook with the session's `runAgent` (for the read-grep child), its agent
  * path, and a truncate budget that keeps a truncated view under `toolResponseMaxBytes`.
- * Undefined (no hook) when `toolOutput` is absent or `enabled: false`.
+ * No factory when `toolOutput` is absent or `enabled: false`; settings that cannot work (also
+ * with `enabled: false`) come back as `problems`.
  */
 export function toolOutputFactory(
   config: ToolOutputConfig | undefined,
   wiring: ToolOutputWiring,
-): ToolOutputHookFactory | undefined {
-  if (config === undefined) return undefined;
-  if (typeof config === 'function') return config;
-  if (config.enabled === false) return undefined;
-  return createToolOutputHook({
-    truncateBytes: Math.max(1024, wiring.toolResponseMaxBytes - 1024),
-    ...config,
-    runChildSession: wiring.runChildSession,
-    agentPath: wiring.agentPath,
-  });
+): BuiltToolOutput {
+  if (config === undefined) return { problems: [] };
+  if (typeof config === 'function') return { factory: config, problems: [] };
+  try {
+    const factory = createToolOutputHook({
+      truncateBytes: Math.max(1024, wiring.toolResponseMaxBytes - 1024),
+      ...config,
+      runChildSession: wiring.runChildSession,
+      agentPath: wiring.agentPath,
+    });
+    return config.enabled === false ? { problems: [] } : { factory, problems: [] };
+  } catch (error) {
+    if (AgentError.is(error, 'configuration')) return { problems: [...(error as ConfigError).problems] };
+    throw error;
+  }
 }

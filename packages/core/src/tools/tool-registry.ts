@@ -1,4 +1,5 @@
 import type { ToolDefinition, ToolProvider } from '@agent/protocol';
+import { errorMessage } from '@agent/protocol/util';
 
 export interface ResolvedTool {
   provider: ToolProvider;
@@ -32,7 +33,7 @@ export class ToolRegistry implements ToolLookup {
     listed.forEach((outcome, index) => {
       const provider = providers[index]!;
       if (outcome.status === 'rejected') {
-        const reason = outcome.reason instanceof Error ? outcome.reason.message : String(outcome.reason);
+        const reason = errorMessage(outcome.reason);
         registry.warnings.push({ provider: provider.id, message: `listing tools failed: ${reason}` });
         return;
       }

@@ -1,5 +1,11 @@
 import { formatAjvErrors } from '@agent/final-report';
-import type { JsonSchema, ToolDefinition, ToolProvider, ToolResult } from '@agent/protocol';
+import {
+  ConfigError,
+  type JsonSchema,
+  type ToolDefinition,
+  type ToolProvider,
+  type ToolResult,
+} from '@agent/protocol';
 import { compileSchema } from '@agent/schema';
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { FromJsonSchema } from './json-schema-type.js';
@@ -63,9 +69,16 @@ const validators = new WeakMap<object, (args: unknown) => Promise<ArgumentCheck>
 
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
-function jsonSchemaValidator(schema: JsonSchema, label: string): (args: unknown) => Promise<ArgumentCheck> {
+function jsonSchemaValidator(schema: JsonSchema, source: string): (args: unknown) => Promise<ArgumentCheck> {
   const compiled = compileSchema(schema);
-  if (!compiled.ok) throw new TypeError(`${label}: ${compiled.error}`);
+  if (!compiled.ok) {
+    throw new ConfigError({
+      field: 'parameters',
+      allowed: 'a usable JSON Schema',
+      message: `parameters: ${compiled.error}`,
+      source,
+    });
+  }
   return async (args) => {
     const errors = compiled.validate(args);
     return errors.length === 0
@@ -87,19 +100,26 @@ function standardValidator(schema: StandardSchemaV1): (args: unknown) => Promise
  * A tool from a function: `parameters` is a Standard Schema (zod 4, valibot, arktype) or a
  * JSON Schema object, and `execute` gets the arguments typed and validated. A call whose
  * arguments do not match never reaches `execute`: the model is told what was wrong and may
- * call again. Throws a `TypeError` for a name or schema that cannot work.
+ * call again. Throws a `ConfigError` for a name or schema that cannot work.
  */
 export function tool<const P extends ToolParameters, R>(spec: ToolSpec<P, R>): Tool<InferToolArgs<P>, R> {
-  const label = `tool "${String(spec?.name)}"`;
+  const source = `tool "${String(spec?.name)}"`;
   if (typeof spec?.name !== 'string' || !TOOL_NAME.test(spec.name)) {
-    throw new TypeError(`${label}: name must be 1-64 letters, digits, "_" or "-"`);
+    throw new ConfigError({
+      field: 'name',
+      value: spec?.name,
+      allowed: '1-64 letters, digits, "_" or "-"',
+      source,
+    });
   }
-  if (typeof spec.description !== 'string') throw new TypeError(`${label}: description must be a string`);
-  if (typeof spec.execute !== 'function') throw new TypeError(`${label}: execute must be a function`);
-  const inputSchema = jsonSchemaOf(spec.parameters, `${label}: parameters`);
+  if (typeof spec.description !== 'string')
+    throw new ConfigError({ field: 'description', value: spec.description, allowed: 'a string', source });
+  if (typeof spec.execute !== 'function')
+    throw new ConfigError({ field: 'execute', value: spec.execute, allowed: 'a function', source });
+  const inputSchema = jsonSchemaOf(spec.parameters, 'parameters', source);
   const validate = isStandardSchema(spec.parameters)
     ? standardValidator(spec.parameters)
-    : jsonSchemaValidator(inputSchema, `${label}: parameters`);
+    : jsonSchemaValidator(inputSchema, source);
   const made: Tool<InferToolArgs<P>, R> = {
     kind: 'tool',
     name: spec.name,

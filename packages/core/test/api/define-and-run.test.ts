@@ -1,4 +1,4 @@
-import type { AgentEvent, ConversationMessage } from '@agent/protocol';
+import { type AgentEvent, ConfigError, type ConversationMessage } from '@agent/protocol';
 import { finalReport, type RecordedRequest, scriptedModel, text, toolCall } from '@agent/testkit';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
@@ -140,15 +140,26 @@ describe('run(agent, input)', () => {
 describe('mistakes get clear errors at definition', () => {
   test('defineAgent names every problem and what is allowed', () => {
     expect(() => defineAgent({})).toThrow(/model must be a ModelClient .* or models a non-empty list/);
-    expect(() =>
+    let thrown: unknown;
+    try {
       defineAgent({
         model: 'openai/gpt-4.1-mini' as never,
         maxTurns: 0,
         output: { format: 'html' as never },
-      }),
-    ).toThrow(
-      /model is the string "openai\/gpt-4.1-mini": @agent\/core takes a ModelClient; make one with model\("openai\/gpt-4.1-mini"\) of @agent\/providers.*output.format "html" is not one of json.*maxTurns must be a positive integer, got 0/,
+      });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(ConfigError);
+    const error = thrown as ConfigError;
+    expect(error.message).toMatch(
+      /^invalid agent config: model is the string "openai\/gpt-4.1-mini": @agent\/core takes a ModelClient; make one with model\("openai\/gpt-4.1-mini"\) of @agent\/providers; output.format must be one of json, .*, got "html"; maxTurns must be a positive integer, got 0$/,
     );
+    expect(error.problems.map((p) => [p.field, p.value])).toEqual([
+      ['model', 'openai/gpt-4.1-mini'],
+      ['output.format', 'html'],
+      ['maxTurns', 0],
+    ]);
     expect(() => defineAgent({ model: scriptedModel([]), tools: [{ name: 'x' } as never] })).toThrow(
       /tools\[0\] must be a tool\(\{ name, description, parameters, execute \}\) or a ToolProvider/,
     );
@@ -158,6 +169,7 @@ describe('mistakes get clear errors at definition', () => {
 
   test('tool() refuses a bad name, a broken JSON Schema and a Standard Schema that cannot give JSON Schema', () => {
     const execute = () => '';
+    expect(() => tool({ name: 'x y', description: '', parameters: {}, execute })).toThrow(ConfigError);
     expect(() => tool({ name: 'has space', description: '', parameters: {}, execute })).toThrow(
       /name must be 1-64 letters, digits/,
     );

@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInProcessFsProvider } from '@agent/mcp';
+import { createInProcessFsProvider } from '@agent/mcp/fs-server';
 import type { ConversationMessage } from '@agent/protocol';
 import type { RecordedRequest } from '@agent/testkit';
 import { NONCE } from './scenario.js';

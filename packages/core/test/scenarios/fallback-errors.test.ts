@@ -131,7 +131,7 @@ describe('fallback across targets', () => {
     try {
       let attempts = 0;
       let finished = false;
-      const { abortableSleep } = await import('../../src/loop/abort.js');
+      const { abortableSleep } = await import('@agent/protocol/util');
       const running = runScenario({
         sleep: abortableSleep,
         onEvent: (event) => void (event.type === 'turn_started' && attempts++),

@@ -224,14 +224,14 @@ describe('configuration', () => {
     expect(run.result.success).toBe(false);
     expect(run.result.exitCode).toBe('EXIT-CONFIGURATION');
     expect(run.result.error).toMatch(/maxTurns must be a positive integer, got 0/);
-    expect(run.result.error).toMatch(/"html" is not one of json, markdown/);
+    expect(run.result.error).toMatch(/output.format must be one of json, markdown, .*, got "html"/);
   });
 
   test('no model is a configuration error, not a crash', async () => {
     const { runAgent } = await import('../../src/index.js');
     const result = await runAgent({ models: [], prompt: 'x' });
     expect(result.exitCode).toBe('EXIT-CONFIGURATION');
-    expect(result.error).toMatch(/model must be a ModelClient .*or models a non-empty list of them/);
+    expect(result.error).toMatch(/models must be a non-empty list of a ModelClient .*, got an empty list/);
   });
 
   test('a key of the old config names its replacement instead of being ignored', async () => {

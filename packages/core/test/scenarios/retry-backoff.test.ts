@@ -133,7 +133,7 @@ describe('backoff between retries of the same target', () => {
     const run = await runScenario({
       retryBackoff: { baseMs: 60_000, maxMs: 60_000 },
       // The real, abortable sleep of the core.
-      sleep: (await import('../../src/loop/abort.js')).abortableSleep,
+      sleep: (await import('@agent/protocol/util')).abortableSleep,
       scripts: [[fail('network'), ok]],
       control: (session) => (event) => {
         if (event.type === 'log' && event.entry.remoteIdentifier === 'agent:retry-backoff')

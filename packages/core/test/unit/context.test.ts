@@ -1,26 +1,44 @@
 import type { ConversationMessage } from '@agent/protocol';
+import { heuristicTokens } from '@agent/protocol/util';
 import { describe, expect, test } from 'vitest';
 import { ContextGuard } from '../../src/context/context-guard.js';
-import { heuristicTokens, isOpenAiFamily, TokenEstimator } from '../../src/context/token-estimator.js';
+import { TokenEstimator } from '../../src/context/token-estimator.js';
 
 describe('TokenEstimator', () => {
-  test('counts OpenAI-family text with the tokenizer and others with the heuristic', () => {
-    const exact = new TokenEstimator(true);
-    const rough = new TokenEstimator(false);
-    expect(exact.text('hello world')).toBe(2);
-    expect(rough.text('hello world')).toBe(heuristicTokens('hello world'));
-    expect(heuristicTokens('abcdefgh')).toBe(2);
+  test("counts with the client's countTokens when it has one, else with the heuristic", () => {
+    const counted: string[] = [];
+    const client = {
+      words: 0,
+      countTokens(text: string): number {
+        counted.push(text);
+        this.words = text.split(' ').length;
+        return this.words;
+      },
+    };
+    const exact = new TokenEstimator(client);
+    const rough = new TokenEstimator();
+    expect(exact.text('hello big world')).toBe(3);
+    expect(counted).toEqual(['hello big world']);
+    expect(client.words).toBe(3); // called as a method of its client
+    expect(rough.text('hello big world')).toBe(heuristicTokens('hello big world'));
+    expect(new TokenEstimator({}).text('abcdefgh')).toBe(2);
   });
 
-  test('recognises OpenAI-family model names unless a hint says otherwise', () => {
-    expect(isOpenAiFamily('gpt-4o-mini')).toBe(true);
-    expect(isOpenAiFamily('o3-mini')).toBe(true);
-    expect(isOpenAiFamily('claude-sonnet-4-5')).toBe(false);
-    expect(isOpenAiFamily('qwen3', 'openai')).toBe(true);
+  test('tool definitions are counted once per counting function, across estimators', () => {
+    let calls = 0;
+    const countTokens = (text: string) => {
+      calls += 1;
+      return text.length;
+    };
+    const definition = { name: 'read', description: 'reads', inputSchema: { type: 'object' } };
+    const first = new TokenEstimator({ countTokens }).rawTools([definition]);
+    expect(new TokenEstimator({ countTokens }).rawTools([definition])).toBe(first);
+    expect(calls).toBe(1);
+    expect(new TokenEstimator().rawTools([definition])).toBe(heuristicTokens('readreads{"type":"object"}'));
   });
 
   test('a message is counted once and the cache follows identity', () => {
-    const estimator = new TokenEstimator(false);
+    const estimator = new TokenEstimator();
     const message: ConversationMessage = { role: 'user', content: 'x'.repeat(400) };
     const first = estimator.message(message);
     expect(first).toBe(104);
@@ -29,7 +47,7 @@ describe('TokenEstimator', () => {
   });
 
   test('assistant tool calls and reasoning count', () => {
-    const estimator = new TokenEstimator(false);
+    const estimator = new TokenEstimator();
     const plain = estimator.message({ role: 'assistant', content: '' });
     const withCalls = estimator.message({
       role: 'assistant',
@@ -41,7 +59,7 @@ describe('TokenEstimator', () => {
   });
 
   test('the provider-reported input tokens correct later estimates', () => {
-    const estimator = new TokenEstimator(false);
+    const estimator = new TokenEstimator();
     expect(estimator.text('x'.repeat(400))).toBe(100);
     estimator.observe(200, 100);
     expect(estimator.correctionFactor).toBe(2);
@@ -51,7 +69,7 @@ describe('TokenEstimator', () => {
   });
 
   test('corrections are bounded', () => {
-    const estimator = new TokenEstimator(false);
+    const estimator = new TokenEstimator();
     estimator.observe(1_000_000, 10);
     expect(estimator.correctionFactor).toBe(4);
   });

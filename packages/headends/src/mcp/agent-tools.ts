@@ -1,4 +1,5 @@
 import { type AgentEvent, OUTPUT_FORMATS, type OutputFormat } from '@agent/protocol';
+import { errorMessage } from '@agent/protocol/util';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
@@ -109,7 +110,7 @@ export function createAgentToolsServer(options: AgentToolsOptions): Server {
       );
       ticket = await options.admission.enter(AbortSignal.any(signals));
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorMessage(error);
       return { isError: true, content: [{ type: 'text', text: message }] };
     }
     const progressToken = extra._meta?.progressToken;

@@ -1,3 +1,4 @@
+import { ConfigError } from '@agent/protocol';
 import type { Headend } from '../headend.js';
 import { createHeadendBase } from '../headend-base.js';
 import type { HeadendOptions } from '../headend-options.js';
@@ -48,7 +49,12 @@ export function createMcpHeadend(options: McpHeadendOptions): McpHeadend {
   const path = options.path ?? '/mcp';
   const idleMs = options.sessionIdleMs ?? DEFAULT_MCP_SESSION_IDLE_MS;
   if (!(Number.isFinite(idleMs) && idleMs > 0)) {
-    throw new Error(`mcp headend: sessionIdleMs must be a positive number of milliseconds, not ${idleMs}`);
+    throw new ConfigError({
+      field: 'sessionIdleMs',
+      value: idleMs,
+      allowed: 'a positive number of milliseconds',
+      message: `mcp headend: sessionIdleMs must be a positive number of milliseconds, not ${idleMs}`,
+    });
   }
   const sessions = new McpSessions(
     ({ requestSignals, activity }) =>

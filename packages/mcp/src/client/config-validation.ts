@@ -1,84 +1,93 @@
+import { ConfigError } from '@agent/protocol';
+import { isRecord } from '@agent/protocol/util';
 import type { McpServerConfig } from './config.js';
-
-/** A server entry that cannot be used as written. */
-export class McpConfigError extends Error {
-  override readonly name = 'McpConfigError';
-}
 
 const TYPES = ['stdio', 'http', 'sse', 'custom'] as const;
 
-function fail(server: string, message: string): never {
-  throw new McpConfigError(`MCP server "${server}": ${message}`);
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+/** Throws a `ConfigError` about `field` of one server entry; headers, env and URLs are never echoed. */
+function fail(
+  server: string,
+  field: string,
+  value: unknown,
+  allowed: string,
+  options: { secret?: boolean; message?: string } = {},
+): never {
+  throw new ConfigError({ source: `MCP server "${server}"`, field, value, allowed, ...options });
 }
 
 function checkStringList(server: string, key: string, value: unknown): void {
   if (value === undefined) return;
   if (!Array.isArray(value) || value.some((item) => typeof item !== 'string')) {
-    fail(server, `"${key}" must be an array of strings, got ${JSON.stringify(value)}`);
+    fail(server, key, value, 'an array of strings');
   }
 }
 
 function checkStringMap(server: string, key: string, value: unknown): void {
   if (value === undefined) return;
   if (!isRecord(value) || Object.values(value).some((item) => typeof item !== 'string')) {
-    fail(server, `"${key}" must be an object of string values`);
+    fail(server, key, value, 'an object of string values', { secret: true });
   }
 }
 
-function checkPositive(server: string, key: string, value: unknown): void {
+function checkPositive(server: string, key: string, value: unknown, unit: string): void {
   if (value === undefined) return;
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
-    fail(server, `"${key}" must be a positive number of milliseconds/bytes, got ${JSON.stringify(value)}`);
+    fail(server, key, value, `a positive number of ${unit}`);
   }
 }
 
 function checkUrl(server: string, value: unknown): void {
-  if (typeof value !== 'string') fail(server, `"url" must be a string, got ${JSON.stringify(value)}`);
+  if (typeof value !== 'string') fail(server, 'url', value, 'an http(s) URL string');
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    fail(server, `"url" is not a valid URL: ${JSON.stringify(value)}`);
+    // The URL may carry a token: it is not echoed.
+    fail(server, 'url', value, 'an http(s) URL', { secret: true, message: 'url is not a valid URL' });
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    fail(server, `"url" must use http: or https:, got ${url.protocol}`);
+    fail(server, 'url', value, 'an http(s) URL', {
+      secret: true,
+      message: `url must use http: or https:, got ${url.protocol}`,
+    });
   }
 }
 
-/**
- * Checks one server entry (as parsed from JSON or built in code) and returns it typed.
- * Throws `McpConfigError` naming the server, the key, the value and what is allowed.
- */
-export function validateServerConfig(server: string, config: unknown): McpServerConfig {
-  if (!isRecord(config)) fail(server, 'the entry must be an object');
-  const type = config.type;
-  if (typeof type !== 'string' || !(TYPES as readonly string[]).includes(type)) {
-    fail(server, `"type" must be one of ${TYPES.join(', ')}, got ${JSON.stringify(type)}`);
-  }
-  checkPositive(server, 'toolTimeoutMs', config.toolTimeoutMs);
-  checkPositive(server, 'connectTimeoutMs', config.connectTimeoutMs);
-  if (config.queue !== undefined && (typeof config.queue !== 'string' || config.queue === '')) {
-    fail(server, `"queue" must be a non-empty string, got ${JSON.stringify(config.queue)}`);
-  }
-  checkStringList(server, 'allowTools', config.allowTools);
-  checkStringList(server, 'denyTools', config.denyTools);
+function checkTransport(server: string, type: string, config: Record<string, unknown>): void {
   if (type === 'stdio') {
     if (typeof config.command !== 'string' || config.command === '') {
-      fail(server, `"command" must be a non-empty string, got ${JSON.stringify(config.command)}`);
+      fail(server, 'command', config.command, 'a non-empty string');
     }
     checkStringList(server, 'args', config.args);
     checkStringMap(server, 'env', config.env);
-    if (config.cwd !== undefined && typeof config.cwd !== 'string') fail(server, '"cwd" must be a string');
-    checkPositive(server, 'maxMessageBytes', config.maxMessageBytes);
+    if (config.cwd !== undefined && typeof config.cwd !== 'string')
+      fail(server, 'cwd', config.cwd, 'a string');
+    checkPositive(server, 'maxMessageBytes', config.maxMessageBytes, 'bytes');
   } else if (type === 'http' || type === 'sse') {
     checkUrl(server, config.url);
     checkStringMap(server, 'headers', config.headers);
   } else if (typeof config.createTransport !== 'function') {
-    fail(server, '"createTransport" must be a function returning an MCP SDK transport');
+    fail(server, 'createTransport', config.createTransport, 'a function returning an MCP SDK transport');
   }
+}
+
+/**
+ * Checks one server entry (as parsed from JSON or built in code) and returns it typed. Throws a
+ * `ConfigError` (code `configuration`) naming the server, the field, the value and what is allowed.
+ */
+export function validateServerConfig(server: string, config: unknown): McpServerConfig {
+  if (!isRecord(config)) fail(server, 'entry', config, 'an object');
+  const type = config.type;
+  if (typeof type !== 'string' || !(TYPES as readonly string[]).includes(type)) {
+    fail(server, 'type', type, `one of ${TYPES.join(', ')}`);
+  }
+  checkPositive(server, 'toolTimeoutMs', config.toolTimeoutMs, 'milliseconds');
+  checkPositive(server, 'connectTimeoutMs', config.connectTimeoutMs, 'milliseconds');
+  if (config.queue !== undefined && (typeof config.queue !== 'string' || config.queue === '')) {
+    fail(server, 'queue', config.queue, 'a non-empty string');
+  }
+  checkStringList(server, 'allowTools', config.allowTools);
+  checkStringList(server, 'denyTools', config.denyTools);
+  checkTransport(server, type, config);
   return config as unknown as McpServerConfig;
 }

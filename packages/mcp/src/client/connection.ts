@@ -3,7 +3,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { createTransport } from '../transports/create-transport.js';
 import { ProcessGroupStdioTransport } from '../transports/stdio-transport.js';
 import { DEFAULT_CONNECT_TIMEOUT_MS, type McpLogSink, type McpServerConfig } from './config.js';
-import { errorText, McpUnavailableError } from './tool-errors.js';
+import { McpUnavailableError, transportErrorText } from './tool-errors.js';
 
 export interface BackoffOptions {
   /** Wait after the first failed reconnect (default 500 ms); doubles per further failure. */
@@ -113,7 +113,7 @@ export class McpConnection {
       const { initialMs = 500, maxMs = 30_000 } = this.options.backoff ?? {};
       this.retryAt = Date.now() + Math.min(maxMs, initialMs * 2 ** (this.failures - 1));
       const tail = this.stderrTail();
-      this.lastError = `${errorText(error)}${tail ? `; stderr: ${tail.split('\n').slice(-3).join(' | ')}` : ''}`;
+      this.lastError = `${transportErrorText(error)}${tail ? `; stderr: ${tail.split('\n').slice(-3).join(' | ')}` : ''}`;
       this.log('error', `could not connect to MCP server "${server}": ${this.lastError}`);
       throw new McpUnavailableError(`could not connect: ${this.lastError}`);
     }
@@ -128,7 +128,7 @@ export class McpConnection {
       this.lastError = `the server closed the connection${tail ? ` (stderr: ${tail.split('\n').slice(-3).join(' | ')})` : ''}`;
       if (!this.closed) this.log('warn', this.lastError);
     };
-    client.onerror = (error) => this.log('debug', `transport error: ${errorText(error)}`);
+    client.onerror = (error) => this.log('debug', `transport error: ${transportErrorText(error)}`);
     this.options.onConnected?.(client);
     this.failures = 0;
     this.retryAt = 0;

@@ -1,7 +1,7 @@
 import type { McpServerConfig } from './config.js';
 import { validateServerConfig } from './config-validation.js';
 import { McpToolProvider, type McpToolProviderOptions } from './mcp-tool-provider.js';
-import { errorText } from './tool-errors.js';
+import { transportErrorText } from './tool-errors.js';
 
 /** A server that could not be started; the others keep working. */
 export interface McpWarning {
@@ -45,7 +45,7 @@ export async function createMcpToolProviders(
       try {
         config = validateServerConfig(name, raw);
       } catch (error) {
-        warn(name, errorText(error));
+        warn(name, transportErrorText(error));
         return undefined;
       }
       const provider = new McpToolProvider(name, config, providerOptions);
@@ -54,7 +54,7 @@ export async function createMcpToolProviders(
         return provider;
       } catch (error) {
         await provider.close();
-        warn(name, errorText(error));
+        warn(name, transportErrorText(error));
         return undefined;
       }
     }),

@@ -13,7 +13,7 @@ import { DEFAULT_QUEUE, DEFAULT_TOOL_TIMEOUT_MS, type McpLogSink, type McpServer
 import { type BackoffOptions, McpConnection } from './connection.js';
 import { convertCallToolResult } from './result-conversion.js';
 import { buildCatalog, type CatalogEntry, type ToolCatalog } from './tool-catalog.js';
-import { classifyCallError, errorText, isConnectionFailure, toolError } from './tool-errors.js';
+import { classifyCallError, isConnectionFailure, toolError, transportErrorText } from './tool-errors.js';
 import { createToolFilter, type ToolNameFilter } from './tool-filter.js';
 import { defaultToolQueues, QueueAbortedError, type ToolQueues } from './tool-queues.js';
 
@@ -129,7 +129,7 @@ export class McpToolProvider implements ToolProvider {
     } catch (error) {
       if (error instanceof QueueAbortedError)
         return toolError('aborted', `The call to "${call.name}" was cancelled while queued.`);
-      return toolError('execution', `The call to "${call.name}" failed: ${errorText(error)}`);
+      return toolError('execution', `The call to "${call.name}" failed: ${transportErrorText(error)}`);
     }
   }
 
@@ -170,7 +170,8 @@ export class McpToolProvider implements ToolProvider {
       });
       return convertCallToolResult(result);
     } catch (error) {
-      if (!signal.aborted && isConnectionFailure(error)) this.connection.discard(client, errorText(error));
+      if (!signal.aborted && isConnectionFailure(error))
+        this.connection.discard(client, transportErrorText(error));
       return classifyCallError(error, this.context(entry.exposed, timeoutMs, signal.aborted));
     } finally {
       dispose();

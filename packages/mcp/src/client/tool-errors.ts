@@ -1,16 +1,21 @@
-import type { ToolErrorKind, ToolResult } from '@agent/protocol';
+import { AgentError, type ToolErrorKind, type ToolResult } from '@agent/protocol';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 
 /** The server cannot be reached right now (failed to start, crashed, backing off, closed). */
-export class McpUnavailableError extends Error {
+export class McpUnavailableError extends AgentError {
   override readonly name = 'McpUnavailableError';
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('mcp_unavailable', message, options);
+  }
 }
 
 export function toolError(kind: ToolErrorKind, message: string): ToolResult {
   return { ok: false, error: { kind, message } };
 }
 
-export function errorText(error: unknown): string {
+/** The message of anything thrown, with the network cause a bare `fetch failed` hides. */
+export function transportErrorText(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   // `fetch failed` alone says little: add the network cause (ECONNREFUSED, ENOTFOUND, ...).
   const cause = error.cause as { code?: unknown; message?: unknown } | undefined;
@@ -50,6 +55,6 @@ export function classifyCallError(
   if (error instanceof McpError) return toolError('execution', `${where} failed: ${error.message}`);
   return toolError(
     'transport',
-    `${where}: transport error: ${errorText(error)}; it will reconnect on the next call.`,
+    `${where}: transport error: ${transportErrorText(error)}; it will reconnect on the next call.`,
   );
 }

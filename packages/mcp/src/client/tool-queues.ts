@@ -1,3 +1,6 @@
+import { AgentError, ConfigError } from '@agent/protocol';
+import { isPositiveInteger } from '@agent/protocol/util';
+
 interface Waiter {
   start: () => void;
   cancel: () => void;
@@ -8,14 +11,24 @@ interface QueueState {
   waiting: Waiter[];
 }
 
-/** Raised when a call's signal aborts while it waits for a queue slot. */
-export class QueueAbortedError extends Error {
+/** Raised when a call's signal aborts while it waits for a queue slot (code `queue_aborted`). */
+export class QueueAbortedError extends AgentError {
   override readonly name = 'QueueAbortedError';
+
+  constructor(message: string) {
+    super('queue_aborted', message);
+  }
 }
 
 function checkLimit(name: string, limit: number): void {
-  if (!(limit === Number.POSITIVE_INFINITY || (Number.isInteger(limit) && limit > 0))) {
-    throw new RangeError(`Queue "${name}": the limit must be a positive integer or Infinity, got ${limit}`);
+  if (!(limit === Number.POSITIVE_INFINITY || isPositiveInteger(limit))) {
+    throw new ConfigError({
+      source: `Queue "${name}"`,
+      field: 'limit',
+      value: limit,
+      allowed: 'a positive integer or Infinity',
+      message: `the limit must be a positive integer or Infinity, got ${limit}`,
+    });
   }
 }
 

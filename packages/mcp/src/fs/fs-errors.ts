@@ -1,9 +1,15 @@
+import { AgentError } from '@agent/protocol';
+
 /**
  * An error whose message is safe to show the model: it names paths only as the caller wrote
  * them relative to the root, never the root's absolute location.
  */
-export class FsToolError extends Error {
+export class FsToolError extends AgentError {
   override readonly name = 'FsToolError';
+
+  constructor(message: string) {
+    super('fs_tool_failed', message);
+  }
 }
 
 /** Turns a Node file-system error into a safe message about `display` (a root-relative path). */

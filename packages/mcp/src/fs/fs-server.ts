@@ -1,3 +1,4 @@
+import { ConfigError } from '@agent/protocol';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
@@ -35,7 +36,12 @@ export function createFsServer(options: FsServerOptions): Server {
     (tool) => !(FS_TOOL_NAMES as readonly string[]).includes(tool),
   );
   if (unknown.length > 0) {
-    throw new Error(`Unknown filesystem tool(s): ${unknown.join(', ')}; known: ${FS_TOOL_NAMES.join(', ')}`);
+    throw new ConfigError({
+      field: 'tools',
+      value: unknown,
+      allowed: `tools from ${FS_TOOL_NAMES.join(', ')}`,
+      message: `Unknown filesystem tool(s): ${unknown.join(', ')}; known: ${FS_TOOL_NAMES.join(', ')}`,
+    });
   }
   const enabled = new Set<string>(options.tools ?? FS_TOOL_NAMES);
   const tools = FS_TOOLS.filter((tool) => enabled.has(tool.name));

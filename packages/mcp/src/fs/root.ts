@@ -1,5 +1,6 @@
 import { realpathSync, statSync } from 'node:fs';
 import { resolve, sep } from 'node:path';
+import { ConfigError } from '@agent/protocol';
 
 /** The directory a filesystem server is confined to: as configured and as a real path. */
 export interface FsRoot {
@@ -18,11 +19,21 @@ export function openRoot(root: string): FsRoot {
   try {
     real = realpathSync(given);
   } catch (error) {
-    throw new Error(
-      `The filesystem root cannot be used: ${given} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
-    );
+    throw new ConfigError({
+      field: 'root',
+      value: given,
+      allowed: 'an existing directory',
+      message: `The filesystem root cannot be used: ${given} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+    });
   }
-  if (!statSync(real).isDirectory()) throw new Error(`The filesystem root is not a directory: ${given}`);
+  if (!statSync(real).isDirectory()) {
+    throw new ConfigError({
+      field: 'root',
+      value: given,
+      allowed: 'an existing directory',
+      message: `The filesystem root is not a directory: ${given}`,
+    });
+  }
   const spellings = [...new Set([real, given])].filter((s) => s !== sep).sort((a, b) => b.length - a.length);
   const prefix = real.endsWith(sep) ? real : real + sep;
   return {

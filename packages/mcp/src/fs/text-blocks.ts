@@ -1,5 +1,6 @@
 import { isAscii } from 'node:buffer';
 import { createReadStream } from 'node:fs';
+import { countNewlines, utf8PrefixLength } from '@agent/protocol/util';
 
 /** A run of whole lines of a file (the last one may continue in the next block if `partial`). */
 export interface TextBlock {
@@ -19,29 +20,6 @@ const NEWLINE = 10;
 function decode(bytes: Buffer, end = bytes.length): string {
   const view = end === bytes.length ? bytes : bytes.subarray(0, end);
   return isAscii(view) ? view.toString('latin1') : view.toString('utf8');
-}
-
-function countNewlines(bytes: Buffer): number {
-  let count = 0;
-  let at = bytes.indexOf(NEWLINE);
-  while (at !== -1) {
-    count++;
-    at = bytes.indexOf(NEWLINE, at + 1);
-  }
-  return count;
-}
-
-/** Where to cut `bytes` so no UTF-8 character is split: before a trailing incomplete sequence. */
-function utf8Boundary(bytes: Buffer): number {
-  let end = bytes.length;
-  for (let back = 1; back <= 3 && back <= bytes.length; back++) {
-    const byte = bytes[bytes.length - back]!;
-    if ((byte & 0xc0) === 0x80) continue; // a continuation byte: keep looking for the lead byte
-    const needed = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
-    if (needed > back) end = bytes.length - back;
-    break;
-  }
-  return end;
 }
 
 /**
@@ -67,7 +45,7 @@ export async function* readTextBlocks(
         carryBytes += chunk.length;
         if (carryBytes >= MAX_BLOCK_BYTES) {
           const joined = Buffer.concat(carry, carryBytes);
-          const boundary = utf8Boundary(joined);
+          const boundary = utf8PrefixLength(joined);
           yield { text: decode(joined, boundary), firstLine: line, partial: true };
           carry = [joined.subarray(boundary)];
           carryBytes = joined.length - boundary;

@@ -1,4 +1,5 @@
 import type { ModelStreamEvent, ToolCall } from '@agent/protocol';
+import { isRecord } from '@agent/protocol/util';
 import { malformedStream, StreamFailure } from '../errors.js';
 import type { StreamMapper } from '../run-call.js';
 import { toolCallFromRaw } from '../tool-call-assembler.js';
@@ -37,10 +38,6 @@ type OpenBlock =
   | { kind: 'thinking'; signature: string }
   | { kind: 'tool'; id: string; name: string; json: string; streamed: boolean; input: unknown }
   | { kind: 'other' };
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * Anthropic Messages events to protocol events. A repeated `message_start` for the open message
@@ -164,7 +161,7 @@ export class AnthropicStreamMapper implements StreamMapper<AnthropicEvent> {
 
   /** Streamed input arrives as JSON text; a whole message carries it as an object. */
   private toolCall(block: Extract<OpenBlock, { kind: 'tool' }>): ToolCall {
-    if (!block.streamed && isObject(block.input)) {
+    if (!block.streamed && isRecord(block.input)) {
       return { id: block.id, name: block.name, arguments: block.input };
     }
     return toolCallFromRaw(block.id, block.name, block.json);

@@ -1,4 +1,5 @@
 import type { StopReason, TokenUsage } from '@agent/protocol';
+import { finiteNumber } from '@agent/protocol/util';
 
 /** Anthropic usage counters as they arrive; later events (message_delta) override earlier ones. */
 export class AnthropicUsage {
@@ -10,12 +11,12 @@ export class AnthropicUsage {
 
   absorb(raw: Record<string, unknown> | null | undefined): void {
     if (!raw) return;
-    this.input = count(raw.input_tokens) ?? this.input;
-    this.output = count(raw.output_tokens) ?? this.output;
-    this.cacheRead = count(raw.cache_read_input_tokens) ?? this.cacheRead;
-    this.cacheWrite = count(raw.cache_creation_input_tokens) ?? this.cacheWrite;
+    this.input = finiteNumber(raw.input_tokens) ?? this.input;
+    this.output = finiteNumber(raw.output_tokens) ?? this.output;
+    this.cacheRead = finiteNumber(raw.cache_read_input_tokens) ?? this.cacheRead;
+    this.cacheWrite = finiteNumber(raw.cache_creation_input_tokens) ?? this.cacheWrite;
     const details = raw.output_tokens_details as Record<string, unknown> | null | undefined;
-    this.thinking = count(details?.thinking_tokens) ?? this.thinking;
+    this.thinking = finiteNumber(details?.thinking_tokens) ?? this.thinking;
   }
 
   get reported(): boolean {
@@ -35,10 +36,6 @@ export class AnthropicUsage {
     if (this.thinking !== undefined) usage.reasoningTokens = this.thinking;
     return usage;
   }
-}
-
-function count(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }
 
 const STOP_REASONS = new Map<string, StopReason>([

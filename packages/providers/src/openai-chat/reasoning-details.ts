@@ -1,4 +1,5 @@
 import type { ReasoningPart } from '@agent/protocol';
+import { isRecord } from '@agent/protocol/util';
 
 /**
  * OpenRouter's `reasoning_details`: structured reasoning (text with signatures, encrypted
@@ -27,9 +28,6 @@ export function chatReasoningDetails(
   return details.length > 0 ? details : undefined;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /**
  * Collects streamed details: a piece with the `index` of an earlier one continues it (its
  * `text` and `summary` are appended, other fields set); a piece without an index stands alone.
@@ -40,7 +38,7 @@ export class ReasoningDetailsCollector {
   add(pieces: unknown): void {
     if (!Array.isArray(pieces)) return;
     for (const piece of pieces) {
-      if (!isObject(piece)) continue;
+      if (!isRecord(piece)) continue;
       const existing =
         typeof piece.index === 'number'
           ? this.details.find((detail) => detail.index === piece.index)

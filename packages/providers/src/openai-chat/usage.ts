@@ -1,13 +1,10 @@
 import type { StopReason, TokenUsage } from '@agent/protocol';
+import { finiteNumber } from '@agent/protocol/util';
 import { reportedCost } from '../usage-cost.js';
-
-function count(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
-}
 
 function detail(raw: Record<string, unknown>, object: string, field: string): number | undefined {
   const details = raw[object] as Record<string, unknown> | null | undefined;
-  return count(details?.[field]);
+  return finiteNumber(details?.[field]);
 }
 
 /**
@@ -17,10 +14,11 @@ function detail(raw: Record<string, unknown>, object: string, field: string): nu
  * it is added back so `outputTokens` always includes reasoning, as the protocol says.
  */
 export function chatUsage(raw: Record<string, unknown>): TokenUsage {
-  const input = count(raw.prompt_tokens) ?? 0;
-  const completion = count(raw.completion_tokens) ?? 0;
-  const total = count(raw.total_tokens);
-  const cached = detail(raw, 'prompt_tokens_details', 'cached_tokens') ?? count(raw.prompt_cache_hit_tokens);
+  const input = finiteNumber(raw.prompt_tokens) ?? 0;
+  const completion = finiteNumber(raw.completion_tokens) ?? 0;
+  const total = finiteNumber(raw.total_tokens);
+  const cached =
+    detail(raw, 'prompt_tokens_details', 'cached_tokens') ?? finiteNumber(raw.prompt_cache_hit_tokens);
   const reasoning = detail(raw, 'completion_tokens_details', 'reasoning_tokens');
   const reasoningOutside =
     reasoning !== undefined &&

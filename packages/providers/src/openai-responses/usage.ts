@@ -1,23 +1,20 @@
 import type { StopReason, TokenUsage } from '@agent/protocol';
+import { finiteNumber } from '@agent/protocol/util';
 import { reportedCost } from '../usage-cost.js';
-
-function count(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
-}
 
 /** Responses usage: input includes cached tokens, output includes reasoning tokens. */
 export function responsesUsage(raw: Record<string, unknown>): TokenUsage {
-  const input = count(raw.input_tokens) ?? 0;
-  const output = count(raw.output_tokens) ?? 0;
+  const input = finiteNumber(raw.input_tokens) ?? 0;
+  const output = finiteNumber(raw.output_tokens) ?? 0;
   const usage: TokenUsage = {
     inputTokens: input,
     outputTokens: output,
-    totalTokens: count(raw.total_tokens) ?? input + output,
+    totalTokens: finiteNumber(raw.total_tokens) ?? input + output,
   };
-  const cached = count(
+  const cached = finiteNumber(
     (raw.input_tokens_details as Record<string, unknown> | null | undefined)?.cached_tokens,
   );
-  const reasoning = count(
+  const reasoning = finiteNumber(
     (raw.output_tokens_details as Record<string, unknown> | null | undefined)?.reasoning_tokens,
   );
   if (cached !== undefined) usage.cachedTokens = cached;

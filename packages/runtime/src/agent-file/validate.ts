@@ -1,5 +1,6 @@
-import { createAjv, type ErrorObject, type ValidateFunction } from '@agent/schema';
-import { describeValue, type Problem, problem } from '../errors.js';
+import { describeValue } from '@agent/protocol/util';
+import { createAjv, type ErrorObject, pointerSegments, type ValidateFunction } from '@agent/schema';
+import { type Problem, problem } from '../errors.js';
 import type { SourceLocator } from '../source-locator.js';
 import { FRONTMATTER_SCHEMA } from './keys.js';
 import { closestName, suggestion } from './suggest.js';
@@ -55,12 +56,7 @@ export function frontmatterProblems(
 }
 
 function pointerPath(pointer: string): (string | number)[] {
-  if (pointer === '') return [];
-  return pointer
-    .slice(1)
-    .split('/')
-    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .map((part) => (/^\d+$/.test(part) ? Number(part) : part));
+  return pointerSegments(pointer).map((part) => (/^\d+$/.test(part) ? Number(part) : part));
 }
 
 /** `models[1]`, `input.format`, `providers.local.apiKey`. */

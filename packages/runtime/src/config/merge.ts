@@ -1,3 +1,4 @@
+import { isRecord } from '@agent/protocol/util';
 import type { SourceLocator } from '../source-locator.js';
 import type { ConfigDefaults, ConfigFile, McpServerEntry, ProviderEntry } from './schema.js';
 
@@ -82,9 +83,7 @@ export function mergeLayers(layers: readonly LoadedLayer[]): MergedConfig {
     for (const [key, value] of Object.entries(layer.data.defaults ?? {})) {
       if (value === undefined) continue;
       const current = defaults[key];
-      const mergeable = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);
-      defaults[key] =
-        mergeable(value) && mergeable(current) ? { ...(current as object), ...(value as object) } : value;
+      defaults[key] = isRecord(value) && isRecord(current) ? { ...current, ...value } : value;
       merged.defaultsOrigin[key as keyof ConfigDefaults] = origin(layer, ['defaults', key]);
     }
   }

@@ -1,10 +1,8 @@
+import { isRecord } from '@agent/protocol/util';
 import type { ScriptedAnswer } from '../steps.js';
 
 /** A server script: steps answered once each in order, or answers cycled forever. */
 export type ServerScript = { steps: ScriptedAnswer[] } | { loop: ScriptedAnswer[] };
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Parses and checks a script file's JSON; the error says what is wrong and what is allowed. */
 export function parseScript(text: string, file: string): ServerScript {
@@ -15,11 +13,11 @@ export function parseScript(text: string, file: string): ServerScript {
     throw new Error(`${file}: not valid JSON (${(error as Error).message})`);
   }
   const allowed = 'expected {"steps": [answer, ...]} or {"loop": [answer, ...]} (see docs/testkit.md)';
-  if (!isObject(value)) throw new Error(`${file}: ${allowed}`);
+  if (!isRecord(value)) throw new Error(`${file}: ${allowed}`);
   const key = Array.isArray(value.steps) ? 'steps' : Array.isArray(value.loop) ? 'loop' : undefined;
   if (key === undefined) throw new Error(`${file}: no "steps" or "loop" array; ${allowed}`);
   const answers = value[key] as unknown[];
-  const bad = answers.findIndex((answer) => !isObject(answer));
+  const bad = answers.findIndex((answer) => !isRecord(answer));
   if (bad !== -1)
     throw new Error(`${file}: ${key}[${bad}] is ${JSON.stringify(answers[bad])}, not an answer object`);
   if (key === 'loop' && answers.length === 0) throw new Error(`${file}: "loop" needs at least one answer`);

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { abortableSleep } from '../abortable-sleep.js';
+import { abortableSleep } from '@agent/protocol/util';
 import { planAnswer } from '../answer-plan.js';
 import { type StepQueue, UnplannedCallError } from '../step-queue.js';
 import type { RecordedRequest, ScriptedAnswer, ScriptedFault } from '../steps.js';

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { ConfigError } from '@agent/protocol';
 import { defaultFixturesDir } from '../fixtures-dir.js';
 import { StepQueue } from '../step-queue.js';
 import type { RecordedRequest, ScriptedAnswer, ScriptStep } from '../steps.js';
@@ -67,7 +68,11 @@ function splitFlavour(path: string): { flavour?: Flavour; path: string } {
  */
 export async function startModelServer(options: ModelServerOptions = {}): Promise<ModelServer> {
   if (options.steps !== undefined && options.handler !== undefined) {
-    throw new Error('startModelServer: give either steps or handler, not both');
+    throw new ConfigError({
+      field: 'steps',
+      allowed: 'steps or a handler, not both',
+      message: 'startModelServer: give either steps or handler, not both',
+    });
   }
   const queue = new StepQueue('model server', options.steps ?? []);
   const requests: RecordedRequest[] = [];

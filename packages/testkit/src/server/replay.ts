@@ -1,11 +1,16 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { AgentError } from '@agent/protocol';
 import { type Frame, JSON_HEADERS, SSE_HEADERS, type WireApi } from './sse.js';
 import type { WireAnswer } from './wire-answer.js';
 
 /** A replay step named a file that cannot be played. */
-export class ReplayError extends Error {
+export class ReplayError extends AgentError {
   override readonly name = 'ReplayError';
+
+  constructor(message: string) {
+    super('replay_unplayable', message);
+  }
 }
 
 function eventName(line: string): string | undefined {

@@ -9,7 +9,7 @@ import type {
   ToolChoice,
   ToolDefinition,
 } from '@agent/protocol';
-import { parseToolArguments } from '../tool-arguments.js';
+import { isRecord, parseToolArguments } from '@agent/protocol/util';
 import type { WireApi } from './sse.js';
 
 /** A request body turned back into protocol terms (best effort: unknown parts are skipped). */
@@ -25,8 +25,6 @@ export interface DecodedRequest {
 
 type Json = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 const asArray = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 const asString = (value: unknown): string => (typeof value === 'string' ? value : '');
 const asNumber = (value: unknown): number | undefined => (typeof value === 'number' ? value : undefined);
@@ -36,10 +34,10 @@ function textAndParts(content: unknown): { text: string; parts: ContentPart[] } 
   if (typeof content === 'string') return { text: content, parts: [] };
   const texts: string[] = [];
   const parts: ContentPart[] = [];
-  for (const part of asArray(content).filter(isObject)) {
+  for (const part of asArray(content).filter(isRecord)) {
     if (typeof part.text === 'string') texts.push(part.text);
-    const url = isObject(part.image_url) ? asString(part.image_url.url) : asString(part.image_url);
-    const source = isObject(part.source) ? part.source : undefined;
+    const url = isRecord(part.image_url) ? asString(part.image_url.url) : asString(part.image_url);
+    const source = isRecord(part.source) ? part.source : undefined;
     const match = /^data:([^;]+);base64,(.*)$/s.exec(url);
     if (match !== null) parts.push({ type: 'image', mimeType: match[1] ?? '', data: match[2] ?? '' });
     else if (source?.type === 'base64') {
@@ -56,8 +54,9 @@ function userMessage(content: unknown): ConversationMessage {
 
 function toolCall(id: unknown, name: unknown, raw: unknown) {
   const base = { id: asString(id), name: asString(name) };
-  if (isObject(raw)) return { ...base, arguments: raw };
-  return { ...base, ...parseToolArguments(asString(raw)) };
+  if (isRecord(raw)) return { ...base, arguments: raw };
+  const text = asString(raw);
+  return { ...base, ...parseToolArguments(text), rawArguments: text };
 }
 
 function effort(value: unknown): ModelRequest['reasoning'] {
@@ -84,8 +83,8 @@ function commonOptions(
 
 function openAIChoice(value: unknown): ToolChoice | undefined {
   if (value === 'auto' || value === 'none' || value === 'required') return value;
-  if (!isObject(value)) return undefined;
-  const name = isObject(value.function) ? value.function.name : value.name;
+  if (!isRecord(value)) return undefined;
+  const name = isRecord(value.function) ? value.function.name : value.name;
   return typeof name === 'string' ? { name } : undefined;
 }
 
@@ -101,7 +100,7 @@ function nameOf(messages: ConversationMessage[], callId: string): string {
 
 function decodeChat(body: Json): DecodedRequest {
   const messages: ConversationMessage[] = [];
-  for (const message of asArray(body.messages).filter(isObject)) {
+  for (const message of asArray(body.messages).filter(isRecord)) {
     const role = message.role;
     if (role === 'system' || role === 'developer') {
       messages.push({ role: 'system', content: textAndParts(message.content).text });
@@ -112,10 +111,10 @@ function decodeChat(body: Json): DecodedRequest {
       messages.push({ role: 'tool', toolCallId, toolName: nameOf(messages, toolCallId), content });
     } else if (role === 'assistant') {
       const assistant: AssistantMessage = { role: 'assistant', content: textAndParts(message.content).text };
-      const calls = asArray(message.tool_calls).filter(isObject);
+      const calls = asArray(message.tool_calls).filter(isRecord);
       if (calls.length > 0) {
         assistant.toolCalls = calls.map((call) => {
-          const fn = isObject(call.function) ? call.function : {};
+          const fn = isRecord(call.function) ? call.function : {};
           return toolCall(call.id, fn.name, fn.arguments);
         });
       }
@@ -125,14 +124,14 @@ function decodeChat(body: Json): DecodedRequest {
     }
   }
   const tools = asArray(body.tools)
-    .filter(isObject)
-    .map((tool) => (isObject(tool.function) ? tool.function : tool))
+    .filter(isRecord)
+    .map((tool) => (isRecord(tool.function) ? tool.function : tool))
     .map((fn) => ({
       name: asString(fn.name),
       description: asString(fn.description),
-      inputSchema: isObject(fn.parameters) ? fn.parameters : {},
+      inputSchema: isRecord(fn.parameters) ? fn.parameters : {},
     }));
-  const streamOptions = isObject(body.stream_options) ? body.stream_options : {};
+  const streamOptions = isRecord(body.stream_options) ? body.stream_options : {};
   return {
     model: asString(body.model),
     messages,
@@ -163,7 +162,7 @@ function decodeResponses(body: Json): DecodedRequest {
   };
   const input =
     typeof body.input === 'string' ? [{ role: 'user', content: body.input }] : asArray(body.input);
-  for (const item of input.filter(isObject)) {
+  for (const item of input.filter(isRecord)) {
     const type = item.type ?? 'message';
     if (type === 'message') {
       if (item.role === 'system' || item.role === 'developer') {
@@ -172,7 +171,7 @@ function decodeResponses(body: Json): DecodedRequest {
       else messages.push(userMessage(item.content));
     } else if (type === 'reasoning') {
       const text = asArray(item.summary)
-        .filter(isObject)
+        .filter(isRecord)
         .map((part) => asString(part.text))
         .join('');
       const providerData: Json = { id: item.id };
@@ -188,14 +187,14 @@ function decodeResponses(body: Json): DecodedRequest {
     }
   }
   const tools = asArray(body.tools)
-    .filter(isObject)
+    .filter(isRecord)
     .filter((tool) => tool.type === 'function')
     .map((tool) => ({
       name: asString(tool.name),
       description: asString(tool.description),
-      inputSchema: isObject(tool.parameters) ? tool.parameters : {},
+      inputSchema: isRecord(tool.parameters) ? tool.parameters : {},
     }));
-  const reasoning = isObject(body.reasoning) ? effort(body.reasoning.effort) : undefined;
+  const reasoning = isRecord(body.reasoning) ? effort(body.reasoning.effort) : undefined;
   return {
     model: asString(body.model),
     messages,
@@ -207,7 +206,7 @@ function decodeResponses(body: Json): DecodedRequest {
 }
 
 function anthropicChoice(value: unknown): ToolChoice | undefined {
-  if (!isObject(value)) return undefined;
+  if (!isRecord(value)) return undefined;
   if (value.type === 'auto' || value.type === 'none') return value.type;
   if (value.type === 'any') return 'required';
   return value.type === 'tool' && typeof value.name === 'string' ? { name: value.name } : undefined;
@@ -222,7 +221,7 @@ function decodeAnthropicMessage(message: Json, messages: ConversationMessage[]):
     );
     return;
   }
-  const blocks = asArray(message.content).filter(isObject);
+  const blocks = asArray(message.content).filter(isRecord);
   if (message.role === 'assistant') {
     const assistant: AssistantMessage = { role: 'assistant', content: '' };
     const reasoning: ReasoningPart[] = [];
@@ -260,15 +259,15 @@ function decodeAnthropic(body: Json): DecodedRequest {
   const messages: ConversationMessage[] = [];
   const system = textAndParts(body.system).text;
   if (system !== '') messages.push({ role: 'system', content: system });
-  for (const message of asArray(body.messages).filter(isObject)) decodeAnthropicMessage(message, messages);
+  for (const message of asArray(body.messages).filter(isRecord)) decodeAnthropicMessage(message, messages);
   const tools = asArray(body.tools)
-    .filter(isObject)
+    .filter(isRecord)
     .map((tool) => ({
       name: asString(tool.name),
       description: asString(tool.description),
-      inputSchema: isObject(tool.input_schema) ? tool.input_schema : {},
+      inputSchema: isRecord(tool.input_schema) ? tool.input_schema : {},
     }));
-  const thinking = isObject(body.thinking) ? asNumber(body.thinking.budget_tokens) : undefined;
+  const thinking = isRecord(body.thinking) ? asNumber(body.thinking.budget_tokens) : undefined;
   return {
     model: asString(body.model),
     messages,
@@ -286,7 +285,7 @@ function decodeAnthropic(body: Json): DecodedRequest {
 
 /** Decodes a request body of the given API into protocol messages, tools and options. */
 export function decodeRequest(api: WireApi, body: unknown): DecodedRequest {
-  const json = isObject(body) ? body : {};
+  const json = isRecord(body) ? body : {};
   if (api === 'openai-chat') return decodeChat(json);
   if (api === 'openai-responses') return decodeResponses(json);
   return decodeAnthropic(json);

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { abortableSleep } from '../abortable-sleep.js';
+import { abortableSleep } from '@agent/protocol/util';
 import type { ScriptedFault } from '../steps.js';
 import { type Frame, malformedFrame, type WireApi } from './sse.js';
 

@@ -1,4 +1,5 @@
-import { isObject, type Json, objects } from './json.js';
+import { isRecord } from '@agent/protocol/util';
+import { type Json, objects } from './json.js';
 import { anthropicOutputLimit, modelName } from './model-rules.js';
 import { anthropicRejection, type StrictViolation } from './violation.js';
 
@@ -24,7 +25,7 @@ function limitsAndThinking(body: Json): StrictViolation | undefined {
       '`temperature` and `top_p` cannot both be specified for this model. Please use only one.',
     );
   }
-  const thinking = isObject(body.thinking) && body.thinking.type === 'enabled' ? body.thinking : undefined;
+  const thinking = isRecord(body.thinking) && body.thinking.type === 'enabled' ? body.thinking : undefined;
   if (thinking === undefined) return undefined;
   const budget = typeof thinking.budget_tokens === 'number' ? thinking.budget_tokens : 0;
   if (budget < 1024) {
@@ -37,7 +38,7 @@ function limitsAndThinking(body: Json): StrictViolation | undefined {
       `\`max_tokens\` must be greater than \`thinking.budget_tokens\`. Please consult our documentation at ${THINKING_DOCS}#max-tokens-and-context-window-size`,
     );
   }
-  const choice = isObject(body.tool_choice) ? body.tool_choice.type : undefined;
+  const choice = isRecord(body.tool_choice) ? body.tool_choice.type : undefined;
   if (choice === 'any' || choice === 'tool') {
     return anthropicRejection('Thinking may not be enabled when tool_choice forces tool use.');
   }

@@ -1,4 +1,5 @@
-import { isObject, type Json, objects } from './json.js';
+import { isRecord } from '@agent/protocol/util';
+import { type Json, objects } from './json.js';
 import { modelName } from './model-rules.js';
 import {
   mistralExtraForbidden,
@@ -51,7 +52,7 @@ export function mistralRules(body: Json): StrictViolation | undefined {
 export function deepSeekRules(body: Json): StrictViolation | undefined {
   const thinking =
     modelName(body.model) === 'deepseek-reasoner' ||
-    (isObject(body.thinking) && body.thinking.type === 'enabled');
+    (isRecord(body.thinking) && body.thinking.type === 'enabled');
   if (!thinking) return undefined;
   for (const [index, message] of objects(body.messages).entries()) {
     if (message.role !== 'assistant' || objects(message.tool_calls).length === 0) continue;
@@ -80,7 +81,7 @@ export function openRouterRules(body: Json): StrictViolation | undefined {
   const signed = objects(last.reasoning_details).some((detail) => detail.type === 'reasoning.encrypted');
   if (signed) return undefined;
   const position = messages.indexOf(last);
-  const name = isObject(calls[0]?.function) ? String(calls[0].function.name) : '';
+  const name = isRecord(calls[0]?.function) ? String(calls[0].function.name) : '';
   const upstream = {
     error: {
       code: 400,

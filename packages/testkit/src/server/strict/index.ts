@@ -1,7 +1,8 @@
+import { isRecord } from '@agent/protocol/util';
 import type { WireApi } from '../sse.js';
 import { anthropicRules } from './anthropic.js';
 import { deepSeekRules, mistralRules, openRouterRules } from './compatible.js';
-import { isObject } from './json.js';
+
 import { chatToolPairing, openAIChatRules } from './openai-chat.js';
 import { openAIResponsesRules } from './openai-responses.js';
 import type { StrictViolation } from './violation.js';
@@ -37,7 +38,7 @@ export function checkStrict(
   body: unknown,
   options: StrictOptions,
 ): StrictViolation | undefined {
-  if (!isObject(body)) return undefined;
+  if (!isRecord(body)) return undefined;
   if (api === 'anthropic') return anthropicRules(body);
   if (api === 'openai-responses') return openAIResponsesRules(body, options);
   const own = flavour === undefined ? openAIChatRules(body) : CHAT_FLAVOUR_RULES[flavour](body);

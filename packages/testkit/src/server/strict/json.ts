@@ -1,6 +1,4 @@
+import { isRecord } from '@agent/protocol/util';
 export type Json = Record<string, unknown>;
 
-export const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
-export const objects = (value: unknown): Json[] => (Array.isArray(value) ? value.filter(isObject) : []);
+export const objects = (value: unknown): Json[] => (Array.isArray(value) ? value.filter(isRecord) : []);

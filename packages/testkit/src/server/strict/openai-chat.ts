@@ -1,4 +1,5 @@
-import { isObject, type Json, objects } from './json.js';
+import { isRecord } from '@agent/protocol/util';
+import { type Json, objects } from './json.js';
 import { acceptedEfforts, isReasoningModel, listValues, modelName, samplingAllowed } from './model-rules.js';
 import { openAIRejection, type StrictViolation } from './violation.js';
 
@@ -95,7 +96,7 @@ function reasoningModelRules(body: Json, model: string): StrictViolation | undef
 
 /** OpenAI's own Chat Completions rules. */
 export function openAIChatRules(body: Json): StrictViolation | undefined {
-  if (isObject(body.stream_options) && body.stream !== true) {
+  if (isRecord(body.stream_options) && body.stream !== true) {
     return openAIRejection(
       "The 'stream_options' parameter is only allowed when 'stream' is enabled.",
       'stream_options',

@@ -1,5 +1,6 @@
+import { isRecord } from '@agent/protocol/util';
 import type { StrictOptions } from './index.js';
-import { isObject, type Json, objects } from './json.js';
+import { type Json, objects } from './json.js';
 import { acceptedEfforts, isReasoningModel, listValues, modelName, samplingAllowed } from './model-rules.js';
 import { openAIRejection, type StrictViolation } from './violation.js';
 
@@ -55,7 +56,7 @@ function inputRules(body: Json): StrictViolation | undefined {
 
 function reasoningRules(body: Json, options: StrictOptions): StrictViolation | undefined {
   const model = modelName(body.model);
-  const reasoning = isObject(body.reasoning) ? body.reasoning : {};
+  const reasoning = isRecord(body.reasoning) ? body.reasoning : {};
   if (reasoning.summary !== undefined && options.verifiedOrganization !== true) {
     return openAIRejection(
       'Your organization must be verified to generate reasoning summaries. Please go to: https://platform.openai.com/settings/organization/general and click on Verify Organization. If you just verified, it can take up to 15 minutes for access to propagate.',

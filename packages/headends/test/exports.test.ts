@@ -1,0 +1,31 @@
+import { expect, test } from 'vitest';
+
+// The public surface, pinned (types are not listed: they vanish at run time). Adding or removing an
+// export is a visible change to this list; internals stay unexported or under `/internal`.
+test('@agent/headends exports exactly these values', async () => {
+  expect(Object.keys(await import('@agent/headends')).sort()).toEqual([
+    'Admission',
+    'AdmissionError',
+    'DEFAULT_BODY_LIMIT_BYTES',
+    'DEFAULT_HEADERS_TIMEOUT_MS',
+    'DEFAULT_KEEP_ALIVE_TIMEOUT_MS',
+    'DEFAULT_MAX_CONNECTIONS',
+    'DEFAULT_MCP_MAX_SESSIONS',
+    'DEFAULT_MCP_MAX_SESSIONS_PER_TOKEN',
+    'DEFAULT_MCP_SESSION_IDLE_MS',
+    'DEFAULT_REQUEST_TIMEOUT_MS',
+    'LOOPBACK_HOSTNAMES',
+    'answerText',
+    'createAnthropicHeadend',
+    'createCatalog',
+    'createMcpHeadend',
+    'createOpenAiHeadend',
+    'createRestHeadend',
+    'isLoopbackHost',
+    'reportText',
+    'runResponse',
+    'serve',
+    'serveMcpStdio',
+    'usageTotals',
+  ]);
+});

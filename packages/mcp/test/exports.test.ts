@@ -1,0 +1,28 @@
+import { expect, test } from 'vitest';
+
+// The public surface, pinned (types are not listed: they vanish at run time). Adding or removing an
+// export is a visible change to this list; internals stay unexported or under `/internal`.
+test('@agent/mcp exports exactly these values', async () => {
+  expect(Object.keys(await import('@agent/mcp')).sort()).toEqual([
+    'DEFAULT_CONNECT_TIMEOUT_MS',
+    'DEFAULT_MAX_MESSAGE_BYTES',
+    'DEFAULT_QUEUE',
+    'DEFAULT_TOOL_TIMEOUT_MS',
+    'McpToolProvider',
+    'McpUnavailableError',
+    'QueueAbortedError',
+    'ToolQueues',
+    'createMcpToolProviders',
+    'defaultToolQueues',
+    'validateServerConfig',
+  ]);
+});
+
+test('@agent/mcp/fs-server exports exactly these values', async () => {
+  expect(Object.keys(await import('@agent/mcp/fs-server')).sort()).toEqual([
+    'FS_TOOL_NAMES',
+    'FsToolError',
+    'createFsServer',
+    'createInProcessFsProvider',
+  ]);
+});

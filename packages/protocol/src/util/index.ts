@@ -1,0 +1,8 @@
+// `@agent/protocol/util`: the small helpers every package needs, in one place. Like the rest of
+// the protocol package it has no dependencies and does no I/O.
+export { abortableSleep } from './abortable-sleep.js';
+export { countNewlines, utf8PrefixLength } from './bytes.js';
+export { describeValue, errorMessage } from './error-text.js';
+export { finiteNumber, isPositiveInteger, isRecord } from './guards.js';
+export { CHARS_PER_TOKEN, heuristicTokens } from './tokens.js';
+export { type ParsedToolArguments, parseToolArguments } from './tool-arguments.js';

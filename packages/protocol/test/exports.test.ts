@@ -1,0 +1,53 @@
+import { expect, test } from 'vitest';
+
+// The public surface, pinned (types are not listed: they vanish at run time). Adding or removing an
+// export is a visible change to this list; internals stay unexported or under `/internal`.
+test('@agent/protocol exports exactly these values', async () => {
+  expect(Object.keys(await import('@agent/protocol')).sort()).toEqual([
+    'AGENT_ERROR_BRAND',
+    'AgentError',
+    'BATCH_TOOL',
+    'CONFIGURATION_ERROR_CODE',
+    'ConfigError',
+    'DEFAULT_CONTEXT_BUFFER',
+    'DEFAULT_CONTEXT_WINDOW',
+    'DEFAULT_MAX_RETRIES',
+    'DEFAULT_MAX_TURNS',
+    'EXIT_CODES',
+    'FINAL_REPORT_ORIGINS',
+    'FINAL_REPORT_STATUSES',
+    'FINAL_REPORT_TOOL',
+    'FORCED_FINAL_REASONS',
+    'INTERNAL_TOOL_SERVER',
+    'LOG_SEVERITIES',
+    'MODEL_ERROR_CODE',
+    'MODEL_ERROR_KINDS',
+    'ModelError',
+    'OUTPUT_FORMATS',
+    'REASONING_EFFORTS',
+    'REDACTED',
+    'SUB_AGENT_TOOL_PREFIX',
+    'TASK_STATUS_TOOL',
+    'TEXT_OUTPUT_FORMATS',
+    'TOOL_OUTPUT_TOOL',
+    'isModelError',
+    'isOutputFormat',
+    'isRetryableKind',
+  ]);
+});
+
+test('@agent/protocol/util exports exactly these values', async () => {
+  expect(Object.keys(await import('@agent/protocol/util')).sort()).toEqual([
+    'CHARS_PER_TOKEN',
+    'abortableSleep',
+    'countNewlines',
+    'describeValue',
+    'errorMessage',
+    'finiteNumber',
+    'heuristicTokens',
+    'isPositiveInteger',
+    'isRecord',
+    'parseToolArguments',
+    'utf8PrefixLength',
+  ]);
+});

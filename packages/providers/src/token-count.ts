@@ -1,0 +1,41 @@
+import { createRequire } from 'node:module';
+import { heuristicTokens } from '@agent/protocol/util';
+
+type CountTokens = (text: string) => number;
+
+/** Texts above this size are counted by the heuristic even for OpenAI models: exact counts cost too much CPU. */
+const EXACT_COUNT_MAX_CHARS = 262_144;
+
+/** Model names of the OpenAI family, which the o200k_base encoding counts exactly. */
+const OPENAI_MODEL = /^(gpt-|o\d|chatgpt|text-)/i;
+
+let o200k: CountTokens | undefined;
+
+/** Loaded on first use: the BPE tables cost ~200 ms and several MB, paid only by processes that count. */
+function loadO200k(): CountTokens {
+  if (o200k === undefined) {
+    const require = createRequire(import.meta.url);
+    const module = require('gpt-tokenizer/cjs/encoding/o200k_base') as { countTokens: CountTokens };
+    o200k = module.countTokens;
+  }
+  return o200k;
+}
+
+/**
+ * Tokens of a text as OpenAI models count them (o200k_base). One function for every client, so
+ * callers that cache counts per counting function share them across clients and sessions.
+ */
+export function countOpenAiTokens(text: string): number {
+  if (text.length === 0) return 0;
+  if (text.length > EXACT_COUNT_MAX_CHARS) return heuristicTokens(text);
+  return loadO200k()(text);
+}
+
+/**
+ * The exact counter for a model, if the providers have one: `tokenizer: 'openai'` asks for the
+ * OpenAI tokenizer, any other value for none; without it the model name decides.
+ */
+export function tokenCounterFor(model: string, tokenizer: string | undefined): CountTokens | undefined {
+  const openAi = tokenizer === undefined ? OPENAI_MODEL.test(model) : tokenizer === 'openai';
+  return openAi ? countOpenAiTokens : undefined;
+}

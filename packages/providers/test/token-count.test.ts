@@ -1,0 +1,53 @@
+import { createRequire } from 'node:module';
+import { heuristicTokens } from '@agent/protocol/util';
+import { describe, expect, it } from 'vitest';
+import { createModelClient, type ModelClientConfig } from '../src/index.js';
+
+const require = createRequire(import.meta.url);
+const tokenizerLoaded = () => Object.keys(require.cache).some((path) => path.includes('gpt-tokenizer'));
+
+const openai: ModelClientConfig = { type: 'openai', provider: 'openai', model: 'gpt-4.1-mini', apiKey: 'k' };
+
+describe('countTokens', () => {
+  it('OpenAI models count with o200k_base, loaded on the first count only', () => {
+    const client = createModelClient(openai);
+    expect(typeof client.countTokens).toBe('function');
+    expect(tokenizerLoaded()).toBe(false);
+    expect(client.countTokens?.('hello world')).toBe(2);
+    expect(client.countTokens?.('')).toBe(0);
+    expect(tokenizerLoaded()).toBe(true);
+    // Every OpenAI-family client shares one function, so per-function caches are shared too.
+    expect(createModelClient({ ...openai, model: 'o3-mini' }).countTokens).toBe(client.countTokens);
+  });
+
+  it('texts over 256 KiB are counted by the heuristic (exact counts cost too much CPU)', () => {
+    const client = createModelClient(openai);
+    const huge = 'word '.repeat(60_000);
+    expect(client.countTokens?.(huge)).toBe(heuristicTokens(huge));
+  });
+
+  it('other models have no countTokens unless the config names the openai tokenizer', () => {
+    const claude = createModelClient({
+      type: 'anthropic',
+      provider: 'anthropic',
+      model: 'claude-haiku-4-5',
+      apiKey: 'k',
+    });
+    expect(claude.countTokens).toBeUndefined();
+    const local: ModelClientConfig = {
+      type: 'openai-compatible',
+      provider: 'local',
+      model: 'qwen3:8b',
+      baseURL: 'http://127.0.0.1:9/v1',
+    };
+    expect(createModelClient(local).countTokens).toBeUndefined();
+    expect(createModelClient({ ...local, tokenizer: 'openai' }).countTokens?.('hello world')).toBe(2);
+    expect(createModelClient({ ...openai, tokenizer: 'heuristic' }).countTokens).toBeUndefined();
+  });
+
+  it('refuses an empty tokenizer name', () => {
+    expect(() => createModelClient({ ...openai, tokenizer: '' })).toThrow(
+      'createModelClient: tokenizer must be a tokenizer name such as "openai", got ""',
+    );
+  });
+});

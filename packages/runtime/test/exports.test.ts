@@ -1,0 +1,23 @@
+import { expect, test } from 'vitest';
+
+// The public surface, pinned (types are not listed: they vanish at run time). Adding or removing an
+// export is a visible change to this list; internals stay unexported or under `/internal`.
+test('@agent/runtime exports exactly these values', async () => {
+  expect(Object.keys(await import('@agent/runtime')).sort()).toEqual([
+    'CONFIG_FILE_NAME',
+    'DEFAULT_MAX_CONCURRENT_SUB_AGENTS',
+    'DEFAULT_MAX_SUB_AGENT_DEPTH',
+    'DEFAULT_SYSTEM_CONFIG_DIR',
+    'FORMAT_DESCRIPTIONS',
+    'FRONTMATTER_KEYS',
+    'MAX_INCLUDED_BYTES',
+    'MAX_LOADED_FILE_BYTES',
+    'MAX_YAML_ALIAS_COUNT',
+    'RuntimeError',
+    'closestName',
+    'createAgentRunner',
+    'describeConfig',
+    'runAgentFile',
+    'validateAgentFile',
+  ]);
+});

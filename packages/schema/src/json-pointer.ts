@@ -1,0 +1,8 @@
+/** The segments of a JSON Pointer (RFC 6901), such as an Ajv error's `instancePath`, unescaped. */
+export function pointerSegments(pointer: string): string[] {
+  if (pointer === '') return [];
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
+}

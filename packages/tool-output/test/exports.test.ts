@@ -1,0 +1,7 @@
+import { expect, test } from 'vitest';
+
+// The public surface, pinned (types are not listed: they vanish at run time). Adding or removing an
+// export is a visible change to this list; internals stay unexported or under `/internal`.
+test('@agent/tool-output exports exactly these values', async () => {
+  expect(Object.keys(await import('@agent/tool-output')).sort()).toEqual(['createToolOutputHook']);
+});
