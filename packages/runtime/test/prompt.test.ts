@@ -54,11 +54,11 @@ describe('prompt variables', () => {
 describe('includes', () => {
   test('{{include: path}} is relative to the including file, and nests', async () => {
     const root = tempTree({
-      // `shared/` is outside the top agent file's directory (`agents/`): it needs the allowance.
-      'agent.json': localConfig({ allowedPaths: ['shared'] }),
-      'agents/a.ai': agentFile('models: [local/m]', 'Start.\n{{include: ../shared/rules.md}}\nEnd.'),
-      'shared/rules.md': 'Rule one.\n{{ include: more/extra.md }}\n',
-      'shared/more/extra.md': 'Rule two (${FORMAT}).\n',
+      // `common/` is outside the top agent file's directory (`agents/`): it needs the allowance.
+      'agent.json': localConfig({ allowedPaths: ['common'] }),
+      'agents/a.ai': agentFile('models: [local/m]', 'Start.\n{{include: ../common/rules.md}}\nEnd.'),
+      'common/rules.md': 'Rule one.\n{{ include: more/extra.md }}\n',
+      'common/more/extra.md': 'Rule two (${FORMAT}).\n',
     });
     const runner = await createAgentRunner('agents/a.ai', isolated(root));
     expect(runner.summary.toolName).toBe('a');

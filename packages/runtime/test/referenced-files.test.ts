@@ -199,20 +199,20 @@ describe('errors name paths, never content', () => {
 describe('inside the agent file’s directory unless allowed', () => {
   function outsideTree() {
     const root = tempTree({
-      'shared/rules.md': 'Be brief.',
-      'shared/schema.json': '{ "type": "object" }',
-      'shared/helper.ai': agentFile('models: [local/m]'),
+      'common/rules.md': 'Be brief.',
+      'common/schema.json': '{ "type": "object" }',
+      'common/helper.ai': agentFile('models: [local/m]'),
       'project/agent.json': localConfig(),
-      'project/up.ai': withInclude('../shared/rules.md'),
+      'project/up.ai': withInclude('../common/rules.md'),
       'project/linked.ai': withInclude('./rules-link.md'),
-      'project/schema.ai': withSchemaRef('../shared/schema.json'),
-      'project/parent.ai': agentFile('models: [local/m]\nagents: [../shared/helper.ai]'),
+      'project/schema.ai': withSchemaRef('../common/schema.json'),
+      'project/parent.ai': agentFile('models: [local/m]\nagents: [../common/helper.ai]'),
     });
-    symlinkSync(join(root, 'shared/rules.md'), join(root, 'project/rules-link.md'));
+    symlinkSync(join(root, 'common/rules.md'), join(root, 'project/rules-link.md'));
     return { root, project: join(root, 'project') };
   }
   const hint = (root: string) =>
-    `is outside ${root}/project (the top agent file's directory); to allow it, list it or a directory above it under "allowedPaths" in agent.json, e.g. "allowedPaths": ["${root}/shared"]`;
+    `is outside ${root}/project (the top agent file's directory); to allow it, list it or a directory above it under "allowedPaths" in agent.json, e.g. "allowedPaths": ["${root}/common"]`;
 
   test('an include via ../, a symlink leading outside, a schemaRef and a sub-agent are refused with the hint', async () => {
     const { root, project } = outsideTree();
@@ -220,31 +220,31 @@ describe('inside the agent file’s directory unless allowed', () => {
       {
         file: 'up.ai',
         line: 5,
-        message: `included file \`../shared/rules.md\` is refused: ${root}/shared/rules.md ${hint(root)}`,
+        message: `included file \`../common/rules.md\` is refused: ${root}/common/rules.md ${hint(root)}`,
       },
     ]);
     expect(await problemsOf(project, 'linked.ai')).toEqual([
       {
         file: 'linked.ai',
         line: 5,
-        message: `included file \`./rules-link.md\` is refused: ${project}/rules-link.md is a symbolic link to ${root}/shared/rules.md, which ${hint(root)}`,
+        message: `included file \`./rules-link.md\` is refused: ${project}/rules-link.md is a symbolic link to ${root}/common/rules.md, which ${hint(root)}`,
       },
     ]);
     expect((await problemsOf(project, 'schema.ai'))[0]?.message).toBe(
-      `schema file \`../shared/schema.json\` is refused: ${root}/shared/schema.json ${hint(root)}`,
+      `schema file \`../common/schema.json\` is refused: ${root}/common/schema.json ${hint(root)}`,
     );
     expect(await problemsOf(project, 'parent.ai')).toEqual([
       {
         file: 'parent.ai',
         line: 3,
-        message: `sub-agent file \`../shared/helper.ai\` is refused: ${root}/shared/helper.ai ${hint(root)}`,
+        message: `sub-agent file \`../common/helper.ai\` is refused: ${root}/common/helper.ai ${hint(root)}`,
       },
     ]);
   });
 
   test('"allowedPaths" in agent.json (relative to that file) lets them in', async () => {
     const { project } = outsideTree();
-    writeFileSync(join(project, 'agent.json'), JSON.stringify(localConfig({ allowedPaths: ['../shared'] })));
+    writeFileSync(join(project, 'agent.json'), JSON.stringify(localConfig({ allowedPaths: ['../common'] })));
     for (const entry of ['up.ai', 'linked.ai', 'schema.ai', 'parent.ai']) {
       const validation = await validateAgentFile(entry, isolated(project));
       expect(validation.problems, entry).toEqual([]);
