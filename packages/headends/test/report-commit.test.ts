@@ -3,10 +3,13 @@
 
 import type { ScriptedAnswer } from '@agent/testkit';
 import Anthropic from '@anthropic-ai/sdk';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createAnthropicHeadend,
+  createMcpHeadend,
   createOpenAiHeadend,
   createRestHeadend,
   type ServedHeadend,
@@ -46,6 +49,8 @@ function answer(prompt: string, attempt: number): ScriptedAnswer {
         : { text: [finalReport('Not found.').replace('status="success"', 'status="failure"')] };
     case 'invalid':
       return { text: [finalReport('{"count": "never"}', 'json')] };
+    case 'garbage':
+      return { text: [finalReport('not json at all', 'json')] };
     default:
       return { text: [finalReport('ok')] };
   }
@@ -252,6 +257,33 @@ describe('REST', () => {
         },
       });
       expect(body.error).toContain('the last one (final_report_schema_mismatch)');
+    });
+  });
+});
+
+describe('MCP', () => {
+  it('answers a run whose every attempt was invalid with an error naming the last reason, not the refused payload', async () => {
+    await withServer(createMcpHeadend, async (server) => {
+      const client = new Client({ name: 'report-commit-test', version: '1.0.0' });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {
+          requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
+        }),
+      );
+      try {
+        const result = await client.callTool({
+          name: 'echo',
+          arguments: { prompt: 'garbage mcp', format: 'json' },
+        });
+        expect(result.isError).toBe(true);
+        const text = (result.content as { type: string; text: string }[])[0]!.text;
+        expect(text).toMatch(
+          /^the agent run failed \(EXIT-INVALID-FINAL-REPORT\): the final report was invalid on every attempt; the last one \(final_report_json_invalid\)/,
+        );
+        expect(text).not.toContain('not json at all');
+      } finally {
+        await client.close();
+      }
     });
   });
 });
