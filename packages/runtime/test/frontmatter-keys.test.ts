@@ -111,11 +111,12 @@ const cases: Case[] = [
   },
   {
     key: 'toolOutput',
-    yaml: 'toolOutput: { maxChunks: 3, overlapPercent: 5 }',
+    yaml: 'toolOutput: { maxChunks: 3, overlapPercent: 5, avgLineBytesThreshold: 500 }',
     check: (c) => {
       expect(c.toolOutput).toMatchObject({
         maxChunks: 3,
         overlapPercent: 5,
+        avgLineBytesThreshold: 500,
         createReadGrepTools: expect.any(Function),
       });
     },
