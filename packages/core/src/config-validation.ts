@@ -104,6 +104,9 @@ export function agentProblems(config: AgentConfig): ConfigError[] {
       ),
     );
   }
+  const statusOptional = config.output?.statusOptional;
+  if (statusOptional !== undefined && typeof statusOptional !== 'boolean')
+    problems.push(problem('output.statusOptional', statusOptional, 'true or false'));
   for (const key of POSITIVE_INTEGER_KEYS) {
     const value = config[key];
     if (value !== undefined && !isPositiveInteger(value))

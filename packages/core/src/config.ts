@@ -25,6 +25,11 @@ export type ModelInput = ModelClient | ModelTarget;
 export interface OutputSpec {
   format: OutputFormat;
   schema?: JsonSchema | StandardJSONSchemaV1;
+  /**
+   * Take a report without a `status` as `success` instead of rejecting it (default false); for
+   * extraction children whose prompt asks for the wrapper without one (seed 001).
+   */
+  statusOptional?: boolean;
 }
 
 /** Called with everything a running session says (`AgentEvent`, see `docs/protocol.md`). */

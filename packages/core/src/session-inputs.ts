@@ -37,6 +37,7 @@ export function toolProviders(tools: AgentSessionConfig['tools']): ToolProvider[
 /** The output contract; a Standard JSON Schema becomes JSON Schema (throws `ConfigError` when it cannot). */
 export function expectedOutput(config: Pick<AgentSessionConfig, 'output'>): ExpectedOutput {
   const output = config.output ?? { format: 'markdown' };
-  if (output.schema === undefined) return { format: output.format };
-  return { format: output.format, schema: jsonSchemaOf(output.schema, 'output.schema') };
+  const optional = output.statusOptional === true ? { statusOptional: true } : {};
+  if (output.schema === undefined) return { format: output.format, ...optional };
+  return { format: output.format, schema: jsonSchemaOf(output.schema, 'output.schema'), ...optional };
 }

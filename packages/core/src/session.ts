@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { syntheticFailureReport } from '@agent/final-report';
+import { rejectedReport, syntheticFailureReport } from '@agent/final-report';
 import {
   type AgentResult,
   BATCH_TOOL,
@@ -278,7 +278,11 @@ async function runSession(
       recorder.emit({ type: 'final_report', report: committed });
     }
     let finalReport = committed;
-    if (finalReport === undefined && !state.finalReportFailedEver) {
+    if (finalReport === undefined && state.lastRejected !== undefined) {
+      // Every attempt was refused: the last one is kept, marked, for the caller; it is not a
+      // report of the session, so no `final_report` event says it is.
+      finalReport = rejectedReport({ format: expected.format, ...state.lastRejected, now });
+    } else if (finalReport === undefined && !state.finalReportFailedEver) {
       const synthetic: FinalReport = syntheticFailureReport({
         reason: state.error ?? 'the session ended without a final report',
         turnsCompleted: Math.max(0, state.turn - 1),

@@ -10,6 +10,7 @@ export {
 export { DEFAULT_JSON_SCHEMA } from './layer2-json.js';
 export { MAX_REPAIR_ROUNDS, type NestedRepairResult, validateWithNestedRepair } from './nested-repair.js';
 export { processFinalReport } from './process.js';
+export { type RejectedReportInput, rejectedReport } from './rejected.js';
 export { SLACK_LIMITS } from './slack/clamp.js';
 export { markdownToMrkdwn } from './slack/markdown-to-mrkdwn.js';
 export { normaliseMessages } from './slack/normalise.js';
@@ -27,3 +28,10 @@ export type {
   ProcessSuccess,
   RawPayload,
 } from './types.js';
+export {
+  checkWrapper,
+  type WrapperCheck,
+  type WrapperCheckOptions,
+  type WrapperFields,
+  type WrapperRejection,
+} from './wrapper-check.js';

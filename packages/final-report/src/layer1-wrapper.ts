@@ -1,14 +1,16 @@
 import {
-  FINAL_REPORT_STATUSES,
+  type ExpectedOutput,
   FINAL_REPORT_TOOL,
   type FinalReportStatus,
   type OutputFormat,
 } from '@agent/protocol';
 import { isRecord } from '@agent/protocol/util';
 import type { FinalReportInput, PayloadEncoding, RawPayload } from './types.js';
+import { checkWrapper, type WrapperCheckOptions, type WrapperRejection } from './wrapper-check.js';
 
 /** Layer 1's outcome: the wrapper fields, and the payload untouched. */
 export interface Wrapper {
+  ok: true;
   /** Always the expected format (a disagreeing one is normalised, with a warning). */
   format: OutputFormat;
   status: FinalReportStatus;
@@ -23,52 +25,33 @@ type Fields = Readonly<Record<string, unknown>>;
  * Layer 1 (transport): takes the wrapper fields (`report_format` or its alias `format`,
  * `status`, `metadata`, `encoding`) from the XML tag attributes or the tool parameters,
  * and the raw payload from the tag body or the content field the format uses
- * (`content_json`, `messages`, or `report_content` / its alias `content`).
+ * (`content_json`, `messages`, or `report_content` / its alias `content`). A wrapper whose
+ * status is missing or unknown is rejected here (`checkWrapper`), before the payload is read.
  */
-export function extractWrapper(input: FinalReportInput, expected: OutputFormat): Wrapper {
-  const warnings: string[] = [];
+export function extractWrapper(
+  input: FinalReportInput,
+  expected: ExpectedOutput,
+  options: WrapperCheckOptions = {},
+): Wrapper | WrapperRejection {
   const fields: Fields =
     input.source === 'xml' ? input.attributes : isRecord(input.params) ? input.params : {};
+  const checked = checkWrapper(fields, expected, options);
+  if (!checked.ok) return checked;
+  const warnings: string[] = [];
   if (input.source === 'xml') {
     const tool = input.attributes.tool;
     if (tool !== undefined && tool !== FINAL_REPORT_TOOL) {
       warnings.push(`the final tag names tool "${tool}"; treated as ${FINAL_REPORT_TOOL}`);
     }
   }
-  const format = normaliseFormat(fields.report_format ?? fields.format, expected, warnings);
-  const status = normaliseStatus(fields.status, warnings);
+  warnings.push(...checked.warnings);
+  const { format, status, encoding } = checked;
   const metadata = readMetadata(fields.metadata, warnings);
-  const encoding = readEncoding(fields.encoding, warnings);
   const payload =
     input.source === 'xml'
       ? ({ kind: 'text', text: String(input.payload ?? ''), encoding, field: 'the final tag body' } as const)
-      : toolPayload(fields, expected, encoding, warnings);
-  return { format, status, payload, warnings, ...(metadata === undefined ? {} : { metadata }) };
-}
-
-function normaliseFormat(value: unknown, expected: OutputFormat, warnings: string[]): OutputFormat {
-  if (value === undefined || value === null) return expected;
-  const given = typeof value === 'string' ? value.trim().toLowerCase() : JSON.stringify(value);
-  if (given !== expected) {
-    warnings.push(
-      `report_format ${JSON.stringify(value)} does not match the expected format "${expected}"; using "${expected}"`,
-    );
-  }
-  return expected;
-}
-
-function normaliseStatus(value: unknown, warnings: string[]): FinalReportStatus {
-  if (value === undefined || value === null || value === '') {
-    warnings.push('status is missing; assumed "success"');
-    return 'success';
-  }
-  const given = typeof value === 'string' ? value.trim().toLowerCase() : '';
-  const known = FINAL_REPORT_STATUSES.find((status) => status === given);
-  if (known !== undefined) return known;
-  warnings.push(
-    `status ${JSON.stringify(value)} is not one of ${FINAL_REPORT_STATUSES.join('|')}; assumed "success"`,
-  );
-  return 'success';
+      : toolPayload(fields, format, encoding, warnings);
+  return { ok: true, format, status, payload, warnings, ...(metadata === undefined ? {} : { metadata }) };
 }
 
 function readMetadata(value: unknown, warnings: string[]): Record<string, unknown> | undefined {
@@ -84,14 +67,6 @@ function readMetadata(value: unknown, warnings: string[]): Record<string, unknow
   }
   warnings.push('metadata is not a JSON object; ignored');
   return undefined;
-}
-
-function readEncoding(value: unknown, warnings: string[]): PayloadEncoding {
-  if (value === undefined || value === null || value === '') return 'raw';
-  const given = typeof value === 'string' ? value.trim().toLowerCase() : '';
-  if (given === 'raw' || given === 'base64') return given;
-  warnings.push(`encoding ${JSON.stringify(value)} is not raw|base64; treated as raw`);
-  return 'raw';
 }
 
 /** The content field for the expected format, then the text fields as a fallback. */

@@ -22,7 +22,9 @@ export function processFinalReport(
 ): ProcessResult {
   let wrapper: Wrapper | undefined;
   try {
-    wrapper = extractWrapper(input, expected.format);
+    const extracted = extractWrapper(input, expected, { adopted: options.origin === 'adopted-text' });
+    if (!extracted.ok) return { ...extracted, warnings: [] };
+    wrapper = extracted;
     const result = processFormat(wrapper, expected, options);
     if (!result.ok) return { ...result, warnings: wrapper.warnings };
     const ts = (options.now ?? Date.now)();

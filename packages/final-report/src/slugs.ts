@@ -17,6 +17,8 @@ export const FINAL_REPORT_ERROR_SLUGS = [
   'final_report_schema_invalid',
   /** An unexpected internal error; processing never throws, it reports this instead. */
   'final_report_internal_error',
+  /** The wrapper's `status` is missing or not `success|failure|partial` (checked before the payload). */
+  'final_report_status_invalid',
 ] as const;
 
 export type FinalReportErrorSlug = (typeof FINAL_REPORT_ERROR_SLUGS)[number];

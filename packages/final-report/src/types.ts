@@ -36,7 +36,7 @@ export interface ProcessOptions {
 export interface ProcessSuccess {
   ok: true;
   report: FinalReport;
-  /** Things the model got wrong that were fixed or ignored (format mismatch, bad status, ...). */
+  /** Things the model got wrong that were fixed or ignored (format mismatch, metadata, encoding, ...). */
   warnings: string[];
   /** Changes made to the payload to make it usable (JSON repairs, Slack fixes). */
   repairs: string[];

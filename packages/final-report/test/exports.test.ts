@@ -12,6 +12,7 @@ test('@agent/final-report exports exactly these values', async () => {
     'MAX_REPAIR_ROUNDS',
     'SLACK_LIMITS',
     'SLACK_MESSAGES_SCHEMA',
+    'checkWrapper',
     'compileSchema',
     'decodeBase64Text',
     'finalReportToolDefinition',
@@ -21,6 +22,7 @@ test('@agent/final-report exports exactly these values', async () => {
     'normaliseMessages',
     'parseJsonLenient',
     'processFinalReport',
+    'rejectedReport',
     'syntheticFailureReport',
     'validateWithNestedRepair',
   ]);

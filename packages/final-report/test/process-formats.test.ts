@@ -266,25 +266,60 @@ describe('format mismatch and status', () => {
     expect(result.warnings[0]).toContain('"html" does not match the expected format "text"');
   });
 
-  it('a missing status defaults to success with a warning', () => {
+  it('a missing status is rejected with what to send, before the payload is looked at', () => {
+    for (const input of [
+      { source: 'xml', attributes: { format: 'json' }, payload: 'not json at all' } as const,
+      { source: 'tool', params: { report_format: 'json', content_json: 'not json' } } as const,
+    ]) {
+      const failure = expectFailure(
+        processFinalReport(input, { format: 'json' }),
+        'final_report_status_invalid',
+      );
+      expect(failure.reason).toBe(
+        'the final report has no status: it must be one of "success", "failure", "partial"',
+      );
+      expect(failure.diagnostics).toEqual([
+        'status is missing; use status="success" (task done), status="failure" (task could not be done) or status="partial" (answer incomplete)',
+      ]);
+    }
+  });
+
+  it('an unknown status is rejected, never taken as success', () => {
+    for (const status of ['done', 'ok', 'SUCCESSFUL', ' ']) {
+      const failure = expectFailure(
+        processFinalReport({ source: 'tool', params: { status, report_content: 'x' } }, { format: 'text' }),
+        'final_report_status_invalid',
+      );
+      expect(failure.reason).toContain(`status "${status}" is not allowed`);
+    }
+    const xml = expectFailure(
+      processFinalReport(
+        { source: 'xml', attributes: { status: 'done' }, payload: 'x' },
+        { format: 'markdown' },
+      ),
+      'final_report_status_invalid',
+    );
+    expect(xml.diagnostics[0]).toMatch(/^status "done" is not allowed; use status="success"/);
+  });
+
+  it('a status that is not a string is rejected', () => {
+    expectFailure(
+      processFinalReport({ source: 'tool', params: { status: 1, report_content: 'x' } }, { format: 'text' }),
+      'final_report_status_invalid',
+    );
+  });
+
+  it('with statusOptional a missing status is success with a warning; an unknown one is still rejected', () => {
+    const expected = { format: 'text', statusOptional: true } as const;
     const result = expectOk(
-      processFinalReport({ source: 'xml', attributes: {}, payload: 'x' }, { format: 'text' }),
+      processFinalReport({ source: 'xml', attributes: { format: 'text' }, payload: 'x' }, expected),
     );
     expect(result.report.status).toBe('success');
     expect(result.warnings).toEqual(['status is missing; assumed "success"']);
-  });
-
-  it('an invalid status defaults to success with a warning', () => {
-    const result = expectOk(
-      processFinalReport(
-        { source: 'tool', params: { status: 'done', report_content: 'x' } },
-        { format: 'text' },
-      ),
+    expectFailure(
+      processFinalReport({ source: 'xml', attributes: { status: 'done' }, payload: 'x' }, expected),
+      'final_report_status_invalid',
     );
-    expect(result.report.status).toBe('success');
-    expect(result.warnings).toEqual([
-      'status "done" is not one of success|failure|partial; assumed "success"',
-    ]);
   });
 
   it('a status in another case is accepted silently', () => {

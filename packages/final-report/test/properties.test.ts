@@ -72,7 +72,13 @@ describe('properties', () => {
           const fromTool = processFinalReport(
             {
               source: 'tool',
-              params: { report_content: payload, content_json: payload, messages: payload, encoding },
+              params: {
+                status: 'success',
+                report_content: payload,
+                content_json: payload,
+                messages: payload,
+                encoding,
+              },
             },
             expected,
           );

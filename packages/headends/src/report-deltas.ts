@@ -1,14 +1,32 @@
 import type { AgentEvent, AgentEventMeta } from '@agent/protocol';
 
+/** What one event means for a chat stream. */
+export interface ReportDelta {
+  content?: string;
+  reasoning?: string;
+  /**
+   * Report text already sent will not be the report (an `output_retracted` event): the wire
+   * protocol cannot take it back, so the stream ends with this error instead of going on.
+   */
+  withdrawn?: string;
+}
+
 /** Which master events become chat deltas: report text as it is written, reasoning. */
 export class ReportDeltas {
   private streamed = false;
   private readonly pendingFinalize: string[] = [];
 
   /** The delta to send now for an event, if any. */
-  onEvent(event: AgentEvent, meta: AgentEventMeta): { content?: string; reasoning?: string } | undefined {
+  onEvent(event: AgentEvent, meta: AgentEventMeta): ReportDelta | undefined {
     if (!meta.isMaster) return undefined;
     if (event.type === 'thinking' && meta.source !== 'replay') return { reasoning: event.text };
+    if (event.type === 'output_retracted') {
+      // Nothing of it reached the client: nothing to withdraw.
+      if (!this.streamed) return undefined;
+      return {
+        withdrawn: `the answer streamed so far was withdrawn before it became the report (${event.slug}: ${event.reason}); the run was stopped, send the request again`,
+      };
+    }
     if (event.type !== 'output') return undefined;
     if (meta.source === 'finalize') {
       if (!this.streamed) this.pendingFinalize.push(event.text);

@@ -36,10 +36,13 @@ export function usageTotals(result: Pick<AgentResult, 'accounting'>): UsageTotal
   return totals;
 }
 
-/** The report as the text a chat client shows: JSON for structured payloads, else the content. */
+/**
+ * The report as the text a chat client shows: JSON for structured payloads, else the content.
+ * None for a refused attempt (`origin: 'rejected'`): its payload is not an answer.
+ */
 export function reportText(result: Pick<AgentResult, 'finalReport'>): string | undefined {
   const report = result.finalReport;
-  if (report === undefined) return undefined;
+  if (report === undefined || report.origin === 'rejected') return undefined;
   if (report.content_json !== undefined && (report.format === 'json' || report.content === undefined)) {
     return JSON.stringify(report.content_json);
   }

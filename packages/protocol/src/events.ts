@@ -8,6 +8,13 @@ import type { ProgressEvent } from './progress.js';
 /** Everything a running session says, in one union. Payloads are shared, never deep-copied: treat them as read-only. */
 export type AgentEvent =
   | { type: 'output'; text: string }
+  /**
+   * The `output` text this session streamed (source `stream`) since its last `turn_started`
+   * will not become the report: the attempt was rejected or failed, and the session retries or
+   * ends. A consumer drops those `characters` (UTF-16 code units) of streamed text, or, when it
+   * cannot take text back, stops trusting it. Sent only when something was streamed.
+   */
+  | { type: 'output_retracted'; characters: number; slug: string; reason: string }
   | { type: 'thinking'; text: string }
   | {
       type: 'turn_started';

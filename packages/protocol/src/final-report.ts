@@ -7,11 +7,29 @@ export const FINAL_REPORT_STATUSES: readonly FinalReportStatus[] = ['success', '
 /**
  * Who made a report: `declared` = the model sent it as its report (the FINAL tag or
  * `agent__final_report`); `adopted-text` = plain text the session adopted on the final turn,
- * the model declared no status; `synthetic` = the session made it because there was none.
+ * the model declared no status; `synthetic` = the session made it because there was none;
+ * `rejected` = the model's last attempt, which failed validation on every try: kept (status
+ * `failure`, the raw payload in `content`, the reasons in `rejection`) so nothing is lost, but
+ * never committed (the run fails with `EXIT-INVALID-FINAL-REPORT`).
  */
-export type FinalReportOrigin = 'declared' | 'adopted-text' | 'synthetic';
+export type FinalReportOrigin = 'declared' | 'adopted-text' | 'synthetic' | 'rejected';
 
-export const FINAL_REPORT_ORIGINS: readonly FinalReportOrigin[] = ['declared', 'adopted-text', 'synthetic'];
+export const FINAL_REPORT_ORIGINS: readonly FinalReportOrigin[] = [
+  'declared',
+  'adopted-text',
+  'synthetic',
+  'rejected',
+];
+
+/** Why the kept last attempt of a `rejected` report was not accepted. */
+export interface FinalReportRejection {
+  /** Stable identifier of the reason (e.g. `final_report_schema_mismatch`). */
+  slug: string;
+  /** One sentence, as the model was told. */
+  reason: string;
+  /** What was wrong, one short line each (e.g. `/count: must be integer`). */
+  diagnostics: string[];
+}
 
 /**
  * The one answer a session hands back. Wrapper fields (status, format, metadata) never
@@ -31,4 +49,6 @@ export interface FinalReport {
   synthetic?: boolean;
   /** Who made the report; absent only on reports from before this field existed. */
   origin?: FinalReportOrigin;
+  /** Only on a `rejected` report: why its payload (in `content`, as the model sent it) was refused. */
+  rejection?: FinalReportRejection;
 }

@@ -5,7 +5,12 @@ export { CONFIGURATION_ERROR_CODE, ConfigError, type ConfigErrorInit, REDACTED }
 export type { AgentEvent, AgentEventCallbacks, AgentEventMeta, AgentEventType } from './events.js';
 export type { ExitCode, ForcedFinalReason } from './exit-codes.js';
 export { EXIT_CODES, FORCED_FINAL_REASONS } from './exit-codes.js';
-export type { FinalReport, FinalReportOrigin, FinalReportStatus } from './final-report.js';
+export type {
+  FinalReport,
+  FinalReportOrigin,
+  FinalReportRejection,
+  FinalReportStatus,
+} from './final-report.js';
 export { FINAL_REPORT_ORIGINS, FINAL_REPORT_STATUSES } from './final-report.js';
 export {
   BATCH_TOOL,

@@ -39,4 +39,10 @@ export function isOutputFormat(value: unknown): value is OutputFormat {
 export interface ExpectedOutput {
   format: OutputFormat;
   schema?: JsonSchema;
+  /**
+   * Take a declared report without a `status` as `success` instead of rejecting it (default
+   * false). For extraction children whose prompt asks for the wrapper without a status (seed
+   * 001); an unknown status is still rejected.
+   */
+  statusOptional?: boolean;
 }

@@ -101,7 +101,8 @@ export async function runReadGrep(
         rootDirectory: CHILD_ROOT_DIRECTORY,
       }),
       prompt: readGrepUserMessage(record.handle, extract),
-      output: { format: 'text' },
+      // Seed 001's prompt asks for the wrapper without a status: none is needed here.
+      output: { format: 'text', statusOptional: true },
       maxTurns: s.maxTurns,
       signal,
       internal: { nonce: s.nonce },

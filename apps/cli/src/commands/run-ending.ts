@@ -12,9 +12,18 @@ export function isSyntheticReport(report: FinalReport | undefined): boolean {
   return report !== undefined && (report.synthetic === true || report.origin === 'synthetic');
 }
 
-/** The report that goes to stdout without `--json`: none when the session made it up. */
+/** True for the kept last attempt of a run whose every report was refused (never committed). */
+function isRejectedReport(report: FinalReport | undefined): boolean {
+  return report?.origin === 'rejected';
+}
+
+/**
+ * The report that goes to stdout without `--json`: none when the session made it up, and none
+ * when it is a refused attempt (`--json` still carries both).
+ */
 export function printableReport(result: AgentResult): FinalReport | undefined {
-  return isSyntheticReport(result.finalReport) ? undefined : result.finalReport;
+  const report = result.finalReport;
+  return isSyntheticReport(report) || isRejectedReport(report) ? undefined : report;
 }
 
 const INTERRUPTED: ReadonlySet<CliExitCode> = new Set([CLI_EXIT.interrupted, CLI_EXIT.terminated]);

@@ -84,6 +84,21 @@ describe('endings', () => {
       origin: 'adopted-text',
     } as const;
     expect(printableReport({ ...failed, finalReport: adopted })).toEqual(adopted);
+    const rejected = {
+      status: 'failure',
+      format: 'json',
+      content: '{"count": "three"}',
+      ts: 1,
+      origin: 'rejected',
+      rejection: {
+        slug: 'final_report_schema_mismatch',
+        reason: 'no',
+        diagnostics: ['/count: must be integer'],
+      },
+    } as const;
+    expect(printableReport({ ...failed, exitCode: 'EXIT-INVALID-FINAL-REPORT', finalReport: rejected })).toBe(
+      undefined,
+    );
     expect(ADOPTED_TEXT_NOTICE).toBe(
       "agent: report adopted from the model's text; the model declared no status",
     );

@@ -18,6 +18,7 @@ import {
 } from './notices.js';
 import { adoptFinalReport } from './report-adoption.js';
 import type { SessionState } from './session-state.js';
+import { retractStreamed } from './slot-reader.js';
 import type { TurnEnd } from './turn-end.js';
 
 /** What the handler uses of the turn loop's options (declared here, so the two files form no cycle). */
@@ -101,6 +102,14 @@ export class AnswerHandler {
     if (adoption.kind === 'invalid') {
       state.finalReportAttempts++;
       state.finalReportFailedEver = true;
+      state.lastRejected = {
+        payload: adoption.payload,
+        slug: adoption.slug,
+        reason: adoption.reason,
+        diagnostics: adoption.diagnostics,
+      };
+      // Only a text-format report streams before it is judged; if it was refused, say so.
+      retractStreamed(o.recorder, outcome.slot.streamedChars, adoption.slug, adoption.reason);
       this.push(assistant);
       this.answerOtherCalls(outcome, `(tool failed: not run: the final report was rejected)`);
       this.push({

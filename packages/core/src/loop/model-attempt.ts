@@ -1,4 +1,5 @@
 import {
+  type ExpectedOutput,
   isModelError,
   type LlmAccountingEntry,
   ModelError,
@@ -43,6 +44,8 @@ export interface AttemptContext {
   opTree: OpTreeBuilder;
   turnNode: OpNode;
   nonce: string;
+  /** The report the session asks for: decides whether the report's body streams live. */
+  expected: ExpectedOutput;
   signal: AbortSignal;
   timeoutMs: number;
   attempt: number;
@@ -51,9 +54,10 @@ export interface AttemptContext {
 }
 
 /**
- * One call to one target: streams the answer through the FINAL-slot reader (report content
- * goes out as `output` events while it arrives, reasoning as `thinking`), collects tool calls,
- * and records the LLM accounting entry whatever happens. Never throws.
+ * One call to one target: streams the answer through the FINAL-slot reader (the content of a
+ * text-format report goes out as `output` events while it arrives, reasoning as `thinking`),
+ * collects tool calls, and records the LLM accounting entry whatever happens. An answer that
+ * breaks off retracts the report text it streamed (`output_retracted`). Never throws.
  */
 export async function runModelAttempt(
   target: ModelTarget,
@@ -84,7 +88,7 @@ export async function runModelAttempt(
   const onSessionAbort = () => stopWaiting(context.signal.reason);
   if (context.signal.aborted) onSessionAbort();
   else context.signal.addEventListener('abort', onSessionAbort, { once: true });
-  const reader = new SlotReader(context.nonce, recorder);
+  const reader = new SlotReader(context.nonce, recorder, context.expected);
   const reasoning: ReasoningPart[] = [];
   // Reasoning may stream in millions of small deltas: accumulated, not concatenated (`+=` builds
   // a rope of one node per delta before it is flattened).
@@ -206,6 +210,7 @@ export async function runModelAttempt(
           model: client.model,
         })
       : toModelError(thrown, client.provider, client.model);
+    reader.abandon(error.kind, `the answer broke off: ${error.kind}: ${error.message}`);
     const latencyMs = context.now() - started;
     const entry = llmEntry(target, context, 'failed', latencyMs, usage, {
       error: `${error.kind}: ${error.message}`,

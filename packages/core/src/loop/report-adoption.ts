@@ -7,7 +7,15 @@ export type ReportSource = 'xml' | 'tool' | 'text';
 
 export type Adoption =
   | { kind: 'committed'; report: FinalReport; source: ReportSource; warnings: string[]; repairs: string[] }
-  | { kind: 'invalid'; source: ReportSource; slug: string; reason: string; diagnostics: string[] }
+  | {
+      kind: 'invalid';
+      source: ReportSource;
+      slug: string;
+      reason: string;
+      diagnostics: string[];
+      /** The attempt as the model sent it (tag body, tool arguments, or adopted text), kept if none succeeds. */
+      payload: string;
+    }
   | { kind: 'none' };
 
 /**
@@ -31,7 +39,14 @@ export function adoptFinalReport(
         ...(options.maxOutputTokens === undefined ? {} : { maxOutputTokens: options.maxOutputTokens }),
       });
       if (judged.verdict === 'reject') {
-        return { kind: 'invalid', source: 'xml', slug: judged.slug, reason: judged.reason, diagnostics: [] };
+        return {
+          kind: 'invalid',
+          source: 'xml',
+          slug: judged.slug,
+          reason: judged.reason,
+          diagnostics: [],
+          payload: slot.payload,
+        };
       }
       truncated = judged.verdict === 'accept-truncated';
     }
@@ -39,10 +54,12 @@ export function adoptFinalReport(
       processFinalReport({ source: 'xml', attributes: slot.attributes, payload: slot.payload }, expected),
       'xml',
       truncated,
+      slot.payload,
     );
   }
   const nativeCall = attempt.toolCalls.find((call) => call.name === FINAL_REPORT_TOOL);
   if (nativeCall !== undefined) {
+    const payload = nativeCall.rawArguments ?? JSON.stringify(nativeCall.arguments);
     if (nativeCall.parseError !== undefined) {
       return {
         kind: 'invalid',
@@ -50,12 +67,14 @@ export function adoptFinalReport(
         slug: 'final_report_arguments_invalid',
         reason: `the ${FINAL_REPORT_TOOL} arguments are not valid JSON: ${nativeCall.parseError}`,
         diagnostics: [],
+        payload,
       };
     }
     return fromProcessor(
       processFinalReport({ source: 'tool', params: nativeCall.arguments }, expected),
       'tool',
       false,
+      payload,
     );
   }
   const text = slot.outsideText.trim();
@@ -66,6 +85,7 @@ export function adoptFinalReport(
       }),
       'text',
       false,
+      text,
     );
   }
   return { kind: 'none' };
@@ -75,6 +95,7 @@ function fromProcessor(
   processed: ReturnType<typeof processFinalReport>,
   source: ReportSource,
   truncated: boolean,
+  payload: string,
 ): Adoption {
   if (!processed.ok) {
     return {
@@ -83,6 +104,7 @@ function fromProcessor(
       slug: processed.slug,
       reason: processed.reason,
       diagnostics: [...processed.diagnostics],
+      payload,
     };
   }
   const warnings = [...processed.warnings];

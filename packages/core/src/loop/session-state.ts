@@ -6,6 +6,14 @@ import type {
   StopReason,
 } from '@agent/protocol';
 
+/** A report attempt that was refused, as the model sent it and why. */
+export interface RejectedAttempt {
+  payload: string;
+  slug: string;
+  reason: string;
+  diagnostics: string[];
+}
+
 /** The mutable state of one session, owned by the turn loop. */
 export interface SessionState {
   conversation: ConversationMessage[];
@@ -14,6 +22,8 @@ export interface SessionState {
   finalReport: FinalReport | undefined;
   /** A final report was attempted and rejected at least once. */
   finalReportFailedEver: boolean;
+  /** The last refused attempt: kept in the result when no report commits (nothing is lost). */
+  lastRejected: RejectedAttempt | undefined;
   reportStreamed: boolean;
   lastStopReason: StopReason | string | undefined;
   /** Consecutive turns whose only calls were `agent__task_status`. */
@@ -31,6 +41,7 @@ export function newSessionState(): SessionState {
     forcedFinal: undefined,
     finalReport: undefined,
     finalReportFailedEver: false,
+    lastRejected: undefined,
     reportStreamed: false,
     lastStopReason: undefined,
     taskStatusOnlyTurns: 0,

@@ -1,3 +1,5 @@
+import { checkWrapper } from '@agent/final-report';
+import { type ExpectedOutput, TEXT_OUTPUT_FORMATS } from '@agent/protocol';
 import { FinalSlotParser, type FinalSlotResult, type SlotEvent } from '@agent/xml-transport';
 import type { SessionRecorder } from '../observe/recorder.js';
 
@@ -17,21 +19,29 @@ export interface SlotOutcome {
   fullText: string;
   /** Report content went out as `output` events while it streamed. */
   streamedContent: boolean;
+  /** How many characters of report content went out as `output` events (what a retraction takes back). */
+  streamedChars: number;
   /** The parser's own result, for `judgeUnclosed`. */
   raw: FinalSlotResult;
 }
 
 /**
- * Feeds streamed text through the FINAL-slot parser: the report's body goes to `output`
- * events as it arrives (source `stream`); everything else is kept for fallbacks.
+ * Feeds streamed text through the FINAL-slot parser. When the report's opening tag is there,
+ * its wrapper is checked before any of the body goes out: a text format (markdown, text, ...)
+ * with a valid status and raw encoding streams to `output` events as it arrives (source
+ * `stream`); anything else (an invalid status, base64, `json`, `slack-block-kit`,
+ * `sub-agent`) is held, and goes out only once committed (source `finalize`). Everything
+ * else is kept for fallbacks.
  */
 export class SlotReader {
   private readonly parser: FinalSlotParser;
-  private streamed = false;
+  private live = false;
+  private streamedChars = 0;
 
   constructor(
     nonce: string,
     private readonly recorder: SessionRecorder,
+    private readonly expected: ExpectedOutput,
   ) {
     this.parser = new FinalSlotParser({ nonce });
   }
@@ -51,7 +61,8 @@ export class SlotReader {
       thinkText: result.think?.text ?? '',
       ignored: result.ignored.map((item) => `${item.tag}: ${item.reason}`),
       fullText,
-      streamedContent: this.streamed,
+      streamedContent: this.streamedChars > 0,
+      streamedChars: this.streamedChars,
       raw: result,
     };
     if (!result.found) return { found: false, closed: false, attributes: {}, payload: '', ...common };
@@ -64,14 +75,51 @@ export class SlotReader {
     };
   }
 
+  /** The answer broke off (model error, timeout, abort): what streamed will not be the report. */
+  abandon(slug: string, reason: string): void {
+    retractStreamed(this.recorder, this.streamedChars, slug, reason);
+    this.streamedChars = 0;
+  }
+
   private handle(events: readonly SlotEvent[]): void {
     for (const event of events) {
-      if (event.type === 'content' && event.text.length > 0) {
-        this.streamed = true;
+      if (event.type === 'open') {
+        this.live = streamsLive(event.attributes, this.expected);
+      } else if (event.type === 'content' && event.text.length > 0) {
+        if (!this.live) continue;
+        this.streamedChars += event.text.length;
         this.recorder.emit({ type: 'output', text: event.text }, 'stream');
       } else if (event.type === 'think' && event.text.length > 0) {
         this.recorder.emit({ type: 'thinking', text: event.text }, 'stream');
       }
     }
   }
+}
+
+/**
+ * Whether a report's body may go out while it is written: only a text format whose wrapper
+ * passes (status valid, raw encoding), since its content is the body as is. A structured one
+ * is validated as a whole first, and base64 means nothing until decoded.
+ */
+function streamsLive(attributes: Readonly<Record<string, string>>, expected: ExpectedOutput): boolean {
+  const wrapper = checkWrapper(attributes, expected);
+  return wrapper.ok && wrapper.encoding === 'raw' && TEXT_OUTPUT_FORMATS.includes(wrapper.format);
+}
+
+/** Tells consumers that `characters` of streamed report text will not be the report. */
+export function retractStreamed(
+  recorder: SessionRecorder,
+  characters: number,
+  slug: string,
+  reason: string,
+): void {
+  if (characters <= 0) return;
+  recorder.emit({ type: 'output_retracted', characters, slug, reason });
+  recorder.log({
+    severity: 'VRB',
+    direction: 'response',
+    type: 'llm',
+    remoteIdentifier: 'agent:final-report',
+    message: `retracted ${characters} characters of streamed report (${slug}): ${reason}`,
+  });
 }

@@ -62,10 +62,11 @@ export function finalTurnFailed(
     };
   }
   if (state.finalReportFailedEver) {
+    const last = state.lastRejected;
     return {
       kind: 'end',
       exitCode: 'EXIT-INVALID-FINAL-REPORT',
-      error: 'the final report was invalid on every attempt',
+      error: `the final report was invalid on every attempt${last === undefined ? '' : `; the last one (${last.slug}): ${last.reason}`}`,
     };
   }
   if (reason === 'max_turns') {

@@ -135,6 +135,7 @@ export class TurnLoop {
         opTree: o.opTree,
         turnNode,
         nonce: o.nonce,
+        expected: o.expected,
         signal: o.signal,
         timeoutMs: o.llmTimeoutMs,
         attempt: attemptNo,

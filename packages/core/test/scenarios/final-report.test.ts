@@ -202,7 +202,9 @@ describe('final report', () => {
     });
     expect(run.result.success).toBe(false);
     expect(run.result.exitCode).toBe('EXIT-INVALID-FINAL-REPORT');
-    expect(run.result.finalReport).toBeUndefined();
+    // The last attempt is kept (report-commit.test.ts), never a made-up one.
+    expect(run.result.finalReport).toMatchObject({ origin: 'rejected', content: 'not json at all' });
+    expect(run.result.finalReport?.synthetic).toBeUndefined();
     expect(llmEntries(run.result)).toHaveLength(3);
   });
 

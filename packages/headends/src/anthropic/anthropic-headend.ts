@@ -104,18 +104,26 @@ export function createAnthropicHeadend(options: HeadendOptions): Headend {
         });
         const blocks = new MessageBlocks(emit);
         const deltas = new ReportDeltas();
+        let withdrawn: string | undefined;
         const result = await agent.run(input, {
           ...base,
           onEvent: (event, meta) => {
+            if (withdrawn !== undefined) return;
             const delta = deltas.onEvent(event, meta);
+            if (delta?.withdrawn !== undefined) {
+              // Sent text cannot be taken back in this protocol: end with an error, stop the run.
+              withdrawn = delta.withdrawn;
+              ticket.abort('the streamed answer was withdrawn');
+              return;
+            }
             if (delta?.reasoning !== undefined) blocks.thinking(delta.reasoning);
             if (delta?.content !== undefined) blocks.text(delta.content);
           },
         });
-        const text = answerText(result);
+        const text = withdrawn === undefined ? answerText(result) : undefined;
         if (text === undefined) {
           blocks.close();
-          emit('error', anthropicErrorBody('server_error', failureMessage(result)));
+          emit('error', anthropicErrorBody('server_error', withdrawn ?? failureMessage(result)));
         } else {
           const rest = deltas.remainder(text);
           if (rest !== undefined && rest !== '') blocks.text(rest);

@@ -130,15 +130,24 @@ function streamChat(
         );
       chunk({ role: 'assistant', content: '' });
       const deltas = new ReportDeltas();
+      let withdrawn: string | undefined;
       const result = await run((event, meta) => {
+        if (withdrawn !== undefined) return;
         const delta = deltas.onEvent(event, meta);
+        if (delta?.withdrawn !== undefined) {
+          // Sent text cannot be taken back in this protocol: end with an error, stop the run.
+          withdrawn = delta.withdrawn;
+          ticket.abort('the streamed answer was withdrawn');
+          return;
+        }
         if (delta?.content !== undefined) chunk({ content: delta.content });
         if (delta?.reasoning !== undefined) chunk({ reasoning_content: delta.reasoning });
       });
-      const text = answerText(result);
+      const text = withdrawn === undefined ? answerText(result) : undefined;
       if (text === undefined) {
+        const message = withdrawn ?? failureMessage(result);
         writes.push(() =>
-          stream.writeSSE({ data: JSON.stringify(openAiErrorBody('server_error', failureMessage(result))) }),
+          stream.writeSSE({ data: JSON.stringify(openAiErrorBody('server_error', message)) }),
         );
       } else {
         const rest = deltas.remainder(text);

@@ -1,0 +1,71 @@
+// What the CLI prints when report attempts are refused: only a committed report reaches stdout.
+import type { AgentResult } from '@agent/protocol';
+import { afterAll, describe, expect, it } from 'vitest';
+import { finalSlot, removeWorkspaces, report, type Step, scriptedAgent } from './helpers.js';
+
+afterAll(removeWorkspaces);
+
+const usage = { inputTokens: 10, outputTokens: 5 };
+const COUNT_SCHEMA = JSON.stringify({
+  type: 'object',
+  required: ['count'],
+  properties: { count: { type: 'integer' } },
+});
+
+describe('agent run: refused report attempts', () => {
+  it('retries a report with an unknown status; a failure report is printed and exits 1', async () => {
+    const unknownStatus: Step = (_request, nonce) => ({
+      text: finalSlot(nonce(), 'Looks done to me.').replace('status="success"', 'status="done"'),
+      usage,
+    });
+    const { run, file, server } = await scriptedAgent([
+      unknownStatus,
+      report('The data is not there.', { status: 'failure' }),
+    ]);
+    const result = await run(['run', file, 'Find the data']);
+    expect(result.code, result.stderr).toBe(1);
+    expect(result.stdout).toBe('The data is not there.\n');
+    expect(result.stderr).toMatch(/WRN .*final report rejected \(final_report_status_invalid\)/);
+    expect(result.stderr).toMatch(/reported status 'failure' \(exit 1\)/);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('exits 3 with nothing on stdout when every attempt is invalid; --json keeps the last one', async () => {
+    const invalid: Step = (_request, nonce) => ({
+      text: finalSlot(nonce(), '{"count": "three"}', { format: 'json' }),
+      usage,
+    });
+    const { run, file, ws } = await scriptedAgent([invalid, invalid, invalid, invalid, invalid, invalid]);
+    const schema = ws.write('schema.json', COUNT_SCHEMA);
+    const args = ['run', file, 'Count', '--format', 'json', '--schema', schema, '--max-turns', '1'];
+    const plain = await run(args);
+    expect(plain.code, plain.stderr).toBe(3);
+    expect(plain.stdout).toBe('');
+    expect(plain.stderr).toMatch(
+      /agent: EXIT-INVALID-FINAL-REPORT: the final report was invalid on every attempt; the last one \(final_report_schema_mismatch\): .* \(exit 3\)/,
+    );
+    const json = await run([...args, '--json']);
+    expect(json.code).toBe(3);
+    const parsed = JSON.parse(json.stdout) as AgentResult;
+    expect(parsed.success).toBe(false);
+    expect(parsed.finalReport).toMatchObject({
+      status: 'failure',
+      origin: 'rejected',
+      content: '{"count": "three"}',
+      rejection: { slug: 'final_report_schema_mismatch', diagnostics: [expect.stringContaining('/count')] },
+    });
+  });
+
+  it('prints only the committed report when an earlier answer broke off mid-report', async () => {
+    const { run, file } = await scriptedAgent([
+      (_request, nonce) => ({
+        text: [finalSlot(nonce(), 'The answer is 4').replace(/<\/ai-agent-.*$/, '')],
+        error: { kind: 'server', message: 'upstream reset', midStream: true },
+      }),
+      report('The answer is 42.'),
+    ]);
+    const result = await run(['run', file, 'What is the answer?']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toBe('The answer is 42.\n');
+  });
+});
