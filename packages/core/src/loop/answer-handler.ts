@@ -9,6 +9,7 @@ import {
 } from '@agent/protocol';
 import type { SessionRecorder } from '../observe/recorder.js';
 import type { ToolExecutor } from '../tools/tool-executor.js';
+import { answerCallsBesideReport, NOT_ON_FINAL_TURN } from './calls-beside-report.js';
 import type { AttemptSuccess } from './model-attempt.js';
 import {
   EMPTY_ANSWER_NOTICE,
@@ -18,7 +19,7 @@ import {
 } from './notices.js';
 import { adoptFinalReport } from './report-adoption.js';
 import type { SessionState } from './session-state.js';
-import type { TurnEnd } from './turn-end.js';
+import { ABORTED, type TurnEnd } from './turn-end.js';
 
 /** What the handler uses of the turn loop's options (declared here, so the two files form no cycle). */
 export interface AnswerHandlerOptions {
@@ -30,6 +31,7 @@ export interface AnswerHandlerOptions {
   sampling: Pick<ModelRequest, 'maxOutputTokens'>;
   agentPath: string;
   now: () => number;
+  signal: AbortSignal;
 }
 
 /**
@@ -71,7 +73,18 @@ export class AnswerHandler {
     if (adoption.kind === 'committed') {
       state.finalReportAttempts++;
       this.push(assistant);
-      this.answerOtherCalls(outcome, 'Final report captured.');
+      const answers = await answerCallsBesideReport(
+        {
+          calls: outcome.toolCalls,
+          isReportCall: (call) => call.name === FINAL_REPORT_TOOL,
+          reportAnswer: 'Final report captured.',
+          isFinal,
+        },
+        o.executor,
+        turnNode,
+      );
+      for (const message of answers) this.push(message);
+      if (o.signal.aborted) return ABORTED;
       state.finalReport = adoption.report;
       state.reportStreamed = adoption.source === 'xml' && outcome.slot.streamedContent;
       for (const warning of [...adoption.warnings, ...adoption.repairs]) {
@@ -128,7 +141,7 @@ export class AnswerHandler {
     }
     this.push(assistant);
     if (outcome.toolCalls.length > 0) {
-      this.answerOtherCalls(outcome, '(tool failed: no tools can run on the final turn)');
+      this.answerOtherCalls(outcome, NOT_ON_FINAL_TURN);
       this.push({ role: 'user', content: toolsOnFinalTurnNotice(o.nonce) });
       this.lastRetrySlug = 'tools_on_final_turn';
     } else if (outcome.text.trim().length === 0 && outcome.reasoning.length === 0) {

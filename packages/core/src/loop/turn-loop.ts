@@ -21,7 +21,7 @@ import type { RetryBackoffSettings } from './retry-delay.js';
 import type { SessionState } from './session-state.js';
 import { TargetHealth } from './target-health.js';
 import type { TargetRotation } from './target-rotation.js';
-import { finalTurnFailed, noTargetLeft, type TurnEnd } from './turn-end.js';
+import { ABORTED, finalTurnFailed, noTargetLeft, type TurnEnd } from './turn-end.js';
 import { renderTurnNotice } from './turn-notice.js';
 
 export interface TurnLoopOptions {
@@ -48,8 +48,6 @@ export interface TurnLoopOptions {
   retryBackoff: RetryBackoffSettings | undefined;
   targets: readonly ModelTarget[];
 }
-
-const ABORTED: TurnEnd = { kind: 'end', exitCode: 'EXIT-ABORTED', error: 'the session was cancelled' };
 
 /** Runs turns until a report is committed or the session has to end. */
 export class TurnLoop {
