@@ -66,14 +66,18 @@ export interface AgentConfig {
   reasoning?: ReasoningOptions;
   /** Stream model answers (default true). */
   stream?: boolean;
-  /** A tool result over this many bytes goes to the tool-output hook (default 12288 when a hook is set). */
+  /**
+   * A tool result over this many bytes goes to the tool-output hook (default 12288 when a hook
+   * is set). Set without `toolOutput`, it turns the store on with its defaults (in `os.tmpdir()`).
+   */
   toolResponseMaxBytes?: number;
   /** Overrides every target's context window. */
   contextWindow?: number;
   /**
    * Stores oversized tool outputs behind a handle (see `@agent/tool-output`): a hook factory, or
    * the module's settings (`{ enabled, storeDir, maxChunks, overlapPercent, avgLineBytesThreshold,
-   * models, createReadGrepTools, ... }`) from which the session builds the hook. Absent: no hook.
+   * models, createReadGrepTools, ... }`) from which the session builds the hook. Absent: the
+   * default store when `toolResponseMaxBytes` is set, else no hook (and no file I/O).
    */
   toolOutput?: ToolOutputConfig;
   /** Offer the session's own `agent__task_status` and `agent__batch` tools (default true; extraction children turn them off). */

@@ -108,12 +108,12 @@ async function runSession(
   let hook: ToolOutputHook | undefined;
   let inputRejected = false;
   try {
-    const toolOutput = toolOutputFactory(config.toolOutput, {
+    const cap = config.toolResponseMaxBytes;
+    const toolOutput = await toolOutputFactory(config.toolOutput, {
       runChildSession: runAgent,
       agentPath,
-      toolResponseMaxBytes: isPositiveInteger(config.toolResponseMaxBytes)
-        ? config.toolResponseMaxBytes
-        : DEFAULT_TOOL_RESPONSE_MAX_BYTES,
+      toolResponseMaxBytes: isPositiveInteger(cap) ? cap : DEFAULT_TOOL_RESPONSE_MAX_BYTES,
+      capGiven: isPositiveInteger(cap),
     });
     const problems = [...validateConfig(config), ...toolOutput.problems];
     if (problems.length === 0) {
