@@ -50,10 +50,14 @@ export interface SessionRequest {
   sessionId?: string;
 }
 
-/** The tool-output settings for a session: on unless `enabled: false`; Read/Grep in-process for read-grep. */
-function toolOutputConfig(settings: AgentSettings): AgentSessionConfig['toolOutput'] {
+/**
+ * The tool-output settings for a session: on unless `enabled: false` (passed on as such: the core
+ * would otherwise store with its defaults when `toolResponseMaxBytes` is set); Read/Grep
+ * in-process for read-grep.
+ */
+function toolOutputConfig(settings: AgentSettings): NonNullable<AgentSessionConfig['toolOutput']> {
   const options = settings.toolOutput ?? {};
-  if (options.enabled === false) return undefined;
+  if (options.enabled === false) return { enabled: false };
   return {
     ...options,
     createReadGrepTools: (root: string) =>
@@ -147,7 +151,7 @@ export function buildSessionConfig(ctx: RunnerContext, request: SessionRequest):
     prompt: request.prompt,
     ...(request.conversationHistory === undefined ? {} : { history: request.conversationHistory }),
     output: request.expectedOutput,
-    ...(toolOutput === undefined ? {} : { toolOutput }),
+    toolOutput,
     onEvent: scope.listener(isMaster),
     ...(request.signal === undefined ? {} : { signal: request.signal }),
     name: definition.toolName,
