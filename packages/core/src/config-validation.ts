@@ -104,6 +104,8 @@ export function agentProblems(config: AgentConfig): ConfigError[] {
       ),
     );
   }
+  if (config.reportBack !== undefined && typeof config.reportBack !== 'boolean')
+    problems.push(problem('reportBack', config.reportBack, 'a boolean'));
   for (const key of POSITIVE_INTEGER_KEYS) {
     const value = config[key];
     if (value !== undefined && !isPositiveInteger(value))

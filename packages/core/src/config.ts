@@ -41,6 +41,13 @@ export interface AgentConfig {
   tools?: readonly (AnyTool | ToolProvider)[];
   /** The report's format and schema; default `{ format: 'markdown' }`. */
   output?: OutputSpec;
+  /**
+   * Also offer the native tool `report_back` (seed 004), whose input schema is `output.schema`
+   * (it needs `format: 'json'` and a schema whose root is `type: "object"`). A valid call is the
+   * report: the other tools of that answer run, then the session ends. The FINAL tag stays
+   * accepted; when one answer carries both, `report_back` wins. Default false.
+   */
+  reportBack?: boolean;
   /** Name of this agent in logs and the op tree (default `main`). */
   name?: string;
   /** Turns before the final turn is forced (default 10). */

@@ -5,8 +5,13 @@ export { CONFIGURATION_ERROR_CODE, ConfigError, type ConfigErrorInit, REDACTED }
 export type { AgentEvent, AgentEventCallbacks, AgentEventMeta, AgentEventType } from './events.js';
 export type { ExitCode, ForcedFinalReason } from './exit-codes.js';
 export { EXIT_CODES, FORCED_FINAL_REASONS } from './exit-codes.js';
-export type { FinalReport, FinalReportOrigin, FinalReportStatus } from './final-report.js';
-export { FINAL_REPORT_ORIGINS, FINAL_REPORT_STATUSES } from './final-report.js';
+export type {
+  FinalReport,
+  FinalReportOrigin,
+  FinalReportSource,
+  FinalReportStatus,
+} from './final-report.js';
+export { FINAL_REPORT_ORIGINS, FINAL_REPORT_SOURCES, FINAL_REPORT_STATUSES } from './final-report.js';
 export {
   BATCH_TOOL,
   DEFAULT_CONTEXT_BUFFER,
@@ -15,6 +20,7 @@ export {
   DEFAULT_MAX_TURNS,
   FINAL_REPORT_TOOL,
   INTERNAL_TOOL_SERVER,
+  REPORT_BACK_TOOL,
   SUB_AGENT_TOOL_PREFIX,
   TASK_STATUS_TOOL,
   TOOL_OUTPUT_TOOL,

@@ -169,6 +169,7 @@ export class ToolExecutor {
     this.options.opTree.end(node, outcome.ok ? 'ok' : 'failed', {
       accounting: entry,
       ...(outcome.ok ? {} : { error: outcome.error ?? 'failed' }),
+      ...(outcome.structured === undefined ? {} : { structuredOutput: outcome.structured }),
     });
     if (!internal) {
       this.options.recorder.log({
