@@ -57,7 +57,12 @@ describe('report_back', () => {
 
   test('the other tools of that turn run before the session ends', async () => {
     const saved: unknown[] = [];
-    const tools = memoryTools('notes', { save: (args) => (saved.push(args.n), 'saved') });
+    const tools = memoryTools('notes', {
+      save: (args) => {
+        saved.push(args.n);
+        return 'saved';
+      },
+    });
     const run = await runScenario({
       output,
       reportBack: true,
