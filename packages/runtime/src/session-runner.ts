@@ -35,6 +35,8 @@ export interface SessionRequest {
   definition: AgentDefinition;
   prompt: string;
   expectedOutput: ExpectedOutput;
+  /** Offer the child the native `report_back` tool (seed 004). */
+  reportBack?: boolean;
   /** 0 for the top agent. */
   depth: number;
   parentAgentPath?: string;
@@ -122,6 +124,7 @@ export function buildSessionConfig(ctx: RunnerContext, request: SessionRequest):
             definition: childRequest.child,
             prompt: childRequest.prompt,
             expectedOutput: childRequest.expectedOutput,
+            reportBack: childRequest.reportBack,
             depth: childRequest.depth,
             parentAgentPath: childRequest.parentAgentPath,
             signal: childRequest.signal,
@@ -151,6 +154,7 @@ export function buildSessionConfig(ctx: RunnerContext, request: SessionRequest):
     prompt: request.prompt,
     ...(request.conversationHistory === undefined ? {} : { history: request.conversationHistory }),
     output: request.expectedOutput,
+    ...(request.reportBack === true ? { reportBack: true } : {}),
     toolOutput,
     onEvent: scope.listener(isMaster),
     ...(request.signal === undefined ? {} : { signal: request.signal }),
