@@ -151,6 +151,7 @@ async function runSession(
       nonce,
       maxTurns,
       maxRetries,
+      ...(reportBack === undefined ? {} : { finalTools: [reportBack] }),
     });
     if (schemaProblem !== undefined) {
       state.exitCode = 'EXIT-CONFIGURATION';
@@ -199,6 +200,7 @@ async function runSession(
       toolTimeoutMs: config.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
       maxToolCallsPerTurn: config.maxToolCallsPerTurn,
       internalTools: config.internalTools !== false,
+      reportBack: reportBack !== undefined,
       signal,
       agentPath,
       now,

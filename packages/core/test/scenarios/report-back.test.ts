@@ -181,6 +181,48 @@ describe('report_back', () => {
     expect(notice).toMatch(/call the report_back tool/);
   });
 
+  test('report_back cannot be batched: the batch answers why and the model reports on its own', async () => {
+    const run = await runScenario({
+      output,
+      reportBack: true,
+      scripts: [
+        [
+          {
+            toolCalls: [
+              {
+                id: 'b',
+                name: 'agent__batch',
+                arguments: { calls: [{ id: '1', tool: 'report_back', parameters: { count: 1 } }] },
+              },
+            ],
+          },
+          reportBack({ count: 1 }),
+        ],
+      ],
+    });
+    const batch = run.result.conversation.find((m) => m.role === 'tool' && m.toolCallId === 'b');
+    expect(batch?.content).toContain('(tool failed: report_back cannot run inside agent__batch)');
+    expect(run.result.finalReport).toMatchObject({ content_json: { count: 1 }, source: 'report_back' });
+  });
+
+  test('a huge schema that would fit once but not twice (notice and report_back) is refused before any call', async () => {
+    const properties = Object.fromEntries(
+      Array.from({ length: 300 }, (_, i) => [`field_${i}`, { type: 'string', description: `Field ${i}.` }]),
+    );
+    const schema = { type: 'object', properties };
+    const tokens = Math.ceil(JSON.stringify(schema).length / 4);
+    const base = {
+      output: { format: 'json' as const, schema },
+      targetOptions: [{ contextWindow: tokens * 2 }],
+    };
+    const once = await runScenario({ ...base, scripts: [[finalReport({})]] });
+    expect(once.result.success).toBe(true);
+    const twice = await runScenario({ ...base, reportBack: true, scripts: [[reportBack({})]] });
+    expect(twice.result.exitCode).toBe('EXIT-CONFIGURATION');
+    expect(twice.result.error).toContain('do not fit the context window');
+    expect(twice.models[0]!.requests).toHaveLength(0);
+  });
+
   test('a zod output schema works too (Standard JSON Schema)', async () => {
     const run = await runScenario({
       output: { format: 'json', schema: z.object({ city: z.string() }) },
