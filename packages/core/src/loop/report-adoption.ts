@@ -17,7 +17,7 @@ export type Adoption =
       source: FinalReportSource;
       warnings: string[];
       repairs: string[];
-      /** The tool call that carried the report (`report_back`, `agent__final_report`). */
+      /** The `report_back` call that carried the report. */
       call?: ToolCall;
     }
   | {
@@ -26,6 +26,7 @@ export type Adoption =
       slug: string;
       reason: string;
       diagnostics: string[];
+      /** The rejected `report_back` call: it is answered with the reasons. */
       call?: ToolCall;
     }
   | { kind: 'none' };
