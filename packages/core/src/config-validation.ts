@@ -107,6 +107,8 @@ export function agentProblems(config: AgentConfig): ConfigError[] {
   const statusOptional = config.output?.statusOptional;
   if (statusOptional !== undefined && typeof statusOptional !== 'boolean')
     problems.push(problem('output.statusOptional', statusOptional, 'true or false'));
+  if (config.reportBack !== undefined && typeof config.reportBack !== 'boolean')
+    problems.push(problem('reportBack', config.reportBack, 'a boolean'));
   for (const key of POSITIVE_INTEGER_KEYS) {
     const value = config[key];
     if (value !== undefined && !isPositiveInteger(value))

@@ -46,6 +46,13 @@ export interface AgentConfig {
   tools?: readonly (AnyTool | ToolProvider)[];
   /** The report's format and schema; default `{ format: 'markdown' }`. */
   output?: OutputSpec;
+  /**
+   * Also offer the native tool `report_back` (seed 004), whose input schema is `output.schema`
+   * (it needs `format: 'json'` and a schema whose root is `type: "object"`). A valid call is the
+   * report: the other tools of that answer run, then the session ends. The FINAL tag stays
+   * accepted; when one answer carries both, `report_back` wins. Default false.
+   */
+  reportBack?: boolean;
   /** Name of this agent in logs and the op tree (default `main`). */
   name?: string;
   /** Turns before the final turn is forced (default 10). */
@@ -71,14 +78,18 @@ export interface AgentConfig {
   reasoning?: ReasoningOptions;
   /** Stream model answers (default true). */
   stream?: boolean;
-  /** A tool result over this many bytes goes to the tool-output hook (default 12288 when a hook is set). */
+  /**
+   * A tool result over this many bytes goes to the tool-output hook (default 12288 when a hook
+   * is set). Set without `toolOutput`, it turns the store on with its defaults (in `os.tmpdir()`).
+   */
   toolResponseMaxBytes?: number;
   /** Overrides every target's context window. */
   contextWindow?: number;
   /**
    * Stores oversized tool outputs behind a handle (see `@agent/tool-output`): a hook factory, or
    * the module's settings (`{ enabled, storeDir, maxChunks, overlapPercent, avgLineBytesThreshold,
-   * models, createReadGrepTools, ... }`) from which the session builds the hook. Absent: no hook.
+   * models, createReadGrepTools, ... }`) from which the session builds the hook. Absent: the
+   * default store when `toolResponseMaxBytes` is set, else no hook (and no file I/O).
    */
   toolOutput?: ToolOutputConfig;
   /** Offer the session's own `agent__task_status` and `agent__batch` tools (default true; extraction children turn them off). */

@@ -1,4 +1,11 @@
-import type { ExpectedOutput, ModelTarget, ToolProvider } from '@agent/protocol';
+import {
+  ConfigError,
+  type ExpectedOutput,
+  type ModelTarget,
+  REPORT_BACK_TOOL,
+  type ToolDefinition,
+  type ToolProvider,
+} from '@agent/protocol';
 import type { AgentSessionConfig, ModelInput } from './config.js';
 import { jsonSchemaOf } from './tools/schema-input.js';
 import { functionToolProvider, isTool } from './tools/tool.js';
@@ -40,4 +47,39 @@ export function expectedOutput(config: Pick<AgentSessionConfig, 'output'>): Expe
   const optional = output.statusOptional === true ? { statusOptional: true } : {};
   if (output.schema === undefined) return { format: output.format, ...optional };
   return { format: output.format, schema: jsonSchemaOf(output.schema, 'output.schema'), ...optional };
+}
+
+/** What `reportBack: true` needs, in words that finish "must be ...". */
+export const REPORT_BACK_ALLOWED =
+  'true only with output { format: "json", schema } whose root is "type": "object"';
+
+/**
+ * The native `report_back` tool of a session with `reportBack: true` (seed 004): its input
+ * schema is the output schema, so a valid call is the JSON report. Providers take only object
+ * tool inputs, hence the root `type: "object"`. Throws a `ConfigError` when it cannot be made.
+ */
+export function reportBackTool(
+  config: Pick<AgentSessionConfig, 'reportBack'>,
+  expected: ExpectedOutput,
+): ToolDefinition | undefined {
+  if (config.reportBack !== true) return undefined;
+  const schema = expected.schema;
+  if (expected.format !== 'json' || schema === undefined || schema.type !== 'object') {
+    throw new ConfigError({
+      field: 'reportBack',
+      value: true,
+      allowed: REPORT_BACK_ALLOWED,
+      message: `reportBack must be ${REPORT_BACK_ALLOWED}; the output is ${expected.format}${
+        schema === undefined
+          ? ' without a schema'
+          : ` with a schema whose root type is ${JSON.stringify(schema.type)}`
+      }`,
+    });
+  }
+  return {
+    name: REPORT_BACK_TOOL,
+    description:
+      'Send your final answer as structured data: the arguments are the report and must match this schema. Calling it ends the task (the other tools you call in the same answer still run first). If the arguments do not match, you are told why and may call it again.',
+    inputSchema: schema,
+  };
 }

@@ -12,6 +12,7 @@ import {
   FINAL_REPORT_TOOL,
   type FinalReport,
   ModelError,
+  REPORT_BACK_TOOL,
   TASK_STATUS_TOOL,
   TOOL_OUTPUT_TOOL,
   type ToolDefinition,
@@ -36,12 +37,12 @@ import { TurnLoop } from './loop/turn-loop.js';
 import { OpTreeBuilder } from './observe/op-tree.js';
 import { SessionRecorder } from './observe/recorder.js';
 import { finSummaries } from './observe/summaries.js';
-import { expectedOutput, modelTargets, toolProviders } from './session-inputs.js';
+import { expectedOutput, modelTargets, reportBackTool, toolProviders } from './session-inputs.js';
 import { batchTool, taskStatusTool } from './tools/internal-tools.js';
 import { ResultSizer } from './tools/result-sizer.js';
 import { ToolExecutor } from './tools/tool-executor.js';
 import { toolOutputFactory } from './tools/tool-output-wiring.js';
-import { type ToolLookup, ToolRegistry } from './tools/tool-registry.js';
+import { ToolRegistry, withHookTools } from './tools/tool-registry.js';
 
 export interface AgentSession {
   readonly sessionId: string;
@@ -105,20 +106,22 @@ async function runSession(
   );
   const opTree = new OpTreeBuilder(sessionId, agentName, now);
   let expected: ExpectedOutput = { format: config.output?.format ?? 'markdown' };
+  let reportBack: ToolDefinition | undefined;
   let hook: ToolOutputHook | undefined;
   let inputRejected = false;
   try {
-    const toolOutput = toolOutputFactory(config.toolOutput, {
+    const cap = config.toolResponseMaxBytes;
+    const toolOutput = await toolOutputFactory(config.toolOutput, {
       runChildSession: runAgent,
       agentPath,
-      toolResponseMaxBytes: isPositiveInteger(config.toolResponseMaxBytes)
-        ? config.toolResponseMaxBytes
-        : DEFAULT_TOOL_RESPONSE_MAX_BYTES,
+      toolResponseMaxBytes: isPositiveInteger(cap) ? cap : DEFAULT_TOOL_RESPONSE_MAX_BYTES,
+      capGiven: isPositiveInteger(cap),
     });
     const problems = [...validateConfig(config), ...toolOutput.problems];
     if (problems.length === 0) {
       try {
         expected = expectedOutput(config);
+        reportBack = reportBackTool(config, expected);
       } catch (error) {
         if (!(error instanceof ConfigError)) throw error;
         problems.push(error);
@@ -148,6 +151,7 @@ async function runSession(
       nonce,
       maxTurns,
       maxRetries,
+      ...(reportBack === undefined ? {} : { finalTools: [reportBack] }),
     });
     if (schemaProblem !== undefined) {
       state.exitCode = 'EXIT-CONFIGURATION';
@@ -164,7 +168,9 @@ async function runSession(
       log: (entry) => recorder.log(entry),
       account: (entry) => recorder.account(entry),
     });
-    const registry = await ToolRegistry.create(tools, RESERVED_TOOLS, signal);
+    const reserved =
+      reportBack === undefined ? RESERVED_TOOLS : new Set([...RESERVED_TOOLS, REPORT_BACK_TOOL]);
+    const registry = await ToolRegistry.create(tools, reserved, signal);
     for (const warning of registry.warnings) {
       recorder.log({
         severity: 'WRN',
@@ -174,18 +180,7 @@ async function runSession(
         message: warning.message,
       });
     }
-    const lookup: ToolLookup = {
-      resolve: (name) => {
-        const found = registry.resolve(name);
-        if (found !== undefined || name !== TOOL_OUTPUT_TOOL) return found;
-        const extra = hook?.tools();
-        const definition = extra?.definitions.find((d) => d.name === name);
-        return extra === undefined || definition === undefined
-          ? undefined
-          : { provider: extra.provider, definition };
-      },
-      names: () => [...registry.names(), ...(hook?.tools()?.definitions.map((d) => d.name) ?? [])],
-    };
+    const lookup = withHookTools(registry, hook);
     const sizer = new ResultSizer({
       hook,
       estimator,
@@ -205,12 +200,13 @@ async function runSession(
       toolTimeoutMs: config.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
       maxToolCallsPerTurn: config.maxToolCallsPerTurn,
       internalTools: config.internalTools !== false,
+      reportBack: reportBack !== undefined,
       signal,
       agentPath,
       now,
     });
-    const internal: readonly ToolDefinition[] =
-      config.internalTools === false ? [] : [taskStatusTool, batchTool];
+    const finalTools = reportBack === undefined ? [] : [reportBack];
+    const internal = [...(config.internalTools === false ? [] : [taskStatusTool, batchTool]), ...finalTools];
     const loop = new TurnLoop({
       state,
       recorder,
@@ -226,6 +222,8 @@ async function runSession(
           ? [...registry.definitions, ...internal]
           : [...registry.definitions, ...internal, ...extra.definitions];
       },
+      finalTools,
+      reportBack: reportBack !== undefined,
       expected,
       nonce,
       maxTurns,

@@ -32,6 +32,21 @@ export interface FinalReportRejection {
 }
 
 /**
+ * How the report reached the session: `report_back` (a call of the native `report_back` tool),
+ * `xml` (the nonce-tagged FINAL slot), `final_report_tool` (a native `agent__final_report`
+ * call) or `text` (the model's last plain answer, adopted on the final turn). When one answer
+ * carries several, the first valid one in this order is the report (seed 004, decision 4).
+ */
+export type FinalReportSource = 'report_back' | 'xml' | 'final_report_tool' | 'text';
+
+export const FINAL_REPORT_SOURCES: readonly FinalReportSource[] = [
+  'report_back',
+  'xml',
+  'final_report_tool',
+  'text',
+];
+
+/**
  * The one answer a session hands back. Wrapper fields (status, format, metadata) never
  * enter the payload: a user schema with its own `status` keeps it inside `content_json`.
  */
@@ -51,4 +66,6 @@ export interface FinalReport {
   origin?: FinalReportOrigin;
   /** Only on a `rejected` report: why its payload (in `content`, as the model sent it) was refused. */
   rejection?: FinalReportRejection;
+  /** How a report of the model reached the session; absent on synthetic reports. */
+  source?: FinalReportSource;
 }

@@ -9,9 +9,10 @@ export type {
   FinalReport,
   FinalReportOrigin,
   FinalReportRejection,
+  FinalReportSource,
   FinalReportStatus,
 } from './final-report.js';
-export { FINAL_REPORT_ORIGINS, FINAL_REPORT_STATUSES } from './final-report.js';
+export { FINAL_REPORT_ORIGINS, FINAL_REPORT_SOURCES, FINAL_REPORT_STATUSES } from './final-report.js';
 export {
   BATCH_TOOL,
   DEFAULT_CONTEXT_BUFFER,
@@ -20,6 +21,7 @@ export {
   DEFAULT_MAX_TURNS,
   FINAL_REPORT_TOOL,
   INTERNAL_TOOL_SERVER,
+  REPORT_BACK_TOOL,
   SUB_AGENT_TOOL_PREFIX,
   TASK_STATUS_TOOL,
   TOOL_OUTPUT_TOOL,

@@ -3,6 +3,11 @@ export const FINAL_REPORT_TOOL = 'agent__final_report';
 export const TASK_STATUS_TOOL = 'agent__task_status';
 export const BATCH_TOOL = 'agent__batch';
 export const TOOL_OUTPUT_TOOL = 'tool_output';
+/**
+ * The native tool a session with `reportBack` offers (seed 004): its input schema is the output
+ * schema, and a valid call is the report and ends the session.
+ */
+export const REPORT_BACK_TOOL = 'report_back';
 /** Prefix of sub-agent tools: `agent__<toolName>`. */
 export const SUB_AGENT_TOOL_PREFIX = 'agent__';
 /** `mcpServer` value in accounting for the session's own tools. */

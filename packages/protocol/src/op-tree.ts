@@ -24,6 +24,8 @@ export interface OpNode {
   status: 'running' | 'ok' | 'failed';
   error?: string;
   accounting?: AccountingEntry;
+  /** Tool nodes: the structured content the tool answered (a sub-agent's JSON report, seed 004's `structured_output`). */
+  structuredOutput?: unknown;
   /** Sub-agent sessions hang under the tool node that ran them. */
   children: OpNode[];
 }

@@ -12,11 +12,23 @@ export type ProgressEvent =
     }
   | { type: 'agent_started' | 'agent_finished'; agentPath: string; message?: string }
   | {
-      type: 'tool_started' | 'tool_finished';
+      type: 'tool_started';
       agentPath: string;
       tool: string;
       callId: string;
       message?: string;
+    }
+  | {
+      type: 'tool_finished';
+      agentPath: string;
+      tool: string;
+      callId: string;
+      message?: string;
+      /**
+       * The structured content the tool answered beside its text (`ToolResult.structured`): a
+       * sub-agent's JSON report (seed 004's `structured_output`), a `tool()`'s object result.
+       */
+      structuredOutput?: unknown;
     }
   | {
       type: 'tool_progress';

@@ -35,6 +35,8 @@ export interface SessionRequest {
   definition: AgentDefinition;
   prompt: string;
   expectedOutput: ExpectedOutput;
+  /** Offer the child the native `report_back` tool (seed 004). */
+  reportBack?: boolean;
   /** 0 for the top agent. */
   depth: number;
   parentAgentPath?: string;
@@ -50,10 +52,14 @@ export interface SessionRequest {
   sessionId?: string;
 }
 
-/** The tool-output settings for a session: on unless `enabled: false`; Read/Grep in-process for read-grep. */
-function toolOutputConfig(settings: AgentSettings): AgentSessionConfig['toolOutput'] {
+/**
+ * The tool-output settings for a session: on unless `enabled: false` (passed on as such: the core
+ * would otherwise store with its defaults when `toolResponseMaxBytes` is set); Read/Grep
+ * in-process for read-grep.
+ */
+function toolOutputConfig(settings: AgentSettings): NonNullable<AgentSessionConfig['toolOutput']> {
   const options = settings.toolOutput ?? {};
-  if (options.enabled === false) return undefined;
+  if (options.enabled === false) return { enabled: false };
   return {
     ...options,
     createReadGrepTools: (root: string) =>
@@ -118,6 +124,7 @@ export function buildSessionConfig(ctx: RunnerContext, request: SessionRequest):
             definition: childRequest.child,
             prompt: childRequest.prompt,
             expectedOutput: childRequest.expectedOutput,
+            reportBack: childRequest.reportBack,
             depth: childRequest.depth,
             parentAgentPath: childRequest.parentAgentPath,
             signal: childRequest.signal,
@@ -147,7 +154,8 @@ export function buildSessionConfig(ctx: RunnerContext, request: SessionRequest):
     prompt: request.prompt,
     ...(request.conversationHistory === undefined ? {} : { history: request.conversationHistory }),
     output: request.expectedOutput,
-    ...(toolOutput === undefined ? {} : { toolOutput }),
+    ...(request.reportBack === true ? { reportBack: true } : {}),
+    toolOutput,
     onEvent: scope.listener(isMaster),
     ...(request.signal === undefined ? {} : { signal: request.signal }),
     name: definition.toolName,

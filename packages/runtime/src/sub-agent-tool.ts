@@ -9,7 +9,7 @@ import {
   type ToolProvider,
   type ToolResult,
 } from '@agent/protocol';
-import { errorMessage } from '@agent/protocol/util';
+import { errorMessage, isRecord } from '@agent/protocol/util';
 import { compileSchema } from '@agent/schema';
 import type { AgentDefinition } from './agent-file/definition.js';
 
@@ -20,6 +20,11 @@ export interface ChildRunRequest {
   child: AgentDefinition;
   prompt: string;
   expectedOutput: ExpectedOutput;
+  /**
+   * The parent passed an `output_schema` whose root is `type: "object"`: the child also gets the
+   * native `report_back` tool with that schema (seed 004; the core's `reportBack`).
+   */
+  reportBack: boolean;
   /** Nesting level of the child (the top agent is 0). */
   depth: number;
   /** The parent's agent path (`orchestrator`). */
@@ -84,7 +89,9 @@ function invalid(message: string): ToolResult {
 /**
  * A sub-agent as a tool (`agent__<toolName>`). Each call runs the child agent as its own
  * session; with `output_schema` the child answers in `json` against that schema (a report that
- * does not match is sent back to the child, which retries) and the parent receives the JSON.
+ * does not match is sent back to the child, which retries) and the parent receives the JSON,
+ * as the tool's text and as its structured content (on the parent's `tool_finished` event and
+ * op-tree node). An object schema also gives the child the native `report_back` tool (seed 004).
  * Without it the parent receives the child's report text. The child's op tree comes back as
  * `childSession`, so the parent's session hangs it under the tool call.
  */
@@ -140,6 +147,8 @@ export class SubAgentToolProvider implements ToolProvider {
       };
     }
     const expectedOutput = this.expectedOutput(outputSchema as JsonSchema | undefined);
+    // Providers take only object tool inputs: another root keeps the FINAL tag as the only way.
+    const reportBack = isRecord(outputSchema) && outputSchema.type === 'object';
     if (typeof rest.reason === 'string' && rest.reason.trim() !== '') {
       options.onProgress?.({ progress: 0, message: rest.reason.trim() });
     }
@@ -150,6 +159,7 @@ export class SubAgentToolProvider implements ToolProvider {
           child: this.child,
           prompt,
           expectedOutput,
+          reportBack,
           depth,
           parentAgentPath: this.options.parentAgentPath,
           signal: options.signal,

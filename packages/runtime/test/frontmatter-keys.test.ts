@@ -164,7 +164,7 @@ describe('every frontmatter key reaches the session', () => {
     const { config } = await sessionConfigOf(`${root}/agent.ai`, isolated(root));
     expect(targetsOf(config).map((t) => t.client.model)).toEqual(['a', 'b']);
     expect(config.reasoning).toEqual({ budgetTokens: 2048 });
-    expect(config.toolOutput).toBeUndefined();
+    expect(config.toolOutput).toEqual({ enabled: false });
     expect(config.output).toEqual({ format: 'markdown' });
   });
 

@@ -1,4 +1,4 @@
-import type { ConversationMessage, ExpectedOutput, ModelTarget } from '@agent/protocol';
+import type { ConversationMessage, ExpectedOutput, ModelTarget, ToolDefinition } from '@agent/protocol';
 import { checkSchema, schemaShapeProblems } from '@agent/schema';
 import { renderTurnNotice } from '../loop/turn-notice.js';
 import type { ContextGuard } from './context-guard.js';
@@ -14,6 +14,8 @@ export interface SchemaPreflight {
   nonce: string;
   maxTurns: number;
   maxRetries: number;
+  /** `report_back`, when the session has it: sent on the final turn too, with the schema again. */
+  finalTools?: readonly ToolDefinition[];
 }
 
 /**
@@ -21,7 +23,8 @@ export interface SchemaPreflight {
  * before any model call, in the order that keeps each step safe: the schema's shape (depth
  * walked without recursion, cycles, `$schema`), then whether the first request, with the
  * schema in its notice, fits the smallest context window of the targets (a final turn carries
- * no tools, so tools are not counted: they can be dropped, the schema cannot), then the size
+ * no tools but `report_back`, so only that one is counted: the others can be dropped, the
+ * schema cannot), then the size
  * limit, the meta-schema and Ajv's compile with RE2 patterns.
  */
 export function outputSchemaProblem(input: SchemaPreflight): string | undefined {
@@ -47,8 +50,9 @@ function fitProblem(input: SchemaPreflight): string | undefined {
     expected: input.expected,
     forcedFinal: undefined,
     allowedTools: [],
+    reportBack: (input.finalTools ?? []).length > 0,
   });
-  const schemaTokens = estimator.text(notice);
+  const schemaTokens = estimator.text(notice) + estimator.tools(input.finalTools ?? []);
   const promptTokens = estimator.corrected(estimator.rawMessages(input.messages));
   let smallest: { target: ModelTarget; limit: number } | undefined;
   for (const target of input.targets) {

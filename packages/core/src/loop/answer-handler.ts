@@ -3,23 +3,27 @@ import {
   type ConversationMessage,
   type ExpectedOutput,
   FINAL_REPORT_TOOL,
+  type FinalReportSource,
   type ModelRequest,
   type OpNode,
+  REPORT_BACK_TOOL,
   type ToolResultMessage,
 } from '@agent/protocol';
 import type { SessionRecorder } from '../observe/recorder.js';
 import type { ToolExecutor } from '../tools/tool-executor.js';
+import { answerCallsBesideReport, NOT_ON_FINAL_TURN } from './calls-beside-report.js';
 import type { AttemptSuccess } from './model-attempt.js';
 import {
   EMPTY_ANSWER_NOTICE,
   invalidReportNotice,
   plainTextNotice,
+  reportBackRejection,
   toolsOnFinalTurnNotice,
 } from './notices.js';
-import { adoptFinalReport } from './report-adoption.js';
+import { type Adoption, adoptFinalReport } from './report-adoption.js';
 import type { SessionState } from './session-state.js';
 import { retractStreamed } from './slot-reader.js';
-import type { TurnEnd } from './turn-end.js';
+import { ABORTED, type TurnEnd } from './turn-end.js';
 
 /** What the handler uses of the turn loop's options (declared here, so the two files form no cycle). */
 export interface AnswerHandlerOptions {
@@ -31,6 +35,9 @@ export interface AnswerHandlerOptions {
   sampling: Pick<ModelRequest, 'maxOutputTokens'>;
   agentPath: string;
   now: () => number;
+  signal: AbortSignal;
+  /** The session offers `report_back` (seed 004). */
+  reportBack: boolean;
 }
 
 /**
@@ -68,64 +75,10 @@ export class AnswerHandler {
     const adoption = adoptFinalReport(outcome, o.expected, {
       isFinalTurn: isFinal,
       maxOutputTokens: o.sampling.maxOutputTokens,
+      reportBack: o.reportBack,
     });
-    if (adoption.kind === 'committed') {
-      state.finalReportAttempts++;
-      this.push(assistant);
-      this.answerOtherCalls(outcome, 'Final report captured.');
-      state.finalReport = adoption.report;
-      state.reportStreamed = adoption.source === 'xml' && outcome.slot.streamedContent;
-      for (const warning of [...adoption.warnings, ...adoption.repairs]) {
-        o.recorder.log({
-          severity: 'WRN',
-          direction: 'response',
-          type: 'llm',
-          remoteIdentifier: 'agent:final-report',
-          message: warning,
-        });
-      }
-      o.recorder.account({
-        type: 'tool',
-        timestamp: o.now(),
-        status: 'ok',
-        latency: 0,
-        mcpServer: 'agent',
-        command: adoption.source === 'xml' ? `${FINAL_REPORT_TOOL}_xml` : FINAL_REPORT_TOOL,
-        charactersIn: outcome.slot.payload.length,
-        charactersOut: 12,
-        source: adoption.source === 'xml' ? 'xml' : 'native',
-        turn: state.turn,
-        agentPath: o.agentPath,
-      });
-      return { kind: 'report' };
-    }
-    if (adoption.kind === 'invalid') {
-      state.finalReportAttempts++;
-      state.finalReportFailedEver = true;
-      state.lastRejected = {
-        payload: adoption.payload,
-        slug: adoption.slug,
-        reason: adoption.reason,
-        diagnostics: adoption.diagnostics,
-      };
-      // Only a text-format report streams before it is judged; if it was refused, say so.
-      retractStreamed(o.recorder, outcome.slot.streamedChars, adoption.slug, adoption.reason);
-      this.push(assistant);
-      this.answerOtherCalls(outcome, `(tool failed: not run: the final report was rejected)`);
-      this.push({
-        role: 'user',
-        content: invalidReportNotice(o.nonce, adoption.reason, adoption.diagnostics),
-      });
-      o.recorder.log({
-        severity: 'WRN',
-        direction: 'response',
-        type: 'llm',
-        remoteIdentifier: 'agent:final-report',
-        message: `final report rejected (${adoption.slug}): ${adoption.reason}${adoption.diagnostics.length > 0 ? `; ${adoption.diagnostics.join('; ')}` : ''}`,
-      });
-      this.lastRetrySlug = adoption.slug;
-      return undefined;
-    }
+    if (adoption.kind === 'committed') return this.commit(adoption, outcome, assistant, turnNode, isFinal);
+    if (adoption.kind === 'invalid') return this.reject(adoption, outcome, assistant);
     if (outcome.toolCalls.length > 0 && !isFinal) {
       this.push(assistant);
       const result = await o.executor.runTurn(outcome.toolCalls, turnNode);
@@ -137,7 +90,7 @@ export class AnswerHandler {
     }
     this.push(assistant);
     if (outcome.toolCalls.length > 0) {
-      this.answerOtherCalls(outcome, '(tool failed: no tools can run on the final turn)');
+      this.answerOtherCalls(outcome, NOT_ON_FINAL_TURN);
       this.push({ role: 'user', content: toolsOnFinalTurnNotice(o.nonce) });
       this.lastRetrySlug = 'tools_on_final_turn';
     } else if (outcome.text.trim().length === 0 && outcome.reasoning.length === 0) {
@@ -150,16 +103,134 @@ export class AnswerHandler {
     return undefined;
   }
 
+  /**
+   * A valid report: the answer's other tool calls run first (their messages, events and
+   * accounting are recorded), then the report commits and the turn ends the session.
+   */
+  private async commit(
+    adoption: Committed,
+    outcome: AttemptSuccess,
+    assistant: AssistantMessage,
+    turnNode: OpNode,
+    isFinal: boolean,
+  ): Promise<TurnEnd> {
+    const o = this.o;
+    const { state } = o;
+    state.finalReportAttempts++;
+    this.push(assistant);
+    const answers = await answerCallsBesideReport(
+      {
+        calls: outcome.toolCalls,
+        isReportCall: (call) =>
+          call.name === FINAL_REPORT_TOOL || (o.reportBack && call.name === REPORT_BACK_TOOL),
+        reportAnswer: 'Final report captured.',
+        isFinal,
+      },
+      o.executor,
+      turnNode,
+    );
+    for (const message of answers) this.push(message);
+    if (o.signal.aborted) return ABORTED;
+    state.finalReport = adoption.report;
+    state.reportStreamed = adoption.source === 'xml' && outcome.slot.streamedContent;
+    for (const warning of [...adoption.warnings, ...adoption.repairs]) {
+      o.recorder.log({
+        severity: 'WRN',
+        direction: 'response',
+        type: 'llm',
+        remoteIdentifier: 'agent:final-report',
+        message: warning,
+      });
+    }
+    const call = adoption.call;
+    o.recorder.account({
+      type: 'tool',
+      timestamp: o.now(),
+      status: 'ok',
+      latency: 0,
+      mcpServer: 'agent',
+      command: reportCommand(adoption.source),
+      charactersIn:
+        adoption.source === 'report_back' && call !== undefined
+          ? (call.rawArguments ?? JSON.stringify(call.arguments)).length
+          : outcome.slot.payload.length,
+      charactersOut: 12,
+      source: adoption.source === 'xml' ? 'xml' : 'native',
+      turn: state.turn,
+      agentPath: o.agentPath,
+    });
+    return { kind: 'report' };
+  }
+
+  /**
+   * A rejected report: the model is told why and the turn retries. A `report_back` call is
+   * answered with the reasons (its tool message); a report in the tag gets a notice.
+   */
+  private reject(adoption: Rejected, outcome: AttemptSuccess, assistant: AssistantMessage): undefined {
+    const o = this.o;
+    const { state } = o;
+    state.finalReportAttempts++;
+    state.finalReportFailedEver = true;
+    state.lastRejected = {
+      payload: adoption.payload,
+      slug: adoption.slug,
+      reason: adoption.reason,
+      diagnostics: adoption.diagnostics,
+    };
+    // Only a text-format report streams before it is judged; if it was refused, say so.
+    retractStreamed(o.recorder, outcome.slot.streamedChars, adoption.slug, adoption.reason);
+    this.push(assistant);
+    const back = adoption.source === 'report_back' ? adoption.call : undefined;
+    this.answerOtherCalls(
+      outcome,
+      `(tool failed: not run: the final report was rejected)`,
+      back === undefined ? undefined : { id: back.id, text: reportBackRejection(adoption) },
+    );
+    if (back === undefined) {
+      this.push({
+        role: 'user',
+        content: invalidReportNotice(o.nonce, adoption.reason, adoption.diagnostics),
+      });
+    }
+    o.recorder.log({
+      severity: 'WRN',
+      direction: 'response',
+      type: 'llm',
+      remoteIdentifier: 'agent:final-report',
+      message: `final report rejected (${adoption.slug}): ${adoption.reason}${adoption.diagnostics.length > 0 ? `; ${adoption.diagnostics.join('; ')}` : ''}`,
+    });
+    this.lastRetrySlug = adoption.slug;
+    return undefined;
+  }
+
   /** Every tool call in the conversation gets an answer, so it stays valid for every provider. */
-  private answerOtherCalls(outcome: AttemptSuccess, text: string): void {
+  private answerOtherCalls(
+    outcome: AttemptSuccess,
+    text: string,
+    special?: { id: string; text: string },
+  ): void {
     for (const call of outcome.toolCalls) {
       const message: ToolResultMessage = {
         role: 'tool',
         toolCallId: call.id,
         toolName: call.name,
-        content: call.name === FINAL_REPORT_TOOL ? text : '(tool failed: not run)',
+        content:
+          special !== undefined && call.id === special.id
+            ? special.text
+            : call.name === FINAL_REPORT_TOOL
+              ? text
+              : '(tool failed: not run)',
       };
       this.push(message);
     }
   }
+}
+
+type Committed = Extract<Adoption, { kind: 'committed' }>;
+type Rejected = Extract<Adoption, { kind: 'invalid' }>;
+
+/** The accounting `command` of a committed report, by how it came (seed 003: `_xml` for the tag). */
+function reportCommand(source: FinalReportSource): string {
+  if (source === 'xml') return `${FINAL_REPORT_TOOL}_xml`;
+  return source === 'report_back' ? REPORT_BACK_TOOL : FINAL_REPORT_TOOL;
 }

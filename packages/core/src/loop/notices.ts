@@ -1,3 +1,4 @@
+import { REPORT_BACK_TOOL } from '@agent/protocol';
 import { finalTagName } from '@agent/xml-transport';
 
 /** Told to the model after its final report was rejected. */
@@ -23,3 +24,9 @@ export function toolsOnFinalTurnNotice(nonce: string): string {
 
 /** Told to the model when its answer was empty. */
 export const EMPTY_ANSWER_NOTICE = 'Your last answer was empty. Continue the task.';
+
+/** The tool message answering a `report_back` call whose arguments were rejected. */
+export function reportBackRejection(rejected: { reason: string; diagnostics: readonly string[] }): string {
+  const problems = rejected.diagnostics.length > 0 ? `; ${rejected.diagnostics.join('; ')}` : '';
+  return `(tool failed: ${rejected.reason}${problems}. Fix the arguments and call ${REPORT_BACK_TOOL} again.)`;
+}

@@ -1,33 +1,96 @@
 import { processFinalReport } from '@agent/final-report';
-import { type ExpectedOutput, FINAL_REPORT_TOOL, type FinalReport } from '@agent/protocol';
+import {
+  type ExpectedOutput,
+  FINAL_REPORT_TOOL,
+  type FinalReport,
+  type FinalReportSource,
+  REPORT_BACK_TOOL,
+  type ToolCall,
+} from '@agent/protocol';
 import { judgeUnclosed } from '@agent/xml-transport';
 import type { AttemptSuccess } from './model-attempt.js';
 
-export type ReportSource = 'xml' | 'tool' | 'text';
-
 export type Adoption =
-  | { kind: 'committed'; report: FinalReport; source: ReportSource; warnings: string[]; repairs: string[] }
+  | {
+      kind: 'committed';
+      report: FinalReport;
+      source: FinalReportSource;
+      warnings: string[];
+      repairs: string[];
+      /** The `report_back` call that carried the report. */
+      call?: ToolCall;
+    }
   | {
       kind: 'invalid';
-      source: ReportSource;
+      source: FinalReportSource;
       slug: string;
       reason: string;
       diagnostics: string[];
       /** The attempt as the model sent it (tag body, tool arguments, or adopted text), kept if none succeeds. */
       payload: string;
+      /** The rejected `report_back` call: it is answered with the reasons. */
+      call?: ToolCall;
     }
   | { kind: 'none' };
 
+export interface AdoptionOptions {
+  isFinalTurn: boolean;
+  maxOutputTokens?: number | undefined;
+  /** The session offers `report_back`: a call of it is a report, ahead of all others. */
+  reportBack?: boolean;
+}
+
 /**
- * Finds the final report in one answer: the nonce-tagged XML slot first, then a native
- * `agent__final_report` call, and only on the final turn the plain text. Whatever is found
- * goes through the three-layer processor; an invalid one comes back with diagnostics. The
- * report's `origin` says which: `declared` (slot or tool call) or `adopted-text`.
+ * Finds the final report in one answer. With `reportBack`, a valid `report_back` call wins
+ * (seed 004, decision 4: report_back > XML report > last assistant message); then the
+ * nonce-tagged XML slot, a native `agent__final_report` call, and only on the final turn the
+ * plain text. Whatever is found goes through the three-layer processor; an invalid one comes
+ * back with diagnostics (an invalid `report_back` only when nothing else is valid). The
+ * report's `origin` says who made it (`declared` or `adopted-text`), its `source` how it came.
  */
 export function adoptFinalReport(
   attempt: AttemptSuccess,
   expected: ExpectedOutput,
-  options: { isFinalTurn: boolean; maxOutputTokens?: number | undefined },
+  options: AdoptionOptions,
+): Adoption {
+  const backCall =
+    options.reportBack === true
+      ? attempt.toolCalls.find((call) => call.name === REPORT_BACK_TOOL)
+      : undefined;
+  if (backCall === undefined) return adoptDeclared(attempt, expected, options);
+  const back = fromReportBack(backCall, expected);
+  if (back.kind === 'committed') return back;
+  const other = adoptDeclared(attempt, expected, options);
+  return other.kind === 'committed' ? other : back;
+}
+
+/** A `report_back` call: its arguments are the JSON payload, validated like a native report's. */
+function fromReportBack(call: ToolCall, expected: ExpectedOutput): Adoption {
+  if (call.parseError !== undefined) {
+    return {
+      kind: 'invalid',
+      source: 'report_back',
+      slug: 'final_report_arguments_invalid',
+      reason: `the ${REPORT_BACK_TOOL} arguments are not valid JSON: ${call.parseError}`,
+      diagnostics: [],
+      payload: call.rawArguments ?? '',
+      call,
+    };
+  }
+  const params = { status: 'success', report_format: 'json', content_json: call.arguments };
+  const adoption = fromProcessor(
+    processFinalReport({ source: 'tool', params }, expected),
+    'report_back',
+    false,
+    call.rawArguments ?? JSON.stringify(call.arguments),
+  );
+  return adoption.kind === 'none' ? adoption : { ...adoption, call };
+}
+
+function adoptDeclared(
+  attempt: AttemptSuccess,
+  expected: ExpectedOutput,
+  options: AdoptionOptions,
 ): Adoption {
   const { slot } = attempt;
   if (slot.found) {
@@ -63,7 +126,7 @@ export function adoptFinalReport(
     if (nativeCall.parseError !== undefined) {
       return {
         kind: 'invalid',
-        source: 'tool',
+        source: 'final_report_tool',
         slug: 'final_report_arguments_invalid',
         reason: `the ${FINAL_REPORT_TOOL} arguments are not valid JSON: ${nativeCall.parseError}`,
         diagnostics: [],
@@ -72,7 +135,7 @@ export function adoptFinalReport(
     }
     return fromProcessor(
       processFinalReport({ source: 'tool', params: nativeCall.arguments }, expected),
-      'tool',
+      'final_report_tool',
       false,
       payload,
     );
@@ -93,7 +156,7 @@ export function adoptFinalReport(
 
 function fromProcessor(
   processed: ReturnType<typeof processFinalReport>,
-  source: ReportSource,
+  source: FinalReportSource,
   truncated: boolean,
   payload: string,
 ): Adoption {
@@ -109,5 +172,6 @@ function fromProcessor(
   }
   const warnings = [...processed.warnings];
   if (truncated) warnings.push('the report tag was not closed (output truncated); accepted as it is');
-  return { kind: 'committed', report: processed.report, source, warnings, repairs: [...processed.repairs] };
+  const report: FinalReport = { ...processed.report, source };
+  return { kind: 'committed', report, source, warnings, repairs: [...processed.repairs] };
 }

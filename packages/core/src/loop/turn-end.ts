@@ -9,6 +9,9 @@ export type TurnEnd =
   | { kind: 'force-final'; reason: ForcedFinalReason }
   | { kind: 'end'; exitCode: ExitCode; error: string };
 
+/** The session was aborted (by its signal or `stop('abort')`). */
+export const ABORTED: TurnEnd = { kind: 'end', exitCode: 'EXIT-ABORTED', error: 'the session was cancelled' };
+
 /** `base`, then the last error of each target in the provider's words, when there are any. */
 function withCauses(base: string, lastErrors: readonly string[] | undefined): string {
   return lastErrors === undefined || lastErrors.length === 0 ? base : `${base}: ${lastErrors.join('; ')}`;

@@ -21,7 +21,7 @@ import type { RetryBackoffSettings } from './retry-delay.js';
 import type { SessionState } from './session-state.js';
 import { TargetHealth } from './target-health.js';
 import type { TargetRotation } from './target-rotation.js';
-import { finalTurnFailed, noTargetLeft, type TurnEnd } from './turn-end.js';
+import { ABORTED, finalTurnFailed, noTargetLeft, type TurnEnd } from './turn-end.js';
 import { renderTurnNotice } from './turn-notice.js';
 
 export interface TurnLoopOptions {
@@ -35,6 +35,10 @@ export interface TurnLoopOptions {
   sizer: ResultSizer;
   /** Tools offered on a non-final turn (computed per turn: the tool-output tool comes and goes). */
   tools: () => readonly ToolDefinition[];
+  /** Tools offered on the final turn: only `report_back`, when the session has it. */
+  finalTools: readonly ToolDefinition[];
+  /** The session offers `report_back` (seed 004). */
+  reportBack: boolean;
   expected: ExpectedOutput;
   nonce: string;
   maxTurns: number;
@@ -48,8 +52,6 @@ export interface TurnLoopOptions {
   retryBackoff: RetryBackoffSettings | undefined;
   targets: readonly ModelTarget[];
 }
-
-const ABORTED: TurnEnd = { kind: 'end', exitCode: 'EXIT-ABORTED', error: 'the session was cancelled' };
 
 /** Runs turns until a report is committed or the session has to end. */
 export class TurnLoop {
@@ -99,7 +101,7 @@ export class TurnLoop {
 
   private turnFits(isFinal: boolean): boolean {
     const { guard, estimator, rotation } = this.o;
-    const tools = isFinal ? [] : this.o.tools();
+    const tools = isFinal ? this.o.finalTools : this.o.tools();
     const extra = estimator.tools(tools) + 600; // the notice, roughly
     const current = estimator.corrected(guard.rawConversationTokens);
     return guard.project(current, extra, rotation.current()).fits;
@@ -128,7 +130,7 @@ export class TurnLoop {
         ...(state.forcedFinal === undefined ? {} : { forcedFinalReason: state.forcedFinal }),
         ...(retrySlugs === undefined ? {} : { retrySlugs }),
       });
-      const tools = isFinal ? [] : o.tools();
+      const tools = isFinal ? o.finalTools : o.tools();
       const request = this.buildRequest(target, tools, isFinal, attemptNo);
       const outcome = await runModelAttempt(target, request, {
         recorder: o.recorder,
@@ -248,7 +250,8 @@ export class TurnLoop {
       contextPercent: Math.min(100, Math.round((used / Math.max(1, window)) * 100)),
       expected: o.expected,
       forcedFinal: isFinal ? o.state.forcedFinal : undefined,
-      allowedTools: isFinal ? [] : tools.map((t) => t.name),
+      allowedTools: isFinal ? tools.map((t) => t.name) : [],
+      reportBack: o.reportBack,
     });
     const messages: ConversationMessage[] = [...o.state.conversation, { role: 'user', content: notice }];
     return {

@@ -35,11 +35,16 @@ export class OpTreeBuilder {
     return node;
   }
 
-  end(node: OpNode, status: 'ok' | 'failed', extra?: { error?: string; accounting?: AccountingEntry }): void {
+  end(
+    node: OpNode,
+    status: 'ok' | 'failed',
+    extra?: { error?: string; accounting?: AccountingEntry; structuredOutput?: unknown },
+  ): void {
     node.endedAt = this.now();
     node.status = status;
     if (extra?.error !== undefined) node.error = extra.error;
     if (extra?.accounting !== undefined) node.accounting = extra.accounting;
+    if (extra?.structuredOutput !== undefined) node.structuredOutput = extra.structuredOutput;
   }
 
   /** Closes the root and computes totals over the whole tree (sub-agent trees included). */

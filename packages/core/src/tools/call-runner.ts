@@ -12,6 +12,8 @@ export interface RawToolOutcome {
   provider?: ToolProvider;
   /** A sub-agent's op tree, hung under the call's operation. */
   childSession?: SessionNode;
+  /** Structured content the tool answered beside its text (`ToolResult.structured`). */
+  structured?: unknown;
 }
 
 export function failedText(message: string): string {
@@ -91,7 +93,8 @@ export async function runExternalCall(
     }
     if (result.isError === true)
       return { ok: false, text: result.text, error: 'tool_error', provider, ...child };
-    return { ok: true, text: result.text, provider, ...child };
+    const structured = result.structured === undefined ? {} : { structured: result.structured };
+    return { ok: true, text: result.text, provider, ...child, ...structured };
   } finally {
     clearTimeout(timer);
     options.signal.removeEventListener('abort', onSessionAbort);

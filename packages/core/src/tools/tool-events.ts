@@ -32,6 +32,7 @@ export class ToolEvents {
       tool: call.name,
       callId: call.id,
       message: finishMessage(outcome, durationMs),
+      ...(outcome.structured === undefined ? {} : { structuredOutput: outcome.structured }),
     });
   }
 

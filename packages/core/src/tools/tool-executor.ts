@@ -4,6 +4,7 @@ import {
   type ForcedFinalReason,
   INTERNAL_TOOL_SERVER,
   type OpNode,
+  REPORT_BACK_TOOL,
   TASK_STATUS_TOOL,
   type ToolAccountingEntry,
   type ToolCall,
@@ -27,6 +28,8 @@ export interface ToolExecutorOptions {
   maxToolCallsPerTurn: number | undefined;
   /** False when the session offers no internal tools: calls to them are unknown tools. */
   internalTools: boolean;
+  /** The session offers `report_back`: like the final report, it cannot be batched. */
+  reportBack?: boolean;
   signal: AbortSignal;
   agentPath: string;
   now: () => number;
@@ -169,6 +172,7 @@ export class ToolExecutor {
     this.options.opTree.end(node, outcome.ok ? 'ok' : 'failed', {
       accounting: entry,
       ...(outcome.ok ? {} : { error: outcome.error ?? 'failed' }),
+      ...(outcome.structured === undefined ? {} : { structuredOutput: outcome.structured }),
     });
     if (!internal) {
       this.options.recorder.log({
@@ -208,6 +212,7 @@ export class ToolExecutor {
     const calls = readBatchCalls(call.arguments);
     if (typeof calls === 'string') return { ok: false, text: failedText(calls), error: 'invalid_arguments' };
     const forbidden = new Set([BATCH_TOOL, FINAL_REPORT_TOOL, TASK_STATUS_TOOL]);
+    if (this.options.reportBack === true) forbidden.add(REPORT_BACK_TOOL);
     const parts = await Promise.all(
       calls.map(async (inner) => {
         if (forbidden.has(inner.tool)) {

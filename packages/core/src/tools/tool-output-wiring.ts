@@ -4,7 +4,7 @@ import {
   type RunChildSession,
   type ToolOutputHookFactory,
 } from '@agent/protocol';
-import { createToolOutputHook, type ToolOutputOptions } from '@agent/tool-output';
+import type { ToolOutputOptions } from '@agent/tool-output';
 
 /** The plain-object form of `toolOutput`: the settings of `@agent/tool-output`. */
 export type ToolOutputSettings = Pick<
@@ -31,6 +31,11 @@ export interface ToolOutputWiring {
   runChildSession: RunChildSession;
   agentPath: string;
   toolResponseMaxBytes: number;
+  /**
+   * The session set `toolResponseMaxBytes` itself: without `toolOutput` it still gets the store,
+   * with the module's defaults (seed 002: the cap stores oversized outputs behind a handle).
+   */
+  capGiven: boolean;
 }
 
 /** The hook factory a session uses, or every problem with the settings that ask for one. */
@@ -43,23 +48,28 @@ export interface BuiltToolOutput {
  * The hook factory a session uses: a factory is taken as is; settings build the
  * `@agent/tool-output` hook with the session's `runAgent` (for the read-grep child), its agent
  * path, and a truncate budget that keeps a truncated view under `toolResponseMaxBytes`.
- * No factory when `toolOutput` is absent or `enabled: false`; settings that cannot work (also
- * with `enabled: false`) come back as `problems`.
+ * Without `toolOutput`, a session that set `toolResponseMaxBytes` gets the hook of the default
+ * settings (store in `os.tmpdir()`); one that set neither gets none and does no file I/O.
+ * No factory with `enabled: false`; settings that cannot work (also with `enabled: false`)
+ * come back as `problems`. `@agent/tool-output` (file I/O, Node's `fs`) is imported only when
+ * a session builds its hook, so loading `@agent/core` loads none of it.
  */
-export function toolOutputFactory(
+export async function toolOutputFactory(
   config: ToolOutputConfig | undefined,
   wiring: ToolOutputWiring,
-): BuiltToolOutput {
-  if (config === undefined) return { problems: [] };
-  if (typeof config === 'function') return { factory: config, problems: [] };
+): Promise<BuiltToolOutput> {
+  const settings = config ?? (wiring.capGiven ? {} : undefined);
+  if (settings === undefined) return { problems: [] };
+  if (typeof settings === 'function') return { factory: settings, problems: [] };
+  const { createToolOutputHook } = await import('@agent/tool-output');
   try {
     const factory = createToolOutputHook({
       truncateBytes: Math.max(1024, wiring.toolResponseMaxBytes - 1024),
-      ...config,
+      ...settings,
       runChildSession: wiring.runChildSession,
       agentPath: wiring.agentPath,
     });
-    return config.enabled === false ? { problems: [] } : { factory, problems: [] };
+    return settings.enabled === false ? { problems: [] } : { factory, problems: [] };
   } catch (error) {
     if (AgentError.is(error, 'configuration')) return { problems: [...(error as ConfigError).problems] };
     throw error;

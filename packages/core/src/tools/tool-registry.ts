@@ -1,4 +1,9 @@
-import type { ToolDefinition, ToolProvider } from '@agent/protocol';
+import {
+  TOOL_OUTPUT_TOOL,
+  type ToolDefinition,
+  type ToolOutputHook,
+  type ToolProvider,
+} from '@agent/protocol';
 import { errorMessage } from '@agent/protocol/util';
 
 export interface ResolvedTool {
@@ -69,4 +74,20 @@ export class ToolRegistry implements ToolLookup {
   names(): string[] {
     return [...this.byName.keys()];
   }
+}
+
+/** The registry's tools, plus the `tool_output` tool while the session's hook offers it. */
+export function withHookTools(registry: ToolRegistry, hook: ToolOutputHook | undefined): ToolLookup {
+  return {
+    resolve: (name) => {
+      const found = registry.resolve(name);
+      if (found !== undefined || name !== TOOL_OUTPUT_TOOL) return found;
+      const extra = hook?.tools();
+      const definition = extra?.definitions.find((d) => d.name === name);
+      return extra === undefined || definition === undefined
+        ? undefined
+        : { provider: extra.provider, definition };
+    },
+    names: () => [...registry.names(), ...(hook?.tools()?.definitions.map((d) => d.name) ?? [])],
+  };
 }

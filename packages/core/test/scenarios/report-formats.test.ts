@@ -118,15 +118,18 @@ describe('formats', () => {
     expect(feedback?.content).toMatch(/not valid JSON/);
   });
 
-  test('a report together with other tool calls ends the session; the other tools do not run', async () => {
+  test('a report together with other tool calls ends the session after those tools run (seed 003)', async () => {
     const tools = memoryTools('t', { side: () => 'effect' });
     const run = await runScenario({
       tools: [tools],
       scripts: [[{ text: xmlReport('final'), toolCalls: [{ name: 'side', arguments: {} }] }]],
     });
     expect(run.result.finalReport?.content).toBe('final');
-    expect(tools.calls).toHaveLength(0);
-    expect(run.result.conversation.filter((m) => m.role === 'tool')).toHaveLength(1);
+    expect(tools.calls).toHaveLength(1);
+    expect(run.result.conversation.filter((m) => m.role === 'tool').map((m) => m.content)).toEqual([
+      'effect',
+    ]);
+    expect(run.models[0]!.requests).toHaveLength(1);
   });
 });
 
