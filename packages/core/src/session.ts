@@ -295,8 +295,7 @@ async function runSession(
       direction: 'response',
       type: 'llm',
       remoteIdentifier: `agent:${exitCode}`,
-      message:
-        committed !== undefined ? `final report committed (${committed.status})` : (state.error ?? exitCode),
+      message: endingMessage(state, exitCode),
     });
     for (const line of finSummaries(recorder.accounting)) recorder.log(line);
     const tree = opTree.finish(success ? 'ok' : 'failed', success ? undefined : state.error);
@@ -319,6 +318,14 @@ async function runSession(
       ...rest,
     };
   }
+}
+
+/** The ending marker's text; a report after the context guard fired says so (seed 002). */
+function endingMessage(state: SessionState, exitCode: ExitCode): string {
+  const committed = state.finalReport;
+  if (committed === undefined) return state.error ?? exitCode;
+  const after = state.forcedFinal === 'context' ? ' after the context guard forced the final turn' : '';
+  return `final report committed (${committed.status})${after}`;
 }
 
 function initialConversation(
