@@ -17,6 +17,7 @@ import type { SessionRecorder } from '../observe/recorder.js';
 import type { ResultSizer } from '../tools/result-sizer.js';
 import type { ToolExecutor } from '../tools/tool-executor.js';
 import { AnswerHandler } from './answer-handler.js';
+import { warnPlainTextRetry, warnProgressPairing } from './answer-warnings.js';
 import { classifyModelError } from './error-policy.js';
 import { runModelAttempt } from './model-attempt.js';
 import type { RetryBackoffSettings } from './retry-delay.js';
@@ -187,8 +188,12 @@ export class TurnLoop {
         o.guard.rawConversationTokens + this.noticeTokens.raw(noticeText) + o.estimator.rawTools(tools);
       o.estimator.observe(outcome.usage?.inputTokens ?? 0, rawEstimate);
       state.lastStopReason = outcome.rawStopReason ?? outcome.stopReason;
+      warnProgressPairing(outcome, o.recorder);
       const end = await this.answers.handle(outcome, turnNode, isFinal);
       if (end !== undefined) return end;
+      if (this.answers.lastRetrySlug === 'plain_text') {
+        warnPlainTextRetry(o.recorder, `${target.client.provider}:${target.client.model}`);
+      }
       failures++;
       o.rotation.advance();
       retrySlugs = [this.answers.lastRetrySlug];
