@@ -17,6 +17,7 @@ import {
   toolsOnFinalTurnNotice,
 } from './notices.js';
 import { adoptFinalReport } from './report-adoption.js';
+import { reportCharactersIn } from './report-size.js';
 import type { SessionState } from './session-state.js';
 import type { TurnEnd } from './turn-end.js';
 
@@ -90,7 +91,7 @@ export class AnswerHandler {
         latency: 0,
         mcpServer: 'agent',
         command: adoption.source === 'xml' ? `${FINAL_REPORT_TOOL}_xml` : FINAL_REPORT_TOOL,
-        charactersIn: outcome.slot.payload.length,
+        charactersIn: reportCharactersIn(outcome, adoption.source),
         charactersOut: 12,
         source: adoption.source === 'xml' ? 'xml' : 'native',
         turn: state.turn,
