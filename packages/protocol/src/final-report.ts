@@ -7,11 +7,18 @@ export const FINAL_REPORT_STATUSES: readonly FinalReportStatus[] = ['success', '
 /**
  * Who made a report: `declared` = the model sent it as its report (the FINAL tag or
  * `agent__final_report`); `adopted-text` = plain text the session adopted on the final turn,
- * the model declared no status; `synthetic` = the session made it because there was none.
+ * the model declared no status; `adopted-tool-message` = the final turn gave no report and the
+ * session adopted the last tool result instead (seed 000, "From Tool Message"), no status
+ * declared either; `synthetic` = the session made it because there was none.
  */
-export type FinalReportOrigin = 'declared' | 'adopted-text' | 'synthetic';
+export type FinalReportOrigin = 'declared' | 'adopted-text' | 'adopted-tool-message' | 'synthetic';
 
-export const FINAL_REPORT_ORIGINS: readonly FinalReportOrigin[] = ['declared', 'adopted-text', 'synthetic'];
+export const FINAL_REPORT_ORIGINS: readonly FinalReportOrigin[] = [
+  'declared',
+  'adopted-text',
+  'adopted-tool-message',
+  'synthetic',
+];
 
 /**
  * The one answer a session hands back. Wrapper fields (status, format, metadata) never

@@ -24,6 +24,7 @@ import type { RetryBackoffSettings } from './retry-delay.js';
 import type { SessionState } from './session-state.js';
 import { TargetHealth } from './target-health.js';
 import type { TargetRotation } from './target-rotation.js';
+import { commitToolMessageReport } from './tool-message-adoption.js';
 import { finalTurnFailed, noTargetLeft, type TurnEnd } from './turn-end.js';
 import { renderTurnNotice } from './turn-notice.js';
 
@@ -199,6 +200,13 @@ export class TurnLoop {
       retrySlugs = [this.answers.lastRetrySlug];
     }
     if (!isFinal) return { kind: 'force-final', reason: 'retry_exhaustion' };
+    // A model answered, no report attempt was rejected: the last tool result may still answer.
+    if (
+      !modelErrorsOnly &&
+      !state.finalReportFailedEver &&
+      commitToolMessageReport(state, o.expected, o.recorder)
+    )
+      return { kind: 'report' };
     return finalTurnFailed(state, o.maxRetries, modelErrorsOnly ? this.health.lastErrors() : undefined);
   }
 
