@@ -30,6 +30,7 @@ import { validateConfig } from './config-validation.js';
 import { ContextGuard } from './context/context-guard.js';
 import { outputSchemaProblem } from './context/schema-preflight.js';
 import { TokenEstimator } from './context/token-estimator.js';
+import { samplingOptions } from './loop/sampling.js';
 import { newSessionState, type SessionState } from './loop/session-state.js';
 import { TargetRotation } from './loop/target-rotation.js';
 import { TurnLoop } from './loop/turn-loop.js';
@@ -231,13 +232,7 @@ async function runSession(
       maxTurns,
       maxRetries,
       llmTimeoutMs: config.llmTimeoutMs ?? DEFAULT_LLM_TIMEOUT_MS,
-      sampling: {
-        ...(config.temperature === undefined ? {} : { temperature: config.temperature }),
-        ...(config.topP === undefined ? {} : { topP: config.topP }),
-        ...(config.maxOutputTokens === undefined ? {} : { maxOutputTokens: config.maxOutputTokens }),
-        ...(config.reasoning === undefined ? {} : { reasoning: config.reasoning }),
-        ...(config.stream === undefined ? {} : { stream: config.stream }),
-      },
+      sampling: samplingOptions(config),
       signal,
       agentPath,
       now,

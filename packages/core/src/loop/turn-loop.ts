@@ -21,6 +21,7 @@ import { warnPlainTextRetry, warnProgressPairing } from './answer-warnings.js';
 import { classifyModelError } from './error-policy.js';
 import { runModelAttempt } from './model-attempt.js';
 import type { RetryBackoffSettings } from './retry-delay.js';
+import type { SamplingOptions } from './sampling.js';
 import type { SessionState } from './session-state.js';
 import { TargetHealth } from './target-health.js';
 import type { TargetRotation } from './target-rotation.js';
@@ -44,7 +45,7 @@ export interface TurnLoopOptions {
   maxTurns: number;
   maxRetries: number;
   llmTimeoutMs: number;
-  sampling: Pick<ModelRequest, 'temperature' | 'topP' | 'maxOutputTokens' | 'reasoning' | 'stream'>;
+  sampling: SamplingOptions;
   signal: AbortSignal;
   agentPath: string;
   now: () => number;

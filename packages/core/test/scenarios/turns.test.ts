@@ -144,6 +144,8 @@ describe('turns and forced final turns', () => {
     const run = await runScenario({
       temperature: 0.2,
       topP: 0.9,
+      topK: 40,
+      repeatPenalty: 1.1,
       maxOutputTokens: 777,
       reasoning: { effort: 'low' },
       scripts: [[{ text: xmlReport('x') }]],
@@ -151,6 +153,8 @@ describe('turns and forced final turns', () => {
     expect(run.models[0]!.requests[0]!.options).toMatchObject({
       temperature: 0.2,
       topP: 0.9,
+      topK: 40,
+      repeatPenalty: 1.1,
       maxOutputTokens: 777,
       reasoning: { effort: 'low' },
     });
