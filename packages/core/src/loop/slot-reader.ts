@@ -23,11 +23,14 @@ export interface SlotOutcome {
 
 /**
  * Feeds streamed text through the FINAL-slot parser: the report's body goes to `output`
- * events as it arrives (source `stream`); everything else is kept for fallbacks.
+ * events as it arrives (source `stream`), unless the tag declares `encoding="base64"` (the
+ * decoded report then goes out at finalize); everything else is kept for fallbacks.
  */
 export class SlotReader {
   private readonly parser: FinalSlotParser;
   private streamed = false;
+  /** The opening tag declared `encoding="base64"`: the body is not text until decoded. */
+  private encoded = false;
 
   constructor(
     nonce: string,
@@ -66,7 +69,9 @@ export class SlotReader {
 
   private handle(events: readonly SlotEvent[]): void {
     for (const event of events) {
-      if (event.type === 'content' && event.text.length > 0) {
+      if (event.type === 'open') {
+        this.encoded = event.attributes.encoding?.trim().toLowerCase() === 'base64';
+      } else if (event.type === 'content' && event.text.length > 0 && !this.encoded) {
         this.streamed = true;
         this.recorder.emit({ type: 'output', text: event.text }, 'stream');
       } else if (event.type === 'think' && event.text.length > 0) {
