@@ -28,6 +28,7 @@ const POSITIVE_INTEGER_KEYS = [
   'toolTimeoutMs',
   'toolResponseMaxBytes',
   'contextWindow',
+  'topK',
 ] as const;
 
 const MODEL_ALLOWED =
@@ -114,14 +115,25 @@ export function agentProblems(config: AgentConfig): ConfigError[] {
     if (value !== undefined && !isPositiveInteger(value))
       problems.push(problem(key, value, 'a positive integer'));
   }
-  const { temperature, topP } = config;
-  if (temperature !== undefined && (typeof temperature !== 'number' || temperature < 0 || temperature > 2)) {
+  problems.push(...samplingProblems(config));
+  problems.push(...retryBackoffProblems(config.retryBackoff));
+  return problems;
+}
+
+/** Number ranges of the sampling settings (`topK` is a positive integer, checked above). */
+function samplingProblems(config: AgentConfig): ConfigError[] {
+  const problems: ConfigError[] = [];
+  const { temperature, topP, repeatPenalty } = config;
+  const isNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
+  if (temperature !== undefined && (!isNumber(temperature) || temperature < 0 || temperature > 2)) {
     problems.push(problem('temperature', temperature, 'a number from 0 to 2'));
   }
-  if (topP !== undefined && (typeof topP !== 'number' || topP <= 0 || topP > 1)) {
+  if (topP !== undefined && (!isNumber(topP) || topP <= 0 || topP > 1)) {
     problems.push(problem('topP', topP, 'a number above 0 and at most 1'));
   }
-  problems.push(...retryBackoffProblems(config.retryBackoff));
+  if (repeatPenalty !== undefined && (!isNumber(repeatPenalty) || repeatPenalty <= 0 || repeatPenalty > 2)) {
+    problems.push(problem('repeatPenalty', repeatPenalty, 'a number above 0 and at most 2 (1 = no penalty)'));
+  }
   return problems;
 }
 

@@ -74,6 +74,10 @@ export interface AgentConfig {
   toolTimeoutMs?: number;
   temperature?: number;
   topP?: number;
+  /** Top-k sampling (a positive integer): sent to Anthropic and OpenAI-compatible servers; others log a VRB notice. */
+  topK?: number;
+  /** Repeat penalty (above 0, at most 2; 1 = none): sent to OpenAI-compatible servers; others log a VRB notice. */
+  repeatPenalty?: number;
   maxOutputTokens?: number;
   reasoning?: ReasoningOptions;
   /** Stream model answers (default true). */

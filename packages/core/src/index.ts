@@ -13,6 +13,21 @@ export type {
   RunOptions,
 } from './config.js';
 export type { RetryBackoffSettings } from './loop/retry-delay.js';
+export type {
+  AccountingEntry,
+  AIAgentEvent,
+  AIAgentEventCallbacks,
+  AIAgentEventMeta,
+  AIAgentResult,
+  AIAgentSession,
+  AIAgentSessionConfig,
+  ConversationMessage,
+  FinalReportPayload,
+  LogEntry,
+  ProgressEvent,
+  SessionNode,
+} from './seed-aliases.js';
+export { AIAgent } from './seed-aliases.js';
 export type { AgentSession } from './session.js';
 export { createAgentSession, runAgent } from './session.js';
 export type { FromJsonSchema } from './tools/json-schema-type.js';

@@ -31,6 +31,7 @@ import { validateConfig } from './config-validation.js';
 import { ContextGuard } from './context/context-guard.js';
 import { outputSchemaProblem } from './context/schema-preflight.js';
 import { TokenEstimator } from './context/token-estimator.js';
+import { samplingOptions } from './loop/sampling.js';
 import { newSessionState, type SessionState } from './loop/session-state.js';
 import { TargetRotation } from './loop/target-rotation.js';
 import { TurnLoop } from './loop/turn-loop.js';
@@ -229,13 +230,7 @@ async function runSession(
       maxTurns,
       maxRetries,
       llmTimeoutMs: config.llmTimeoutMs ?? DEFAULT_LLM_TIMEOUT_MS,
-      sampling: {
-        ...(config.temperature === undefined ? {} : { temperature: config.temperature }),
-        ...(config.topP === undefined ? {} : { topP: config.topP }),
-        ...(config.maxOutputTokens === undefined ? {} : { maxOutputTokens: config.maxOutputTokens }),
-        ...(config.reasoning === undefined ? {} : { reasoning: config.reasoning }),
-        ...(config.stream === undefined ? {} : { stream: config.stream }),
-      },
+      sampling: samplingOptions(config),
       signal,
       agentPath,
       now,
@@ -297,8 +292,7 @@ async function runSession(
       direction: 'response',
       type: 'llm',
       remoteIdentifier: `agent:${exitCode}`,
-      message:
-        committed !== undefined ? `final report committed (${committed.status})` : (state.error ?? exitCode),
+      message: endingMessage(state, exitCode),
     });
     for (const line of finSummaries(recorder.accounting)) recorder.log(line);
     const tree = opTree.finish(success ? 'ok' : 'failed', success ? undefined : state.error);
@@ -321,6 +315,14 @@ async function runSession(
       ...rest,
     };
   }
+}
+
+/** The ending marker's text; a report after the context guard fired says so (seed 002). */
+function endingMessage(state: SessionState, exitCode: ExitCode): string {
+  const committed = state.finalReport;
+  if (committed === undefined) return state.error ?? exitCode;
+  const after = state.forcedFinal === 'context' ? ' after the context guard forced the final turn' : '';
+  return `final report committed (${committed.status})${after}`;
 }
 
 function initialConversation(

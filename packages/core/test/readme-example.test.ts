@@ -63,3 +63,20 @@ it('the testing example runs as written', async () => {
   const { code } = readmeBlock(README, { heading: '## Testing an agent' });
   expect(await runExample(code, modules)).toEqual(commentedOutputs(code));
 });
+
+it("the port of seed 002's minimal example runs as written: AIAgent.create, session.run()", async () => {
+  const server = await startModelServer({ handler: () => finalReport('Hello!') });
+  try {
+    vi.stubEnv('OPENAI_API_KEY', 'sk-readme-test');
+    vi.stubEnv('OPENAI_BASE_URL', `${server.url}/v1`);
+    const { code } = readmeBlock(README, { heading: "## Porting from seed 002's `AIAgent`" });
+    const printed = await runExample(code, modules);
+    expect(printed).toEqual(commentedOutputs(code));
+    expect(server.requests.map((r) => `${r.route} ${r.model}`)).toEqual([
+      'POST /v1/chat/completions gpt-4o-mini',
+    ]);
+    expect(server.requests[0]?.messages[0]).toEqual({ role: 'system', content: 'You are helpful.' });
+  } finally {
+    await server.close();
+  }
+});

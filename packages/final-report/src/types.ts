@@ -21,7 +21,8 @@ export interface ProcessOptions {
   now?: () => number;
   /**
    * Who made the report (`report.origin`): `declared` (default) when the model sent it as its
-   * report, `adopted-text` when the caller adopts plain text the model wrote without declaring it.
+   * report, `adopted-text` when the caller adopts plain text the model wrote without declaring it,
+   * `adopted-tool-message` when it adopts a tool result the model never declared as its report.
    */
   origin?: Exclude<FinalReportOrigin, 'synthetic'>;
   /**

@@ -7,16 +7,24 @@ export const FINAL_REPORT_STATUSES: readonly FinalReportStatus[] = ['success', '
 /**
  * Who made a report: `declared` = the model sent it as its report (the FINAL tag or
  * `agent__final_report`); `adopted-text` = plain text the session adopted on the final turn,
- * the model declared no status; `synthetic` = the session made it because there was none;
+ * the model declared no status; `adopted-tool-message` = the final turn gave no report and the
+ * session adopted the last tool result instead (seed 000, "From Tool Message"), no status
+ * declared either; `synthetic` = the session made it because there was none;
  * `rejected` = the model's last attempt, which failed validation on every try: kept (status
  * `failure`, the raw payload in `content`, the reasons in `rejection`) so nothing is lost, but
  * never committed (the run fails with `EXIT-INVALID-FINAL-REPORT`).
  */
-export type FinalReportOrigin = 'declared' | 'adopted-text' | 'synthetic' | 'rejected';
+export type FinalReportOrigin =
+  | 'declared'
+  | 'adopted-text'
+  | 'adopted-tool-message'
+  | 'synthetic'
+  | 'rejected';
 
 export const FINAL_REPORT_ORIGINS: readonly FinalReportOrigin[] = [
   'declared',
   'adopted-text',
+  'adopted-tool-message',
   'synthetic',
   'rejected',
 ];

@@ -30,6 +30,13 @@ export interface ModelRequest {
   toolChoice?: ToolChoice;
   temperature?: number;
   topP?: number;
+  /**
+   * Top-k sampling and the repeat penalty (seed 002): sent where the API takes them (Anthropic
+   * `top_k`; OpenAI-compatible servers as extra body fields); clients that cannot send one say
+   * so with a `notice` event and leave it out.
+   */
+  topK?: number;
+  repeatPenalty?: number;
   maxOutputTokens?: number;
   reasoning?: ReasoningOptions;
   /** Ask for a streamed answer (default true). A non-streamed answer yields the same events at once. */

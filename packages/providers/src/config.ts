@@ -11,6 +11,17 @@ export const PROVIDER_TYPES: readonly ProviderType[] = [
   'openai-compatible',
 ];
 
+/** A sampling parameter of a request that the config may keep from being sent (`omitSampling`). */
+export type SamplingParam = 'temperature' | 'topP' | 'topK' | 'repeatPenalty';
+
+/** Every sampling parameter, in the order notices name them. */
+export const SAMPLING_PARAMS: readonly SamplingParam[] = ['temperature', 'topP', 'topK', 'repeatPenalty'];
+
+/** The body field an OpenAI-compatible server reads the repeat penalty from. */
+export type RepeatPenaltyField = 'repetition_penalty' | 'repeat_penalty';
+
+export const REPEAT_PENALTY_FIELDS: readonly RepeatPenaltyField[] = ['repetition_penalty', 'repeat_penalty'];
+
 /** Prices in USD per million tokens. */
 export interface ModelPricing {
   /** Uncached input tokens. */
@@ -87,9 +98,16 @@ export interface ModelClientConfig {
   /**
    * Sampling parameters never sent to this model. Default: `temperature` and `topP` for OpenAI
    * reasoning models (unless the call's effort is `none` on a model that accepts it), none for
-   * others. `[]` always sends them.
+   * others. `[]` always sends them (where the API takes them at all: `topK` goes to Anthropic
+   * and OpenAI-compatible servers, `repeatPenalty` to OpenAI-compatible servers).
    */
-  omitSampling?: readonly ('temperature' | 'topP')[];
+  omitSampling?: readonly SamplingParam[];
+  /**
+   * OpenAI-compatible servers: the body field of the repeat penalty. Default
+   * `repetition_penalty` (vLLM, SGLang, OpenRouter, TGI); llama.cpp's server and LM Studio read
+   * `repeat_penalty`. api.mistral.ai gets none unless this is set.
+   */
+  repeatPenaltyField?: RepeatPenaltyField;
   /** Reasoning efforts the model accepts; a call's effort maps to the nearest of them. */
   reasoningEfforts?: readonly ReasoningEffort[];
   /** Anthropic: the model's output limit; `max_tokens` (thinking budget + answer) is capped at it. */
@@ -175,7 +193,13 @@ function checkList(value: unknown, field: string, allowed: readonly string[]): v
 /** The model-table overrides and request-shape settings. */
 function checkRequestSettings(config: ModelClientConfig): void {
   checkBoolean(config.reasoningModel, 'reasoningModel');
-  checkList(config.omitSampling, 'omitSampling', ['temperature', 'topP']);
+  checkList(config.omitSampling, 'omitSampling', SAMPLING_PARAMS);
+  checkOneOf(config.repeatPenaltyField, 'repeatPenaltyField', REPEAT_PENALTY_FIELDS);
+  if (config.repeatPenaltyField !== undefined && config.type !== 'openai-compatible') {
+    fail('repeatPenaltyField', config.repeatPenaltyField, 'absent for this type', {
+      message: `repeatPenaltyField applies to type "openai-compatible" only (this provider is "${config.type}", whose API has no repeat penalty)`,
+    });
+  }
   checkList(config.reasoningEfforts, 'reasoningEfforts', REASONING_EFFORTS);
   if (config.reasoningEfforts !== undefined && config.reasoningEfforts.length === 0) {
     fail(

@@ -1,11 +1,8 @@
 import type { ReasoningEffort } from '@agent/protocol';
-import type { ModelClientConfig, ProviderType } from './config.js';
+import type { ModelClientConfig, ProviderType, RepeatPenaltyField, SamplingParam } from './config.js';
 
 // What the runtime knows about models and servers that changes how a request must look. One
 // place, read once per client; every entry can be overridden from the client config.
-
-/** A sampling parameter that can be left out of a request. */
-export type SamplingParam = 'temperature' | 'topP';
 
 /** How tool-call ids must look on the wire (see `tool-call-ids.ts`). */
 export type ToolIdFormat = 'openai' | 'anthropic' | 'mistral' | 'any';
@@ -31,6 +28,10 @@ export interface RequestRules {
   chatReasoningField?: 'reasoning_content' | 'reasoning';
   /** Anthropic: the 1M-token context beta. */
   longContext: boolean;
+  /** The API takes `top_k` (Anthropic; OpenAI-compatible servers as an extra body field). */
+  topK: boolean;
+  /** The body field of the repeat penalty; absent when the API has none. */
+  repeatPenaltyField?: RepeatPenaltyField;
 }
 
 /** The model name without a router's vendor prefix (`openai/gpt-5` -> `gpt-5`), lower-cased. */
@@ -114,6 +115,11 @@ export function resolveRequestRules(config: ModelClientConfig): RequestRules {
     config.type === 'anthropic' ? 'anthropic' : config.type === 'openai-responses' ? 'any' : 'openai';
   const reasoningField =
     config.chatReasoningField ?? (REASONING_CONTENT_MODELS.test(name) ? 'reasoning_content' : undefined);
+  // OpenAI's own APIs refuse unknown fields, and so does Mistral's (422 extra_forbidden).
+  const compatible = config.type === 'openai-compatible';
+  const penaltyField = compatible
+    ? (config.repeatPenaltyField ?? (mistralHost ? undefined : 'repetition_penalty'))
+    : undefined;
   return {
     reasoningModel,
     ...(config.omitSampling === undefined ? {} : { omitSampling: new Set(config.omitSampling) }),
@@ -125,5 +131,7 @@ export function resolveRequestRules(config: ModelClientConfig): RequestRules {
     assistantAfterToolResults: config.assistantAfterToolResults ?? (mistral && openAIFamily),
     ...(reasoningField === undefined ? {} : { chatReasoningField: reasoningField }),
     longContext: config.longContext ?? false,
+    topK: config.type === 'anthropic' || (compatible && !mistralHost),
+    ...(penaltyField === undefined ? {} : { repeatPenaltyField: penaltyField }),
   };
 }

@@ -1,5 +1,6 @@
 import type { ModelRequest, ReasoningEffort } from '@agent/protocol';
-import type { RequestRules, SamplingParam } from './model-traits.js';
+import type { RepeatPenaltyField, SamplingParam } from './config.js';
+import type { RequestRules } from './model-traits.js';
 import { effortOf, nearestEffort } from './reasoning-budget.js';
 
 /** A request body being built, and what the client changed to make it valid (logged at VRB). */
@@ -40,7 +41,12 @@ export function openAIEffort(
   return sent;
 }
 
-const PARAM_NAMES: Record<SamplingParam, string> = { temperature: 'temperature', topP: 'top_p' };
+const PARAM_NAMES: Record<SamplingParam, string> = {
+  temperature: 'temperature',
+  topP: 'top_p',
+  topK: 'top_k',
+  repeatPenalty: 'repeat penalty',
+};
 
 /**
  * The sampling parameters this call may send. OpenAI reasoning models reject any temperature or
@@ -71,6 +77,42 @@ export function allowedSampling(
       ? 'omitSampling in the config'
       : 'a reasoning model accepts only the default';
     notices.push(`${dropped.join(' and ')} not sent (${why})`);
+  }
+  return out;
+}
+
+/** `top_k` and the repeat penalty this call may send, and the field the penalty goes in. */
+export interface SamplingExtras {
+  topK?: number;
+  repeatPenalty?: { field: RepeatPenaltyField; value: number };
+}
+
+/**
+ * Top-k and the repeat penalty (seed 002): sent where the API takes them (`rules.topK`,
+ * `rules.repeatPenaltyField`) and `omitSampling` does not list them; anything left out is
+ * said in a notice (logged at VRB), so a setting is never dropped in silence.
+ */
+export function samplingExtras(
+  request: ModelRequest,
+  rules: RequestRules,
+  notices: string[],
+): SamplingExtras {
+  const out: SamplingExtras = {};
+  const omitted: string[] = [];
+  const unsupported: string[] = [];
+  if (request.topK !== undefined) {
+    if (rules.omitSampling?.has('topK')) omitted.push(PARAM_NAMES.topK);
+    else if (!rules.topK) unsupported.push(PARAM_NAMES.topK);
+    else out.topK = request.topK;
+  }
+  if (request.repeatPenalty !== undefined) {
+    if (rules.omitSampling?.has('repeatPenalty')) omitted.push(PARAM_NAMES.repeatPenalty);
+    else if (rules.repeatPenaltyField === undefined) unsupported.push(PARAM_NAMES.repeatPenalty);
+    else out.repeatPenalty = { field: rules.repeatPenaltyField, value: request.repeatPenalty };
+  }
+  if (omitted.length > 0) notices.push(`${omitted.join(' and ')} not sent (omitSampling in the config)`);
+  if (unsupported.length > 0) {
+    notices.push(`${unsupported.join(' and ')} not sent (this provider type has no such parameter)`);
   }
   return out;
 }

@@ -11,6 +11,8 @@ test('@agent/providers exports exactly these values', async () => {
     'OpenAIChatClient',
     'OpenAIResponsesClient',
     'PROVIDER_TYPES',
+    'REPEAT_PENALTY_FIELDS',
+    'SAMPLING_PARAMS',
     'TOOL_ID_FORMATS',
     'ToolCallAssembler',
     'classifyError',

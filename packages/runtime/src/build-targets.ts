@@ -74,6 +74,7 @@ export function modelClientConfig(ref: ModelRef, config: ResolvedConfig): ModelC
     ...(provider.assistantAfterToolResults === undefined
       ? {}
       : { assistantAfterToolResults: provider.assistantAfterToolResults }),
+    ...(provider.repeatPenaltyField === undefined ? {} : { repeatPenaltyField: provider.repeatPenaltyField }),
     ...modelTableOverrides(model),
   };
   try {

@@ -97,6 +97,8 @@ const cases: Case[] = [
   { key: 'toolTimeout', yaml: 'toolTimeout: 6000', check: (c) => expect(c.toolTimeoutMs).toBe(6000) },
   { key: 'temperature', yaml: 'temperature: 0.3', check: (c) => expect(c.temperature).toBe(0.3) },
   { key: 'topP', yaml: 'topP: 0.9', check: (c) => expect(c.topP).toBe(0.9) },
+  { key: 'topK', yaml: 'topK: 40', check: (c) => expect(c.topK).toBe(40) },
+  { key: 'repeatPenalty', yaml: 'repeatPenalty: 1.1', check: (c) => expect(c.repeatPenalty).toBe(1.1) },
   { key: 'maxOutputTokens', yaml: 'maxOutputTokens: 512', check: (c) => expect(c.maxOutputTokens).toBe(512) },
   {
     key: 'reasoning',

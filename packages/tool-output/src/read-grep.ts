@@ -65,7 +65,7 @@ function forwardable(event: AgentEvent): boolean {
  * The read-grep strategy: a child session whose only tools are `Read` and `Grep` of a
  * filesystem server pinned to the session directory, told that the handle is the filename.
  * Its accounting and logs join the parent's. A child that fails, or ends with a synthetic
- * report, makes the strategy fail (`StrategyError`).
+ * report or a tool result adopted as its report, makes the strategy fail (`StrategyError`).
  */
 export async function runReadGrep(
   store: ToolOutputStore,
@@ -121,7 +121,9 @@ export async function runReadGrep(
     });
     signal.throwIfAborted();
     const report = result.finalReport;
-    if (!result.success || report === undefined || report.synthetic === true) {
+    // A tool result the child's final turn adopted is raw Read/Grep output, not an extraction.
+    const adopted = report?.origin === 'adopted-tool-message';
+    if (!result.success || report === undefined || report.synthetic === true || adopted) {
       throw new StrategyError(
         `the read-grep sub-agent gave no usable report (${result.exitCode}${result.error === undefined ? '' : `: ${result.error}`})`,
       );

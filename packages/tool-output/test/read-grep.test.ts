@@ -169,6 +169,28 @@ describe('read-grep', () => {
     await session.dispose();
   });
 
+  test('a Read/Grep result the child adopted as its report is no extraction: truncate with a WARNING', async () => {
+    const { session, extract } = await stored(logText(50_000), {
+      createReadGrepTools: (dir) =>
+        createInProcessFsProvider({ root: dir, tools: ['Read', 'Grep'], naming: 'bare' }),
+      runChildSession: async () =>
+        result(undefined, {
+          finalReport: {
+            status: 'success',
+            format: 'text',
+            content: '1:raw grep line',
+            ts: 0,
+            origin: 'adopted-tool-message',
+          },
+        }),
+    });
+    const answer = await extract('errors');
+    expect(answer).toMatch(
+      /STRATEGY:truncate:\n\nWARNING: TRUNCATED OUTPUT\. The read-grep extraction could not run: the read-grep sub-agent gave no usable report \(EXIT-FINAL-ANSWER/,
+    );
+    await session.dispose();
+  });
+
   test('without Read/Grep tools read-grep cannot run: truncate with a WARNING', async () => {
     const { session, extract } = await stored(logText(50_000), {
       runChildSession: async () => result('never'),

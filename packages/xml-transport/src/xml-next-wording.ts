@@ -45,6 +45,11 @@ export const STATUS_RULE =
 export const TOOLS_RULE =
   'Call tools natively (as tool calls), never inside XML. Only the final report uses the XML tag below.';
 
+/** Seed 000's `encoding: base64` for the tag: a payload that would end or break the tag travels encoded. */
+export function base64Rule(tagName: string): string {
+  return `If the payload contains </${tagName}> or anything else that would break the tag, send it base64-encoded (UTF-8) and add encoding="base64" to the opening tag.`;
+}
+
 export const ENDS_TASK_RULE =
   'The tag ends the task. Send exactly one. Anything outside the tag is not part of the report.';
 

@@ -2,6 +2,7 @@ import { XmlTransportError } from './errors.js';
 import { FINAL_REPORT_TOOL, type ForcedFinalReason, type ReportFormat } from './formats.js';
 import { finalTagName } from './nonce.js';
 import {
+  base64Rule,
   ENDS_TASK_RULE,
   FORCED_FINAL_WORDING,
   lastRetryReminder,
@@ -115,7 +116,7 @@ export function renderXmlNext(options: XmlNextOptions): string {
   } else {
     lines.push(`- Payload: ${payloadRule}.`);
   }
-  lines.push(`- ${ENDS_TASK_RULE}`);
+  lines.push(`- ${base64Rule(tag)}`, `- ${ENDS_TASK_RULE}`);
 
   if (attempt > 1 && options.maxAttempts !== undefined && attempt >= options.maxAttempts) {
     lines.push('', lastRetryReminder(tag));

@@ -31,6 +31,14 @@ describe('renderXmlNext', () => {
     expect(notice).toContain('raw Markdown text');
   });
 
+  it('tells how to send a payload that would break the tag: base64 with encoding="base64"', () => {
+    for (const format of ['markdown', 'json', 'slack-block-kit', 'sub-agent'] as const) {
+      expect(renderXmlNext({ ...base, format }), format).toContain(
+        `- If the payload contains </${tag}> or anything else that would break the tag, send it base64-encoded (UTF-8) and add encoding="base64" to the opening tag.`,
+      );
+    }
+  });
+
   it('shows the attempt only when it is a retry', () => {
     expect(renderXmlNext(base)).not.toContain('Attempt');
     expect(renderXmlNext({ ...base, attempt: 1, maxAttempts: 3 })).not.toContain('Attempt');

@@ -7,6 +7,17 @@ import { startsWithLocation } from '../runtime-errors.js';
 export const ADOPTED_TEXT_NOTICE =
   "agent: report adopted from the model's text; the model declared no status";
 
+/** What stderr says when the final turn gave no report and the last tool result was taken. */
+export const ADOPTED_TOOL_MESSAGE_NOTICE =
+  'agent: report adopted from the last tool result; the model sent no report';
+
+/** The stderr line for a report the model did not declare as such, if it is one. */
+export function adoptionNotice(report: FinalReport | undefined): string | undefined {
+  if (report?.origin === 'adopted-text') return ADOPTED_TEXT_NOTICE;
+  if (report?.origin === 'adopted-tool-message') return ADOPTED_TOOL_MESSAGE_NOTICE;
+  return undefined;
+}
+
 /** True for a report the session made itself because the model gave none. */
 export function isSyntheticReport(report: FinalReport | undefined): boolean {
   return report !== undefined && (report.synthetic === true || report.origin === 'synthetic');

@@ -12,7 +12,7 @@ import { renderReport } from '../output/render-report.js';
 import { StatusLine } from '../output/status-line.js';
 import { terminalCaps } from '../output/terminal.js';
 import { type InterruptSignal, installInterruptHandlers } from '../signals.js';
-import { ADOPTED_TEXT_NOTICE, describeEnding, printableReport } from './run-ending.js';
+import { adoptionNotice, describeEnding, printableReport } from './run-ending.js';
 import type { ParsedRunOptions } from './run-options.js';
 
 /** How the CLI shows a run (terminal concerns only). */
@@ -142,8 +142,8 @@ export async function runSession(params: RunSessionParams): Promise<CliExitCode>
     const rendered = await renderReport(report, { ansi: outCaps.ansi, columns: outCaps.columns });
     await writeAndFlush(io.stdout, rendered);
   }
-  if (result.finalReport?.origin === 'adopted-text')
-    await writeAndFlush(io.stderr, `${ADOPTED_TEXT_NOTICE}\n`);
+  const adopted = adoptionNotice(result.finalReport);
+  if (adopted !== undefined) await writeAndFlush(io.stderr, `${adopted}\n`);
   const ending = describeEnding(result, code);
   if (ending !== undefined) await writeAndFlush(io.stderr, `${ending}\n`);
   return code;

@@ -5,7 +5,12 @@ import type { AgentEventMeta, AgentResult, LogEntry } from '@agent/protocol';
 import { afterAll, describe, expect, it } from 'vitest';
 import { assertAgentFileExists } from '../../src/agent-file-check.js';
 import { CliError } from '../../src/cli-error.js';
-import { ADOPTED_TEXT_NOTICE, describeEnding, printableReport } from '../../src/commands/run-ending.js';
+import {
+  ADOPTED_TEXT_NOTICE,
+  adoptionNotice,
+  describeEnding,
+  printableReport,
+} from '../../src/commands/run-ending.js';
 import { CLI_EXIT, signalExitCode } from '../../src/exit-codes.js';
 import { helpEpilogue } from '../../src/help.js';
 import { COMPACT_MESSAGE_MAX, formatCompactLog, showsWithoutVerbose } from '../../src/output/compact-log.js';
@@ -102,6 +107,22 @@ describe('endings', () => {
     expect(ADOPTED_TEXT_NOTICE).toBe(
       "agent: report adopted from the model's text; the model declared no status",
     );
+    expect(adoptionNotice(adopted)).toBe(ADOPTED_TEXT_NOTICE);
+  });
+
+  it('says when the report is a tool result the final turn adopted, and prints it', () => {
+    const adopted = {
+      status: 'success',
+      format: 'markdown',
+      content: 'Paris is the capital of France.',
+      ts: 1,
+      origin: 'adopted-tool-message',
+    } as const;
+    expect(printableReport({ ...failed, finalReport: adopted })).toEqual(adopted);
+    expect(adoptionNotice(adopted)).toBe(
+      'agent: report adopted from the last tool result; the model sent no report',
+    );
+    expect(adoptionNotice({ ...adopted, origin: 'declared' })).toBeUndefined();
   });
 
   it('closes with the error of the result, escaped, and the exit code', () => {

@@ -45,6 +45,11 @@ export class TokenEstimator {
     return Math.ceil(this.count(text) * this.correction);
   }
 
+  /** Raw (uncorrected) tokens of a text. */
+  rawText(text: string): number {
+    return this.count(text);
+  }
+
   /** Raw (uncorrected) tokens of a message, cached. */
   private rawMessage(message: ConversationMessage): number {
     const cached = this.cache.get(message);

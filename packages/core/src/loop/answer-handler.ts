@@ -21,6 +21,7 @@ import {
   toolsOnFinalTurnNotice,
 } from './notices.js';
 import { type Adoption, adoptFinalReport } from './report-adoption.js';
+import { reportCharactersIn } from './report-size.js';
 import type { SessionState } from './session-state.js';
 import { retractStreamed } from './slot-reader.js';
 import { ABORTED, type TurnEnd } from './turn-end.js';
@@ -150,10 +151,7 @@ export class AnswerHandler {
       latency: 0,
       mcpServer: 'agent',
       command: reportCommand(adoption.source),
-      charactersIn:
-        adoption.source === 'report_back' && call !== undefined
-          ? (call.rawArguments ?? JSON.stringify(call.arguments)).length
-          : outcome.slot.payload.length,
+      charactersIn: reportCharactersIn(outcome, adoption.source),
       charactersOut: 12,
       source: adoption.source === 'xml' ? 'xml' : 'native',
       turn: state.turn,

@@ -1,26 +1,31 @@
 import type {
   ConversationMessage,
   ExpectedOutput,
+  ForcedFinalReason,
   ModelError,
   ModelRequest,
   ModelTarget,
   OpNode,
   ToolDefinition,
 } from '@agent/protocol';
-import { heuristicTokens } from '@agent/protocol/util';
-import type { ContextGuard } from '../context/context-guard.js';
+import type { ContextGuard, ContextProjection } from '../context/context-guard.js';
+import { type GuardTrigger, logContextGuard } from '../context/guard-log.js';
+import { NoticeTokens } from '../context/notice-tokens.js';
 import type { TokenEstimator } from '../context/token-estimator.js';
 import type { OpTreeBuilder } from '../observe/op-tree.js';
 import type { SessionRecorder } from '../observe/recorder.js';
 import type { ResultSizer } from '../tools/result-sizer.js';
 import type { ToolExecutor } from '../tools/tool-executor.js';
 import { AnswerHandler } from './answer-handler.js';
+import { warnPlainTextRetry, warnProgressPairing } from './answer-warnings.js';
 import { classifyModelError } from './error-policy.js';
 import { runModelAttempt } from './model-attempt.js';
 import type { RetryBackoffSettings } from './retry-delay.js';
+import type { SamplingOptions } from './sampling.js';
 import type { SessionState } from './session-state.js';
 import { TargetHealth } from './target-health.js';
 import type { TargetRotation } from './target-rotation.js';
+import { commitToolMessageReport } from './tool-message-adoption.js';
 import { ABORTED, finalTurnFailed, noTargetLeft, type TurnEnd } from './turn-end.js';
 import { renderTurnNotice } from './turn-notice.js';
 
@@ -44,7 +49,7 @@ export interface TurnLoopOptions {
   maxTurns: number;
   maxRetries: number;
   llmTimeoutMs: number;
-  sampling: Pick<ModelRequest, 'temperature' | 'topP' | 'maxOutputTokens' | 'reasoning' | 'stream'>;
+  sampling: SamplingOptions;
   signal: AbortSignal;
   agentPath: string;
   now: () => number;
@@ -57,10 +62,12 @@ export interface TurnLoopOptions {
 export class TurnLoop {
   private readonly answers: AnswerHandler;
   private readonly health: TargetHealth;
+  private readonly noticeTokens: NoticeTokens;
 
   constructor(private readonly o: TurnLoopOptions) {
     this.answers = new AnswerHandler(o, (message) => this.push(message));
     this.health = new TargetHealth(o.targets, o.retryBackoff);
+    this.noticeTokens = new NoticeTokens(o.estimator);
   }
 
   push(message: ConversationMessage): void {
@@ -75,7 +82,10 @@ export class TurnLoop {
       o.recorder.turn = state.turn;
       if (state.forcedFinal === undefined && state.stopRequested) state.forcedFinal = 'user_stop';
       if (state.forcedFinal === undefined && state.turn >= o.maxTurns) state.forcedFinal = 'max_turns';
-      if (state.forcedFinal === undefined && !this.turnFits(false)) state.forcedFinal = 'context';
+      if (state.forcedFinal === undefined) {
+        const projection = this.projectTurn();
+        if (!projection.fits) this.forceFinal('context', 'turn_projection', projection);
+      }
       const isFinal = state.forcedFinal !== undefined;
       if (isFinal) o.rotation.restoreContextDrops();
       const turnNode = o.opTree.begin(o.opTree.root, 'turn', `turn ${state.turn}`);
@@ -90,28 +100,51 @@ export class TurnLoop {
           state.error = end.error;
           return;
         case 'force-final':
-          state.forcedFinal = end.reason;
+          this.forceFinal(end.reason, 'model_refused');
           break;
         case 'tools':
-          if (end.forceFinal !== undefined) state.forcedFinal ??= end.forceFinal;
+          if (end.forceFinal !== undefined) this.forceFinal(end.forceFinal, 'tool_result');
           break;
       }
     }
   }
 
-  private turnFits(isFinal: boolean): boolean {
+  /** Forces the final turn once; the context guard's firing is logged as seed 002 asks. */
+  private forceFinal(reason: ForcedFinalReason, trigger: GuardTrigger, projection?: ContextProjection): void {
+    if (this.o.state.forcedFinal !== undefined) return;
+    this.o.state.forcedFinal = reason;
+    if (reason === 'context') logContextGuard(this.o.recorder, trigger, projection);
+  }
+
+  /** Whether this turn's request fits: conversation, tool definitions and its XML-NEXT notice. */
+  private projectTurn(): ContextProjection {
     const { guard, estimator, rotation } = this.o;
-    const tools = isFinal ? this.o.finalTools : this.o.tools();
-    const extra = estimator.tools(tools) + 600; // the notice, roughly
+    const target = rotation.current();
+    const tools = this.o.tools();
+    const notice = this.renderNotice(target, tools, false, 1);
+    const extra = estimator.tools(tools) + this.noticeTokens.corrected(notice);
     const current = estimator.corrected(guard.rawConversationTokens);
-    return guard.project(current, extra, rotation.current()).fits;
+    return guard.project(current, extra, target);
+  }
+
+  /** Tokens of the notice the next turn's request carries (for the tool-result checks of this turn). */
+  private nextNoticeTokens(): number {
+    const target = this.o.rotation.current();
+    const notice = renderTurnNotice({
+      ...this.noticeBase(target),
+      turn: this.o.state.turn + 1,
+      attempt: 1,
+      forcedFinal: undefined,
+      allowedTools: [],
+    });
+    return this.noticeTokens.corrected(notice);
   }
 
   private async runTurn(turnNode: OpNode, isFinal: boolean): Promise<TurnEnd> {
     const o = this.o;
     const { state } = o;
     o.rotation.resetForTurn();
-    o.sizer.beginTurn();
+    o.sizer.beginTurn(isFinal ? 0 : this.nextNoticeTokens());
     let failures = 0;
     let modelErrorsOnly = true;
     let retrySlugs: string[] | undefined;
@@ -154,20 +187,30 @@ export class TurnLoop {
       modelErrorsOnly = false;
       this.health.answered(target);
       // What we estimated for this request: the conversation's running total, the tool
-      // definitions (counted once per process) and the notice by the heuristic (it is new
-      // every turn; counting it exactly would cost more than everything else the loop does).
+      // definitions (counted once per process) and the notice (its body counted once).
       const noticeText = request.messages.at(-1)?.content ?? '';
       const rawEstimate =
-        o.guard.rawConversationTokens + heuristicTokens(noticeText) + o.estimator.rawTools(tools);
+        o.guard.rawConversationTokens + this.noticeTokens.raw(noticeText) + o.estimator.rawTools(tools);
       o.estimator.observe(outcome.usage?.inputTokens ?? 0, rawEstimate);
       state.lastStopReason = outcome.rawStopReason ?? outcome.stopReason;
+      warnProgressPairing(outcome, o.recorder);
       const end = await this.answers.handle(outcome, turnNode, isFinal);
       if (end !== undefined) return end;
+      if (this.answers.lastRetrySlug === 'plain_text') {
+        warnPlainTextRetry(o.recorder, `${target.client.provider}:${target.client.model}`);
+      }
       failures++;
       o.rotation.advance();
       retrySlugs = [this.answers.lastRetrySlug];
     }
     if (!isFinal) return { kind: 'force-final', reason: 'retry_exhaustion' };
+    // A model answered, no report attempt was rejected: the last tool result may still answer.
+    if (
+      !modelErrorsOnly &&
+      !state.finalReportFailedEver &&
+      commitToolMessageReport(state, o.expected, o.recorder)
+    )
+      return { kind: 'report' };
     return finalTurnFailed(state, o.maxRetries, modelErrorsOnly ? this.health.lastErrors() : undefined);
   }
 
@@ -239,25 +282,42 @@ export class TurnLoop {
     attempt: number,
   ): ModelRequest {
     const o = this.o;
-    const window = o.guard.windowFor(target);
-    const used = o.estimator.corrected(o.guard.rawConversationTokens);
-    const notice = renderTurnNotice({
-      nonce: o.nonce,
-      turn: o.state.turn,
-      maxTurns: o.maxTurns,
-      attempt,
-      maxAttempts: o.maxRetries,
-      contextPercent: Math.min(100, Math.round((used / Math.max(1, window)) * 100)),
-      expected: o.expected,
-      forcedFinal: isFinal ? o.state.forcedFinal : undefined,
-      allowedTools: isFinal ? tools.map((t) => t.name) : [],
-      reportBack: o.reportBack,
-    });
+    const notice = this.renderNotice(target, tools, isFinal, attempt);
     const messages: ConversationMessage[] = [...o.state.conversation, { role: 'user', content: notice }];
     return {
       messages,
       ...(tools.length > 0 ? { tools, toolChoice: 'auto' as const } : {}),
       ...o.sampling,
+    };
+  }
+
+  private renderNotice(
+    target: ModelTarget | undefined,
+    tools: readonly ToolDefinition[],
+    isFinal: boolean,
+    attempt: number,
+  ): string {
+    return renderTurnNotice({
+      ...this.noticeBase(target),
+      turn: this.o.state.turn,
+      attempt,
+      forcedFinal: isFinal ? this.o.state.forcedFinal : undefined,
+      // Only read on a forced final turn: the tools that turn still offers (`report_back`).
+      allowedTools: isFinal ? tools.map((t) => t.name) : [],
+    });
+  }
+
+  private noticeBase(target: ModelTarget | undefined) {
+    const o = this.o;
+    const window = o.guard.windowFor(target);
+    const used = o.estimator.corrected(o.guard.rawConversationTokens);
+    return {
+      nonce: o.nonce,
+      maxTurns: o.maxTurns,
+      maxAttempts: o.maxRetries,
+      contextPercent: Math.min(100, Math.round((used / Math.max(1, window)) * 100)),
+      expected: o.expected,
+      reportBack: o.reportBack,
     };
   }
 }

@@ -104,3 +104,9 @@ export function readTaskStatus(args: Record<string, unknown>): TaskStatusArgs {
     ...(pending === undefined ? {} : { pending }),
   };
 }
+
+/** The characters an `agent__task_status` call reports (`done`, `pending`, `now`): its `charactersOut`. */
+export function taskStatusCharacters(args: Record<string, unknown>): number {
+  const status = readTaskStatus(args);
+  return (status.done?.length ?? 0) + (status.pending?.length ?? 0) + status.now.length;
+}

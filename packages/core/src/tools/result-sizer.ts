@@ -28,11 +28,21 @@ export interface ResultSizerOptions {
 export class ResultSizer {
   /** Raw tokens of results admitted this turn and not yet in the conversation. */
   private pendingRaw = 0;
+  /** Tokens the next request needs besides the conversation: its XML-NEXT notice. */
+  private reserved = 0;
 
   constructor(private readonly options: ResultSizerOptions) {}
 
-  beginTurn(): void {
+  /** `noticeTokens`: the next request's XML-NEXT notice (with the report schema), counted by the estimator. */
+  beginTurn(noticeTokens = 0): void {
     this.pendingRaw = 0;
+    this.reserved = noticeTokens;
+  }
+
+  /** Everything the next request already holds: the conversation, results admitted this turn, the notice. */
+  private committedTokens(): number {
+    const { estimator, guard } = this.options;
+    return estimator.corrected(guard.rawConversationTokens + this.pendingRaw) + this.reserved;
   }
 
   /** Byte cap and hook only (results inside a batch). */
@@ -40,8 +50,7 @@ export class ResultSizer {
     const { estimator, guard } = this.options;
     const bytes = Buffer.byteLength(text, 'utf8');
     const tokens = estimator.text(text);
-    const current = estimator.corrected(guard.rawConversationTokens + this.pendingRaw);
-    const projection = guard.project(current, tokens, this.options.target());
+    const projection = guard.project(this.committedTokens(), tokens, this.options.target());
     const overSizeCap = bytes > this.options.toolResponseMaxBytes;
     if (this.options.hook === undefined || (!overSizeCap && projection.fits)) return text;
     const decision = await this.options.hook.size(
@@ -65,8 +74,7 @@ export class ResultSizer {
     const { estimator, guard } = this.options;
     const sized = await this.resize(call, text);
     const tokens = estimator.text(sized);
-    const current = estimator.corrected(guard.rawConversationTokens + this.pendingRaw);
-    const projection = guard.project(current, tokens, this.options.target());
+    const projection = guard.project(this.committedTokens(), tokens, this.options.target());
     if (projection.fits) {
       this.pendingRaw += Math.ceil(tokens / estimator.correctionFactor);
       return { text: sized, contextExceeded: false };

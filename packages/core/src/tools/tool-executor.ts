@@ -14,7 +14,7 @@ import type { OpTreeBuilder } from '../observe/op-tree.js';
 import type { SessionRecorder } from '../observe/recorder.js';
 import { CallBudget } from './call-budget.js';
 import { failedText, type RawToolOutcome, remoteIdentifier, runExternalCall } from './call-runner.js';
-import { readBatchCalls, readTaskStatus } from './internal-tools.js';
+import { readBatchCalls, readTaskStatus, taskStatusCharacters } from './internal-tools.js';
 import type { ResultSizer } from './result-sizer.js';
 import { ToolEvents } from './tool-events.js';
 import type { ToolLookup } from './tool-registry.js';
@@ -162,7 +162,7 @@ export class ToolExecutor {
       mcpServer: internal ? INTERNAL_TOOL_SERVER : (outcome.provider?.id ?? 'unknown'),
       command: call.name,
       charactersIn: argsJson.length,
-      charactersOut: textOut.length,
+      charactersOut: charactersOut(call, internal, outcome.ok, textOut),
       turn: this.options.recorder.turn,
       agentPath: this.options.agentPath,
       ...(outcome.ok ? {} : { error: outcome.error ?? 'failed' }),
@@ -248,6 +248,16 @@ export class ToolExecutor {
       summary: `${failed} of ${parts.length} batched calls failed`,
     };
   }
+}
+
+/**
+ * `charactersOut` as seed 002 defines it: 0 for a failed external call, the size of the
+ * `done`/`pending`/`now` texts for `agent__task_status`, else the text the model gets (after
+ * handle replacement).
+ */
+function charactersOut(call: ToolCall, internal: boolean, ok: boolean, textOut: string): number {
+  if (!internal) return ok ? textOut.length : 0;
+  return ok && call.name === TASK_STATUS_TOOL ? taskStatusCharacters(call.arguments) : textOut.length;
 }
 
 function truncateForLog(text: string, max = 300): string {

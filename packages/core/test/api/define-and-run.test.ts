@@ -167,6 +167,21 @@ describe('mistakes get clear errors at definition', () => {
     expect(Object.isFrozen(agent)).toBe(true);
   });
 
+  test('topK and repeatPenalty are checked like the other sampling settings', () => {
+    const model = scriptedModel([]);
+    expect(() => defineAgent({ model, topK: 40, repeatPenalty: 1.1 })).not.toThrow();
+    let thrown: unknown;
+    try {
+      defineAgent({ model, topK: 2.5, repeatPenalty: 0 });
+    } catch (error) {
+      thrown = error;
+    }
+    expect((thrown as ConfigError).problems.map((p) => [p.field, p.value, p.allowed])).toEqual([
+      ['topK', 2.5, 'a positive integer'],
+      ['repeatPenalty', 0, 'a number above 0 and at most 2 (1 = no penalty)'],
+    ]);
+  });
+
   test('tool() refuses a bad name, a broken JSON Schema and a Standard Schema that cannot give JSON Schema', () => {
     const execute = () => '';
     expect(() => tool({ name: 'x y', description: '', parameters: {}, execute })).toThrow(ConfigError);

@@ -24,6 +24,7 @@ export interface ScenarioRun {
   outputText: (source?: 'stream' | 'finalize') => string;
   /** Waits the session asked for (retry backoff, rate limits); the scenario does not really wait unless `sleep` is given. */
   waits: number[];
+  /** The session's ending marker (`agent:EXIT-...`). */
   exitLog: string | undefined;
 }
 
@@ -81,7 +82,8 @@ export async function runScenario(spec: ScenarioSpec): Promise<ScenarioRun> {
         .map((e) => (e.event as { text: string }).text)
         .join(''),
     waits,
-    exitLog: result.logs.find((log) => log.remoteIdentifier.startsWith('agent:EXIT-'))?.remoteIdentifier,
+    // The session's ending marker: the last one (the context guard logs its own when it fires).
+    exitLog: result.logs.findLast((log) => log.remoteIdentifier.startsWith('agent:EXIT-'))?.remoteIdentifier,
   };
 }
 

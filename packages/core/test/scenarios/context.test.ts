@@ -1,3 +1,4 @@
+import type { LogEntry } from '@agent/protocol';
 import { describe, expect, test } from 'vitest';
 import { memoryTools } from '../helpers/memory-tools.js';
 import { runScenario, toolEntries, xmlReport } from '../helpers/scenario.js';
@@ -75,4 +76,101 @@ describe('context guard', () => {
       '(tool failed: context window budget exceeded)',
     );
   });
+
+  test('when the guard fires it logs EXIT-TOKEN-LIMIT, and a report on the forced turn still ends EXIT-FINAL-ANSWER', async () => {
+    const tools = memoryTools('t', { dump: () => 'word '.repeat(20_000) });
+    const run = await runScenario({
+      contextWindow: 4000,
+      tools: [tools],
+      scripts: [[{ toolCalls: [{ name: 'dump', arguments: {} }] }, { text: xmlReport('from what I had') }]],
+    });
+    expect(run.result).toMatchObject({ success: true, exitCode: 'EXIT-FINAL-ANSWER' });
+    const markers = exitMarkers(run.result.logs);
+    expect(markers).toMatchObject([
+      {
+        severity: 'WRN',
+        remoteIdentifier: 'agent:EXIT-TOKEN-LIMIT',
+        message: expect.stringMatching(
+          /^context guard fired: a tool result did not fit the context window; forcing the final turn, the session goes on/,
+        ),
+      },
+      {
+        severity: 'VRB',
+        remoteIdentifier: 'agent:EXIT-FINAL-ANSWER',
+        message: 'final report committed (success) after the context guard forced the final turn',
+      },
+    ]);
+    expect(run.exitLog).toBe('agent:EXIT-FINAL-ANSWER');
+  });
+
+  test('when the forced turn gives no report, the guard line and the ending marker say different things', async () => {
+    const tools = memoryTools('t', { dump: () => 'word '.repeat(20_000) });
+    const run = await runScenario({
+      contextWindow: 4000,
+      maxRetries: 1,
+      tools: [tools],
+      scripts: [[{ toolCalls: [{ name: 'dump', arguments: {} }] }, { error: { kind: 'server' } }]],
+    });
+    const markers = exitMarkers(run.result.logs);
+    expect(markers.map((m) => [m.severity, m.remoteIdentifier])).toEqual([
+      ['WRN', 'agent:EXIT-TOKEN-LIMIT'],
+      ['ERR', 'agent:EXIT-TOKEN-LIMIT'],
+    ]);
+    expect(markers[0]?.message).toMatch(/^context guard fired: .*forcing the final turn/);
+    expect(markers[1]?.message).toMatch(/^the context window filled up and the final turn gave no report/);
+  });
+
+  // A schema of about 3000 tokens travels in every turn's XML-NEXT notice. It used to be counted
+  // as a flat 600 tokens; now the estimator counts the notice as it is sent.
+  const bigSchema = {
+    type: 'object',
+    required: ['answer'],
+    properties: { answer: { type: 'string', description: 'a'.repeat(12_000) } },
+  };
+  const jsonReport = xmlReport('{"answer":"short"}', 'status="success" format="json"');
+
+  test('the notice with its report schema counts in the turn projection', async () => {
+    // Prompt + notice fit the 4000-token limit; with a tool of about 1000 tokens they do not.
+    const tools = memoryTools('t', { wide: { description: 'd'.repeat(4_000), handler: () => 'x' } });
+    const run = await runScenario({
+      contextWindow: 4256,
+      output: { format: 'json', schema: bigSchema },
+      tools: [tools],
+      scripts: [[{ text: jsonReport }]],
+    });
+    expect(run.result.success).toBe(true);
+    const started = run.events.filter((e) => e.event.type === 'turn_started').map((e) => e.event);
+    expect(started[0]).toMatchObject({ turn: 1, isFinalTurn: true, forcedFinalReason: 'context' });
+    expect(run.models[0]!.requests[0]!.tools).toEqual([]);
+    const guard = exitMarkers(run.result.logs)[0];
+    expect(guard?.message).toMatch(/^context guard fired: the next request would not fit the context window/);
+    expect(Number(guard?.details?.projected_tokens)).toBeGreaterThan(Number(guard?.details?.limit_tokens));
+  });
+
+  test('the notice with its report schema counts in each tool-result check', async () => {
+    // The result (about 2500 tokens) fits beside the conversation, not beside the next notice too.
+    const tools = memoryTools('t', { dump: () => 'y'.repeat(10_000) });
+    const run = await runScenario({
+      contextWindow: 5256,
+      output: { format: 'json', schema: bigSchema },
+      tools: [tools],
+      scripts: [[{ toolCalls: [{ id: 'd', name: 'dump', arguments: {} }] }, { text: jsonReport }]],
+    });
+    expect(run.result.success).toBe(true);
+    const message = run.result.conversation.find((m) => m.role === 'tool' && m.toolCallId === 'd');
+    expect(message?.content).toBe('(tool failed: context window budget exceeded)');
+    const drop = toolEntries(run.result).find((e) => e.error === 'context_budget_exceeded');
+    expect(Number(drop?.details?.projected_tokens)).toBeGreaterThan(Number(drop?.details?.limit_tokens));
+  });
 });
+
+function exitMarkers(logs: readonly LogEntry[]) {
+  return logs
+    .filter((l) => l.remoteIdentifier.startsWith('agent:EXIT-'))
+    .map(({ severity, remoteIdentifier, message, details }) => ({
+      severity,
+      remoteIdentifier,
+      message,
+      ...(details === undefined ? {} : { details }),
+    }));
+}

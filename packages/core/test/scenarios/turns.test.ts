@@ -24,11 +24,12 @@ describe('turns and forced final turns', () => {
   });
 
   test('running out of turns without a report ends with EXIT-MAX-TURNS-NO-RESPONSE and a synthetic report', async () => {
+    // Only a status update ran: no tool result to adopt as the report (see report-origin.test.ts).
     const run = await runScenario({
       maxTurns: 2,
       maxRetries: 2,
       tools: [work()],
-      scripts: [[tool, { text: '' }, { text: '' }]],
+      scripts: [[status('working'), { text: '' }, { text: '' }]],
     });
     expect(run.result.success).toBe(false);
     expect(run.result.exitCode).toBe('EXIT-MAX-TURNS-NO-RESPONSE');
@@ -143,6 +144,8 @@ describe('turns and forced final turns', () => {
     const run = await runScenario({
       temperature: 0.2,
       topP: 0.9,
+      topK: 40,
+      repeatPenalty: 1.1,
       maxOutputTokens: 777,
       reasoning: { effort: 'low' },
       scripts: [[{ text: xmlReport('x') }]],
@@ -150,6 +153,8 @@ describe('turns and forced final turns', () => {
     expect(run.models[0]!.requests[0]!.options).toMatchObject({
       temperature: 0.2,
       topP: 0.9,
+      topK: 40,
+      repeatPenalty: 1.1,
       maxOutputTokens: 777,
       reasoning: { effort: 'low' },
     });

@@ -9,7 +9,7 @@ import type {
 import type Anthropic from '@anthropic-ai/sdk';
 import type { RequestRules, ToolIdFormat } from '../model-traits.js';
 import { budgetOf } from '../reasoning-budget.js';
-import { applyExtraBody, type BuiltBody } from '../request-shaping.js';
+import { applyExtraBody, type BuiltBody, samplingExtras } from '../request-shaping.js';
 import { ToolIdMapper } from '../tool-call-ids.js';
 
 type Block = Anthropic.ContentBlockParam;
@@ -19,6 +19,7 @@ export type AnthropicBody = Omit<Anthropic.MessageCreateParamsNonStreaming, 'str
   stream: boolean;
   temperature?: number;
   top_p?: number;
+  top_k?: number;
 };
 
 /** `max_tokens` when the request gives none (Anthropic requires it). */
@@ -198,8 +199,8 @@ function planThinking(
  * The whole request body. Thinking: `budgetTokens` (or a budget derived from the effort; none
  * for effort `none`); it is left off when a tool is forced (the API rejects both together) and
  * when the last tool turn has no signed thinking (see `lastToolTurnIsUnsigned`), and
- * temperature/top-p are not sent with it. Claude 4.5+ reject temperature and top-p together,
- * so top-p goes only when no temperature is set.
+ * temperature/top-p/top-k are not sent with it. Claude 4.5+ reject temperature and top-p together,
+ * so top-p goes only when no temperature is set. There is no repeat penalty (a notice says so).
  */
 export function buildAnthropicBody(
   request: ModelRequest,
@@ -245,6 +246,12 @@ export function buildAnthropicBody(
     body.temperature = request.temperature;
   } else if (request.topP !== undefined) {
     body.top_p = request.topP;
+  }
+  const extras = samplingExtras(request, options.rules, notices);
+  if (extras.topK !== undefined && plan.budget !== undefined) {
+    notices.push('top_k not sent (Anthropic does not take it with thinking on)');
+  } else if (extras.topK !== undefined) {
+    body.top_k = extras.topK;
   }
   return { body: applyExtraBody(body, options.extraBody), notices };
 }

@@ -8,7 +8,13 @@ import type {
 import type OpenAI from 'openai';
 import { argumentsForHistory, imageDataUrl, imagePartsOf } from '../content-parts.js';
 import type { RequestRules } from '../model-traits.js';
-import { allowedSampling, applyExtraBody, type BuiltBody, openAIEffort } from '../request-shaping.js';
+import {
+  allowedSampling,
+  applyExtraBody,
+  type BuiltBody,
+  openAIEffort,
+  samplingExtras,
+} from '../request-shaping.js';
 import { ToolIdMapper } from '../tool-call-ids.js';
 import { chatReasoningDetails } from './reasoning-details.js';
 
@@ -18,6 +24,10 @@ type ContentPart = OpenAI.Chat.ChatCompletionContentPart;
 export type ChatBody = Omit<OpenAI.Chat.ChatCompletionCreateParamsNonStreaming, 'stream'> & {
   stream: boolean;
   stream_options?: { include_usage: boolean };
+  /** OpenAI-compatible servers only (vLLM, llama.cpp, LM Studio, OpenRouter, ...). */
+  top_k?: number;
+  repetition_penalty?: number;
+  repeat_penalty?: number;
 };
 
 export interface ChatRequestOptions {
@@ -170,6 +180,10 @@ export function buildChatBody(request: ModelRequest, options: ChatRequestOptions
   const sampling = allowedSampling(request, rules, effort, notices);
   if (sampling.temperature !== undefined) body.temperature = sampling.temperature;
   if (sampling.topP !== undefined) body.top_p = sampling.topP;
+  // Not in OpenAI's API: the extra fields OpenAI-compatible servers read (only they get them).
+  const extras = samplingExtras(request, rules, notices);
+  if (extras.topK !== undefined) body.top_k = extras.topK;
+  if (extras.repeatPenalty !== undefined) body[extras.repeatPenalty.field] = extras.repeatPenalty.value;
   if (request.maxOutputTokens !== undefined) body[rules.maxTokensField] = request.maxOutputTokens;
   if (effort !== undefined) body.reasoning_effort = effort as ChatBody['reasoning_effort'];
   return { body: applyExtraBody(body, options.extraBody), notices };

@@ -9,7 +9,13 @@ import type {
 import type OpenAI from 'openai';
 import { argumentsForHistory, imageDataUrl } from '../content-parts.js';
 import type { RequestRules } from '../model-traits.js';
-import { allowedSampling, applyExtraBody, type BuiltBody, openAIEffort } from '../request-shaping.js';
+import {
+  allowedSampling,
+  applyExtraBody,
+  type BuiltBody,
+  openAIEffort,
+  samplingExtras,
+} from '../request-shaping.js';
 import { ToolIdMapper } from '../tool-call-ids.js';
 
 type InputItem = OpenAI.Responses.ResponseInputItem;
@@ -181,6 +187,7 @@ export function buildResponsesBody(
   const sampling = allowedSampling(request, rules, effort, notices);
   if (sampling.temperature !== undefined) body.temperature = sampling.temperature;
   if (sampling.topP !== undefined) body.top_p = sampling.topP;
+  samplingExtras(request, rules, notices); // the Responses API has neither: only the notice
   if (request.maxOutputTokens !== undefined) body.max_output_tokens = request.maxOutputTokens;
   const summary = options.reasoningSummary === 'none' ? undefined : options.reasoningSummary;
   if (effort !== undefined || (summary !== undefined && rules.reasoningModel)) {

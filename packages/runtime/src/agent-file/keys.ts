@@ -54,6 +54,13 @@ export const SETTINGS_PROPERTIES: Record<string, Schema> = {
   toolTimeout: positiveInteger('a positive integer (milliseconds)'),
   temperature: { type: 'number', minimum: 0, maximum: 2, 'x-expects': 'a number from 0 to 2' },
   topP: { type: 'number', exclusiveMinimum: 0, maximum: 1, 'x-expects': 'a number above 0 and at most 1' },
+  topK: positiveInteger('a positive integer (tokens to sample from)'),
+  repeatPenalty: {
+    type: 'number',
+    exclusiveMinimum: 0,
+    maximum: 2,
+    'x-expects': 'a number above 0 and at most 2 (1 = no penalty)',
+  },
   maxOutputTokens: positiveInteger('a positive integer (tokens)'),
   reasoning: REASONING,
   contextWindow: positiveInteger('a positive integer (tokens)'),

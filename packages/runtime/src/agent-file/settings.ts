@@ -22,6 +22,8 @@ export interface AgentSettings {
   toolTimeout?: number;
   temperature?: number;
   topP?: number;
+  topK?: number;
+  repeatPenalty?: number;
   maxOutputTokens?: number;
   reasoning?: ReasoningOptions;
   contextWindow?: number;
@@ -37,6 +39,8 @@ export const SETTING_NAMES = [
   'toolTimeout',
   'temperature',
   'topP',
+  'topK',
+  'repeatPenalty',
   'maxOutputTokens',
   'reasoning',
   'contextWindow',

@@ -1,5 +1,14 @@
 import { REASONING_EFFORTS, type ReasoningEffort } from '@agent/protocol';
-import { type ModelPricing, PROVIDER_TYPES, type ProviderType, TOOL_ID_FORMATS } from '@agent/providers';
+import {
+  type ModelPricing,
+  PROVIDER_TYPES,
+  type ProviderType,
+  REPEAT_PENALTY_FIELDS,
+  type RepeatPenaltyField,
+  SAMPLING_PARAMS,
+  type SamplingParam,
+  TOOL_ID_FORMATS,
+} from '@agent/providers';
 import { DEFAULTS_SCHEMA } from '../agent-file/keys.js';
 import type { AgentSettings } from '../agent-file/settings.js';
 
@@ -18,7 +27,7 @@ export interface ProviderModelEntry {
   extraBody?: Record<string, unknown>;
   /** Overrides of the providers' model table (see docs/providers.md). */
   reasoningModel?: boolean;
-  omitSampling?: ('temperature' | 'topP')[];
+  omitSampling?: SamplingParam[];
   reasoningEfforts?: ReasoningEffort[];
   outputTokenLimit?: number;
   maxTokensField?: 'max_tokens' | 'max_completion_tokens';
@@ -42,6 +51,8 @@ export interface ProviderEntry {
   streamUsage?: boolean;
   toolCallIdFormat?: (typeof TOOL_ID_FORMATS)[number];
   assistantAfterToolResults?: boolean;
+  /** OpenAI-compatible servers: the body field of the repeat penalty (see docs/providers.md). */
+  repeatPenaltyField?: RepeatPenaltyField;
 }
 
 /** An MCP server as JSON can describe it (`type` defaults to stdio with `command`, http with `url`). */
@@ -126,8 +137,8 @@ const MODEL_ENTRY: Schema = {
     reasoningModel: { type: 'boolean', 'x-expects': 'true or false' },
     omitSampling: {
       type: 'array',
-      items: { enum: ['temperature', 'topP'], 'x-expects': 'temperature or topP' },
-      'x-expects': 'a list of temperature, topP',
+      items: { enum: [...SAMPLING_PARAMS], 'x-expects': `one of ${SAMPLING_PARAMS.join(', ')}` },
+      'x-expects': `a list of ${SAMPLING_PARAMS.join(', ')}`,
     },
     reasoningEfforts: {
       type: 'array',
@@ -173,6 +184,10 @@ const PROVIDER: Schema = {
     streamUsage: { type: 'boolean', 'x-expects': 'true or false' },
     toolCallIdFormat: { enum: [...TOOL_ID_FORMATS], 'x-expects': `one of ${TOOL_ID_FORMATS.join(', ')}` },
     assistantAfterToolResults: { type: 'boolean', 'x-expects': 'true or false' },
+    repeatPenaltyField: {
+      enum: [...REPEAT_PENALTY_FIELDS],
+      'x-expects': REPEAT_PENALTY_FIELDS.join(' or '),
+    },
   },
   required: ['type'],
   additionalProperties: false,

@@ -72,9 +72,14 @@ function commonOptions(
   const options: Omit<ModelRequest, 'messages' | 'tools'> = { stream: body.stream === true };
   const temperature = asNumber(body.temperature);
   const topP = asNumber(body.top_p);
+  const topK = asNumber(body.top_k);
+  // vLLM, SGLang, OpenRouter: repetition_penalty; llama.cpp's server, LM Studio: repeat_penalty.
+  const repeatPenalty = asNumber(body.repetition_penalty) ?? asNumber(body.repeat_penalty);
   const max = asNumber(maxTokens);
   if (temperature !== undefined) options.temperature = temperature;
   if (topP !== undefined) options.topP = topP;
+  if (topK !== undefined) options.topK = topK;
+  if (repeatPenalty !== undefined) options.repeatPenalty = repeatPenalty;
   if (max !== undefined) options.maxOutputTokens = max;
   if (choice !== undefined) options.toolChoice = choice;
   if (reasoning !== undefined) options.reasoning = reasoning;
