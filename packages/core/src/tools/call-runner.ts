@@ -1,4 +1,4 @@
-import type { OpNode, SessionNode, ToolProvider, ToolResult } from '@agent/protocol';
+import type { OpNode, SessionNode, ToolEndSession, ToolProvider, ToolResult } from '@agent/protocol';
 import { errorMessage } from '@agent/protocol/util';
 import type { ToolLookup } from './tool-registry.js';
 
@@ -12,6 +12,8 @@ export interface RawToolOutcome {
   provider?: ToolProvider;
   /** A sub-agent's op tree, hung under the call's operation. */
   childSession?: SessionNode;
+  /** The tool answered for the session: it ends after this turn with this report. */
+  endSession?: ToolEndSession;
 }
 
 export function failedText(message: string): string {
@@ -91,7 +93,8 @@ export async function runExternalCall(
     }
     if (result.isError === true)
       return { ok: false, text: result.text, error: 'tool_error', provider, ...child };
-    return { ok: true, text: result.text, provider, ...child };
+    const end = result.endSession === undefined ? {} : { endSession: result.endSession };
+    return { ok: true, text: result.text, provider, ...child, ...end };
   } finally {
     clearTimeout(timer);
     options.signal.removeEventListener('abort', onSessionAbort);
