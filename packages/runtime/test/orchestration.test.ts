@@ -101,6 +101,31 @@ describe('advisors', () => {
   });
 });
 
+test('cancelling the run while an advisor runs ends it at once, without the main model call', async () => {
+  const controller = new AbortController();
+  const { server, requestsOf } = await startRoleServer({
+    'a-model': [
+      () => {
+        controller.abort();
+        return { fault: 'hang' };
+      },
+    ],
+    'main-model': [finalReport('never')],
+  });
+  try {
+    const root = tempTree({
+      'agent.json': localConfig({}, `${server.url}/v1`),
+      'main.ai': agentFile('models: [local/main-model]\nadvisors: [./a.ai]'),
+      'a.ai': agentFile('models: [local/a-model]'),
+    });
+    const result = await runAgentFile('main.ai', 'Go.', { ...isolated(root), signal: controller.signal });
+    expect(result.exitCode).toBe('EXIT-ABORTED');
+    expect(requestsOf('main-model')).toHaveLength(0);
+  } finally {
+    await server.close();
+  }
+});
+
 describe('router', () => {
   const files = (url: string) => ({
     'agent.json': localConfig({}, `${url}/v1`),
@@ -309,6 +334,44 @@ describe('the whole chain', () => {
       ]);
       const techMeta = seen.find((s) => s.meta.agentPath === 'triage.router:tech')?.meta;
       expect(techMeta).toMatchObject({ isMaster: true, pendingHandoffCount: 1, handoffConfigured: false });
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('an agent with orchestration called as a sub-agent', () => {
+  test('its whole chain runs inside the tool call, and the parent receives the last report', async () => {
+    const { server, requestsOf, assertAllConsumed } = await startRoleServer({
+      'parent-model': [
+        toolCall('agent__writer', { prompt: 'Draft a greeting.' }),
+        (request) => {
+          const tool = request.messages.find((m) => m.role === 'tool');
+          return finalReport(`Parent got: ${tool?.content}`);
+        },
+      ],
+      'writer-model': [finalReport('hi')],
+      'fmt-model': [finalReport('Hello!')],
+    });
+    try {
+      const root = tempTree({
+        'agent.json': localConfig({}, `${server.url}/v1`),
+        'parent.ai': agentFile('models: [local/parent-model]\nagents: [./writer.ai]'),
+        'writer.ai': agentFile('models: [local/writer-model]\nhandoff: ./fmt.ai'),
+        'fmt.ai': agentFile('models: [local/fmt-model]'),
+      });
+      const { seen, onEvent } = recorder();
+      const result = await runAgentFile('parent.ai', 'Greet.', { ...isolated(root), onEvent });
+      expect(result.finalReport?.content).toBe('Parent got: Hello!');
+      expect(result.finalAgentId).toBe('parent');
+      assertAllConsumed();
+      expect(userPrompt(requestsOf('fmt-model')[0])).toContain('<response>\nhi\n</response>');
+      const paths = result.accounting.filter((e) => e.type === 'llm').map((e) => e.agentPath);
+      expect(paths).toEqual(['parent', 'parent.writer', 'parent.writer.handoff:fmt', 'parent']);
+      expect(seen.filter((s) => s.event.type === 'handoff').map((s) => s.meta.isMaster)).toEqual([false]);
+      // The chain's tree hangs under the parent's tool call, stages below it.
+      const call = result.opTree?.children[0]?.children.find((n) => n.label === 'agent__writer');
+      expect(labels(call?.children[0])).toEqual(['writer', 'handoff:fmt']);
     } finally {
       await server.close();
     }
