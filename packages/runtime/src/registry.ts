@@ -9,7 +9,7 @@ import { suggestion } from './agent-file/suggest.js';
 import type { ResolvedConfig } from './config/layers.js';
 import { DEFAULT_MAX_SUB_AGENT_DEPTH } from './config/schema.js';
 import { displayPath, type Problem, problem } from './errors.js';
-import { type AgentRelation, agentEdges, edgeOrigin } from './orchestration/edges.js';
+import { type AgentEdge, type AgentRelation, agentEdges, edgeOrigin } from './orchestration/edges.js';
 
 /** A loaded, checked tree of agents (a DAG: one file may serve several parents). */
 export interface AgentTree {
@@ -79,27 +79,9 @@ export function loadAgentTree(
   };
 
   const walk = (visit: Visit, stack: Stack): void => {
-    const at = stack.findIndex((entry) => entry.path === visit.path);
-    if (at !== -1) {
-      const cycle = [...stack.slice(at), { path: visit.path, relation: visit.relation }];
-      problems.push(
-        problem('agent_tree', visit.from?.file ?? show(visit.path), visit.from?.line, cycleText(cycle, show)),
-      );
-      return;
-    }
-    if (stack.length > maxDepth) {
-      const chain = [...stack, { path: visit.path, relation: visit.relation }];
-      const what = chain.every((entry) => entry.relation === undefined || entry.relation === 'sub-agent')
-        ? 'sub-agents nest'
-        : 'agents (sub-agents, advisors, router destinations, handoffs) chain';
-      problems.push(
-        problem(
-          'agent_tree',
-          visit.from?.file ?? show(visit.path),
-          visit.from?.line,
-          `${what} deeper than the limit of ${maxDepth}: ${chainText(chain, show)} (raise defaults.maxSubAgentDepth in agent.json to allow it)`,
-        ),
-      );
+    const limit = limitProblem(visit, stack, maxDepth, show);
+    if (limit !== undefined) {
+      problems.push(limit);
       return;
     }
     const definition = load(visit);
@@ -108,30 +90,12 @@ export function loadAgentTree(
       ...stack,
       { path: visit.path, ...(visit.relation ? { relation: visit.relation } : {}) },
     ];
-    // Names that must be unique among one agent's files of one kind: the tool names of its
-    // sub-agents, the enum of its router.
-    const names = new Map<AgentRelation, Map<string, string>>();
+    const names = new UniqueNames(definition.file, show);
     for (const edge of agentEdges(definition)) {
-      const { ref, relation } = edge;
-      walk({ path: ref.path, from: edgeOrigin(definition, edge), relation }, below);
-      const child = agents.get(ref.path);
-      if (child === undefined || (relation !== 'sub-agent' && relation !== 'router destination')) continue;
-      const byName = names.get(relation) ?? new Map<string, string>();
-      names.set(relation, byName);
-      const other = byName.get(child.toolName);
-      if (other !== undefined && other !== ref.path) {
-        problems.push(
-          problem(
-            'agent_tree',
-            definition.file,
-            ref.line,
-            relation === 'sub-agent'
-              ? `two sub-agents have the tool name \`agent__${child.toolName}\`: ${show(other)} and ${show(ref.path)} (set \`toolName\` in one of them)`
-              : `two router destinations have the name \`${child.toolName}\`: ${show(other)} and ${show(ref.path)} (set \`toolName\` in one of them)`,
-          ),
-        );
-      }
-      byName.set(child.toolName, ref.path);
+      walk({ path: edge.ref.path, from: edgeOrigin(definition, edge), relation: edge.relation }, below);
+      const child = agents.get(edge.ref.path);
+      const clash = child === undefined ? undefined : names.add(edge, child.toolName);
+      if (clash !== undefined) problems.push(clash);
     }
   };
 
@@ -139,6 +103,62 @@ export function loadAgentTree(
   const root = agents.get(rootPath);
   if (problems.length > 0 || root === undefined) return { problems: unique(problems) };
   return { tree: { root, agents, models, maxDepth }, problems };
+}
+
+/** A cycle back to a file on the way down, or a chain deeper than `maxDepth`. */
+function limitProblem(
+  visit: Visit,
+  stack: Stack,
+  maxDepth: number,
+  show: (path: string) => string,
+): Problem | undefined {
+  const where = [visit.from?.file ?? show(visit.path), visit.from?.line] as const;
+  const here = { path: visit.path, ...(visit.relation ? { relation: visit.relation } : {}) };
+  const at = stack.findIndex((entry) => entry.path === visit.path);
+  if (at !== -1) return problem('agent_tree', ...where, cycleText([...stack.slice(at), here], show));
+  if (stack.length <= maxDepth) return undefined;
+  const chain = [...stack, here];
+  const what = chain.every((entry) => entry.relation === undefined || entry.relation === 'sub-agent')
+    ? 'sub-agents nest'
+    : 'agents (sub-agents, advisors, router destinations, handoffs) chain';
+  return problem(
+    'agent_tree',
+    ...where,
+    `${what} deeper than the limit of ${maxDepth}: ${chainText(chain, show)} (raise defaults.maxSubAgentDepth in agent.json to allow it)`,
+  );
+}
+
+/**
+ * Names that must be unique among one agent's files of one kind: the tool names of its
+ * sub-agents (`agent__<name>`), the enum of its router.
+ */
+class UniqueNames {
+  private readonly seen = new Map<AgentRelation, Map<string, string>>();
+
+  constructor(
+    private readonly file: string,
+    private readonly show: (path: string) => string,
+  ) {}
+
+  /** Records a loaded file's name; a problem when another file of the same kind has it. */
+  add(edge: AgentEdge, name: string): Problem | undefined {
+    const { ref, relation } = edge;
+    if (relation !== 'sub-agent' && relation !== 'router destination') return undefined;
+    const byName = this.seen.get(relation) ?? new Map<string, string>();
+    this.seen.set(relation, byName);
+    const other = byName.get(name);
+    byName.set(name, ref.path);
+    if (other === undefined || other === ref.path) return undefined;
+    const both = `${this.show(other)} and ${this.show(ref.path)} (set \`toolName\` in one of them)`;
+    return problem(
+      'agent_tree',
+      this.file,
+      ref.line,
+      relation === 'sub-agent'
+        ? `two sub-agents have the tool name \`agent__${name}\`: ${both}`
+        : `two router destinations have the name \`${name}\`: ${both}`,
+    );
+  }
 }
 
 function unique(problems: Problem[]): Problem[] {

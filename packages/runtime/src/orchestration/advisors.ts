@@ -102,24 +102,36 @@ async function runOne(
       }),
     );
   } catch (error) {
+    // A slot wait that was cancelled, or a bug: either way this advisor gives no advice.
     failure = errorMessage(error);
   } finally {
     clearTimeout(timeout);
   }
   if (timer.signal.aborted) failure = `timed out after ${timeoutMs} ms`;
-  else if (result !== undefined && !result.success) failure = `${result.exitCode}: ${result.error}`;
+  const advice = adviceText(result, failure);
+  log(advice.ok ? 'VRB' : 'WRN', advice.log(source));
   const tree = result?.opTree;
-  if (failure !== undefined || result?.success !== true) {
-    const reason = clip(failure ?? 'no report');
-    log('WRN', `advisor ${source} failed (${reason}); the run goes on without its advice`);
-    return {
-      block: advisoryBlock(source, `(advisor failed: ${reason}; answer without its advice)`),
-      ...(tree === undefined ? {} : { tree }),
-    };
+  return { block: advisoryBlock(source, advice.text), ...(tree === undefined ? {} : { tree }) };
+}
+
+/** What an advisor's block says, and the log line about it. */
+function adviceText(
+  result: AgentResult | undefined,
+  thrown: string | undefined,
+): { ok: boolean; text: string; log: (source: string) => string } {
+  if (thrown === undefined && result?.success === true) {
+    const report = result.finalReport;
+    const body = reportBody(report);
+    const text =
+      report.status === 'success' ? body : `[the advisor reported status ${report.status}]\n${body}`;
+    return { ok: true, text, log: (source) => `advisor ${source} answered (${body.length} characters)` };
   }
-  const report = result.finalReport;
-  const body = reportBody(report);
-  const text = report.status === 'success' ? body : `[the advisor reported status ${report.status}]\n${body}`;
-  log('VRB', `advisor ${source} answered (${body.length} characters)`);
-  return { block: advisoryBlock(source, text), ...(tree === undefined ? {} : { tree }) };
+  const why =
+    thrown ?? (result === undefined || result.success ? 'no report' : `${result.exitCode}: ${result.error}`);
+  const reason = clip(why);
+  return {
+    ok: false,
+    text: `(advisor failed: ${reason}; answer without its advice)`,
+    log: (source) => `advisor ${source} failed (${reason}); the run goes on without its advice`,
+  };
 }
