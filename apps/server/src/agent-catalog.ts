@@ -12,6 +12,7 @@ export function servedAgent(runner: AgentRunner): ServedAgent {
       outputFormat: summary.outputFormat,
       inputSchema: summary.inputSchema,
       outputSchema: summary.outputSchema,
+      orchestration: summary.orchestration,
     },
     run: (prompt, options) => runner.run(prompt, options),
   };

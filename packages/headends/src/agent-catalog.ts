@@ -4,6 +4,7 @@ import type {
   AgentResult,
   ConversationMessage,
   JsonSchema,
+  OrchestrationSummary,
   OutputFormat,
 } from '@agent/protocol';
 import { ConfigError } from '@agent/protocol';
@@ -15,6 +16,8 @@ export interface AgentInfo {
   outputFormat: OutputFormat;
   inputSchema?: JsonSchema;
   outputSchema?: JsonSchema;
+  /** Agents chained around it (advisors, router destinations, handoff), shown in listings. */
+  orchestration?: OrchestrationSummary;
 }
 
 /** What a headend asks an agent: a prompt, or a prompt after the chat's earlier messages. */

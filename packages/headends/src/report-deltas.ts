@@ -11,7 +11,10 @@ export interface ReportDelta {
   withdrawn?: string;
 }
 
-/** Which master events become chat deltas: report text as it is written, reasoning. */
+/**
+ * Which master events become chat deltas: report text as it is written (not of an agent a
+ * handoff follows: its report is the handoff's input), reasoning.
+ */
 export class ReportDeltas {
   private streamed = false;
   private readonly pendingFinalize: string[] = [];
@@ -28,6 +31,8 @@ export class ReportDeltas {
       };
     }
     if (event.type !== 'output') return undefined;
+    // An agent whose answer goes on to a handoff agent writes no part of the reply.
+    if ((meta.pendingHandoffCount ?? 0) > 0) return undefined;
     if (meta.source === 'finalize') {
       if (!this.streamed) this.pendingFinalize.push(event.text);
       return undefined;

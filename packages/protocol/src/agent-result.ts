@@ -14,6 +14,11 @@ export interface AgentResultBase {
   accounting: AccountingEntry[];
   opTree?: SessionNode;
   sessionId: string;
+  /**
+   * Set by runtimes that chain agents (advisors, router, handoff): the name of the agent whose
+   * report this result carries.
+   */
+  finalAgentId?: string;
 }
 
 /** The run completed: the model committed a report. Task-level failure is `finalReport.status`. */

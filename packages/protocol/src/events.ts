@@ -30,6 +30,12 @@ export type AgentEvent =
   /** Mirror of `progress` for `agent_update` events, for headends that only show status. */
   | { type: 'status'; event: ProgressEvent }
   | { type: 'final_report'; report: FinalReport }
+  /**
+   * Control passes to another agent (a router's choice or a configured handoff): sent instead
+   * of `final_report` by the session whose report goes on. `report` is the next agent's input,
+   * not the answer; `from` and `to` are the two agent paths.
+   */
+  | { type: 'handoff'; report: FinalReport; from: string; to: string; via: 'router' | 'handoff' }
   | { type: 'log'; entry: LogEntry }
   | { type: 'accounting'; entry: AccountingEntry }
   | { type: 'op_tree'; tree: SessionNode };
@@ -47,6 +53,16 @@ export interface AgentEventMeta {
   /** Dotted agent path from the root session. */
   agentPath: string;
   headendId?: string;
+  /**
+   * Set by runtimes that chain agents: this agent has a `handoff` agent that runs after it, so
+   * its report is not the answer.
+   */
+  handoffConfigured?: boolean;
+  /**
+   * Set by runtimes that chain agents: how many handoff agents will still run after this one
+   * (known at its start). Above 0, its `output` is not the answer to show.
+   */
+  pendingHandoffCount?: number;
 }
 
 export interface AgentEventCallbacks {

@@ -1,3 +1,4 @@
+import type { FinalReportStatus } from './final-report.js';
 import type { ContentPart } from './messages.js';
 import type { SessionNode } from './op-tree.js';
 import type { ToolDefinition } from './tools.js';
@@ -28,8 +29,26 @@ export type ToolResult =
       isError?: boolean;
       /** A sub-agent's op tree: the session hangs it under this tool call's operation. */
       childSession?: SessionNode;
+      /**
+       * The call is the session's answer: the session ends after this turn with this report
+       * instead of asking the model for one (a tool like a router's handoff, or a
+       * `report_back` whose input schema is the output schema).
+       */
+      endSession?: ToolEndSession;
     }
   | { ok: false; error: ToolError; childSession?: SessionNode };
+
+/**
+ * The report a tool ends its session with. The session adds the format (the one it was asked
+ * for) and the time, and does not check it against the output schema: the tool vouches for it.
+ */
+export interface ToolEndSession {
+  /** Default `success`. */
+  status?: FinalReportStatus;
+  content?: string;
+  content_json?: Record<string, unknown>;
+  metadata?: Record<string, unknown>;
+}
 
 export interface ToolCallRequest {
   /** The exposed tool name (as listed by `listTools`). */

@@ -7,6 +7,7 @@ import type {
   AgentResult,
   JsonSchema,
   ModelClient,
+  OrchestrationSummary,
   OutputFormat,
 } from '@agent/protocol';
 import type { ModelClientConfig } from '@agent/providers';
@@ -105,6 +106,8 @@ export interface AgentSummary {
   outputSchema?: JsonSchema;
   /** The input schema, when the file declares `input.format: json`. */
   inputSchema?: JsonSchema;
+  /** Its advisors, router destinations and handoff by name, when it has any (`docs/orchestration.md`). */
+  orchestration?: OrchestrationSummary;
 }
 
 export interface ConfigSummary {

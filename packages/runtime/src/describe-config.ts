@@ -4,6 +4,7 @@ import { type ReferenceScope, referenceScope } from './agent-file/reference-scop
 import type { AgentSummary, ConfigSummary, ResolveOptions } from './api.js';
 import { resolveConfig } from './config/layers.js';
 import { problemsError } from './errors.js';
+import { agentEdges, edgeOrigin } from './orchestration/edges.js';
 import { summarizeAgent } from './summary.js';
 
 /**
@@ -34,7 +35,7 @@ export async function describeConfig(
   const visit = (
     path: string,
     scope: ReferenceScope,
-    from?: { file: string; line?: number; spec: string },
+    from?: { file: string; line?: number; spec: string; what?: string },
   ) => {
     if (loaded.has(path)) return;
     const { definition, problems } = loadAgentDefinition(path, {
@@ -45,13 +46,7 @@ export async function describeConfig(
     if (definition === undefined) throw problemsError(problems);
     loaded.set(path, definition);
     order.push(path);
-    for (const ref of definition.agents) {
-      visit(ref.path, scope, {
-        file: definition.file,
-        ...(ref.line === undefined ? {} : { line: ref.line }),
-        spec: ref.spec,
-      });
-    }
+    for (const edge of agentEdges(definition)) visit(edge.ref.path, scope, edgeOrigin(definition, edge));
   };
   for (const file of files) visit(file, referenceScope(file, config.allowedPaths));
   const agents = order.map((path) => {
@@ -59,6 +54,8 @@ export async function describeConfig(
     return summarizeAgent(
       definition,
       definition.agents.map((ref) => loaded.get(ref.path)),
+      definition.models,
+      (ref) => loaded.get(ref),
     );
   });
   return { config: summary, agents };

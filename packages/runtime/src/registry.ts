@@ -9,6 +9,7 @@ import { suggestion } from './agent-file/suggest.js';
 import type { ResolvedConfig } from './config/layers.js';
 import { DEFAULT_MAX_SUB_AGENT_DEPTH } from './config/schema.js';
 import { displayPath, type Problem, problem } from './errors.js';
+import { type AgentEdge, type AgentRelation, agentEdges, edgeOrigin } from './orchestration/edges.js';
 
 /** A loaded, checked tree of agents (a DAG: one file may serve several parents). */
 export interface AgentTree {
@@ -28,16 +29,22 @@ export interface TreeOptions {
 
 interface Visit {
   path: string;
-  /** The parent's line that names this file. */
-  from?: { file: string; line?: number; spec: string };
+  /** The line that names this file, and what the file is to the one naming it. */
+  from?: { file: string; line?: number; spec: string; what: string };
+  /** How this file was reached (absent for the top agent). */
+  relation?: AgentRelation;
 }
 
+/** The files on the way down from the top agent, each with how it was reached. */
+type Stack = { path: string; relation?: AgentRelation }[];
+
 /**
- * Loads an agent file and its sub-agents, checking each against the config: models name
- * configured providers, tools name configured MCP servers, sub-agent files exist (inside the
- * top agent's directory or a place `allowedPaths` allows, like every file they refer to), no cycle
- * (`a.ai -> b.ai -> a.ai`), no two sub-agents of one parent share a tool name, and no chain
- * deeper than `defaults.maxSubAgentDepth` (default 5). Every problem is collected.
+ * Loads an agent file and the agent files it names (sub-agents, advisors, router destinations,
+ * handoff), checking each against the config: models name configured providers, tools name
+ * configured MCP servers, the files exist (inside the top agent's directory or a place
+ * `allowedPaths` allows, like every file they refer to), no cycle (`a.ai -> b.ai -> a.ai`), no
+ * two sub-agents (or router destinations) of one agent share a name, and no chain deeper than
+ * `defaults.maxSubAgentDepth` (default 5). Every problem is collected.
  */
 export function loadAgentTree(
   rootPath: string,
@@ -71,53 +78,24 @@ export function loadAgentTree(
     return definition;
   };
 
-  const walk = (visit: Visit, stack: string[]): void => {
-    if (stack.includes(visit.path)) {
-      const chain = [...stack.slice(stack.indexOf(visit.path)), visit.path].map(show).join(' -> ');
-      problems.push(
-        problem(
-          'agent_tree',
-          visit.from?.file ?? show(visit.path),
-          visit.from?.line,
-          `sub-agent cycle: ${chain}`,
-        ),
-      );
-      return;
-    }
-    if (stack.length > maxDepth) {
-      const chain = [...stack, visit.path].map(show).join(' -> ');
-      problems.push(
-        problem(
-          'agent_tree',
-          visit.from?.file ?? show(visit.path),
-          visit.from?.line,
-          `sub-agents nest deeper than the limit of ${maxDepth}: ${chain} (raise defaults.maxSubAgentDepth in agent.json to allow it)`,
-        ),
-      );
+  const walk = (visit: Visit, stack: Stack): void => {
+    const limit = limitProblem(visit, stack, maxDepth, show);
+    if (limit !== undefined) {
+      problems.push(limit);
       return;
     }
     const definition = load(visit);
     if (definition === undefined) return;
-    const byName = new Map<string, string>();
-    for (const ref of definition.agents) {
-      walk({ path: ref.path, from: { file: definition.file, ...lineOf(ref.line), spec: ref.spec } }, [
-        ...stack,
-        visit.path,
-      ]);
-      const child = agents.get(ref.path);
-      if (child === undefined) continue;
-      const other = byName.get(child.toolName);
-      if (other !== undefined && other !== ref.path) {
-        problems.push(
-          problem(
-            'agent_tree',
-            definition.file,
-            ref.line,
-            `two sub-agents have the tool name \`agent__${child.toolName}\`: ${show(other)} and ${show(ref.path)} (set \`toolName\` in one of them)`,
-          ),
-        );
-      }
-      byName.set(child.toolName, ref.path);
+    const below: Stack = [
+      ...stack,
+      { path: visit.path, ...(visit.relation ? { relation: visit.relation } : {}) },
+    ];
+    const names = new UniqueNames(definition.file, show);
+    for (const edge of agentEdges(definition)) {
+      walk({ path: edge.ref.path, from: edgeOrigin(definition, edge), relation: edge.relation }, below);
+      const child = agents.get(edge.ref.path);
+      const clash = child === undefined ? undefined : names.add(edge, child.toolName);
+      if (clash !== undefined) problems.push(clash);
     }
   };
 
@@ -125,6 +103,62 @@ export function loadAgentTree(
   const root = agents.get(rootPath);
   if (problems.length > 0 || root === undefined) return { problems: unique(problems) };
   return { tree: { root, agents, models, maxDepth }, problems };
+}
+
+/** A cycle back to a file on the way down, or a chain deeper than `maxDepth`. */
+function limitProblem(
+  visit: Visit,
+  stack: Stack,
+  maxDepth: number,
+  show: (path: string) => string,
+): Problem | undefined {
+  const where = [visit.from?.file ?? show(visit.path), visit.from?.line] as const;
+  const here = { path: visit.path, ...(visit.relation ? { relation: visit.relation } : {}) };
+  const at = stack.findIndex((entry) => entry.path === visit.path);
+  if (at !== -1) return problem('agent_tree', ...where, cycleText([...stack.slice(at), here], show));
+  if (stack.length <= maxDepth) return undefined;
+  const chain = [...stack, here];
+  const what = chain.every((entry) => entry.relation === undefined || entry.relation === 'sub-agent')
+    ? 'sub-agents nest'
+    : 'agents (sub-agents, advisors, router destinations, handoffs) chain';
+  return problem(
+    'agent_tree',
+    ...where,
+    `${what} deeper than the limit of ${maxDepth}: ${chainText(chain, show)} (raise defaults.maxSubAgentDepth in agent.json to allow it)`,
+  );
+}
+
+/**
+ * Names that must be unique among one agent's files of one kind: the tool names of its
+ * sub-agents (`agent__<name>`), the enum of its router.
+ */
+class UniqueNames {
+  private readonly seen = new Map<AgentRelation, Map<string, string>>();
+
+  constructor(
+    private readonly file: string,
+    private readonly show: (path: string) => string,
+  ) {}
+
+  /** Records a loaded file's name; a problem when another file of the same kind has it. */
+  add(edge: AgentEdge, name: string): Problem | undefined {
+    const { ref, relation } = edge;
+    if (relation !== 'sub-agent' && relation !== 'router destination') return undefined;
+    const byName = this.seen.get(relation) ?? new Map<string, string>();
+    this.seen.set(relation, byName);
+    const other = byName.get(name);
+    byName.set(name, ref.path);
+    if (other === undefined || other === ref.path) return undefined;
+    const both = `${this.show(other)} and ${this.show(ref.path)} (set \`toolName\` in one of them)`;
+    return problem(
+      'agent_tree',
+      this.file,
+      ref.line,
+      relation === 'sub-agent'
+        ? `two sub-agents have the tool name \`agent__${name}\`: ${both}`
+        : `two router destinations have the name \`${name}\`: ${both}`,
+    );
+  }
 }
 
 function unique(problems: Problem[]): Problem[] {
@@ -137,8 +171,21 @@ function unique(problems: Problem[]): Problem[] {
   });
 }
 
-function lineOf(line: number | undefined): { line?: number } {
-  return line === undefined ? {} : { line };
+/** `a.ai -> b.ai`, with the relation of each step when it is not a plain sub-agent: `a.ai -[handoff]-> b.ai`. */
+function chainText(chain: Stack, show: (path: string) => string): string {
+  return chain
+    .map((entry, index) => {
+      if (index === 0) return show(entry.path);
+      const arrow =
+        entry.relation === undefined || entry.relation === 'sub-agent' ? '->' : `-[${entry.relation}]->`;
+      return `${arrow} ${show(entry.path)}`;
+    })
+    .join(' ');
+}
+
+function cycleText(cycle: Stack, show: (path: string) => string): string {
+  const plain = cycle.slice(1).every((entry) => entry.relation === 'sub-agent');
+  return `${plain ? 'sub-agent' : 'agent'} cycle: ${chainText(cycle, show)}`;
 }
 
 /** Checks models and tools against the config; returns the models the agent runs with. */

@@ -11,9 +11,10 @@ import { type ResolvedConfig, resolveConfig } from './config/layers.js';
 import { DEFAULT_MAX_CONCURRENT_SUB_AGENTS } from './config/schema.js';
 import { problemsError, RuntimeError } from './errors.js';
 import { LevelLimiter } from './limiter.js';
+import { runAgentChain } from './orchestration/run-chain.js';
 import { loadAgentTree } from './registry.js';
 import { RunScope } from './run-scope.js';
-import { type RunnerContext, runAgentSession } from './session-runner.js';
+import type { RunnerContext } from './session-runner.js';
 import { summarizeAgent } from './summary.js';
 
 /** The output contract of a run: `--format` / `--schema` over the file's `output`. */
@@ -126,7 +127,7 @@ export async function prepareRunner(
     const limiter = new LevelLimiter(
       config.defaults.maxConcurrentSubAgents ?? DEFAULT_MAX_CONCURRENT_SUB_AGENTS,
     );
-    return { context: { tree, config, targets, mcp, limiter, cwd }, active, trace };
+    return { context: { tree, config, targets, mcp, limiter, cwd, run: runAgentChain }, active, trace };
   } catch (error) {
     throw redacted(error, config);
   }
@@ -148,6 +149,7 @@ export async function createAgentRunner(
     tree.root,
     tree.root.agents.map((ref) => tree.agents.get(ref.path)),
     tree.models.get(tree.root.path),
+    (path) => tree.agents.get(path),
   );
   let closed = false;
   let closing: Promise<void> | undefined;
@@ -190,7 +192,7 @@ export async function createAgentRunner(
       const handle = { scope, meta };
       active.add(handle);
       try {
-        const result = await runAgentSession(context, {
+        const result = await runAgentChain(context, {
           definition: tree.root,
           prompt,
           expectedOutput: runExpectedOutput(tree.root, merged),
@@ -204,7 +206,7 @@ export async function createAgentRunner(
           scope,
           sessionId,
         });
-        return scope.finish(result);
+        return scope.finish({ ...result, finalAgentId: result.finalAgentId ?? tree.root.toolName });
       } catch (error) {
         return configurationFailure(config.redact(errorMessage(error)), {
           ...merged,

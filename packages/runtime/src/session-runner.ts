@@ -16,7 +16,7 @@ import type { ResolvedConfig } from './config/layers.js';
 import type { LevelLimiter } from './limiter.js';
 import { expandPromptVariables, promptVariables } from './prompt-variables.js';
 import type { AgentTree } from './registry.js';
-import type { RunScope } from './run-scope.js';
+import type { EventListener, RunScope } from './run-scope.js';
 import { SubAgentToolProvider } from './sub-agent-tool.js';
 import { traceModelClient, traceToolProvider } from './tracing.js';
 
@@ -28,6 +28,11 @@ export interface RunnerContext {
   mcp: McpTools;
   limiter: LevelLimiter;
   cwd: string;
+  /**
+   * Runs an agent with its orchestration (advisors, router, handoff); sub-agents are run
+   * through it. Absent: one session (`runAgentSession`).
+   */
+  run?: (ctx: RunnerContext, request: SessionRequest) => Promise<AgentResult>;
 }
 
 /** One session to run: the top agent, or a sub-agent called by its parent. */
@@ -50,6 +55,14 @@ export interface SessionRequest {
   trace: { llm: boolean; mcp: boolean };
   scope: RunScope;
   sessionId?: string;
+  /** Its name in agent paths and the op tree (default its `toolName`; `advisor:a` for a stage). */
+  name?: string;
+  /** Default: true for the top agent (depth 0). A chain's later agents inherit the caller's. */
+  isMaster?: boolean;
+  /** Tools besides its own (the router's `router__handoff-to`). */
+  extraTools?: readonly ToolProvider[];
+  /** Listener of its events (default the scope's listener for `isMaster`). */
+  onEvent?: EventListener;
 }
 
 /**
@@ -85,12 +98,10 @@ export async function runAgentSession(ctx: RunnerContext, request: SessionReques
 /** The session config of one agent: its models, MCP servers and sub-agents as tools, settings, prompt. */
 export function buildSessionConfig(ctx: RunnerContext, request: SessionRequest): AgentSessionConfig {
   const { definition, scope } = request;
-  const isMaster = request.depth === 0;
+  const isMaster = request.isMaster ?? request.depth === 0;
   const sessionId = request.sessionId ?? randomUUID();
-  const agentPath =
-    request.parentAgentPath === undefined
-      ? definition.toolName
-      : `${request.parentAgentPath}.${definition.toolName}`;
+  const name = request.name ?? definition.toolName;
+  const agentPath = request.parentAgentPath === undefined ? name : `${request.parentAgentPath}.${name}`;
   const meta: AgentEventMeta = {
     isMaster,
     isFinal: false,
@@ -120,7 +131,7 @@ export function buildSessionConfig(ctx: RunnerContext, request: SessionRequest):
         parentAgentPath: agentPath,
         limiter: ctx.limiter,
         run: (childRequest) =>
-          runAgentSession(ctx, {
+          (ctx.run ?? runAgentSession)(ctx, {
             definition: childRequest.child,
             prompt: childRequest.prompt,
             expectedOutput: childRequest.expectedOutput,
@@ -136,6 +147,7 @@ export function buildSessionConfig(ctx: RunnerContext, request: SessionRequest):
       }),
     );
   }
+  if (request.extraTools !== undefined) tools.push(...request.extraTools);
   const settings = layerSettings(request.overrides, definition.settings, pickSettings(ctx.config.defaults));
   const { toolOutput: _files, llmTimeout, toolTimeout, ...sessionSettings } = settings;
   const instructions = expandPromptVariables(
@@ -156,9 +168,9 @@ export function buildSessionConfig(ctx: RunnerContext, request: SessionRequest):
     output: request.expectedOutput,
     ...(request.reportBack === true ? { reportBack: true } : {}),
     toolOutput,
-    onEvent: scope.listener(isMaster),
+    onEvent: request.onEvent ?? scope.listener(isMaster),
     ...(request.signal === undefined ? {} : { signal: request.signal }),
-    name: definition.toolName,
+    name,
     ...(request.parentAgentPath === undefined ? {} : { parentAgentPath: request.parentAgentPath }),
     isMaster,
     ...(request.headendId === undefined ? {} : { headendId: request.headendId }),

@@ -12,8 +12,8 @@ import {
 import { errorMessage, isRecord } from '@agent/protocol/util';
 import { compileSchema } from '@agent/schema';
 import type { AgentDefinition } from './agent-file/definition.js';
-
 import { type LevelLimiter, SlotAbortedError } from './limiter.js';
+import { reportBody } from './orchestration/blocks.js';
 
 /** What the parent asked a sub-agent to do, for the runner to run. */
 export interface ChildRunRequest {
@@ -226,8 +226,7 @@ function toolResult(child: AgentDefinition, result: AgentResult): ToolResult {
       ...childSession,
     };
   }
-  const body =
-    report.content_json !== undefined ? JSON.stringify(report.content_json) : (report.content ?? '');
+  const body = reportBody(report);
   const text =
     report.status === 'success' ? body : `[the sub-agent reported status ${report.status}]\n${body}`;
   return {

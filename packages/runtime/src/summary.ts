@@ -1,12 +1,15 @@
 import type { AgentDefinition, ModelRef } from './agent-file/definition.js';
 import type { AgentSummary } from './api.js';
+import { orchestrationSummary } from './orchestration/summary.js';
 
 /** What `list`, headends and runners show of an agent. */
 export function summarizeAgent(
   definition: AgentDefinition,
   children: readonly (AgentDefinition | undefined)[],
   models: readonly ModelRef[] = definition.models,
+  resolve: (path: string) => AgentDefinition | undefined = () => undefined,
 ): AgentSummary {
+  const orchestration = orchestrationSummary(definition, resolve);
   return {
     toolName: definition.toolName,
     file: definition.file,
@@ -20,5 +23,6 @@ export function summarizeAgent(
     ...(definition.input.format === 'json' && definition.input.schema !== undefined
       ? { inputSchema: definition.input.schema }
       : {}),
+    ...(orchestration === undefined ? {} : { orchestration }),
   };
 }

@@ -73,6 +73,7 @@ export async function validateAgentFile(
       definition,
       definition.agents.map((ref) => tree.agents.get(ref.path)),
       tree.models.get(definition.path),
+      (path) => tree.agents.get(path),
     ),
   );
   return { ok: found.length === 0, problems: found, agents };

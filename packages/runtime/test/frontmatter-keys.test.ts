@@ -86,6 +86,40 @@ const cases: Case[] = [
       });
     },
   },
+  // Orchestration keys act around the session (test/orchestration.test.ts runs them); here: they load.
+  {
+    key: 'advisors',
+    yaml: 'advisors: [./sub/adv.ai]',
+    files: { 'sub/adv.ai': agentFile('models: [local/m1]') },
+    check: (_, p) => {
+      const [ref] = p.context.tree.root.orchestration?.advisors ?? [];
+      expect(p.context.tree.agents.get(ref!.path)?.toolName).toBe('adv');
+    },
+  },
+  {
+    key: 'advisorTimeout',
+    yaml: 'advisors: [./adv.ai]\nadvisorTimeout: 1500',
+    files: { 'adv.ai': agentFile('models: [local/m1]') },
+    check: (_, p) => expect(p.context.tree.root.orchestration?.advisorTimeout).toBe(1500),
+  },
+  {
+    key: 'router',
+    yaml: 'router: { destinations: [./billing.ai] }',
+    files: { 'billing.ai': agentFile('models: [local/m1]') },
+    check: (_, p) => {
+      const [ref] = p.context.tree.root.orchestration?.router ?? [];
+      expect(p.context.tree.agents.get(ref!.path)?.toolName).toBe('billing');
+    },
+  },
+  {
+    key: 'handoff',
+    yaml: 'handoff: ./fmt.ai',
+    files: { 'fmt.ai': agentFile('models: [local/m1]') },
+    check: (_, p) => {
+      const ref = p.context.tree.root.orchestration?.handoff;
+      expect(p.context.tree.agents.get(ref!.path)?.toolName).toBe('fmt');
+    },
+  },
   { key: 'maxTurns', yaml: 'maxTurns: 4', check: (c) => expect(c.maxTurns).toBe(4) },
   { key: 'maxRetries', yaml: 'maxRetries: 2', check: (c) => expect(c.maxRetries).toBe(2) },
   {

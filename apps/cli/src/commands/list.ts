@@ -4,6 +4,7 @@ import type { AgentSummary, ConfigSummary } from '@agent/runtime';
 import { CliError } from '../cli-error.js';
 import { CLI_EXIT, type CliExitCode } from '../exit-codes.js';
 import { type CliIo, writeAndFlush } from '../io.js';
+import { orchestrationLines } from '../output/orchestration.js';
 import { formatProblem, runtimeErrorProblem } from '../runtime-errors.js';
 
 export interface ListCliOptions {
@@ -69,6 +70,7 @@ export function formatListing(described: { config: ConfigSummary; agents: AgentS
     lines.push(`    models: ${agent.models.join(', ') || '(none)'}`);
     lines.push(`    tools: ${agent.tools.join(', ') || '(none)'}`);
     if (agent.subAgents.length > 0) lines.push(`    sub-agents: ${agent.subAgents.join(', ')}`);
+    for (const line of orchestrationLines(agent.orchestration)) lines.push(`    ${line}`);
     lines.push(`    output: ${agent.outputFormat}`);
     if (agent.usage !== undefined) lines.push(`    usage: ${agent.usage}`);
   }

@@ -1,6 +1,8 @@
+import type { OrchestrationSummary } from '@agent/protocol';
 import type { ValidationProblem } from '@agent/runtime';
 import { CLI_EXIT, type CliExitCode } from '../exit-codes.js';
 import { type CliIo, writeAndFlush } from '../io.js';
+import { orchestrationChain } from '../output/orchestration.js';
 import { formatProblem, runtimeErrorProblem } from '../runtime-errors.js';
 
 export interface ValidateCliOptions {
@@ -13,6 +15,8 @@ interface FileVerdict {
   ok: boolean;
   problems: ValidationProblem[];
   agents: string[];
+  /** The agents that chain others (advisors, router, handoff), by name. */
+  orchestration?: Record<string, OrchestrationSummary>;
 }
 
 /** `agent validate <file.ai...>`: checks files and their sub-agents without running anything. */
@@ -33,7 +37,10 @@ export async function validateCommand(
       const summary = verdict.ok
         ? `ok ${verdict.file}${verdict.agents.length === 0 ? '' : ` (agents: ${verdict.agents.join(', ')})`}`
         : `${verdict.problems.length} problem${verdict.problems.length === 1 ? '' : 's'} in ${verdict.file}`;
-      if (verdict.ok) await writeAndFlush(io.stdout, `${summary}\n`);
+      const chains = Object.entries(verdict.orchestration ?? {}).map(
+        ([name, orchestration]) => `  ${name}: ${orchestrationChain(name, orchestration)}`,
+      );
+      if (verdict.ok) await writeAndFlush(io.stdout, [summary, ...chains, ''].join('\n'));
       else await writeAndFlush(io.stderr, `${summary}\n`);
     }
   }
@@ -50,7 +57,18 @@ async function validateOne(file: string, options: ValidateCliOptions): Promise<F
     const ok = outcome.ok && outcome.problems.length === 0;
     const problems =
       outcome.ok || outcome.problems.length > 0 ? outcome.problems : [{ file, message: 'invalid' }];
-    return { file, ok, problems, agents: outcome.agents.map((agent) => agent.toolName) };
+    const chained = outcome.agents.filter((agent) => agent.orchestration !== undefined);
+    return {
+      file,
+      ok,
+      problems,
+      agents: outcome.agents.map((agent) => agent.toolName),
+      ...(chained.length === 0
+        ? {}
+        : {
+            orchestration: Object.fromEntries(chained.map((agent) => [agent.toolName, agent.orchestration!])),
+          }),
+    };
   } catch (error) {
     const problem = runtimeErrorProblem(error, file);
     if (problem === undefined) throw error;

@@ -41,6 +41,41 @@ describe('agent validate', () => {
     expect(result.stdout).toMatch(/^ok .*good\.ai/);
   });
 
+  it('shows the orchestration of each agent in the order its stages run, and a cycle as a located error', async () => {
+    const ws = workspace(server, {
+      'triage.ai': agentFile(
+        'models: test/big\nadvisors: [./history.ai]\nrouter: { destinations: [./billing.ai, ./tech.ai] }\nhandoff: ./formatter.ai',
+      ),
+      'history.ai': agentFile('models: test/small'),
+      'billing.ai': agentFile('models: test/small'),
+      'tech.ai': agentFile('models: test/small\nhandoff: ./formatter.ai'),
+      'formatter.ai': agentFile('models: test/small'),
+      'loop.ai': agentFile('models: test/big\nhandoff: ./back.ai'),
+      'back.ai': agentFile('models: test/big\nadvisors: [./loop.ai]'),
+    });
+    const options = { cwd: ws.dir, env: isolatedEnv(ws) };
+    const good = await runCli(['validate', ws.file('triage.ai'), '--config', ws.file('agent.json')], options);
+    expect(good.code, good.stderr).toBe(0);
+    expect(good.stdout.split('\n').slice(1)).toEqual([
+      '  triage: [advisors: history] -> triage -> [router: billing | tech] -> [handoff: formatter]',
+      '  tech: tech -> [handoff: formatter]',
+      '',
+    ]);
+    const json = await runCli(
+      ['validate', ws.file('triage.ai'), '--json', '--config', ws.file('agent.json')],
+      options,
+    );
+    expect(JSON.parse(json.stdout)[0].orchestration).toEqual({
+      triage: { advisors: ['history'], router: ['billing', 'tech'], handoff: 'formatter' },
+      tech: { advisors: [], handoff: 'formatter' },
+    });
+    const cycle = await runCli(['validate', ws.file('loop.ai'), '--config', ws.file('agent.json')], options);
+    expect(cycle.code).toBe(7);
+    expect(cycle.stderr).toContain(
+      'back.ai:4: agent cycle: loop.ai -[handoff]-> back.ai -[advisor]-> loop.ai',
+    );
+  });
+
   it('gives the verdicts as JSON with --json', async () => {
     const ws = workspace(server, { 'ok.ai': agentFile('models: test/big') });
     const result = await runCli(['validate', ws.file('ok.ai'), '--json', '--config', ws.file('agent.json')], {
@@ -92,6 +127,38 @@ describe('agent list', () => {
     };
     expect(listing.config.providers.map((provider) => provider.name).sort()).toEqual(['spare', 'test']);
     expect(listing.agents.map((agent) => agent.description)).toEqual(['Second agent']);
+  });
+
+  it('shows advisors, router destinations and handoff under each agent', async () => {
+    const ws = workspace(server, {
+      'main.ai': agentFile(
+        'description: Routes support questions\nmodels: test/one\nadvisors: [./facts.ai]\nrouter: [./billing.ai]\nhandoff: ./polish.ai',
+      ),
+      'facts.ai': agentFile('models: test/one'),
+      'billing.ai': agentFile('models: test/one'),
+      'polish.ai': agentFile('models: test/one'),
+    });
+    const result = await runCli(['list', '--agent', ws.file('main.ai'), '--config', ws.file('agent.json')], {
+      cwd: ws.dir,
+      env: isolatedEnv(ws),
+    });
+    expect(result.code, result.stderr).toBe(0);
+    const agents = result.stdout.slice(result.stdout.indexOf('Agents:'));
+    expect(agents).toContain(
+      [
+        '  main  main.ai',
+        '    Routes support questions',
+        '    models: test/one',
+        '    tools: (none)',
+        '    advisors: facts',
+        '    router: billing',
+        '    handoff: polish',
+        '    output: markdown',
+      ].join('\n'),
+    );
+    // The files it names are described too.
+    expect(agents).toMatch(/ {2}facts {2}facts\.ai/);
+    expect(agents).toMatch(/ {2}polish {2}polish\.ai/);
   });
 
   it('exits 7 for an invalid config', async () => {

@@ -10,7 +10,7 @@ import {
   type ToolResultMessage,
 } from '@agent/protocol';
 import type { SessionRecorder } from '../observe/recorder.js';
-import type { ToolExecutor } from '../tools/tool-executor.js';
+import type { ToolExecutor, TurnToolsOutcome } from '../tools/tool-executor.js';
 import { answerCallsBesideReport, NOT_ON_FINAL_TURN } from './calls-beside-report.js';
 import type { AttemptSuccess } from './model-attempt.js';
 import {
@@ -84,6 +84,7 @@ export class AnswerHandler {
       this.push(assistant);
       const result = await o.executor.runTurn(outcome.toolCalls, turnNode);
       for (const message of result.messages) this.push(message);
+      if (result.endSession !== undefined) return this.endByTool(result.endSession);
       state.taskStatusOnlyTurns = result.onlyTaskStatus ? state.taskStatusOnlyTurns + 1 : 0;
       const forceFinal =
         result.forceFinal ?? (state.taskStatusOnlyTurns >= 2 ? 'task_status_only' : undefined);
@@ -156,6 +157,28 @@ export class AnswerHandler {
       source: adoption.source === 'xml' ? 'xml' : 'native',
       turn: state.turn,
       agentPath: o.agentPath,
+    });
+    return { kind: 'report' };
+  }
+
+  /** A tool answered for the session: its report is committed as it is (the tool vouches for it). */
+  private endByTool(end: NonNullable<TurnToolsOutcome['endSession']>): TurnEnd {
+    const { report } = end;
+    this.o.state.finalReport = {
+      status: report.status ?? 'success',
+      format: this.o.expected.format,
+      ...(report.content === undefined ? {} : { content: report.content }),
+      ...(report.content_json === undefined ? {} : { content_json: report.content_json }),
+      ...(report.metadata === undefined ? {} : { metadata: report.metadata }),
+      ts: this.o.now(),
+      origin: 'declared',
+    };
+    this.o.recorder.log({
+      severity: 'VRB',
+      direction: 'response',
+      type: 'llm',
+      remoteIdentifier: 'agent:final-report',
+      message: `the tool ${end.tool} ended the session with its result`,
     });
     return { kind: 'report' };
   }

@@ -1,4 +1,4 @@
-import type { OpNode, SessionNode, ToolProvider, ToolResult } from '@agent/protocol';
+import type { OpNode, SessionNode, ToolEndSession, ToolProvider, ToolResult } from '@agent/protocol';
 import { errorMessage } from '@agent/protocol/util';
 import type { ToolLookup } from './tool-registry.js';
 
@@ -14,6 +14,8 @@ export interface RawToolOutcome {
   childSession?: SessionNode;
   /** Structured content the tool answered beside its text (`ToolResult.structured`). */
   structured?: unknown;
+  /** The tool answered for the session: it ends after this turn with this report. */
+  endSession?: ToolEndSession;
 }
 
 export function failedText(message: string): string {
@@ -94,7 +96,8 @@ export async function runExternalCall(
     if (result.isError === true)
       return { ok: false, text: result.text, error: 'tool_error', provider, ...child };
     const structured = result.structured === undefined ? {} : { structured: result.structured };
-    return { ok: true, text: result.text, provider, ...child, ...structured };
+    const end = result.endSession === undefined ? {} : { endSession: result.endSession };
+    return { ok: true, text: result.text, provider, ...child, ...structured, ...end };
   } finally {
     clearTimeout(timer);
     options.signal.removeEventListener('abort', onSessionAbort);

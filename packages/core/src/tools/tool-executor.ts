@@ -8,6 +8,7 @@ import {
   TASK_STATUS_TOOL,
   type ToolAccountingEntry,
   type ToolCall,
+  type ToolEndSession,
   type ToolResultMessage,
 } from '@agent/protocol';
 import type { OpTreeBuilder } from '../observe/op-tree.js';
@@ -47,6 +48,8 @@ export interface TurnToolsOutcome {
   forceFinal?: ForcedFinalReason;
   /** Every call of the turn was a standalone `agent__task_status`. */
   onlyTaskStatus: boolean;
+  /** The first call (in the model's order) whose tool answered for the session. */
+  endSession?: { tool: string; report: ToolEndSession };
 }
 
 /** Runs the native tool calls of one turn in parallel and turns every outcome into a tool message. */
@@ -89,7 +92,18 @@ export class ToolExecutor {
       });
     }
     const onlyTaskStatus = calls.length > 0 && calls.every((call) => call.name === TASK_STATUS_TOOL);
-    return { messages, ...(forceFinal === undefined ? {} : { forceFinal }), onlyTaskStatus };
+    // Set only on calls that succeeded (a batch carries the one of its inner calls).
+    const ending = runs.findIndex((run) => run.outcome.endSession !== undefined);
+    const endSession =
+      ending === -1
+        ? undefined
+        : { tool: calls[ending]!.name, report: runs[ending]!.outcome.endSession as ToolEndSession };
+    return {
+      messages,
+      ...(forceFinal === undefined ? {} : { forceFinal }),
+      onlyTaskStatus,
+      ...(endSession === undefined ? {} : { endSession }),
+    };
   }
 
   private async refuse(call: ToolCall, parent: OpNode, message: string): Promise<CallRun> {
@@ -233,19 +247,24 @@ export class ToolExecutor {
           : await this.refuse(innerCall, node, budget.refusal);
         const sized = await this.options.sizer.resize(innerCall, run.outcome.text);
         run.finish(sized);
-        return { id: inner.id, tool: inner.tool, ok: run.outcome.ok, text: sized };
+        const endSession = run.outcome.ok ? run.outcome.endSession : undefined;
+        return { id: inner.id, tool: inner.tool, ok: run.outcome.ok, text: sized, endSession };
       }),
     );
+    // A batched call that answers for the session ends it as a direct call would.
+    const ending = parts.find((p) => p.endSession !== undefined)?.endSession;
+    const end = ending === undefined ? {} : { endSession: ending };
     const text = parts
       .map((p) => `--- result of call ${p.id} (${p.tool})${p.ok ? '' : ' [failed]'} ---\n${p.text}`)
       .join('\n\n');
     const failed = parts.filter((p) => !p.ok).length;
-    if (failed === 0) return { ok: true, text };
+    if (failed === 0) return { ok: true, text, ...end };
     return {
       ok: false,
       text,
       error: 'partial_failure',
       summary: `${failed} of ${parts.length} batched calls failed`,
+      ...end,
     };
   }
 }

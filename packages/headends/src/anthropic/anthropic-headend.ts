@@ -30,6 +30,8 @@ export function createAnthropicHeadend(options: HeadendOptions): Headend {
       id: info.name,
       display_name: info.description ?? info.name,
       created_at: new Date(0).toISOString(),
+      // Not Anthropic's field (clients ignore it): the agents chained around this one.
+      ...(info.orchestration === undefined ? {} : { orchestration: info.orchestration }),
     }));
     return c.json({ data, has_more: false, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null });
   });

@@ -14,6 +14,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Admission, SessionTicket } from '../admission.js';
 import type { AgentCatalog, AgentInfo } from '../agent-catalog.js';
+import { describedWithOrchestration } from '../orchestration-text.js';
 import { requestSchemaProblem } from '../schema-guard.js';
 import { inputRejection, reportText } from '../usage.js';
 
@@ -77,7 +78,10 @@ export function createAgentToolsServer(options: AgentToolsOptions): Server {
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: options.catalog.list().map((info) => ({
       name: info.name,
-      description: info.description ?? `Runs the ${info.name} agent.`,
+      description: describedWithOrchestration(
+        info.description ?? `Runs the ${info.name} agent.`,
+        info.orchestration,
+      ),
       inputSchema: toolInputSchema(info),
     })),
   }));

@@ -32,9 +32,14 @@ export function createOpenAiHeadend(options: HeadendOptions): Headend {
   app.get('/v1/models', (c) =>
     c.json({
       object: 'list',
-      data: options.catalog
-        .list()
-        .map((info) => ({ id: info.name, object: 'model', created: 0, owned_by: 'agent' })),
+      data: options.catalog.list().map((info) => ({
+        id: info.name,
+        object: 'model',
+        created: 0,
+        owned_by: 'agent',
+        // Not OpenAI's field (clients ignore it): the agents chained around this one.
+        ...(info.orchestration === undefined ? {} : { orchestration: info.orchestration }),
+      })),
     }),
   );
 

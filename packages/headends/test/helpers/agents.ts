@@ -32,6 +32,7 @@ export function served(runner: AgentRunner): ServedAgent {
       outputFormat: summary.outputFormat,
       inputSchema: summary.inputSchema,
       outputSchema: summary.outputSchema,
+      orchestration: summary.orchestration,
     },
     run: (input, options) => runner.run(input, options),
   };

@@ -2,7 +2,9 @@ import { basename, dirname, extname, resolve } from 'node:path';
 import type { JsonSchema, OutputFormat } from '@agent/protocol';
 import { checkSchema } from '@agent/schema';
 import { displayPath, type Problem, problem } from '../errors.js';
+import { type AgentOrchestration, readOrchestration } from '../orchestration/frontmatter.js';
 import { readRegularFile } from '../read-regular-file.js';
+import { type FileRef, fileRefs } from './file-ref.js';
 import { expandIncludes, MAX_INCLUDED_BYTES } from './includes.js';
 import { normaliseShorthands } from './keys.js';
 import { parseAgentFile } from './parse.js';
@@ -25,13 +27,7 @@ export interface NamedRef {
   line?: number;
 }
 
-export interface FileRef {
-  /** As written. */
-  spec: string;
-  /** Absolute. */
-  path: string;
-  line?: number;
-}
+export type { FileRef } from './file-ref.js';
 
 /** One loaded agent file: everything the frontmatter said, checked, with lines for later checks. */
 export interface AgentDefinition {
@@ -50,6 +46,8 @@ export interface AgentDefinition {
   output: { format: OutputFormat; schema?: JsonSchema; declared: boolean };
   /** The prompt body with includes expanded (variables are filled in at run time). */
   prompt: string;
+  /** Advisors, router destinations and handoff, when the file names any (`docs/orchestration.md`). */
+  orchestration?: AgentOrchestration;
 }
 
 /** Internal tool names a sub-agent may not take. */
@@ -69,8 +67,11 @@ export interface LoadOptions {
   cwd: string;
   /** Where the files it refers to may be (see `referenceScope`). */
   scope: ReferenceScope;
-  /** For a sub-agent: the parent's line naming it (the file must then be inside `scope` too). */
-  from?: { file: string; line?: number; spec: string };
+  /**
+   * For a file another one names: the line naming it (the file must then be inside `scope`
+   * too) and what it is to that file (`sub-agent file` by default, `advisor file`, ...).
+   */
+  from?: { file: string; line?: number; spec: string; what?: string };
 }
 
 /** Reads, parses and checks one agent file. Problems are collected; `definition` is set when usable. */
@@ -86,7 +87,7 @@ export function loadAgentDefinition(
       ? readTopAgentFile(path, file, read)
       : readReferencedFile(
           path,
-          'sub-agent file',
+          from.what ?? 'sub-agent file',
           from.spec,
           { file: from.file, line: from.line },
           scope,
@@ -109,11 +110,10 @@ export function loadAgentDefinition(
     name,
     ...line(lineOf('tools', index)),
   }));
-  const agents = ((data.agents as string[] | undefined) ?? []).map((spec, index) => ({
-    spec,
-    path: resolve(dir, spec),
-    ...line(lineOf('agents', index)),
-  }));
+  const agents: FileRef[] = fileRefs((data.agents as string[] | undefined) ?? [], dir, (index) =>
+    lineOf('agents', index),
+  );
+  const orchestration = readOrchestration(data, { file, dir, lineOf, problems });
   const toolName = (data.toolName as string | undefined) ?? toolNameFromFile(path);
   if (RESERVED_TOOL_NAMES.includes(toolName)) {
     problems.push(
@@ -155,6 +155,7 @@ export function loadAgentDefinition(
       declared: output !== undefined,
     },
     prompt,
+    ...(orchestration === undefined ? {} : { orchestration }),
   };
   return { definition, problems: [] };
 }

@@ -1,4 +1,5 @@
 import { OUTPUT_FORMATS, REASONING_EFFORTS } from '@agent/protocol';
+import { normaliseOrchestration, ORCHESTRATION_PROPERTIES } from '../orchestration/frontmatter.js';
 
 // The keys of an agent file's frontmatter and of the config's `defaults`, as JSON Schemas.
 // `x-expects` says in words what a value must be; validation messages quote it.
@@ -90,6 +91,7 @@ export const FRONTMATTER_SCHEMA: Schema = {
     models: MODELS,
     tools: stringList('a list of MCP server names (or one string)'),
     agents: stringList('a list of sub-agent file paths (or one string)'),
+    ...ORCHESTRATION_PROPERTIES,
     ...SETTINGS_PROPERTIES,
     input: {
       type: 'object',
@@ -150,5 +152,6 @@ export function normaliseShorthands(data: Record<string, unknown>): Record<strin
   if (typeof out.reasoning === 'string') out.reasoning = { effort: out.reasoning };
   if (typeof out.toolOutput === 'boolean') out.toolOutput = { enabled: out.toolOutput };
   for (const key of ['input', 'output']) if (typeof out[key] === 'string') out[key] = { format: out[key] };
+  normaliseOrchestration(out);
   return out;
 }

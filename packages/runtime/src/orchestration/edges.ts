@@ -1,0 +1,33 @@
+import type { AgentDefinition, FileRef } from '../agent-file/definition.js';
+
+/** How one agent file names another. */
+export type AgentRelation = 'sub-agent' | 'advisor' | 'router destination' | 'handoff';
+
+export interface AgentEdge {
+  ref: FileRef;
+  relation: AgentRelation;
+}
+
+/** Every agent file `definition` names, in the order they are written: sub-agents, advisors, destinations, handoff. */
+export function agentEdges(definition: Pick<AgentDefinition, 'agents' | 'orchestration'>): AgentEdge[] {
+  const edges: AgentEdge[] = definition.agents.map((ref) => ({ ref, relation: 'sub-agent' }));
+  const o = definition.orchestration;
+  if (o === undefined) return edges;
+  for (const ref of o.advisors) edges.push({ ref, relation: 'advisor' });
+  for (const ref of o.router ?? []) edges.push({ ref, relation: 'router destination' });
+  if (o.handoff !== undefined) edges.push({ ref: o.handoff, relation: 'handoff' });
+  return edges;
+}
+
+/** The `from` a referenced agent file is loaded with (problems then name the referring line). */
+export function edgeOrigin(
+  definition: Pick<AgentDefinition, 'file'>,
+  edge: AgentEdge,
+): { file: string; line?: number; spec: string; what: string } {
+  return {
+    file: definition.file,
+    ...(edge.ref.line === undefined ? {} : { line: edge.ref.line }),
+    spec: edge.ref.spec,
+    what: `${edge.relation} file`,
+  };
+}
