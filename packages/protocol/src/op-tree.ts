@@ -24,6 +24,8 @@ export interface OpNode {
   status: 'running' | 'ok' | 'failed';
   error?: string;
   accounting?: AccountingEntry;
+  /** Answered from a cache: a session replayed from the response cache, a tool call from the tool cache. */
+  cached?: true;
   /** Sub-agent sessions hang under the tool node that ran them. */
   children: OpNode[];
 }

@@ -28,6 +28,11 @@ export type ToolResult =
       isError?: boolean;
       /** A sub-agent's op tree: the session hangs it under this tool call's operation. */
       childSession?: SessionNode;
+      /**
+       * The provider answered from a cache instead of running the tool (a caching wrapper such
+       * as the runtime's tool cache): the session marks the call's accounting and op-tree node.
+       */
+      cached?: true;
     }
   | { ok: false; error: ToolError; childSession?: SessionNode };
 

@@ -12,6 +12,8 @@ export interface RawToolOutcome {
   provider?: ToolProvider;
   /** A sub-agent's op tree, hung under the call's operation. */
   childSession?: SessionNode;
+  /** The provider answered from a cache (`ToolResult.cached`): marked on the accounting and the op node. */
+  cached?: true;
 }
 
 export function failedText(message: string): string {
@@ -91,7 +93,7 @@ export async function runExternalCall(
     }
     if (result.isError === true)
       return { ok: false, text: result.text, error: 'tool_error', provider, ...child };
-    return { ok: true, text: result.text, provider, ...child };
+    return { ok: true, text: result.text, provider, ...child, ...(result.cached ? { cached: true } : {}) };
   } finally {
     clearTimeout(timer);
     options.signal.removeEventListener('abort', onSessionAbort);
