@@ -109,6 +109,20 @@ export async function openRedisBackend(options: RedisBackendOptions): Promise<Ca
     client.disconnect();
     throw fail('cannot connect', error);
   }
+  return redisBackend(client, { shown, prefix, maxEntries: options.maxEntries, fail });
+}
+
+/** The backend over a connected client (the keys, scripts and the bound). */
+function redisBackend(
+  client: ScriptedClient,
+  options: {
+    shown: string;
+    prefix: string;
+    maxEntries: number;
+    fail: (what: string, error: unknown) => CacheError;
+  },
+): CacheBackend {
+  const { shown, prefix, fail } = options;
   const lru = `${prefix}lru`;
   const expiry = `${prefix}expiry`;
   const clock = `${prefix}clock`;

@@ -65,7 +65,6 @@ export function replayCachedResponse(
     emit({ type: 'log', entry: full });
   };
   const { report } = cached;
-  const latency = info.endedAt - info.startedAt;
   emit({ type: 'cache_hit', hit: info.hit });
   log({
     severity: 'VRB',
@@ -74,18 +73,7 @@ export function replayCachedResponse(
     remoteIdentifier: 'agent:cache',
     message: `answered from the response cache (${info.hit.backend}, key ${info.hit.key}, stored ${seconds(info.hit.ageMs)} ago by ${cached.provider}/${cached.model}, expires in ${seconds(info.hit.expiresInMs)})`,
   });
-  const entry: LlmAccountingEntry = {
-    type: 'llm',
-    timestamp: info.endedAt,
-    status: 'ok',
-    latency,
-    provider: cached.provider,
-    model: cached.model,
-    costUsd: 0,
-    tokens: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
-    agentPath,
-    cached: true,
-  };
+  const entry = cachedEntry(cached, agentPath, info);
   emit({ type: 'accounting', entry });
   const text =
     report.content ?? (report.content_json === undefined ? '' : JSON.stringify(report.content_json));
@@ -98,27 +86,7 @@ export function replayCachedResponse(
     remoteIdentifier: 'agent:EXIT-FINAL-ANSWER',
     message: `final report replayed from the response cache (${report.status})`,
   });
-  const opTree: SessionNode = {
-    id: 'op-0',
-    kind: 'session',
-    label: name,
-    sessionId,
-    startedAt: info.startedAt,
-    endedAt: info.endedAt,
-    status: 'ok',
-    // No accounting on the node: the op tree's totals count model calls, and none was made.
-    cached: true,
-    children: [],
-    totals: {
-      llmCalls: 0,
-      toolCalls: 0,
-      inputTokens: 0,
-      outputTokens: 0,
-      cachedTokens: 0,
-      costUsd: 0,
-      durationMs: latency,
-    },
-  };
+  const opTree = cachedTree(name, sessionId, info);
   emit({ type: 'op_tree', tree: opTree });
   return {
     success: true,
@@ -129,6 +97,49 @@ export function replayCachedResponse(
     accounting: [entry],
     opTree,
     sessionId,
+  };
+}
+
+/** The accounting entry of a replay: the model that wrote the report, no tokens, cost 0, `cached`. */
+function cachedEntry(cached: CachedResponse, agentPath: string, info: ReplayInfo): LlmAccountingEntry {
+  return {
+    type: 'llm',
+    timestamp: info.endedAt,
+    status: 'ok',
+    latency: info.endedAt - info.startedAt,
+    provider: cached.provider,
+    model: cached.model,
+    costUsd: 0,
+    tokens: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+    agentPath,
+    cached: true,
+  };
+}
+
+/**
+ * The op tree of a replay: its session node marked `cached`, with no accounting on it and no
+ * children (the totals count model calls, and none was made).
+ */
+function cachedTree(name: string, sessionId: string, info: ReplayInfo): SessionNode {
+  return {
+    id: 'op-0',
+    kind: 'session',
+    label: name,
+    sessionId,
+    startedAt: info.startedAt,
+    endedAt: info.endedAt,
+    status: 'ok',
+    cached: true,
+    children: [],
+    totals: {
+      llmCalls: 0,
+      toolCalls: 0,
+      inputTokens: 0,
+      outputTokens: 0,
+      cachedTokens: 0,
+      costUsd: 0,
+      durationMs: info.endedAt - info.startedAt,
+    },
   };
 }
 

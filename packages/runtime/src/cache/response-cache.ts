@@ -1,7 +1,7 @@
 import { cacheKey, formatTtl } from '@agent/cache';
 import type { AgentSessionConfig } from '@agent/core';
 import type { AgentEventMeta, AgentResult } from '@agent/protocol';
-import { errorMessage } from '@agent/protocol/util';
+import { errorMessage, isRecord } from '@agent/protocol/util';
 import type { RunnerContext, SessionRequest } from '../session-runner.js';
 import { agentHash } from './agent-hash.js';
 import { type CachedResponse, replayCachedResponse } from './cache-replay.js';
@@ -39,8 +39,8 @@ export async function runWithResponseCache(
   });
   const startedAt = Date.now();
   try {
-    const hit = await responses.get<CachedResponse>(key);
-    if (hit !== undefined && hit.value.v === 1 && hit.value.report?.status === 'success') {
+    const hit = await responses.get<unknown>(key);
+    if (hit !== undefined && isCachedResponse(hit.value)) {
       return replayCachedResponse(config, hit.value, {
         hit: {
           kind: 'response',
@@ -92,6 +92,20 @@ function determining(config: AgentSessionConfig): unknown {
     ...rest
   } = config;
   return rest;
+}
+
+/** An entry this version wrote (another version's, or a damaged one, is a miss and is overwritten). */
+function isCachedResponse(value: unknown): value is CachedResponse {
+  if (
+    !isRecord(value) ||
+    value.v !== 1 ||
+    typeof value.provider !== 'string' ||
+    typeof value.model !== 'string'
+  ) {
+    return false;
+  }
+  const report = value.report;
+  return isRecord(report) && report.status === 'success' && typeof report.format === 'string';
 }
 
 /** The entry to store: only a report the model declared a success, from a run that succeeded. */
