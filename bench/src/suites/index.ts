@@ -1,5 +1,6 @@
 import type { BenchSuite } from '../harness/types.js';
 import { agentLoopSuite } from './agent-loop.js';
+import { cacheHitSuite } from './cache-hit.js';
 import { headendLoadSuite } from './headend-load.js';
 import { mcpGrepSuite } from './mcp-grep.js';
 import { toolOutputMemorySuite } from './tool-output-memory.js';
@@ -12,4 +13,5 @@ export const suites: BenchSuite[] = [
   agentLoopSuite,
   toolOutputMemorySuite,
   headendLoadSuite,
+  cacheHitSuite,
 ];

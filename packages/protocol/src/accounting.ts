@@ -8,6 +8,8 @@ interface AccountingBase {
   error?: string;
   turn?: number;
   agentPath?: string;
+  /** Answered from a cache (the runtime's response or tool cache): nothing was called, cost 0. */
+  cached?: true;
 }
 
 export interface LlmAccountingEntry extends AccountingBase {

@@ -38,7 +38,28 @@ export type AgentEvent =
   | { type: 'handoff'; report: FinalReport; from: string; to: string; via: 'router' | 'handoff' }
   | { type: 'log'; entry: LogEntry }
   | { type: 'accounting'; entry: AccountingEntry }
-  | { type: 'op_tree'; tree: SessionNode };
+  | { type: 'op_tree'; tree: SessionNode }
+  /** An answer came from a cache instead of a model or a tool (see `CacheHit`). */
+  | { type: 'cache_hit'; hit: CacheHit };
+
+/**
+ * What a cache answered: `response` = a whole session's report (the agent's `cache` TTL),
+ * `tool` = one tool call's result (an MCP server's `cache` / `toolsCache`).
+ */
+export interface CacheHit {
+  kind: 'response' | 'tool';
+  /** The first 16 hex digits of the entry's SHA-256 key (enough to find it in logs). */
+  key: string;
+  /** The store that answered: `sqlite`, `redis`, `memory`. */
+  backend: string;
+  /** Milliseconds since the entry was stored. */
+  ageMs: number;
+  /** Milliseconds the entry has left before it expires. */
+  expiresInMs: number;
+  /** For `tool`: the MCP server and the tool's own name. */
+  server?: string;
+  tool?: string;
+}
 
 export type AgentEventType = AgentEvent['type'];
 

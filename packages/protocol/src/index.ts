@@ -2,7 +2,13 @@ export type { AccountingEntry, LlmAccountingEntry, ToolAccountingEntry } from '.
 export { AGENT_ERROR_BRAND, AgentError } from './agent-error.js';
 export type { AgentFailure, AgentResult, AgentResultBase, AgentSuccess } from './agent-result.js';
 export { CONFIGURATION_ERROR_CODE, ConfigError, type ConfigErrorInit, REDACTED } from './config-error.js';
-export type { AgentEvent, AgentEventCallbacks, AgentEventMeta, AgentEventType } from './events.js';
+export type {
+  AgentEvent,
+  AgentEventCallbacks,
+  AgentEventMeta,
+  AgentEventType,
+  CacheHit,
+} from './events.js';
 export type { ExitCode, ForcedFinalReason } from './exit-codes.js';
 export { EXIT_CODES, FORCED_FINAL_REASONS } from './exit-codes.js';
 export type {

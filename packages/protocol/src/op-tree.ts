@@ -26,6 +26,8 @@ export interface OpNode {
   accounting?: AccountingEntry;
   /** Tool nodes: the structured content the tool answered (a sub-agent's JSON report, seed 004's `structured_output`). */
   structuredOutput?: unknown;
+  /** Answered from a cache: a session replayed from the response cache, a tool call from the tool cache. */
+  cached?: true;
   /** Sub-agent sessions hang under the tool node that ran them. */
   children: OpNode[];
 }

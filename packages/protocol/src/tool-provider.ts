@@ -35,6 +35,11 @@ export type ToolResult =
        * `report_back` whose input schema is the output schema).
        */
       endSession?: ToolEndSession;
+      /**
+       * The provider answered from a cache instead of running the tool (a caching wrapper such
+       * as the runtime's tool cache): the session marks the call's accounting and op-tree node.
+       */
+      cached?: true;
     }
   | { ok: false; error: ToolError; childSession?: SessionNode };
 

@@ -46,7 +46,19 @@ export function fsServerScriptPath(): string | undefined {
 export function mcpServerConfig(entry: ConfigEntry<McpServerEntry>): McpServerConfig {
   const missing = unusableValueError(entry.value);
   if (missing !== undefined) throw missing;
-  const { type, command, args, env, cwd, url, headers, ...common } = entry.value;
+  // `cache` and `toolsCache` are the runtime's (the tool cache), not the MCP client's.
+  const {
+    type,
+    command,
+    args,
+    env,
+    cwd,
+    url,
+    headers,
+    cache: _cache,
+    toolsCache: _toolsCache,
+    ...common
+  } = entry.value;
   const fail = (message: string) => {
     const { file, line } = entry.origin;
     return new RuntimeError({

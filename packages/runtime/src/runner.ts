@@ -7,6 +7,7 @@ import type { AgentDefinition } from './agent-file/definition.js';
 import type { AgentRunner, RunAgentFileOptions, RunInput, RunOptions } from './api.js';
 import { TargetBuilder } from './build-targets.js';
 import { startMcpServers } from './build-tools.js';
+import { openRuntimeCache } from './cache/runtime-cache.js';
 import { type ResolvedConfig, resolveConfig } from './config/layers.js';
 import { DEFAULT_MAX_CONCURRENT_SUB_AGENTS } from './config/schema.js';
 import { problemsError, RuntimeError } from './errors.js';
@@ -120,14 +121,34 @@ export async function prepareRunner(
     const targets = new TargetBuilder(config, options.clientFactory);
     for (const definition of tree.agents.values()) targets.targets(tree.models.get(definition.path) ?? []);
     const servers = [...new Set([...tree.agents.values()].flatMap((d) => d.tools.map((t) => t.name)))];
-    const mcp = await startMcpServers(servers, config, {
-      onLog: broadcast,
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
-    });
+    const cache = await openRuntimeCache(tree, config, servers);
+    let mcp: Awaited<ReturnType<typeof startMcpServers>>;
+    try {
+      mcp = await startMcpServers(servers, config, {
+        onLog: broadcast,
+        ...(options.signal === undefined ? {} : { signal: options.signal }),
+      });
+    } catch (error) {
+      await cache?.close();
+      throw error;
+    }
     const limiter = new LevelLimiter(
       config.defaults.maxConcurrentSubAgents ?? DEFAULT_MAX_CONCURRENT_SUB_AGENTS,
     );
-    return { context: { tree, config, targets, mcp, limiter, cwd, run: runAgentChain }, active, trace };
+    return {
+      context: {
+        tree,
+        config,
+        targets,
+        mcp,
+        limiter,
+        cwd,
+        run: runAgentChain,
+        ...(cache === undefined ? {} : { cache }),
+      },
+      active,
+      trace,
+    };
   } catch (error) {
     throw redacted(error, config);
   }
@@ -218,7 +239,7 @@ export async function createAgentRunner(
     },
     close() {
       closed = true;
-      closing ??= context.mcp.close();
+      closing ??= Promise.all([context.mcp.close(), context.cache?.close()]).then(() => undefined);
       return closing;
     },
   };

@@ -12,6 +12,9 @@ import type { AgentDefinition } from './agent-file/definition.js';
 import { type AgentSettings, layerSettings, pickSettings } from './agent-file/settings.js';
 import type { TargetBuilder } from './build-targets.js';
 import type { McpTools } from './build-tools.js';
+import { runWithResponseCache } from './cache/response-cache.js';
+import type { RuntimeCache } from './cache/runtime-cache.js';
+import { cachedTools } from './cache/session-tools.js';
 import type { ResolvedConfig } from './config/layers.js';
 import type { LevelLimiter } from './limiter.js';
 import { expandPromptVariables, promptVariables } from './prompt-variables.js';
@@ -33,6 +36,8 @@ export interface RunnerContext {
    * through it. Absent: one session (`runAgentSession`).
    */
   run?: (ctx: RunnerContext, request: SessionRequest) => Promise<AgentResult>;
+  /** The response and tool caches, when some agent or MCP server of the tree caches. */
+  cache?: RuntimeCache;
 }
 
 /** One session to run: the top agent, or a sub-agent called by its parent. */
@@ -82,8 +87,12 @@ function toolOutputConfig(settings: AgentSettings): NonNullable<AgentSessionConf
 
 /** Builds and runs the session of one agent; `stopSignal` asks it for a final turn. */
 export async function runAgentSession(ctx: RunnerContext, request: SessionRequest): Promise<AgentResult> {
-  const session = createAgentSession(buildSessionConfig(ctx, request));
-  const stop = request.stopSignal;
+  const config = buildSessionConfig(ctx, request);
+  return runWithResponseCache(ctx, request, config, () => runSession(config, request.stopSignal));
+}
+
+async function runSession(config: AgentSessionConfig, stop: AbortSignal | undefined): Promise<AgentResult> {
+  const session = createAgentSession(config);
   if (stop === undefined) return session.run();
   const onStop = () => session.stop('stop');
   if (stop.aborted) onStop();
@@ -119,7 +128,11 @@ export function buildSessionConfig(ctx: RunnerContext, request: SessionRequest):
   const tools: ToolProvider[] = [];
   for (const ref of definition.tools) {
     const provider = ctx.mcp.providers.get(ref.name);
-    if (provider !== undefined) tools.push(request.trace.mcp ? traceToolProvider(provider, trace) : provider);
+    if (provider === undefined) continue;
+    const traced = request.trace.mcp ? traceToolProvider(provider, trace) : provider;
+    tools.push(
+      cachedTools(ctx, ref.name, provider, traced, { scope, meta, listener: scope.listener(isMaster) }),
+    );
   }
   for (const ref of definition.agents) {
     const child = ctx.tree.agents.get(ref.path);

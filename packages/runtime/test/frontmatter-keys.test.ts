@@ -72,6 +72,17 @@ const cases: Case[] = [
     },
   },
   {
+    key: 'cache',
+    yaml: 'cache: 90s',
+    config: localConfig({ cache: { backend: 'memory' } }),
+    check: (_, p) => {
+      expect(p.context.tree.root.cacheTtlMs).toBe(90_000);
+      // The runner opened the store the agent's answers go to.
+      expect(p.context.cache?.backend).toBe('memory');
+      expect(p.context.cache?.responses).toBeDefined();
+    },
+  },
+  {
     key: 'agents',
     yaml: 'agents: [./sub/child.ai]',
     files: { 'sub/child.ai': childFile },

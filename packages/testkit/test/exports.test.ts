@@ -16,6 +16,7 @@ test('@agent/testkit exports exactly these values', async () => {
     'scriptedModel',
     'sessionNonce',
     'startModelServer',
+    'startRedisServer',
     'text',
     'toolCall',
     'toolCalls',

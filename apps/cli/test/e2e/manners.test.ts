@@ -108,7 +108,7 @@ describe('--help', () => {
       for (const code of [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 130, 143])
         expect(help).toMatch(new RegExp(`^  ${code} +\\S`, 'm'));
       expect(help).toMatch(/^Environment:$/m);
-      for (const name of ['XDG_CONFIG_HOME', 'NO_COLOR', 'TMPDIR', 'AGENT_EXAMPLES_DIR'])
+      for (const name of ['XDG_CONFIG_HOME', 'XDG_CACHE_HOME', 'NO_COLOR', 'TMPDIR', 'AGENT_EXAMPLES_DIR'])
         expect(help).toContain(name);
       expect(help).toMatch(/^Examples:\n {2}agent .+\n {2}.*agent .+$/m);
     }

@@ -16,6 +16,8 @@ export interface RawToolOutcome {
   structured?: unknown;
   /** The tool answered for the session: it ends after this turn with this report. */
   endSession?: ToolEndSession;
+  /** The provider answered from a cache (`ToolResult.cached`): marked on the accounting and the op node. */
+  cached?: true;
 }
 
 export function failedText(message: string): string {
@@ -97,7 +99,7 @@ export async function runExternalCall(
       return { ok: false, text: result.text, error: 'tool_error', provider, ...child };
     const structured = result.structured === undefined ? {} : { structured: result.structured };
     const end = result.endSession === undefined ? {} : { endSession: result.endSession };
-    return { ok: true, text: result.text, provider, ...child, ...structured, ...end };
+    return { ok: true, text: result.text, provider, ...child, ...structured, ...end, ...(result.cached ? { cached: true } : {}) };
   } finally {
     clearTimeout(timer);
     options.signal.removeEventListener('abort', onSessionAbort);

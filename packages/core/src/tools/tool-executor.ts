@@ -180,8 +180,10 @@ export class ToolExecutor {
       turn: this.options.recorder.turn,
       agentPath: this.options.agentPath,
       ...(outcome.ok ? {} : { error: outcome.error ?? 'failed' }),
+      ...(outcome.cached ? { cached: true as const } : {}),
     };
     this.options.recorder.account(entry);
+    if (outcome.cached) node.cached = true;
     if (outcome.childSession !== undefined) node.children.push(outcome.childSession);
     this.options.opTree.end(node, outcome.ok ? 'ok' : 'failed', {
       accounting: entry,

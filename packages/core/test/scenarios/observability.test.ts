@@ -159,6 +159,44 @@ describe('observability', () => {
     expect(run.result.opTree!.totals).toMatchObject({ llmCalls: 3, inputTokens: 117, outputTokens: 28 });
   });
 
+  test('a provider that answers from a cache marks the call: accounting entry and op node say cached', async () => {
+    const tools = memoryTools('t', {
+      fresh: () => 'ran now',
+      remembered: () => ({ ok: true, text: 'from the cache', cached: true }),
+      failing: () => ({ ok: false, error: { kind: 'execution', message: 'no' } }),
+    });
+    const run = await runScenario({
+      tools: [tools],
+      scripts: [
+        [
+          {
+            toolCalls: [
+              { name: 'fresh', arguments: {} },
+              { name: 'remembered', arguments: {} },
+              { name: 'failing', arguments: {} },
+            ],
+          },
+          report,
+        ],
+      ],
+    });
+    const entries = toolEntries(run.result).filter((e) => e.mcpServer === 't');
+    expect(entries.map((e) => [e.command, e.status, e.cached])).toEqual([
+      ['fresh', 'ok', undefined],
+      ['remembered', 'ok', true],
+      ['failing', 'failed', undefined],
+    ]);
+    const nodes = run.result.opTree!.children[0]!.children.filter((n) => n.kind === 'tool');
+    expect(nodes.map((n) => [n.label, n.cached])).toEqual([
+      ['fresh', undefined],
+      ['remembered', true],
+      ['failing', undefined],
+    ]);
+    // The model got the cached text as the tool's answer.
+    const toolMessages = run.models[0]!.requests[1]!.messages.filter((m) => m.role === 'tool');
+    expect(toolMessages.map((m) => m.content)).toContain('from the cache');
+  });
+
   test('event meta says master, session and source; only final_report is final', async () => {
     const run = await runScenario({ name: 'researcher', scripts: [[report]] });
     for (const { event, meta } of run.events) {

@@ -1,5 +1,7 @@
 import { basename, dirname, extname, resolve } from 'node:path';
-import type { JsonSchema, OutputFormat } from '@agent/protocol';
+import { parseTtl } from '@agent/cache';
+import { ConfigError, type JsonSchema, type OutputFormat } from '@agent/protocol';
+import { describeValue } from '@agent/protocol/util';
 import { checkSchema } from '@agent/schema';
 import { displayPath, type Problem, problem } from '../errors.js';
 import { type AgentOrchestration, readOrchestration } from '../orchestration/frontmatter.js';
@@ -48,6 +50,8 @@ export interface AgentDefinition {
   prompt: string;
   /** Advisors, router destinations and handoff, when the file names any (`docs/orchestration.md`). */
   orchestration?: AgentOrchestration;
+  /** `cache`: how long the whole answer is cached, ms (0: not cached). */
+  cacheTtlMs: number;
 }
 
 /** Internal tool names a sub-agent may not take. */
@@ -125,6 +129,7 @@ export function loadAgentDefinition(
       ),
     );
   }
+  const cacheTtlMs = readTtl(data.cache, file, lineOf('cache'), problems);
   const io = { file, dir, scope, lineOf, problems };
   const input = readIo('input', data.input as IoSpec | undefined, io);
   const output = readIo('output', data.output as IoSpec | undefined, io);
@@ -156,6 +161,7 @@ export function loadAgentDefinition(
     },
     prompt,
     ...(orchestration === undefined ? {} : { orchestration }),
+    cacheTtlMs,
   };
   return { definition, problems: [] };
 }
@@ -169,6 +175,25 @@ function readTopAgentFile(path: string, file: string, problems: Problem[]): stri
       : problem('configuration', file, undefined, `cannot read the agent file: ${read.detail}`),
   );
   return undefined;
+}
+
+/** `cache: 1h` in milliseconds (0 when absent or `off`); a value `parseTtl` refuses is a problem at its line. */
+function readTtl(value: unknown, file: string, lineNo: number | undefined, problems: Problem[]): number {
+  if (value === undefined) return 0;
+  try {
+    return parseTtl(value);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    problems.push(
+      problem(
+        'configuration',
+        file,
+        lineNo,
+        `\`cache\` must be ${error.allowed}, got ${describeValue(value)}`,
+      ),
+    );
+    return 0;
+  }
 }
 
 function line(value: number | undefined): { line?: number } {

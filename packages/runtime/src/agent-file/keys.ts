@@ -1,3 +1,4 @@
+import { TTL_ALLOWED } from '@agent/cache';
 import { OUTPUT_FORMATS, REASONING_EFFORTS } from '@agent/protocol';
 import { normaliseOrchestration, ORCHESTRATION_PROPERTIES } from '../orchestration/frontmatter.js';
 
@@ -90,6 +91,8 @@ export const FRONTMATTER_SCHEMA: Schema = {
     },
     models: MODELS,
     tools: stringList('a list of MCP server names (or one string)'),
+    // The whole answer, cached for this long (the grammar is checked by `parseTtl` in definition.ts).
+    cache: { type: ['integer', 'string'], 'x-expects': TTL_ALLOWED },
     agents: stringList('a list of sub-agent file paths (or one string)'),
     ...ORCHESTRATION_PROPERTIES,
     ...SETTINGS_PROPERTIES,

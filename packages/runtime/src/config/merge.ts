@@ -1,6 +1,6 @@
 import { isRecord } from '@agent/protocol/util';
 import type { SourceLocator } from '../source-locator.js';
-import type { ConfigDefaults, ConfigFile, McpServerEntry, ProviderEntry } from './schema.js';
+import type { CacheSection, ConfigDefaults, ConfigFile, McpServerEntry, ProviderEntry } from './schema.js';
 
 /** Where a config entry was written. */
 export interface Origin {
@@ -35,6 +35,8 @@ export interface MergedConfig {
   defaults: ConfigDefaults;
   /** Where each default came from (for messages about `defaults.models`). */
   defaultsOrigin: Partial<Record<keyof ConfigDefaults, Origin>>;
+  /** The cache store: the highest layer that sets `cache` sets all of it. */
+  cache?: ConfigEntry<CacheSection>;
 }
 
 function origin(layer: LoadedLayer, path: (string | number)[]): Origin {
@@ -62,6 +64,7 @@ function mergeNamed<T>(
  * - `defaults`: key by key, the highest layer wins; `reasoning` and `toolOutput` are merged
  *   key by key too; lists (`models`) are replaced, never concatenated.
  * - `allowedPaths`: the places of every layer count.
+ * - `cache`: the highest layer that has one defines it whole.
  */
 export function mergeLayers(layers: readonly LoadedLayer[]): MergedConfig {
   const merged: MergedConfig = {
@@ -79,6 +82,9 @@ export function mergeLayers(layers: readonly LoadedLayer[]): MergedConfig {
     for (const [name, limit] of Object.entries(layer.data.queues ?? {})) {
       if (limit === null) delete merged.queues[name];
       else merged.queues[name] = limit;
+    }
+    if (layer.data.cache !== undefined) {
+      merged.cache = { name: 'cache', value: layer.data.cache, origin: origin(layer, ['cache']) };
     }
     for (const [key, value] of Object.entries(layer.data.defaults ?? {})) {
       if (value === undefined) continue;

@@ -1,9 +1,11 @@
 import { dirname, isAbsolute, resolve } from 'node:path';
+import { redisUrlSecrets } from '@agent/cache';
 import { schemaProblems } from '../agent-file/validate.js';
 import { type Problem, problem, problemsError, RuntimeError } from '../errors.js';
 import { jsonSyntaxError } from '../json-syntax.js';
 import { readRegularFile } from '../read-regular-file.js';
 import { locateSource } from '../source-locator.js';
+import { cacheSettingProblems } from './cache-checks.js';
 import { envFileBeside, readEnvFile } from './env-files.js';
 import { markUnsendableHeaders } from './header-values.js';
 import type { LoadedLayer } from './merge.js';
@@ -56,6 +58,8 @@ export function readLayer(
   const lookup = (name: string) => dotenv[name] ?? env[name];
   const substituted = substituteTree(raw, lookup, { file, lineOf: (p) => locator.lineOf(p) });
   const data = substituted.value as ConfigFile;
+  const cacheProblems = cacheSettingProblems(data, file, (p) => locator.lineOf(p));
+  if (cacheProblems.length > 0) throw problemsError(cacheProblems);
   const secrets: string[] = [];
   for (const use of substituted.uses) {
     if (isSecretPath(use.path)) secrets.push(use.value, ...use.variables.map((v) => v.value));
@@ -75,6 +79,8 @@ export function readLayer(
   const dir = dirname(path);
   for (const server of Object.values(data.mcpServers ?? {}))
     if (server !== null) resolveServerPaths(server, dir);
+  // The SQLite cache file, like every path of the file, is relative to its directory.
+  if (typeof data.cache?.path === 'string') data.cache.path = resolve(dir, data.cache.path);
   if (data.allowedPaths !== undefined)
     data.allowedPaths = data.allowedPaths.map((p) => (typeof p === 'string' ? resolve(dir, p) : p));
   return { layer: { path, file, data, locator }, secrets };
@@ -97,6 +103,7 @@ function literalSecrets(data: ConfigFile): string[] {
     if (server === null) continue;
     out.push(...strings(server.headers), ...strings(server.env));
   }
+  if (typeof data.cache?.url === 'string') out.push(...redisUrlSecrets(data.cache.url));
   return out;
 }
 

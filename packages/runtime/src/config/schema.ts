@@ -1,3 +1,4 @@
+import { CACHE_BACKENDS, type CacheStoreConfig, TTL_ALLOWED } from '@agent/cache';
 import { REASONING_EFFORTS, type ReasoningEffort } from '@agent/protocol';
 import {
   type ModelPricing,
@@ -70,7 +71,14 @@ export interface McpServerEntry {
   allowTools?: string[];
   denyTools?: string[];
   maxMessageBytes?: number;
+  /** Caches every tool's results for this long (`off`, ms, `30s|5m|1h|1d|1w`); see docs/cache.md. */
+  cache?: string | number;
+  /** Per tool (its own name on the server): a TTL that beats `cache`. */
+  toolsCache?: Record<string, string | number>;
 }
+
+/** Where the response and tool caches live (`sqlite` by default, in the user's cache directory). */
+export type CacheSection = CacheStoreConfig;
 
 export interface ConfigDefaults extends AgentSettings {
   /** Models for agents whose file lists none. */
@@ -91,6 +99,7 @@ export interface ConfigFile {
   mcpServers?: Record<string, McpServerEntry | null>;
   queues?: Record<string, number | null>;
   defaults?: ConfigDefaults;
+  cache?: CacheSection;
 }
 
 export const DEFAULT_MAX_SUB_AGENT_DEPTH = 5;
@@ -194,6 +203,21 @@ const PROVIDER: Schema = {
   'x-expects': "a provider object (or null to remove a lower layer's entry)",
 };
 
+/** A TTL as JSON can write it; the grammar is checked by `parseTtl` (config/cache-checks.ts). */
+export const TTL: Schema = { type: ['integer', 'string'], 'x-expects': TTL_ALLOWED };
+
+const CACHE: Schema = {
+  type: 'object',
+  properties: {
+    backend: { enum: [...CACHE_BACKENDS], 'x-expects': `one of ${CACHE_BACKENDS.join(', ')}` },
+    path: { type: 'string', minLength: 1, 'x-expects': 'a file path (sqlite)' },
+    url: str('a redis:// or rediss:// URL'),
+    maxEntries: posInt('a positive integer (entries)'),
+  },
+  additionalProperties: false,
+  'x-expects': 'an object { backend, path | url, maxEntries }',
+};
+
 const MCP_SERVER: Schema = {
   type: ['object', 'null'],
   properties: {
@@ -210,6 +234,12 @@ const MCP_SERVER: Schema = {
     allowTools: stringList('a list of tool-name globs'),
     denyTools: stringList('a list of tool-name globs'),
     maxMessageBytes: posInt('a positive integer (bytes)'),
+    cache: TTL,
+    toolsCache: {
+      type: 'object',
+      additionalProperties: TTL,
+      'x-expects': 'an object of tool names to TTLs',
+    },
   },
   additionalProperties: false,
   'x-expects': "an MCP server object (or null to remove a lower layer's entry)",
@@ -240,6 +270,7 @@ export const CONFIG_SCHEMA: Schema = {
       'x-expects': 'an object of queue names to limits',
     },
     defaults: DEFAULTS_SCHEMA,
+    cache: CACHE,
   },
   additionalProperties: false,
   'x-expects': 'a JSON object',
@@ -250,5 +281,7 @@ export function isSecretPath(path: readonly (string | number)[]): boolean {
   const [section, , field] = path;
   if (section === 'providers') return field === 'apiKey' || field === 'headers';
   if (section === 'mcpServers') return field === 'headers' || field === 'env';
+  // A Redis URL may carry a password.
+  if (section === 'cache') return path[1] === 'url';
   return false;
 }

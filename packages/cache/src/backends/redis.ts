@@ -1,0 +1,206 @@
+import type { Redis as RedisClient, RedisOptions } from 'ioredis';
+import { CacheError } from '../errors.js';
+import { isRedisUrl, redactRedisText, redactRedisUrl } from '../redis-url.js';
+import type { CacheBackend } from '../types.js';
+
+export interface RedisBackendOptions {
+  /** `redis://[:password@]host[:port][/db]` or `rediss://...` (TLS). */
+  url: string;
+  maxEntries: number;
+  /** Prefix of every key this store writes, so several stores can share a server; default `agent:cache:`. */
+  prefix?: string;
+  /** Bound on connecting and on each command, ms (default 2000): a server that is down is a quick miss. */
+  timeoutMs?: number;
+}
+
+// Stores, indexes and evicts in one atomic step. KEYS: entry, recency set, expiry set, clock.
+// ARGV: value, ms to live (Redis's own expiry, a backstop), member, expiresAt, now, maxEntries,
+// entry key prefix. Expiry is judged by the caller's clock (`now`), like the other backends.
+const SET_SCRIPT = `
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+local tick = redis.call('INCR', KEYS[4])
+redis.call('ZADD', KEYS[2], tick, ARGV[3])
+redis.call('ZADD', KEYS[3], ARGV[4], ARGV[3])
+local gone = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', ARGV[5], 'LIMIT', 0, 1000)
+for _, member in ipairs(gone) do
+  redis.call('DEL', ARGV[7] .. member)
+  redis.call('ZREM', KEYS[2], member)
+  redis.call('ZREM', KEYS[3], member)
+end
+local over = redis.call('ZCARD', KEYS[2]) - tonumber(ARGV[6])
+if over > 0 then
+  local oldest = redis.call('ZRANGE', KEYS[2], 0, over - 1)
+  for _, member in ipairs(oldest) do
+    redis.call('DEL', ARGV[7] .. member)
+    redis.call('ZREM', KEYS[2], member)
+    redis.call('ZREM', KEYS[3], member)
+  end
+end
+return 1
+`;
+
+// A hit bumps the entry's recency; an entry Redis already expired leaves the indexes.
+// KEYS: entry, recency set, expiry set, clock. ARGV: member.
+const GET_SCRIPT = `
+local value = redis.call('GET', KEYS[1])
+if not value then
+  redis.call('ZREM', KEYS[2], ARGV[1])
+  redis.call('ZREM', KEYS[3], ARGV[1])
+  return false
+end
+redis.call('ZADD', KEYS[2], 'XX', redis.call('INCR', KEYS[4]), ARGV[1])
+return value
+`;
+
+const DEL_SCRIPT = `
+redis.call('ZREM', KEYS[2], ARGV[1])
+redis.call('ZREM', KEYS[3], ARGV[1])
+return redis.call('DEL', KEYS[1])
+`;
+
+interface ScriptedClient extends RedisClient {
+  cacheSet(...args: (string | number | Buffer)[]): Promise<number>;
+  cacheGetBuffer(...args: string[]): Promise<Buffer | null>;
+  cacheDel(...args: string[]): Promise<number>;
+}
+
+/** Header before the value: stored-at and expires-at as two big-endian doubles. */
+const HEADER_BYTES = 16;
+
+/**
+ * Entries on a Redis server through `ioredis`, for several machines: the value with its times in
+ * one string key (with Redis's own expiry as a backstop), recency in a sorted set scored by a
+ * counter, expiry in another; storing, expiring and evicting run as one Lua script, so several
+ * processes keep the bound. A standalone server (the scripts name keys Redis Cluster would
+ * need to know in advance). The password never appears in its messages.
+ */
+export async function openRedisBackend(options: RedisBackendOptions): Promise<CacheBackend> {
+  const { url } = options;
+  const shown = redactRedisUrl(url);
+  if (!isRedisUrl(url)) throw new CacheError(`${shown} is not a redis:// or rediss:// URL`);
+  const prefix = options.prefix ?? 'agent:cache:';
+  const timeoutMs = options.timeoutMs ?? 2000;
+  let Redis: new (url: string, options: RedisOptions) => RedisClient;
+  try {
+    Redis = (await import('ioredis')).Redis;
+  } catch (error) {
+    throw new CacheError('the Redis cache needs the ioredis package, which did not load', { cause: error });
+  }
+  const fail = (what: string, error: unknown) =>
+    new CacheError(redactRedisText(`Redis cache ${shown}: ${what}: ${(error as Error).message}`, url), {
+      cause: error,
+    });
+  const client = new Redis(url, {
+    lazyConnect: true,
+    connectTimeout: timeoutMs,
+    commandTimeout: timeoutMs,
+    maxRetriesPerRequest: 1,
+    // Reconnects forever (a restarted server comes back), never faster than every 2 s.
+    retryStrategy: (times) => Math.min(times * 200, 2000),
+  }) as ScriptedClient;
+  // ioredis prints unhandled 'error' events to the console; a library must not. Commands report failures.
+  client.on('error', () => {});
+  client.defineCommand('cacheSet', { numberOfKeys: 4, lua: SET_SCRIPT });
+  client.defineCommand('cacheGet', { numberOfKeys: 4, lua: GET_SCRIPT });
+  client.defineCommand('cacheDel', { numberOfKeys: 3, lua: DEL_SCRIPT });
+  try {
+    await client.connect();
+  } catch (error) {
+    client.disconnect();
+    throw fail('cannot connect', error);
+  }
+  return redisBackend(client, { shown, prefix, maxEntries: options.maxEntries, fail });
+}
+
+/** The backend over a connected client (the keys, scripts and the bound). */
+function redisBackend(
+  client: ScriptedClient,
+  options: {
+    shown: string;
+    prefix: string;
+    maxEntries: number;
+    fail: (what: string, error: unknown) => CacheError;
+  },
+): CacheBackend {
+  const { shown, prefix, fail } = options;
+  const lru = `${prefix}lru`;
+  const expiry = `${prefix}expiry`;
+  const clock = `${prefix}clock`;
+  const entryPrefix = `${prefix}e:`;
+  const run = async <T>(what: string, fn: () => Promise<T>): Promise<T> => {
+    try {
+      return await fn();
+    } catch (error) {
+      throw fail(what, error);
+    }
+  };
+  let closed = false;
+  return {
+    name: 'redis',
+    location: shown,
+    async get(key, now) {
+      const packed = await run('read', () =>
+        client.cacheGetBuffer(entryPrefix + key, lru, expiry, clock, key),
+      );
+      if (packed === null || packed.length < HEADER_BYTES) return undefined;
+      const storedAt = packed.readDoubleBE(0);
+      const expiresAt = packed.readDoubleBE(8);
+      if (expiresAt <= now) {
+        await run('delete', () => client.cacheDel(entryPrefix + key, lru, expiry, key));
+        return undefined;
+      }
+      return { value: packed.subarray(HEADER_BYTES), storedAt, expiresAt };
+    },
+    async set(key, entry, now) {
+      const header = Buffer.allocUnsafe(HEADER_BYTES);
+      header.writeDoubleBE(entry.storedAt, 0);
+      header.writeDoubleBE(entry.expiresAt, 8);
+      const packed = Buffer.concat([header, entry.value]);
+      const liveMs = Math.max(1, Math.ceil(entry.expiresAt - now));
+      await run('write', () =>
+        client.cacheSet(
+          entryPrefix + key,
+          lru,
+          expiry,
+          clock,
+          packed,
+          liveMs,
+          key,
+          entry.expiresAt,
+          now,
+          options.maxEntries,
+          entryPrefix,
+        ),
+      );
+    },
+    async delete(key) {
+      return (await run('delete', () => client.cacheDel(entryPrefix + key, lru, expiry, key))) > 0;
+    },
+    async size() {
+      return run('count', () => client.zcard(lru));
+    },
+    async clear() {
+      await run('clear', async () => {
+        let cursor = '0';
+        do {
+          const [next, keys] = await client.scan(cursor, 'MATCH', `${escapeGlob(prefix)}*`, 'COUNT', 500);
+          if (keys.length > 0) await client.unlink(...keys);
+          cursor = next;
+        } while (cursor !== '0');
+      });
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      try {
+        await client.quit();
+      } catch {
+        client.disconnect();
+      }
+    },
+  };
+}
+
+function escapeGlob(text: string): string {
+  return text.replace(/[*?[\]\\]/g, '\\$&');
+}

@@ -1,0 +1,25 @@
+export { createMemoryBackend } from './backends/memory.js';
+export { openRedisBackend, type RedisBackendOptions } from './backends/redis.js';
+export { openSqliteBackend, type SqliteBackendOptions } from './backends/sqlite.js';
+export {
+  type Cache,
+  type CacheHitEntry,
+  type CacheOptions,
+  type CacheSetOutcome,
+  createCache,
+  DEFAULT_MAX_ENTRIES,
+  DEFAULT_MAX_VALUE_BYTES,
+} from './cache.js';
+export { CACHE_ERROR_CODE, CacheError } from './errors.js';
+export { cacheKey, stableStringify } from './key.js';
+export {
+  CACHE_BACKENDS,
+  CACHE_FILE_NAME,
+  type CacheStoreConfig,
+  cacheConfigProblems,
+  defaultCachePath,
+  openCacheBackend,
+} from './open.js';
+export { redactRedisUrl, redisUrlSecrets } from './redis-url.js';
+export { formatTtl, MAX_TTL_MS, parseTtl, TTL_ALLOWED } from './ttl.js';
+export type { CacheBackend, CacheBackendName, StoredEntry } from './types.js';

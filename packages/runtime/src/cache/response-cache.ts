@@ -1,0 +1,134 @@
+import { cacheKey, formatTtl } from '@agent/cache';
+import type { AgentSessionConfig } from '@agent/core';
+import type { AgentEventMeta, AgentResult } from '@agent/protocol';
+import { errorMessage, isRecord } from '@agent/protocol/util';
+import type { RunnerContext, SessionRequest } from '../session-runner.js';
+import { agentHash } from './agent-hash.js';
+import { type CachedResponse, replayCachedResponse } from './cache-replay.js';
+
+/**
+ * Runs a session through the response cache when its agent has a `cache` TTL: the same request
+ * (agent hash, expanded prompt, settings, models, user prompt, history, output format and schema)
+ * within the TTL gets the stored report without any model call; a successful report is stored.
+ * A store that fails is a warning and a miss: the run itself never fails because of the cache.
+ */
+export async function runWithResponseCache(
+  ctx: RunnerContext,
+  request: SessionRequest,
+  config: AgentSessionConfig,
+  run: () => Promise<AgentResult>,
+): Promise<AgentResult> {
+  const ttlMs = request.definition.cacheTtlMs;
+  if (ttlMs === 0 || ctx.cache === undefined) return run();
+  const meta = metaOf(config);
+  const log = (severity: 'VRB' | 'WRN', message: string) =>
+    request.scope.log(
+      { severity, direction: 'response', type: 'llm', remoteIdentifier: 'agent:cache', message },
+      meta,
+    );
+  const responses = ctx.cache.responses;
+  if (responses === undefined) {
+    if (ctx.cache.warning !== undefined) log('WRN', ctx.cache.warning);
+    return run();
+  }
+  const key = cacheKey({
+    v: 1,
+    agent: agentHash(ctx.tree, ctx.config, request.definition),
+    models: (ctx.tree.models.get(request.definition.path) ?? []).map((ref) => ref.spec),
+    session: determining(config),
+  });
+  const startedAt = Date.now();
+  try {
+    const hit = await responses.get<unknown>(key);
+    if (hit !== undefined && isCachedResponse(hit.value)) {
+      return replayCachedResponse(config, hit.value, {
+        hit: {
+          kind: 'response',
+          key: key.slice(0, 16),
+          backend: ctx.cache.backend,
+          ageMs: hit.ageMs,
+          expiresInMs: hit.expiresInMs,
+        },
+        startedAt,
+        endedAt: Date.now(),
+      });
+    }
+  } catch (error) {
+    log('WRN', `response cache lookup failed, running the agent: ${errorMessage(error)}`);
+  }
+  const result = await run();
+  const cacheable = cacheableResponse(result, meta.agentPath);
+  if (cacheable === undefined) return result;
+  try {
+    const stored = await responses.set(key, cacheable, ttlMs);
+    log(
+      'VRB',
+      stored.stored
+        ? `response cached for ${formatTtl(ttlMs)} (${ctx.cache.backend}, key ${key.slice(0, 16)})`
+        : `response not cached: ${stored.detail}`,
+    );
+  } catch (error) {
+    log('WRN', `response cache store failed: ${errorMessage(error)}`);
+  }
+  return result;
+}
+
+/**
+ * What in a session's config determines its answer: everything but the tools' objects (they are
+ * in the agent hash), the listener, the signal, ids and where its events go.
+ */
+function determining(config: AgentSessionConfig): unknown {
+  const {
+    models: _models,
+    tools: _tools,
+    toolOutput: _toolOutput,
+    onEvent: _onEvent,
+    signal: _signal,
+    sessionId: _sessionId,
+    parentAgentPath: _parentAgentPath,
+    isMaster: _isMaster,
+    headendId: _headendId,
+    internal: _internal,
+    ...rest
+  } = config;
+  return rest;
+}
+
+/** An entry this version wrote (another version's, or a damaged one, is a miss and is overwritten). */
+function isCachedResponse(value: unknown): value is CachedResponse {
+  if (
+    !isRecord(value) ||
+    value.v !== 1 ||
+    typeof value.provider !== 'string' ||
+    typeof value.model !== 'string'
+  ) {
+    return false;
+  }
+  const report = value.report;
+  return isRecord(report) && report.status === 'success' && typeof report.format === 'string';
+}
+
+/** The entry to store: only a report the model declared a success, from a run that succeeded. */
+function cacheableResponse(result: AgentResult, agentPath: string): CachedResponse | undefined {
+  if (!result.success) return undefined;
+  const report = result.finalReport;
+  if (report.status !== 'success' || report.origin === 'synthetic' || report.origin === 'adopted-text') {
+    return undefined;
+  }
+  const answered = result.accounting.findLast(
+    (entry) => entry.type === 'llm' && entry.status === 'ok' && entry.agentPath === agentPath,
+  );
+  if (answered?.type !== 'llm') return undefined;
+  return { v: 1, report, provider: answered.provider, model: answered.model };
+}
+
+function metaOf(config: AgentSessionConfig): AgentEventMeta {
+  const name = config.name ?? 'main';
+  return {
+    isMaster: config.isMaster ?? true,
+    isFinal: false,
+    sessionId: config.sessionId ?? '',
+    agentPath: config.parentAgentPath === undefined ? name : `${config.parentAgentPath}.${name}`,
+    ...(config.headendId === undefined ? {} : { headendId: config.headendId }),
+  };
+}

@@ -1,0 +1,78 @@
+import { type Cache, CacheError, createCache, openCacheBackend, parseTtl } from '@agent/cache';
+import { errorMessage } from '@agent/protocol/util';
+import { type ResolvedConfig, unusableValueError } from '../config/layers.js';
+import type { McpServerEntry } from '../config/schema.js';
+import type { AgentTree } from '../registry.js';
+
+/** How long each tool of one MCP server is cached (`cache`, and `toolsCache` per tool). */
+export interface ToolCachePolicy {
+  defaultTtlMs: number;
+  perTool: Map<string, number>;
+}
+
+/** A runner's caches: one store, two namespaces. */
+export interface RuntimeCache {
+  /** The store's kind (`sqlite`, `redis`, `memory`), for events. */
+  backend: string;
+  /** Unset when the store could not be opened (see `warning`). */
+  responses?: Cache;
+  tools?: Cache;
+  /** Why caching is off for this runner: a warning in every run that wanted it. */
+  warning?: string;
+  /** Tool policies of the servers that cache something, by server name. */
+  policies: Map<string, ToolCachePolicy>;
+  close(): Promise<void>;
+}
+
+/** The policy of a server entry, or undefined when it caches nothing (TTLs were checked when the file was read). */
+export function toolCachePolicy(entry: McpServerEntry): ToolCachePolicy | undefined {
+  const defaultTtlMs = entry.cache === undefined ? 0 : parseTtl(entry.cache);
+  const perTool = new Map(Object.entries(entry.toolsCache ?? {}).map(([tool, ttl]) => [tool, parseTtl(ttl)]));
+  if (defaultTtlMs === 0 && [...perTool.values()].every((ttl) => ttl === 0)) return undefined;
+  return { defaultTtlMs, perTool };
+}
+
+/**
+ * Opens the cache store when some agent of the tree has a `cache` TTL or one of its MCP servers
+ * caches tool results; undefined otherwise (no file is touched). A config that cannot work
+ * throws (a `RuntimeError` at its line); a store that cannot be opened (a file that cannot be
+ * written, Redis down) is a warning, and the runner runs without caching.
+ */
+export async function openRuntimeCache(
+  tree: AgentTree,
+  config: ResolvedConfig,
+  servers: readonly string[],
+): Promise<RuntimeCache | undefined> {
+  const policies = new Map<string, ToolCachePolicy>();
+  for (const name of servers) {
+    const entry = config.mcpServers.get(name);
+    const policy = entry === undefined ? undefined : toolCachePolicy(entry.value);
+    if (policy !== undefined) policies.set(name, policy);
+  }
+  const responsesWanted = [...tree.agents.values()].some((definition) => definition.cacheTtlMs > 0);
+  if (!responsesWanted && policies.size === 0) return undefined;
+  const section = config.cache?.value ?? {};
+  const unusable = unusableValueError(section);
+  if (unusable !== undefined) throw unusable;
+  const backendName = section.backend ?? 'sqlite';
+  try {
+    const backend = await openCacheBackend(section, { env: config.env });
+    return {
+      backend: backend.name,
+      responses: createCache(backend, { namespace: 'response:' }),
+      tools: createCache(backend, { namespace: 'tool:' }),
+      policies,
+      close: () => backend.close(),
+    };
+  } catch (error) {
+    if (!(error instanceof CacheError)) throw error;
+    return {
+      backend: backendName,
+      warning: config.redact(
+        `the ${backendName} cache is unavailable, running without it: ${errorMessage(error)}`,
+      ),
+      policies,
+      close: async () => {},
+    };
+  }
+}

@@ -1,0 +1,65 @@
+import { cacheConfigProblems, parseTtl } from '@agent/cache';
+import { ConfigError } from '@agent/protocol';
+import { describeValue } from '@agent/protocol/util';
+import { type Problem, problem } from '../errors.js';
+import type { ConfigFile } from './schema.js';
+import { UnusableValue } from './substitute.js';
+
+type LineOf = (path: (string | number)[]) => number | undefined;
+
+/**
+ * What the JSON Schema cannot say about an `agent.json`'s cache settings: the TTL grammar of an
+ * MCP server's `cache` and `toolsCache`, and whether `cache` (the store) can work (`url` only with
+ * redis, a redis:// URL, ...). A value from a variable nobody set is left for when it is used.
+ */
+export function cacheSettingProblems(data: ConfigFile, file: string, lineOf: LineOf): Problem[] {
+  const problems: Problem[] = [];
+  const ttl = (value: unknown, path: (string | number)[]) => {
+    if (value === undefined || value instanceof UnusableValue) return;
+    try {
+      parseTtl(value, label(path));
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      problems.push(
+        problem(
+          'configuration',
+          file,
+          lineOf(path),
+          `\`${label(path)}\` must be ${error.allowed}, got ${describeValue(value)}`,
+        ),
+      );
+    }
+  };
+  for (const [name, server] of Object.entries(data.mcpServers ?? {})) {
+    if (server === null) continue;
+    ttl(server.cache, ['mcpServers', name, 'cache']);
+    for (const [tool, value] of Object.entries(server.toolsCache ?? {}))
+      ttl(value, ['mcpServers', name, 'toolsCache', tool]);
+  }
+  const store = data.cache;
+  if (store !== undefined) {
+    const usable = Object.fromEntries(
+      Object.entries(store).filter(([, value]) => !(value instanceof UnusableValue)),
+    );
+    const unusable = Object.keys(store).filter((key) => !(key in usable));
+    for (const error of cacheConfigProblems(usable)) {
+      if (unusable.includes(error.field)) continue;
+      const path = ['cache', error.field];
+      const got =
+        error.value === undefined && !(error.field in usable) ? 'nothing' : describeValue(error.value);
+      problems.push(
+        problem(
+          'configuration',
+          file,
+          lineOf(path) ?? lineOf(['cache']),
+          `\`${label(path)}\` must be ${error.allowed}, got ${got}`,
+        ),
+      );
+    }
+  }
+  return problems;
+}
+
+function label(path: (string | number)[]): string {
+  return path.join('.');
+}

@@ -1,0 +1,177 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AgentError } from '@agent/protocol';
+
+export interface RedisServerOptions {
+  /** The `redis-server` binary (default `redis-server` on the PATH). */
+  binary?: string;
+  /** Sets `requirepass`: clients must send it (the URL carries it as `redis://:<password>@...`). */
+  password?: string;
+  /** How long to wait for the server to accept connections, ms (default 10000). */
+  startTimeoutMs?: number;
+}
+
+export interface RedisServer {
+  /** `redis://127.0.0.1:PORT` (with `:password@` when one was set). */
+  readonly url: string;
+  readonly port: number;
+  /** Stops the server (SIGTERM, then SIGKILL after 3 s) and removes its directory; idempotent. */
+  close(): Promise<void>;
+}
+
+/** Lines of the server's output kept for an error message. */
+const KEPT_OUTPUT_CHARS = 2000;
+const READY = /ready to accept connections/i;
+
+/**
+ * Starts a real `redis-server` (the Debian package `redis-server`) on a free loopback port, with
+ * no persistence and its own temporary directory. It is stopped by `close()`, and also when this
+ * process exits, so a failed test cannot leave it running. Throws an `AgentError`
+ * (`redis_server_unavailable`) when the binary is missing or the server does not start.
+ */
+export async function startRedisServer(options: RedisServerOptions = {}): Promise<RedisServer> {
+  let lastError: unknown;
+  // A port found free can be taken before the server binds it: try another one.
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      return await startOnce(await freePort(), options);
+    } catch (error) {
+      lastError = error;
+      if (!(error instanceof PortTaken)) throw error;
+    }
+  }
+  throw unavailable(`redis-server could not bind a free port: ${(lastError as Error).message}`);
+}
+
+class PortTaken extends Error {}
+
+function unavailable(message: string): AgentError {
+  return new AgentError('redis_server_unavailable', message);
+}
+
+async function startOnce(port: number, options: RedisServerOptions): Promise<RedisServer> {
+  const dir = mkdtempSync(join(tmpdir(), 'testkit-redis-'));
+  const args = [
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--save',
+    '',
+    '--appendonly',
+    'no',
+    '--dir',
+    dir,
+  ];
+  if (options.password !== undefined) args.push('--requirepass', options.password);
+  const child = spawn(options.binary ?? 'redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  let output = '';
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString('utf8')).slice(-KEPT_OUTPUT_CHARS);
+  };
+  child.stderr?.on('data', keep);
+  // A binary that cannot be spawned never exits: its 'error' ends the wait too.
+  const exited = new Promise<void>((resolve) => {
+    child.once('exit', () => resolve());
+    child.once('error', () => resolve());
+  });
+  const cleanup = () => {
+    process.removeListener('exit', killOnExit);
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    await waitForReady(child, options.startTimeoutMs ?? 10_000, keep, () => output);
+  } catch (error) {
+    child.kill('SIGKILL');
+    await exited;
+    cleanup();
+    throw error;
+  }
+  // Drain the output from here on so the pipe never fills.
+  child.stdout?.resume();
+  child.stderr?.resume();
+  let closing: Promise<void> | undefined;
+  const auth = options.password === undefined ? '' : `:${encodeURIComponent(options.password)}@`;
+  return {
+    url: `redis://${auth}127.0.0.1:${port}`,
+    port,
+    close() {
+      closing ??= (async () => {
+        if (child.exitCode === null && child.signalCode === null) {
+          child.kill('SIGTERM');
+          const timer = setTimeout(() => child.kill('SIGKILL'), 3000);
+          await exited;
+          clearTimeout(timer);
+        }
+        cleanup();
+      })();
+      return closing;
+    },
+  };
+}
+
+function waitForReady(
+  child: ChildProcess,
+  timeoutMs: number,
+  keep: (chunk: Buffer) => void,
+  output: () => string,
+): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let seen = '';
+    const done = (error?: Error) => {
+      clearTimeout(timer);
+      child.stdout?.removeListener('data', onData);
+      child.removeListener('error', onError);
+      child.removeListener('close', onExit);
+      if (error === undefined) resolve();
+      else reject(error);
+    };
+    const onData = (chunk: Buffer) => {
+      keep(chunk);
+      seen = (seen + chunk.toString('utf8')).slice(-KEPT_OUTPUT_CHARS);
+      if (READY.test(seen)) done();
+    };
+    const onError = (error: NodeJS.ErrnoException) =>
+      done(
+        error.code === 'ENOENT'
+          ? unavailable('redis-server is not installed (Debian: apt-get install -y redis-server)')
+          : unavailable(`redis-server could not start: ${error.message}`),
+      );
+    const onExit = () => {
+      const text = output();
+      done(
+        /address already in use/i.test(text)
+          ? new PortTaken(text)
+          : unavailable(`redis-server exited before it was ready: ${text.trim().slice(-500)}`),
+      );
+    };
+    const timer = setTimeout(
+      () =>
+        done(
+          unavailable(`redis-server was not ready within ${timeoutMs} ms: ${output().trim().slice(-500)}`),
+        ),
+      timeoutMs,
+    );
+    child.stdout?.on('data', onData);
+    child.once('error', onError);
+    child.once('close', onExit);
+  });
+}
+
+/** A loopback port nothing listens on right now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
