@@ -36,7 +36,7 @@ export interface FinalReportRejection {
   /** One sentence, as the model was told. */
   reason: string;
   /** What was wrong, one short line each (e.g. `/count: must be integer`). */
-  diagnostics: string[];
+  diagnostics: readonly string[];
 }
 
 /**

@@ -144,7 +144,6 @@ export class AnswerHandler {
         message: warning,
       });
     }
-    const call = adoption.call;
     o.recorder.account({
       type: 'tool',
       timestamp: o.now(),

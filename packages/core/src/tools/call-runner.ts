@@ -99,7 +99,15 @@ export async function runExternalCall(
       return { ok: false, text: result.text, error: 'tool_error', provider, ...child };
     const structured = result.structured === undefined ? {} : { structured: result.structured };
     const end = result.endSession === undefined ? {} : { endSession: result.endSession };
-    return { ok: true, text: result.text, provider, ...child, ...structured, ...end, ...(result.cached ? { cached: true } : {}) };
+    return {
+      ok: true,
+      text: result.text,
+      provider,
+      ...child,
+      ...structured,
+      ...end,
+      ...(result.cached ? { cached: true } : {}),
+    };
   } finally {
     clearTimeout(timer);
     options.signal.removeEventListener('abort', onSessionAbort);
