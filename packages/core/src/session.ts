@@ -29,12 +29,14 @@ import {
 } from './config.js';
 import { validateConfig } from './config-validation.js';
 import { ContextGuard } from './context/context-guard.js';
+import { NoticeTokens } from './context/notice-tokens.js';
 import { outputSchemaProblem } from './context/schema-preflight.js';
 import { TokenEstimator } from './context/token-estimator.js';
 import { samplingOptions } from './loop/sampling.js';
 import { newSessionState, type SessionState } from './loop/session-state.js';
 import { TargetRotation } from './loop/target-rotation.js';
 import { TurnLoop } from './loop/turn-loop.js';
+import { TurnNotices } from './loop/turn-notice.js';
 import { OpTreeBuilder } from './observe/op-tree.js';
 import { SessionRecorder } from './observe/recorder.js';
 import { finSummaries } from './observe/summaries.js';
@@ -143,7 +145,9 @@ async function runSession(
     const opening = initialConversation(config, tools);
     const maxTurns = config.maxTurns ?? DEFAULT_MAX_TURNS;
     const maxRetries = config.maxRetries ?? DEFAULT_MAX_RETRIES;
+    const notices = new TurnNotices(new NoticeTokens(estimator, nonce));
     const schemaProblem = outputSchemaProblem({
+      notices,
       expected,
       messages: opening,
       targets,
@@ -227,6 +231,7 @@ async function runSession(
       reportBack: reportBack !== undefined,
       expected,
       nonce,
+      notices,
       maxTurns,
       maxRetries,
       llmTimeoutMs: config.llmTimeoutMs ?? DEFAULT_LLM_TIMEOUT_MS,

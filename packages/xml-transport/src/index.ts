@@ -26,4 +26,10 @@ export type {
 } from './slot-events.js';
 export { TextAccumulator } from './text-accumulator.js';
 export { stripLeadingThink, type ThinkSplit } from './think.js';
-export { type ForcedFinalTurn, renderXmlNext, type XmlNextOptions } from './xml-next.js';
+export {
+  type ForcedFinalTurn,
+  renderXmlNext,
+  renderXmlNextBody,
+  renderXmlNextHead,
+  type XmlNextOptions,
+} from './xml-next.js';

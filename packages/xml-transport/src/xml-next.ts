@@ -61,28 +61,28 @@ function schemaText(schema: unknown): string {
 /**
  * The XML-NEXT notice: the ephemeral user message the model gets every turn. It says where
  * the session stands (turn, attempt, context use), how to wrap the final report, what the
- * payload must be, and on a forced final turn why and which tools are left.
+ * payload must be, and on a forced final turn why and which tools are left. It is the head
+ * and the body joined by a blank line.
  */
 export function renderXmlNext(options: XmlNextOptions): string {
-  const tag = finalTagName(options.nonce);
+  return `${renderXmlNextHead(options)}\n\n${renderXmlNextBody(options)}`;
+}
+
+/**
+ * The notice's head: turn, attempt and context use, the only lines that change from one
+ * request to the next of a session (callers that count the notice keep the body's count).
+ */
+export function renderXmlNextHead(options: XmlNextOptions): string {
   const turn = positiveInteger('turn', options.turn);
   const maxTurns = positiveInteger('maxTurns', options.maxTurns);
   const attempt = positiveInteger('attempt', options.attempt ?? 1);
-  const { format, contextPercent } = options;
-  if (!Object.hasOwn(PAYLOAD_RULES, format)) {
-    throw new XmlTransportError(
-      'invalid_option',
-      `unknown format ${JSON.stringify(format)}; expected one of ${Object.keys(PAYLOAD_RULES).join(', ')}`,
-    );
-  }
+  const { contextPercent } = options;
   if (typeof contextPercent !== 'number' || !Number.isFinite(contextPercent) || contextPercent < 0) {
     throw new XmlTransportError(
       'invalid_option',
       `contextPercent must be a number >= 0, got ${String(contextPercent)}`,
     );
   }
-
-  const lines: string[] = ['# XML-NEXT'];
   let status = `Turn ${turn} of ${maxTurns}.`;
   if (attempt > 1) {
     status +=
@@ -90,8 +90,25 @@ export function renderXmlNext(options: XmlNextOptions): string {
         ? ` Attempt ${attempt}.`
         : ` Attempt ${attempt} of ${positiveInteger('maxAttempts', options.maxAttempts)}.`;
   }
-  lines.push(status, `Context window: ${Math.round(contextPercent)}% used.`, '');
+  return `# XML-NEXT\n${status}\nContext window: ${Math.round(contextPercent)}% used.`;
+}
 
+/**
+ * The notice's body: the forced-final lines, the wrapper, the payload rules and schema, and
+ * the last-attempt reminder. The same for every turn of a session but the final one and the
+ * last attempt; its `turn` and `contextPercent` are not read.
+ */
+export function renderXmlNextBody(options: Omit<XmlNextOptions, 'turn' | 'contextPercent'>): string {
+  const tag = finalTagName(options.nonce);
+  const attempt = positiveInteger('attempt', options.attempt ?? 1);
+  const { format } = options;
+  if (!Object.hasOwn(PAYLOAD_RULES, format)) {
+    throw new XmlTransportError(
+      'invalid_option',
+      `unknown format ${JSON.stringify(format)}; expected one of ${Object.keys(PAYLOAD_RULES).join(', ')}`,
+    );
+  }
+  const lines: string[] = [];
   if (options.forcedFinal !== undefined) lines.push(...finalTurnLines(options.forcedFinal), '');
 
   lines.push(

@@ -17,6 +17,8 @@ test('@agent/xml-transport exports exactly these values', async () => {
     'parseFinalSlot',
     'parseOpenTag',
     'renderXmlNext',
+    'renderXmlNextBody',
+    'renderXmlNextHead',
     'stripLeadingThink',
   ]);
 });

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import {
   type ForcedFinalReason,
   renderXmlNext,
+  renderXmlNextBody,
+  renderXmlNextHead,
   type XmlNextOptions,
   XmlTransportError,
 } from '../src/index.js';
@@ -106,5 +108,41 @@ describe('renderXmlNext', () => {
     expect(() => renderXmlNext({ ...base, forcedFinal: { reason: 'bored' as never } })).toThrow(
       /unknown forced final reason "bored"/,
     );
+  });
+});
+
+describe('renderXmlNextHead / renderXmlNextBody', () => {
+  it('join into the whole notice, and only the head changes from turn to turn', () => {
+    const turn3 = {
+      nonce: NONCE,
+      turn: 3,
+      maxTurns: 10,
+      contextPercent: 41,
+      format: 'json' as const,
+      schema: { type: 'object' },
+    };
+    const turn4 = { ...turn3, turn: 4, contextPercent: 57 };
+    expect(renderXmlNext(turn3)).toBe(`${renderXmlNextHead(turn3)}\n\n${renderXmlNextBody(turn3)}`);
+    expect(renderXmlNextHead(turn4)).not.toBe(renderXmlNextHead(turn3));
+    expect(renderXmlNextHead(turn4)).toContain('Turn 4 of 10.');
+    expect(renderXmlNextBody(turn4)).toBe(renderXmlNextBody(turn3));
+    expect(renderXmlNextBody(turn3)).toContain('{"type":"object"}');
+  });
+
+  it('puts the final-turn section and the last-attempt reminder in the body', () => {
+    const final = {
+      nonce: NONCE,
+      turn: 9,
+      maxTurns: 10,
+      attempt: 3,
+      maxAttempts: 3,
+      contextPercent: 80,
+      format: 'markdown' as const,
+      forcedFinal: { reason: 'max_turns' as const },
+    };
+    expect(renderXmlNextHead(final)).not.toContain('FINAL TURN');
+    expect(renderXmlNextBody(final)).toContain('## FINAL TURN');
+    expect(renderXmlNextBody(final)).toBe(renderXmlNextBody({ ...final, attempt: 4 }));
+    expect(renderXmlNextBody(final)).not.toBe(renderXmlNextBody({ ...final, attempt: 2 }));
   });
 });

@@ -1,34 +1,55 @@
 import type { TokenEstimator } from './token-estimator.js';
 
-/** Bodies whose count is kept (a session uses a few: a normal turn, the final turn, the last attempt). */
-const MAX_KEPT = 8;
+/** Bodies whose count is kept per counting function (an agent has a few: normal, final, last attempt). */
+const MAX_KEPT = 64;
+
+/** What the nonce is replaced by before a body is counted: the same shape, so the count stays honest. */
+const NONCE_STAND_IN = '00000000';
+
+/**
+ * Body counts shared by every session of the process, per counting function: sessions of one
+ * agent send the same body (format, schema, rules) and differ only in their nonce, so the body
+ * is counted with a stand-in nonce once per process instead of once per session.
+ */
+const sharedBodies = new WeakMap<object, Map<string, number>>();
+
+function bodiesFor(key: object): Map<string, number> {
+  let bodies = sharedBodies.get(key);
+  if (bodies === undefined) {
+    bodies = new Map();
+    sharedBodies.set(key, bodies);
+  }
+  return bodies;
+}
 
 /**
  * Tokens of the XML-NEXT notice, counted by the session's estimator: the final-report schema
- * it carries included. The notice is rendered anew for each request, but only its head (turn,
- * attempt, context use) changes from one request to the next: the body after the first blank
- * line is counted once and kept.
+ * it carries included. The head (turn, attempt, context use) is counted per request; a body
+ * is counted with a stand-in nonce once per process, since sessions of one agent send the
+ * same body.
  */
 export class NoticeTokens {
-  private readonly bodies = new Map<string, number>();
+  private readonly bodies: Map<string, number>;
 
-  constructor(private readonly estimator: TokenEstimator) {}
-
-  raw(text: string): number {
-    const split = text.indexOf('\n\n');
-    if (split < 0) return this.estimator.rawText(text);
-    const body = text.slice(split);
-    let bodyTokens = this.bodies.get(body);
-    if (bodyTokens === undefined) {
-      bodyTokens = this.estimator.rawText(body);
-      if (this.bodies.size >= MAX_KEPT) this.bodies.clear();
-      this.bodies.set(body, bodyTokens);
-    }
-    return this.estimator.rawText(text.slice(0, split)) + bodyTokens;
+  constructor(
+    private readonly estimator: TokenEstimator,
+    private readonly nonce: string,
+  ) {
+    this.bodies = bodiesFor(estimator.countingKey);
   }
 
-  /** Corrected by what the provider reported so far, like every other estimate. */
-  corrected(text: string): number {
-    return this.estimator.corrected(this.raw(text));
+  rawHead(head: string): number {
+    return this.estimator.rawText(head);
+  }
+
+  rawBody(body: string): number {
+    const key = body.replaceAll(this.nonce, NONCE_STAND_IN);
+    let tokens = this.bodies.get(key);
+    if (tokens === undefined) {
+      tokens = this.estimator.rawText(key);
+      if (this.bodies.size >= MAX_KEPT) this.bodies.delete(this.bodies.keys().next().value as string);
+      this.bodies.set(key, tokens);
+    }
+    return tokens;
   }
 }

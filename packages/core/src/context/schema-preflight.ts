@@ -1,6 +1,6 @@
 import type { ConversationMessage, ExpectedOutput, ModelTarget, ToolDefinition } from '@agent/protocol';
 import { checkSchema, schemaShapeProblems } from '@agent/schema';
-import { renderTurnNotice } from '../loop/turn-notice.js';
+import type { TurnNotices } from '../loop/turn-notice.js';
 import type { ContextGuard } from './context-guard.js';
 import type { TokenEstimator } from './token-estimator.js';
 
@@ -11,6 +11,8 @@ export interface SchemaPreflight {
   targets: readonly ModelTarget[];
   estimator: TokenEstimator;
   guard: ContextGuard;
+  /** The session's notices: the first turn's is rendered here and counted once. */
+  notices: TurnNotices;
   nonce: string;
   maxTurns: number;
   maxRetries: number;
@@ -40,7 +42,7 @@ export function outputSchemaProblem(input: SchemaPreflight): string | undefined 
 
 function fitProblem(input: SchemaPreflight): string | undefined {
   const { estimator, guard } = input;
-  const notice = renderTurnNotice({
+  const notice = input.notices.render({
     nonce: input.nonce,
     turn: 1,
     maxTurns: input.maxTurns,
@@ -52,7 +54,7 @@ function fitProblem(input: SchemaPreflight): string | undefined {
     allowedTools: [],
     reportBack: (input.finalTools ?? []).length > 0,
   });
-  const schemaTokens = estimator.text(notice) + estimator.tools(input.finalTools ?? []);
+  const schemaTokens = estimator.corrected(notice.rawTokens) + estimator.tools(input.finalTools ?? []);
   const promptTokens = estimator.corrected(estimator.rawMessages(input.messages));
   let smallest: { target: ModelTarget; limit: number } | undefined;
   for (const target of input.targets) {

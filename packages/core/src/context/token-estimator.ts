@@ -6,6 +6,9 @@ type CountTokens = (text: string) => number;
 /** Framing tokens per message (role, separators), as OpenAI documents for chat models. */
 const PER_MESSAGE_OVERHEAD = 4;
 
+/** Texts whose count a session keeps: a tool result is sized, admitted and then stored as a message. */
+const RECENT_TEXTS = 16;
+
 /**
  * Tool definitions are usually the same objects for every session of a process (internal tools,
  * an MCP server's listing): their counts are kept across sessions, per counting function (a
@@ -29,7 +32,11 @@ function definitionCache(method: CountTokens): WeakMap<ToolDefinition, number> {
  */
 export class TokenEstimator {
   private readonly cache = new WeakMap<object, number>();
-  private readonly count: CountTokens;
+  private readonly exact: CountTokens;
+  /** The last texts counted: the same text is counted once, however many checks it passes. */
+  private readonly recent = new Map<string, number>();
+  /** The counting function: estimates made with it can be shared across sessions. */
+  readonly countingKey: CountTokens;
   private readonly definitions: WeakMap<ToolDefinition, number>;
   /** Reported input tokens / estimated, smoothed; starts at 1. */
   private correction = 1;
@@ -37,8 +44,20 @@ export class TokenEstimator {
   /** Counts with `client.countTokens` when the client has one, else with the heuristic. */
   constructor(client?: Pick<ModelClient, 'countTokens'>) {
     const method = client?.countTokens;
-    this.count = method === undefined ? heuristicTokens : (text) => method.call(client, text);
-    this.definitions = definitionCache(method ?? heuristicTokens);
+    this.exact = method === undefined ? heuristicTokens : (text) => method.call(client, text);
+    this.countingKey = method ?? heuristicTokens;
+    this.definitions = definitionCache(this.countingKey);
+  }
+
+  private count(text: string): number {
+    if (text.length === 0) return 0;
+    let tokens = this.recent.get(text);
+    if (tokens === undefined) {
+      tokens = this.exact(text);
+      if (this.recent.size >= RECENT_TEXTS) this.recent.delete(this.recent.keys().next().value as string);
+      this.recent.set(text, tokens);
+    }
+    return tokens;
   }
 
   text(text: string): number {

@@ -10,7 +10,6 @@ import type {
 } from '@agent/protocol';
 import type { ContextGuard, ContextProjection } from '../context/context-guard.js';
 import { type GuardTrigger, logContextGuard } from '../context/guard-log.js';
-import { NoticeTokens } from '../context/notice-tokens.js';
 import type { TokenEstimator } from '../context/token-estimator.js';
 import type { OpTreeBuilder } from '../observe/op-tree.js';
 import type { SessionRecorder } from '../observe/recorder.js';
@@ -27,7 +26,7 @@ import { TargetHealth } from './target-health.js';
 import type { TargetRotation } from './target-rotation.js';
 import { commitToolMessageReport } from './tool-message-adoption.js';
 import { ABORTED, finalTurnFailed, noTargetLeft, type TurnEnd } from './turn-end.js';
-import { renderTurnNotice } from './turn-notice.js';
+import type { TurnNotice, TurnNotices } from './turn-notice.js';
 
 export interface TurnLoopOptions {
   state: SessionState;
@@ -46,6 +45,8 @@ export interface TurnLoopOptions {
   reportBack: boolean;
   expected: ExpectedOutput;
   nonce: string;
+  /** The session's XML-NEXT notices, rendered and counted. */
+  notices: TurnNotices;
   maxTurns: number;
   maxRetries: number;
   llmTimeoutMs: number;
@@ -62,12 +63,10 @@ export interface TurnLoopOptions {
 export class TurnLoop {
   private readonly answers: AnswerHandler;
   private readonly health: TargetHealth;
-  private readonly noticeTokens: NoticeTokens;
 
   constructor(private readonly o: TurnLoopOptions) {
     this.answers = new AnswerHandler(o, (message) => this.push(message));
     this.health = new TargetHealth(o.targets, o.retryBackoff);
-    this.noticeTokens = new NoticeTokens(o.estimator);
   }
 
   push(message: ConversationMessage): void {
@@ -122,22 +121,15 @@ export class TurnLoop {
     const target = rotation.current();
     const tools = this.o.tools();
     const notice = this.renderNotice(target, tools, false, 1);
-    const extra = estimator.tools(tools) + this.noticeTokens.corrected(notice);
+    const extra = estimator.tools(tools) + estimator.corrected(notice.rawTokens);
     const current = estimator.corrected(guard.rawConversationTokens);
     return guard.project(current, extra, target);
   }
 
   /** Tokens of the notice the next turn's request carries (for the tool-result checks of this turn). */
   private nextNoticeTokens(): number {
-    const target = this.o.rotation.current();
-    const notice = renderTurnNotice({
-      ...this.noticeBase(target),
-      turn: this.o.state.turn + 1,
-      attempt: 1,
-      forcedFinal: undefined,
-      allowedTools: [],
-    });
-    return this.noticeTokens.corrected(notice);
+    const notice = this.noticeFor(this.o.rotation.current(), this.o.state.turn + 1, 1, undefined, []);
+    return this.o.estimator.corrected(notice.rawTokens);
   }
 
   private async runTurn(turnNode: OpNode, isFinal: boolean): Promise<TurnEnd> {
@@ -164,7 +156,8 @@ export class TurnLoop {
         ...(retrySlugs === undefined ? {} : { retrySlugs }),
       });
       const tools = isFinal ? o.finalTools : o.tools();
-      const request = this.buildRequest(target, tools, isFinal, attemptNo);
+      const notice = this.renderNotice(target, tools, isFinal, attemptNo);
+      const request = this.buildRequest(notice, tools);
       const outcome = await runModelAttempt(target, request, {
         recorder: o.recorder,
         opTree: o.opTree,
@@ -188,9 +181,7 @@ export class TurnLoop {
       this.health.answered(target);
       // What we estimated for this request: the conversation's running total, the tool
       // definitions (counted once per process) and the notice (its body counted once).
-      const noticeText = request.messages.at(-1)?.content ?? '';
-      const rawEstimate =
-        o.guard.rawConversationTokens + this.noticeTokens.raw(noticeText) + o.estimator.rawTools(tools);
+      const rawEstimate = o.guard.rawConversationTokens + notice.rawTokens + o.estimator.rawTools(tools);
       o.estimator.observe(outcome.usage?.inputTokens ?? 0, rawEstimate);
       state.lastStopReason = outcome.rawStopReason ?? outcome.stopReason;
       warnProgressPairing(outcome, o.recorder);
@@ -275,15 +266,9 @@ export class TurnLoop {
     }
   }
 
-  private buildRequest(
-    target: ModelTarget,
-    tools: readonly ToolDefinition[],
-    isFinal: boolean,
-    attempt: number,
-  ): ModelRequest {
+  private buildRequest(notice: TurnNotice, tools: readonly ToolDefinition[]): ModelRequest {
     const o = this.o;
-    const notice = this.renderNotice(target, tools, isFinal, attempt);
-    const messages: ConversationMessage[] = [...o.state.conversation, { role: 'user', content: notice }];
+    const messages: ConversationMessage[] = [...o.state.conversation, { role: 'user', content: notice.text }];
     return {
       messages,
       ...(tools.length > 0 ? { tools, toolChoice: 'auto' as const } : {}),
@@ -296,15 +281,21 @@ export class TurnLoop {
     tools: readonly ToolDefinition[],
     isFinal: boolean,
     attempt: number,
-  ): string {
-    return renderTurnNotice({
-      ...this.noticeBase(target),
-      turn: this.o.state.turn,
-      attempt,
-      forcedFinal: isFinal ? this.o.state.forcedFinal : undefined,
-      // Only read on a forced final turn: the tools that turn still offers (`report_back`).
-      allowedTools: isFinal ? tools.map((t) => t.name) : [],
-    });
+  ): TurnNotice {
+    const forcedFinal = isFinal ? this.o.state.forcedFinal : undefined;
+    // Only read on a forced final turn: the tools that turn still offers (`report_back`).
+    const allowedTools = isFinal ? tools.map((t) => t.name) : [];
+    return this.noticeFor(target, this.o.state.turn, attempt, forcedFinal, allowedTools);
+  }
+
+  private noticeFor(
+    target: ModelTarget | undefined,
+    turn: number,
+    attempt: number,
+    forcedFinal: ForcedFinalReason | undefined,
+    allowedTools: readonly string[],
+  ): TurnNotice {
+    return this.o.notices.render({ ...this.noticeBase(target), turn, attempt, forcedFinal, allowedTools });
   }
 
   private noticeBase(target: ModelTarget | undefined) {

@@ -1,5 +1,6 @@
 import { type ExpectedOutput, type ForcedFinalReason, REPORT_BACK_TOOL } from '@agent/protocol';
-import { renderXmlNext } from '@agent/xml-transport';
+import { renderXmlNextBody, renderXmlNextHead } from '@agent/xml-transport';
+import type { NoticeTokens } from '../context/notice-tokens.js';
 
 export interface TurnNoticeInput {
   nonce: string;
@@ -18,9 +19,30 @@ export interface TurnNoticeInput {
 /** Added to the notice of a session with `report_back` (seed 004). */
 export const REPORT_BACK_NOTICE = `- Or, instead of the tag, call the ${REPORT_BACK_TOOL} tool natively with the payload as its arguments (no wrapper, no status): that ends the task too.`;
 
-/** The ephemeral XML-NEXT notice of this turn (never stored in the conversation). */
-export function renderTurnNotice(input: TurnNoticeInput): string {
-  const notice = renderXmlNext({
+/** A rendered notice and its raw (uncorrected) token count. */
+export interface TurnNotice {
+  text: string;
+  rawTokens: number;
+}
+
+/** The body's part of the notice: everything after the head. */
+function noticeBody(input: Omit<TurnNoticeInput, 'turn' | 'contextPercent'>): string {
+  const body = renderXmlNextBody({
+    nonce: input.nonce,
+    maxTurns: input.maxTurns,
+    attempt: input.attempt,
+    maxAttempts: input.maxAttempts,
+    format: input.expected.format,
+    ...(input.expected.schema === undefined ? {} : { schema: input.expected.schema }),
+    ...(input.forcedFinal === undefined
+      ? {}
+      : { forcedFinal: { reason: input.forcedFinal, allowedTools: input.allowedTools } }),
+  });
+  return input.reportBack === true ? `${body}\n${REPORT_BACK_NOTICE}` : body;
+}
+
+function noticeHead(input: TurnNoticeInput): string {
+  return renderXmlNextHead({
     nonce: input.nonce,
     turn: input.turn,
     maxTurns: input.maxTurns,
@@ -28,10 +50,36 @@ export function renderTurnNotice(input: TurnNoticeInput): string {
     maxAttempts: input.maxAttempts,
     contextPercent: input.contextPercent,
     format: input.expected.format,
-    ...(input.expected.schema === undefined ? {} : { schema: input.expected.schema }),
-    ...(input.forcedFinal === undefined
-      ? {}
-      : { forcedFinal: { reason: input.forcedFinal, allowedTools: input.allowedTools } }),
   });
-  return input.reportBack === true ? `${notice}\n${REPORT_BACK_NOTICE}` : notice;
+}
+
+/**
+ * A session's ephemeral XML-NEXT notices (never stored in the conversation), with their token
+ * counts. Only the head (turn, attempt, context use)
+ * changes between requests; the body is rendered and counted once per variant (a normal
+ * turn, the final turn, the last attempt), and the last notice is kept, since a turn's
+ * projection and its first request send the same one.
+ */
+export class TurnNotices {
+  private readonly bodies = new Map<string, { text: string; rawTokens: number }>();
+  private last: { key: string; notice: TurnNotice } | undefined;
+
+  constructor(private readonly tokens: NoticeTokens) {}
+
+  render(input: TurnNoticeInput): TurnNotice {
+    const lastAttempt = input.attempt > 1 && input.attempt >= input.maxAttempts;
+    const variant = `${input.forcedFinal ?? ''}/${input.allowedTools.join(',')}/${lastAttempt}`;
+    const key = `${input.turn}/${input.attempt}/${input.contextPercent}/${variant}`;
+    if (this.last?.key === key) return this.last.notice;
+    let body = this.bodies.get(variant);
+    if (body === undefined) {
+      const text = noticeBody(input);
+      body = { text, rawTokens: this.tokens.rawBody(text) };
+      this.bodies.set(variant, body);
+    }
+    const head = noticeHead(input);
+    const notice = { text: `${head}\n\n${body.text}`, rawTokens: this.tokens.rawHead(head) + body.rawTokens };
+    this.last = { key, notice };
+    return notice;
+  }
 }

@@ -2,7 +2,9 @@ import type { ConversationMessage } from '@agent/protocol';
 import { heuristicTokens } from '@agent/protocol/util';
 import { describe, expect, test } from 'vitest';
 import { ContextGuard } from '../../src/context/context-guard.js';
+import { NoticeTokens } from '../../src/context/notice-tokens.js';
 import { TokenEstimator } from '../../src/context/token-estimator.js';
+import { TurnNotices } from '../../src/loop/turn-notice.js';
 
 describe('TokenEstimator', () => {
   test("counts with the client's countTokens when it has one, else with the heuristic", () => {
@@ -35,6 +37,56 @@ describe('TokenEstimator', () => {
     expect(new TokenEstimator({ countTokens }).rawTools([definition])).toBe(first);
     expect(calls).toBe(1);
     expect(new TokenEstimator().rawTools([definition])).toBe(heuristicTokens('readreads{"type":"object"}'));
+  });
+
+  test('a text is counted once however many checks it passes (a tool result: sized, admitted, stored)', () => {
+    const counted: string[] = [];
+    const estimator = new TokenEstimator({
+      countTokens: (text: string) => {
+        counted.push(text);
+        return text.length;
+      },
+    });
+    const result = `result ${'r'.repeat(500)}`;
+    expect(estimator.text(result)).toBe(507);
+    expect(estimator.text(result)).toBe(507);
+    expect(estimator.rawMessages([{ role: 'tool', toolCallId: 'c1', toolName: 't', content: result }])).toBe(
+      511,
+    );
+    expect(counted).toEqual([result]);
+  });
+
+  test('the XML-NEXT body is counted once per process; each head per request', () => {
+    const counted: string[] = [];
+    const countTokens = (text: string) => {
+      counted.push(text);
+      return text.length;
+    };
+    const input = (nonce: string, turn: number) => ({
+      nonce,
+      turn,
+      maxTurns: 10,
+      attempt: 1,
+      maxAttempts: 3,
+      contextPercent: turn,
+      expected: { format: 'json' as const, schema: { type: 'object', required: ['answer'] } },
+      forcedFinal: undefined,
+      allowedTools: [],
+    });
+    const sessionA = new TurnNotices(new NoticeTokens(new TokenEstimator({ countTokens }), 'aaaaaaaa'));
+    const first = sessionA.render(input('aaaaaaaa', 1));
+    expect(first.text).toContain('ai-agent-aaaaaaaa-FINAL');
+    expect(first.rawTokens).toBe(first.text.length - 2); // head + body, the blank line between not counted
+    expect(sessionA.render(input('aaaaaaaa', 1))).toBe(first);
+    sessionA.render(input('aaaaaaaa', 2));
+    const sessionB = new TurnNotices(new NoticeTokens(new TokenEstimator({ countTokens }), 'bbbbbbbb'));
+    const other = sessionB.render(input('bbbbbbbb', 1));
+    expect(other.text).toContain('ai-agent-bbbbbbbb-FINAL');
+    expect(other.rawTokens).toBe(first.rawTokens);
+    const bodies = counted.filter((text) => text.includes('## Final report'));
+    expect(bodies).toHaveLength(1);
+    expect(bodies[0]).not.toContain('aaaaaaaa');
+    expect(counted.filter((text) => text.startsWith('# XML-NEXT'))).toHaveLength(3); // A turn 1, A turn 2, B turn 1
   });
 
   test('a message is counted once and the cache follows identity', () => {
