@@ -142,14 +142,25 @@ function resultOf(value: unknown): ToolResult {
   return { ok: true, text: JSON.stringify(value) ?? String(value), structured: value };
 }
 
+/**
+ * One definition object per tool for the whole process: sessions are made per run, and
+ * estimates kept per definition (its token count) then outlive the session.
+ */
+const definitionByTool = new WeakMap<AnyTool, ToolDefinition>();
+
+function definitionOf(made: AnyTool): ToolDefinition {
+  let definition = definitionByTool.get(made);
+  if (definition === undefined) {
+    definition = { name: made.name, description: made.description, inputSchema: made.inputSchema };
+    definitionByTool.set(made, definition);
+  }
+  return definition;
+}
+
 /** One provider for a session's `tool()`s (id `tools`, kind `function` in logs and accounting). */
 export function functionToolProvider(tools: readonly AnyTool[]): ToolProvider {
   const byName = new Map(tools.map((t) => [t.name, t]));
-  const definitions: ToolDefinition[] = tools.map((t) => ({
-    name: t.name,
-    description: t.description,
-    inputSchema: t.inputSchema,
-  }));
+  const definitions: ToolDefinition[] = tools.map(definitionOf);
   return {
     id: 'tools',
     kind: 'function',

@@ -46,6 +46,27 @@ describe('run(agent, input)', () => {
     expect(client.requests[0]!.messages.at(-1)?.content).toContain('"celsius":{"type":"number"}');
   });
 
+  test("a tool's definition is the same object in every run, so its token count is kept", async () => {
+    const client = scriptedModel([
+      finalReport({ city: 'Paris', celsius: 18 }),
+      finalReport({ city: 'Rome', celsius: 21 }),
+    ]);
+    const counted: string[] = [];
+    Object.assign(client, {
+      countTokens: (text: string) => {
+        counted.push(text);
+        return Math.ceil(text.length / 3);
+      },
+    });
+    const agent = defineAgent({ model: client, tools: [weather], output: { format: 'json' } });
+    expect((await run(agent, 'Paris?')).success).toBe(true);
+    expect((await run(agent, 'Rome?')).success).toBe(true);
+    expect(client.requests[1]!.tools.find((t) => t.name === 'get_weather')).toBe(
+      client.requests[0]!.tools.find((t) => t.name === 'get_weather'),
+    );
+    expect(counted.filter((text) => text.includes('The current weather in a city'))).toHaveLength(1);
+  });
+
   test('an invalid call never reaches execute: the model is told what was wrong, and calls again', async () => {
     const seen: unknown[] = [];
     const strict = tool({
