@@ -2,6 +2,13 @@
 // server is the `@agent/mcp/fs-server` sub-path.
 
 export { McpAuthorizationRequiredError } from './auth/auth-errors.js';
+export {
+  defaultMcpAuthDir,
+  loginMcpServer,
+  type McpAuthState,
+  type McpLoginOptions,
+  mcpAuthState,
+} from './auth/login.js';
 export { type McpAuthOptions, McpOAuthProvider } from './auth/oauth-provider.js';
 export {
   FileTokenStore,

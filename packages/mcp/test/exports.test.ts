@@ -17,7 +17,10 @@ test('@agent/mcp exports exactly these values', async () => {
     'QueueAbortedError',
     'ToolQueues',
     'createMcpToolProviders',
+    'defaultMcpAuthDir',
     'defaultToolQueues',
+    'loginMcpServer',
+    'mcpAuthState',
     'validateServerConfig',
   ]);
 });
