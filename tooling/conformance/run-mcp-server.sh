@@ -3,7 +3,9 @@
 # MCP headend (for example `agent-server --agent a.ai --mcp http:8084 --allow-no-auth`).
 # The suite runs on the Node 22 binary installed here.
 # Usage: tooling/conformance/run-mcp-server.sh <url> [scenario ...]
-#   default scenarios: server-initialize ping tools-list dns-rebinding-protection
+#   default scenarios: server-initialize ping tools-list dns-rebinding-protection logging-set-level
+#   server-sse-multiple-streams (server-sse-polling needs an agent named test_reconnection and
+#   streamCloseAfterMs: 0, as in the vitest test)
 # The same scenarios run in vitest: packages/headends/test/mcp-conformance.test.ts.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -20,7 +22,7 @@ fi
 url="$1"
 shift
 scenarios=("$@")
-[ ${#scenarios[@]} -eq 0 ] && scenarios=(server-initialize ping tools-list dns-rebinding-protection)
+[ ${#scenarios[@]} -eq 0 ] && scenarios=(server-initialize ping tools-list dns-rebinding-protection logging-set-level server-sse-multiple-streams)
 status=0
 for scenario in "${scenarios[@]}"; do
   if output="$("$node22" "$cli" server --url "$url" --scenario "$scenario" 2>&1)" \

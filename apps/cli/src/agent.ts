@@ -6,6 +6,7 @@ import { Command, CommanderError } from 'commander';
 import { CliError } from './cli-error.js';
 import { demoCommand } from './commands/demo.js';
 import { listCommand } from './commands/list.js';
+import { mcpListCommand, mcpLoginCommand, mcpLogoutCommand } from './commands/mcp.js';
 import { runCommand } from './commands/run.js';
 import { collect } from './commands/run-options.js';
 import { validateCommand } from './commands/validate.js';
@@ -14,7 +15,7 @@ import { helpEpilogue } from './help.js';
 import { processIo } from './io.js';
 import { expandShorthand } from './shorthand.js';
 
-const COMMANDS = ['run', 'validate', 'list', 'demo', 'help'];
+const COMMANDS = ['run', 'validate', 'list', 'demo', 'mcp', 'help'];
 
 function version(): string {
   try {
@@ -88,6 +89,36 @@ function buildProgram(setCode: (code: CliExitCode) => void): Command {
     .option('--json', 'print the listing as JSON')
     .action(async (options) => {
       setCode(await listCommand(options, io));
+    });
+
+  const mcp = program
+    .command('mcp')
+    .description('log in to remote MCP servers (OAuth), log out, list the configured servers');
+  mcp
+    .command('login')
+    .description(
+      'authorize a remote MCP server in the browser (loopback redirect); tokens stay in your state dir',
+    )
+    .argument('<server>', 'the server name in mcpServers')
+    .option('-c, --config <file>', 'config file')
+    .action(async (server: string, options) => {
+      setCode(await mcpLoginCommand(server, options, io));
+    });
+  mcp
+    .command('logout')
+    .description("forget a server's stored OAuth client and tokens")
+    .argument('<server>', 'the server name in mcpServers')
+    .option('-c, --config <file>', 'config file')
+    .action(async (server: string, options) => {
+      setCode(await mcpLogoutCommand(server, options, io));
+    });
+  mcp
+    .command('list')
+    .description('the configured MCP servers: transport, authorization state, tool count')
+    .option('-c, --config <file>', 'config file')
+    .option('--json', 'print the listing as JSON')
+    .action(async (options) => {
+      setCode(await mcpListCommand(options, io));
     });
 
   observability(

@@ -5,6 +5,7 @@ const ENVIRONMENT: ReadonlyArray<readonly [string, string]> = [
   // biome-ignore lint/suspicious/noTemplateCurlyInString: the config file's own syntax.
   ['${NAME}', 'a variable a config file names, e.g. "${OPENAI_API_KEY}" (a .env beside it first)'],
   ['XDG_CONFIG_HOME', 'user config: $XDG_CONFIG_HOME/agent/agent.json (default ~/.config/agent)'],
+  ['XDG_STATE_HOME', 'MCP OAuth tokens: $XDG_STATE_HOME/agent/mcp-auth (default ~/.local/state/agent)'],
   ['XDG_CACHE_HOME', 'the answer cache: $XDG_CACHE_HOME/agent/cache.sqlite (default ~/.cache/agent)'],
   ['NO_COLOR', 'set and not empty: no colours, no Markdown rendering (so does TERM=dumb)'],
   ['TMPDIR', 'where oversized tool outputs are kept while a run lasts'],

@@ -12,8 +12,16 @@ const node22 = `${tooling}node_modules/.bin/node`;
 const cli = `${tooling}node_modules/@modelcontextprotocol/conformance/dist/index.js`;
 const installed = existsSync(node22) && existsSync(cli);
 
-/** The server scenarios that apply to a tools-only server (see docs/headends.md). */
-export const SCENARIOS = ['server-initialize', 'ping', 'tools-list', 'dns-rebinding-protection'];
+/** The server scenarios that apply to a tools-only server with logging (see docs/headends.md). */
+export const SCENARIOS = [
+  'server-initialize',
+  'ping',
+  'tools-list',
+  'dns-rebinding-protection',
+  'logging-set-level',
+  'server-sse-polling',
+  'server-sse-multiple-streams',
+];
 
 let agents: TestAgents;
 let server: ServedHeadend;
@@ -22,8 +30,12 @@ describe.skipIf(!installed)(
   'MCP conformance suite (server scenarios) against the Streamable HTTP headend',
   () => {
     beforeAll(async () => {
-      agents = await startAgents(echoAnswer);
-      server = await serve(createMcpHeadend({ catalog: agents.catalog, allowNoAuth: true }));
+      // server-sse-polling calls a tool named test_reconnection (here an agent of that name) and
+      // wants its stream closed mid-call, then the result after a reconnect with Last-Event-ID.
+      agents = await startAgents(echoAnswer, ['echo', 'test_reconnection']);
+      server = await serve(
+        createMcpHeadend({ catalog: agents.catalog, allowNoAuth: true, streamCloseAfterMs: 0 }),
+      );
     });
 
     afterAll(async () => {

@@ -1,5 +1,21 @@
 // `@agent/mcp`: the MCP client side, MCP servers as `ToolProvider`s. The root-confined filesystem
 // server is the `@agent/mcp/fs-server` sub-path.
+
+export { McpAuthorizationRequiredError } from './auth/auth-errors.js';
+export {
+  defaultMcpAuthDir,
+  loginMcpServer,
+  type McpAuthState,
+  type McpLoginOptions,
+  mcpAuthState,
+} from './auth/login.js';
+export { type McpAuthOptions, McpOAuthProvider } from './auth/oauth-provider.js';
+export {
+  FileTokenStore,
+  type McpTokenStore,
+  MemoryTokenStore,
+  type StoredAuthorization,
+} from './auth/token-store.js';
 export {
   DEFAULT_CONNECT_TIMEOUT_MS,
   DEFAULT_MAX_MESSAGE_BYTES,
@@ -9,6 +25,7 @@ export {
   type McpHttpServerConfig,
   type McpLogEntry,
   type McpLogSink,
+  type McpOAuthConfig,
   type McpServerCommonConfig,
   type McpServerConfig,
   type McpSseServerConfig,

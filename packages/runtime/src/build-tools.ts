@@ -3,7 +3,9 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import {
   createMcpToolProviders,
+  defaultMcpAuthDir,
   defaultToolQueues,
+  FileTokenStore,
   type McpLogSink,
   type McpServerConfig,
   type McpWarning,
@@ -55,6 +57,7 @@ export function mcpServerConfig(entry: ConfigEntry<McpServerEntry>): McpServerCo
     cwd,
     url,
     headers,
+    oauth,
     cache: _cache,
     toolsCache: _toolsCache,
     ...common
@@ -84,7 +87,13 @@ export function mcpServerConfig(entry: ConfigEntry<McpServerEntry>): McpServerCo
   }
   if (url === undefined) throw fail(`type ${kind} needs \`url\``);
   if (!/^https?:\/\//i.test(url)) throw fail('`url` must be an http(s) URL');
-  return { ...common, type: kind, url, ...(headers === undefined ? {} : { headers }) };
+  return {
+    ...common,
+    type: kind,
+    url,
+    ...(headers === undefined ? {} : { headers }),
+    ...(oauth === undefined ? {} : { oauth }),
+  };
 }
 
 export interface McpTools {
@@ -111,6 +120,8 @@ export async function startMcpServers(
   if (Object.keys(config.queues).length > 0) defaultToolQueues.configure(config.queues);
   if (Object.keys(servers).length === 0) return { providers: new Map(), warnings: [], close: async () => {} };
   const set = await createMcpToolProviders(servers, {
+    // Tokens from `agent mcp login`, refreshed when they expire; never an interactive flow here.
+    auth: { store: new FileTokenStore(defaultMcpAuthDir(config.env)) },
     ...(options.onLog === undefined ? {} : { onLog: options.onLog }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
   });

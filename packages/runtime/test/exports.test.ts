@@ -15,6 +15,7 @@ test('@agent/runtime exports exactly these values', async () => {
     'MAX_YAML_ALIAS_COUNT',
     'RuntimeError',
     'closestName',
+    'configuredMcpServers',
     'createAgentRunner',
     'describeConfig',
     'runAgentFile',

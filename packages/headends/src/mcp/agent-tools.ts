@@ -17,6 +17,7 @@ import type { AgentCatalog, AgentInfo } from '../agent-catalog.js';
 import { describedWithOrchestration } from '../orchestration-text.js';
 import { requestSchemaProblem } from '../schema-guard.js';
 import { inputRejection, reportText } from '../usage.js';
+import { logMessage, SessionLogging } from './session-logging.js';
 
 export const MCP_SERVER_NAME = 'agent-headend';
 export const MCP_SERVER_VERSION = '0.1.0';
@@ -59,6 +60,11 @@ export interface AgentToolsOptions {
   requestSignal?: (requestId: string | number) => AbortSignal | undefined;
   /** Told when a tool call starts and when it ends (the MCP session's idle clock). */
   activity?: CallActivity;
+  /**
+   * Close a tool call's SSE stream this long after it opened, when the client can resume it
+   * (2025-11-25): the client reconnects with `Last-Event-ID` and the call goes on. Default: open.
+   */
+  streamCloseAfterMs?: number;
 }
 
 /** Watches tool calls: every `callStarted` is followed by one `callFinished`. */
@@ -73,8 +79,9 @@ type CallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 export function createAgentToolsServer(options: AgentToolsOptions): Server {
   const server = new Server(
     { name: MCP_SERVER_NAME, version: MCP_SERVER_VERSION },
-    { capabilities: { tools: {} } },
+    { capabilities: { tools: {}, logging: {} } },
   );
+  const logging = new SessionLogging(server);
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: options.catalog.list().map((info) => ({
       name: info.name,
@@ -127,6 +134,13 @@ export function createAgentToolsServer(options: AgentToolsOptions): Server {
         headendId: options.headendId,
         signal: ticket.signal,
         onEvent: (event, meta) => {
+          if (event.type === 'log') {
+            if (!logging.wants(event.entry.severity)) return;
+            void extra
+              .sendNotification({ method: 'notifications/message', params: logMessage(event.entry) })
+              .catch(() => undefined);
+            return;
+          }
           if (progressToken === undefined || !meta.isMaster) return;
           const message = progressMessage(event);
           if (message === undefined) return;
@@ -161,9 +175,18 @@ export function createAgentToolsServer(options: AgentToolsOptions): Server {
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     // The session must not expire while a call runs (or waits for a slot).
     options.activity?.callStarted();
+    const { closeSSEStream } = extra;
+    const closeAfter = options.streamCloseAfterMs;
+    // 0 closes at once (after the priming event): the client polls for everything.
+    if (closeAfter === 0) closeSSEStream?.();
+    const closing =
+      closeSSEStream === undefined || closeAfter === undefined || closeAfter === 0
+        ? undefined
+        : setTimeout(closeSSEStream, closeAfter);
     try {
       return await callAgent(request, extra);
     } finally {
+      if (closing !== undefined) clearTimeout(closing);
       options.activity?.callFinished();
     }
   });

@@ -23,6 +23,12 @@ export interface McpHeadendOptions extends HeadendOptions {
   maxSessionsPerToken?: number;
   /** A session with no request and no running call for this long is closed (default 15 minutes). */
   sessionIdleMs?: number;
+  /**
+   * Close a tool call's SSE stream this long after it opened, for clients of the 2025-11-25
+   * revision, which reconnect with `Last-Event-ID` and get the rest (for proxies that cut long
+   * responses). Default: the stream stays open until the call ends.
+   */
+  streamCloseAfterMs?: number;
 }
 
 /** The MCP headend, with the number of sessions it holds open. */
@@ -56,6 +62,15 @@ export function createMcpHeadend(options: McpHeadendOptions): McpHeadend {
       message: `mcp headend: sessionIdleMs must be a positive number of milliseconds, not ${idleMs}`,
     });
   }
+  const streamCloseAfterMs = options.streamCloseAfterMs;
+  if (streamCloseAfterMs !== undefined && !(Number.isFinite(streamCloseAfterMs) && streamCloseAfterMs >= 0)) {
+    throw new ConfigError({
+      field: 'streamCloseAfterMs',
+      value: streamCloseAfterMs,
+      allowed: 'a number of milliseconds, 0 or more',
+      message: `mcp headend: streamCloseAfterMs must be a number of milliseconds, 0 or more, not ${streamCloseAfterMs}`,
+    });
+  }
   const sessions = new McpSessions(
     ({ requestSignals, activity }) =>
       createAgentToolsServer({
@@ -63,6 +78,7 @@ export function createMcpHeadend(options: McpHeadendOptions): McpHeadend {
         admission,
         headendId,
         activity,
+        streamCloseAfterMs,
         requestSignal: (requestId) => {
           const signal = requestSignals.get(requestId);
           requestSignals.delete(requestId);

@@ -3,6 +3,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { CallActivity } from './agent-tools.js';
+import { SessionEventStore } from './event-store.js';
 import { type McpSessionLimits, SessionCounts } from './session-counts.js';
 
 interface McpSession {
@@ -13,6 +14,11 @@ interface McpSession {
   /** The token that opened the session; only it may use the session. */
   token: string | undefined;
   runningCalls: number;
+  /**
+   * The client declared 2025-11-25 or later at `initialize`: it gets priming events and may
+   * resume a dropped stream with `Last-Event-ID`, so a dropped connection is not a cancel.
+   */
+  resumable: boolean;
   idleTimer: ReturnType<typeof setTimeout> | undefined;
   released: boolean;
 }
@@ -29,11 +35,31 @@ const jsonRpcError = (status: number, code: number, message: string, id: unknown
     headers: { 'content-type': 'application/json' },
   });
 
-/** The id of the `initialize` request in a POST body, or undefined when it holds none. */
-function initializeId(body: unknown): { id: unknown } | undefined {
+/** The first protocol revision with priming events and resumable streams. */
+const RESUMABLE_REVISION = '2025-11-25';
+/** Milliseconds a client waits before it reconnects a dropped stream (the SSE `retry` field). */
+export const MCP_SSE_RETRY_MS = 1000;
+
+/** The `initialize` request in a POST body (its id and protocol version), or undefined. */
+function initializeRequest(body: unknown): { id: unknown; protocolVersion: string } | undefined {
   const messages: unknown[] = Array.isArray(body) ? body : [body];
-  const found = messages.find((message) => isInitializeRequest(message)) as { id?: unknown } | undefined;
-  return found === undefined ? undefined : { id: found.id ?? null };
+  const found = messages.find((message) => isInitializeRequest(message));
+  if (found === undefined || !isInitializeRequest(found)) return undefined;
+  return { id: (found as { id?: unknown }).id ?? null, protocolVersion: found.params.protocolVersion };
+}
+
+/**
+ * The request as the SDK transport should see it. The transport sends priming events only when
+ * the request's `mcp-protocol-version` header is 2025-11-25 or later; a client that declared
+ * that revision at `initialize` handles them whatever version it stamps on a later request.
+ */
+function withSessionRevision(request: Request, session: McpSession): Request {
+  const stamped = request.headers.get('mcp-protocol-version');
+  if (!session.resumable || stamped === null || stamped >= RESUMABLE_REVISION) return request;
+  const headers = new Headers(request.headers);
+  headers.set('mcp-protocol-version', RESUMABLE_REVISION);
+  // The body was read already (it goes to the transport as `parsedBody`).
+  return new Request(request.url, { method: request.method, headers, signal: request.signal });
 }
 
 /**
@@ -70,13 +96,14 @@ export class McpSessions {
       return jsonRpcError(404, -32001, 'session not found');
     }
     this.restartIdleClock(session);
-    for (const message of Array.isArray(parsedBody) ? parsedBody : [parsedBody]) {
+    // A client that cannot resume loses the call with its connection, so the call stops then.
+    for (const message of session.resumable ? [] : Array.isArray(parsedBody) ? parsedBody : [parsedBody]) {
       const { id: requestId, method } = (message ?? {}) as { id?: unknown; method?: unknown };
       if (method === 'tools/call' && (typeof requestId === 'string' || typeof requestId === 'number')) {
         session.requestSignals.set(requestId, request.signal);
       }
     }
-    return session.transport.handleRequest(request, { parsedBody });
+    return session.transport.handleRequest(withSessionRevision(request, session), { parsedBody });
   }
 
   /** Closes every session (aborting their tool calls). */
@@ -90,21 +117,21 @@ export class McpSessions {
     parsedBody: unknown,
     token: string | undefined,
   ): Promise<Response> {
-    const initialize = initializeId(parsedBody);
+    const initialize = initializeRequest(parsedBody);
     const refusal = initialize === undefined ? undefined : this.counts.refusal(token);
     if (refusal !== undefined) {
       const response = jsonRpcError(429, -32000, refusal, initialize?.id ?? null);
       response.headers.set('retry-after', String(this.limits.retryAfterSeconds));
       return response;
     }
-    const session = await this.open(token);
+    const session = await this.open(token, (initialize?.protocolVersion ?? '') >= RESUMABLE_REVISION);
     const response = await session.transport.handleRequest(request, { parsedBody });
     if (session.transport.sessionId === undefined) await session.server.close();
     else this.restartIdleClock(session);
     return response;
   }
 
-  private async open(token: string | undefined): Promise<McpSession> {
+  private async open(token: string | undefined, resumable: boolean): Promise<McpSession> {
     // Counted before the first await, so concurrent initializes cannot pass the cap together.
     this.counts.add(token);
     const requestSignals = new Map<string | number, AbortSignal>();
@@ -120,6 +147,8 @@ export class McpSessions {
     };
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
+      eventStore: new SessionEventStore(),
+      retryInterval: MCP_SSE_RETRY_MS,
       onsessioninitialized: (sessionId) => {
         if (!session.released) this.byId.set(sessionId, session);
       },
@@ -130,6 +159,7 @@ export class McpSessions {
       requestSignals,
       token,
       runningCalls: 0,
+      resumable,
       idleTimer: undefined,
       released: false,
     };

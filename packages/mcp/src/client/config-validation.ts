@@ -1,6 +1,6 @@
 import { ConfigError } from '@agent/protocol';
 import { isRecord } from '@agent/protocol/util';
-import type { McpServerConfig } from './config.js';
+import { type McpServerConfig, TOKEN_ENDPOINT_AUTH_METHODS } from './config.js';
 
 const TYPES = ['stdio', 'http', 'sse', 'custom'] as const;
 
@@ -53,6 +53,67 @@ function checkUrl(server: string, value: unknown): void {
   }
 }
 
+function checkOptionalString(server: string, field: string, value: unknown, secret = false): void {
+  if (value !== undefined && (typeof value !== 'string' || value === '')) {
+    fail(server, field, value, 'a non-empty string', { secret });
+  }
+}
+
+function checkOAuth(server: string, oauth: unknown): void {
+  if (oauth === undefined) return;
+  if (!isRecord(oauth)) fail(server, 'oauth', oauth, 'an object', { secret: true });
+  const known = [
+    'grant',
+    'clientId',
+    'clientSecret',
+    'tokenEndpointAuthMethod',
+    'scope',
+    'clientMetadataUrl',
+    'issuer',
+    'redirectPort',
+  ];
+  const unknown = Object.keys(oauth).find((key) => !known.includes(key));
+  if (unknown !== undefined) fail(server, `oauth.${unknown}`, unknown, `one of ${known.join(', ')}`);
+  if (
+    oauth.grant !== undefined &&
+    oauth.grant !== 'authorization_code' &&
+    oauth.grant !== 'client_credentials'
+  ) {
+    fail(server, 'oauth.grant', oauth.grant, 'authorization_code or client_credentials');
+  }
+  checkOptionalString(server, 'oauth.clientId', oauth.clientId);
+  checkOptionalString(server, 'oauth.clientSecret', oauth.clientSecret, true);
+  checkOptionalString(server, 'oauth.scope', oauth.scope);
+  const method = oauth.tokenEndpointAuthMethod;
+  if (method !== undefined && !(TOKEN_ENDPOINT_AUTH_METHODS as readonly unknown[]).includes(method)) {
+    fail(server, 'oauth.tokenEndpointAuthMethod', method, TOKEN_ENDPOINT_AUTH_METHODS.join(', '));
+  }
+  if (oauth.clientMetadataUrl !== undefined) {
+    const url = typeof oauth.clientMetadataUrl === 'string' ? URL.parse(oauth.clientMetadataUrl) : null;
+    if (url === null || url.protocol !== 'https:' || url.pathname === '/') {
+      fail(server, 'oauth.clientMetadataUrl', oauth.clientMetadataUrl, 'an https URL with a path');
+    }
+  }
+  const port = oauth.redirectPort;
+  if (port !== undefined && !(Number.isInteger(port) && (port as number) > 0 && (port as number) < 65536)) {
+    fail(server, 'oauth.redirectPort', port, 'a port number from 1 to 65535');
+  }
+  if (oauth.issuer !== undefined) {
+    const url = typeof oauth.issuer === 'string' ? URL.parse(oauth.issuer) : null;
+    if (url === null || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
+      fail(server, 'oauth.issuer', oauth.issuer, 'an http(s) URL');
+    }
+  }
+  if (
+    oauth.grant === 'client_credentials' &&
+    (oauth.clientId === undefined || oauth.clientSecret === undefined || oauth.issuer === undefined)
+  ) {
+    fail(server, 'oauth', '[redacted]', 'clientId, clientSecret and issuer, all set for client_credentials', {
+      message: 'oauth: the client_credentials grant needs clientId, clientSecret and issuer',
+    });
+  }
+}
+
 function checkTransport(server: string, type: string, config: Record<string, unknown>): void {
   if (type === 'stdio') {
     if (typeof config.command !== 'string' || config.command === '') {
@@ -66,6 +127,7 @@ function checkTransport(server: string, type: string, config: Record<string, unk
   } else if (type === 'http' || type === 'sse') {
     checkUrl(server, config.url);
     checkStringMap(server, 'headers', config.headers);
+    checkOAuth(server, config.oauth);
   } else if (typeof config.createTransport !== 'function') {
     fail(server, 'createTransport', config.createTransport, 'a function returning an MCP SDK transport');
   }

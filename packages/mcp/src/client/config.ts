@@ -26,11 +26,38 @@ export interface McpStdioServerConfig extends McpServerCommonConfig {
   maxMessageBytes?: number;
 }
 
+/** The token endpoint auth methods a client may use. */
+export const TOKEN_ENDPOINT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'none'] as const;
+
+/**
+ * OAuth settings of a remote server. Without them a server that asks for authorization still
+ * gets it when the provider has `auth` (discovery, then a client ID metadata document or
+ * dynamic client registration).
+ */
+export interface McpOAuthConfig {
+  /** `authorization_code` (default: a user approves, `agent mcp login`) or `client_credentials` (no user; needs `clientId` and `clientSecret`). */
+  grant?: 'authorization_code' | 'client_credentials';
+  /** A pre-registered client. */
+  clientId?: string;
+  clientSecret?: string;
+  /** How the client authenticates at the token endpoint (default: the registration's, else basic with a secret, none without). */
+  tokenEndpointAuthMethod?: (typeof TOKEN_ENDPOINT_AUTH_METHODS)[number];
+  /** Scopes to ask for (default: the server's `WWW-Authenticate` scope, else its `scopes_supported`). */
+  scope?: string;
+  /** HTTPS URL of this client's metadata document, used as its client id where supported. */
+  clientMetadataUrl?: string;
+  /** Issuer URL of the authorization server the client credentials belong to (required for `client_credentials`: they go to no other). */
+  issuer?: string;
+  /** Loopback port `agent mcp login` listens on for the redirect (default: any free port). */
+  redirectPort?: number;
+}
+
 /** A server reached over Streamable HTTP. */
 export interface McpHttpServerConfig extends McpServerCommonConfig {
   type: 'http';
   url: string;
   headers?: Record<string, string>;
+  oauth?: McpOAuthConfig;
 }
 
 /** A server reached over the older HTTP+SSE transport. */
@@ -38,6 +65,7 @@ export interface McpSseServerConfig extends McpServerCommonConfig {
   type: 'sse';
   url: string;
   headers?: Record<string, string>;
+  oauth?: McpOAuthConfig;
 }
 
 /** A server reached through any SDK transport the caller builds (in-process servers, tests). */

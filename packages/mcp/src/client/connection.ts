@@ -1,5 +1,7 @@
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { McpOAuthProvider } from '../auth/oauth-provider.js';
 import { createTransport } from '../transports/create-transport.js';
 import { ProcessGroupStdioTransport } from '../transports/stdio-transport.js';
 import { DEFAULT_CONNECT_TIMEOUT_MS, type McpLogSink, type McpServerConfig } from './config.js';
@@ -20,7 +22,12 @@ export interface ConnectionOptions {
   onLog?: McpLogSink;
   /** Called with every newly connected client (to install notification handlers). */
   onConnected?: (client: Client) => void;
+  /** OAuth for an HTTP server. */
+  authProvider?: OAuthClientProvider;
 }
+
+/** Approvals one connect may go through (the first, then one step-up); more is a loop. */
+const MAX_AUTHORIZATIONS = 2;
 
 /**
  * One MCP client session with one server, (re)opened on demand. A crash or a closed transport
@@ -76,6 +83,19 @@ export class McpConnection {
     void dropped.finally(() => this.dropping.delete(dropped));
   }
 
+  /**
+   * After an approval that happened during a request (the first connect, or a step-up to more
+   * scopes), trades its code for tokens. False when there was none.
+   */
+  async completeAuthorization(): Promise<boolean> {
+    const provider = this.options.authProvider;
+    const code = provider instanceof McpOAuthProvider ? provider.takeAuthorizationCode() : undefined;
+    const transport = this.transport as { finishAuth?: (code: string) => Promise<void> } | undefined;
+    if (code === undefined || transport?.finishAuth === undefined) return false;
+    await transport.finishAuth(code);
+    return true;
+  }
+
   /** The server's stderr tail (stdio servers), for diagnostics. */
   stderrTail(): string {
     return this.transport instanceof ProcessGroupStdioTransport ? this.transport.stderrTail() : '';
@@ -98,14 +118,25 @@ export class McpConnection {
 
   private async open(): Promise<Client> {
     const { server, config, clientInfo } = this.options;
-    const client = new Client(clientInfo, { capabilities: {} });
+    let client = new Client(clientInfo, { capabilities: {} });
     let transport: Transport | undefined;
     try {
-      transport = await createTransport(config, {
-        onStderrLine: (line) => this.log('debug', `stderr: ${line}`),
-      });
-      this.transport = transport;
-      await client.connect(transport, { timeout: config.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS });
+      for (let authorizations = 0; ; authorizations++) {
+        transport = await createTransport(config, {
+          onStderrLine: (line) => this.log('debug', `stderr: ${line}`),
+          ...(this.options.authProvider ? { authProvider: this.options.authProvider } : {}),
+        });
+        this.transport = transport;
+        try {
+          await client.connect(transport, { timeout: config.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS });
+          break;
+        } catch (error) {
+          // The user approved during the attempt: trade the code for tokens, connect again.
+          if (authorizations >= MAX_AUTHORIZATIONS || !(await this.completeAuthorization())) throw error;
+          await client.close().catch(() => undefined);
+          client = new Client(clientInfo, { capabilities: {} });
+        }
+      }
     } catch (error) {
       await client.close().catch(() => undefined);
       await transport?.close().catch(() => undefined);

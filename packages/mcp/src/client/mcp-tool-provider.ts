@@ -5,8 +5,11 @@ import type {
   ToolProvider,
   ToolResult,
 } from '@agent/protocol';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { type Tool, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { authProviderFor } from '../auth/auth-provider-for.js';
+import type { McpAuthOptions } from '../auth/oauth-provider.js';
 import { abortable, linkedController } from './abortable.js';
 import { ArgumentValidator } from './argument-validator.js';
 import { DEFAULT_QUEUE, DEFAULT_TOOL_TIMEOUT_MS, type McpLogSink, type McpServerConfig } from './config.js';
@@ -26,6 +29,11 @@ export interface McpToolProviderOptions {
   onLog?: McpLogSink;
   /** `prefixed` (default): tools are exposed as `<server>__<tool>`; `bare`: as the tool's own (safe) name. */
   naming?: 'prefixed' | 'bare';
+  /**
+   * OAuth for HTTP servers that ask for it (token store, and how a user approves). Servers with
+   * an `oauth` entry get it too; one that sends its own `Authorization` header does not.
+   */
+  auth?: McpAuthOptions;
 }
 
 const DEFAULT_CLIENT_INFO = { name: 'agent-mcp-client', version: '0.1.0' };
@@ -61,6 +69,7 @@ export class McpToolProvider implements ToolProvider {
       ...(options.backoff ? { backoff: options.backoff } : {}),
       ...(options.onLog ? { onLog: options.onLog } : {}),
       onConnected: (client) => this.onConnected(client),
+      authProvider: authProviderFor(id, config, options.auth),
     });
   }
 
@@ -154,20 +163,22 @@ export class McpToolProvider implements ToolProvider {
     }
     const { controller, dispose } = linkedController(signal);
     try {
-      const result = await client.callTool({ name: entry.tool.name, arguments: call.arguments }, undefined, {
-        signal: controller.signal,
-        timeout: timeoutMs,
-        ...(onProgress
-          ? {
-              onprogress: (progress) =>
-                onProgress({
-                  progress: progress.progress,
-                  ...(progress.total !== undefined ? { total: progress.total } : {}),
-                  ...(progress.message !== undefined ? { message: progress.message } : {}),
-                }),
-            }
-          : {}),
-      });
+      const result = await this.callWithStepUp(() =>
+        client.callTool({ name: entry.tool.name, arguments: call.arguments }, undefined, {
+          signal: controller.signal,
+          timeout: timeoutMs,
+          ...(onProgress
+            ? {
+                onprogress: (progress) =>
+                  onProgress({
+                    progress: progress.progress,
+                    ...(progress.total !== undefined ? { total: progress.total } : {}),
+                    ...(progress.message !== undefined ? { message: progress.message } : {}),
+                  }),
+              }
+            : {}),
+        }),
+      );
       return convertCallToolResult(result);
     } catch (error) {
       if (!signal.aborted && isConnectionFailure(error))
@@ -175,6 +186,20 @@ export class McpToolProvider implements ToolProvider {
       return classifyCallError(error, this.context(entry.exposed, timeoutMs, signal.aborted));
     } finally {
       dispose();
+    }
+  }
+
+  /**
+   * Runs a request; when the server wanted more scopes and the user approved them during it
+   * (step-up), trades the code for tokens and runs it once more (the server refused it unseen).
+   */
+  private async callWithStepUp<T>(request: () => Promise<T>): Promise<T> {
+    try {
+      return await request();
+    } catch (error) {
+      if (!(error instanceof UnauthorizedError) || !(await this.connection.completeAuthorization()))
+        throw error;
+      return await request();
     }
   }
 
@@ -212,7 +237,7 @@ export class McpToolProvider implements ToolProvider {
     if (client.getServerCapabilities()?.tools) {
       let cursor: string | undefined;
       do {
-        const page = await client.listTools(cursor ? { cursor } : {});
+        const page = await this.callWithStepUp(() => client.listTools(cursor ? { cursor } : {}));
         tools.push(...page.tools);
         cursor = page.nextCursor;
       } while (cursor);

@@ -1,3 +1,4 @@
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -6,6 +7,8 @@ import { ProcessGroupStdioTransport } from './stdio-transport.js';
 
 export interface TransportHooks {
   onStderrLine?: (line: string) => void;
+  /** OAuth for an HTTP server (the SDK adds tokens, refreshes them and runs the flow). */
+  authProvider?: OAuthClientProvider;
 }
 
 /** Builds a fresh, not yet started transport for one connection attempt. */
@@ -26,10 +29,12 @@ export async function createTransport(
     case 'http':
       return new StreamableHTTPClientTransport(new URL(config.url), {
         ...(config.headers ? { requestInit: { headers: config.headers } } : {}),
+        ...(hooks.authProvider ? { authProvider: hooks.authProvider } : {}),
       });
     case 'sse':
       return new SSEClientTransport(new URL(config.url), {
         ...(config.headers ? { requestInit: { headers: config.headers } } : {}),
+        ...(hooks.authProvider ? { authProvider: hooks.authProvider } : {}),
       });
     case 'custom':
       return await config.createTransport();

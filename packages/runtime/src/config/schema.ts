@@ -1,4 +1,5 @@
 import { CACHE_BACKENDS, type CacheStoreConfig, TTL_ALLOWED } from '@agent/cache';
+import type { McpOAuthConfig } from '@agent/mcp';
 import { REASONING_EFFORTS, type ReasoningEffort } from '@agent/protocol';
 import {
   type ModelPricing,
@@ -71,6 +72,8 @@ export interface McpServerEntry {
   allowTools?: string[];
   denyTools?: string[];
   maxMessageBytes?: number;
+  /** OAuth of a remote server (pre-registered client, scopes, client credentials); see docs/mcp.md. */
+  oauth?: McpOAuthConfig;
   /** Caches every tool's results for this long (`off`, ms, `30s|5m|1h|1d|1w`); see docs/cache.md. */
   cache?: string | number;
   /** Per tool (its own name on the server): a TTL that beats `cache`. */
@@ -234,6 +237,27 @@ const MCP_SERVER: Schema = {
     allowTools: stringList('a list of tool-name globs'),
     denyTools: stringList('a list of tool-name globs'),
     maxMessageBytes: posInt('a positive integer (bytes)'),
+    oauth: {
+      type: 'object',
+      properties: {
+        grant: {
+          enum: ['authorization_code', 'client_credentials'],
+          'x-expects': 'authorization_code or client_credentials',
+        },
+        clientId: str('a client id'),
+        clientSecret: str('a client secret'),
+        tokenEndpointAuthMethod: {
+          enum: ['client_secret_basic', 'client_secret_post', 'none'],
+          'x-expects': 'one of client_secret_basic, client_secret_post, none',
+        },
+        scope: str('space-separated scopes'),
+        clientMetadataUrl: str('an https URL'),
+        issuer: str('an http(s) URL'),
+        redirectPort: { type: 'integer', minimum: 1, maximum: 65535, 'x-expects': 'a port number' },
+      },
+      additionalProperties: false,
+      'x-expects': 'an OAuth settings object',
+    },
     cache: TTL,
     toolsCache: {
       type: 'object',
@@ -280,7 +304,7 @@ export const CONFIG_SCHEMA: Schema = {
 export function isSecretPath(path: readonly (string | number)[]): boolean {
   const [section, , field] = path;
   if (section === 'providers') return field === 'apiKey' || field === 'headers';
-  if (section === 'mcpServers') return field === 'headers' || field === 'env';
+  if (section === 'mcpServers') return field === 'headers' || field === 'env' || field === 'oauth';
   // A Redis URL may carry a password.
   if (section === 'cache') return path[1] === 'url';
   return false;
