@@ -1,9 +1,17 @@
 import { createHmac } from 'node:crypto';
-import type { RecordedRequest, ScriptedAnswer } from '@agent/testkit';
+import {
+  FAKE_SLACK_BOT,
+  type FakeSlack,
+  type RecordedRequest,
+  type ScriptedAnswer,
+  startFakeSlack,
+} from '@agent/testkit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createSlackHeadend, type SlackHeadend, type SlackHeadendOptions, serve } from '../src/index.js';
 import { finalReport, lastUserText, startAgents, type TestAgents } from './helpers/agents.js';
-import { BOT_ID, BOT_USER, FakeSlack } from './helpers/fake-slack.js';
+
+const BOT_USER = FAKE_SLACK_BOT.userId;
+const BOT_ID = FAKE_SLACK_BOT.botId;
 
 const BOT_TOKEN = 'xoxb-test-bot-token-1234';
 const APP_TOKEN = 'xapp-test-app-token-5678';
@@ -63,7 +71,7 @@ afterEach(async () => {
 });
 
 async function startSlack(options: Partial<SlackHeadendOptions> = {}): Promise<SlackHeadend> {
-  fake = await FakeSlack.start();
+  fake = await startFakeSlack();
   fake.channels.set('C1', 'eng-backend');
   fake.channels.set('C2', 'secret-plans');
   fake.channels.set('C3', 'random');

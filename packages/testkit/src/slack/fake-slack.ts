@@ -11,15 +11,15 @@ export interface SlackCall {
 }
 
 /** A message kept in a fake thread. */
-export interface FakeMessage {
+export interface FakeSlackMessage {
   ts: string;
   user?: string;
   bot_id?: string;
   text: string;
 }
 
-export const BOT_USER = 'UBOT';
-export const BOT_ID = 'BBOT';
+/** Who the bot is on the fake Slack (`auth.test`). */
+export const FAKE_SLACK_BOT = Object.freeze({ userId: 'UBOT', botId: 'BBOT' });
 
 /**
  * A fake Slack on loopback for the real SDKs: a Web API (`/api/<method>`, form or JSON bodies)
@@ -29,7 +29,7 @@ export const BOT_ID = 'BBOT';
 export class FakeSlack {
   readonly calls: SlackCall[] = [];
   readonly channels = new Map<string, string>();
-  readonly threads = new Map<string, FakeMessage[]>();
+  readonly threads = new Map<string, FakeSlackMessage[]>();
   /** Socket Mode connections made so far. */
   connections = 0;
   private readonly http: Server;
@@ -40,7 +40,7 @@ export class FakeSlack {
   private nextTs = 1000;
   private pinger: NodeJS.Timeout | undefined;
 
-  private constructor() {
+  constructor() {
     this.http = createServer((request, response) => {
       void this.answer(request).then((body) => {
         response.writeHead(200, { 'content-type': 'application/json' });
@@ -61,10 +61,9 @@ export class FakeSlack {
     this.pinger = setInterval(() => this.socket?.ping(), 2000);
   }
 
-  static async start(): Promise<FakeSlack> {
-    const fake = new FakeSlack();
-    await new Promise<void>((resolve) => fake.http.listen(0, '127.0.0.1', resolve));
-    return fake;
+  /** Listens on a free loopback port. */
+  async listen(): Promise<void> {
+    await new Promise<void>((resolve) => this.http.listen(0, '127.0.0.1', resolve));
   }
 
   get port(): number {
@@ -150,7 +149,13 @@ export class FakeSlack {
       case 'apps.connections.open':
         return { ok: true, url: `ws://127.0.0.1:${this.port}/link` };
       case 'auth.test':
-        return { ok: true, user_id: BOT_USER, bot_id: BOT_ID, team_id: 'T1', user: 'agent' };
+        return {
+          ok: true,
+          user_id: FAKE_SLACK_BOT.userId,
+          bot_id: FAKE_SLACK_BOT.botId,
+          team_id: 'T1',
+          user: 'agent',
+        };
       case 'conversations.info': {
         const id = String(args.channel);
         return { ok: true, channel: { id, name: this.channels.get(id) } };
@@ -167,4 +172,11 @@ export class FakeSlack {
         return { ok: false, error: 'unknown_method' };
     }
   }
+}
+
+/** Starts a fake Slack on a free loopback port; point the SDKs' API URL at `apiUrl`. */
+export async function startFakeSlack(): Promise<FakeSlack> {
+  const fake = new FakeSlack();
+  await fake.listen();
+  return fake;
 }
