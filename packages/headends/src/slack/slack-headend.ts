@@ -1,6 +1,6 @@
 import { errorMessage } from '@agent/protocol/util';
 import { SocketModeClient } from '@slack/socket-mode';
-import { retryPolicies, WebClient } from '@slack/web-api';
+import { WebClient } from '@slack/web-api';
 import { Hono } from 'hono';
 import { Admission } from '../admission.js';
 import type { Headend } from '../headend.js';
@@ -60,7 +60,8 @@ export function createSlackHeadend(options: SlackHeadendOptions): SlackHeadend {
   const logger = slackLogger(options.log, redact);
   const clientOptions = {
     slackApiUrl: options.apiUrl ?? 'https://slack.com/api/',
-    retryConfig: retryPolicies.fiveRetriesInFiveMinutes,
+    // Slack's `fiveRetriesInFiveMinutes` (not imported: Node's ESM loader cannot see that export).
+    retryConfig: { retries: 5, factor: 3.86 },
     timeout: 30_000,
   };
   const web = new WebClient(secrets.botToken, { ...clientOptions, logger });
