@@ -111,7 +111,13 @@ describe('POST /api/chat read by the AI SDK client', () => {
     expect(reasoning?.type === 'reasoning' && reasoning.text).toContain('I should add first.');
     const status = parts.find((part) => part.type === 'data-status');
     expect(status?.type === 'data-status' && status.data).toMatchObject({ now: 'adding numbers' });
+    const calc = parts.find((part) => part.type === 'dynamic-tool' && part.toolName === 'calc__add');
+    expect(calc?.type === 'dynamic-tool' && calc.input).toEqual({ a: 2, b: 3 });
+    expect(calc?.type === 'dynamic-tool' && calc.output).toMatchObject({
+      message: expect.stringMatching(/^ok in/),
+    });
     const helper = parts.find((part) => part.type === 'dynamic-tool' && part.toolName === 'agent__helper');
+    expect(helper?.type === 'dynamic-tool' && helper.input).toEqual({ prompt: 'Do you agree?' });
     expect(helper?.type === 'dynamic-tool' && helper.output).toMatchObject({ report: 'helper agrees' });
     const finish = chunks.at(-1);
     expect(finish?.type).toBe('finish');

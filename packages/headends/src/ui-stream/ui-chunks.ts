@@ -139,7 +139,7 @@ export class UiChunks {
         type: 'tool-input-available',
         toolCallId,
         toolName: progress.tool,
-        input: {},
+        input: progress.arguments ?? {},
         dynamic: true,
         title: progress.agentPath,
       };
