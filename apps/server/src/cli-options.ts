@@ -9,6 +9,7 @@ import {
   type ServerConfig,
 } from './server-config.js';
 import { LIMIT_OPTIONS, type LimitOption, limitProblem, limitsConflict } from './server-limits.js';
+import type { SlackServerConfig } from './slack-config.js';
 
 function port(what: string) {
   return (value: string) => {
@@ -43,6 +44,12 @@ export function parseServerArgs(argv: string[], env: Record<string, string | und
     .option('--openai <port>', 'OpenAI-compatible headend port', port('--openai'))
     .option('--anthropic <port>', 'Anthropic-compatible headend port', port('--anthropic'))
     .option('--mcp <where>', 'MCP headend: http:<port> or stdio')
+    .option('--slack', 'Slack headend over Socket Mode (tokens from SLACK_BOT_TOKEN, SLACK_APP_TOKEN)')
+    .option(
+      '--slack-port <port>',
+      'port for Slack slash commands over HTTP (implies --slack)',
+      port('--slack-port'),
+    )
     .option('--token <token>', 'accepted bearer token (repeatable; also AGENT_SERVER_TOKENS)', collect)
     .option('--allow-no-auth', 'serve without tokens (loopback hosts only)')
     .option('--drain-seconds <n>', 'on SIGTERM, how long running sessions may finish (default 30)', Number)
@@ -61,6 +68,8 @@ export function parseServerArgs(argv: string[], env: Record<string, string | und
     openai?: number;
     anthropic?: number;
     mcp?: string;
+    slack?: boolean;
+    slackPort?: number;
     token?: string[];
     allowNoAuth?: boolean;
     drainSeconds?: number;
@@ -76,6 +85,7 @@ export function parseServerArgs(argv: string[], env: Record<string, string | und
     openai: flags.openai ?? file.openai,
     anthropic: flags.anthropic ?? file.anthropic,
     mcp: flags.mcp === undefined ? file.mcp : parseMcp(flags.mcp),
+    slack: slackConfig(file.slack, flags.slack === true, flags.slackPort),
     tokens: [...(file.tokens ?? []), ...envTokens(env), ...(flags.token ?? [])],
     allowNoAuth: flags.allowNoAuth ?? file.allowNoAuth ?? false,
     drainSeconds: flags.drainSeconds ?? file.drainSeconds ?? 30,
@@ -93,6 +103,16 @@ export function parseServerArgs(argv: string[], env: Record<string, string | und
   return config;
 }
 
+/** `slack` of server.json, enabled or given a port by the flags. */
+function slackConfig(
+  file: SlackServerConfig | undefined,
+  enabled: boolean,
+  port: number | undefined,
+): SlackServerConfig | undefined {
+  if (file === undefined && !enabled && port === undefined) return undefined;
+  return { ...file, ...(port === undefined ? {} : { port }) };
+}
+
 function checkConfig(config: ServerConfig): void {
   if (config.agents.length === 0)
     throw configError(
@@ -102,30 +122,17 @@ function checkConfig(config: ServerConfig): void {
       'no agents: give --agent <file.ai> (repeatable)',
     );
   const http = [config.api, config.openai, config.anthropic, config.mcp?.kind === 'http' ? 1 : undefined];
-  if (http.every((entry) => entry === undefined) && config.mcp === undefined) {
+  const tokenHeadends = http.some((entry) => entry !== undefined);
+  if (!tokenHeadends && config.mcp === undefined && config.slack === undefined) {
     throw configError(
       '--api',
       undefined,
       'at least one headend',
-      'no headend: give --api, --openai, --anthropic and/or --mcp',
+      'no headend: give --api, --openai, --anthropic, --mcp and/or --slack',
     );
   }
-  if (config.tokens.length === 0 && !config.allowNoAuth) {
-    throw configError(
-      '--token',
-      undefined,
-      'a token, or --allow-no-auth on loopback',
-      'no tokens: give --token, AGENT_SERVER_TOKENS or --allow-no-auth (loopback only)',
-    );
-  }
-  if (config.tokens.length === 0 && config.allowNoAuth && !isLoopbackHost(config.host)) {
-    throw configError(
-      '--host',
-      config.host,
-      'a loopback host with --allow-no-auth',
-      `--allow-no-auth is refused on ${config.host}: bind a loopback host or give tokens`,
-    );
-  }
+  // Slack authenticates with its own tokens and signatures: bearer tokens are for the other headends.
+  if (tokenHeadends || config.mcp !== undefined) checkTokens(config);
   for (const [key, value] of [
     ['--drain-seconds', config.drainSeconds],
     ['--body-limit', config.bodyLimitBytes],
@@ -149,4 +156,23 @@ function checkConfig(config: ServerConfig): void {
       'at most --request-timeout',
       conflict,
     );
+}
+
+function checkTokens(config: ServerConfig): void {
+  if (config.tokens.length === 0 && !config.allowNoAuth) {
+    throw configError(
+      '--token',
+      undefined,
+      'a token, or --allow-no-auth on loopback',
+      'no tokens: give --token, AGENT_SERVER_TOKENS or --allow-no-auth (loopback only)',
+    );
+  }
+  if (config.tokens.length === 0 && config.allowNoAuth && !isLoopbackHost(config.host)) {
+    throw configError(
+      '--host',
+      config.host,
+      'a loopback host with --allow-no-auth',
+      `--allow-no-auth is refused on ${config.host}: bind a loopback host or give tokens`,
+    );
+  }
 }

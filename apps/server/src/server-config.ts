@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { ConfigError } from '@agent/protocol';
 import { errorMessage } from '@agent/protocol/util';
 import { LIMIT_OPTIONS, limitProblem, type ServerLimits } from './server-limits.js';
+import { parseSlackConfig, type SlackServerConfig } from './slack-config.js';
 
 /** Where the MCP headend listens: a port for Streamable HTTP, or stdio. */
 export type McpListen = { kind: 'http'; port: number } | { kind: 'stdio' };
@@ -15,6 +16,8 @@ export interface ServerConfig extends ServerLimits {
   openai?: number;
   anthropic?: number;
   mcp?: McpListen;
+  /** The Slack headend (Socket Mode), when enabled. */
+  slack?: SlackServerConfig;
   tokens: string[];
   allowNoAuth: boolean;
   drainSeconds: number;
@@ -70,6 +73,7 @@ const FILE_KEYS = new Set([
   'openai',
   'anthropic',
   'mcp',
+  'slack',
   'tokens',
   'allowNoAuth',
   'drainSeconds',
@@ -120,6 +124,7 @@ export function readConfigFile(path: string): Partial<ServerConfig> {
     if (file[key] !== undefined) config[key] = parsePort(file[key], `${path}: "${key}"`);
   }
   if (file.mcp !== undefined) config.mcp = parseMcp(file.mcp);
+  if (file.slack !== undefined) config.slack = parseSlackConfig(file.slack, path);
   if (file.tokens !== undefined) {
     if (!Array.isArray(file.tokens) || !file.tokens.every((token) => typeof token === 'string')) {
       throw configError(

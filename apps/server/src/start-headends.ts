@@ -14,6 +14,7 @@ import {
 } from '@agent/headends';
 import type { ServerConfig } from './server-config.js';
 import { connectionLimits, mcpSessionLimits } from './server-limits.js';
+import { startSlack } from './start-slack.js';
 
 export interface RunningHeadend {
   name: string;
@@ -39,6 +40,7 @@ export async function startHeadends(
     planned.push({
       name: 'rest',
       port: config.api,
+      // Also `POST /api/chat`, the AI SDK UI message stream.
       path: '/v1/agents',
       make: () => createRestHeadend(common),
     });
@@ -81,6 +83,8 @@ export async function startHeadends(
       running.push({ name: plan.name, drain: async (deadline) => void (await handle.drain(deadline)) });
       log(`agent-server: ${plan.name} listening on ${handle.url}${plan.path}`);
     }
+    const slack = await startSlack(config, catalog, log);
+    if (slack !== undefined) running.push(slack);
   } catch (error) {
     await Promise.allSettled(served.map((handle) => handle.close()));
     throw error;

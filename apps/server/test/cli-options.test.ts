@@ -107,4 +107,53 @@ describe('agent-server options', () => {
       /"mcpMaxSessions" must be a whole number of at least 1, not 0/,
     );
   });
+
+  it('enables Slack with --slack alone (no bearer tokens needed) or with slack: {...} in server.json', () => {
+    expect(parseServerArgs(['--agent', 'a.ai', '--slack'], {}).slack).toEqual({});
+    expect(parseServerArgs(['--agent', 'a.ai', '--slack-port', '3001'], {}).slack).toEqual({ port: 3001 });
+    const config = join(dir, 'slack.json');
+    const routes = [
+      { channels: ['secret-*'], deny: true },
+      { channels: ['#eng-*', 'C0123'], engage: ['mentions', 'channel-posts'], agent: 'b' },
+    ];
+    writeFileSync(
+      config,
+      JSON.stringify({
+        agents: ['./a.ai'],
+        slack: { defaultAgent: 'a', routes, historyMessages: 10, historyChars: 4000, updateIntervalMs: 1500 },
+      }),
+    );
+    const parsed = parseServerArgs(['--config', config, '--slack-port', '0'], {});
+    expect(parsed.slack).toEqual({
+      defaultAgent: 'a',
+      routes,
+      historyMessages: 10,
+      historyChars: 4000,
+      updateIntervalMs: 1500,
+      port: 0,
+    });
+    expect(parsed.tokens).toEqual([]);
+  });
+
+  it('explains what is wrong in slack: {...}, never echoing a secret', () => {
+    const fail = (slack: unknown) => {
+      const config = join(dir, 'bad-slack.json');
+      writeFileSync(config, JSON.stringify({ agents: ['./a.ai'], slack }));
+      try {
+        parseServerArgs(['--config', config], {});
+        return 'no error';
+      } catch (error) {
+        return (error as Error).message;
+      }
+    };
+    expect(fail({ token: 'x' })).toMatch(/unknown key "slack\.token" \(allowed: port, routes, botToken/);
+    expect(fail({ botToken: 12345678 })).toMatch(/"slack\.botToken" must be a string$/);
+    expect(fail({ botToken: 12345678 })).not.toContain('12345678');
+    expect(fail({ routes: [{ channel: 'x' }] })).toMatch(/slack\.routes\[0\]: unknown key "channel"/);
+    expect(fail({ routes: [{ engage: 'mentions' }] })).toMatch(
+      /slack\.routes\[0\]\.engage must be an array of strings/,
+    );
+    expect(fail({ historyChars: -1 })).toMatch(/"slack\.historyChars" must be a non-negative integer/);
+    expect(fail([])).toMatch(/"slack" must be an object/);
+  });
 });

@@ -13,6 +13,7 @@ test('@agent/final-report exports exactly these values', async () => {
     'SLACK_LIMITS',
     'SLACK_MESSAGES_SCHEMA',
     'checkWrapper',
+    'clampText',
     'compileSchema',
     'decodeBase64Text',
     'finalReportToolDefinition',
@@ -23,6 +24,7 @@ test('@agent/final-report exports exactly these values', async () => {
     'parseJsonLenient',
     'processFinalReport',
     'rejectedReport',
+    'slackPlainText',
     'syntheticFailureReport',
     'validateWithNestedRepair',
   ]);

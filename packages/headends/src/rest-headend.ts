@@ -7,6 +7,7 @@ import { createHeadendBase } from './headend-base.js';
 import type { HeadendOptions } from './headend-options.js';
 import { type ErrorResponder, httpError, readJsonObject } from './http-guards.js';
 import { requestSchemaProblem } from './schema-guard.js';
+import { installUiChatRoute } from './ui-stream/ui-chat-route.js';
 import { inputRejection, usageTotals } from './usage.js';
 
 const respondRest: ErrorResponder = (c, status, kind, message) =>
@@ -50,7 +51,10 @@ function parseRunBody(body: Record<string, unknown>): RunBody | string {
   return run;
 }
 
-/** REST headend: health, the agent list, and runs answered as JSON or as SSE events. */
+/**
+ * REST headend: health, the agent list, runs answered as JSON or as SSE events, and
+ * `POST /api/chat` in the AI SDK UI message stream protocol (`useChat` front-ends).
+ */
 export function createRestHeadend(options: HeadendOptions): Headend {
   const { app, admission, tokens, headendId } = createHeadendBase('rest', options, {
     respond: respondRest,
@@ -105,6 +109,8 @@ export function createRestHeadend(options: HeadendOptions): Headend {
       }
     });
   });
+
+  installUiChatRoute(app, { catalog: options.catalog, admission, headendId, respond: respondRest });
 
   return { kind: 'rest', app, admission, authRequired: tokens !== undefined };
 }

@@ -21,6 +21,7 @@ test('@agent/headends exports exactly these values', async () => {
     'createMcpHeadend',
     'createOpenAiHeadend',
     'createRestHeadend',
+    'createSlackHeadend',
     'isLoopbackHost',
     'reportText',
     'runResponse',

@@ -17,6 +17,8 @@ export type ProgressEvent =
       tool: string;
       callId: string;
       message?: string;
+      /** The call's parsed arguments (`{}` when they could not be parsed), for faces that show them. */
+      arguments?: Record<string, unknown>;
     }
   | {
       type: 'tool_finished';

@@ -4,6 +4,7 @@ import { expect, test } from 'vitest';
 // export is a visible change to this list; internals stay unexported or under `/internal`.
 test('@agent/testkit exports exactly these values', async () => {
   expect(Object.keys(await import('@agent/testkit')).sort()).toEqual([
+    'FAKE_SLACK_BOT',
     'FIXTURES_DIR_ENV',
     'FLAVOURS',
     'NONCE_PLACEHOLDER',
@@ -15,6 +16,7 @@ test('@agent/testkit exports exactly these values', async () => {
     'planAnswer',
     'scriptedModel',
     'sessionNonce',
+    'startFakeSlack',
     'startModelServer',
     'startRedisServer',
     'text',

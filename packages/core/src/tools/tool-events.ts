@@ -21,7 +21,13 @@ export class ToolEvents {
 
   started(call: ToolCall): void {
     if (!announced(call)) return;
-    this.send({ type: 'tool_started', agentPath: this.agentPath, tool: call.name, callId: call.id });
+    this.send({
+      type: 'tool_started',
+      agentPath: this.agentPath,
+      tool: call.name,
+      callId: call.id,
+      arguments: call.arguments,
+    });
   }
 
   finished(call: ToolCall, outcome: RawToolOutcome, durationMs: number): void {

@@ -40,8 +40,8 @@ describe('tool_started / tool_finished events', () => {
     });
     const events = toolEvents(run.events);
     expect(events).toEqual([
-      { type: 'tool_started', agentPath: 'main', tool: 'echo', callId: 'e1' },
-      { type: 'tool_started', agentPath: 'main', tool: 'broken', callId: 'x1' },
+      { type: 'tool_started', agentPath: 'main', tool: 'echo', callId: 'e1', arguments: { s: 'hi' } },
+      { type: 'tool_started', agentPath: 'main', tool: 'broken', callId: 'x1', arguments: {} },
       {
         type: 'tool_finished',
         agentPath: 'main',

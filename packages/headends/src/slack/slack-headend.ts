@@ -1,0 +1,120 @@
+import { SocketModeClient } from '@slack/socket-mode';
+import { type Logger, WebClient } from '@slack/web-api';
+import { Hono } from 'hono';
+import { Admission } from '../admission.js';
+import type { Headend } from '../headend.js';
+import { installCommandRoute, parseSlashCommand, type SlashReply } from './slack-commands.js';
+import type { ConversationContext } from './slack-conversation.js';
+import { SlackDispatch, type SlackMessageEvent } from './slack-dispatch.js';
+import { slackLogger } from './slack-logger.js';
+import {
+  count,
+  redactor,
+  resolveSlackSecrets,
+  type SlackHeadendOptions,
+  type SlackSecrets,
+} from './slack-options.js';
+import { SlackRouter } from './slack-routing.js';
+
+/** The Slack headend: Socket Mode for events and commands, plus `POST /slack/commands` over HTTP. */
+export interface SlackHeadend extends Headend {
+  kind: 'slack';
+  /** Connects to Slack (Socket Mode); resolves once Slack said hello. */
+  start(): Promise<void>;
+  /** Disconnects, aborts running sessions and waits for their last posts. */
+  dispose(): Promise<void>;
+}
+
+/**
+ * Answers in Slack: @-mentions, direct messages and (when a rule asks) channel posts, routed to
+ * agents by channel and engagement; each answer is one message updated in place while the agent
+ * works, then the report in Block Kit. Slash commands come over Socket Mode or, signed, over HTTP.
+ */
+export function createSlackHeadend(options: SlackHeadendOptions): SlackHeadend {
+  const secrets = resolveSlackSecrets(options);
+  const redact = redactor(secrets);
+  const log = options.log ?? (() => undefined);
+  const router = new SlackRouter(options.routes ?? [], options.defaultAgent, options.catalog);
+  const bounds = {
+    messages: count(options.historyMessages, 20, 'slack.historyMessages'),
+    chars: count(options.historyChars, 16_000, 'slack.historyChars'),
+  };
+  const { web, socket } = slackClients(options, secrets, slackLogger(options.log, redact));
+  const admission = new Admission({ limit: options.concurrency, queueSize: options.queueSize });
+  const ctx: ConversationContext = {
+    web,
+    admission,
+    headendId: options.headendId ?? 'slack',
+    updateIntervalMs: count(options.updateIntervalMs, 2000, 'slack.updateIntervalMs'),
+    log,
+    redact,
+  };
+  const dispatch = new SlackDispatch(ctx, router, options.catalog, bounds);
+  const onEvent = ({ ack, event }: { ack: () => Promise<void>; event: SlackMessageEvent }) => {
+    ack().catch(() => undefined);
+    dispatch.message(event);
+  };
+  socket.on('app_mention', onEvent);
+  socket.on('message', onEvent);
+  socket.on(
+    'slash_commands',
+    ({ ack, body }: { ack: (reply: SlashReply) => Promise<void>; body: Record<string, unknown> }) => {
+      const command = parseSlashCommand(body);
+      const reply: SlashReply =
+        typeof command === 'string'
+          ? { response_type: 'ephemeral', text: command }
+          : dispatch.command(command);
+      ack(reply).catch(() => undefined);
+    },
+  );
+
+  const app = new Hono();
+  app.onError((error, c) => c.json({ error: `internal error: ${redact(error.message)}` }, 500));
+  installCommandRoute(app, {
+    signingSecret: secrets.signingSecret,
+    windowSeconds: count(options.signatureWindowSeconds, 300, 'slack.signatureWindowSeconds', 1),
+    bodyLimitBytes: count(options.bodyLimitBytes, 64 * 1024, 'slack.bodyLimitBytes', 1),
+    handle: (command) => dispatch.command(command),
+  });
+  app.get('/health', (c) =>
+    c.json({ status: admission.draining ? 'draining' : 'ok', active: admission.active }),
+  );
+
+  return {
+    kind: 'slack',
+    app,
+    admission,
+    // The slash-command route checks Slack's signature; nothing else is served.
+    authRequired: true,
+    start: async () => {
+      const who = await web.auth.test();
+      if (who.user_id === undefined) throw new Error('auth.test answered without a user_id');
+      dispatch.identity = { userId: who.user_id, botId: who.bot_id };
+      await socket.start();
+    },
+    dispose: async () => {
+      admission.beginDrain();
+      await socket.disconnect().catch(() => undefined);
+      admission.abortAll('the Slack headend is closing');
+      await dispatch.settle();
+    },
+  };
+}
+
+/** Slack's Web API client (bot token) and Socket Mode client (app token), both logging through `logger`. */
+function slackClients(options: SlackHeadendOptions, secrets: SlackSecrets, logger: Logger) {
+  const clientOptions = {
+    slackApiUrl: options.apiUrl ?? 'https://slack.com/api/',
+    // Slack's `fiveRetriesInFiveMinutes` (not imported: Node's ESM loader cannot see that export).
+    retryConfig: { retries: 5, factor: 3.86 },
+    timeout: 30_000,
+  };
+  const web = new WebClient(secrets.botToken, { ...clientOptions, logger });
+  const socket = new SocketModeClient({
+    appToken: secrets.appToken,
+    logger,
+    clientOptions,
+    clientPingTimeout: count(options.reconnectDelayMs, 5000, 'slack.reconnectDelayMs', 1),
+  });
+  return { web, socket };
+}

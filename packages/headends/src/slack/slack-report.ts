@@ -1,0 +1,53 @@
+import {
+  clampText,
+  normaliseMessages,
+  SLACK_LIMITS,
+  type SlackMessage,
+  slackPlainText,
+} from '@agent/final-report';
+import type { AgentEvent, AgentEventMeta, AgentResult } from '@agent/protocol';
+import { reportText } from '../usage.js';
+
+/** Longest error text posted to Slack. */
+const MAX_ERROR_TEXT = 300;
+
+export const WORKING_TEXT = ':hourglass_flowing_sand: Working on it…';
+
+/** The line the progress message shows for an event, if it says something new. */
+export function progressLine(event: AgentEvent, meta: AgentEventMeta): string | undefined {
+  const who = meta.isMaster ? '' : ` (${meta.agentPath})`;
+  if (event.type === 'status' && event.event.type === 'agent_update') {
+    const what = event.event.now ?? event.event.message;
+    return what === '' ? undefined : `${WORKING_TEXT}\n_${clampText(what, 500)}_${who}`;
+  }
+  if (event.type === 'progress' && event.event.type === 'tool_started') {
+    return `${WORKING_TEXT}\nrunning \`${event.event.tool}\`${who}`;
+  }
+  return undefined;
+}
+
+/**
+ * The report as Slack messages. The run asked for `slack-block-kit`, so the report's messages
+ * were already coerced, clamped and given a fallback by `@agent/final-report`; going through
+ * `normaliseMessages` again keeps any other report (plain text) within Slack's limits too.
+ */
+export function reportMessages(result: AgentResult): SlackMessage[] {
+  const report = result.finalReport;
+  const value =
+    report?.format === 'slack-block-kit' && report.content_json !== undefined
+      ? report.content_json
+      : reportText(result);
+  return normaliseMessages(value ?? '', []);
+}
+
+/** A message's plain-text `text` (notifications, screen readers): its own, or its blocks' text. */
+export function fallbackText(message: SlackMessage): string {
+  const text = message.text ?? slackPlainText(message.blocks);
+  return clampText(text.trim() === '' ? 'Answer' : text, SLACK_LIMITS.messageText);
+}
+
+/** The one short line posted when a run gives no answer: what happened, never a stack. */
+export function shortError(result: AgentResult): string {
+  const why = (result.error ?? 'no report').split('\n')[0]?.trim() ?? '';
+  return `:warning: The agent could not answer (${result.exitCode}): ${clampText(why, MAX_ERROR_TEXT)}`;
+}

@@ -1,0 +1,66 @@
+import { type SplitChat, splitChat } from '../conversation.js';
+
+/** A validated `POST /api/chat` body (what the AI SDK's `DefaultChatTransport` sends). */
+export interface UiChatRequest extends SplitChat {
+  /** The agent to run: the body's `agent`, or the only agent of the catalog. */
+  agent: string | undefined;
+  /** The chat's id (`useChat`'s `id`), echoed nowhere; kept for logs. */
+  chatId: string | undefined;
+}
+
+/** Most messages a chat may send (its history is the agent's conversation). */
+export const MAX_UI_MESSAGES = 500;
+
+/**
+ * The text of one UI message: its `text` parts joined. Reasoning, tool, data and file parts are
+ * what this server sent before (or attachments it cannot read): they do not enter the history.
+ */
+function messageText(parts: unknown, at: string): string {
+  if (!Array.isArray(parts)) throw new Error(`${at}.parts must be an array of message parts`);
+  const texts: string[] = [];
+  for (const [index, part] of parts.entries()) {
+    if (typeof part !== 'object' || part === null || Array.isArray(part)) {
+      throw new Error(`${at}.parts[${index}] must be an object with a "type"`);
+    }
+    const { type, text } = part as { type?: unknown; text?: unknown };
+    if (typeof type !== 'string') throw new Error(`${at}.parts[${index}].type must be a string`);
+    if (type !== 'text') continue;
+    if (typeof text !== 'string') throw new Error(`${at}.parts[${index}].text must be a string`);
+    texts.push(text);
+  }
+  return texts.join('\n');
+}
+
+/** Validates a UI chat body `{ id?, messages: UIMessage[], agent? }`; a string is the 400 message. */
+export function parseUiChatRequest(body: Record<string, unknown>): UiChatRequest | string {
+  if (body.agent !== undefined && (typeof body.agent !== 'string' || body.agent === '')) {
+    return '"agent" must be the name of an agent';
+  }
+  if (!Array.isArray(body.messages)) return '"messages" must be an array of UI messages';
+  if (body.messages.length > MAX_UI_MESSAGES) {
+    return `"messages" holds ${body.messages.length} messages; at most ${MAX_UI_MESSAGES} are allowed`;
+  }
+  const messages: { role: string; text: string }[] = [];
+  try {
+    for (const [index, raw] of body.messages.entries()) {
+      const at = `messages[${index}]`;
+      if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+        throw new Error(`${at} must be an object`);
+      const { role, parts } = raw as { role?: unknown; parts?: unknown };
+      if (role !== 'user' && role !== 'assistant' && role !== 'system') {
+        throw new Error(`${at}.role must be user, assistant or system, not ${JSON.stringify(role)}`);
+      }
+      messages.push({ role, text: messageText(parts, at) });
+    }
+  } catch (error) {
+    return (error as Error).message;
+  }
+  const split = splitChat(messages);
+  if (typeof split === 'string') return split;
+  if (split.prompt.trim() === '') return 'the last user message has no text part';
+  return {
+    ...split,
+    agent: body.agent as string | undefined,
+    chatId: typeof body.id === 'string' ? body.id : undefined,
+  };
+}
