@@ -13,6 +13,7 @@ test('@agent/mcp exports exactly these values', async () => {
     'QueueAbortedError',
     'ToolQueues',
     'createMcpToolProviders',
+    'createToolFilter',
     'defaultToolQueues',
     'validateServerConfig',
   ]);
