@@ -44,6 +44,10 @@ export interface ResolveOptions {
   userConfigDir?: string;
   /** System config dir (default `/etc/agent`). */
   systemConfigDir?: string;
+  /** Where ai-agent's `~/.ai-agent.json` is looked for (default the user's home directory). */
+  aiAgentHomeDir?: string;
+  /** Where ai-agent's `ai-agent.json` system file is looked for (default `/etc/ai-agent`). */
+  aiAgentSystemDir?: string;
 }
 
 export interface RunAgentFileOptions extends ResolveOptions {

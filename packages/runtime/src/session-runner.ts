@@ -204,7 +204,14 @@ export function buildSessionConfig(ctx: RunnerContext, request: SessionRequest):
   const sessionSettings = withoutNulls(sampling);
   const instructions = expandPromptVariables(
     definition.prompt,
-    promptVariables({ format: request.expectedOutput.format, cwd: ctx.cwd }),
+    promptVariables({
+      format: request.expectedOutput.format,
+      cwd: ctx.cwd,
+      ...(settings.maxTurns === undefined ? {} : { maxTurns: settings.maxTurns }),
+      ...(settings.maxToolCallsPerTurn === undefined
+        ? {}
+        : { maxToolCallsPerTurn: settings.maxToolCallsPerTurn }),
+    }),
   ).trim();
   const toolOutput = toolOutputConfig(settings, modelTargets);
   const config: AgentSessionConfig = {

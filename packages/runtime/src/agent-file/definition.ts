@@ -57,6 +57,8 @@ export interface AgentDefinition {
   orchestration?: AgentOrchestration;
   /** `cache`: how long the whole answer is cached, ms (0: not cached). */
   cacheTtlMs: number;
+  /** What `validate` reports without refusing the file (unknown prompt variables). */
+  warnings: Problem[];
 }
 
 /** Internal tool names a sub-agent may not take. */
@@ -144,9 +146,10 @@ export function loadAgentDefinition(
   const io = { file, dir, scope, lineOf, problems };
   const input = readIo('input', data.input as IoSpec | undefined, io);
   const output = readIo('output', data.output as IoSpec | undefined, io);
+  const warnings: Problem[] = [];
   const prompt = expandIncludes(
     parsed.body,
-    { path, firstLine: parsed.bodyLine, cwd, scope, budget: { remaining: MAX_INCLUDED_BYTES } },
+    { path, firstLine: parsed.bodyLine, cwd, scope, budget: { remaining: MAX_INCLUDED_BYTES }, warnings },
     problems,
   );
   if (problems.length > 0) return { problems };
@@ -175,6 +178,7 @@ export function loadAgentDefinition(
     prompt,
     ...(orchestration === undefined ? {} : { orchestration }),
     cacheTtlMs,
+    warnings,
   };
   return { definition, problems: [] };
 }
