@@ -17,6 +17,7 @@ import { runAgentChain } from './orchestration/run-chain.js';
 import { loadAgentTree } from './registry.js';
 import { RunScope } from './run-scope.js';
 import type { RunnerContext } from './session-runner.js';
+import { type RunSettings, readSettingValues } from './setting-overrides.js';
 import { summarizeAgent } from './summary.js';
 
 /** The output contract of a run: `--format` / `--schema` over the file's `output`. */
@@ -94,6 +95,10 @@ export async function prepareRunner(
   const cwd = resolve(options.cwd ?? process.cwd());
   const file = resolve(cwd, path);
   const config = resolveConfig({ ...options, cwd }, dirname(file));
+  const runSettings: RunSettings = {
+    ...(options.overrides === undefined ? {} : { all: readSettingValues(options.overrides, '--override') }),
+    ...(options.settings === undefined ? {} : { top: readSettingValues(options.settings, 'command line') }),
+  };
   const active = new Set<{ scope: RunScope; meta: AgentEventMeta }>();
   const trace = { llm: options.traceLlm === true, mcp: options.traceMcp === true };
   const broadcast = (entry: McpLogEntry): void => {
@@ -150,6 +155,7 @@ export async function prepareRunner(
         mcp,
         limiter,
         cwd,
+        runSettings,
         run: runAgentChain,
         ...(cache === undefined ? {} : { cache }),
       },

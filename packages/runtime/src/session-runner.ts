@@ -21,6 +21,7 @@ import type { LevelLimiter } from './limiter.js';
 import { expandPromptVariables, promptVariables } from './prompt-variables.js';
 import type { AgentTree } from './registry.js';
 import type { EventListener, RunScope } from './run-scope.js';
+import type { RunSettings } from './setting-overrides.js';
 import { SubAgentToolProvider } from './sub-agent-tool.js';
 import { filterAgentTools } from './tool-filter.js';
 import { traceModelClient, traceToolProvider } from './tracing.js';
@@ -40,6 +41,8 @@ export interface RunnerContext {
   run?: (ctx: RunnerContext, request: SessionRequest) => Promise<AgentResult>;
   /** The response and tool caches, when some agent or MCP server of the tree caches. */
   cache?: RuntimeCache;
+  /** `--override` and the per-setting flags of the command line. */
+  runSettings?: RunSettings;
 }
 
 /** One session to run: the top agent, or a sub-agent called by its parent. */
@@ -141,7 +144,15 @@ export function buildSessionConfig(ctx: RunnerContext, request: SessionRequest):
     ...(request.headendId === undefined ? {} : { headendId: request.headendId }),
   };
   const trace = (entry: Parameters<RunScope['log']>[0]) => scope.log(entry, meta);
-  const settings = layerSettings(request.overrides, definition.settings, pickSettings(ctx.config.defaults));
+  const run = ctx.runSettings ?? {};
+  // The per-setting flags beat the top agent's file; a sub-agent's own file beats them.
+  const fileAndFlags = request.depth === 0 ? [run.top, definition.settings] : [definition.settings, run.top];
+  const settings = layerSettings(
+    run.all,
+    request.overrides,
+    ...fileAndFlags,
+    pickSettings(ctx.config.defaults),
+  );
   const modelTargets = (refs: readonly ModelRef[]) =>
     ctx.targets.targets(refs, cachingTargetOptions(settings.caching)).map((target) => ({
       ...target,
