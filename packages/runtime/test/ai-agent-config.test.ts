@@ -317,3 +317,36 @@ describe('acceptance: a legacy ai-agent directory', () => {
     }
   });
 });
+
+describe('durations for every time setting of agent.json too', () => {
+  test('provider timeoutMs, MCP toolTimeoutMs / connectTimeoutMs and the defaults take 30s, 5m', () => {
+    const root = tempTree({
+      'agent.json': {
+        providers: { p: { type: 'openai-compatible', baseURL: 'http://p.test/v1', timeoutMs: '2m' } },
+        mcpServers: { s: { command: 'x', toolTimeoutMs: '45s', connectTimeoutMs: '1.5s' } },
+        defaults: { llmTimeout: '5m', toolTimeout: '30s', temperature: 'none', reasoning: 'low' },
+      },
+    });
+    const config = resolveConfig(isolated(root));
+    expect(config.providers.get('p')?.value.timeoutMs).toBe(120_000);
+    expect(config.mcpServers.get('s')?.value).toMatchObject({
+      toolTimeoutMs: 45_000,
+      connectTimeoutMs: 1500,
+    });
+    expect(config.defaults).toMatchObject({
+      llmTimeout: 300_000,
+      toolTimeout: 30_000,
+      temperature: null,
+      reasoning: { effort: 'low' },
+    });
+  });
+
+  test('a duration that does not parse names the field and what is allowed', () => {
+    const root = tempTree({
+      'agent.json': { mcpServers: { s: { command: 'x', toolTimeoutMs: 'soon' } } },
+    });
+    expect(() => resolveConfig(isolated(root))).toThrow(
+      '`mcpServers.s.toolTimeoutMs` must be a positive number of milliseconds or a duration such as 30s, 5m, got "soon"',
+    );
+  });
+});

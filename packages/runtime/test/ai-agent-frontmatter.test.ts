@@ -46,6 +46,13 @@ describe('ai-agent frontmatter forms', () => {
     expect(config.llmTimeoutMs).toBe(300_000);
     expect(config.toolTimeoutMs).toBe(30_000);
     expect((await sessionOf('llmTimeout: 1.5h\ntoolTimeout: 250ms')).llmTimeoutMs).toBe(5_400_000);
+    const root = tempTree({
+      'agent.json': localConfig(),
+      'agent.ai': agentFile('models: [local/m1]\nadvisors: [./adv.ai]\nadvisorTimeout: 2m'),
+      'adv.ai': agentFile('models: [local/m1]'),
+    });
+    const { prepared } = await sessionConfigOf(`${root}/agent.ai`, isolated(root));
+    expect(prepared.context.tree.root.orchestration?.advisorTimeout).toBe(120_000);
   });
 
   test('a duration that does not parse names what is allowed', async () => {

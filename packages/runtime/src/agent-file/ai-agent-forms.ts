@@ -14,7 +14,7 @@ export const OMITTABLE_SETTINGS = [
   'maxOutputTokens',
 ] as const;
 
-const DURATION_SETTINGS = ['llmTimeout', 'toolTimeout'];
+const DURATION_SETTINGS = ['llmTimeout', 'toolTimeout', 'advisorTimeout'];
 const OMIT_WORDS = new Set(['none', 'null', 'unset', 'off']);
 
 /**
@@ -46,13 +46,18 @@ const SCHEMA_WORDS = [
   '$ref',
 ];
 
-/** The setting forms shared by frontmatter and `defaults`: durations, `none`, reasoning words, `reasoningTokens`. */
-export function normaliseSettingForms(out: Record<string, unknown>): void {
-  for (const key of DURATION_SETTINGS) {
+/** Turns the duration strings (`5m`) of `keys` into milliseconds; a string that does not parse stays for the schema to report. */
+export function normaliseDurations(out: Record<string, unknown>, keys: readonly string[]): void {
+  for (const key of keys) {
     if (typeof out[key] !== 'string') continue;
     const ms = parseDurationMs(out[key]);
     if (ms !== undefined) out[key] = ms;
   }
+}
+
+/** The setting forms shared by frontmatter and `defaults`: durations, `none`, reasoning words, `reasoningTokens`. */
+export function normaliseSettingForms(out: Record<string, unknown>): void {
+  normaliseDurations(out, DURATION_SETTINGS);
   for (const key of OMITTABLE_SETTINGS) {
     const value = out[key];
     if (typeof value === 'string' && OMIT_WORDS.has(value.trim().toLowerCase())) out[key] = null;

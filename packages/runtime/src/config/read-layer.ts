@@ -1,5 +1,7 @@
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { redisUrlSecrets } from '@agent/cache';
+import { isRecord } from '@agent/protocol/util';
+import { normaliseDurations, normaliseSettingForms } from '../agent-file/ai-agent-forms.js';
 import { schemaProblems } from '../agent-file/validate.js';
 import { type Problem, problem, problemsError, RuntimeError } from '../errors.js';
 import { jsonSyntaxError } from '../json-syntax.js';
@@ -62,6 +64,7 @@ export function readLayer(
     raw = translated.data;
     warnings = translated.warnings;
   }
+  normaliseConfigDurations(raw);
   const shape: Problem[] = schemaProblems(CONFIG_SCHEMA, raw, { file, locator, hideValue: isSecretPath });
   if (shape.length > 0) throw problemsError(shape);
   const dotenv = readEnvFile(envFileBeside(path, legacy), envFileBeside(file, legacy));
@@ -94,6 +97,20 @@ export function readLayer(
   if (data.allowedPaths !== undefined)
     data.allowedPaths = data.allowedPaths.map((p) => (typeof p === 'string' ? resolve(dir, p) : p));
   return { layer: { path, file, data, locator, warnings }, secrets };
+}
+
+/** Every time setting of a config file takes a duration (`30s`, `5m`) as well as milliseconds. */
+function normaliseConfigDurations(raw: unknown): void {
+  if (!isRecord(raw)) return;
+  for (const entry of Object.values(isRecord(raw.providers) ? raw.providers : {}))
+    if (isRecord(entry)) normaliseDurations(entry, ['timeoutMs']);
+  for (const entry of Object.values(isRecord(raw.mcpServers) ? raw.mcpServers : {}))
+    if (isRecord(entry)) normaliseDurations(entry, ['toolTimeoutMs', 'connectTimeoutMs']);
+  if (isRecord(raw.defaults)) {
+    normaliseSettingForms(raw.defaults);
+    if (typeof raw.defaults.reasoning === 'string')
+      raw.defaults.reasoning = { effort: raw.defaults.reasoning };
+  }
 }
 
 function strings(value: unknown): string[] {
