@@ -28,8 +28,8 @@ export function isAiAgentConfigFile(path: string): boolean {
 const INACTIVE_SECTIONS: Record<string, string> = {
   persistence: 'session snapshots are not saved',
   telemetry: 'no metrics or traces are exported',
-  slack: 'the Slack headend is not available',
-  api: 'the REST headend is configured by `agent serve` flags',
+  slack: 'the Slack headend is configured by `agent-server` options, not from this section',
+  api: 'the REST headend is configured by `agent-server` options',
   restTools: 'REST tools are not available (an agent naming one fails validation)',
   openapiSpecs: 'OpenAPI tools are not available (an agent naming one fails validation)',
   accounting: 'no accounting file is written from the config; pass `--billing-file` to the command',
