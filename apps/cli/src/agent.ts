@@ -1,32 +1,19 @@
 #!/usr/bin/env node
-import { readFileSync } from 'node:fs';
 import { OUTPUT_FORMATS } from '@agent/protocol';
-import { errorMessage } from '@agent/protocol/util';
-import { Command, CommanderError } from 'commander';
-import { CliError } from './cli-error.js';
+import { Command } from 'commander';
 import { demoCommand } from './commands/demo.js';
 import { listCommand } from './commands/list.js';
 import { mcpListCommand, mcpLoginCommand, mcpLogoutCommand } from './commands/mcp.js';
 import { runCommand } from './commands/run.js';
 import { collect } from './commands/run-options.js';
 import { validateCommand } from './commands/validate.js';
-import { CLI_EXIT, type CliExitCode } from './exit-codes.js';
+import type { CliExitCode } from './exit-codes.js';
 import { helpEpilogue } from './help.js';
 import { processIo } from './io.js';
+import { runMain, version } from './main.js';
 import { expandShorthand } from './shorthand.js';
 
 const COMMANDS = ['run', 'validate', 'list', 'demo', 'mcp', 'help'];
-
-function version(): string {
-  try {
-    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
-      version?: string;
-    };
-    return pkg.version ?? '0.0.0';
-  } catch {
-    return '0.0.0';
-  }
-}
 
 function buildProgram(setCode: (code: CliExitCode) => void): Command {
   const io = processIo();
@@ -59,7 +46,15 @@ function buildProgram(setCode: (code: CliExitCode) => void): Command {
         collect,
       )
       .option('-f, --format <format>', `output format of the final report: ${OUTPUT_FORMATS.join(', ')}`)
-      .option('--schema <file.json>', 'JSON Schema file for the json format (implies --format json)')
+      .option(
+        '--schema <schema>',
+        'JSON Schema for the json format: inline JSON, @file.json or a file path (implies --format json)',
+      )
+      .option(
+        '--override <key=value>',
+        'a setting for every agent of the tree, repeatable (temperature=0.2, llmTimeout=5m, topP=none, models=a/b,c/d)',
+        collect,
+      )
       .option('--max-turns <n>', 'maximum number of turns')
       .option('-c, --config <file>', 'config file (the highest configuration layer)')
       .addHelpText('after', helpEpilogue()),
@@ -133,35 +128,6 @@ function buildProgram(setCode: (code: CliExitCode) => void): Command {
   return program;
 }
 
-async function main(): Promise<CliExitCode> {
-  let code: CliExitCode = CLI_EXIT.success;
-  const program = buildProgram((value) => {
-    code = value;
-  });
-  try {
-    await program.parseAsync(expandShorthand(process.argv.slice(2), COMMANDS), { from: 'user' });
-    return code;
-  } catch (error) {
-    if (error instanceof CommanderError) {
-      const ok =
-        error.exitCode === 0 ||
-        error.code === 'commander.helpDisplayed' ||
-        error.code === 'commander.version';
-      return ok ? CLI_EXIT.success : CLI_EXIT.usage;
-    }
-    if (error instanceof CliError) {
-      process.stderr.write(`agent: ${error.message}\n`);
-      return error.exitCode;
-    }
-    process.stderr.write(
-      `agent: internal error: ${error instanceof Error ? (error.stack ?? error.message) : errorMessage(error)}\n`,
-    );
-    return CLI_EXIT.internal;
-  }
-}
-
-main().then((code) => {
-  process.exitCode = code;
-  // Whatever still holds the event loop (a stuck child process) must not keep the CLI alive.
-  setTimeout(() => process.exit(code), 1_000).unref();
+runMain('agent', async (setCode) => {
+  await buildProgram(setCode).parseAsync(expandShorthand(process.argv.slice(2), COMMANDS), { from: 'user' });
 });

@@ -1,4 +1,5 @@
 import { ConfigError } from '@agent/protocol';
+import { parseDurationMs } from '@agent/protocol/util';
 
 /** The longest TTL accepted: a year (a longer one is almost certainly a unit mistake). */
 export const MAX_TTL_MS = 365 * 24 * 60 * 60 * 1000;
@@ -7,17 +8,6 @@ export const MAX_TTL_MS = 365 * 24 * 60 * 60 * 1000;
 export const TTL_ALLOWED =
   'off, a number of milliseconds, or a duration such as 30s, 5m, 1h, 1d, 1w (at most a year)';
 
-const UNIT_MS: Record<string, number> = {
-  ms: 1,
-  s: 1000,
-  m: 60_000,
-  h: 3_600_000,
-  d: 86_400_000,
-  w: 604_800_000,
-};
-
-const DURATION = /^(\d{1,15})\s*(ms|s|m|h|d|w)?$/;
-
 /**
  * A TTL in milliseconds from what a file says: `off` (or 0) is 0, meaning no caching; a
  * non-negative integer is milliseconds; `30s`, `5m`, `1h`, `1d`, `1w` (and `250ms`) are
@@ -25,19 +15,9 @@ const DURATION = /^(\d{1,15})\s*(ms|s|m|h|d|w)?$/;
  */
 export function parseTtl(value: unknown, field = 'cache'): number {
   const fail = () => new ConfigError({ field, value, allowed: TTL_ALLOWED });
-  let ms: number;
-  if (typeof value === 'number') {
-    if (!Number.isSafeInteger(value) || value < 0) throw fail();
-    ms = value;
-  } else if (typeof value === 'string') {
-    const text = value.trim().toLowerCase();
-    if (text === 'off') return 0;
-    const match = DURATION.exec(text);
-    if (match === null) throw fail();
-    ms = Number(match[1]) * (UNIT_MS[match[2] ?? 'ms'] ?? 1);
-  } else {
-    throw fail();
-  }
+  if (typeof value === 'string' && value.trim().toLowerCase() === 'off') return 0;
+  const ms = parseDurationMs(value);
+  if (ms === undefined) throw fail();
   if (ms > MAX_TTL_MS) throw fail();
   return ms;
 }
@@ -48,11 +28,11 @@ export function formatTtl(ms: number): string {
   const parts: string[] = [];
   let rest = ms;
   for (const [unit, size] of [
-    ['w', UNIT_MS.w!],
-    ['d', UNIT_MS.d!],
-    ['h', UNIT_MS.h!],
-    ['m', UNIT_MS.m!],
-    ['s', UNIT_MS.s!],
+    ['w', 604_800_000],
+    ['d', 86_400_000],
+    ['h', 3_600_000],
+    ['m', 60_000],
+    ['s', 1000],
   ] as const) {
     if (rest >= size) {
       parts.push(`${Math.floor(rest / size)}${unit}`);

@@ -14,7 +14,9 @@ test('TTLs: off, milliseconds, or a duration with a unit', () => {
   expect(parseTtl(' 1D ')).toBe(86_400_000);
   expect(parseTtl('1w')).toBe(604_800_000);
   expect(parseTtl('52w')).toBe(52 * 604_800_000);
-  for (const bad of ['5 minutes', '1.5h', '-1s', '', 'on', -5, 1.5, true, null, {}, '53w', MAX_TTL_MS + 1]) {
+  // A decimal count of a unit, as ai-agent's files write it.
+  expect(parseTtl('1.5h')).toBe(5_400_000);
+  for (const bad of ['5 minutes', '1.5ms', '-1s', '', 'on', -5, 1.5, true, null, {}, '53w', MAX_TTL_MS + 1]) {
     expect(() => parseTtl(bad, 'toolsCache.search')).toThrow(
       /^toolsCache\.search must be off, a number of milliseconds, or a duration such as 30s, 5m, 1h, 1d, 1w \(at most a year\), got /,
     );

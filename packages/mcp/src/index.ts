@@ -42,4 +42,5 @@ export {
 } from './client/create-providers.js';
 export { McpToolProvider, type McpToolProviderOptions } from './client/mcp-tool-provider.js';
 export { McpUnavailableError } from './client/tool-errors.js';
+export { createToolFilter, type ToolNameFilter } from './client/tool-filter.js';
 export { defaultToolQueues, QueueAbortedError, ToolQueues } from './client/tool-queues.js';

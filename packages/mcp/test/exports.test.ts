@@ -17,6 +17,7 @@ test('@agent/mcp exports exactly these values', async () => {
     'QueueAbortedError',
     'ToolQueues',
     'createMcpToolProviders',
+    'createToolFilter',
     'defaultMcpAuthDir',
     'defaultToolQueues',
     'loginMcpServer',

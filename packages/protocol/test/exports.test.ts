@@ -41,6 +41,7 @@ test('@agent/protocol exports exactly these values', async () => {
 test('@agent/protocol/util exports exactly these values', async () => {
   expect(Object.keys(await import('@agent/protocol/util')).sort()).toEqual([
     'CHARS_PER_TOKEN',
+    'DURATION_ALLOWED',
     'abortableSleep',
     'countNewlines',
     'describeValue',
@@ -49,6 +50,7 @@ test('@agent/protocol/util exports exactly these values', async () => {
     'heuristicTokens',
     'isPositiveInteger',
     'isRecord',
+    'parseDurationMs',
     'parseToolArguments',
     'utf8PrefixLength',
   ]);

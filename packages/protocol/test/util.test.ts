@@ -8,6 +8,7 @@ import {
   heuristicTokens,
   isPositiveInteger,
   isRecord,
+  parseDurationMs,
   parseToolArguments,
   utf8PrefixLength,
 } from '../src/util/index.js';
@@ -51,6 +52,25 @@ describe('@agent/protocol/util', () => {
     await expect(sleeping).rejects.toThrow('stop');
     expect(Date.now() - started).toBeLessThan(10_000);
     await expect(abortableSleep(0, controller.signal)).rejects.toThrow('stop');
+  });
+});
+
+describe('parseDurationMs', () => {
+  test('milliseconds as a number or a bare string, or a number with a unit', () => {
+    expect(parseDurationMs(1500)).toBe(1500);
+    expect(parseDurationMs('1500')).toBe(1500);
+    expect(parseDurationMs('250ms')).toBe(250);
+    expect(parseDurationMs('30s')).toBe(30_000);
+    expect(parseDurationMs('5m')).toBe(300_000);
+    expect(parseDurationMs('1.5h')).toBe(5_400_000);
+    expect(parseDurationMs(' 2D ')).toBe(172_800_000);
+    expect(parseDurationMs('1w')).toBe(604_800_000);
+  });
+
+  test('anything else is undefined', () => {
+    for (const bad of [-1, 1.5, '1.5ms', '5 minutes', '5y', '-3s', '', 'off', null, true, {}]) {
+      expect(parseDurationMs(bad)).toBeUndefined();
+    }
   });
 });
 

@@ -44,6 +44,10 @@ export interface ResolveOptions {
   userConfigDir?: string;
   /** System config dir (default `/etc/agent`). */
   systemConfigDir?: string;
+  /** Where ai-agent's `~/.ai-agent.json` is looked for (default the user's home directory). */
+  aiAgentHomeDir?: string;
+  /** Where ai-agent's `ai-agent.json` system file is looked for (default `/etc/ai-agent`). */
+  aiAgentSystemDir?: string;
 }
 
 export interface RunAgentFileOptions extends ResolveOptions {
@@ -54,6 +58,16 @@ export interface RunAgentFileOptions extends ResolveOptions {
   /** `--schema`: a JSON Schema object for the json format. */
   schema?: JsonSchema;
   maxTurns?: number;
+  /**
+   * `--override key=value`: settings in the frontmatter's terms (`temperature`, `llmTimeout:
+   * '5m'`, `topP: null` for "not sent") that beat every agent file of the tree.
+   */
+  overrides?: Record<string, unknown>;
+  /**
+   * Per-setting flags (`--temperature`, `--reasoning`): beat the top agent's file; sub-agents
+   * take them where their own file says nothing.
+   */
+  settings?: Record<string, unknown>;
   onEvent?: (event: AgentEvent, meta: AgentEventMeta) => void;
   signal?: AbortSignal;
   /**

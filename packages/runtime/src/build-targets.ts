@@ -85,6 +85,15 @@ export function modelClientConfig(ref: ModelRef, config: ResolvedConfig): ModelC
   return clientConfig;
 }
 
+export interface TargetOptions {
+  promptCaching?: boolean;
+}
+
+/** The target options of an agent's `caching` setting (absent: the provider's own). */
+export function cachingTargetOptions(caching: 'full' | 'none' | undefined): TargetOptions {
+  return caching === undefined ? {} : { promptCaching: caching === 'full' };
+}
+
 /** Builds and caches one `ModelTarget` per `provider/model` for the lifetime of a runner. */
 export class TargetBuilder {
   private readonly cache = new Map<string, ModelTarget>();
@@ -94,11 +103,14 @@ export class TargetBuilder {
     private readonly factory?: ClientFactory,
   ) {}
 
-  target(ref: ModelRef): ModelTarget {
-    const key = `${ref.provider}/${ref.model}`;
+  /** `promptCaching` (an agent's `caching`) beats the provider's own setting. */
+  target(ref: ModelRef, options: TargetOptions = {}): ModelTarget {
+    const { promptCaching } = options;
+    const key = `${ref.provider}/${ref.model}${promptCaching === undefined ? '' : `#caching=${promptCaching}`}`;
     const cached = this.cache.get(key);
     if (cached !== undefined) return cached;
-    const clientConfig = modelClientConfig(ref, this.config);
+    const base = modelClientConfig(ref, this.config);
+    const clientConfig = promptCaching === undefined ? base : { ...base, promptCaching };
     const client =
       this.factory === undefined
         ? createModelClient(clientConfig)
@@ -113,7 +125,7 @@ export class TargetBuilder {
     return target;
   }
 
-  targets(refs: readonly ModelRef[]): ModelTarget[] {
-    return refs.map((ref) => this.target(ref));
+  targets(refs: readonly ModelRef[], options: TargetOptions = {}): ModelTarget[] {
+    return refs.map((ref) => this.target(ref, options));
   }
 }

@@ -1,4 +1,6 @@
-import type { OutputFormat } from '@agent/protocol';
+import { arch, hostname, release, type, userInfo } from 'node:os';
+import { DEFAULT_MAX_TURNS, type OutputFormat } from '@agent/protocol';
+import { readRegularFile } from './read-regular-file.js';
 
 /** What `${FORMAT}` says for each output format. */
 export const FORMAT_DESCRIPTIONS: Record<OutputFormat, string> = {
@@ -16,15 +18,42 @@ export interface PromptVariableContext {
   format: OutputFormat;
   cwd: string;
   now?: Date;
-  /** IANA time zone (default the process's). */
+  /** IANA time zone (default `TZ`, else the process's). */
   timeZone?: string;
+  /** The session's limits, for `${MAX_TURNS}` and `${MAX_TOOLS}`. */
+  maxTurns?: number;
+  maxToolCallsPerTurn?: number;
 }
+
+/** Every variable a prompt may use, as `${NAME}` or `{{NAME}}`. */
+export const PROMPT_VARIABLE_NAMES = [
+  'FORMAT',
+  'DATETIME',
+  'DATE',
+  'TIME',
+  'DAY',
+  'TIMEZONE',
+  'TIMESTAMP',
+  'CWD',
+  'CD',
+  'OS',
+  'ARCH',
+  'KERNEL',
+  'HOSTNAME',
+  'USER',
+  'MAX_TURNS',
+  'MAX_TOOLS',
+] as const;
+
+/** `${NAME}`, `$${NAME}` (escaped: stays `${NAME}`) and `{{NAME}}` / `{{ NAME }}`. */
+const VARIABLE = /\$?\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
 
 /** The values of the prompt variables for one run. */
 export function promptVariables(context: PromptVariableContext): Record<string, string> {
   const now = context.now ?? new Date();
-  const timeZone = context.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const timeZone = context.timeZone ?? processTimeZone();
   const { date, time, offset } = localParts(now, timeZone);
+  const system = systemFacts();
   return {
     FORMAT: FORMAT_DESCRIPTIONS[context.format],
     DATETIME: `${date}T${time}${offset}`,
@@ -32,19 +61,91 @@ export function promptVariables(context: PromptVariableContext): Record<string, 
     TIME: time,
     DAY: new Intl.DateTimeFormat('en-US', { weekday: 'long', timeZone }).format(now),
     TIMEZONE: timeZone,
+    TIMESTAMP: String(Math.floor(now.getTime() / 1000)),
     CWD: context.cwd,
+    CD: context.cwd,
+    ...system,
+    MAX_TURNS: String(context.maxTurns ?? DEFAULT_MAX_TURNS),
+    MAX_TOOLS: context.maxToolCallsPerTurn === undefined ? 'unlimited' : String(context.maxToolCallsPerTurn),
   };
 }
 
 /**
- * Fills `${FORMAT}`, `${DATETIME}`, `${DATE}`, `${TIME}`, `${DAY}`, `${TIMEZONE}` and `${CWD}`.
- * Any other `${...}` is left as written (prompts may show shell snippets); `$${X}` gives `${X}`.
+ * Fills every variable of `PROMPT_VARIABLE_NAMES`, written `${NAME}` or `{{NAME}}`. Any other
+ * is left as written (prompts may show shell snippets; `validate` warns about them); `$${X}`
+ * gives `${X}`.
  */
 export function expandPromptVariables(text: string, variables: Record<string, string>): string {
-  return text.replace(/\$?\$\{([A-Z_]+)\}/g, (match: string, name: string) => {
+  return text.replace(VARIABLE, (match: string, dollar: string | undefined, braces: string | undefined) => {
     if (match.startsWith('$$')) return match.slice(1);
+    const name = (dollar ?? braces)!;
     return Object.hasOwn(variables, name) ? variables[name]! : match;
   });
+}
+
+/** The variables in `text` that no run fills in, with their line (`firstLine` is the text's first). */
+export function unknownPromptVariables(
+  text: string,
+  firstLine: number,
+): { name: string; written: string; line: number }[] {
+  const known = new Set<string>(PROMPT_VARIABLE_NAMES);
+  const found: { name: string; written: string; line: number }[] = [];
+  for (const match of text.matchAll(VARIABLE)) {
+    if (match[0].startsWith('$$')) continue;
+    const name = (match[1] ?? match[2])!;
+    if (known.has(name)) continue;
+    found.push({
+      name,
+      written: match[0],
+      line: firstLine + text.slice(0, match.index).split('\n').length - 1,
+    });
+  }
+  return found;
+}
+
+function processTimeZone(): string {
+  const tz = process.env.TZ;
+  if (tz !== undefined && tz !== '' && isTimeZone(tz)) return tz;
+  return Intl.DateTimeFormat().resolvedOptions().timeZone;
+}
+
+function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+let facts: Record<'OS' | 'ARCH' | 'KERNEL' | 'HOSTNAME' | 'USER', string> | undefined;
+
+/** Facts about the machine; read once per process (they do not change while it runs). */
+function systemFacts(): Record<'OS' | 'ARCH' | 'KERNEL' | 'HOSTNAME' | 'USER', string> {
+  facts ??= {
+    OS: `${osName()} (kernel ${release()})`,
+    ARCH: arch(),
+    KERNEL: `${type()} ${release()}`,
+    HOSTNAME: hostname(),
+    USER: userName(),
+  };
+  return facts;
+}
+
+/** The distribution's name from `/etc/os-release` (Linux), else the OS type (`Darwin`, `Windows_NT`). */
+function osName(): string {
+  // Not Linux, or unreadable: the OS type says enough.
+  const read = readRegularFile('/etc/os-release', 64 * 1024);
+  const pretty = read.ok ? /^PRETTY_NAME=("?)(.*)\1$/m.exec(read.text)?.[2] : undefined;
+  return pretty !== undefined && pretty !== '' ? pretty : type();
+}
+
+function userName(): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return process.env.USER ?? process.env.USERNAME ?? 'unknown';
+  }
 }
 
 function localParts(now: Date, timeZone: string): { date: string; time: string; offset: string } {

@@ -218,12 +218,16 @@ function checkReferences(
     );
   }
   const providers = [...config.providers.keys()];
-  for (const ref of refs) {
+  const extraction = definition.toolOutputModels ?? [];
+  for (const [ref, where] of [
+    ...refs.map((ref) => [ref, source] as const),
+    ...extraction.map((ref) => [ref, file] as const),
+  ]) {
     if (ref.provider === '' || config.providers.has(ref.provider)) continue;
     problems.push(
       problem(
         'configuration',
-        source,
+        where,
         ref.line,
         providers.length === 0
           ? `unknown provider \`${ref.provider}\` in \`${ref.spec}\`: no config file defines any provider (${configFilesRead(config)})`

@@ -4,8 +4,9 @@ import type { McpLogEntry } from '@agent/mcp';
 import type { AgentEventMeta, AgentResult, ExpectedOutput, LogEntry } from '@agent/protocol';
 import { errorMessage } from '@agent/protocol/util';
 import type { AgentDefinition } from './agent-file/definition.js';
+import { layerSettings, pickSettings } from './agent-file/settings.js';
 import type { AgentRunner, RunAgentFileOptions, RunInput, RunOptions } from './api.js';
-import { TargetBuilder } from './build-targets.js';
+import { cachingTargetOptions, TargetBuilder } from './build-targets.js';
 import { startMcpServers } from './build-tools.js';
 import { openRuntimeCache } from './cache/runtime-cache.js';
 import { type ResolvedConfig, resolveConfig } from './config/layers.js';
@@ -16,6 +17,7 @@ import { runAgentChain } from './orchestration/run-chain.js';
 import { loadAgentTree } from './registry.js';
 import { RunScope } from './run-scope.js';
 import type { RunnerContext } from './session-runner.js';
+import { type RunSettings, readSettingValues } from './setting-overrides.js';
 import { summarizeAgent } from './summary.js';
 
 /** The output contract of a run: `--format` / `--schema` over the file's `output`. */
@@ -93,6 +95,10 @@ export async function prepareRunner(
   const cwd = resolve(options.cwd ?? process.cwd());
   const file = resolve(cwd, path);
   const config = resolveConfig({ ...options, cwd }, dirname(file));
+  const runSettings: RunSettings = {
+    ...(options.overrides === undefined ? {} : { all: readSettingValues(options.overrides, '--override') }),
+    ...(options.settings === undefined ? {} : { top: readSettingValues(options.settings, 'command line') }),
+  };
   const active = new Set<{ scope: RunScope; meta: AgentEventMeta }>();
   const trace = { llm: options.traceLlm === true, mcp: options.traceMcp === true };
   const broadcast = (entry: McpLogEntry): void => {
@@ -119,7 +125,13 @@ export async function prepareRunner(
     });
     if (tree === undefined) throw problemsError(problems);
     const targets = new TargetBuilder(config, options.clientFactory);
-    for (const definition of tree.agents.values()) targets.targets(tree.models.get(definition.path) ?? []);
+    // Built now so a bad provider setting fails before anything starts (as the sessions will ask).
+    for (const definition of tree.agents.values()) {
+      const { caching } = layerSettings(definition.settings, pickSettings(config.defaults));
+      const options = cachingTargetOptions(caching);
+      targets.targets(tree.models.get(definition.path) ?? [], options);
+      targets.targets(definition.toolOutputModels ?? [], options);
+    }
     const servers = [...new Set([...tree.agents.values()].flatMap((d) => d.tools.map((t) => t.name)))];
     const cache = await openRuntimeCache(tree, config, servers);
     let mcp: Awaited<ReturnType<typeof startMcpServers>>;
@@ -143,6 +155,7 @@ export async function prepareRunner(
         mcp,
         limiter,
         cwd,
+        runSettings,
         run: runAgentChain,
         ...(cache === undefined ? {} : { cache }),
       },

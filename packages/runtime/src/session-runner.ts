@@ -6,11 +6,12 @@ import type {
   AgentResult,
   ConversationMessage,
   ExpectedOutput,
+  ModelTarget,
   ToolProvider,
 } from '@agent/protocol';
-import type { AgentDefinition } from './agent-file/definition.js';
+import type { AgentDefinition, ModelRef } from './agent-file/definition.js';
 import { type AgentSettings, layerSettings, pickSettings } from './agent-file/settings.js';
-import type { TargetBuilder } from './build-targets.js';
+import { cachingTargetOptions, type TargetBuilder } from './build-targets.js';
 import type { McpTools } from './build-tools.js';
 import { runWithResponseCache } from './cache/response-cache.js';
 import type { RuntimeCache } from './cache/runtime-cache.js';
@@ -20,7 +21,9 @@ import type { LevelLimiter } from './limiter.js';
 import { expandPromptVariables, promptVariables } from './prompt-variables.js';
 import type { AgentTree } from './registry.js';
 import type { EventListener, RunScope } from './run-scope.js';
+import type { RunSettings } from './setting-overrides.js';
 import { SubAgentToolProvider } from './sub-agent-tool.js';
+import { filterAgentTools } from './tool-filter.js';
 import { traceModelClient, traceToolProvider } from './tracing.js';
 
 /** What a runner holds for all its runs. */
@@ -38,6 +41,8 @@ export interface RunnerContext {
   run?: (ctx: RunnerContext, request: SessionRequest) => Promise<AgentResult>;
   /** The response and tool caches, when some agent or MCP server of the tree caches. */
   cache?: RuntimeCache;
+  /** `--override` and the per-setting flags of the command line. */
+  runSettings?: RunSettings;
 }
 
 /** One session to run: the top agent, or a sub-agent called by its parent. */
@@ -75,13 +80,33 @@ export interface SessionRequest {
  * would otherwise store with its defaults when `toolResponseMaxBytes` is set); Read/Grep
  * in-process for read-grep.
  */
-function toolOutputConfig(settings: AgentSettings): NonNullable<AgentSessionConfig['toolOutput']> {
-  const options = settings.toolOutput ?? {};
+function toolOutputConfig(
+  settings: AgentSettings,
+  modelTargets: (refs: readonly ModelRef[]) => ModelTarget[],
+): NonNullable<AgentSessionConfig['toolOutput']> {
+  const { models, ...options } = settings.toolOutput ?? {};
   if (options.enabled === false) return { enabled: false };
   return {
     ...options,
+    // `toolOutput.models`: the extraction calls use these instead of the agent's own models.
+    ...(models === undefined || models.length === 0
+      ? {}
+      : { models: modelTargets(models.map((spec) => modelRefOf(spec))) }),
     createReadGrepTools: (root: string) =>
       createInProcessFsProvider({ root, tools: ['Read', 'Grep'], naming: 'bare' }),
+  };
+}
+
+/** A `provider/model` string checked at load time (registry.ts), as a reference. */
+function modelRefOf(spec: string): ModelRef {
+  const slash = spec.indexOf('/');
+  return { spec, provider: spec.slice(0, slash).trim(), model: spec.slice(slash + 1).trim() };
+}
+
+/** `null` settings ("do not send") are left out of the session config. */
+function withoutNulls<T extends object>(settings: T): { [K in keyof T]: Exclude<T[K], null> } {
+  return Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== null)) as {
+    [K in keyof T]: Exclude<T[K], null>;
   };
 }
 
@@ -119,12 +144,24 @@ export function buildSessionConfig(ctx: RunnerContext, request: SessionRequest):
     ...(request.headendId === undefined ? {} : { headendId: request.headendId }),
   };
   const trace = (entry: Parameters<RunScope['log']>[0]) => scope.log(entry, meta);
-  const refs = ctx.tree.models.get(definition.path) ?? [];
-  const targets = ctx.targets
-    .targets(refs)
-    .map((target) =>
-      request.trace.llm ? { ...target, client: traceModelClient(target.client, trace) } : target,
-    );
+  const run = ctx.runSettings ?? {};
+  // The per-setting flags beat the top agent's file; a sub-agent's own file beats them.
+  const fileAndFlags = request.depth === 0 ? [run.top, definition.settings] : [definition.settings, run.top];
+  const settings = layerSettings(
+    run.all,
+    request.overrides,
+    ...fileAndFlags,
+    pickSettings(ctx.config.defaults),
+  );
+  const modelTargets = (refs: readonly ModelRef[]) =>
+    ctx.targets.targets(refs, cachingTargetOptions(settings.caching)).map((target) => ({
+      ...target,
+      ...(settings.contextWindowBufferTokens === undefined
+        ? {}
+        : { contextBuffer: settings.contextWindowBufferTokens }),
+      ...(request.trace.llm ? { client: traceModelClient(target.client, trace) } : {}),
+    }));
+  const targets = modelTargets(ctx.tree.models.get(definition.path) ?? []);
   const tools: ToolProvider[] = [];
   for (const ref of definition.tools) {
     const provider = ctx.mcp.providers.get(ref.name);
@@ -160,21 +197,43 @@ export function buildSessionConfig(ctx: RunnerContext, request: SessionRequest):
       }),
     );
   }
-  if (request.extraTools !== undefined) tools.push(...request.extraTools);
-  const settings = layerSettings(request.overrides, definition.settings, pickSettings(ctx.config.defaults));
-  const { toolOutput: _files, llmTimeout, toolTimeout, ...sessionSettings } = settings;
+  // The agent's `toolsAllowed` / `toolsDenied` cover its MCP tools and sub-agents, not the runtime's own.
+  const offered =
+    definition.toolFilter === undefined
+      ? tools
+      : tools.map((provider) => filterAgentTools(provider, definition.toolFilter!));
+  if (request.extraTools !== undefined) offered.push(...request.extraTools);
+  const {
+    toolOutput: _files,
+    llmTimeout,
+    toolTimeout,
+    caching: _caching,
+    contextWindowBufferTokens: _buffer,
+    maxRetries,
+    ...sampling
+  } = settings;
+  const sessionSettings = withoutNulls(sampling);
   const instructions = expandPromptVariables(
     definition.prompt,
-    promptVariables({ format: request.expectedOutput.format, cwd: ctx.cwd }),
+    promptVariables({
+      format: request.expectedOutput.format,
+      cwd: ctx.cwd,
+      ...(settings.maxTurns === undefined ? {} : { maxTurns: settings.maxTurns }),
+      ...(settings.maxToolCallsPerTurn === undefined
+        ? {}
+        : { maxToolCallsPerTurn: settings.maxToolCallsPerTurn }),
+    }),
   ).trim();
-  const toolOutput = toolOutputConfig(settings);
+  const toolOutput = toolOutputConfig(settings, modelTargets);
   const config: AgentSessionConfig = {
     ...sessionSettings,
+    // ai-agent's `maxRetries: 0` (no retry) is one attempt.
+    ...(maxRetries === undefined ? {} : { maxRetries: Math.max(1, maxRetries) }),
     // The agent file's keys keep their names (documented in milliseconds); the session's end in Ms.
     ...(llmTimeout === undefined ? {} : { llmTimeoutMs: llmTimeout }),
     ...(toolTimeout === undefined ? {} : { toolTimeoutMs: toolTimeout }),
     models: targets,
-    tools,
+    tools: offered,
     ...(instructions === '' ? {} : { instructions }),
     prompt: request.prompt,
     ...(request.conversationHistory === undefined ? {} : { history: request.conversationHistory }),

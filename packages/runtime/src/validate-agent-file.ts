@@ -31,21 +31,27 @@ function asProblem(error: unknown, fallbackFile: string, config?: ResolvedConfig
 export async function validateAgentFile(
   path: string,
   options: ResolveOptions = {},
-): Promise<{ ok: boolean; problems: ValidationProblem[]; agents: AgentSummary[] }> {
+): Promise<{
+  ok: boolean;
+  problems: ValidationProblem[];
+  /** What does not stop the file from running but likely is a mistake (unknown prompt variables, inactive config sections). */
+  warnings: ValidationProblem[];
+  agents: AgentSummary[];
+}> {
   const cwd = resolve(options.cwd ?? process.cwd());
   const file = resolve(cwd, path);
   let config: ResolvedConfig;
   try {
     config = resolveConfig({ ...options, cwd }, dirname(file));
   } catch (error) {
-    return { ok: false, problems: [asProblem(error, path)], agents: [] };
+    return { ok: false, problems: [asProblem(error, path)], warnings: [], agents: [] };
   }
   const { tree, problems } = loadAgentTree(file, config, { cwd });
   const found: ValidationProblem[] = problems.map(({ kind: _kind, ...rest }) => ({
     ...rest,
     message: config.redact(rest.message),
   }));
-  if (tree === undefined) return { ok: false, problems: found, agents: [] };
+  if (tree === undefined) return { ok: false, problems: found, warnings: [], agents: [] };
   const seen = new Set<string>();
   for (const definition of tree.agents.values()) {
     for (const ref of tree.models.get(definition.path) ?? []) {
@@ -76,5 +82,12 @@ export async function validateAgentFile(
       (path) => tree.agents.get(path),
     ),
   );
-  return { ok: found.length === 0, problems: found, agents };
+  const warnings = [
+    ...config.warnings,
+    ...[...tree.agents.values()].flatMap((definition) => definition.warnings),
+  ].map(({ kind: _kind, ...rest }) => ({
+    ...rest,
+    message: config.redact(rest.message),
+  }));
+  return { ok: found.length === 0, problems: found, warnings, agents };
 }

@@ -43,7 +43,7 @@ const cases: ErrorCase[] = [
     name: 'number out of range',
     file: '---\nmodels: [local/m]\ntemperature: 3\n---\nhi\n',
     line: 3,
-    message: /^`temperature` must be a number from 0 to 2, got 3$/,
+    message: /^`temperature` must be a number from 0 to 2, or null \/ none \(not sent\), got 3$/,
   },
   {
     name: 'enum value with a typo',
@@ -197,7 +197,7 @@ describe('agent file errors name the file, the line and what is allowed', () => 
     const { problems } = await validateAgentFile('agent.ai', isolated(root));
     expect(problems.map((p) => [p.line, p.message.split(';')[0]])).toEqual([
       [3, 'unknown key `maxTurn`'],
-      [4, '`temperature` must be a number from 0 to 2, got "hot"'],
+      [4, '`temperature` must be a number from 0 to 2, or null / none (not sent), got "hot"'],
     ]);
   });
 

@@ -4,7 +4,8 @@ import type { ModelTarget, ToolProvider } from '@agent/protocol';
 import { scriptedModel } from '@agent/testkit';
 import { describe, expect, test } from 'vitest';
 import { FRONTMATTER_KEYS } from '../src/agent-file/keys.js';
-import { runAgentFile } from '../src/index.js';
+import type { ClientRequest } from '../src/api.js';
+import { type RunAgentFileOptions, runAgentFile } from '../src/index.js';
 import type { PreparedRunner } from '../src/runner.js';
 import { sessionConfigOf } from './helpers/prepare.js';
 import { finalAnswer } from './helpers/reports.js';
@@ -15,12 +16,24 @@ interface Case {
   yaml: string;
   files?: Record<string, string | object>;
   config?: object;
+  options?: Partial<RunAgentFileOptions>;
   check: (config: AgentSessionConfig, prepared: PreparedRunner) => void | Promise<void>;
 }
 
 const childFile = agentFile(
   'models: [local/m1]\ndescription: The child.\ninput:\n  format: json\n  schema: { type: object, properties: { city: { type: string } }, required: [city] }',
 );
+const leaf = (name: string) => ({ [`${name}.ai`]: agentFile(`models: [local/m1]\ndescription: ${name}`) });
+const toolNames = async (c: AgentSessionConfig) =>
+  (await Promise.all(providersOf(c).map((p) => p.listTools()))).flat().map((t) => t.name);
+/** The client configs the runtime asked for, per test. */
+const built: ClientRequest[] = [];
+const recording: Partial<RunAgentFileOptions> = {
+  clientFactory: (request) => {
+    built.push(request);
+    return scriptedModel([], { provider: request.provider, model: request.model });
+  },
+};
 const reportSchema = { type: 'object', required: ['ok'], properties: { ok: { type: 'boolean' } } };
 
 /** The runtime builds targets and providers (never bare clients or tool()s). */
@@ -131,6 +144,18 @@ const cases: Case[] = [
       expect(p.context.tree.agents.get(ref!.path)?.toolName).toBe('fmt');
     },
   },
+  {
+    key: 'toolsAllowed',
+    yaml: 'agents: [./a.ai, ./b.ai, ./c.ai]\ntoolsAllowed: [agent__a, agent__c*]',
+    files: { ...leaf('a'), ...leaf('b'), ...leaf('c') },
+    check: async (c) => expect(await toolNames(c)).toEqual(['agent__a', 'agent__c']),
+  },
+  {
+    key: 'toolsDenied',
+    yaml: 'agents: [./a.ai, ./b.ai]\ntoolsDenied: agent__b',
+    files: { ...leaf('a'), ...leaf('b') },
+    check: async (c) => expect(await toolNames(c)).toEqual(['agent__a']),
+  },
   { key: 'maxTurns', yaml: 'maxTurns: 4', check: (c) => expect(c.maxTurns).toBe(4) },
   { key: 'maxRetries', yaml: 'maxRetries: 2', check: (c) => expect(c.maxRetries).toBe(2) },
   {
@@ -149,6 +174,22 @@ const cases: Case[] = [
     key: 'reasoning',
     yaml: 'reasoning: high',
     check: (c) => expect(c.reasoning).toEqual({ effort: 'high' }),
+  },
+  {
+    key: 'reasoningTokens',
+    yaml: 'reasoningTokens: 16000',
+    check: (c) => expect(c.reasoning).toEqual({ budgetTokens: 16000 }),
+  },
+  {
+    key: 'caching',
+    yaml: 'caching: none',
+    options: recording,
+    check: () => expect(built.map((r) => r.config.promptCaching)).toEqual([false]),
+  },
+  {
+    key: 'contextWindowBufferTokens',
+    yaml: 'contextWindowBufferTokens: 1024',
+    check: (c) => expect(targetsOf(c).map((t) => t.contextBuffer)).toEqual([1024]),
   },
   { key: 'contextWindow', yaml: 'contextWindow: 64000', check: (c) => expect(c.contextWindow).toBe(64000) },
   {
@@ -190,14 +231,18 @@ describe('every frontmatter key reaches the session', () => {
     expect(cases.map((c) => c.key).sort()).toEqual([...FRONTMATTER_KEYS].sort());
   });
 
-  test.each(cases)('$key', async ({ yaml, files, config, check }) => {
+  test.each(cases)('$key', async ({ yaml, files, config, options, check }) => {
+    built.length = 0;
     const models = yaml.startsWith('models:') ? '' : 'models: [local/m1]\n';
     const root = tempTree({
       'agent.json': config ?? localConfig(),
       'agent.ai': agentFile(`${models}${yaml}`),
       ...files,
     });
-    const { config: session, prepared } = await sessionConfigOf(`${root}/agent.ai`, isolated(root));
+    const { config: session, prepared } = await sessionConfigOf(`${root}/agent.ai`, {
+      ...isolated(root),
+      ...options,
+    });
     await check(session, prepared);
   });
 

@@ -14,14 +14,18 @@ describe('prompt variables', () => {
       now: new Date('2025-06-01T21:30:05Z'),
       timeZone: 'Europe/Athens',
     });
-    expect(values).toEqual({
+    expect(values).toMatchObject({
       FORMAT: 'a JSON object matching the schema of the final report',
       DATETIME: '2025-06-02T00:30:05+03:00',
       DATE: '2025-06-02',
       TIME: '00:30:05',
       DAY: 'Monday',
       TIMEZONE: 'Europe/Athens',
+      TIMESTAMP: '1748813405',
       CWD: '/work',
+      CD: '/work',
+      MAX_TURNS: '10',
+      MAX_TOOLS: 'unlimited',
     });
     expect(promptVariables({ format: 'text', cwd: '/', now: new Date(0), timeZone: 'UTC' }).DATETIME).toBe(
       '1970-01-01T00:00:00+00:00',

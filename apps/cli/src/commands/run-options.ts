@@ -15,6 +15,10 @@ export interface RunCliOptions {
   traceMcp?: boolean;
   json?: boolean;
   accounting?: string;
+  /** `--override key=value`, repeatable (every agent of the tree). */
+  override?: string[];
+  /** Per-setting values from flags such as ai-agent's `--temperature` (the top agent; sub-agents where silent). */
+  settings?: Record<string, unknown>;
 }
 
 /** Commander collector for repeatable options. */
@@ -46,24 +50,67 @@ export function parseModels(values: readonly string[]): string[] {
   return [...values];
 }
 
-/** Reads `--schema FILE`: a JSON object (a JSON Schema). */
-export function readSchemaFile(path: string): JsonSchema {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    throw usageError(`--schema: cannot read ${path}: ${errorMessage(error)}`);
+/**
+ * Reads `--schema`: inline JSON (`'{"type":"object"}'`), `@file.json`, or a file path; it
+ * must be a JSON object (a JSON Schema).
+ */
+export function readSchemaFile(value: string): JsonSchema {
+  const inline = value.trimStart().startsWith('{');
+  const path = value.startsWith('@') ? value.slice(1) : value;
+  let text = value;
+  if (!inline) {
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch (error) {
+      throw usageError(`--schema: cannot read ${path}: ${errorMessage(error)}`);
+    }
   }
+  const source = inline ? 'the inline schema' : path;
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    throw usageError(`--schema: ${path} is not valid JSON: ${errorMessage(error)}`);
+    throw usageError(`--schema: ${source} is not valid JSON: ${errorMessage(error)}`);
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-    throw usageError(`--schema: ${path} must hold a JSON object (a JSON Schema), not ${describe(parsed)}`);
+    throw usageError(`--schema: ${source} must hold a JSON object (a JSON Schema), not ${describe(parsed)}`);
   }
   return parsed as JsonSchema;
+}
+
+/** A flag's text as a setting value: `null`, `true` / `false`, a number, or the text. */
+export function settingValue(text: string): unknown {
+  const trimmed = text.trim();
+  if (trimmed === 'null') return null;
+  if (trimmed === 'true' || trimmed === 'false') return trimmed === 'true';
+  if (/^-?\d+(\.\d+)?$/.test(trimmed)) return Number(trimmed);
+  return trimmed;
+}
+
+/** `--override key=value`: settings for every agent; `models=a/b,c/d` replaces every agent's models. */
+export function parseOverrides(values: readonly string[]): {
+  settings: Record<string, unknown>;
+  models?: string[];
+} {
+  const settings: Record<string, unknown> = {};
+  let models: string[] | undefined;
+  for (const value of values) {
+    const at = value.indexOf('=');
+    const key = at === -1 ? '' : value.slice(0, at).trim();
+    if (key === '') throw usageError(`--override: '${value}' is not key=value (for example temperature=0.2)`);
+    const text = value.slice(at + 1);
+    if (key === 'models')
+      models = parseModels(
+        text
+          .split(',')
+          .map((m) => m.trim())
+          .filter((m) => m !== ''),
+      );
+    else if (key === 'tools' || key === 'agents')
+      throw usageError(`--override: \`${key}\` cannot be overridden here; edit the agent file`);
+    else settings[key] = settingValue(text);
+  }
+  return { settings, ...(models === undefined ? {} : { models }) };
 }
 
 function describe(value: unknown): string {
@@ -79,6 +126,8 @@ export interface ParsedRunOptions {
   schema?: JsonSchema;
   maxTurns?: number;
   configPath?: string;
+  overrides?: Record<string, unknown>;
+  settings?: Record<string, unknown>;
   traceLlm: boolean;
   traceMcp: boolean;
 }
@@ -99,5 +148,12 @@ export function parseRunOptions(options: RunCliOptions): ParsedRunOptions {
   }
   if (options.maxTurns !== undefined) parsed.maxTurns = parseMaxTurns(options.maxTurns);
   if (options.config !== undefined) parsed.configPath = options.config;
+  if (options.override !== undefined && options.override.length > 0) {
+    const { settings, models } = parseOverrides(options.override);
+    if (Object.keys(settings).length > 0) parsed.overrides = settings;
+    if (models !== undefined) parsed.models = models;
+  }
+  if (options.settings !== undefined && Object.keys(options.settings).length > 0)
+    parsed.settings = options.settings;
   return parsed;
 }

@@ -14,6 +14,8 @@ interface FileVerdict {
   file: string;
   ok: boolean;
   problems: ValidationProblem[];
+  /** Likely mistakes that do not stop a run (unknown prompt variables, config sections not active). */
+  warnings: ValidationProblem[];
   agents: string[];
   /** The agents that chain others (advisors, router, handoff), by name. */
   orchestration?: Record<string, OrchestrationSummary>;
@@ -33,6 +35,9 @@ export async function validateCommand(
     for (const verdict of verdicts) {
       for (const problem of verdict.problems) {
         io.stderr.write(`${formatProblem(problem)}\n`);
+      }
+      for (const warning of verdict.warnings) {
+        io.stderr.write(`warning: ${formatProblem(warning)}\n`);
       }
       const summary = verdict.ok
         ? `ok ${verdict.file}${verdict.agents.length === 0 ? '' : ` (agents: ${verdict.agents.join(', ')})`}`
@@ -62,6 +67,7 @@ async function validateOne(file: string, options: ValidateCliOptions): Promise<F
       file,
       ok,
       problems,
+      warnings: outcome.warnings,
       agents: outcome.agents.map((agent) => agent.toolName),
       ...(chained.length === 0
         ? {}
@@ -72,6 +78,6 @@ async function validateOne(file: string, options: ValidateCliOptions): Promise<F
   } catch (error) {
     const problem = runtimeErrorProblem(error, file);
     if (problem === undefined) throw error;
-    return { file, ok: false, problems: [problem], agents: [] };
+    return { file, ok: false, problems: [problem], warnings: [], agents: [] };
   }
 }

@@ -13,6 +13,8 @@ import {
 import { onTestFinished } from 'vitest';
 
 export const CLI_BIN = fileURLToPath(new URL('../../dist/agent.js', import.meta.url));
+/** The `ai-agent` bin (ai-agent's flags). */
+export const AI_AGENT_BIN = fileURLToPath(new URL('../../dist/ai-agent.js', import.meta.url));
 export const REPO_DIR = fileURLToPath(new URL('../../../../', import.meta.url));
 
 export interface CliRun {
@@ -28,6 +30,8 @@ export interface CliRunOptions {
   /** Written to stdin, which is then closed (stdin is always closed: never a TTY). */
   input?: string;
   timeoutMs?: number;
+  /** The script to run (default `CLI_BIN`). */
+  bin?: string;
 }
 
 /** Spawns `node dist/agent.js ...args` (asynchronously: the model server lives in this process). */
@@ -44,7 +48,7 @@ export function spawnCli(
   for (const key of ['NO_COLOR', 'FORCE_COLOR'])
     if (options.env === undefined || !(key in options.env)) delete env[key];
   for (const [key, value] of Object.entries(env)) if (value === undefined) delete env[key];
-  const child = spawn(process.execPath, [CLI_BIN, ...args], {
+  const child = spawn(process.execPath, [options.bin ?? CLI_BIN, ...args], {
     cwd: options.cwd ?? process.cwd(),
     env: env as NodeJS.ProcessEnv,
     stdio: ['pipe', 'pipe', 'pipe'],

@@ -98,3 +98,23 @@ describe('agent run: a key no HTTP header can carry', () => {
     }
   });
 });
+
+describe('agent validate: prompt variables no run fills in', () => {
+  it('an unknown ${...} or {{...}} is a warning with file and line; the file is still ok (exit 0)', async () => {
+    const ws = workspace(server, {
+      'vars.ai': agentFile('models: test/big', 'Now: ${DATETIME}\nOn ${OPERATING_SYSTEM} as {{USER}}.'),
+    });
+    const result = await runCli(['validate', ws.file('vars.ai'), '--config', ws.file('agent.json')], {
+      cwd: ws.dir,
+      env: isolatedEnv(ws),
+      ...BOUNDED,
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^ok .*vars\.ai/m);
+    expect(result.stderr).toMatch(
+      /^warning: vars\.ai:6: unknown prompt variable `\$\{OPERATING_SYSTEM\}`: the model gets it as written/m,
+    );
+    // ${DATETIME} and {{USER}} are known: one warning only.
+    expect(result.stderr.match(/^warning:/gm)).toHaveLength(1);
+  });
+});

@@ -2,6 +2,7 @@
 // the protocol package it has no dependencies and does no I/O.
 export { abortableSleep } from './abortable-sleep.js';
 export { countNewlines, utf8PrefixLength } from './bytes.js';
+export { DURATION_ALLOWED, parseDurationMs } from './duration.js';
 export { describeValue, errorMessage } from './error-text.js';
 export { finiteNumber, isPositiveInteger, isRecord } from './guards.js';
 export { CHARS_PER_TOKEN, heuristicTokens } from './tokens.js';

@@ -6,6 +6,7 @@ import { checkSchema } from '@agent/schema';
 import { displayPath, type Problem, problem } from '../errors.js';
 import { type AgentOrchestration, readOrchestration } from '../orchestration/frontmatter.js';
 import { readRegularFile } from '../read-regular-file.js';
+import { normaliseFrontmatterForms } from './ai-agent-forms.js';
 import { type FileRef, fileRefs } from './file-ref.js';
 import { expandIncludes, MAX_INCLUDED_BYTES } from './includes.js';
 import { normaliseShorthands } from './keys.js';
@@ -41,8 +42,12 @@ export interface AgentDefinition {
   usage?: string;
   models: ModelRef[];
   tools: NamedRef[];
+  /** `toolsAllowed` / `toolsDenied`: globs over the names of the tools this agent is offered. */
+  toolFilter?: { allowed?: string[]; denied?: string[] };
   agents: FileRef[];
   settings: AgentSettings;
+  /** `toolOutput.models`, checked like `models` (the extraction calls of stored tool outputs). */
+  toolOutputModels?: ModelRef[];
   input: { format: 'text' | 'json'; schema?: JsonSchema };
   /** `declared` is false when the file says nothing about its output (markdown by default). */
   output: { format: OutputFormat; schema?: JsonSchema; declared: boolean };
@@ -52,6 +57,8 @@ export interface AgentDefinition {
   orchestration?: AgentOrchestration;
   /** `cache`: how long the whole answer is cached, ms (0: not cached). */
   cacheTtlMs: number;
+  /** What `validate` reports without refusing the file (unknown prompt variables). */
+  warnings: Problem[];
 }
 
 /** Internal tool names a sub-agent may not take. */
@@ -101,15 +108,21 @@ export function loadAgentDefinition(
   const parsed = parseAgentFile(path, file, text);
   const problems = [...parsed.problems];
   if (problems.length > 0) return { problems };
-  const data = normaliseShorthands(parsed.data);
+  const lineOf = (...keys: (string | number)[]) => parsed.locator?.lineOf(keys);
+  const forms = { ...parsed.data };
+  normaliseFrontmatterForms(forms, file, lineOf, problems);
+  if (problems.length > 0) return { problems };
+  const data = normaliseShorthands(forms);
   const shape = frontmatterProblems(data, file, parsed.locator);
   if (shape.length > 0) return { problems: shape };
-  const lineOf = (...keys: (string | number)[]) => parsed.locator?.lineOf(keys);
   const dir = dirname(path);
 
   const models = ((data.models as string[] | undefined) ?? []).map((spec, index) =>
     parseModelRef(spec, file, lineOf('models', index), problems),
   );
+  const toolOutputModels = (
+    ((data.toolOutput as { models?: string[] } | undefined)?.models ?? []) as string[]
+  ).map((spec, index) => parseModelRef(spec, file, lineOf('toolOutput', 'models', index), problems));
   const tools = ((data.tools as string[] | undefined) ?? []).map((name, index) => ({
     name,
     ...line(lineOf('tools', index)),
@@ -133,9 +146,10 @@ export function loadAgentDefinition(
   const io = { file, dir, scope, lineOf, problems };
   const input = readIo('input', data.input as IoSpec | undefined, io);
   const output = readIo('output', data.output as IoSpec | undefined, io);
+  const warnings: Problem[] = [];
   const prompt = expandIncludes(
     parsed.body,
-    { path, firstLine: parsed.bodyLine, cwd, scope, budget: { remaining: MAX_INCLUDED_BYTES } },
+    { path, firstLine: parsed.bodyLine, cwd, scope, budget: { remaining: MAX_INCLUDED_BYTES }, warnings },
     problems,
   );
   if (problems.length > 0) return { problems };
@@ -148,8 +162,10 @@ export function loadAgentDefinition(
     ...(typeof data.usage === 'string' ? { usage: data.usage } : {}),
     models,
     tools,
+    ...toolFilterOf(data),
     agents,
     settings: pickSettings(data),
+    ...(toolOutputModels.length === 0 ? {} : { toolOutputModels }),
     input: {
       format: (input?.format as 'text' | 'json' | undefined) ?? 'text',
       ...(input?.schema === undefined ? {} : { schema: input.schema }),
@@ -162,8 +178,21 @@ export function loadAgentDefinition(
     prompt,
     ...(orchestration === undefined ? {} : { orchestration }),
     cacheTtlMs,
+    warnings,
   };
   return { definition, problems: [] };
+}
+
+function toolFilterOf(data: Record<string, unknown>): Pick<AgentDefinition, 'toolFilter'> {
+  const allowed = data.toolsAllowed as string[] | undefined;
+  const denied = data.toolsDenied as string[] | undefined;
+  if (allowed === undefined && denied === undefined) return {};
+  return {
+    toolFilter: {
+      ...(allowed === undefined ? {} : { allowed }),
+      ...(denied === undefined ? {} : { denied }),
+    },
+  };
 }
 
 function readTopAgentFile(path: string, file: string, problems: Problem[]): string | undefined {

@@ -7,6 +7,9 @@ import { normaliseOrchestration, ORCHESTRATION_PROPERTIES } from '../orchestrati
 
 type Schema = Record<string, unknown>;
 
+/** `caching`: Anthropic prompt caching for this agent's calls (`full`, the default) or none. */
+export const CACHING_MODES = ['full', 'none'] as const;
+
 const positiveInteger = (what = 'a positive integer'): Schema => ({
   type: 'integer',
   minimum: 1,
@@ -17,6 +20,19 @@ const stringList = (what: string): Schema => ({
   type: 'array',
   items: { type: 'string', minLength: 1, 'x-expects': 'a non-empty string' },
   'x-expects': what,
+});
+
+/** A sampling setting: a value, or `null` (`none` in a file) for "do not send this parameter". */
+const omittable = (schema: Schema): Schema => ({
+  ...schema,
+  type: [schema.type, 'null'],
+  'x-expects': `${schema['x-expects']}, or null / none (not sent)`,
+});
+
+const duration = (what: string): Schema => ({
+  type: 'integer',
+  minimum: 1,
+  'x-expects': `a positive number of milliseconds or a duration such as 30s, 5m, 1h (${what})`,
 });
 
 const REASONING: Schema = {
@@ -35,6 +51,7 @@ export const TOOL_OUTPUT: Schema = {
   properties: {
     enabled: { type: 'boolean', 'x-expects': 'true or false' },
     storeDir: { type: 'string', minLength: 1, 'x-expects': 'a directory path' },
+    models: stringList('a list of `provider/model` strings (or one string) for the extraction calls'),
     maxChunks: positiveInteger(),
     overlapPercent: { type: 'number', minimum: 0, maximum: 50, 'x-expects': 'a number from 0 to 50' },
     avgLineBytesThreshold: positiveInteger(),
@@ -50,22 +67,43 @@ export const TOOL_OUTPUT: Schema = {
 /** Session settings: allowed in the frontmatter and in the config's `defaults`. */
 export const SETTINGS_PROPERTIES: Record<string, Schema> = {
   maxTurns: positiveInteger('a positive integer (turns)'),
-  maxRetries: positiveInteger('a positive integer (attempts per turn)'),
+  maxRetries: {
+    type: 'integer',
+    minimum: 0,
+    'x-expects': 'an integer >= 0 (attempts per turn; 0 is one attempt without retry)',
+  },
   maxToolCallsPerTurn: positiveInteger(),
-  llmTimeout: positiveInteger('a positive integer (milliseconds)'),
-  toolTimeout: positiveInteger('a positive integer (milliseconds)'),
-  temperature: { type: 'number', minimum: 0, maximum: 2, 'x-expects': 'a number from 0 to 2' },
-  topP: { type: 'number', exclusiveMinimum: 0, maximum: 1, 'x-expects': 'a number above 0 and at most 1' },
-  topK: positiveInteger('a positive integer (tokens to sample from)'),
-  repeatPenalty: {
+  llmTimeout: duration('per model call'),
+  toolTimeout: duration('per tool call'),
+  temperature: omittable({ type: 'number', minimum: 0, maximum: 2, 'x-expects': 'a number from 0 to 2' }),
+  topP: omittable({
+    type: 'number',
+    exclusiveMinimum: 0,
+    maximum: 1,
+    'x-expects': 'a number above 0 and at most 1',
+  }),
+  topK: omittable(positiveInteger('a positive integer (tokens to sample from)')),
+  repeatPenalty: omittable({
     type: 'number',
     exclusiveMinimum: 0,
     maximum: 2,
     'x-expects': 'a number above 0 and at most 2 (1 = no penalty)',
-  },
-  maxOutputTokens: positiveInteger('a positive integer (tokens)'),
+  }),
+  maxOutputTokens: omittable(positiveInteger('a positive integer (tokens)')),
   reasoning: REASONING,
+  // Moved into `reasoning.budgetTokens` by `normaliseShorthands`; here for the message on a bad value.
+  reasoningTokens: {
+    type: 'integer',
+    minimum: 0,
+    'x-expects': 'an integer >= 0 (thinking tokens; 0 turns thinking off)',
+  },
+  caching: { enum: [...CACHING_MODES], 'x-expects': 'full or none (Anthropic prompt caching)' },
   contextWindow: positiveInteger('a positive integer (tokens)'),
+  contextWindowBufferTokens: {
+    type: 'integer',
+    minimum: 0,
+    'x-expects': 'an integer >= 0 (tokens kept free below the context window)',
+  },
   toolResponseMaxBytes: positiveInteger('a positive integer (bytes)'),
   toolOutput: TOOL_OUTPUT,
 };
@@ -77,6 +115,9 @@ const MODELS = stringList('a list of `provider/model` strings (or one string)');
 const SCHEMA_OBJECT: Schema = { type: 'object', 'x-expects': 'a JSON Schema object' };
 
 export const INPUT_FORMATS = ['text', 'json'] as const;
+
+const toolGlobs = (what: string): Schema =>
+  stringList(`a list of tool-name globs (or one string) ${what}; \`*\` matches any run of characters`);
 
 /** Every frontmatter key. */
 export const FRONTMATTER_SCHEMA: Schema = {
@@ -91,6 +132,8 @@ export const FRONTMATTER_SCHEMA: Schema = {
     },
     models: MODELS,
     tools: stringList('a list of MCP server names (or one string)'),
+    toolsAllowed: toolGlobs('this agent may call'),
+    toolsDenied: toolGlobs('this agent may not call (a match wins over toolsAllowed)'),
     // The whole answer, cached for this long (the grammar is checked by `parseTtl` in definition.ts).
     cache: { type: ['integer', 'string'], 'x-expects': TTL_ALLOWED },
     agents: stringList('a list of sub-agent file paths (or one string)'),
@@ -151,9 +194,13 @@ function listOf(value: unknown): unknown {
  */
 export function normaliseShorthands(data: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...data };
-  for (const key of ['models', 'tools', 'agents']) if (key in out) out[key] = listOf(out[key]);
+  for (const key of ['models', 'tools', 'agents', 'toolsAllowed', 'toolsDenied'])
+    if (key in out) out[key] = listOf(out[key]);
   if (typeof out.reasoning === 'string') out.reasoning = { effort: out.reasoning };
   if (typeof out.toolOutput === 'boolean') out.toolOutput = { enabled: out.toolOutput };
+  const toolOutput = out.toolOutput as Record<string, unknown> | undefined;
+  if (typeof toolOutput === 'object' && toolOutput !== null && 'models' in toolOutput)
+    out.toolOutput = { ...toolOutput, models: listOf(toolOutput.models) };
   for (const key of ['input', 'output']) if (typeof out[key] === 'string') out[key] = { format: out[key] };
   normaliseOrchestration(out);
   return out;

@@ -4,6 +4,8 @@ import type { ReasoningOptions } from '@agent/protocol';
 export interface ToolOutputSettings {
   enabled?: boolean;
   storeDir?: string;
+  /** `provider/model` references for the extraction calls (default: the agent's own models). */
+  models?: string[];
   maxChunks?: number;
   overlapPercent?: number;
   avgLineBytesThreshold?: number;
@@ -20,13 +22,18 @@ export interface AgentSettings {
   maxToolCallsPerTurn?: number;
   llmTimeout?: number;
   toolTimeout?: number;
-  temperature?: number;
-  topP?: number;
-  topK?: number;
-  repeatPenalty?: number;
-  maxOutputTokens?: number;
+  // `null`: do not send the parameter (and do not take a lower layer's value).
+  temperature?: number | null;
+  topP?: number | null;
+  topK?: number | null;
+  repeatPenalty?: number | null;
+  maxOutputTokens?: number | null;
   reasoning?: ReasoningOptions;
+  /** Anthropic prompt caching for this agent's calls (default `full`). */
+  caching?: 'full' | 'none';
   contextWindow?: number;
+  /** Tokens kept free below every model's context window (default the model's `contextBuffer`, else 256). */
+  contextWindowBufferTokens?: number;
   toolResponseMaxBytes?: number;
   toolOutput?: ToolOutputSettings;
 }
@@ -43,7 +50,9 @@ export const SETTING_NAMES = [
   'repeatPenalty',
   'maxOutputTokens',
   'reasoning',
+  'caching',
   'contextWindow',
+  'contextWindowBufferTokens',
   'toolResponseMaxBytes',
   'toolOutput',
 ] as const satisfies readonly (keyof AgentSettings)[];

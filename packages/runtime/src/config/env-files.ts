@@ -3,9 +3,9 @@ import { parseEnv } from 'node:util';
 import { RuntimeError } from '../errors.js';
 import { readRegularFile } from '../read-regular-file.js';
 
-/** The `.env` file beside a config file. */
-export function envFileBeside(configPath: string): string {
-  return join(dirname(configPath), '.env');
+/** The `.env` file beside a config file (`.ai-agent.env` beside ai-agent's `.ai-agent.json`). */
+export function envFileBeside(configPath: string, aiAgent = false): string {
+  return join(dirname(configPath), aiAgent ? '.ai-agent.env' : '.env');
 }
 
 /**

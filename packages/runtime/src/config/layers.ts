@@ -10,6 +10,9 @@ import { findUnusable } from './substitute.js';
 
 export const CONFIG_FILE_NAME = 'agent.json';
 export const DEFAULT_SYSTEM_CONFIG_DIR = '/etc/agent';
+/** ai-agent's file names and system directory, read at its layer positions beside ours. */
+export const AI_AGENT_CONFIG_FILE_NAME = '.ai-agent.json';
+export const DEFAULT_AI_AGENT_SYSTEM_DIR = '/etc/ai-agent';
 
 /** The configuration in effect: merged layers, the secrets found and a redactor over them. */
 export interface ResolvedConfig extends MergedConfig {
@@ -29,7 +32,9 @@ export function defaultUserConfigDir(env: Record<string, string | undefined>): s
 
 /**
  * The config files to read, highest first: `configPath` (must exist), `<cwd>/agent.json`,
- * `<agent file's dir>/agent.json`, `<user config dir>/agent.json`, `<system dir>/agent.json`.
+ * `<cwd>/.ai-agent.json`, `<agent file's dir>/agent.json`, `<agent file's dir>/.ai-agent.json`,
+ * `<user config dir>/agent.json`, `~/.ai-agent.json`, `<system dir>/agent.json`,
+ * `/etc/ai-agent/ai-agent.json`.
  * A file reached twice is read once, at its highest place.
  */
 export function configLayerPaths(options: ResolveOptions, agentDir?: string): string[] {
@@ -44,11 +49,18 @@ export function configLayerPaths(options: ResolveOptions, agentDir?: string): st
     }
     paths.push(explicit);
   }
+  // At each place this runtime's `agent.json` comes first, then ai-agent's file.
+  const home = options.aiAgentHomeDir ?? homedir();
   const candidates = [
     join(cwd, CONFIG_FILE_NAME),
-    ...(agentDir === undefined ? [] : [join(agentDir, CONFIG_FILE_NAME)]),
+    join(cwd, AI_AGENT_CONFIG_FILE_NAME),
+    ...(agentDir === undefined
+      ? []
+      : [join(agentDir, CONFIG_FILE_NAME), join(agentDir, AI_AGENT_CONFIG_FILE_NAME)]),
     join(options.userConfigDir ?? defaultUserConfigDir(env), CONFIG_FILE_NAME),
+    join(home, AI_AGENT_CONFIG_FILE_NAME),
     join(options.systemConfigDir ?? DEFAULT_SYSTEM_CONFIG_DIR, CONFIG_FILE_NAME),
+    join(options.aiAgentSystemDir ?? DEFAULT_AI_AGENT_SYSTEM_DIR, 'ai-agent.json'),
   ].map((path) => resolve(cwd, path));
   for (const path of candidates) if (!paths.includes(path) && existsSync(path)) paths.push(path);
   return paths;

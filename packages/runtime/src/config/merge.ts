@@ -1,4 +1,5 @@
 import { isRecord } from '@agent/protocol/util';
+import type { Problem } from '../errors.js';
 import type { SourceLocator } from '../source-locator.js';
 import type { CacheSection, ConfigDefaults, ConfigFile, McpServerEntry, ProviderEntry } from './schema.js';
 
@@ -24,6 +25,8 @@ export interface LoadedLayer {
   file: string;
   data: ConfigFile;
   locator: SourceLocator;
+  /** What reading it found that does not stop it being used (sections of ai-agent not active here). */
+  warnings?: Problem[];
 }
 
 export interface MergedConfig {
@@ -37,6 +40,8 @@ export interface MergedConfig {
   defaultsOrigin: Partial<Record<keyof ConfigDefaults, Origin>>;
   /** The cache store: the highest layer that sets `cache` sets all of it. */
   cache?: ConfigEntry<CacheSection>;
+  /** The warnings of every layer. */
+  warnings: Problem[];
 }
 
 function origin(layer: LoadedLayer, path: (string | number)[]): Origin {
@@ -74,6 +79,7 @@ export function mergeLayers(layers: readonly LoadedLayer[]): MergedConfig {
     queues: {},
     defaults: {},
     defaultsOrigin: {},
+    warnings: layers.flatMap((layer) => layer.warnings ?? []),
   };
   const defaults = merged.defaults as Record<string, unknown>;
   for (const layer of [...layers].reverse()) {

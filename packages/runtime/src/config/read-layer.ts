@@ -1,10 +1,13 @@
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { redisUrlSecrets } from '@agent/cache';
+import { isRecord } from '@agent/protocol/util';
+import { normaliseDurations, normaliseSettingForms } from '../agent-file/ai-agent-forms.js';
 import { schemaProblems } from '../agent-file/validate.js';
 import { type Problem, problem, problemsError, RuntimeError } from '../errors.js';
 import { jsonSyntaxError } from '../json-syntax.js';
 import { readRegularFile } from '../read-regular-file.js';
 import { locateSource } from '../source-locator.js';
+import { isAiAgentConfigFile, translateAiAgentConfig } from './ai-agent-config.js';
 import { cacheSettingProblems } from './cache-checks.js';
 import { envFileBeside, readEnvFile } from './env-files.js';
 import { markUnsendableHeaders } from './header-values.js';
@@ -52,9 +55,19 @@ export function readLayer(
       error === undefined ? 'invalid JSON' : `invalid JSON: ${error.message} (column ${error.column})`;
     throw problemsError([problem('configuration', file, error?.line, message)]);
   }
+  // ai-agent's `.ai-agent.json` is translated first, then checked like any `agent.json`.
+  const legacy = isAiAgentConfigFile(path);
+  let warnings: Problem[] = [];
+  if (legacy) {
+    const translated = translateAiAgentConfig(raw, file, (p) => locator.lineOf(p));
+    if (translated.problems.length > 0) throw problemsError(translated.problems);
+    raw = translated.data;
+    warnings = translated.warnings;
+  }
+  normaliseConfigDurations(raw);
   const shape: Problem[] = schemaProblems(CONFIG_SCHEMA, raw, { file, locator, hideValue: isSecretPath });
   if (shape.length > 0) throw problemsError(shape);
-  const dotenv = readEnvFile(envFileBeside(path), envFileBeside(file));
+  const dotenv = readEnvFile(envFileBeside(path, legacy), envFileBeside(file, legacy));
   const lookup = (name: string) => dotenv[name] ?? env[name];
   const substituted = substituteTree(raw, lookup, { file, lineOf: (p) => locator.lineOf(p) });
   const data = substituted.value as ConfigFile;
@@ -83,7 +96,21 @@ export function readLayer(
   if (typeof data.cache?.path === 'string') data.cache.path = resolve(dir, data.cache.path);
   if (data.allowedPaths !== undefined)
     data.allowedPaths = data.allowedPaths.map((p) => (typeof p === 'string' ? resolve(dir, p) : p));
-  return { layer: { path, file, data, locator }, secrets };
+  return { layer: { path, file, data, locator, warnings }, secrets };
+}
+
+/** Every time setting of a config file takes a duration (`30s`, `5m`) as well as milliseconds. */
+function normaliseConfigDurations(raw: unknown): void {
+  if (!isRecord(raw)) return;
+  for (const entry of Object.values(isRecord(raw.providers) ? raw.providers : {}))
+    if (isRecord(entry)) normaliseDurations(entry, ['timeoutMs']);
+  for (const entry of Object.values(isRecord(raw.mcpServers) ? raw.mcpServers : {}))
+    if (isRecord(entry)) normaliseDurations(entry, ['toolTimeoutMs', 'connectTimeoutMs']);
+  if (isRecord(raw.defaults)) {
+    normaliseSettingForms(raw.defaults);
+    if (typeof raw.defaults.reasoning === 'string')
+      raw.defaults.reasoning = { effort: raw.defaults.reasoning };
+  }
 }
 
 function strings(value: unknown): string[] {

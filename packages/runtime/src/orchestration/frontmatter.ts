@@ -30,7 +30,11 @@ const agentFileList = (what: string) => ({
 /** JSON Schemas of the keys, merged into the frontmatter schema. */
 export const ORCHESTRATION_PROPERTIES: Record<string, Record<string, unknown>> = {
   advisors: agentFileList('a list of advisor agent file paths (or one string)'),
-  advisorTimeout: { type: 'integer', minimum: 1, 'x-expects': 'a positive integer (milliseconds)' },
+  advisorTimeout: {
+    type: 'integer',
+    minimum: 1,
+    'x-expects': 'a positive number of milliseconds or a duration such as 30s, 5m',
+  },
   router: {
     type: 'object',
     properties: {

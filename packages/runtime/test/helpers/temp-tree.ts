@@ -32,6 +32,8 @@ export function isolated(root: string, extra: { env?: Record<string, string | un
     env: extra.env ?? {},
     userConfigDir: join(root, '.no-user-config'),
     systemConfigDir: join(root, '.no-system-config'),
+    aiAgentHomeDir: join(root, '.no-home'),
+    aiAgentSystemDir: join(root, '.no-ai-agent-system'),
   };
 }
 

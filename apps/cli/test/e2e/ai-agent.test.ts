@@ -1,0 +1,145 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: these tests are about literal ${VAR} text.
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  AI_AGENT_BIN,
+  isolatedEnv,
+  removeWorkspaces,
+  report,
+  runCli,
+  scriptedAgent,
+  scriptedServer,
+  workspace,
+} from './helpers.js';
+
+afterAll(removeWorkspaces);
+
+// The `ai-agent` bin with the flags of ai-agent's CLI pages, and `agent run --override` /
+// inline `--schema`, run as child processes against the testkit server.
+
+/** A directory laid out as an ai-agent user has it: .ai-agent.json, .ai-agent.env, agent files. */
+async function legacyDirectory(steps: Parameters<typeof scriptedServer>[0]) {
+  const server = await scriptedServer(steps);
+  const ws = workspace(undefined);
+  ws.write(
+    '.ai-agent.json',
+    JSON.stringify({
+      providers: { nova: { type: 'openai-compatible', baseUrl: '${NOVA_URL}', apiKey: '${NOVA_KEY}' } },
+      queues: { default: { concurrent: 2 } },
+      telemetry: { enabled: true },
+    }),
+  );
+  ws.write('.ai-agent.env', `NOVA_URL=${server.url}/v1\nNOVA_KEY=sk-cli-legacy\n`);
+  ws.write(
+    'main.ai',
+    [
+      '#!/usr/bin/env ai-agent',
+      '---',
+      'models: nova/gpt-oss',
+      'maxToolTurns: 3',
+      'llmTimeout: 1m',
+      '---',
+      'Work in ${CD} within {{MAX_TURNS}} turns.',
+      '',
+    ].join('\n'),
+  );
+  return { server, ws };
+}
+
+describe('ai-agent', () => {
+  it('runs a #!/usr/bin/env ai-agent file with ai-agent flags against a legacy directory', async () => {
+    const { server, ws } = await legacyDirectory([report('legacy answer')]);
+    const result = await runCli(['main.ai', 'hello there', '--temperature', '0.3', '--top-p', 'none'], {
+      bin: AI_AGENT_BIN,
+      cwd: ws.dir,
+      env: isolatedEnv(ws),
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain('legacy answer');
+    const body = server.requests[0]!.body as Record<string, unknown> & {
+      messages: { role: string; content: string }[];
+    };
+    expect(body.temperature).toBe(0.3);
+    expect(body).not.toHaveProperty('top_p');
+    expect(body.messages[0]).toEqual({
+      role: 'system',
+      content: expect.stringMatching(new RegExp(`^Work in ${ws.dir} within 3 turns\\.`)),
+    });
+    expect(result.stderr).not.toContain('sk-cli-legacy');
+  });
+
+  it('--agent, --models, --override and an inline --schema', async () => {
+    const { server, ws } = await legacyDirectory([report('{"answer":"42"}', { format: 'json' })]);
+    const result = await runCli(
+      [
+        '--agent',
+        'main.ai',
+        '--models',
+        'nova/other-model',
+        '--override',
+        'temperature=0.1',
+        '--schema',
+        '{"type":"object","properties":{"answer":{"type":"string"}},"required":["answer"]}',
+        'what is it?',
+      ],
+      { bin: AI_AGENT_BIN, cwd: ws.dir, env: isolatedEnv(ws) },
+    );
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({ answer: '42' });
+    expect(server.requests[0]!.body).toMatchObject({ model: 'other-model', temperature: 0.1 });
+  });
+
+  it('--dry-run validates without calling the model and names the section not active yet', async () => {
+    const { server, ws } = await legacyDirectory([]);
+    const result = await runCli(['--agent', 'main.ai', '--dry-run'], {
+      bin: AI_AGENT_BIN,
+      cwd: ws.dir,
+      env: isolatedEnv(ws),
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^ok main\.ai/m);
+    expect(result.stderr).toMatch(
+      /^warning: \.ai-agent\.json:1: section `telemetry` is not active in this runtime yet/m,
+    );
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('a bad setting flag is a configuration error naming the flag and what is allowed', async () => {
+    const { ws } = await legacyDirectory([]);
+    const result = await runCli(['main.ai', 'hi', '--override', 'temprature=0.1'], {
+      bin: AI_AGENT_BIN,
+      cwd: ws.dir,
+      env: isolatedEnv(ws),
+    });
+    expect(result.code).toBe(7);
+    expect(result.stderr).toContain('--override: unknown key `temprature`; did you mean `temperature`?');
+  });
+});
+
+describe('agent run --override and an inline --schema', () => {
+  it('the override reaches the request; the inline schema makes the report json', async () => {
+    const { server, run, file } = await scriptedAgent([report('{"n":1}', { format: 'json' })]);
+    const result = await run([
+      'run',
+      file,
+      'count',
+      '--override',
+      'temperature=0.2',
+      '--override',
+      'maxOutputTokens=none',
+      '--schema',
+      '{"type":"object","properties":{"n":{"type":"number"}},"required":["n"]}',
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({ n: 1 });
+    const body = server.requests[0]!.body as Record<string, unknown>;
+    expect(body.temperature).toBe(0.2);
+    expect(body).not.toHaveProperty('max_tokens');
+  });
+
+  it('--override without = is a usage error', async () => {
+    const { run, file } = await scriptedAgent([]);
+    const result = await run(['run', file, 'x', '--override', 'temperature']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("--override: 'temperature' is not key=value");
+  });
+});

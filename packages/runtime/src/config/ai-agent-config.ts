@@ -1,0 +1,488 @@
+import { basename } from 'node:path';
+import { isRecord, parseDurationMs } from '@agent/protocol/util';
+import { normaliseSettingForms } from '../agent-file/ai-agent-forms.js';
+import { suggestion } from '../agent-file/suggest.js';
+import { type Problem, problem } from '../errors.js';
+
+// ai-agent's `.ai-agent.json`, translated field by field into this runtime's `agent.json` shape
+// before the usual checks (docs/migrating-from-ai-agent.md has the table). What cannot be
+// honoured where ignoring it would change behaviour is a problem; what only changes cost or
+// visibility, and sections not active here, are warnings.
+
+type Json = Record<string, unknown>;
+type LineOf = (path: readonly (string | number)[]) => number | undefined;
+
+/** Base URLs of the providers ai-agent has and this runtime reaches through their OpenAI-compatible API. */
+export const AI_AGENT_BASE_URLS = {
+  openrouter: 'https://openrouter.ai/api/v1',
+  ollama: 'http://localhost:11434/v1',
+  google: 'https://generativelanguage.googleapis.com/v1beta/openai/',
+} as const;
+
+/** ai-agent's config files: `.ai-agent.json`, `/etc/ai-agent/ai-agent.json`, `.ai-agent.prod.json`. */
+export function isAiAgentConfigFile(path: string): boolean {
+  return /^\.?ai-agent(\.[^/]+)?\.json$/.test(basename(path));
+}
+
+/** Sections ai-agent has that this runtime does not act on yet. */
+const INACTIVE_SECTIONS: Record<string, string> = {
+  persistence: 'session snapshots are not saved',
+  telemetry: 'no metrics or traces are exported',
+  slack: 'the Slack headend is configured by `agent-server` options, not from this section',
+  api: 'the REST headend is configured by `agent-server` options',
+  restTools: 'REST tools are not available (an agent naming one fails validation)',
+  openapiSpecs: 'OpenAPI tools are not available (an agent naming one fails validation)',
+  accounting: 'no accounting file is written from the config; pass `--billing-file` to the command',
+  logging: 'logging is set by command-line flags',
+};
+
+const PROVIDER_KEYS = [
+  'type',
+  'apiKey',
+  'baseUrl',
+  'headers',
+  'cacheStrategy',
+  'contextWindow',
+  'tokenizer',
+  'models',
+  'openaiMode',
+  'toolsAllowed',
+  'toolsDenied',
+  'stringSchemaFormatsAllowed',
+  'stringSchemaFormatsDenied',
+];
+const MODEL_KEYS = ['contextWindow', 'tokenizer', 'overrides', 'interleaved', 'contextWindowBufferTokens'];
+const SERVER_KEYS = [
+  'type',
+  'command',
+  'args',
+  'url',
+  'headers',
+  'env',
+  'environment',
+  'queue',
+  'cache',
+  'toolsCache',
+  'shared',
+  'healthProbe',
+  'requestTimeoutMs',
+  'toolsAllowed',
+  'toolsDenied',
+  'enabled',
+];
+const OVERRIDE_FIELDS: Record<string, string> = {
+  temperature: 'temperature',
+  top_p: 'top_p',
+  top_k: 'top_k',
+  repeat_penalty: 'repetition_penalty',
+};
+const PRICE_FIELDS: Record<string, string> = {
+  prompt: 'input',
+  completion: 'output',
+  cacheRead: 'cachedInput',
+  cacheWrite: 'cacheWrite',
+};
+const PRICE_UNITS: Record<string, number> = { per_1m: 1, per_1k: 1000 };
+
+export interface Translation {
+  /** The file in `agent.json`'s shape (checked against its schema next). */
+  data: unknown;
+  problems: Problem[];
+  warnings: Problem[];
+}
+
+interface Context {
+  file: string;
+  lineOf: LineOf;
+  problems: Problem[];
+  warnings: Problem[];
+}
+
+/** Translates a parsed `.ai-agent.json`. Keys this runtime already knows pass through as they are. */
+export function translateAiAgentConfig(raw: unknown, file: string, lineOf: LineOf): Translation {
+  const ctx: Context = { file, lineOf, problems: [], warnings: [] };
+  if (!isRecord(raw)) return { data: raw, problems: [], warnings: [] };
+  const out: Json = { ...raw };
+  for (const [section, why] of Object.entries(INACTIVE_SECTIONS)) {
+    if (!(section in out)) continue;
+    warn(ctx, [section], `section \`${section}\` is not active in this runtime yet and is ignored: ${why}`);
+    delete out[section];
+  }
+  if (isRecord(out.providers)) out.providers = mapEntries(out.providers, (name, p) => provider(name, p, ctx));
+  if (isRecord(out.mcpServers))
+    out.mcpServers = mapEntries(out.mcpServers, (name, s) => mcpServer(name, s, ctx));
+  if (isRecord(out.queues)) out.queues = mapEntries(out.queues, (name, q) => queue(name, q, ctx));
+  if (isRecord(out.defaults)) {
+    const defaults = { ...out.defaults };
+    normaliseSettingForms(defaults);
+    if ('maxToolTurns' in defaults) {
+      defaults.maxTurns ??= defaults.maxToolTurns;
+      delete defaults.maxToolTurns;
+    }
+    out.defaults = defaults;
+  }
+  if (isRecord(out.cache)) out.cache = cacheSection(out.cache);
+  if ('pricing' in out) {
+    applyPricing(out.pricing, out.providers, ctx);
+    delete out.pricing;
+  }
+  return { data: out, problems: ctx.problems, warnings: ctx.warnings };
+}
+
+function mapEntries(entries: Json, map: (name: string, value: unknown) => unknown): Json {
+  return Object.fromEntries(Object.entries(entries).map(([name, value]) => [name, map(name, value)]));
+}
+
+function warn(ctx: Context, path: (string | number)[], message: string): void {
+  ctx.warnings.push(problem('configuration', ctx.file, ctx.lineOf(path), message));
+}
+
+function fail(ctx: Context, path: (string | number)[], message: string): void {
+  ctx.problems.push(problem('configuration', ctx.file, ctx.lineOf(path), message));
+}
+
+/** Unknown keys of an ai-agent section: an error naming the closest key of either format. */
+function checkKeys(
+  value: Json,
+  allowed: readonly string[],
+  ours: readonly string[],
+  path: string[],
+  ctx: Context,
+) {
+  const known = [...new Set([...allowed, ...ours])];
+  for (const key of Object.keys(value)) {
+    if (known.includes(key)) continue;
+    fail(
+      ctx,
+      [...path, key],
+      `unknown key \`${key}\` in \`${path.join('.')}\`${suggestion(key, known, 'allowed keys')}`,
+    );
+    delete value[key];
+  }
+}
+
+const OUR_PROVIDER_KEYS = [
+  'baseURL',
+  'timeoutMs',
+  'extraBody',
+  'promptCaching',
+  'reasoningSummary',
+  'chatReasoningField',
+  'streamUsage',
+  'toolCallIdFormat',
+  'assistantAfterToolResults',
+  'repeatPenaltyField',
+];
+
+function provider(name: string, value: unknown, ctx: Context): unknown {
+  if (!isRecord(value)) return value;
+  const path = ['providers', name];
+  const out: Json = { ...value };
+  checkKeys(out, PROVIDER_KEYS, OUR_PROVIDER_KEYS, path, ctx);
+  if ('baseUrl' in out) {
+    out.baseURL ??= out.baseUrl;
+    delete out.baseUrl;
+  }
+  const type = out.type;
+  if (type === 'openrouter' || type === 'ollama' || type === 'google') {
+    out.type = 'openai-compatible';
+    out.baseURL ??= AI_AGENT_BASE_URLS[type];
+    if (type === 'ollama' && typeof out.baseURL === 'string' && !/\/v1\/?$/.test(out.baseURL))
+      out.baseURL = `${out.baseURL.replace(/\/+$/, '')}/v1`;
+  } else if (type === 'test-llm') {
+    fail(
+      ctx,
+      [...path, 'type'],
+      "provider type `test-llm` (ai-agent's scripted model) is not available; use an `openai-compatible` provider pointed at a test server",
+    );
+  }
+  if ('openaiMode' in out) {
+    const mode = out.openaiMode;
+    if (mode === 'responses' && out.type === 'openai') out.type = 'openai-responses';
+    else if (mode !== 'chat' && mode !== 'responses')
+      fail(
+        ctx,
+        [...path, 'openaiMode'],
+        `\`openaiMode\` must be chat or responses, got ${JSON.stringify(mode)}`,
+      );
+    delete out.openaiMode;
+  }
+  if ('cacheStrategy' in out) {
+    const strategy = out.cacheStrategy;
+    if (strategy === 'full' || strategy === 'none') out.promptCaching ??= strategy === 'full';
+    else
+      fail(
+        ctx,
+        [...path, 'cacheStrategy'],
+        `\`cacheStrategy\` must be full or none, got ${JSON.stringify(strategy)}`,
+      );
+    delete out.cacheStrategy;
+  }
+  for (const key of ['toolsAllowed', 'toolsDenied']) {
+    if (!(key in out)) continue;
+    fail(
+      ctx,
+      [...path, key],
+      `\`${key}\` on a provider is not supported: filter tools on the MCP server (\`toolsAllowed\` / \`toolsDenied\`) or in the agent file`,
+    );
+    delete out[key];
+  }
+  for (const key of ['stringSchemaFormatsAllowed', 'stringSchemaFormatsDenied']) {
+    if (!(key in out)) continue;
+    warn(
+      ctx,
+      [...path, key],
+      `\`${key}\` is ignored: tool schemas are sent with their string formats as written`,
+    );
+    delete out[key];
+  }
+  if (isRecord(out.models))
+    out.models = mapEntries(out.models, (model, m) => modelEntry(name, model, m, ctx));
+  if ('tokenizer' in out) {
+    // This runtime sets the tokenizer per model: the provider's goes to each model it lists.
+    const models = isRecord(out.models) ? out.models : {};
+    for (const entry of Object.values(models))
+      if (isRecord(entry) && typeof out.tokenizer === 'string') entry.tokenizer ??= tokenizer(out.tokenizer);
+    if (Object.keys(models).length === 0)
+      warn(
+        ctx,
+        [...path, 'tokenizer'],
+        '`tokenizer` is ignored: list the models under `models` to give them one',
+      );
+    delete out.tokenizer;
+  }
+  return out;
+}
+
+/** ai-agent's `tiktoken:<model>` ids count with OpenAI's encoding here. */
+function tokenizer(id: string): string {
+  return id.startsWith('tiktoken') ? 'openai' : id;
+}
+
+function modelEntry(providerName: string, model: string, value: unknown, ctx: Context): unknown {
+  if (!isRecord(value)) return value;
+  const path = ['providers', providerName, 'models', model];
+  const out: Json = { ...value };
+  checkKeys(
+    out,
+    MODEL_KEYS,
+    [
+      'pricing',
+      'extraBody',
+      'contextBuffer',
+      'reasoningModel',
+      'omitSampling',
+      'reasoningEfforts',
+      'outputTokenLimit',
+      'maxTokensField',
+      'longContext',
+    ],
+    path,
+    ctx,
+  );
+  if (typeof out.tokenizer === 'string') out.tokenizer = tokenizer(out.tokenizer);
+  if ('contextWindowBufferTokens' in out) {
+    out.contextBuffer ??= out.contextWindowBufferTokens;
+    delete out.contextWindowBufferTokens;
+  }
+  if ('overrides' in out) {
+    const overrides = out.overrides;
+    if (isRecord(overrides)) {
+      // Forced values and `null` (omit) go into the body last: `extraBody` wins over the request's own.
+      const body: Json = isRecord(out.extraBody) ? { ...out.extraBody } : {};
+      for (const [key, forced] of Object.entries(overrides)) {
+        const field = OVERRIDE_FIELDS[key];
+        if (field === undefined || (forced !== null && typeof forced !== 'number')) {
+          fail(
+            ctx,
+            [...path, 'overrides', key],
+            field === undefined
+              ? `unknown override \`${key}\`${suggestion(key, Object.keys(OVERRIDE_FIELDS), 'allowed')}`
+              : `override \`${key}\` must be a number or null (not sent)`,
+          );
+          continue;
+        }
+        body[field] = forced;
+      }
+      out.extraBody = body;
+    } else {
+      fail(
+        ctx,
+        [...path, 'overrides'],
+        '`overrides` must be an object of parameter names to a number or null',
+      );
+    }
+    delete out.overrides;
+  }
+  if ('interleaved' in out) {
+    warn(
+      ctx,
+      [...path, 'interleaved'],
+      '`interleaved` is ignored here: reasoning is replayed per provider (`chatReasoningField` on the provider)',
+    );
+    delete out.interleaved;
+  }
+  return out;
+}
+
+const OUR_SERVER_KEYS = [
+  'cwd',
+  'toolTimeoutMs',
+  'connectTimeoutMs',
+  'allowTools',
+  'denyTools',
+  'maxMessageBytes',
+];
+
+function mcpServer(name: string, value: unknown, ctx: Context): unknown {
+  if (!isRecord(value)) return value;
+  const path = ['mcpServers', name];
+  const out: Json = { ...value };
+  checkKeys(out, SERVER_KEYS, OUR_SERVER_KEYS, path, ctx);
+  // A disabled server is as if not defined (and hides one a lower layer defines).
+  if (out.enabled === false) return null;
+  delete out.enabled;
+  if (out.type === 'local') out.type = 'stdio';
+  if (out.type === 'remote')
+    out.type = typeof out.url === 'string' && /\/sse\/?$/.test(out.url) ? 'sse' : 'http';
+  if (out.type === 'websocket') {
+    fail(
+      ctx,
+      [...path, 'type'],
+      'the `websocket` transport is not supported yet: its tools would be missing; use stdio, http or sse',
+    );
+  }
+  if (Array.isArray(out.command)) {
+    const [command, ...rest] = out.command as unknown[];
+    out.command = command;
+    out.args = [...rest, ...(Array.isArray(out.args) ? out.args : [])];
+  }
+  if ('environment' in out) {
+    out.env = {
+      ...(isRecord(out.environment) ? out.environment : {}),
+      ...(isRecord(out.env) ? out.env : {}),
+    };
+    delete out.environment;
+  }
+  if ('requestTimeoutMs' in out) {
+    const ms = parseDurationMs(out.requestTimeoutMs);
+    if (ms === undefined || ms === 0)
+      fail(
+        ctx,
+        [...path, 'requestTimeoutMs'],
+        '`requestTimeoutMs` must be milliseconds or a duration such as 30s, 2m',
+      );
+    else out.toolTimeoutMs ??= ms;
+    delete out.requestTimeoutMs;
+  }
+  if ('toolsAllowed' in out) {
+    const allowed = out.toolsAllowed;
+    // `["*"]` is ai-agent's "everything".
+    if (!(Array.isArray(allowed) && allowed.length === 1 && allowed[0] === '*')) out.allowTools ??= allowed;
+    delete out.toolsAllowed;
+  }
+  if ('toolsDenied' in out) {
+    out.denyTools ??= out.toolsDenied;
+    delete out.toolsDenied;
+  }
+  if ('shared' in out) {
+    if (out.shared === false)
+      warn(
+        ctx,
+        [...path, 'shared'],
+        '`shared: false` is ignored: a server is started once per run and shared by its sessions',
+      );
+    delete out.shared;
+  }
+  if ('healthProbe' in out) {
+    warn(
+      ctx,
+      [...path, 'healthProbe'],
+      '`healthProbe` is ignored: a server that fails is reconnected with backoff when next called',
+    );
+    delete out.healthProbe;
+  }
+  return out;
+}
+
+function queue(name: string, value: unknown, ctx: Context): unknown {
+  if (!isRecord(value)) return value;
+  const extra = Object.keys(value).filter((key) => key !== 'concurrent');
+  for (const key of extra)
+    fail(
+      ctx,
+      ['queues', name, key],
+      `unknown key \`${key}\` in \`queues.${name}\`; allowed keys: concurrent`,
+    );
+  return value.concurrent;
+}
+
+function cacheSection(value: Json): Json {
+  const out: Json = { ...value };
+  if (isRecord(out.sqlite)) {
+    out.path ??= out.sqlite.path;
+    delete out.sqlite;
+  }
+  if (isRecord(out.redis)) {
+    out.url ??= out.redis.url;
+    delete out.redis;
+  }
+  return out;
+}
+
+/** Top-level `pricing.<provider>.<model>` becomes the model entry's `pricing`, in USD per million tokens. */
+function applyPricing(pricing: unknown, providers: unknown, ctx: Context): void {
+  if (!isRecord(pricing)) {
+    fail(ctx, ['pricing'], '`pricing` must be an object of provider names to models to prices');
+    return;
+  }
+  for (const [providerName, models] of Object.entries(pricing)) {
+    const entry = isRecord(providers) ? providers[providerName] : undefined;
+    if (!isRecord(entry)) {
+      warn(
+        ctx,
+        ['pricing', providerName],
+        `pricing for \`${providerName}\` is ignored: no provider of that name in this file`,
+      );
+      continue;
+    }
+    if (!isRecord(models)) continue;
+    const table: Json = isRecord(entry.models) ? { ...entry.models } : {};
+    for (const [model, price] of Object.entries(models)) {
+      const converted = convertPrice(price, ['pricing', providerName, model], ctx);
+      if (converted === undefined) continue;
+      table[model] = { ...(isRecord(table[model]) ? table[model] : {}), pricing: converted };
+    }
+    entry.models = table;
+  }
+}
+
+function convertPrice(price: unknown, path: string[], ctx: Context): Json | undefined {
+  if (!isRecord(price)) {
+    fail(ctx, path, 'a price must be an object { unit, prompt, completion, cacheRead?, cacheWrite? }');
+    return undefined;
+  }
+  const unit = price.unit ?? 'per_1m';
+  const scale = typeof unit === 'string' ? PRICE_UNITS[unit] : undefined;
+  if (scale === undefined) {
+    fail(ctx, [...path, 'unit'], `\`unit\` must be per_1m or per_1k, got ${JSON.stringify(unit)}`);
+    return undefined;
+  }
+  const out: Json = { input: 0, output: 0 };
+  for (const [key, value] of Object.entries(price)) {
+    if (key === 'unit' || key === 'currency') continue;
+    const field = PRICE_FIELDS[key];
+    if (field === undefined || typeof value !== 'number' || value < 0) {
+      fail(
+        ctx,
+        [...path, key],
+        field === undefined
+          ? `unknown price \`${key}\`${suggestion(key, Object.keys(PRICE_FIELDS), 'allowed')}`
+          : `\`${key}\` must be a number >= 0`,
+      );
+      continue;
+    }
+    out[field] = value * scale;
+  }
+  return out;
+}
