@@ -7,6 +7,7 @@ import type {
   ModelTarget,
   OutputFormat,
   ReasoningOptions,
+  SessionSnapshot,
   ToolProvider,
 } from '@agent/protocol';
 import type { StandardJSONSchemaV1 } from '@standard-schema/spec';
@@ -127,6 +128,12 @@ export interface RunOptions {
   isMaster?: boolean;
   /** Passed on in event meta and logs (which headend started the run). */
   headendId?: string;
+  /**
+   * Called with a snapshot of the session after every turn it goes on from, when it pauses
+   * and when it ends (`docs/sessions.md`); the next turn waits for it. Without it no snapshot
+   * is ever built.
+   */
+  onCheckpoint?: (snapshot: SessionSnapshot) => void | Promise<void>;
   /** Test hooks; not part of the public API (see `InternalHooks`). */
   internal?: InternalHooks;
 }
@@ -139,6 +146,12 @@ export interface AgentSessionConfig extends AgentConfig, RunOptions {
   prompt: string;
   /** Earlier messages, sent between the system prompt and `prompt`. */
   history?: readonly ConversationMessage[];
+  /**
+   * Continue the session of this snapshot (from `onCheckpoint` or a session store) instead of
+   * starting one: `prompt` and `history` are not used, the session id is the snapshot's. It must
+   * come from the same agent (its settings hash) and a version this release reads.
+   */
+  resumeFrom?: SessionSnapshot;
 }
 
 export const DEFAULT_LLM_TIMEOUT_MS = 120_000;

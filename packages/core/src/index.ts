@@ -1,7 +1,9 @@
 // What users need to define and run agents. The tool-output seam's types (`ToolOutputHook`, ...)
 // are in `@agent/protocol`; the defaults are documented in docs/turn-loop.md.
+
+export type { ApprovalDecision, PendingToolCall, SessionSnapshot } from '@agent/protocol';
 export type { Agent } from './agent.js';
-export { defineAgent, run } from './agent.js';
+export { defineAgent, resume, run } from './agent.js';
 export type {
   AgentConfig,
   AgentSessionConfig,

@@ -13,14 +13,19 @@ import {
   type FinalReport,
   ModelError,
   REPORT_BACK_TOOL,
+  type SessionSnapshot,
   TASK_STATUS_TOOL,
   TOOL_OUTPUT_TOOL,
   type ToolDefinition,
   type ToolOutputHook,
   type ToolProvider,
 } from '@agent/protocol';
-import { abortableSleep, errorMessage, isPositiveInteger } from '@agent/protocol/util';
+import { abortableSleep, errorMessage, isPositiveInteger, isRecord } from '@agent/protocol/util';
 import { createNonce } from '@agent/xml-transport';
+import { Checkpointer } from './checkpoint/checkpointer.js';
+import { restoreSnapshot } from './checkpoint/session-checkpoint.js';
+import { settingsHash } from './checkpoint/settings-hash.js';
+import { resumableSnapshot } from './checkpoint/snapshot-check.js';
 import {
   type AgentSessionConfig,
   DEFAULT_LLM_TIMEOUT_MS,
@@ -56,7 +61,8 @@ export interface AgentSession {
 const RESERVED_TOOLS = new Set([FINAL_REPORT_TOOL, TASK_STATUS_TOOL, BATCH_TOOL, TOOL_OUTPUT_TOOL]);
 
 export function createAgentSession(config: AgentSessionConfig): AgentSession {
-  const sessionId = config.sessionId ?? randomUUID();
+  const resumedId = isRecord(config.resumeFrom) ? config.resumeFrom.sessionId : undefined;
+  const sessionId = typeof resumedId === 'string' ? resumedId : (config.sessionId ?? randomUUID());
   const controller = new AbortController();
   const state = newSessionState();
   const onExternalAbort = () =>
@@ -105,7 +111,8 @@ async function runSession(
     },
     now,
   );
-  const opTree = new OpTreeBuilder(sessionId, agentName, now);
+  let opTree = new OpTreeBuilder(sessionId, agentName, now);
+  let checkpointer: Checkpointer | undefined;
   let expected: ExpectedOutput = { format: config.output?.format ?? 'markdown' };
   let reportBack: ToolDefinition | undefined;
   let hook: ToolOutputHook | undefined;
@@ -119,6 +126,13 @@ async function runSession(
       capGiven: isPositiveInteger(cap),
     });
     const problems = [...validateConfig(config), ...toolOutput.problems];
+    let resumeFrom: SessionSnapshot | undefined;
+    try {
+      resumeFrom = config.resumeFrom === undefined ? undefined : resumableSnapshot(config.resumeFrom);
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      problems.push(error);
+    }
     if (problems.length === 0) {
       try {
         expected = expectedOutput(config);
@@ -133,14 +147,14 @@ async function runSession(
       state.error = ConfigError.of(problems, 'invalid session configuration').message;
       return finish();
     }
-    const nonce = config.internal?.nonce ?? createNonce();
+    const nonce = resumeFrom?.nonce ?? config.internal?.nonce ?? createNonce();
     const targets = modelTargets(config);
     const tools = toolProviders(config.tools);
     const primary = targets[0]!;
     const estimator = new TokenEstimator(primary.client);
     const guard = new ContextGuard(config.contextWindow, config.maxOutputTokens ?? 0);
     const rotation = new TargetRotation(targets);
-    const opening = initialConversation(config, tools);
+    const opening = resumeFrom?.conversation ?? initialConversation(config, tools);
     const maxTurns = config.maxTurns ?? DEFAULT_MAX_TURNS;
     const maxRetries = config.maxRetries ?? DEFAULT_MAX_RETRIES;
     const schemaProblem = outputSchemaProblem({
@@ -180,6 +194,57 @@ async function runSession(
         remoteIdentifier: `mcp:${warning.provider}`,
         message: warning.message,
       });
+    }
+    let hash = '';
+    if (config.onCheckpoint !== undefined || resumeFrom !== undefined) {
+      hash = settingsHash({
+        agent: agentName,
+        instructions: config.instructions,
+        expected,
+        reportBack: reportBack !== undefined,
+        internalTools: config.internalTools !== false,
+        maxTurns,
+        maxRetries,
+        targets,
+        tools: registry.definitions,
+      });
+    }
+    if (resumeFrom !== undefined) {
+      if (resumeFrom.settingsHash !== hash) {
+        state.exitCode = 'EXIT-CONFIGURATION';
+        state.error = `resumeFrom: the snapshot of session ${resumeFrom.sessionId} was taken with other agent settings (agent "${resumeFrom.agent}", settings ${resumeFrom.settingsHash}; this agent "${agentName}" has ${hash}): resume it with the agent file, models and tools that started it`;
+        inputRejected = true;
+        return finish();
+      }
+      opTree = new OpTreeBuilder(sessionId, agentName, now, structuredClone(resumeFrom.opTree));
+      restoreSnapshot(resumeFrom, {
+        sessionId,
+        agent: agentName,
+        settingsHash: hash,
+        nonce,
+        state,
+        rotation,
+        estimator,
+        recorder,
+        now,
+      });
+    }
+    if (config.onCheckpoint !== undefined) {
+      checkpointer = new Checkpointer(
+        {
+          sessionId,
+          agent: agentName,
+          settingsHash: hash,
+          nonce,
+          state,
+          rotation,
+          estimator,
+          recorder,
+          opTree,
+          now,
+        },
+        config.onCheckpoint,
+      );
     }
     const lookup = withHookTools(registry, hook);
     const sizer = new ResultSizer({
@@ -237,6 +302,7 @@ async function runSession(
       sleep: config.internal?.sleep ?? abortableSleep,
       retryBackoff: config.retryBackoff,
       targets,
+      ...(checkpointer === undefined ? {} : { checkpoint: () => checkpointer!.turnEnded() }),
     });
     for (const message of opening) loop.push(message);
     await loop.run();
@@ -256,7 +322,9 @@ async function runSession(
       });
     }
   }
-  return finish();
+  const result = finish();
+  if (checkpointer !== undefined) await checkpointer.finished(result);
+  return result;
 
   function finish(): AgentResult {
     const exitCode: ExitCode = state.exitCode ?? 'EXIT-UNCAUGHT-EXCEPTION';

@@ -64,6 +64,14 @@ export type { ExpectedOutput, OutputFormat } from './output-format.js';
 export { isOutputFormat, OUTPUT_FORMATS, TEXT_OUTPUT_FORMATS } from './output-format.js';
 export type { ProgressEvent } from './progress.js';
 export type {
+  ApprovalDecision,
+  PendingToolCall,
+  SessionSnapshot,
+  SessionSnapshotStatus,
+  SnapshotLoopState,
+} from './session-snapshot.js';
+export { SESSION_SNAPSHOT_VERSION } from './session-snapshot.js';
+export type {
   ChildSessionConfig,
   RunChildSession,
   SizingDecision,

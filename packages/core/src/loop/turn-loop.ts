@@ -56,6 +56,8 @@ export interface TurnLoopOptions {
   sleep: (ms: number, signal: AbortSignal) => Promise<void>;
   retryBackoff: RetryBackoffSettings | undefined;
   targets: readonly ModelTarget[];
+  /** Set when someone asked for checkpoints: called after every turn the session goes on from. */
+  checkpoint?: () => Promise<unknown>;
 }
 
 /** Runs turns until a report is committed or the session has to end. */
@@ -106,6 +108,7 @@ export class TurnLoop {
           if (end.forceFinal !== undefined) this.forceFinal(end.forceFinal, 'tool_result');
           break;
       }
+      if (o.checkpoint !== undefined) await o.checkpoint();
     }
   }
 
