@@ -1,6 +1,7 @@
 import type {
   AgentEvent,
   AgentEventMeta,
+  ApprovalDecision,
   ConversationMessage,
   JsonSchema,
   ModelClient,
@@ -12,6 +13,7 @@ import type {
 } from '@agent/protocol';
 import type { StandardJSONSchemaV1 } from '@standard-schema/spec';
 import type { RetryBackoffSettings } from './loop/retry-delay.js';
+import type { Approver } from './tools/approval-gate.js';
 import type { AnyTool } from './tools/tool.js';
 import type { ToolOutputConfig } from './tools/tool-output-wiring.js';
 
@@ -99,6 +101,12 @@ export interface AgentConfig {
   toolOutput?: ToolOutputConfig;
   /** Offer the session's own `agent__task_status` and `agent__batch` tools (default true; extraction children turn them off). */
   internalTools?: boolean;
+  /**
+   * Tool calls a person decides before they run: `tools`, globs over the tool names the model
+   * sees (`fs__Write*`, `agent__deploy`), beside each `tool()`'s own `needsApproval`. Decided by
+   * the `approver` run option, else the session pauses (`EXIT-AWAITING-APPROVAL`); docs/sessions.md.
+   */
+  approval?: { tools?: readonly string[] };
 }
 
 /** What one run is asked: a prompt, or a prompt after earlier messages. */
@@ -134,6 +142,15 @@ export interface RunOptions {
    * is ever built.
    */
   onCheckpoint?: (snapshot: SessionSnapshot) => void | Promise<void>;
+  /**
+   * Decides each call that needs approval, as it comes; the session waits for the answer (up to
+   * `approvalTimeoutMs`, default 10 minutes, then the call is denied). Without it such calls
+   * pause the session: the result has `pendingApprovals` and the `snapshot` to resume.
+   */
+  approver?: Approver;
+  approvalTimeoutMs?: number;
+  /** Decisions for the calls a resumed session was waiting for, by call id. */
+  approvals?: Readonly<Record<string, ApprovalDecision>>;
   /** Test hooks; not part of the public API (see `InternalHooks`). */
   internal?: InternalHooks;
 }

@@ -22,9 +22,9 @@ import {
 } from '@agent/protocol';
 import { abortableSleep, errorMessage, isPositiveInteger, isRecord } from '@agent/protocol/util';
 import { createNonce } from '@agent/xml-transport';
-import { Checkpointer } from './checkpoint/checkpointer.js';
-import { restoreSnapshot } from './checkpoint/session-checkpoint.js';
-import { settingsHash } from './checkpoint/settings-hash.js';
+import type { Checkpointer } from './checkpoint/checkpointer.js';
+import { setUpDurability } from './checkpoint/durability.js';
+import { type CheckpointParts, takeSnapshot } from './checkpoint/session-checkpoint.js';
 import { resumableSnapshot } from './checkpoint/snapshot-check.js';
 import {
   type AgentSessionConfig,
@@ -113,6 +113,8 @@ async function runSession(
   );
   let opTree = new OpTreeBuilder(sessionId, agentName, now);
   let checkpointer: Checkpointer | undefined;
+  let parts: CheckpointParts | undefined;
+  let pausedSnapshot: SessionSnapshot | undefined;
   let expected: ExpectedOutput = { format: config.output?.format ?? 'markdown' };
   let reportBack: ToolDefinition | undefined;
   let hook: ToolOutputHook | undefined;
@@ -195,57 +197,36 @@ async function runSession(
         message: warning.message,
       });
     }
-    let hash = '';
-    if (config.onCheckpoint !== undefined || resumeFrom !== undefined) {
-      hash = settingsHash({
-        agent: agentName,
-        instructions: config.instructions,
-        expected,
-        reportBack: reportBack !== undefined,
-        internalTools: config.internalTools !== false,
-        maxTurns,
-        maxRetries,
-        targets,
-        tools: registry.definitions,
-      });
+    const durable = setUpDurability({
+      config,
+      resumeFrom,
+      sessionId,
+      agent: agentName,
+      agentPath,
+      expected,
+      reportBack: reportBack !== undefined,
+      maxTurns,
+      maxRetries,
+      targets,
+      tools: registry.definitions,
+      nonce,
+      state,
+      rotation,
+      estimator,
+      recorder,
+      opTree,
+      now,
+      signal,
+    });
+    if (!durable.ok) {
+      state.exitCode = 'EXIT-CONFIGURATION';
+      state.error = durable.error;
+      inputRejected = true;
+      return finish();
     }
-    if (resumeFrom !== undefined) {
-      if (resumeFrom.settingsHash !== hash) {
-        state.exitCode = 'EXIT-CONFIGURATION';
-        state.error = `resumeFrom: the snapshot of session ${resumeFrom.sessionId} was taken with other agent settings (agent "${resumeFrom.agent}", settings ${resumeFrom.settingsHash}; this agent "${agentName}" has ${hash}): resume it with the agent file, models and tools that started it`;
-        inputRejected = true;
-        return finish();
-      }
-      opTree = new OpTreeBuilder(sessionId, agentName, now, structuredClone(resumeFrom.opTree));
-      restoreSnapshot(resumeFrom, {
-        sessionId,
-        agent: agentName,
-        settingsHash: hash,
-        nonce,
-        state,
-        rotation,
-        estimator,
-        recorder,
-        now,
-      });
-    }
-    if (config.onCheckpoint !== undefined) {
-      checkpointer = new Checkpointer(
-        {
-          sessionId,
-          agent: agentName,
-          settingsHash: hash,
-          nonce,
-          state,
-          rotation,
-          estimator,
-          recorder,
-          opTree,
-          now,
-        },
-        config.onCheckpoint,
-      );
-    }
+    opTree = durable.opTree;
+    checkpointer = durable.checkpointer;
+    parts = durable.parts;
     const lookup = withHookTools(registry, hook);
     const sizer = new ResultSizer({
       hook,
@@ -303,9 +284,14 @@ async function runSession(
       retryBackoff: config.retryBackoff,
       targets,
       ...(checkpointer === undefined ? {} : { checkpoint: () => checkpointer!.turnEnded() }),
+      ...(durable.approvals === undefined ? {} : { approvals: durable.approvals }),
     });
     for (const message of opening) loop.push(message);
-    await loop.run();
+    if (resumeFrom?.status === 'awaiting_approval') await loop.resumePaused(resumeFrom.turnCalls ?? []);
+    else await loop.run();
+    if (state.paused !== undefined && parts !== undefined) {
+      pausedSnapshot = takeSnapshot(parts, 'awaiting_approval', { paused: state.paused });
+    }
   } catch (error) {
     state.exitCode = signal.aborted ? 'EXIT-ABORTED' : 'EXIT-UNCAUGHT-EXCEPTION';
     state.error = signal.aborted ? 'the session was cancelled' : `unexpected error: ${errorMessage(error)}`;
@@ -323,8 +309,14 @@ async function runSession(
     }
   }
   const result = finish();
-  if (checkpointer !== undefined) await checkpointer.finished(result);
-  return result;
+  if (checkpointer === undefined) return result;
+  if (pausedSnapshot === undefined) {
+    await checkpointer.finished(result);
+    return result;
+  }
+  if ((await checkpointer.paused(pausedSnapshot)) || result.success) return result;
+  // The caller still has the snapshot in the result: nothing is lost, but it must know.
+  return { ...result, error: `${result.error}; storing its snapshot failed: ${checkpointer.lastError}` };
 
   function finish(): AgentResult {
     const exitCode: ExitCode = state.exitCode ?? 'EXIT-UNCAUGHT-EXCEPTION';
@@ -380,6 +372,8 @@ async function runSession(
       error: state.error ?? `the session ended without a final report (${exitCode})`,
       ...(inputRejected ? { inputRejected: true as const } : {}),
       ...(finalReport === undefined ? {} : { finalReport }),
+      ...(state.paused === undefined ? {} : { pendingApprovals: state.paused.pending }),
+      ...(pausedSnapshot === undefined ? {} : { snapshot: pausedSnapshot }),
       ...rest,
     };
   }

@@ -61,6 +61,8 @@ export interface SessionSnapshot {
   /** Set when paused: the calls of the turn in flight, in the model's order; `pending` need a decision. */
   turnCalls?: ToolCall[];
   pending?: PendingToolCall[];
+  /** Set when paused: decisions already made for calls of the turn in flight, by call id. */
+  decisions?: Record<string, ApprovalDecision>;
   /** Set when finished. */
   exitCode?: ExitCode;
   finalReport?: FinalReport;

@@ -1,6 +1,6 @@
 import type { AgentResult, SessionSnapshot, SessionSnapshotStatus } from '@agent/protocol';
 import { errorMessage } from '@agent/protocol/util';
-import { type CheckpointParts, type PausedTurn, takeSnapshot } from './session-checkpoint.js';
+import { type CheckpointParts, takeSnapshot } from './session-checkpoint.js';
 
 /** Receives each snapshot; the session waits for it before the next turn (a store write is durable then). */
 export type CheckpointListener = (snapshot: SessionSnapshot) => void | Promise<void>;
@@ -20,8 +20,9 @@ export class Checkpointer {
     return this.deliver('running');
   }
 
-  paused(paused: PausedTurn): Promise<boolean> {
-    return this.deliver('awaiting_approval', { paused });
+  /** The paused session's snapshot (the one the result carries). */
+  paused(snapshot: SessionSnapshot): Promise<boolean> {
+    return this.send(snapshot, 'awaiting_approval');
   }
 
   finished(result: AgentResult): Promise<boolean> {
@@ -31,12 +32,13 @@ export class Checkpointer {
   /** The problem of the last failed delivery, if the last one failed. */
   lastError: string | undefined;
 
-  private async deliver(
-    status: SessionSnapshotStatus,
-    extra?: { paused?: PausedTurn; result?: AgentResult },
-  ): Promise<boolean> {
+  private async deliver(status: SessionSnapshotStatus, extra?: { result?: AgentResult }): Promise<boolean> {
+    return this.send(takeSnapshot(this.parts, status, extra), status);
+  }
+
+  private async send(snapshot: SessionSnapshot, status: SessionSnapshotStatus): Promise<boolean> {
     try {
-      await this.listener(takeSnapshot(this.parts, status, extra));
+      await this.listener(snapshot);
       this.lastError = undefined;
       return true;
     } catch (error) {

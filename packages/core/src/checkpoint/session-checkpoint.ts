@@ -1,13 +1,11 @@
 import {
   type AgentResult,
-  type PendingToolCall,
   SESSION_SNAPSHOT_VERSION,
   type SessionSnapshot,
   type SessionSnapshotStatus,
-  type ToolCall,
 } from '@agent/protocol';
 import type { TokenEstimator } from '../context/token-estimator.js';
-import type { SessionState } from '../loop/session-state.js';
+import type { PausedTurn, SessionState } from '../loop/session-state.js';
 import type { TargetRotation } from '../loop/target-rotation.js';
 import type { OpTreeBuilder } from '../observe/op-tree.js';
 import type { SessionRecorder } from '../observe/recorder.js';
@@ -24,12 +22,6 @@ export interface CheckpointParts {
   recorder: SessionRecorder;
   opTree: OpTreeBuilder;
   now: () => number;
-}
-
-/** What a paused turn adds to its snapshot. */
-export interface PausedTurn {
-  turnCalls: ToolCall[];
-  pending: PendingToolCall[];
 }
 
 /**
@@ -66,7 +58,11 @@ export function takeSnapshot(
     opTree: extra.result?.opTree ?? parts.opTree.root,
     ...(extra.paused === undefined
       ? {}
-      : { turnCalls: extra.paused.turnCalls, pending: extra.paused.pending }),
+      : {
+          turnCalls: extra.paused.turnCalls,
+          pending: extra.paused.pending,
+          decisions: extra.paused.decisions,
+        }),
     ...(extra.result === undefined
       ? {}
       : {
