@@ -68,6 +68,8 @@ export interface SessionRequest {
   extraTools?: readonly ToolProvider[];
   /** Listener of its events (default the scope's listener for `isMaster`). */
   onEvent?: EventListener;
+  /** Checkpoints, resume and approval of the top agent's session (docs/sessions.md). */
+  durable?: Pick<AgentSessionConfig, 'onCheckpoint' | 'approver' | 'approvals' | 'resumeFrom'>;
 }
 
 /**
@@ -88,6 +90,8 @@ function toolOutputConfig(settings: AgentSettings): NonNullable<AgentSessionConf
 /** Builds and runs the session of one agent; `stopSignal` asks it for a final turn. */
 export async function runAgentSession(ctx: RunnerContext, request: SessionRequest): Promise<AgentResult> {
   const config = buildSessionConfig(ctx, request);
+  // A resumed session continues its snapshot: no cached answer stands for it.
+  if (request.durable?.resumeFrom !== undefined) return runSession(config, request.stopSignal);
   return runWithResponseCache(ctx, request, config, () => runSession(config, request.stopSignal));
 }
 
@@ -188,6 +192,26 @@ export function buildSessionConfig(ctx: RunnerContext, request: SessionRequest):
     isMaster,
     ...(request.headendId === undefined ? {} : { headendId: request.headendId }),
     sessionId,
+    ...approvalSetting(ctx, definition, settings),
+    ...request.durable,
   };
   return config;
+}
+
+/**
+ * The session's `approval.tools`: the agent's own globs (file, then defaults) and, for each MCP
+ * server it uses whose `agent.json` entry has `approval`, that server's globs under its
+ * `<server>__` prefix (the names the model sees).
+ */
+function approvalSetting(
+  ctx: RunnerContext,
+  definition: AgentDefinition,
+  settings: AgentSettings,
+): Pick<AgentSessionConfig, 'approval'> {
+  const tools = [...(settings.approval?.tools ?? [])];
+  for (const ref of definition.tools) {
+    const server = ctx.config.mcpServers.get(ref.name)?.value.approval;
+    for (const glob of server?.tools ?? []) tools.push(`${ref.name}__${glob}`);
+  }
+  return tools.length === 0 ? {} : { approval: { tools } };
 }

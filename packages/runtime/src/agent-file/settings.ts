@@ -29,6 +29,8 @@ export interface AgentSettings {
   contextWindow?: number;
   toolResponseMaxBytes?: number;
   toolOutput?: ToolOutputSettings;
+  /** Tool calls a person decides before they run: globs over the tool names the model sees (docs/sessions.md). */
+  approval?: { tools?: string[] };
 }
 
 export const SETTING_NAMES = [
@@ -46,6 +48,7 @@ export const SETTING_NAMES = [
   'contextWindow',
   'toolResponseMaxBytes',
   'toolOutput',
+  'approval',
 ] as const satisfies readonly (keyof AgentSettings)[];
 
 /** Picks the settings out of validated data. */

@@ -81,6 +81,8 @@ export interface McpServerEntry {
   cache?: string | number;
   /** Per tool (its own name on the server): a TTL that beats `cache`. */
   toolsCache?: Record<string, string | number>;
+  /** Its tools (globs over their own names on the server) a person decides before each call. */
+  approval?: { tools?: string[] };
 }
 
 /** Where the response and tool caches live (`sqlite` by default, in the user's cache directory). */
@@ -261,6 +263,12 @@ const MCP_SERVER: Schema = {
       type: 'object',
       additionalProperties: TTL,
       'x-expects': 'an object of tool names to TTLs',
+    },
+    approval: {
+      type: 'object',
+      properties: { tools: stringList("a list of globs over the server's tool names") },
+      additionalProperties: false,
+      'x-expects': "an object { tools: [globs over the server's tool names] }",
     },
   },
   additionalProperties: false,
