@@ -63,6 +63,8 @@ export interface SessionSnapshot {
   pending?: PendingToolCall[];
   /** Set when paused: decisions already made for calls of the turn in flight, by call id. */
   decisions?: Record<string, ApprovalDecision>;
+  /** What the caller keeps with the session (the runtime: `agentFile`, so `agent resume` finds it). */
+  labels?: Record<string, string>;
   /** Set when finished. */
   exitCode?: ExitCode;
   finalReport?: FinalReport;

@@ -182,7 +182,7 @@ export async function createAgentRunner(
   );
   let closed = false;
   let closing: Promise<void> | undefined;
-  const sessions = new RunnerSessions(config);
+  const sessions = new RunnerSessions(config, tree.root.path);
   // Checkpoints and resume cover one session: an agent with advisors, a router or a handoff is a chain.
   const resumable = tree.root.orchestration === undefined;
   return {

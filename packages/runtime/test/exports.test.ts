@@ -17,6 +17,7 @@ test('@agent/runtime exports exactly these values', async () => {
     'closestName',
     'createAgentRunner',
     'describeConfig',
+    'resumeStoredSession',
     'runAgentFile',
     'validateAgentFile',
   ]);

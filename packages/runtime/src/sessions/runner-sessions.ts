@@ -10,7 +10,15 @@ import { type ResolvedConfig, unusableValueError } from '../config/layers.js';
 export class RunnerSessions {
   private opening: Promise<SessionStore> | undefined;
 
-  constructor(private readonly config: ResolvedConfig) {}
+  /** `agentFile`: the absolute path of the top agent file, kept in every snapshot's labels. */
+  constructor(
+    private readonly config: ResolvedConfig,
+    private readonly agentFile: string,
+  ) {}
+
+  private labelled(snapshot: SessionSnapshot): SessionSnapshot {
+    return { ...snapshot, labels: { ...snapshot.labels, agentFile: this.agentFile } };
+  }
 
   /** The store; rejects with a `SessionStoreError` (or `ConfigError`) naming it when it cannot open. */
   store(): Promise<SessionStore> {
@@ -31,7 +39,7 @@ export class RunnerSessions {
 
   /** Saves each checkpoint; the next turn waits for the write. */
   checkpointer(store: SessionStore): (snapshot: SessionSnapshot) => Promise<void> {
-    return (snapshot) => store.save(snapshot);
+    return (snapshot) => store.save(this.labelled(snapshot));
   }
 
   /**
@@ -42,7 +50,7 @@ export class RunnerSessions {
   async keepPaused(result: AgentResult, alreadyStored: boolean): Promise<AgentResult> {
     if (result.success || result.snapshot === undefined || alreadyStored) return result;
     try {
-      await (await this.store()).save(result.snapshot);
+      await (await this.store()).save(this.labelled(result.snapshot));
       return result;
     } catch (error) {
       return {

@@ -96,3 +96,23 @@ test("approval on an MCP server in agent.json covers that server's tools under i
   const { config } = await sessionConfigOf('a.ai', isolated(root));
   expect(config.approval).toEqual({ tools: ['agent__deploy', 'fs__Write*', 'fs__Edit'] });
 });
+
+test('resumeStoredSession finds the session and its agent file from a fresh start, by id alone', async () => {
+  const { finalReport } = await import('@agent/testkit');
+  const { resumeStoredSession } = await import('../../src/index.js');
+  const server = await serve([helperCall]);
+  const { options } = tree(server);
+  const runner = await createAgentRunner('main.ai', options);
+  const paused = await runner.run('Greet me.');
+  await runner.close();
+  expect(paused.exitCode).toBe('EXIT-AWAITING-APPROVAL');
+  server.push(finalReport('hi'), finalReport('Greeted.'));
+  const resumed = await resumeStoredSession(paused.sessionId, {
+    ...options,
+    approvals: { call_h1: { approved: true } },
+  });
+  expect(resumed.success, resumed.error).toBe(true);
+  expect(resumed.finalReport?.content).toBe('Greeted.');
+  const missing = await resumeStoredSession('nope-123', options);
+  expect(missing.error).toMatch(/^no session "nope-123" in the session store .*sessions\.sqlite/);
+});
