@@ -6,6 +6,7 @@ import { Command, CommanderError } from 'commander';
 import { CliError } from './cli-error.js';
 import { demoCommand } from './commands/demo.js';
 import { listCommand } from './commands/list.js';
+import { resumeCommand } from './commands/resume.js';
 import { runCommand } from './commands/run.js';
 import { collect } from './commands/run-options.js';
 import { validateCommand } from './commands/validate.js';
@@ -14,7 +15,7 @@ import { helpEpilogue } from './help.js';
 import { processIo } from './io.js';
 import { expandShorthand } from './shorthand.js';
 
-const COMMANDS = ['run', 'validate', 'list', 'demo', 'help'];
+const COMMANDS = ['run', 'resume', 'validate', 'list', 'demo', 'help'];
 
 function version(): string {
   try {
@@ -61,9 +62,27 @@ function buildProgram(setCode: (code: CliExitCode) => void): Command {
       .option('--schema <file.json>', 'JSON Schema file for the json format (implies --format json)')
       .option('--max-turns <n>', 'maximum number of turns')
       .option('-c, --config <file>', 'config file (the highest configuration layer)')
+      .option('--session-id <id>', 'the session id (default a random one): agent resume <id> continues it')
       .addHelpText('after', helpEpilogue()),
   ).action(async (file: string, prompt: string | undefined, options) => {
     setCode(await runCommand({ file, prompt, options, io }));
+  });
+
+  observability(
+    program
+      .command('resume')
+      .description(
+        'continue a stored session: after a crash, or with decisions for the tool calls it waits for',
+      )
+      .argument('<session-id>', 'the session (named in the closing line of a paused run)')
+      .option('--approve <call-id>', 'approve a pending tool call, repeatable', collect)
+      .option('--deny <call-id>', 'deny a pending tool call, repeatable (the model is told)', collect)
+      .option('--reason <text>', 'why the calls given to --deny are denied (the model reads it)')
+      .option('-a, --agent <file.ai>', 'the agent file (default: the one that started the session)')
+      .option('-c, --config <file>', 'config file (the highest configuration layer)')
+      .addHelpText('after', helpEpilogue()),
+  ).action(async (sessionId: string, options) => {
+    setCode(await resumeCommand(sessionId, options, io));
   });
 
   program

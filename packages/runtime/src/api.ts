@@ -68,6 +68,8 @@ export interface RunAgentFileOptions extends ResolveOptions {
    * (`agent.json`'s `sessions`), so `resume` can continue it after a crash (docs/sessions.md).
    */
   durable?: boolean;
+  /** The new session's id (1-128 letters, digits, `.`, `_`, `:`, `-`); default a random UUID. */
+  sessionId?: string;
   /**
    * Decides the tool calls that need approval (`approval` in the agent file or on an MCP
    * server); without it such calls pause the run (`EXIT-AWAITING-APPROVAL`) and its snapshot is

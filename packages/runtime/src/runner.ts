@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { dirname, resolve } from 'node:path';
+import { checkSessionId } from '@agent/cache';
 import type { McpLogEntry } from '@agent/mcp';
 import type {
   AgentEventMeta,
@@ -227,7 +228,7 @@ export async function createAgentRunner(
           agentPath: tree.root.toolName,
         });
       }
-      return execute(prompt, merged, randomUUID(), undefined, history);
+      return execute(prompt, merged, merged.sessionId ?? randomUUID(), undefined, history);
     },
     close() {
       closed = true;
@@ -333,6 +334,13 @@ type RunInputObject = Exclude<RunInput, string>;
 
 /** Why a run's input cannot be used, in words that say what is allowed; undefined when it can. */
 function runInputProblem(input: RunInput, options: RunOptions): string | undefined {
+  if (options.sessionId !== undefined) {
+    try {
+      checkSessionId(options.sessionId);
+    } catch (error) {
+      return errorMessage(error);
+    }
+  }
   if ('conversationHistory' in options) {
     return 'conversationHistory is no longer a run option: pass the history with the prompt, run({ prompt, history })';
   }

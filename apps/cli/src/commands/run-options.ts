@@ -15,6 +15,7 @@ export interface RunCliOptions {
   traceMcp?: boolean;
   json?: boolean;
   accounting?: string;
+  sessionId?: string;
 }
 
 /** Commander collector for repeatable options. */
