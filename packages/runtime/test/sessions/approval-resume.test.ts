@@ -116,3 +116,31 @@ test('resumeStoredSession finds the session and its agent file from a fresh star
   const missing = await resumeStoredSession('nope-123', options);
   expect(missing.error).toMatch(/^no session "nope-123" in the session store .*sessions\.sqlite/);
 });
+
+test('with sessions.store redis (a real redis-server) a paused run is stored there and resumes from it', async () => {
+  const { finalReport, startRedisServer } = await import('@agent/testkit');
+  const redis = await startRedisServer();
+  try {
+    const server = await serve([helperCall]);
+    const { options, state } = tree(server, { sessions: { store: 'redis', url: redis.url, ttl: '1h' } });
+    const runner = await createAgentRunner('main.ai', options);
+    try {
+      const paused = await runner.run('Greet me.', { sessionId: 'redis-paused-1' });
+      expect(paused.exitCode).toBe('EXIT-AWAITING-APPROVAL');
+      const store = await openSessionStore({ store: 'redis', url: redis.url });
+      expect((await store.load('redis-paused-1'))?.pending?.map((p) => p.callId)).toEqual(['call_h1']);
+      await store.close();
+      // Nothing went to the default SQLite file.
+      const { existsSync } = await import('node:fs');
+      expect(existsSync(join(state, 'agent', 'sessions.sqlite'))).toBe(false);
+      server.push(finalReport('hi', { format: 'sub-agent' }), finalReport('Greeted via Redis.'));
+      const resumed = await runner.resume('redis-paused-1', { approvals: { call_h1: { approved: true } } });
+      expect(resumed.success, resumed.error).toBe(true);
+      expect(resumed.finalReport?.content).toBe('Greeted via Redis.');
+    } finally {
+      await runner.close();
+    }
+  } finally {
+    await redis.close();
+  }
+});
