@@ -61,7 +61,6 @@ export class AnswerHandler {
   /** Handles a successful answer. Returns how the turn ends, or undefined to retry within it. */
   async handle(outcome: AttemptSuccess, turnNode: OpNode, isFinal: boolean): Promise<TurnEnd | undefined> {
     const o = this.o;
-    const { state } = o;
     const assistant: AssistantMessage = {
       role: 'assistant',
       content: outcome.text,
