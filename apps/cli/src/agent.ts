@@ -4,6 +4,7 @@ import { Command } from 'commander';
 import { demoCommand } from './commands/demo.js';
 import { listCommand } from './commands/list.js';
 import { mcpListCommand, mcpLoginCommand, mcpLogoutCommand } from './commands/mcp.js';
+import { resumeCommand } from './commands/resume.js';
 import { runCommand } from './commands/run.js';
 import { collect } from './commands/run-options.js';
 import { validateCommand } from './commands/validate.js';
@@ -13,7 +14,7 @@ import { processIo } from './io.js';
 import { runMain, version } from './main.js';
 import { expandShorthand } from './shorthand.js';
 
-const COMMANDS = ['run', 'validate', 'list', 'demo', 'mcp', 'help'];
+const COMMANDS = ['run', 'resume', 'validate', 'list', 'demo', 'mcp', 'help'];
 
 function buildProgram(setCode: (code: CliExitCode) => void): Command {
   const io = processIo();
@@ -57,9 +58,27 @@ function buildProgram(setCode: (code: CliExitCode) => void): Command {
       )
       .option('--max-turns <n>', 'maximum number of turns')
       .option('-c, --config <file>', 'config file (the highest configuration layer)')
+      .option('--session-id <id>', 'the session id (default a random one): agent resume <id> continues it')
       .addHelpText('after', helpEpilogue()),
   ).action(async (file: string, prompt: string | undefined, options) => {
     setCode(await runCommand({ file, prompt, options, io }));
+  });
+
+  observability(
+    program
+      .command('resume')
+      .description(
+        'continue a stored session: after a crash, or with decisions for the tool calls it waits for',
+      )
+      .argument('<session-id>', 'the session (named in the closing line of a paused run)')
+      .option('--approve <call-id>', 'approve a pending tool call, repeatable', collect)
+      .option('--deny <call-id>', 'deny a pending tool call, repeatable (the model is told)', collect)
+      .option('--reason <text>', 'why the calls given to --deny are denied (the model reads it)')
+      .option('-a, --agent <file.ai>', 'the agent file (default: the one that started the session)')
+      .option('-c, --config <file>', 'config file (the highest configuration layer)')
+      .addHelpText('after', helpEpilogue()),
+  ).action(async (sessionId: string, options) => {
+    setCode(await resumeCommand(sessionId, options, io));
   });
 
   program

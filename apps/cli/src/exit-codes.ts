@@ -23,6 +23,8 @@ export const CLI_EXIT = {
   cancelled: 8,
   /** A bug: an uncaught exception in the runtime or in the CLI. */
   internal: 9,
+  /** Paused: tool calls wait for a decision; `agent resume <session-id> --approve/--deny` (docs/sessions.md). */
+  awaitingApproval: 10,
   /** Interrupted by SIGINT (Ctrl-C), even when a report came back: 128 + 2, as shells report it. */
   interrupted: 130,
   /** Terminated by SIGTERM: 128 + 15. */
@@ -41,6 +43,7 @@ export const EXIT_CODE_HELP: Readonly<Record<CliExitCode, string>> = {
   7: 'configuration: invalid or missing config or agent file, unknown model',
   8: 'stopped by a stop or abort marker (not by a signal to the CLI)',
   9: 'internal error (a bug; please report it)',
+  10: 'paused: tool calls await approval (agent resume <session-id> --approve/--deny <call-id>)',
   130: 'interrupted by Ctrl-C (SIGINT), even when a report came back',
   143: 'terminated by SIGTERM',
 };
@@ -67,6 +70,7 @@ export const EXIT_CODE_TABLE: Readonly<Record<ExitCode, CliExitCode>> = {
   'EXIT-USER-STOP': CLI_EXIT.cancelled,
   'EXIT-ABORTED': CLI_EXIT.cancelled,
   'EXIT-UNCAUGHT-EXCEPTION': CLI_EXIT.internal,
+  'EXIT-AWAITING-APPROVAL': CLI_EXIT.awaitingApproval,
 };
 
 /**

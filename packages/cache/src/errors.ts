@@ -15,3 +15,19 @@ export class CacheError extends AgentError {
     super(CACHE_ERROR_CODE, message, options);
   }
 }
+
+/** The `code` of a `SessionStoreError`. */
+export const SESSION_STORE_ERROR_CODE = 'session_store_unavailable';
+
+/**
+ * A session store could not be opened or did not answer, or holds a snapshot it cannot read.
+ * Its message names the store (a Redis password redacted) and what was being done. A failed
+ * write leaves the session's earlier snapshot as it was.
+ */
+export class SessionStoreError extends AgentError {
+  override readonly name = 'SessionStoreError';
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(SESSION_STORE_ERROR_CODE, message, options);
+  }
+}

@@ -10,7 +10,7 @@ export {
   DEFAULT_MAX_ENTRIES,
   DEFAULT_MAX_VALUE_BYTES,
 } from './cache.js';
-export { CACHE_ERROR_CODE, CacheError } from './errors.js';
+export { CACHE_ERROR_CODE, CacheError, SESSION_STORE_ERROR_CODE, SessionStoreError } from './errors.js';
 export { cacheKey, stableStringify } from './key.js';
 export {
   CACHE_BACKENDS,
@@ -21,5 +21,21 @@ export {
   openCacheBackend,
 } from './open.js';
 export { redactRedisUrl, redisUrlSecrets } from './redis-url.js';
+export {
+  defaultSessionsPath,
+  openSessionStore,
+  SESSION_STORES,
+  SESSIONS_FILE_NAME,
+  type SessionStoreConfig,
+  sessionStoreConfigProblems,
+} from './sessions/open-sessions.js';
+export { openRedisSessionStore, type RedisSessionStoreOptions } from './sessions/redis-sessions.js';
+export {
+  checkSessionId,
+  DEFAULT_SESSION_TTL_MS,
+  MAX_SNAPSHOT_BYTES,
+  UNFINISHED_SESSION_TTL_MS,
+} from './sessions/session-records.js';
+export { openSqliteSessionStore, type SqliteSessionStoreOptions } from './sessions/sqlite-sessions.js';
 export { formatTtl, MAX_TTL_MS, parseTtl, TTL_ALLOWED } from './ttl.js';
 export type { CacheBackend, CacheBackendName, StoredEntry } from './types.js';

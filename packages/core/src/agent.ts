@@ -1,4 +1,4 @@
-import { type AgentResult, ConfigError } from '@agent/protocol';
+import { type AgentResult, ConfigError, type SessionSnapshot } from '@agent/protocol';
 import type { AgentConfig, AgentSessionConfig, RunInput, RunOptions } from './config.js';
 import { agentProblems } from './config-validation.js';
 import { runAgent } from './session.js';
@@ -41,4 +41,18 @@ export function sessionConfig(
  */
 export function run(agent: AgentConfig, input: RunInput, options?: RunOptions): Promise<AgentResult> {
   return runAgent(sessionConfig(agent, input, options));
+}
+
+/**
+ * Continues a session of `agent` from its snapshot (`onCheckpoint`, or a `SessionStore`): the
+ * next turn sends the model what it would have sent had the session never stopped. A snapshot
+ * of another agent, of a newer version or of a finished session ends with `EXIT-CONFIGURATION`
+ * saying so.
+ */
+export function resume(
+  agent: AgentConfig,
+  snapshot: SessionSnapshot,
+  options: Omit<RunOptions, 'sessionId'> = {},
+): Promise<AgentResult> {
+  return runAgent({ ...agent, ...options, prompt: '', resumeFrom: snapshot });
 }

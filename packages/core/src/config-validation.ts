@@ -141,7 +141,9 @@ function samplingProblems(config: AgentConfig): ConfigError[] {
 export function validateConfig(config: AgentSessionConfig): ConfigError[] {
   const problems = agentProblems(config);
   if (typeof config !== 'object' || config === null) return problems;
-  if (typeof config.prompt !== 'string') problems.push(problem('prompt', config.prompt, 'a string'));
+  // A resumed session continues its snapshot's conversation: it takes no prompt.
+  if (typeof config.prompt !== 'string' && config.resumeFrom === undefined)
+    problems.push(problem('prompt', config.prompt, 'a string'));
   if (config.history !== undefined && !Array.isArray(config.history))
     problems.push(problem('history', config.history, 'a list of conversation messages'));
   if (config.onEvent !== undefined && typeof config.onEvent !== 'function')

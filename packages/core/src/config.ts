@@ -1,16 +1,19 @@
 import type {
   AgentEvent,
   AgentEventMeta,
+  ApprovalDecision,
   ConversationMessage,
   JsonSchema,
   ModelClient,
   ModelTarget,
   OutputFormat,
   ReasoningOptions,
+  SessionSnapshot,
   ToolProvider,
 } from '@agent/protocol';
 import type { StandardJSONSchemaV1 } from '@standard-schema/spec';
 import type { RetryBackoffSettings } from './loop/retry-delay.js';
+import type { Approver } from './tools/approval-gate.js';
 import type { AnyTool } from './tools/tool.js';
 import type { ToolOutputConfig } from './tools/tool-output-wiring.js';
 
@@ -98,6 +101,12 @@ export interface AgentConfig {
   toolOutput?: ToolOutputConfig;
   /** Offer the session's own `agent__task_status` and `agent__batch` tools (default true; extraction children turn them off). */
   internalTools?: boolean;
+  /**
+   * Tool calls a person decides before they run: `tools`, globs over the tool names the model
+   * sees (`fs__Write*`, `agent__deploy`), beside each `tool()`'s own `needsApproval`. Decided by
+   * the `approver` run option, else the session pauses (`EXIT-AWAITING-APPROVAL`); docs/sessions.md.
+   */
+  approval?: { tools?: readonly string[] };
 }
 
 /** What one run is asked: a prompt, or a prompt after earlier messages. */
@@ -127,6 +136,21 @@ export interface RunOptions {
   isMaster?: boolean;
   /** Passed on in event meta and logs (which headend started the run). */
   headendId?: string;
+  /**
+   * Called with a snapshot of the session after every turn it goes on from, when it pauses
+   * and when it ends (`docs/sessions.md`); the next turn waits for it. Without it no snapshot
+   * is ever built.
+   */
+  onCheckpoint?: (snapshot: SessionSnapshot) => void | Promise<void>;
+  /**
+   * Decides each call that needs approval, as it comes; the session waits for the answer (up to
+   * `approvalTimeoutMs`, default 10 minutes, then the call is denied). Without it such calls
+   * pause the session: the result has `pendingApprovals` and the `snapshot` to resume.
+   */
+  approver?: Approver;
+  approvalTimeoutMs?: number;
+  /** Decisions for the calls a resumed session was waiting for, by call id. */
+  approvals?: Readonly<Record<string, ApprovalDecision>>;
   /** Test hooks; not part of the public API (see `InternalHooks`). */
   internal?: InternalHooks;
 }
@@ -139,6 +163,12 @@ export interface AgentSessionConfig extends AgentConfig, RunOptions {
   prompt: string;
   /** Earlier messages, sent between the system prompt and `prompt`. */
   history?: readonly ConversationMessage[];
+  /**
+   * Continue the session of this snapshot (from `onCheckpoint` or a session store) instead of
+   * starting one: `prompt` and `history` are not used, the session id is the snapshot's. It must
+   * come from the same agent (its settings hash) and a version this release reads.
+   */
+  resumeFrom?: SessionSnapshot;
 }
 
 export const DEFAULT_LLM_TIMEOUT_MS = 120_000;

@@ -1,7 +1,9 @@
 // What users need to define and run agents. The tool-output seam's types (`ToolOutputHook`, ...)
 // are in `@agent/protocol`; the defaults are documented in docs/turn-loop.md.
+
+export type { ApprovalDecision, PendingToolCall, SessionSnapshot } from '@agent/protocol';
 export type { Agent } from './agent.js';
-export { defineAgent, run } from './agent.js';
+export { defineAgent, resume, run } from './agent.js';
 export type {
   AgentConfig,
   AgentSessionConfig,
@@ -30,6 +32,7 @@ export type {
 export { AIAgent } from './seed-aliases.js';
 export type { AgentSession } from './session.js';
 export { createAgentSession, runAgent } from './session.js';
+export type { ApprovalRequest, Approver } from './tools/approval-gate.js';
 export type { FromJsonSchema } from './tools/json-schema-type.js';
 export type { AnyTool, InferToolArgs, Tool, ToolContext, ToolParameters, ToolSpec } from './tools/tool.js';
 export { tool } from './tools/tool.js';

@@ -13,14 +13,19 @@ import {
   type FinalReport,
   ModelError,
   REPORT_BACK_TOOL,
+  type SessionSnapshot,
   TASK_STATUS_TOOL,
   TOOL_OUTPUT_TOOL,
   type ToolDefinition,
   type ToolOutputHook,
   type ToolProvider,
 } from '@agent/protocol';
-import { abortableSleep, errorMessage, isPositiveInteger } from '@agent/protocol/util';
+import { abortableSleep, errorMessage, isPositiveInteger, isRecord } from '@agent/protocol/util';
 import { createNonce } from '@agent/xml-transport';
+import type { Checkpointer } from './checkpoint/checkpointer.js';
+import { setUpDurability } from './checkpoint/durability.js';
+import { type CheckpointParts, takeSnapshot } from './checkpoint/session-checkpoint.js';
+import { resumableSnapshot } from './checkpoint/snapshot-check.js';
 import {
   type AgentSessionConfig,
   DEFAULT_LLM_TIMEOUT_MS,
@@ -58,7 +63,8 @@ export interface AgentSession {
 const RESERVED_TOOLS = new Set([FINAL_REPORT_TOOL, TASK_STATUS_TOOL, BATCH_TOOL, TOOL_OUTPUT_TOOL]);
 
 export function createAgentSession(config: AgentSessionConfig): AgentSession {
-  const sessionId = config.sessionId ?? randomUUID();
+  const resumedId = isRecord(config.resumeFrom) ? config.resumeFrom.sessionId : undefined;
+  const sessionId = typeof resumedId === 'string' ? resumedId : (config.sessionId ?? randomUUID());
   const controller = new AbortController();
   const state = newSessionState();
   const onExternalAbort = () =>
@@ -107,7 +113,10 @@ async function runSession(
     },
     now,
   );
-  const opTree = new OpTreeBuilder(sessionId, agentName, now);
+  let opTree = new OpTreeBuilder(sessionId, agentName, now);
+  let checkpointer: Checkpointer | undefined;
+  let parts: CheckpointParts | undefined;
+  let pausedSnapshot: SessionSnapshot | undefined;
   let expected: ExpectedOutput = { format: config.output?.format ?? 'markdown' };
   let reportBack: ToolDefinition | undefined;
   let hook: ToolOutputHook | undefined;
@@ -121,6 +130,13 @@ async function runSession(
       capGiven: isPositiveInteger(cap),
     });
     const problems = [...validateConfig(config), ...toolOutput.problems];
+    let resumeFrom: SessionSnapshot | undefined;
+    try {
+      resumeFrom = config.resumeFrom === undefined ? undefined : resumableSnapshot(config.resumeFrom);
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      problems.push(error);
+    }
     if (problems.length === 0) {
       try {
         expected = expectedOutput(config);
@@ -135,14 +151,14 @@ async function runSession(
       state.error = ConfigError.of(problems, 'invalid session configuration').message;
       return finish();
     }
-    const nonce = config.internal?.nonce ?? createNonce();
+    const nonce = resumeFrom?.nonce ?? config.internal?.nonce ?? createNonce();
     const targets = modelTargets(config);
     const tools = toolProviders(config.tools);
     const primary = targets[0]!;
     const estimator = new TokenEstimator(primary.client);
     const guard = new ContextGuard(config.contextWindow, config.maxOutputTokens ?? 0);
     const rotation = new TargetRotation(targets);
-    const opening = initialConversation(config, tools);
+    const opening = resumeFrom?.conversation ?? initialConversation(config, tools);
     const maxTurns = config.maxTurns ?? DEFAULT_MAX_TURNS;
     const maxRetries = config.maxRetries ?? DEFAULT_MAX_RETRIES;
     const notices = new TurnNotices(new NoticeTokens(estimator, nonce));
@@ -185,6 +201,36 @@ async function runSession(
         message: warning.message,
       });
     }
+    const durable = setUpDurability({
+      config,
+      resumeFrom,
+      sessionId,
+      agent: agentName,
+      agentPath,
+      expected,
+      reportBack: reportBack !== undefined,
+      maxTurns,
+      maxRetries,
+      targets,
+      tools: registry.definitions,
+      nonce,
+      state,
+      rotation,
+      estimator,
+      recorder,
+      opTree,
+      now,
+      signal,
+    });
+    if (!durable.ok) {
+      state.exitCode = 'EXIT-CONFIGURATION';
+      state.error = durable.error;
+      inputRejected = true;
+      return finish();
+    }
+    opTree = durable.opTree;
+    checkpointer = durable.checkpointer;
+    parts = durable.parts;
     const lookup = withHookTools(registry, hook);
     const sizer = new ResultSizer({
       hook,
@@ -242,9 +288,15 @@ async function runSession(
       sleep: config.internal?.sleep ?? abortableSleep,
       retryBackoff: config.retryBackoff,
       targets,
+      ...(checkpointer === undefined ? {} : { checkpoint: () => checkpointer!.turnEnded() }),
+      ...(durable.approvals === undefined ? {} : { approvals: durable.approvals }),
     });
     for (const message of opening) loop.push(message);
-    await loop.run();
+    if (resumeFrom?.status === 'awaiting_approval') await loop.resumePaused(resumeFrom.turnCalls ?? []);
+    else await loop.run();
+    if (state.paused !== undefined && parts !== undefined) {
+      pausedSnapshot = takeSnapshot(parts, 'awaiting_approval', { paused: state.paused });
+    }
   } catch (error) {
     state.exitCode = signal.aborted ? 'EXIT-ABORTED' : 'EXIT-UNCAUGHT-EXCEPTION';
     state.error = signal.aborted ? 'the session was cancelled' : `unexpected error: ${errorMessage(error)}`;
@@ -261,7 +313,15 @@ async function runSession(
       });
     }
   }
-  return finish();
+  const result = finish();
+  if (checkpointer === undefined) return result;
+  if (pausedSnapshot === undefined) {
+    await checkpointer.finished(result);
+    return result;
+  }
+  if ((await checkpointer.paused(pausedSnapshot)) || result.success) return result;
+  // The caller still has the snapshot in the result: nothing is lost, but it must know.
+  return { ...result, error: `${result.error}; storing its snapshot failed: ${checkpointer.lastError}` };
 
   function finish(): AgentResult {
     const exitCode: ExitCode = state.exitCode ?? 'EXIT-UNCAUGHT-EXCEPTION';
@@ -317,6 +377,8 @@ async function runSession(
       error: state.error ?? `the session ended without a final report (${exitCode})`,
       ...(inputRejected ? { inputRejected: true as const } : {}),
       ...(finalReport === undefined ? {} : { finalReport }),
+      ...(state.paused === undefined ? {} : { pendingApprovals: state.paused.pending }),
+      ...(pausedSnapshot === undefined ? {} : { snapshot: pausedSnapshot }),
       ...rest,
     };
   }

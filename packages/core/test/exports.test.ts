@@ -10,6 +10,7 @@ test('@agent/core exports exactly these values', async () => {
     'AIAgent',
     'createAgentSession',
     'defineAgent',
+    'resume',
     'run',
     'runAgent',
     'tool',

@@ -4,6 +4,7 @@ import type { FinalReport } from './final-report.js';
 import type { LogEntry } from './log-entry.js';
 import type { ConversationMessage } from './messages.js';
 import type { SessionNode } from './op-tree.js';
+import type { PendingToolCall, SessionSnapshot } from './session-snapshot.js';
 
 /** What every result carries, whatever the ending. */
 export interface AgentResultBase {
@@ -41,6 +42,10 @@ export interface AgentFailure extends AgentResultBase {
    * together with the prompt. The caller's request was wrong, not the run: headends answer 400.
    */
   inputRejected?: true;
+  /** `EXIT-AWAITING-APPROVAL`: the calls that wait for a decision, with their arguments. */
+  pendingApprovals?: PendingToolCall[];
+  /** `EXIT-AWAITING-APPROVAL`: the paused session, to resume with the decisions (`resume`). */
+  snapshot?: SessionSnapshot;
 }
 
 /**

@@ -12,6 +12,8 @@ export type ExitCode =
   | 'EXIT-USER-STOP'
   | 'EXIT-ABORTED'
   | 'EXIT-CONFIGURATION'
+  /** Paused: tool calls wait for a person's decision; resume the session with it (docs/sessions.md). */
+  | 'EXIT-AWAITING-APPROVAL'
   | 'EXIT-UNCAUGHT-EXCEPTION';
 
 export const EXIT_CODES: readonly ExitCode[] = [
@@ -27,6 +29,7 @@ export const EXIT_CODES: readonly ExitCode[] = [
   'EXIT-USER-STOP',
   'EXIT-ABORTED',
   'EXIT-CONFIGURATION',
+  'EXIT-AWAITING-APPROVAL',
   'EXIT-UNCAUGHT-EXCEPTION',
 ];
 

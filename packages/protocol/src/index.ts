@@ -64,6 +64,15 @@ export type { ExpectedOutput, OutputFormat } from './output-format.js';
 export { isOutputFormat, OUTPUT_FORMATS, TEXT_OUTPUT_FORMATS } from './output-format.js';
 export type { ProgressEvent } from './progress.js';
 export type {
+  ApprovalDecision,
+  PendingToolCall,
+  SessionSnapshot,
+  SessionSnapshotStatus,
+  SnapshotLoopState,
+} from './session-snapshot.js';
+export { SESSION_SNAPSHOT_VERSION } from './session-snapshot.js';
+export type { SessionStore } from './session-store.js';
+export type {
   ChildSessionConfig,
   RunChildSession,
   SizingDecision,

@@ -1,10 +1,11 @@
 // The runtime's public contract, fixed first so the CLI and the runtime can be built in
 // parallel. Implementations may add optional fields; they must not rename or remove these.
-import type { RunInput } from '@agent/core';
+import type { Approver, RunInput } from '@agent/core';
 import type {
   AgentEvent,
   AgentEventMeta,
   AgentResult,
+  ApprovalDecision,
   JsonSchema,
   ModelClient,
   OrchestrationSummary,
@@ -76,6 +77,19 @@ export interface RunAgentFileOptions extends ResolveOptions {
    * cancels at once.
    */
   stopSignal?: AbortSignal;
+  /**
+   * Store a snapshot of the top agent's session after every turn in the session store
+   * (`agent.json`'s `sessions`), so `resume` can continue it after a crash (docs/sessions.md).
+   */
+  durable?: boolean;
+  /** The new session's id (1-128 letters, digits, `.`, `_`, `:`, `-`); default a random UUID. */
+  sessionId?: string;
+  /**
+   * Decides the tool calls that need approval (`approval` in the agent file or on an MCP
+   * server); without it such calls pause the run (`EXIT-AWAITING-APPROVAL`) and its snapshot is
+   * stored for `resume`.
+   */
+  approver?: Approver;
   /** Log MCP and LLM traffic at TRC severity. */
   traceLlm?: boolean;
   traceMcp?: boolean;
@@ -134,6 +148,11 @@ export interface ConfigSummary {
 /** Per-run options of a long-lived runner (headends run one agent many times). */
 export type RunOptions = Omit<RunAgentFileOptions, keyof ResolveOptions | 'models' | 'clientFactory'>;
 
+/** `resume`'s options: a run's, and the decisions for the pending calls by call id. */
+export interface ResumeOptions extends RunOptions {
+  approvals?: Readonly<Record<string, ApprovalDecision>>;
+}
+
 /**
  * A loaded agent tree whose model clients and MCP connections stay open across runs.
  * `run` never throws for a run failure: problems come back as an `AgentResult`
@@ -143,6 +162,12 @@ export interface AgentRunner {
   readonly summary: AgentSummary;
   /** `input`: a prompt, or `{ prompt, history }` with earlier messages (headends pass chat history). */
   run(input: RunInput, options?: RunOptions): Promise<AgentResult>;
+  /**
+   * Continues a session of this agent from its last snapshot in the session store, with
+   * decisions for the calls it waits for. Never throws: an unknown session, a store that is
+   * down or decisions for calls that are not pending end with `EXIT-CONFIGURATION` saying so.
+   */
+  resume(sessionId: string, options?: ResumeOptions): Promise<AgentResult>;
   /** Stops MCP servers and releases everything; idempotent. */
   close(): Promise<void>;
 }

@@ -8,6 +8,7 @@ export type {
   ClientRequest,
   ConfigSummary,
   ResolveOptions,
+  ResumeOptions,
   RunAgentFileOptions,
   RunInput,
   RunOptions,
@@ -31,5 +32,6 @@ export { FORMAT_DESCRIPTIONS } from './prompt-variables.js';
 export { MAX_LOADED_FILE_BYTES } from './read-regular-file.js';
 export { runAgentFile } from './run-agent-file.js';
 export { createAgentRunner } from './runner.js';
+export { resumeStoredSession } from './sessions/resume-session.js';
 export { MAX_YAML_ALIAS_COUNT } from './source-locator.js';
 export { validateAgentFile } from './validate-agent-file.js';

@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { dirname, resolve } from 'node:path';
+import { checkSessionId } from '@agent/cache';
 import type { McpLogEntry } from '@agent/mcp';
-import type { AgentEventMeta, AgentResult, ExpectedOutput, LogEntry } from '@agent/protocol';
+import type {
+  AgentEventMeta,
+  AgentResult,
+  ExpectedOutput,
+  LogEntry,
+  SessionSnapshot,
+  SessionStore,
+} from '@agent/protocol';
 import { errorMessage } from '@agent/protocol/util';
 import type { AgentDefinition } from './agent-file/definition.js';
 import { layerSettings, pickSettings } from './agent-file/settings.js';
@@ -16,8 +24,9 @@ import { LevelLimiter } from './limiter.js';
 import { runAgentChain } from './orchestration/run-chain.js';
 import { loadAgentTree } from './registry.js';
 import { RunScope } from './run-scope.js';
-import type { RunnerContext } from './session-runner.js';
+import type { RunnerContext, SessionRequest } from './session-runner.js';
 import { type RunSettings, readSettingValues } from './setting-overrides.js';
+import { RunnerSessions } from './sessions/runner-sessions.js';
 import { summarizeAgent } from './summary.js';
 
 /** The output contract of a run: `--format` / `--schema` over the file's `output`. */
@@ -187,8 +196,38 @@ export async function createAgentRunner(
   );
   let closed = false;
   let closing: Promise<void> | undefined;
+  const sessions = new RunnerSessions(config, tree.root.path);
+  // Checkpoints and resume cover one session: an agent with advisors, a router or a handoff is a chain.
+  const resumable = tree.root.orchestration === undefined;
   return {
     summary,
+    async resume(sessionId, resumeOptions = {}) {
+      const { approvals, ...runOptions } = resumeOptions;
+      const merged: RunOptions = { ...pickRunOptions(options), ...runOptions };
+      const fail = (message: string) =>
+        configurationFailure(config.redact(message), { ...merged, agentPath: tree.root.toolName });
+      if (closed) return fail('the agent runner was closed');
+      if (!resumable)
+        return fail(`${tree.root.file} has advisors, a router or a handoff: its runs cannot be resumed`);
+      let store: SessionStore;
+      let snapshot: SessionSnapshot | undefined;
+      try {
+        store = await sessions.store();
+        snapshot = await store.load(sessionId);
+      } catch (error) {
+        return fail(`cannot resume session ${JSON.stringify(sessionId)}: ${errorMessage(error)}`);
+      }
+      if (snapshot === undefined) {
+        return fail(
+          `no session ${JSON.stringify(sessionId)} in the session store ${store.location} (never stored, or finished and expired)`,
+        );
+      }
+      return execute('', merged, snapshot.sessionId, {
+        resumeFrom: snapshot,
+        ...(approvals === undefined ? {} : { approvals }),
+        onCheckpoint: sessions.checkpointer(store),
+      });
+    },
     async run(input, runOptions = {}) {
       const merged: RunOptions = { ...pickRunOptions(options), ...runOptions };
       const problem = runInputProblem(input, merged);
@@ -202,64 +241,119 @@ export async function createAgentRunner(
           agentPath: tree.root.toolName,
         });
       }
-      const scope = new RunScope(merged.onEvent, config.redact);
-      const sessionId = randomUUID();
-      const meta: AgentEventMeta = {
-        isMaster: true,
-        isFinal: false,
-        sessionId,
-        agentPath: tree.root.toolName,
+      return execute(prompt, merged, merged.sessionId ?? randomUUID(), undefined, history);
+    },
+    close() {
+      closed = true;
+      closing ??= Promise.all([context.mcp.close(), context.cache?.close(), sessions.close()]).then(
+        () => undefined,
+      );
+      return closing;
+    },
+  };
+
+  /** One run of the top agent: a new one, or (`durable.resumeFrom`) a stored one continued. */
+  async function execute(
+    prompt: string,
+    merged: RunOptions,
+    sessionId: string,
+    given: SessionRequest['durable'],
+    history?: RunInputObject['history'],
+  ): Promise<AgentResult> {
+    const scope = new RunScope(merged.onEvent, config.redact);
+    const meta: AgentEventMeta = {
+      isMaster: true,
+      isFinal: false,
+      sessionId,
+      agentPath: tree.root.toolName,
+      ...(merged.headendId === undefined ? {} : { headendId: merged.headendId }),
+    };
+    for (const warning of context.mcp.warnings) {
+      scope.log(
+        {
+          severity: 'WRN',
+          direction: 'response',
+          type: 'tool',
+          remoteIdentifier: `mcp:${warning.server}`,
+          message: warning.message,
+        },
+        meta,
+      );
+    }
+    const durable = resumable ? await durableOptions(merged, given, scope, meta) : undefined;
+    const handle = { scope, meta };
+    active.add(handle);
+    try {
+      const result = await runAgentChain(context, {
+        definition: tree.root,
+        prompt,
+        expectedOutput: runExpectedOutput(tree.root, merged),
+        depth: 0,
+        ...(merged.maxTurns === undefined ? {} : { overrides: { maxTurns: merged.maxTurns } }),
+        ...(history === undefined ? {} : { conversationHistory: history }),
+        ...(merged.signal === undefined ? {} : { signal: merged.signal }),
+        ...(merged.stopSignal === undefined ? {} : { stopSignal: merged.stopSignal }),
         ...(merged.headendId === undefined ? {} : { headendId: merged.headendId }),
-      };
-      for (const warning of context.mcp.warnings) {
+        trace: { llm: merged.traceLlm ?? trace.llm, mcp: merged.traceMcp ?? trace.mcp },
+        scope,
+        sessionId,
+        ...(durable === undefined ? {} : { durable }),
+      });
+      const kept = await sessions.keepPaused(result, durable?.onCheckpoint !== undefined);
+      return scope.finish({ ...kept, finalAgentId: kept.finalAgentId ?? tree.root.toolName });
+    } catch (error) {
+      return configurationFailure(config.redact(errorMessage(error)), {
+        ...merged,
+        agentPath: tree.root.toolName,
+      });
+    } finally {
+      active.delete(handle);
+    }
+  }
+
+  /**
+   * The session's checkpoint listener (a `durable` run, or a resumed one) and approver. A store
+   * that cannot open turns checkpoints off for the run, with a warning: the run itself goes on.
+   */
+  async function durableOptions(
+    merged: RunOptions,
+    given: SessionRequest['durable'],
+    scope: RunScope,
+    meta: AgentEventMeta,
+  ): Promise<SessionRequest['durable']> {
+    const out: NonNullable<SessionRequest['durable']> = { ...given };
+    if (merged.approver !== undefined) out.approver = merged.approver;
+    if (merged.durable === true && out.onCheckpoint === undefined) {
+      try {
+        out.onCheckpoint = sessions.checkpointer(await sessions.store());
+      } catch (error) {
         scope.log(
           {
             severity: 'WRN',
             direction: 'response',
-            type: 'tool',
-            remoteIdentifier: `mcp:${warning.server}`,
-            message: warning.message,
+            type: 'llm',
+            remoteIdentifier: 'agent:checkpoint',
+            message: `the session store is unavailable, this run keeps no checkpoints: ${errorMessage(error)}`,
           },
           meta,
         );
       }
-      const handle = { scope, meta };
-      active.add(handle);
-      try {
-        const result = await runAgentChain(context, {
-          definition: tree.root,
-          prompt,
-          expectedOutput: runExpectedOutput(tree.root, merged),
-          depth: 0,
-          ...(merged.maxTurns === undefined ? {} : { overrides: { maxTurns: merged.maxTurns } }),
-          ...(history === undefined ? {} : { conversationHistory: history }),
-          ...(merged.signal === undefined ? {} : { signal: merged.signal }),
-          ...(merged.stopSignal === undefined ? {} : { stopSignal: merged.stopSignal }),
-          ...(merged.headendId === undefined ? {} : { headendId: merged.headendId }),
-          trace: { llm: merged.traceLlm ?? trace.llm, mcp: merged.traceMcp ?? trace.mcp },
-          scope,
-          sessionId,
-        });
-        return scope.finish({ ...result, finalAgentId: result.finalAgentId ?? tree.root.toolName });
-      } catch (error) {
-        return configurationFailure(config.redact(errorMessage(error)), {
-          ...merged,
-          agentPath: tree.root.toolName,
-        });
-      } finally {
-        active.delete(handle);
-      }
-    },
-    close() {
-      closed = true;
-      closing ??= Promise.all([context.mcp.close(), context.cache?.close()]).then(() => undefined);
-      return closing;
-    },
-  };
+    }
+    return Object.keys(out).length === 0 ? undefined : out;
+  }
 }
+
+type RunInputObject = Exclude<RunInput, string>;
 
 /** Why a run's input cannot be used, in words that say what is allowed; undefined when it can. */
 function runInputProblem(input: RunInput, options: RunOptions): string | undefined {
+  if (options.sessionId !== undefined) {
+    try {
+      checkSessionId(options.sessionId);
+    } catch (error) {
+      return errorMessage(error);
+    }
+  }
   if ('conversationHistory' in options) {
     return 'conversationHistory is no longer a run option: pass the history with the prompt, run({ prompt, history })';
   }

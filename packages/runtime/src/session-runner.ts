@@ -73,6 +73,8 @@ export interface SessionRequest {
   extraTools?: readonly ToolProvider[];
   /** Listener of its events (default the scope's listener for `isMaster`). */
   onEvent?: EventListener;
+  /** Checkpoints, resume and approval of the top agent's session (docs/sessions.md). */
+  durable?: Pick<AgentSessionConfig, 'onCheckpoint' | 'approver' | 'approvals' | 'resumeFrom'>;
 }
 
 /**
@@ -113,6 +115,8 @@ function withoutNulls<T extends object>(settings: T): { [K in keyof T]: Exclude<
 /** Builds and runs the session of one agent; `stopSignal` asks it for a final turn. */
 export async function runAgentSession(ctx: RunnerContext, request: SessionRequest): Promise<AgentResult> {
   const config = buildSessionConfig(ctx, request);
+  // A resumed session continues its snapshot: no cached answer stands for it.
+  if (request.durable?.resumeFrom !== undefined) return runSession(config, request.stopSignal);
   return runWithResponseCache(ctx, request, config, () => runSession(config, request.stopSignal));
 }
 
@@ -247,6 +251,26 @@ export function buildSessionConfig(ctx: RunnerContext, request: SessionRequest):
     isMaster,
     ...(request.headendId === undefined ? {} : { headendId: request.headendId }),
     sessionId,
+    ...approvalSetting(ctx, definition, settings),
+    ...request.durable,
   };
   return config;
+}
+
+/**
+ * The session's `approval.tools`: the agent's own globs (file, then defaults) and, for each MCP
+ * server it uses whose `agent.json` entry has `approval`, that server's globs under its
+ * `<server>__` prefix (the names the model sees).
+ */
+function approvalSetting(
+  ctx: RunnerContext,
+  definition: AgentDefinition,
+  settings: AgentSettings,
+): Pick<AgentSessionConfig, 'approval'> {
+  const tools = [...(settings.approval?.tools ?? [])];
+  for (const ref of definition.tools) {
+    const server = ctx.config.mcpServers.get(ref.name)?.value.approval;
+    for (const glob of server?.tools ?? []) tools.push(`${ref.name}__${glob}`);
+  }
+  return tools.length === 0 ? {} : { approval: { tools } };
 }

@@ -224,6 +224,11 @@ const cases: Case[] = [
     files: { 'schemas/report.json': reportSchema },
     check: (c) => expect(c.output).toEqual({ format: 'json', schema: reportSchema }),
   },
+  {
+    key: 'approval',
+    yaml: 'approval:\n  tools: [fs__Write*, agent__deploy]',
+    check: (c) => expect(c.approval).toEqual({ tools: ['fs__Write*', 'agent__deploy'] }),
+  },
 ];
 
 describe('every frontmatter key reaches the session', () => {

@@ -47,6 +47,7 @@ const INTERRUPTED: ReadonlySet<CliExitCode> = new Set([CLI_EXIT.interrupted, CLI
  */
 export function describeEnding(result: AgentResult, code: CliExitCode): string | undefined {
   if (code === CLI_EXIT.success) return undefined;
+  if (!result.success && result.pendingApprovals !== undefined) return pausedEnding(result, code);
   const report = result.finalReport;
   const synthetic = isSyntheticReport(report);
   if (INTERRUPTED.has(code) && result.exitCode === 'EXIT-FINAL-ANSWER' && !synthetic) {
@@ -63,4 +64,21 @@ export function describeEnding(result: AgentResult, code: CliExitCode): string |
   }
   const details = [tools, reason].filter((part) => part !== undefined && part !== '').join('; ');
   return `agent: ${result.exitCode}${details === '' ? '' : `: ${details}`} (exit ${code})`;
+}
+
+/** The closing lines of a paused run: the session, each pending call with its arguments, how to go on. */
+function pausedEnding(result: AgentResult, code: CliExitCode): string {
+  const pending = result.success ? [] : (result.pendingApprovals ?? []);
+  const calls = pending.map(
+    (p) => `  ${p.callId}  ${p.tool} ${printable(JSON.stringify(p.arguments).slice(0, 500))}`,
+  );
+  const first = pending[0]?.callId ?? '<call-id>';
+  const stored = result.error?.includes('storing its snapshot failed')
+    ? `\nagent: ${printable(result.error)}`
+    : '';
+  return [
+    `agent: EXIT-AWAITING-APPROVAL: session ${result.sessionId} waits for ${pending.length} tool call${pending.length === 1 ? '' : 's'} (exit ${code}):`,
+    ...calls,
+    `agent: continue with: agent resume ${result.sessionId} --approve ${first} (or --deny ${first} --reason "...")${stored}`,
+  ].join('\n');
 }

@@ -19,6 +19,7 @@ export interface RunCliOptions {
   override?: string[];
   /** Per-setting values from flags such as ai-agent's `--temperature` (the top agent; sub-agents where silent). */
   settings?: Record<string, unknown>;
+  sessionId?: string;
 }
 
 /** Commander collector for repeatable options. */

@@ -1,6 +1,7 @@
-import type { AgentEvent, AgentEventMeta, AgentResult } from '@agent/protocol';
+import type { AgentEvent, AgentEventMeta, AgentResult, ApprovalDecision } from '@agent/protocol';
 import { errorMessage } from '@agent/protocol/util';
 import type { ResolveOptions, RunAgentFileOptions } from '@agent/runtime';
+import { terminalApprover } from '../approval-prompt.js';
 import { CliError } from '../cli-error.js';
 import { CLI_EXIT, type CliExitCode, exitCodeForResult, signalExitCode } from '../exit-codes.js';
 import { type CliIo, writeAndFlush } from '../io.js';
@@ -28,6 +29,10 @@ export interface RunSessionParams {
   prompt: string;
   run: ParsedRunOptions;
   display: RunDisplay;
+  /** `agent resume`: continue this stored session instead of running `prompt`. */
+  resume?: { sessionId: string; approvals: Record<string, ApprovalDecision>; agentFile?: string };
+  /** `--session-id`: the new run's id (default a random UUID). */
+  sessionId?: string;
   /** Extra resolution settings (the demo points cwd, env and config dirs elsewhere). */
   resolve?: Omit<ResolveOptions, 'configPath'>;
   io: CliIo;
@@ -120,14 +125,34 @@ export async function runSession(params: RunSessionParams): Promise<CliExitCode>
     onEvent,
     signal: controller.signal,
     stopSignal: stopper.signal,
+    // Every run keeps checkpoints, so `agent resume` can continue it after a crash.
+    durable: true,
+    ...(params.sessionId === undefined ? {} : { sessionId: params.sessionId }),
+    // On a terminal a person answers approvals at once; elsewhere the run pauses (exit 10).
+    ...(process.stdin.isTTY === true && errCaps.isTty
+      ? {
+          approver: terminalApprover(process.stdin, process.stderr, {
+            pause: () => status?.stop(),
+            resume: () => status?.start(),
+          }),
+        }
+      : {}),
   };
 
   status?.start();
   let result: AgentResult;
   try {
     // Loaded on demand: `--help` and usage errors do not pay for the SDKs.
-    const { runAgentFile } = await import('@agent/runtime');
-    result = await runAgentFile(params.file, params.prompt, options);
+    const runtime = await import('@agent/runtime');
+    const resume = params.resume;
+    result =
+      resume === undefined
+        ? await runtime.runAgentFile(params.file, params.prompt, options)
+        : await runtime.resumeStoredSession(resume.sessionId, {
+            ...options,
+            approvals: resume.approvals,
+            ...(resume.agentFile === undefined ? {} : { agentFile: resume.agentFile }),
+          });
   } finally {
     status?.stop();
     removeHandlers();

@@ -31,6 +31,7 @@ export async function runCommand(input: RunCommandInput): Promise<CliExitCode> {
     file: input.file,
     prompt,
     run,
+    ...(input.options.sessionId === undefined ? {} : { sessionId: input.options.sessionId }),
     display: {
       verbose: input.options.verbose === true,
       json: input.options.json === true,

@@ -127,6 +127,11 @@ export class TokenEstimator {
     this.correction = this.correction === 1 ? ratio : this.correction * 0.5 + ratio * 0.5;
   }
 
+  /** A resumed session starts from the correction its snapshot learned. */
+  restoreCorrection(value: number): void {
+    if (Number.isFinite(value) && value >= 0.25 && value <= 4) this.correction = value;
+  }
+
   get correctionFactor(): number {
     return this.correction;
   }

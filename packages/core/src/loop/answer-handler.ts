@@ -7,9 +7,11 @@ import {
   type ModelRequest,
   type OpNode,
   REPORT_BACK_TOOL,
+  type ToolCall,
   type ToolResultMessage,
 } from '@agent/protocol';
 import type { SessionRecorder } from '../observe/recorder.js';
+import type { ApprovalGate } from '../tools/approval-gate.js';
 import type { ToolExecutor, TurnToolsOutcome } from '../tools/tool-executor.js';
 import { answerCallsBesideReport, NOT_ON_FINAL_TURN } from './calls-beside-report.js';
 import type { AttemptSuccess } from './model-attempt.js';
@@ -39,6 +41,8 @@ export interface AnswerHandlerOptions {
   signal: AbortSignal;
   /** The session offers `report_back` (seed 004). */
   reportBack: boolean;
+  /** Set when some tool needs approval. */
+  approvals?: ApprovalGate;
 }
 
 /**
@@ -57,7 +61,6 @@ export class AnswerHandler {
   /** Handles a successful answer. Returns how the turn ends, or undefined to retry within it. */
   async handle(outcome: AttemptSuccess, turnNode: OpNode, isFinal: boolean): Promise<TurnEnd | undefined> {
     const o = this.o;
-    const { state } = o;
     const assistant: AssistantMessage = {
       role: 'assistant',
       content: outcome.text,
@@ -82,13 +85,7 @@ export class AnswerHandler {
     if (adoption.kind === 'invalid') return this.reject(adoption, outcome, assistant);
     if (outcome.toolCalls.length > 0 && !isFinal) {
       this.push(assistant);
-      const result = await o.executor.runTurn(outcome.toolCalls, turnNode);
-      for (const message of result.messages) this.push(message);
-      if (result.endSession !== undefined) return this.endByTool(result.endSession);
-      state.taskStatusOnlyTurns = result.onlyTaskStatus ? state.taskStatusOnlyTurns + 1 : 0;
-      const forceFinal =
-        result.forceFinal ?? (state.taskStatusOnlyTurns >= 2 ? 'task_status_only' : undefined);
-      return { kind: 'tools', ...(forceFinal === undefined ? {} : { forceFinal }) };
+      return this.runTools(outcome.toolCalls, turnNode);
     }
     this.push(assistant);
     if (outcome.toolCalls.length > 0) {
@@ -103,6 +100,33 @@ export class AnswerHandler {
       this.lastRetrySlug = 'plain_text';
     }
     return undefined;
+  }
+
+  /**
+   * Runs the calls of an answer (already in the conversation) once the approval gate let them:
+   * a denied call is answered with the reason; undecided calls without an approver pause the
+   * session before any of them runs. Also how a resumed paused turn finishes.
+   */
+  async runTools(calls: readonly ToolCall[], turnNode: OpNode): Promise<TurnEnd> {
+    const o = this.o;
+    const { state } = o;
+    let denied: ReadonlyMap<string, string> | undefined;
+    if (o.approvals !== undefined) {
+      const gate = await o.approvals.review(calls);
+      if (gate.kind === 'pause') {
+        return {
+          kind: 'pause',
+          paused: { turnCalls: [...calls], pending: gate.pending, decisions: gate.decisions },
+        };
+      }
+      denied = gate.denied;
+    }
+    const result = await o.executor.runTurn(calls, turnNode, denied);
+    for (const message of result.messages) this.push(message);
+    if (result.endSession !== undefined) return this.endByTool(result.endSession);
+    state.taskStatusOnlyTurns = result.onlyTaskStatus ? state.taskStatusOnlyTurns + 1 : 0;
+    const forceFinal = result.forceFinal ?? (state.taskStatusOnlyTurns >= 2 ? 'task_status_only' : undefined);
+    return { kind: 'tools', ...(forceFinal === undefined ? {} : { forceFinal }) };
   }
 
   /**
@@ -127,6 +151,7 @@ export class AnswerHandler {
           call.name === FINAL_REPORT_TOOL || (o.reportBack && call.name === REPORT_BACK_TOOL),
         reportAnswer: 'Final report captured.',
         isFinal,
+        ...(o.approvals === undefined ? {} : { denied: o.approvals.unreviewable(outcome.toolCalls) }),
       },
       o.executor,
       turnNode,

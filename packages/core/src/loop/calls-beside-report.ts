@@ -10,6 +10,8 @@ export interface CallsBesideReport {
   /** What a report call is answered with. */
   reportAnswer: string;
   isFinal: boolean;
+  /** Calls that may not run, by id, with why (they need approval, which a report cannot wait for). */
+  denied?: ReadonlyMap<string, string>;
 }
 
 /**
@@ -25,7 +27,10 @@ export async function answerCallsBesideReport(
   turnNode: OpNode,
 ): Promise<ToolResultMessage[]> {
   const others = input.calls.filter((call) => !input.isReportCall(call));
-  const ran = others.length > 0 && !input.isFinal ? (await executor.runTurn(others, turnNode)).messages : [];
+  const ran =
+    others.length > 0 && !input.isFinal
+      ? (await executor.runTurn(others, turnNode, input.denied)).messages
+      : [];
   let next = 0;
   return input.calls.map((call): ToolResultMessage => {
     if (!input.isReportCall(call)) {

@@ -1,9 +1,12 @@
 import type {
+  ApprovalDecision,
   ConversationMessage,
   ExitCode,
   FinalReport,
   ForcedFinalReason,
+  PendingToolCall,
   StopReason,
+  ToolCall,
 } from '@agent/protocol';
 
 /** A report attempt that was refused, as the model sent it and why. */
@@ -12,6 +15,13 @@ export interface RejectedAttempt {
   slug: string;
   reason: string;
   diagnostics: string[];
+}
+
+/** A turn stopped before its tool calls ran, for approval: the calls, the undecided ones, the decided ones. */
+export interface PausedTurn {
+  turnCalls: ToolCall[];
+  pending: PendingToolCall[];
+  decisions: Record<string, ApprovalDecision>;
 }
 
 /** The mutable state of one session, owned by the turn loop. */
@@ -32,6 +42,8 @@ export interface SessionState {
   exitCode: ExitCode | undefined;
   error: string | undefined;
   finalReportAttempts: number;
+  /** Set when the session paused for approval (`EXIT-AWAITING-APPROVAL`). */
+  paused: PausedTurn | undefined;
 }
 
 export function newSessionState(): SessionState {
@@ -49,5 +61,6 @@ export function newSessionState(): SessionState {
     exitCode: undefined,
     error: undefined,
     finalReportAttempts: 0,
+    paused: undefined,
   };
 }

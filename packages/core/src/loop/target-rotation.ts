@@ -4,6 +4,8 @@ import { MAX_RATE_LIMIT_WAIT_MS, MIN_RATE_LIMIT_WAIT_MS } from '../config.js';
 /** Why a target is out: for the session, or (`bad_request`) until the next turn. */
 type DropReason = 'auth' | 'quota' | 'model_not_found' | 'context' | 'bad_request';
 
+const SESSION_DROPS = new Set<string>(['auth', 'quota', 'model_not_found', 'context']);
+
 interface TargetState {
   target: ModelTarget;
   dropped?: DropReason;
@@ -73,6 +75,22 @@ export class TargetRotation {
     const shortest = Math.min(...live.map((s) => s.rateLimitedFor!));
     for (const state of live) delete state.rateLimitedFor;
     return Math.min(MAX_RATE_LIMIT_WAIT_MS, Math.max(MIN_RATE_LIMIT_WAIT_MS, shortest));
+  }
+
+  /** Per target, in order: why it is out for the session (null: live); for a snapshot. */
+  droppedReasons(): (string | null)[] {
+    return this.states.map((s) =>
+      s.dropped === undefined || s.dropped === 'bad_request' ? null : s.dropped,
+    );
+  }
+
+  /** Restores the drops of a snapshot (unknown reasons and extra entries are ignored). */
+  restoreDrops(reasons: readonly (string | null)[]): void {
+    reasons.forEach((reason, index) => {
+      const state = this.states[index];
+      if (state !== undefined && reason !== null && SESSION_DROPS.has(reason))
+        state.dropped = reason as DropReason;
+    });
   }
 
   /** Exit code when no target is left, from the reasons they were dropped. */

@@ -1,5 +1,5 @@
 import type { ExitCode, ForcedFinalReason } from '@agent/protocol';
-import type { SessionState } from './session-state.js';
+import type { PausedTurn, SessionState } from './session-state.js';
 import type { TargetRotation } from './target-rotation.js';
 
 /** How one turn ended. */
@@ -7,7 +7,9 @@ export type TurnEnd =
   | { kind: 'report' }
   | { kind: 'tools'; forceFinal?: ForcedFinalReason }
   | { kind: 'force-final'; reason: ForcedFinalReason }
-  | { kind: 'end'; exitCode: ExitCode; error: string };
+  | { kind: 'end'; exitCode: ExitCode; error: string }
+  /** Tool calls wait for a person's decision and no approver can give it now. */
+  | { kind: 'pause'; paused: PausedTurn };
 
 /** The session was aborted (by its signal or `stop('abort')`). */
 export const ABORTED: TurnEnd = { kind: 'end', exitCode: 'EXIT-ABORTED', error: 'the session was cancelled' };

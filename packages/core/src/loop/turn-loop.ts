@@ -6,6 +6,7 @@ import type {
   ModelRequest,
   ModelTarget,
   OpNode,
+  ToolCall,
   ToolDefinition,
 } from '@agent/protocol';
 import type { ContextGuard, ContextProjection } from '../context/context-guard.js';
@@ -13,6 +14,7 @@ import { type GuardTrigger, logContextGuard } from '../context/guard-log.js';
 import type { TokenEstimator } from '../context/token-estimator.js';
 import type { OpTreeBuilder } from '../observe/op-tree.js';
 import type { SessionRecorder } from '../observe/recorder.js';
+import type { ApprovalGate } from '../tools/approval-gate.js';
 import type { ResultSizer } from '../tools/result-sizer.js';
 import type { ToolExecutor } from '../tools/tool-executor.js';
 import { AnswerHandler } from './answer-handler.js';
@@ -57,6 +59,10 @@ export interface TurnLoopOptions {
   sleep: (ms: number, signal: AbortSignal) => Promise<void>;
   retryBackoff: RetryBackoffSettings | undefined;
   targets: readonly ModelTarget[];
+  /** Set when some tool needs approval. */
+  approvals?: ApprovalGate;
+  /** Set when someone asked for checkpoints: called after every turn the session goes on from. */
+  checkpoint?: () => Promise<unknown>;
 }
 
 /** Runs turns until a report is committed or the session has to end. */
@@ -90,21 +96,49 @@ export class TurnLoop {
       const turnNode = o.opTree.begin(o.opTree.root, 'turn', `turn ${state.turn}`);
       const end = await this.runTurn(turnNode, isFinal);
       o.opTree.end(turnNode, end.kind === 'end' ? 'failed' : 'ok');
-      switch (end.kind) {
-        case 'report':
-          state.exitCode = 'EXIT-FINAL-ANSWER';
-          return;
-        case 'end':
-          state.exitCode = end.exitCode;
-          state.error = end.error;
-          return;
-        case 'force-final':
-          this.forceFinal(end.reason, 'model_refused');
-          break;
-        case 'tools':
-          if (end.forceFinal !== undefined) this.forceFinal(end.forceFinal, 'tool_result');
-          break;
-      }
+      if (this.settle(end)) return;
+      if (o.checkpoint !== undefined) await o.checkpoint();
+    }
+  }
+
+  /**
+   * Finishes the turn a paused session stopped in: its tool calls (already in the conversation)
+   * go through the approval gate again with the decisions given, run, and the loop goes on.
+   */
+  async resumePaused(turnCalls: readonly ToolCall[]): Promise<void> {
+    const { state, o } = { state: this.o.state, o: this.o };
+    o.recorder.turn = state.turn;
+    o.sizer.beginTurn(this.nextNoticeTokens());
+    const turnNode = o.opTree.begin(o.opTree.root, 'turn', `turn ${state.turn} (resumed)`);
+    const end = await this.answers.runTools(turnCalls, turnNode);
+    o.opTree.end(turnNode, end.kind === 'end' ? 'failed' : 'ok');
+    if (this.settle(end)) return;
+    if (o.checkpoint !== undefined) await o.checkpoint();
+    await this.run();
+  }
+
+  /** Applies how a turn ended; true when the session ends (or pauses) with it. */
+  private settle(end: TurnEnd): boolean {
+    const { state } = this.o;
+    switch (end.kind) {
+      case 'report':
+        state.exitCode = 'EXIT-FINAL-ANSWER';
+        return true;
+      case 'end':
+        state.exitCode = end.exitCode;
+        state.error = end.error;
+        return true;
+      case 'pause':
+        state.exitCode = 'EXIT-AWAITING-APPROVAL';
+        state.paused = end.paused;
+        state.error = `awaiting approval of ${end.paused.pending.length} tool call${end.paused.pending.length === 1 ? '' : 's'}: ${end.paused.pending.map((p) => `${p.callId} (${p.tool})`).join(', ')}`;
+        return true;
+      case 'force-final':
+        this.forceFinal(end.reason, 'model_refused');
+        return false;
+      case 'tools':
+        if (end.forceFinal !== undefined) this.forceFinal(end.forceFinal, 'tool_result');
+        return false;
     }
   }
 

@@ -9,7 +9,16 @@ export class OpTreeBuilder {
     sessionId: string,
     label: string,
     private readonly now: () => number,
+    resumed?: SessionNode,
   ) {
+    if (resumed !== undefined) {
+      // A resumed session grows the tree its snapshot holds; ids go on from the highest.
+      this.root = resumed;
+      this.root.status = 'running';
+      delete this.root.endedAt;
+      this.nextId = highestId(resumed) + 1;
+      return;
+    }
     this.root = {
       id: 'op-0',
       kind: 'session',
@@ -86,4 +95,16 @@ export function computeTotals(root: OpNode): OpTotals {
   }
   totals.durationMs = (root.endedAt ?? Date.now()) - root.startedAt;
   return totals;
+}
+
+function highestId(root: OpNode): number {
+  let highest = 0;
+  const stack: OpNode[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    const n = Number(node.id.slice(node.id.indexOf('-') + 1));
+    if (Number.isInteger(n) && n > highest) highest = n;
+    for (const child of node.children) stack.push(child);
+  }
+  return highest;
 }

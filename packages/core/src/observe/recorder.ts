@@ -75,6 +75,11 @@ export class SessionRecorder {
     return full;
   }
 
+  /** A resumed session's earlier accounting: kept for the result, not announced again. */
+  restoreAccounting(entries: readonly AccountingEntry[]): void {
+    this.accounting.push(...entries);
+  }
+
   account(entry: AccountingEntry): void {
     this.accounting.push(entry);
     this.emit({ type: 'accounting', entry });

@@ -13,6 +13,7 @@ import {
 } from '@agent/protocol';
 import type { OpTreeBuilder } from '../observe/op-tree.js';
 import type { SessionRecorder } from '../observe/recorder.js';
+import { deniedMessage } from './approval-gate.js';
 import { CallBudget } from './call-budget.js';
 import { failedText, type RawToolOutcome, remoteIdentifier, runExternalCall } from './call-runner.js';
 import { readBatchCalls, readTaskStatus, taskStatusCharacters } from './internal-tools.js';
@@ -60,7 +61,12 @@ export class ToolExecutor {
     this.events = new ToolEvents(options.recorder, options.agentPath);
   }
 
-  async runTurn(calls: readonly ToolCall[], turnNode: OpNode): Promise<TurnToolsOutcome> {
+  /** `denied`: calls a person denied, by id, with the reason: they do not run, the model is told why. */
+  async runTurn(
+    calls: readonly ToolCall[],
+    turnNode: OpNode,
+    denied?: ReadonlyMap<string, string>,
+  ): Promise<TurnToolsOutcome> {
     const budget = new CallBudget(this.options.maxToolCallsPerTurn);
     let forceFinal: ForcedFinalReason | undefined;
     const requestFinal = (reason: ForcedFinalReason) => {
@@ -70,6 +76,8 @@ export class ToolExecutor {
     // budget goes to the calls in the order the model wrote them.
     const runs = await Promise.all(
       calls.map((call) => {
+        const reason = denied?.get(call.id);
+        if (reason !== undefined) return this.refuse(call, turnNode, deniedMessage(reason), 'denied');
         const isBatch =
           call.name === BATCH_TOOL && this.options.internalTools && call.parseError === undefined;
         if (!isBatch && !budget.take()) return this.refuse(call, turnNode, budget.refusal);
@@ -106,10 +114,15 @@ export class ToolExecutor {
     };
   }
 
-  private async refuse(call: ToolCall, parent: OpNode, message: string): Promise<CallRun> {
+  private async refuse(
+    call: ToolCall,
+    parent: OpNode,
+    message: string,
+    error = 'too_many_calls',
+  ): Promise<CallRun> {
     const node = this.options.opTree.begin(parent, 'tool', call.name);
     const started = this.options.now();
-    const outcome: RawToolOutcome = { ok: false, text: failedText(message), error: 'too_many_calls' };
+    const outcome: RawToolOutcome = { ok: false, text: failedText(message), error };
     this.events.started(call);
     this.events.finished(call, outcome, 0);
     const argsJson = call.rawArguments ?? JSON.stringify(call.arguments);

@@ -44,6 +44,11 @@ export interface ToolSpec<P extends ToolParameters, R> {
    * JSON. A throw becomes an error message to the model; the session goes on.
    */
   execute: (args: InferToolArgs<P>, context: ToolContext) => R | Promise<R>;
+  /**
+   * A person decides each call before it runs (`true`), or the calls this function picks
+   * (it gets the arguments as the model sent them). See the `approver` run option.
+   */
+  needsApproval?: boolean | ((args: Record<string, unknown>) => boolean);
 }
 
 /** A tool made by `tool()`: pass it in `tools`, beside any `ToolProvider`. */
@@ -56,6 +61,8 @@ export interface Tool<Args = Record<string, unknown>, R = unknown> {
   readonly inputSchema: JsonSchema;
   /** Your function, as given (callable directly in tests). */
   execute(args: Args, context: ToolContext): R | Promise<R>;
+  /** As given to `tool()`. */
+  readonly needsApproval?: boolean | ((args: Record<string, unknown>) => boolean);
 }
 
 /** Any tool, whatever its argument type. */
@@ -116,6 +123,14 @@ export function tool<const P extends ToolParameters, R>(spec: ToolSpec<P, R>): T
     throw new ConfigError({ field: 'description', value: spec.description, allowed: 'a string', source });
   if (typeof spec.execute !== 'function')
     throw new ConfigError({ field: 'execute', value: spec.execute, allowed: 'a function', source });
+  const needs = spec.needsApproval;
+  if (needs !== undefined && typeof needs !== 'boolean' && typeof needs !== 'function')
+    throw new ConfigError({
+      field: 'needsApproval',
+      value: needs,
+      allowed: 'true, false or a function of the arguments',
+      source,
+    });
   const inputSchema = jsonSchemaOf(spec.parameters, 'parameters', source);
   const validate = isStandardSchema(spec.parameters)
     ? standardValidator(spec.parameters)
@@ -126,6 +141,7 @@ export function tool<const P extends ToolParameters, R>(spec: ToolSpec<P, R>): T
     description: spec.description,
     inputSchema,
     execute: spec.execute,
+    ...(needs === undefined ? {} : { needsApproval: needs }),
   };
   validators.set(made, validate);
   return Object.freeze(made);

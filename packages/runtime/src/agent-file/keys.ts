@@ -106,6 +106,12 @@ export const SETTINGS_PROPERTIES: Record<string, Schema> = {
   },
   toolResponseMaxBytes: positiveInteger('a positive integer (bytes)'),
   toolOutput: TOOL_OUTPUT,
+  approval: {
+    type: 'object',
+    properties: { tools: stringList('a list of tool-name globs (fs__Write*, agent__deploy)') },
+    additionalProperties: false,
+    'x-expects': 'an object { tools: [tool-name globs] }',
+  },
 };
 
 export const SETTINGS_KEYS = Object.keys(SETTINGS_PROPERTIES);

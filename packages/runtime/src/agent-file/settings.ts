@@ -36,6 +36,8 @@ export interface AgentSettings {
   contextWindowBufferTokens?: number;
   toolResponseMaxBytes?: number;
   toolOutput?: ToolOutputSettings;
+  /** Tool calls a person decides before they run: globs over the tool names the model sees (docs/sessions.md). */
+  approval?: { tools?: string[] };
 }
 
 export const SETTING_NAMES = [
@@ -55,6 +57,7 @@ export const SETTING_NAMES = [
   'contextWindowBufferTokens',
   'toolResponseMaxBytes',
   'toolOutput',
+  'approval',
 ] as const satisfies readonly (keyof AgentSettings)[];
 
 /** Picks the settings out of validated data. */

@@ -1,4 +1,4 @@
-import { cacheConfigProblems, parseTtl } from '@agent/cache';
+import { cacheConfigProblems, parseTtl, sessionStoreConfigProblems } from '@agent/cache';
 import { ConfigError } from '@agent/protocol';
 import { describeValue } from '@agent/protocol/util';
 import { type Problem, problem } from '../errors.js';
@@ -36,26 +36,38 @@ export function cacheSettingProblems(data: ConfigFile, file: string, lineOf: Lin
     for (const [tool, value] of Object.entries(server.toolsCache ?? {}))
       ttl(value, ['mcpServers', name, 'toolsCache', tool]);
   }
-  const store = data.cache;
-  if (store !== undefined) {
-    const usable = Object.fromEntries(
-      Object.entries(store).filter(([, value]) => !(value instanceof UnusableValue)),
+  problems.push(...storeProblems('cache', data.cache, cacheConfigProblems, file, lineOf));
+  problems.push(...storeProblems('sessions', data.sessions, sessionStoreConfigProblems, file, lineOf));
+  return problems;
+}
+
+/** Whether a store section (`cache`, `sessions`) can work, each problem at its line. */
+function storeProblems(
+  section: string,
+  store: object | undefined,
+  check: (config: Record<string, unknown>) => ConfigError[],
+  file: string,
+  lineOf: LineOf,
+): Problem[] {
+  if (store === undefined) return [];
+  const problems: Problem[] = [];
+  const usable = Object.fromEntries(
+    Object.entries(store).filter(([, value]) => !(value instanceof UnusableValue)),
+  );
+  const unusable = Object.keys(store).filter((key) => !(key in usable));
+  for (const error of check(usable)) {
+    if (unusable.includes(error.field)) continue;
+    const path = [section, error.field];
+    const got =
+      error.value === undefined && !(error.field in usable) ? 'nothing' : describeValue(error.value);
+    problems.push(
+      problem(
+        'configuration',
+        file,
+        lineOf(path) ?? lineOf([section]),
+        `\`${label(path)}\` must be ${error.allowed}, got ${got}`,
+      ),
     );
-    const unusable = Object.keys(store).filter((key) => !(key in usable));
-    for (const error of cacheConfigProblems(usable)) {
-      if (unusable.includes(error.field)) continue;
-      const path = ['cache', error.field];
-      const got =
-        error.value === undefined && !(error.field in usable) ? 'nothing' : describeValue(error.value);
-      problems.push(
-        problem(
-          'configuration',
-          file,
-          lineOf(path) ?? lineOf(['cache']),
-          `\`${label(path)}\` must be ${error.allowed}, got ${got}`,
-        ),
-      );
-    }
   }
   return problems;
 }

@@ -1,7 +1,14 @@
 import { isRecord } from '@agent/protocol/util';
 import type { Problem } from '../errors.js';
 import type { SourceLocator } from '../source-locator.js';
-import type { CacheSection, ConfigDefaults, ConfigFile, McpServerEntry, ProviderEntry } from './schema.js';
+import type {
+  CacheSection,
+  ConfigDefaults,
+  ConfigFile,
+  McpServerEntry,
+  ProviderEntry,
+  SessionsSection,
+} from './schema.js';
 
 /** Where a config entry was written. */
 export interface Origin {
@@ -42,6 +49,8 @@ export interface MergedConfig {
   cache?: ConfigEntry<CacheSection>;
   /** The warnings of every layer. */
   warnings: Problem[];
+  /** The session store: like `cache`, the highest layer that sets it sets all of it. */
+  sessions?: ConfigEntry<SessionsSection>;
 }
 
 function origin(layer: LoadedLayer, path: (string | number)[]): Origin {
@@ -69,7 +78,7 @@ function mergeNamed<T>(
  * - `defaults`: key by key, the highest layer wins; `reasoning` and `toolOutput` are merged
  *   key by key too; lists (`models`) are replaced, never concatenated.
  * - `allowedPaths`: the places of every layer count.
- * - `cache`: the highest layer that has one defines it whole.
+ * - `cache`, `sessions`: the highest layer that has one defines it whole.
  */
 export function mergeLayers(layers: readonly LoadedLayer[]): MergedConfig {
   const merged: MergedConfig = {
@@ -91,6 +100,9 @@ export function mergeLayers(layers: readonly LoadedLayer[]): MergedConfig {
     }
     if (layer.data.cache !== undefined) {
       merged.cache = { name: 'cache', value: layer.data.cache, origin: origin(layer, ['cache']) };
+    }
+    if (layer.data.sessions !== undefined) {
+      merged.sessions = { name: 'sessions', value: layer.data.sessions, origin: origin(layer, ['sessions']) };
     }
     for (const [key, value] of Object.entries(layer.data.defaults ?? {})) {
       if (value === undefined) continue;

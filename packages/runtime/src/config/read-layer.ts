@@ -94,6 +94,7 @@ export function readLayer(
     if (server !== null) resolveServerPaths(server, dir);
   // The SQLite cache file, like every path of the file, is relative to its directory.
   if (typeof data.cache?.path === 'string') data.cache.path = resolve(dir, data.cache.path);
+  if (typeof data.sessions?.path === 'string') data.sessions.path = resolve(dir, data.sessions.path);
   if (data.allowedPaths !== undefined)
     data.allowedPaths = data.allowedPaths.map((p) => (typeof p === 'string' ? resolve(dir, p) : p));
   return { layer: { path, file, data, locator, warnings }, secrets };
@@ -131,6 +132,7 @@ function literalSecrets(data: ConfigFile): string[] {
     out.push(...strings(server.headers), ...strings(server.env));
   }
   if (typeof data.cache?.url === 'string') out.push(...redisUrlSecrets(data.cache.url));
+  if (typeof data.sessions?.url === 'string') out.push(...redisUrlSecrets(data.sessions.url));
   return out;
 }
 

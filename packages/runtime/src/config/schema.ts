@@ -1,4 +1,10 @@
-import { CACHE_BACKENDS, type CacheStoreConfig, TTL_ALLOWED } from '@agent/cache';
+import {
+  CACHE_BACKENDS,
+  type CacheStoreConfig,
+  SESSION_STORES,
+  type SessionStoreConfig,
+  TTL_ALLOWED,
+} from '@agent/cache';
 import type { McpOAuthConfig } from '@agent/mcp';
 import { REASONING_EFFORTS, type ReasoningEffort } from '@agent/protocol';
 import {
@@ -78,10 +84,15 @@ export interface McpServerEntry {
   cache?: string | number;
   /** Per tool (its own name on the server): a TTL that beats `cache`. */
   toolsCache?: Record<string, string | number>;
+  /** Its tools (globs over their own names on the server) a person decides before each call. */
+  approval?: { tools?: string[] };
 }
 
 /** Where the response and tool caches live (`sqlite` by default, in the user's cache directory). */
 export type CacheSection = CacheStoreConfig;
+
+/** Where session snapshots live (`sqlite` by default, in the user's state directory); docs/sessions.md. */
+export type SessionsSection = SessionStoreConfig;
 
 export interface ConfigDefaults extends AgentSettings {
   /** Models for agents whose file lists none. */
@@ -103,6 +114,7 @@ export interface ConfigFile {
   queues?: Record<string, number | null>;
   defaults?: ConfigDefaults;
   cache?: CacheSection;
+  sessions?: SessionsSection;
 }
 
 export const DEFAULT_MAX_SUB_AGENT_DEPTH = 5;
@@ -221,6 +233,18 @@ const CACHE: Schema = {
   'x-expects': 'an object { backend, path | url, maxEntries }',
 };
 
+const SESSIONS: Schema = {
+  type: 'object',
+  properties: {
+    store: { enum: [...SESSION_STORES], 'x-expects': `one of ${SESSION_STORES.join(', ')}` },
+    path: { type: 'string', minLength: 1, 'x-expects': 'a file path (sqlite)' },
+    url: str('a redis:// or rediss:// URL'),
+    ttl: TTL,
+  },
+  additionalProperties: false,
+  'x-expects': 'an object { store, path | url, ttl }',
+};
+
 const MCP_SERVER: Schema = {
   type: ['object', 'null'],
   properties: {
@@ -264,6 +288,12 @@ const MCP_SERVER: Schema = {
       additionalProperties: TTL,
       'x-expects': 'an object of tool names to TTLs',
     },
+    approval: {
+      type: 'object',
+      properties: { tools: stringList("a list of globs over the server's tool names") },
+      additionalProperties: false,
+      'x-expects': "an object { tools: [globs over the server's tool names] }",
+    },
   },
   additionalProperties: false,
   'x-expects': "an MCP server object (or null to remove a lower layer's entry)",
@@ -295,6 +325,7 @@ export const CONFIG_SCHEMA: Schema = {
     },
     defaults: DEFAULTS_SCHEMA,
     cache: CACHE,
+    sessions: SESSIONS,
   },
   additionalProperties: false,
   'x-expects': 'a JSON object',
@@ -306,6 +337,6 @@ export function isSecretPath(path: readonly (string | number)[]): boolean {
   if (section === 'providers') return field === 'apiKey' || field === 'headers';
   if (section === 'mcpServers') return field === 'headers' || field === 'env' || field === 'oauth';
   // A Redis URL may carry a password.
-  if (section === 'cache') return path[1] === 'url';
+  if (section === 'cache' || section === 'sessions') return path[1] === 'url';
   return false;
 }

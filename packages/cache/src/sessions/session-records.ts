@@ -1,0 +1,61 @@
+import { ConfigError, type SessionSnapshot } from '@agent/protocol';
+import { isRecord } from '@agent/protocol/util';
+import { SessionStoreError } from '../errors.js';
+
+/** A finished session is kept this long unless `ttl` says otherwise: a week. */
+export const DEFAULT_SESSION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+/** An unfinished session (paused, or left by a crash) is kept at least this long: 30 days. */
+export const UNFINISHED_SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+/** The largest snapshot a store takes: 32 MiB of JSON. */
+export const MAX_SNAPSHOT_BYTES = 32 * 1024 * 1024;
+
+const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
+export const SESSION_ID_ALLOWED =
+  '1-128 letters, digits, ".", "_", ":" or "-", starting with a letter or digit';
+
+/** Throws a `ConfigError` for an id no session can have (it is also part of a key or a query). */
+export function checkSessionId(id: unknown): string {
+  if (typeof id === 'string' && SESSION_ID.test(id)) return id;
+  throw new ConfigError({
+    field: 'sessionId',
+    value: id,
+    allowed: SESSION_ID_ALLOWED,
+    message: `${JSON.stringify(id)} is not a session id (${SESSION_ID_ALLOWED})`,
+  });
+}
+
+/** Milliseconds the snapshot is kept from now. */
+export function keepFor(snapshot: SessionSnapshot, ttlMs: number): number {
+  return snapshot.status === 'finished' ? ttlMs : Math.max(ttlMs, UNFINISHED_SESSION_TTL_MS);
+}
+
+/** The snapshot as stored JSON; a snapshot over the bound is refused before anything is written. */
+export function encodeSnapshot(snapshot: SessionSnapshot, where: string): string {
+  checkSessionId(snapshot.sessionId);
+  const text = JSON.stringify(snapshot);
+  const bytes = Buffer.byteLength(text);
+  if (bytes > MAX_SNAPSHOT_BYTES) {
+    throw new SessionStoreError(
+      `${where}: the snapshot of session ${snapshot.sessionId} is ${bytes} bytes, over the ${MAX_SNAPSHOT_BYTES}-byte bound; it was not stored (the earlier one is kept)`,
+    );
+  }
+  return text;
+}
+
+/** A stored snapshot read back; one that does not parse is reported, never guessed at. */
+export function decodeSnapshot(text: string, sessionId: string, where: string): SessionSnapshot {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new SessionStoreError(`${where}: the stored snapshot of session ${sessionId} is not valid JSON`, {
+      cause: error,
+    });
+  }
+  if (!isRecord(value) || value.sessionId !== sessionId) {
+    throw new SessionStoreError(
+      `${where}: the stored snapshot of session ${sessionId} is not a session snapshot`,
+    );
+  }
+  return value as unknown as SessionSnapshot;
+}

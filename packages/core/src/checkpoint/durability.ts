@@ -1,0 +1,161 @@
+import type { ExpectedOutput, ModelTarget, SessionSnapshot, ToolDefinition } from '@agent/protocol';
+import type { AgentSessionConfig } from '../config.js';
+import type { TokenEstimator } from '../context/token-estimator.js';
+import type { SessionState } from '../loop/session-state.js';
+import type { TargetRotation } from '../loop/target-rotation.js';
+import { OpTreeBuilder } from '../observe/op-tree.js';
+import type { SessionRecorder } from '../observe/recorder.js';
+import {
+  ApprovalGate,
+  type ApprovalRule,
+  approvalRule,
+  DEFAULT_APPROVAL_TIMEOUT_MS,
+} from '../tools/approval-gate.js';
+import { isTool } from '../tools/tool.js';
+import { Checkpointer } from './checkpointer.js';
+import { type CheckpointParts, restoreSnapshot } from './session-checkpoint.js';
+import { settingsHash } from './settings-hash.js';
+
+export interface DurabilityInput {
+  config: AgentSessionConfig;
+  resumeFrom: SessionSnapshot | undefined;
+  sessionId: string;
+  agent: string;
+  agentPath: string;
+  expected: ExpectedOutput;
+  reportBack: boolean;
+  maxTurns: number;
+  maxRetries: number;
+  targets: readonly ModelTarget[];
+  tools: readonly ToolDefinition[];
+  nonce: string;
+  state: SessionState;
+  rotation: TargetRotation;
+  estimator: TokenEstimator;
+  recorder: SessionRecorder;
+  opTree: OpTreeBuilder;
+  now: () => number;
+  signal: AbortSignal;
+}
+
+/** What a session that checkpoints, resumes or asks for approval adds to its loop. */
+export type Durability =
+  | { ok: false; error: string }
+  | {
+      ok: true;
+      /** The resumed tree when resuming, else the one given. */
+      opTree: OpTreeBuilder;
+      /** For snapshots (a pause builds one even without a listener); undefined when nothing needs one. */
+      parts: CheckpointParts | undefined;
+      checkpointer: Checkpointer | undefined;
+      approvals: ApprovalGate | undefined;
+    };
+
+/**
+ * Sets up checkpoints, resume and approval for a session. Costs nothing for a session that
+ * uses none of them: no hash, no snapshot, no gate.
+ */
+export function setUpDurability(input: DurabilityInput): Durability {
+  const { config, resumeFrom } = input;
+  const rule = approvalRule(config.approval?.tools, toolRules(config.tools));
+  const approvalsGiven = Object.entries(config.approvals ?? {});
+  const problem = approvalsProblem(
+    resumeFrom,
+    approvalsGiven.map(([id]) => id),
+  );
+  if (problem !== undefined) return { ok: false, error: problem };
+  const wanted = config.onCheckpoint !== undefined || resumeFrom !== undefined || rule !== undefined;
+  if (!wanted)
+    return {
+      ok: true,
+      opTree: input.opTree,
+      parts: undefined,
+      checkpointer: undefined,
+      approvals: undefined,
+    };
+  const hash = settingsHash({
+    agent: input.agent,
+    instructions: config.instructions,
+    expected: input.expected,
+    reportBack: input.reportBack,
+    internalTools: config.internalTools !== false,
+    maxTurns: input.maxTurns,
+    maxRetries: input.maxRetries,
+    targets: input.targets,
+    tools: input.tools,
+  });
+  let opTree = input.opTree;
+  const base = {
+    sessionId: input.sessionId,
+    agent: input.agent,
+    settingsHash: hash,
+    nonce: input.nonce,
+    state: input.state,
+    rotation: input.rotation,
+    estimator: input.estimator,
+    recorder: input.recorder,
+    now: input.now,
+  };
+  if (resumeFrom !== undefined) {
+    if (resumeFrom.settingsHash !== hash) {
+      return {
+        ok: false,
+        error: `resumeFrom: the snapshot of session ${resumeFrom.sessionId} was taken with other agent settings (agent "${resumeFrom.agent}", settings ${resumeFrom.settingsHash}; this agent "${input.agent}" has ${hash}): resume it with the agent file, models and tools that started it`,
+      };
+    }
+    opTree = new OpTreeBuilder(input.sessionId, input.agent, input.now, structuredClone(resumeFrom.opTree));
+    restoreSnapshot(resumeFrom, base);
+  }
+  const parts: CheckpointParts = { ...base, opTree };
+  const approvals =
+    rule === undefined
+      ? undefined
+      : new ApprovalGate({
+          rule,
+          approver: config.approver,
+          decisions: new Map([...Object.entries(resumeFrom?.decisions ?? {}), ...approvalsGiven]),
+          timeoutMs: config.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS,
+          signal: input.signal,
+          sessionId: input.sessionId,
+          agentPath: input.agentPath,
+          recorder: input.recorder,
+        });
+  return {
+    ok: true,
+    opTree,
+    parts,
+    checkpointer:
+      config.onCheckpoint === undefined ? undefined : new Checkpointer(parts, config.onCheckpoint),
+    approvals,
+  };
+}
+
+/** Each `tool()`'s own `needsApproval`, by name. */
+function toolRules(tools: AgentSessionConfig['tools']): Map<string, ApprovalRule> {
+  const rules = new Map<string, ApprovalRule>();
+  for (const entry of tools ?? []) {
+    if (!isTool(entry) || entry.needsApproval === undefined || entry.needsApproval === false) continue;
+    const needs = entry.needsApproval;
+    rules.set(entry.name, needs === true ? () => true : (_tool, args) => needs(args));
+  }
+  return rules;
+}
+
+/** Decisions must name calls the resumed session is waiting for. */
+function approvalsProblem(
+  resumeFrom: SessionSnapshot | undefined,
+  ids: readonly string[],
+): string | undefined {
+  if (ids.length === 0) return undefined;
+  const pending =
+    resumeFrom?.status === 'awaiting_approval' ? (resumeFrom.pending ?? []).map((p) => p.callId) : [];
+  const unknown = ids.filter((id) => !pending.includes(id));
+  if (unknown.length === 0) return undefined;
+  const waiting =
+    pending.length === 0
+      ? resumeFrom === undefined
+        ? 'only a resumed session waits for decisions'
+        : `session ${resumeFrom.sessionId} is not waiting for any decision`
+      : `session ${resumeFrom!.sessionId} waits for ${pending.join(', ')}`;
+  return `approvals: ${unknown.map((id) => JSON.stringify(id)).join(', ')} ${unknown.length === 1 ? 'is' : 'are'} not a pending call; ${waiting}`;
+}

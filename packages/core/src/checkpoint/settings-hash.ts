@@ -1,0 +1,36 @@
+import { createHash } from 'node:crypto';
+import type { ExpectedOutput, ModelTarget, ToolDefinition } from '@agent/protocol';
+
+/** What shapes the requests a session sends; a snapshot only resumes under the same. */
+export interface HashedSettings {
+  agent: string;
+  instructions: string | undefined;
+  expected: ExpectedOutput;
+  reportBack: boolean;
+  internalTools: boolean;
+  maxTurns: number;
+  maxRetries: number;
+  targets: readonly ModelTarget[];
+  tools: readonly ToolDefinition[];
+}
+
+/**
+ * `sha256:` and 16 hex digits over the settings, in a fixed key order (tool names sorted, so
+ * MCP servers listing in another order do not count as another agent). Computed only when a
+ * session checkpoints or resumes.
+ */
+export function settingsHash(settings: HashedSettings): string {
+  const canonical = JSON.stringify([
+    settings.agent,
+    settings.instructions ?? '',
+    settings.expected.format,
+    settings.expected.schema ?? null,
+    settings.reportBack,
+    settings.internalTools,
+    settings.maxTurns,
+    settings.maxRetries,
+    settings.targets.map((target) => `${target.client.provider}/${target.client.model}`),
+    settings.tools.map((tool) => tool.name).sort(),
+  ]);
+  return `sha256:${createHash('sha256').update(canonical).digest('hex').slice(0, 16)}`;
+}

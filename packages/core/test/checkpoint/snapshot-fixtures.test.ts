@@ -1,0 +1,30 @@
+import { readFileSync } from 'node:fs';
+import type { SessionSnapshot } from '@agent/protocol';
+import { afterEach, expect, test } from 'vitest';
+import { resume, run } from '../../src/index.js';
+import { agentOn, NONCE, STEPS, sent, serve, servers } from './five-turns.js';
+
+// Every snapshot version this project ever wrote keeps loading: one fixture per version, taken
+// after turn 2 of the five-turn session and kept as it was written.
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => server.close()));
+});
+
+const fixture = (version: number) =>
+  JSON.parse(
+    readFileSync(new URL(`./fixtures/snapshot-v${version}.json`, import.meta.url), 'utf8'),
+  ) as SessionSnapshot;
+
+test('a version 1 snapshot resumes and sends what the uninterrupted session sent after turn 2', async () => {
+  const reference = await serve(STEPS);
+  await run(agentOn(reference), 'Weather in Athens, Rome, Oslo and Lima?', { internal: { nonce: NONCE } });
+  const snapshot = fixture(1);
+  expect(snapshot.version).toBe(1);
+  const server = await serve(STEPS.slice(2));
+  const result = await resume(agentOn(server), snapshot);
+  expect(result.success, result.error).toBe(true);
+  expect(result.sessionId).toBe('fixture-session-v1');
+  expect(server.requests.map(sent)).toEqual(reference.requests.slice(2).map(sent));
+  // The accounting of turns 1 and 2 came with the snapshot.
+  expect(result.accounting.filter((entry) => entry.type === 'llm')).toHaveLength(5);
+});

@@ -1,0 +1,71 @@
+import type { AccountingEntry } from './accounting.js';
+import type { ExitCode, ForcedFinalReason } from './exit-codes.js';
+import type { FinalReport } from './final-report.js';
+import type { ConversationMessage, ToolCall } from './messages.js';
+import type { SessionNode } from './op-tree.js';
+
+/** The snapshot format this release writes; older versions keep loading (`docs/sessions.md`). */
+export const SESSION_SNAPSHOT_VERSION = 1;
+
+/** Where a session stands when its snapshot is taken. */
+export type SessionSnapshotStatus = 'running' | 'awaiting_approval' | 'finished';
+
+/** A tool call waiting for a person's decision (`EXIT-AWAITING-APPROVAL`). */
+export interface PendingToolCall {
+  /** The model's call id: `agent resume <session> --approve <callId>`. */
+  callId: string;
+  tool: string;
+  arguments: Record<string, unknown>;
+}
+
+/** A person's answer to a pending call; a denial reaches the model as a tool failure with `reason`. */
+export type ApprovalDecision = { approved: true } | { approved: false; reason?: string };
+
+/** Session-wide loop state a resumed session needs to continue exactly. */
+export interface SnapshotLoopState {
+  forcedFinal?: ForcedFinalReason;
+  finalReportFailedEver: boolean;
+  finalReportAttempts: number;
+  taskStatusOnlyTurns: number;
+  lastStopReason?: string;
+  /** The last refused report attempt, kept for the result when none commits. */
+  lastRejected?: { payload: string; slug: string; reason: string; diagnostics: string[] };
+}
+
+/**
+ * A session captured at a turn boundary (or paused inside a turn for approval): plain JSON,
+ * versioned. `createAgentSession({ ...agent, resumeFrom })` continues it: the resumed session
+ * sends the model the same requests an uninterrupted one would have.
+ */
+export interface SessionSnapshot {
+  version: number;
+  sessionId: string;
+  /** The agent's name (`main` by default). */
+  agent: string;
+  /** Hash of the settings that shape the requests; resuming with another agent is refused. */
+  settingsHash: string;
+  status: SessionSnapshotStatus;
+  /** Epoch milliseconds when the snapshot was taken. */
+  takenAt: number;
+  /** Turns completed (the turn in flight when paused for approval). */
+  turn: number;
+  nonce: string;
+  conversation: ConversationMessage[];
+  loop: SnapshotLoopState;
+  /** Per model target, in order: why it was dropped for the rest of the session (null: live). */
+  droppedTargets: (string | null)[];
+  /** The token estimator's learned correction (reported / estimated). */
+  tokenCorrection: number;
+  accounting: AccountingEntry[];
+  opTree: SessionNode;
+  /** Set when paused: the calls of the turn in flight, in the model's order; `pending` need a decision. */
+  turnCalls?: ToolCall[];
+  pending?: PendingToolCall[];
+  /** Set when paused: decisions already made for calls of the turn in flight, by call id. */
+  decisions?: Record<string, ApprovalDecision>;
+  /** What the caller keeps with the session (the runtime: `agentFile`, so `agent resume` finds it). */
+  labels?: Record<string, string>;
+  /** Set when finished. */
+  exitCode?: ExitCode;
+  finalReport?: FinalReport;
+}

@@ -1,0 +1,68 @@
+import { openSessionStore } from '@agent/cache';
+import type { AgentResult, SessionSnapshot, SessionStore } from '@agent/protocol';
+import { errorMessage } from '@agent/protocol/util';
+import { type ResolvedConfig, unusableValueError } from '../config/layers.js';
+
+/**
+ * A runner's session store, opened on first use (a run that neither checkpoints nor pauses
+ * touches no file): `agent.json`'s `sessions`, SQLite in the user's state directory by default.
+ */
+export class RunnerSessions {
+  private opening: Promise<SessionStore> | undefined;
+
+  /** `agentFile`: the absolute path of the top agent file, kept in every snapshot's labels. */
+  constructor(
+    private readonly config: ResolvedConfig,
+    private readonly agentFile: string,
+  ) {}
+
+  private labelled(snapshot: SessionSnapshot): SessionSnapshot {
+    return { ...snapshot, labels: { ...snapshot.labels, agentFile: this.agentFile } };
+  }
+
+  /** The store; rejects with a `SessionStoreError` (or `ConfigError`) naming it when it cannot open. */
+  store(): Promise<SessionStore> {
+    if (this.opening === undefined) {
+      const section = this.config.sessions?.value ?? {};
+      const unusable = unusableValueError(section);
+      this.opening =
+        unusable === undefined
+          ? openSessionStore(section, { env: this.config.env })
+          : Promise.reject(unusable);
+      // A failed open is retried by the next run (the store may be back).
+      this.opening.catch(() => {
+        this.opening = undefined;
+      });
+    }
+    return this.opening;
+  }
+
+  /** Saves each checkpoint; the next turn waits for the write. */
+  checkpointer(store: SessionStore): (snapshot: SessionSnapshot) => Promise<void> {
+    return (snapshot) => store.save(this.labelled(snapshot));
+  }
+
+  /**
+   * A paused result's snapshot goes to the store even when the run did not checkpoint, so
+   * `agent resume` can find it; a store that is down is said in the result's error (the
+   * snapshot stays in the result).
+   */
+  async keepPaused(result: AgentResult, alreadyStored: boolean): Promise<AgentResult> {
+    if (result.success || result.snapshot === undefined || alreadyStored) return result;
+    try {
+      await (await this.store()).save(this.labelled(result.snapshot));
+      return result;
+    } catch (error) {
+      return {
+        ...result,
+        error: this.config.redact(`${result.error}; storing its snapshot failed: ${errorMessage(error)}`),
+      };
+    }
+  }
+
+  async close(): Promise<void> {
+    const opening = this.opening;
+    this.opening = undefined;
+    if (opening !== undefined) await (await opening.catch(() => undefined))?.close();
+  }
+}
