@@ -8,6 +8,22 @@ const PER_MESSAGE_OVERHEAD = 4;
 
 /** Texts whose count a session keeps: a tool result is sized, admitted and then stored as a message. */
 const RECENT_TEXTS = 16;
+/** Texts up to this length are counted once per process: notice heads, tool names, small arguments recur. */
+const SHORT_TEXT = 256;
+/** Short texts kept per counting function (about 1 MB at most). */
+const SHORT_TEXTS = 4096;
+
+/** Counts of short texts, per counting function, for every session of the process. */
+const shortTextTokens = new WeakMap<CountTokens, Map<string, number>>();
+
+function shortTextCache(method: CountTokens): Map<string, number> {
+  let cache = shortTextTokens.get(method);
+  if (cache === undefined) {
+    cache = new Map();
+    shortTextTokens.set(method, cache);
+  }
+  return cache;
+}
 
 /**
  * Tool definitions are usually the same objects for every session of a process (internal tools,
@@ -35,6 +51,8 @@ export class TokenEstimator {
   private readonly exact: CountTokens;
   /** The last texts counted: the same text is counted once, however many checks it passes. */
   private readonly recent = new Map<string, number>();
+  /** Short texts, shared with every estimator of the same counting function; none for the heuristic. */
+  private readonly short: Map<string, number> | undefined;
   /** The counting function: estimates made with it can be shared across sessions. */
   readonly countingKey: CountTokens;
   private readonly definitions: WeakMap<ToolDefinition, number>;
@@ -47,15 +65,21 @@ export class TokenEstimator {
     this.exact = method === undefined ? heuristicTokens : (text) => method.call(client, text);
     this.countingKey = method ?? heuristicTokens;
     this.definitions = definitionCache(this.countingKey);
+    this.short = method === undefined ? undefined : shortTextCache(method);
   }
 
+  /** The exact count, made once per text: per process for short texts, per session for recent ones. */
   private count(text: string): number {
     if (text.length === 0) return 0;
-    let tokens = this.recent.get(text);
+    if (this.short === undefined) return this.exact(text);
+    const isShort = text.length <= SHORT_TEXT;
+    const memo = isShort ? this.short : this.recent;
+    const limit = isShort ? SHORT_TEXTS : RECENT_TEXTS;
+    let tokens = memo.get(text);
     if (tokens === undefined) {
       tokens = this.exact(text);
-      if (this.recent.size >= RECENT_TEXTS) this.recent.delete(this.recent.keys().next().value as string);
-      this.recent.set(text, tokens);
+      if (memo.size >= limit) memo.delete(memo.keys().next().value as string);
+      memo.set(text, tokens);
     }
     return tokens;
   }

@@ -25,6 +25,29 @@ export function failedText(message: string): string {
 }
 
 /**
+ * The signal a tool call runs under, made when the tool first reads it: most function tools
+ * never do, and an AbortController costs more than the rest of an in-process call.
+ */
+class LazyAbort {
+  private controller: AbortController | undefined;
+  private stopped: { reason: unknown } | undefined;
+
+  get signal(): AbortSignal {
+    if (this.controller === undefined) {
+      this.controller = new AbortController();
+      if (this.stopped !== undefined) this.controller.abort(this.stopped.reason);
+    }
+    return this.controller.signal;
+  }
+
+  abort(reason: unknown): void {
+    if (this.stopped !== undefined) return;
+    this.stopped = { reason };
+    this.controller?.abort(reason);
+  }
+}
+
+/**
  * Runs one external tool call with its own timeout and the session's signal. A provider that
  * throws, hangs past the timeout or ignores the signal still yields an outcome: never a crash.
  */
@@ -50,21 +73,21 @@ export async function runExternalCall(
     };
   }
   const { provider } = resolved;
-  const controller = new AbortController();
-  const onSessionAbort = () => controller.abort(options.signal.reason);
-  options.signal.addEventListener('abort', onSessionAbort, { once: true });
+  const abort = new LazyAbort();
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<ToolResult>((resolve) => {
     timer = setTimeout(() => {
       resolve({ ok: false, error: { kind: 'timeout', message: `no answer within ${options.timeoutMs} ms` } });
-      controller.abort(new Error('tool timeout'));
+      abort.abort(new Error('tool timeout'));
     }, options.timeoutMs);
   });
   // Only the session's own cancellation counts as "cancelled"; our timeout aborts the call too.
   let onCancelled = () => {};
   const aborted = new Promise<ToolResult>((resolve) => {
-    onCancelled = () =>
+    onCancelled = () => {
+      abort.abort(options.signal.reason);
       resolve({ ok: false, error: { kind: 'aborted', message: 'the session was cancelled' } });
+    };
     if (options.signal.aborted) onCancelled();
     else options.signal.addEventListener('abort', onCancelled, { once: true });
   });
@@ -73,7 +96,9 @@ export async function runExternalCall(
       .execute(
         { name, arguments: args, callId },
         {
-          signal: controller.signal,
+          get signal() {
+            return abort.signal;
+          },
           timeoutMs: options.timeoutMs,
           ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
         },
@@ -110,7 +135,6 @@ export async function runExternalCall(
     };
   } finally {
     clearTimeout(timer);
-    options.signal.removeEventListener('abort', onSessionAbort);
     options.signal.removeEventListener('abort', onCancelled);
   }
 }

@@ -197,7 +197,14 @@ export function functionToolProvider(tools: readonly AnyTool[]): ToolProvider {
           },
         };
       }
-      return resultOf(await found.execute(checked.value, { signal: options.signal, callId: call.callId }));
+      // The signal is read only if the tool reads it (made on first read, see runExternalCall).
+      const context = {
+        get signal() {
+          return options.signal;
+        },
+        callId: call.callId,
+      };
+      return resultOf(await found.execute(checked.value, context));
     },
   };
 }

@@ -67,6 +67,44 @@ describe('run(agent, input)', () => {
     expect(counted.filter((text) => text.includes('The current weather in a city'))).toHaveLength(1);
   });
 
+  test("a tool's signal is aborted when its timeout passes, even if the tool reads it late", async () => {
+    const seen: boolean[] = [];
+    const slow = tool({
+      name: 'slow',
+      description: 'Takes its time',
+      parameters: { type: 'object', properties: {} },
+      execute: async (_args, context) => {
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        seen.push(context.signal.aborted);
+        return 'late';
+      },
+    });
+    const watched = tool({
+      name: 'watched',
+      description: 'Reads its signal at once',
+      parameters: { type: 'object', properties: {} },
+      execute: (_args, context) =>
+        new Promise<string>((resolve) => context.signal.addEventListener('abort', () => resolve('stopped'))),
+    });
+    const client = scriptedModel([
+      toolCall('slow', {}),
+      toolCall('watched', {}),
+      finalReport('done', { format: 'text' }),
+    ]);
+    const agent = defineAgent({
+      model: client,
+      tools: [slow, watched],
+      toolTimeoutMs: 100,
+      output: { format: 'text' },
+    });
+    const result = await run(agent, 'go');
+    expect(result.success).toBe(true);
+    expect(toolMessages(client.requests[1]!)[0]).toContain('no answer within 100 ms');
+    expect(toolMessages(client.requests[2]!)[1]).toContain('no answer within 100 ms');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(seen).toEqual([true]);
+  });
+
   test('an invalid call never reaches execute: the model is told what was wrong, and calls again', async () => {
     const seen: unknown[] = [];
     const strict = tool({

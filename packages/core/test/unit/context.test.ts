@@ -56,7 +56,7 @@ describe('TokenEstimator', () => {
     expect(counted).toEqual([result]);
   });
 
-  test('the XML-NEXT body is counted once per process; each head per request', () => {
+  test('the XML-NEXT body is counted once per process, and so is each distinct head', () => {
     const counted: string[] = [];
     const countTokens = (text: string) => {
       counted.push(text);
@@ -86,7 +86,7 @@ describe('TokenEstimator', () => {
     const bodies = counted.filter((text) => text.includes('## Final report'));
     expect(bodies).toHaveLength(1);
     expect(bodies[0]).not.toContain('aaaaaaaa');
-    expect(counted.filter((text) => text.startsWith('# XML-NEXT'))).toHaveLength(3); // A turn 1, A turn 2, B turn 1
+    expect(counted.filter((text) => text.startsWith('# XML-NEXT'))).toHaveLength(2); // A turn 1 and A turn 2; B's turn 1 head is A's, counted once per process
   });
 
   test('a message is counted once and the cache follows identity', () => {
