@@ -25,8 +25,8 @@ import { runAgentChain } from './orchestration/run-chain.js';
 import { loadAgentTree } from './registry.js';
 import { RunScope } from './run-scope.js';
 import type { RunnerContext, SessionRequest } from './session-runner.js';
-import { type RunSettings, readSettingValues } from './setting-overrides.js';
 import { RunnerSessions } from './sessions/runner-sessions.js';
+import { type RunSettings, readSettingValues } from './setting-overrides.js';
 import { summarizeAgent } from './summary.js';
 
 /** The output contract of a run: `--format` / `--schema` over the file's `output`. */
