@@ -1,3 +1,4 @@
+import { PerCounter, setBounded } from './per-counter.js';
 import type { TokenEstimator } from './token-estimator.js';
 
 /** Bodies whose count is kept per counting function (an agent has a few: normal, final, last attempt). */
@@ -11,16 +12,7 @@ const NONCE_STAND_IN = '00000000';
  * agent send the same body (format, schema, rules) and differ only in their nonce, so the body
  * is counted with a stand-in nonce once per process instead of once per session.
  */
-const sharedBodies = new WeakMap<object, Map<string, number>>();
-
-function bodiesFor(key: object): Map<string, number> {
-  let bodies = sharedBodies.get(key);
-  if (bodies === undefined) {
-    bodies = new Map();
-    sharedBodies.set(key, bodies);
-  }
-  return bodies;
-}
+const sharedBodies = new PerCounter(() => new Map<string, number>());
 
 /**
  * Tokens of the XML-NEXT notice, counted by the session's estimator: the final-report schema
@@ -35,7 +27,7 @@ export class NoticeTokens {
     private readonly estimator: TokenEstimator,
     private readonly nonce: string,
   ) {
-    this.bodies = bodiesFor(estimator.countingKey);
+    this.bodies = sharedBodies.for(estimator.countingKey);
   }
 
   rawHead(head: string): number {
@@ -47,8 +39,7 @@ export class NoticeTokens {
     let tokens = this.bodies.get(key);
     if (tokens === undefined) {
       tokens = this.estimator.rawText(key);
-      if (this.bodies.size >= MAX_KEPT) this.bodies.delete(this.bodies.keys().next().value as string);
-      this.bodies.set(key, tokens);
+      setBounded(this.bodies, key, tokens, MAX_KEPT);
     }
     return tokens;
   }

@@ -1,5 +1,6 @@
 import type { ConversationMessage, ModelClient, ToolDefinition } from '@agent/protocol';
 import { heuristicTokens } from '@agent/protocol/util';
+import { PerCounter, setBounded } from './per-counter.js';
 
 type CountTokens = (text: string) => number;
 
@@ -14,32 +15,14 @@ const SHORT_TEXT = 256;
 const SHORT_TEXTS = 4096;
 
 /** Counts of short texts, per counting function, for every session of the process. */
-const shortTextTokens = new WeakMap<CountTokens, Map<string, number>>();
-
-function shortTextCache(method: CountTokens): Map<string, number> {
-  let cache = shortTextTokens.get(method);
-  if (cache === undefined) {
-    cache = new Map();
-    shortTextTokens.set(method, cache);
-  }
-  return cache;
-}
+const shortTextTokens = new PerCounter(() => new Map<string, number>());
 
 /**
  * Tool definitions are usually the same objects for every session of a process (internal tools,
  * an MCP server's listing): their counts are kept across sessions, per counting function (a
  * provider gives every client of one tokenizer the same `countTokens`).
  */
-const definitionTokens = new WeakMap<CountTokens, WeakMap<ToolDefinition, number>>();
-
-function definitionCache(method: CountTokens): WeakMap<ToolDefinition, number> {
-  let cache = definitionTokens.get(method);
-  if (cache === undefined) {
-    cache = new WeakMap();
-    definitionTokens.set(method, cache);
-  }
-  return cache;
-}
+const definitionTokens = new PerCounter(() => new WeakMap<ToolDefinition, number>());
 
 /**
  * Estimates tokens of messages and texts: with the model client's `countTokens` where it has one
@@ -64,8 +47,8 @@ export class TokenEstimator {
     const method = client?.countTokens;
     this.exact = method === undefined ? heuristicTokens : (text) => method.call(client, text);
     this.countingKey = method ?? heuristicTokens;
-    this.definitions = definitionCache(this.countingKey);
-    this.short = method === undefined ? undefined : shortTextCache(method);
+    this.definitions = definitionTokens.for(this.countingKey);
+    this.short = method === undefined ? undefined : shortTextTokens.for(method);
   }
 
   /** The exact count, made once per text: per process for short texts, per session for recent ones. */
@@ -78,8 +61,7 @@ export class TokenEstimator {
     let tokens = memo.get(text);
     if (tokens === undefined) {
       tokens = this.exact(text);
-      if (memo.size >= limit) memo.delete(memo.keys().next().value as string);
-      memo.set(text, tokens);
+      setBounded(memo, text, tokens, limit);
     }
     return tokens;
   }
