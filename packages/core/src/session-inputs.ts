@@ -1,5 +1,6 @@
 import {
   ConfigError,
+  type ConversationMessage,
   type ExpectedOutput,
   type ModelTarget,
   REPORT_BACK_TOOL,
@@ -82,4 +83,20 @@ export function reportBackTool(
       'Send your final answer as structured data: the arguments are the report and must match this schema. Calling it ends the task (the other tools you call in the same answer still run first). If the arguments do not match, you are told why and may call it again.',
     inputSchema: schema,
   };
+}
+
+/** The first request's conversation: system prompt (with the providers' instructions), history, user prompt. */
+export function initialConversation(
+  config: AgentSessionConfig,
+  providers: readonly ToolProvider[],
+): ConversationMessage[] {
+  const messages: ConversationMessage[] = [];
+  const instructions = providers
+    .map((p) => p.instructions?.())
+    .filter((text): text is string => typeof text === 'string' && text.length > 0);
+  const system = [config.instructions ?? '', ...instructions].filter((part) => part.length > 0).join('\n\n');
+  if (system.length > 0) messages.push({ role: 'system', content: system });
+  if (config.history !== undefined) messages.push(...config.history);
+  messages.push({ role: 'user', content: config.prompt });
+  return messages;
 }

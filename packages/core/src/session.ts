@@ -4,7 +4,6 @@ import {
   type AgentResult,
   BATCH_TOOL,
   ConfigError,
-  type ConversationMessage,
   DEFAULT_MAX_RETRIES,
   DEFAULT_MAX_TURNS,
   type ExitCode,
@@ -18,7 +17,6 @@ import {
   TOOL_OUTPUT_TOOL,
   type ToolDefinition,
   type ToolOutputHook,
-  type ToolProvider,
 } from '@agent/protocol';
 import { abortableSleep, errorMessage, isPositiveInteger, isRecord } from '@agent/protocol/util';
 import { createNonce } from '@agent/xml-transport';
@@ -45,7 +43,13 @@ import { TurnNotices } from './loop/turn-notice.js';
 import { OpTreeBuilder } from './observe/op-tree.js';
 import { SessionRecorder } from './observe/recorder.js';
 import { finSummaries } from './observe/summaries.js';
-import { expectedOutput, modelTargets, reportBackTool, toolProviders } from './session-inputs.js';
+import {
+  expectedOutput,
+  initialConversation,
+  modelTargets,
+  reportBackTool,
+  toolProviders,
+} from './session-inputs.js';
 import { batchTool, taskStatusTool } from './tools/internal-tools.js';
 import { ResultSizer } from './tools/result-sizer.js';
 import { ToolExecutor } from './tools/tool-executor.js';
@@ -390,19 +394,4 @@ function endingMessage(state: SessionState, exitCode: ExitCode): string {
   if (committed === undefined) return state.error ?? exitCode;
   const after = state.forcedFinal === 'context' ? ' after the context guard forced the final turn' : '';
   return `final report committed (${committed.status})${after}`;
-}
-
-function initialConversation(
-  config: AgentSessionConfig,
-  providers: readonly ToolProvider[],
-): ConversationMessage[] {
-  const messages: ConversationMessage[] = [];
-  const instructions = providers
-    .map((p) => p.instructions?.())
-    .filter((text): text is string => typeof text === 'string' && text.length > 0);
-  const system = [config.instructions ?? '', ...instructions].filter((part) => part.length > 0).join('\n\n');
-  if (system.length > 0) messages.push({ role: 'system', content: system });
-  if (config.history !== undefined) messages.push(...config.history);
-  messages.push({ role: 'user', content: config.prompt });
-  return messages;
 }

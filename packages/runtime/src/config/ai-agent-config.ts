@@ -1,16 +1,15 @@
 import { basename } from 'node:path';
-import { isRecord, parseDurationMs } from '@agent/protocol/util';
+import { isRecord } from '@agent/protocol/util';
 import { normaliseSettingForms } from '../agent-file/ai-agent-forms.js';
 import { suggestion } from '../agent-file/suggest.js';
-import { type Problem, problem } from '../errors.js';
+import type { Problem } from '../errors.js';
+import { type Context, checkKeys, fail, type Json, type LineOf, warn } from './ai-agent-context.js';
+import { mcpServer } from './ai-agent-mcp-server.js';
 
 // ai-agent's `.ai-agent.json`, translated field by field into this runtime's `agent.json` shape
 // before the usual checks (docs/migrating-from-ai-agent.md has the table). What cannot be
 // honoured where ignoring it would change behaviour is a problem; what only changes cost or
 // visibility, and sections not active here, are warnings.
-
-type Json = Record<string, unknown>;
-type LineOf = (path: readonly (string | number)[]) => number | undefined;
 
 /** Base URLs of the providers ai-agent has and this runtime reaches through their OpenAI-compatible API. */
 export const AI_AGENT_BASE_URLS = {
@@ -52,24 +51,6 @@ const PROVIDER_KEYS = [
   'stringSchemaFormatsDenied',
 ];
 const MODEL_KEYS = ['contextWindow', 'tokenizer', 'overrides', 'interleaved', 'contextWindowBufferTokens'];
-const SERVER_KEYS = [
-  'type',
-  'command',
-  'args',
-  'url',
-  'headers',
-  'env',
-  'environment',
-  'queue',
-  'cache',
-  'toolsCache',
-  'shared',
-  'healthProbe',
-  'requestTimeoutMs',
-  'toolsAllowed',
-  'toolsDenied',
-  'enabled',
-];
 const OVERRIDE_FIELDS: Record<string, string> = {
   temperature: 'temperature',
   top_p: 'top_p',
@@ -87,13 +68,6 @@ const PRICE_UNITS: Record<string, number> = { per_1m: 1, per_1k: 1000 };
 export interface Translation {
   /** The file in `agent.json`'s shape (checked against its schema next). */
   data: unknown;
-  problems: Problem[];
-  warnings: Problem[];
-}
-
-interface Context {
-  file: string;
-  lineOf: LineOf;
   problems: Problem[];
   warnings: Problem[];
 }
@@ -131,34 +105,6 @@ export function translateAiAgentConfig(raw: unknown, file: string, lineOf: LineO
 
 function mapEntries(entries: Json, map: (name: string, value: unknown) => unknown): Json {
   return Object.fromEntries(Object.entries(entries).map(([name, value]) => [name, map(name, value)]));
-}
-
-function warn(ctx: Context, path: (string | number)[], message: string): void {
-  ctx.warnings.push(problem('configuration', ctx.file, ctx.lineOf(path), message));
-}
-
-function fail(ctx: Context, path: (string | number)[], message: string): void {
-  ctx.problems.push(problem('configuration', ctx.file, ctx.lineOf(path), message));
-}
-
-/** Unknown keys of an ai-agent section: an error naming the closest key of either format. */
-function checkKeys(
-  value: Json,
-  allowed: readonly string[],
-  ours: readonly string[],
-  path: string[],
-  ctx: Context,
-) {
-  const known = [...new Set([...allowed, ...ours])];
-  for (const key of Object.keys(value)) {
-    if (known.includes(key)) continue;
-    fail(
-      ctx,
-      [...path, key],
-      `unknown key \`${key}\` in \`${path.join('.')}\`${suggestion(key, known, 'allowed keys')}`,
-    );
-    delete value[key];
-  }
 }
 
 const OUR_PROVIDER_KEYS = [
@@ -321,86 +267,6 @@ function modelEntry(providerName: string, model: string, value: unknown, ctx: Co
       '`interleaved` is ignored here: reasoning is replayed per provider (`chatReasoningField` on the provider)',
     );
     delete out.interleaved;
-  }
-  return out;
-}
-
-const OUR_SERVER_KEYS = [
-  'cwd',
-  'toolTimeoutMs',
-  'connectTimeoutMs',
-  'allowTools',
-  'denyTools',
-  'maxMessageBytes',
-];
-
-function mcpServer(name: string, value: unknown, ctx: Context): unknown {
-  if (!isRecord(value)) return value;
-  const path = ['mcpServers', name];
-  const out: Json = { ...value };
-  checkKeys(out, SERVER_KEYS, OUR_SERVER_KEYS, path, ctx);
-  // A disabled server is as if not defined (and hides one a lower layer defines).
-  if (out.enabled === false) return null;
-  delete out.enabled;
-  if (out.type === 'local') out.type = 'stdio';
-  if (out.type === 'remote')
-    out.type = typeof out.url === 'string' && /\/sse\/?$/.test(out.url) ? 'sse' : 'http';
-  if (out.type === 'websocket') {
-    fail(
-      ctx,
-      [...path, 'type'],
-      'the `websocket` transport is not supported yet: its tools would be missing; use stdio, http or sse',
-    );
-  }
-  if (Array.isArray(out.command)) {
-    const [command, ...rest] = out.command as unknown[];
-    out.command = command;
-    out.args = [...rest, ...(Array.isArray(out.args) ? out.args : [])];
-  }
-  if ('environment' in out) {
-    out.env = {
-      ...(isRecord(out.environment) ? out.environment : {}),
-      ...(isRecord(out.env) ? out.env : {}),
-    };
-    delete out.environment;
-  }
-  if ('requestTimeoutMs' in out) {
-    const ms = parseDurationMs(out.requestTimeoutMs);
-    if (ms === undefined || ms === 0)
-      fail(
-        ctx,
-        [...path, 'requestTimeoutMs'],
-        '`requestTimeoutMs` must be milliseconds or a duration such as 30s, 2m',
-      );
-    else out.toolTimeoutMs ??= ms;
-    delete out.requestTimeoutMs;
-  }
-  if ('toolsAllowed' in out) {
-    const allowed = out.toolsAllowed;
-    // `["*"]` is ai-agent's "everything".
-    if (!(Array.isArray(allowed) && allowed.length === 1 && allowed[0] === '*')) out.allowTools ??= allowed;
-    delete out.toolsAllowed;
-  }
-  if ('toolsDenied' in out) {
-    out.denyTools ??= out.toolsDenied;
-    delete out.toolsDenied;
-  }
-  if ('shared' in out) {
-    if (out.shared === false)
-      warn(
-        ctx,
-        [...path, 'shared'],
-        '`shared: false` is ignored: a server is started once per run and shared by its sessions',
-      );
-    delete out.shared;
-  }
-  if ('healthProbe' in out) {
-    warn(
-      ctx,
-      [...path, 'healthProbe'],
-      '`healthProbe` is ignored: a server that fails is reconnected with backoff when next called',
-    );
-    delete out.healthProbe;
   }
   return out;
 }

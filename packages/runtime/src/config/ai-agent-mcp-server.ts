@@ -1,0 +1,103 @@
+import { isRecord, parseDurationMs } from '@agent/protocol/util';
+import { type Context, checkKeys, fail, type Json, warn } from './ai-agent-context.js';
+
+// ai-agent's `mcpServers` entries, translated into this runtime's server entries.
+
+const SERVER_KEYS = [
+  'type',
+  'command',
+  'args',
+  'url',
+  'headers',
+  'env',
+  'environment',
+  'queue',
+  'cache',
+  'toolsCache',
+  'shared',
+  'healthProbe',
+  'requestTimeoutMs',
+  'toolsAllowed',
+  'toolsDenied',
+  'enabled',
+];
+
+const OUR_SERVER_KEYS = [
+  'cwd',
+  'toolTimeoutMs',
+  'connectTimeoutMs',
+  'allowTools',
+  'denyTools',
+  'maxMessageBytes',
+];
+
+export function mcpServer(name: string, value: unknown, ctx: Context): unknown {
+  if (!isRecord(value)) return value;
+  const path = ['mcpServers', name];
+  const out: Json = { ...value };
+  checkKeys(out, SERVER_KEYS, OUR_SERVER_KEYS, path, ctx);
+  // A disabled server is as if not defined (and hides one a lower layer defines).
+  if (out.enabled === false) return null;
+  delete out.enabled;
+  if (out.type === 'local') out.type = 'stdio';
+  if (out.type === 'remote')
+    out.type = typeof out.url === 'string' && /\/sse\/?$/.test(out.url) ? 'sse' : 'http';
+  if (out.type === 'websocket') {
+    fail(
+      ctx,
+      [...path, 'type'],
+      'the `websocket` transport is not supported yet: its tools would be missing; use stdio, http or sse',
+    );
+  }
+  if (Array.isArray(out.command)) {
+    const [command, ...rest] = out.command as unknown[];
+    out.command = command;
+    out.args = [...rest, ...(Array.isArray(out.args) ? out.args : [])];
+  }
+  if ('environment' in out) {
+    out.env = {
+      ...(isRecord(out.environment) ? out.environment : {}),
+      ...(isRecord(out.env) ? out.env : {}),
+    };
+    delete out.environment;
+  }
+  if ('requestTimeoutMs' in out) {
+    const ms = parseDurationMs(out.requestTimeoutMs);
+    if (ms === undefined || ms === 0)
+      fail(
+        ctx,
+        [...path, 'requestTimeoutMs'],
+        '`requestTimeoutMs` must be milliseconds or a duration such as 30s, 2m',
+      );
+    else out.toolTimeoutMs ??= ms;
+    delete out.requestTimeoutMs;
+  }
+  if ('toolsAllowed' in out) {
+    const allowed = out.toolsAllowed;
+    // `["*"]` is ai-agent's "everything".
+    if (!(Array.isArray(allowed) && allowed.length === 1 && allowed[0] === '*')) out.allowTools ??= allowed;
+    delete out.toolsAllowed;
+  }
+  if ('toolsDenied' in out) {
+    out.denyTools ??= out.toolsDenied;
+    delete out.toolsDenied;
+  }
+  if ('shared' in out) {
+    if (out.shared === false)
+      warn(
+        ctx,
+        [...path, 'shared'],
+        '`shared: false` is ignored: a server is started once per run and shared by its sessions',
+      );
+    delete out.shared;
+  }
+  if ('healthProbe' in out) {
+    warn(
+      ctx,
+      [...path, 'healthProbe'],
+      '`healthProbe` is ignored: a server that fails is reconnected with backoff when next called',
+    );
+    delete out.healthProbe;
+  }
+  return out;
+}
