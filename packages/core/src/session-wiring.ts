@@ -1,0 +1,112 @@
+import type { ExpectedOutput, ModelTarget, ToolDefinition, ToolOutputHook } from '@agent/protocol';
+import { abortableSleep } from '@agent/protocol/util';
+import type { Checkpointer } from './checkpoint/checkpointer.js';
+import {
+  type AgentSessionConfig,
+  DEFAULT_LLM_TIMEOUT_MS,
+  DEFAULT_TOOL_RESPONSE_MAX_BYTES,
+  DEFAULT_TOOL_TIMEOUT_MS,
+} from './config.js';
+import type { ContextGuard } from './context/context-guard.js';
+import type { TokenEstimator } from './context/token-estimator.js';
+import { samplingOptions } from './loop/sampling.js';
+import type { SessionState } from './loop/session-state.js';
+import type { TargetRotation } from './loop/target-rotation.js';
+import { TurnLoop } from './loop/turn-loop.js';
+import type { TurnNotices } from './loop/turn-notice.js';
+import type { OpTreeBuilder } from './observe/op-tree.js';
+import type { SessionRecorder } from './observe/recorder.js';
+import type { ApprovalGate } from './tools/approval-gate.js';
+import { batchTool, taskStatusTool } from './tools/internal-tools.js';
+import { ResultSizer } from './tools/result-sizer.js';
+import { ToolExecutor } from './tools/tool-executor.js';
+import { type ToolRegistry, withHookTools } from './tools/tool-registry.js';
+
+/** Everything a session has prepared before its loop starts. */
+export interface LoopWiring {
+  config: AgentSessionConfig;
+  state: SessionState;
+  recorder: SessionRecorder;
+  opTree: OpTreeBuilder;
+  rotation: TargetRotation;
+  estimator: TokenEstimator;
+  guard: ContextGuard;
+  registry: ToolRegistry;
+  hook: ToolOutputHook | undefined;
+  reportBack: ToolDefinition | undefined;
+  expected: ExpectedOutput;
+  nonce: string;
+  notices: TurnNotices;
+  maxTurns: number;
+  maxRetries: number;
+  targets: readonly ModelTarget[];
+  checkpointer: Checkpointer | undefined;
+  approvals: ApprovalGate | undefined;
+  signal: AbortSignal;
+  agentPath: string;
+  now: () => number;
+}
+
+/** Builds the turn loop with its result sizer and tool executor. */
+export function wireTurnLoop(w: LoopWiring): TurnLoop {
+  const { config, hook, registry, reportBack, checkpointer } = w;
+  const sizer = new ResultSizer({
+    hook,
+    estimator: w.estimator,
+    guard: w.guard,
+    recorder: w.recorder,
+    toolResponseMaxBytes: config.toolResponseMaxBytes ?? DEFAULT_TOOL_RESPONSE_MAX_BYTES,
+    target: () => w.rotation.current(),
+    signal: w.signal,
+    now: w.now,
+    agentPath: w.agentPath,
+  });
+  const executor = new ToolExecutor({
+    registry: withHookTools(registry, hook),
+    recorder: w.recorder,
+    opTree: w.opTree,
+    sizer,
+    toolTimeoutMs: config.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
+    maxToolCallsPerTurn: config.maxToolCallsPerTurn,
+    internalTools: config.internalTools !== false,
+    reportBack: reportBack !== undefined,
+    signal: w.signal,
+    agentPath: w.agentPath,
+    now: w.now,
+  });
+  const finalTools = reportBack === undefined ? [] : [reportBack];
+  const internal = [...(config.internalTools === false ? [] : [taskStatusTool, batchTool]), ...finalTools];
+  return new TurnLoop({
+    state: w.state,
+    recorder: w.recorder,
+    opTree: w.opTree,
+    rotation: w.rotation,
+    estimator: w.estimator,
+    guard: w.guard,
+    executor,
+    sizer,
+    tools: () => {
+      const extra = hook?.tools();
+      return extra === undefined
+        ? [...registry.definitions, ...internal]
+        : [...registry.definitions, ...internal, ...extra.definitions];
+    },
+    finalTools,
+    reportBack: reportBack !== undefined,
+    expected: w.expected,
+    nonce: w.nonce,
+    notices: w.notices,
+    maxTurns: w.maxTurns,
+    maxRetries: w.maxRetries,
+    llmTimeoutMs: config.llmTimeoutMs ?? DEFAULT_LLM_TIMEOUT_MS,
+    sampling: samplingOptions(config),
+    signal: w.signal,
+    agentPath: w.agentPath,
+    now: w.now,
+    sleep: config.internal?.sleep ?? abortableSleep,
+    retryBackoff: config.retryBackoff,
+    targets: w.targets,
+    ...(checkpointer === undefined ? {} : { checkpoint: () => checkpointer.turnEnded() }),
+    ...(w.approvals === undefined ? {} : { approvals: w.approvals }),
+  });
+}
