@@ -2,13 +2,22 @@ import { isModelError, type ModelCallOptions, ModelError } from '@agent/protocol
 import { type ErrorContext, modelErrorFromFacts, sanitizedCause } from './errors.js';
 import { factsFromError } from './sdk-errors.js';
 
+/** What a streamed SDK call hands back: the SDKs' streams carry the controller they run under. */
+interface SdkStream {
+  controller?: AbortController;
+}
+
 /**
- * One model call's lifetime: an AbortController the SDK request runs under, tied to the caller's
- * signal and to the whole-call timeout. The SDKs end a stream quietly when its signal aborts, so
- * the scope remembers why it stopped and turns that into the right `ModelError`.
+ * One model call's lifetime, tied to the caller's signal and to the whole-call timeout. A
+ * streamed call runs under the SDK's own controller (the scope takes it over once the stream
+ * exists; until then the SDK has the caller's signal and its own timeout), so the call makes no
+ * controller of its own; a non-streamed one gets the scope's, made on first read of `signal`.
+ * The SDKs end a stream quietly when its signal aborts, so the scope remembers why it stopped
+ * and turns that into the right `ModelError`.
  */
 export class CallScope {
-  private readonly controller = new AbortController();
+  private controller: AbortController | undefined;
+  private stream: SdkStream | undefined;
   private readonly external: AbortSignal | undefined;
   private readonly timeoutMs: number | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
@@ -32,14 +41,35 @@ export class CallScope {
     }
   }
 
+  /** A signal for a non-streamed request: aborted when the call stops. */
   get signal(): AbortSignal {
+    if (this.controller === undefined) {
+      this.controller = new AbortController();
+      if (this.stopReason !== undefined) this.controller.abort();
+    }
     return this.controller.signal;
+  }
+
+  /** The caller's signal, for the SDK to run a streamed request under until `adopt`. */
+  get callerSignal(): AbortSignal | undefined {
+    return this.external;
+  }
+
+  /** Takes over the SDK stream's controller: a stop from now on aborts the stream. */
+  adopt(stream: object): void {
+    this.stream = stream as SdkStream;
+    if (this.stopReason !== undefined) this.abortOpen();
+  }
+
+  private abortOpen(): void {
+    this.controller?.abort();
+    this.stream?.controller?.abort();
   }
 
   private stop(reason: 'aborted' | 'timeout'): void {
     if (this.stopReason !== undefined) return;
     this.stopReason = reason;
-    this.controller.abort();
+    this.abortOpen();
   }
 
   /** Throws the abort or timeout error when the call was stopped. */
@@ -84,7 +114,7 @@ export class CallScope {
 
   /** Aborts the request without failing the call (its answer is already complete). */
   release(): void {
-    this.controller.abort();
+    this.abortOpen();
   }
 
   /**
@@ -94,6 +124,6 @@ export class CallScope {
   dispose(finished = false): void {
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.external?.removeEventListener('abort', this.onExternalAbort);
-    if (!finished && !this.controller.signal.aborted) this.controller.abort();
+    if (!finished) this.abortOpen();
   }
 }

@@ -19,7 +19,11 @@ export interface CallPlan<Chunk, Response> {
   stream: boolean;
   /** What the client changed in the request to make it valid, yielded first as `notice` events. */
   notices?: readonly string[];
-  openStream(signal: AbortSignal): Promise<AsyncIterable<Chunk>>;
+  /**
+   * Opens the SDK stream under the caller's signal (the scope then takes over the stream's own
+   * controller, so no other one is made), with the SDK's timeout covering the wait for headers.
+   */
+  openStream(signal: AbortSignal | undefined): Promise<AsyncIterable<Chunk>>;
   createMapper(): StreamMapper<Chunk>;
   fetchResponse(signal: AbortSignal): Promise<Response>;
   mapResponse(response: Response, out: ModelStreamEvent[]): void;
@@ -83,7 +87,9 @@ export async function* runCall<Chunk, Response>(
     scope.throwIfStopped();
     for (const message of plan.notices ?? []) yield { type: 'notice', message };
     if (plan.stream) {
-      iterator = (await plan.openStream(scope.signal))[Symbol.asyncIterator]();
+      const stream = await plan.openStream(scope.callerSignal);
+      scope.adopt(stream);
+      iterator = stream[Symbol.asyncIterator]();
       const mapper = plan.createMapper();
       for (;;) {
         const next = await iterator.next();

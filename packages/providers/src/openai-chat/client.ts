@@ -5,6 +5,7 @@ import type { ModelClientConfig } from '../config.js';
 import { resolveRequestRules } from '../model-traits.js';
 import { runCall } from '../run-call.js';
 import { createOpenAISdk } from '../sdk-clients.js';
+import { ChatConversionCache } from './conversion-cache.js';
 import { buildChatBody, type ChatRequestOptions } from './request.js';
 import { type ChatCompletionLike, mapChatResponse } from './response.js';
 import { type ChatChunk, ChatStreamMapper } from './stream.js';
@@ -24,6 +25,7 @@ export class OpenAIChatClient extends ProviderClientBase {
       provider: config.provider,
       rules: resolveRequestRules(config),
       ...(config.extraBody ? { extraBody: config.extraBody } : {}),
+      cache: new ChatConversionCache(),
     };
   }
 

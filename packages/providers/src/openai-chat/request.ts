@@ -1,7 +1,9 @@
 import type {
   AssistantMessage,
+  ConversationMessage,
   ModelRequest,
   ToolChoice,
+  ToolDefinition,
   ToolResultMessage,
   UserMessage,
 } from '@agent/protocol';
@@ -16,10 +18,12 @@ import {
   samplingExtras,
 } from '../request-shaping.js';
 import { ToolIdMapper } from '../tool-call-ids.js';
+import type { ChatConversionCache } from './conversion-cache.js';
 import { chatReasoningDetails } from './reasoning-details.js';
 
 type ChatMessage = OpenAI.Chat.ChatCompletionMessageParam;
 type ContentPart = OpenAI.Chat.ChatCompletionContentPart;
+type ChatTool = OpenAI.Chat.ChatCompletionTool;
 /** The body as sent, `stream` and `stream_options` included. */
 export type ChatBody = Omit<OpenAI.Chat.ChatCompletionCreateParamsNonStreaming, 'stream'> & {
   stream: boolean;
@@ -36,6 +40,8 @@ export interface ChatRequestOptions {
   provider: string;
   rules: RequestRules;
   extraBody?: Record<string, unknown>;
+  /** The client's conversions from earlier requests; without it every message is converted anew. */
+  cache?: ChatConversionCache;
 }
 
 /** What stands between tool results and a user message for servers that refuse user after tool. */
@@ -63,15 +69,19 @@ function userContent(message: UserMessage): string | ContentPart[] {
  * another model made). OpenRouter's `reasoning_details` go back unchanged to the provider that
  * sent them (Gemini needs its thought signatures on the next tool turn).
  */
-function assistantMessage(message: AssistantMessage, history: HistoryContext): ChatMessage {
+function assistantMessage(
+  message: AssistantMessage,
+  ids: readonly string[],
+  history: HistoryContext,
+): ChatMessage {
   const calls = message.toolCalls ?? [];
   const out: OpenAI.Chat.ChatCompletionAssistantMessageParam = {
     role: 'assistant',
     content: message.content === '' && calls.length > 0 ? null : message.content,
   };
   if (calls.length > 0) {
-    out.tool_calls = calls.map((call) => ({
-      id: history.ids.call(call.id),
+    out.tool_calls = calls.map((call, index) => ({
+      id: ids[index]!,
       type: 'function' as const,
       function: { name: call.name, arguments: argumentsForHistory(call) },
     }));
@@ -108,8 +118,16 @@ function toolImagesMessage(
   return parts.length > 0 ? { role: 'user', content: parts } : undefined;
 }
 
+const NO_IDS: readonly string[] = [];
+
 export function chatMessages(request: ModelRequest, options: ChatRequestOptions): ChatMessage[] {
   const history: HistoryContext = { ids: new ToolIdMapper(options.rules.toolIdFormat), options };
+  const { cache } = options;
+  const converted = (
+    message: ConversationMessage,
+    ids: readonly string[],
+    convert: () => ChatMessage,
+  ): ChatMessage => (cache === undefined ? convert() : cache.message(message, ids, convert));
   const out: ChatMessage[] = [];
   const pushUser = (message: ChatMessage): void => {
     if (options.rules.assistantAfterToolResults && out.at(-1)?.role === 'tool') {
@@ -128,22 +146,24 @@ export function chatMessages(request: ModelRequest, options: ChatRequestOptions)
     if (message.role !== 'tool') flushToolImages();
     switch (message.role) {
       case 'system':
-        out.push({ role: 'system', content: message.content });
+        out.push(converted(message, NO_IDS, () => ({ role: 'system', content: message.content })));
         break;
       case 'user':
-        pushUser({ role: 'user', content: userContent(message) });
+        pushUser(converted(message, NO_IDS, () => ({ role: 'user', content: userContent(message) })));
         break;
-      case 'assistant':
-        out.push(assistantMessage(message, history));
+      case 'assistant': {
+        const ids = (message.toolCalls ?? []).map((call) => history.ids.call(call.id));
+        out.push(converted(message, ids, () => assistantMessage(message, ids, history)));
         break;
-      case 'tool':
-        out.push({
-          role: 'tool',
-          tool_call_id: history.ids.result(message.toolCallId),
-          content: message.content,
-        });
+      }
+      case 'tool': {
+        const id = history.ids.result(message.toolCallId);
+        out.push(
+          converted(message, [id], () => ({ role: 'tool', tool_call_id: id, content: message.content })),
+        );
         toolRun.push(message);
         break;
+      }
     }
   }
   flushToolImages();
@@ -170,10 +190,7 @@ export function buildChatBody(request: ModelRequest, options: ChatRequestOptions
   };
   if (streaming && rules.streamUsage) body.stream_options = { include_usage: true };
   if (request.tools && request.tools.length > 0) {
-    body.tools = request.tools.map((tool) => ({
-      type: 'function' as const,
-      function: { name: tool.name, description: tool.description, parameters: tool.inputSchema },
-    }));
+    body.tools = chatTools(request.tools, options.cache);
     if (request.toolChoice !== undefined) body.tool_choice = toolChoice(request.toolChoice);
   }
   const effort = openAIEffort(request, rules, notices);
@@ -187,4 +204,15 @@ export function buildChatBody(request: ModelRequest, options: ChatRequestOptions
   if (request.maxOutputTokens !== undefined) body[rules.maxTokensField] = request.maxOutputTokens;
   if (effort !== undefined) body.reasoning_effort = effort as ChatBody['reasoning_effort'];
   return { body: applyExtraBody(body, options.extraBody), notices };
+}
+
+function chatTools(tools: readonly ToolDefinition[], cache: ChatConversionCache | undefined): ChatTool[] {
+  return cache === undefined ? tools.map(chatTool) : cache.tools(tools, chatTool);
+}
+
+function chatTool(tool: ToolDefinition): ChatTool {
+  return {
+    type: 'function',
+    function: { name: tool.name, description: tool.description, parameters: tool.inputSchema },
+  };
 }
