@@ -85,12 +85,7 @@ export function wireTurnLoop(w: LoopWiring): TurnLoop {
     guard: w.guard,
     executor,
     sizer,
-    tools: () => {
-      const extra = hook?.tools();
-      return extra === undefined
-        ? [...registry.definitions, ...internal]
-        : [...registry.definitions, ...internal, ...extra.definitions];
-    },
+    tools: offeredTools([...registry.definitions, ...internal], hook),
     finalTools,
     reportBack: reportBack !== undefined,
     expected: w.expected,
@@ -109,4 +104,18 @@ export function wireTurnLoop(w: LoopWiring): TurnLoop {
     ...(checkpointer === undefined ? {} : { checkpoint: () => checkpointer.turnEnded() }),
     ...(w.approvals === undefined ? {} : { approvals: w.approvals }),
   });
+}
+
+/**
+ * The tools offered each turn: the fixed list, plus the hook's while it has stored outputs.
+ * The same array comes back while nothing changes, so the per-turn work sees no new list.
+ */
+function offeredTools(fixed: readonly ToolDefinition[], hook: ToolOutputHook | undefined) {
+  let withExtra: { extra: readonly ToolDefinition[]; all: readonly ToolDefinition[] } | undefined;
+  return (): readonly ToolDefinition[] => {
+    const extra = hook?.tools()?.definitions;
+    if (extra === undefined) return fixed;
+    if (withExtra?.extra !== extra) withExtra = { extra, all: [...fixed, ...extra] };
+    return withExtra.all;
+  };
 }

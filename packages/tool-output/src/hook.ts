@@ -5,7 +5,7 @@ import type {
   ToolOutputHookContext,
   ToolOutputHookFactory,
 } from '@agent/protocol';
-import { TOOL_OUTPUT_TOOL, type ToolProvider } from '@agent/protocol';
+import { TOOL_OUTPUT_TOOL, type ToolDefinition, type ToolProvider } from '@agent/protocol';
 import { errorMessage } from '@agent/protocol/util';
 import { executeToolOutput } from './extractor.js';
 import { countLines } from './handles.js';
@@ -42,6 +42,7 @@ export class ToolOutputSession implements ToolOutputHook {
   readonly store: ToolOutputStore;
   private readonly reporting: CallReporting;
   private readonly provider: ToolProvider;
+  private offered: { definitions: readonly ToolDefinition[]; provider: ToolProvider } | undefined;
 
   constructor(
     private readonly context: ToolOutputHookContext,
@@ -81,7 +82,9 @@ export class ToolOutputSession implements ToolOutputHook {
 
   tools() {
     if (this.store.isEmpty || this.store.isDisposed) return undefined;
-    return { definitions: [TOOL_OUTPUT_DEFINITION], provider: this.provider };
+    // One object for the hook's life: the session keeps its tool list while this stays the same.
+    this.offered ??= { definitions: [TOOL_OUTPUT_DEFINITION], provider: this.provider };
+    return this.offered;
   }
 
   async dispose(): Promise<void> {

@@ -16,9 +16,9 @@ const sharedBodies = new PerCounter(() => new Map<string, number>());
 
 /**
  * Tokens of the XML-NEXT notice, counted by the session's estimator: the final-report schema
- * it carries included. The head (turn, attempt, context use) is counted per request; a body
- * is counted with a stand-in nonce once per process, since sessions of one agent send the
- * same body.
+ * it carries included. Heads and bodies are counted with a stand-in nonce, so each distinct
+ * one is counted once per process: sessions of one agent send the same body, and heads that
+ * differ only in turn, attempt and context use.
  */
 export class NoticeTokens {
   private readonly bodies: Map<string, number>;
@@ -30,8 +30,9 @@ export class NoticeTokens {
     this.bodies = sharedBodies.for(estimator.countingKey);
   }
 
+  /** Heads differ only by turn, attempt and context use once the nonce is stood in: counted per process. */
   rawHead(head: string): number {
-    return this.estimator.rawText(head);
+    return this.estimator.rawText(head.replaceAll(this.nonce, NONCE_STAND_IN));
   }
 
   rawBody(body: string): number {
