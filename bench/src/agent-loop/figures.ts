@@ -8,6 +8,8 @@ export interface Figures {
   id: string;
   /** By tool turns N: CPU ms per model call (N tool turns + the final one). */
   cpuPerTurnMs: Map<number, Spread>;
+  /** By tool turns N: CPU ms per model call of each measured run, in run order. */
+  cpuPerTurnRuns: Map<number, number[]>;
   wallPerSessionMs: Map<number, Spread>;
   eventsPerSecond: Map<number, Spread>;
   eventsPerSession: Map<number, number>;
@@ -21,6 +23,7 @@ export function figuresOf(data: ContenderData): Figures {
   const figures: Figures = {
     id: data.id,
     cpuPerTurnMs: new Map(),
+    cpuPerTurnRuns: new Map(),
     wallPerSessionMs: new Map(),
     eventsPerSecond: new Map(),
     eventsPerSession: new Map(),
@@ -30,7 +33,9 @@ export function figuresOf(data: ContenderData): Figures {
   for (const cpu of data.cpu) {
     const runs = cpu.measured;
     if (runs.length === 0) continue;
-    figures.cpuPerTurnMs.set(cpu.turns, spread(runs.map((run) => run.cpuMs / run.modelCalls)));
+    const perTurn = runs.map((run) => run.cpuMs / run.modelCalls);
+    figures.cpuPerTurnMs.set(cpu.turns, spread(perTurn));
+    figures.cpuPerTurnRuns.set(cpu.turns, perTurn);
     figures.wallPerSessionMs.set(cpu.turns, spread(runs.map((run) => run.wallMs / run.sessions)));
     figures.eventsPerSecond.set(cpu.turns, spread(runs.map((run) => run.events / (run.wallMs / 1000))));
     figures.eventsPerSession.set(cpu.turns, runs[0]!.events / runs[0]!.sessions);
@@ -53,4 +58,21 @@ export function figuresOf(data: ContenderData): Figures {
 export function ratio(a: Spread | undefined, b: Spread | undefined): number {
   if (a === undefined || b === undefined || !(a.median > 0 && b.median > 0)) return Number.NaN;
   return a.median / b.median;
+}
+
+/**
+ * Ratios of runs made back to back (run i of `a` over run i of `b`; the orchestrator interleaves
+ * the contenders' runs), as a median with its spread: load that drifts over the measurement
+ * moves both runs of a pair, so it moves their ratio less than a ratio of medians.
+ */
+export function pairedRatio(
+  a: readonly number[] | undefined,
+  b: readonly number[] | undefined,
+): Spread | undefined {
+  if (a === undefined || b === undefined) return undefined;
+  const ratios: number[] = [];
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    if (a[i]! > 0 && b[i]! > 0) ratios.push(a[i]! / b[i]!);
+  }
+  return ratios.length === 0 ? undefined : spread(ratios);
 }

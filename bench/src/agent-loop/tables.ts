@@ -2,7 +2,7 @@
 import { formatNumber, formatSpread, type Spread } from '../harness/measure.js';
 import type { BenchTable } from '../harness/types.js';
 import { CORE_ID, type ContenderInfo, RAW_LOOP_ID } from './contenders/index.js';
-import { type Figures, ratio } from './figures.js';
+import { type Figures, pairedRatio, ratio } from './figures.js';
 import type { ProfileData } from './orchestrate.js';
 import { versionsOf } from './versions.js';
 
@@ -41,6 +41,13 @@ function times(value: number): string {
   return Number.isFinite(value) && value > 0 ? `${formatNumber(value, 2)}x` : 'n/a';
 }
 
+/** A paired ratio as `1.23x (1.10-1.40)`. */
+function pairedCell(a: readonly number[] | undefined, b: readonly number[] | undefined): string {
+  const paired = pairedRatio(a, b);
+  if (paired === undefined) return 'n/a';
+  return `${times(paired.median)} (${formatNumber(paired.min, 2)}-${formatNumber(paired.max, 2)})`;
+}
+
 function find(figures: readonly Figures[], id: string): Figures | undefined {
   return figures.find((f) => f.id === id);
 }
@@ -70,12 +77,12 @@ export function figureTables(
   const rawHeap = raw?.heapPerSessionKB.get(maxCount)?.median ?? Number.NaN;
   return [
     {
-      caption: `CPU per turn, ms of the contender's process (median (min-max); ${plan.cpuRuns}); a turn is one model call and the work after it`,
+      caption: `CPU per turn, ms of the contender's process (median (min-max); ${plan.cpuRuns}); a turn is one model call and the work after it. "x raw-loop" is the median (min-max) of the ratios of runs made back to back`,
       columns: ['contender', ...turns.map((n) => `N=${n}`), ...turns.map((n) => `x raw-loop, N=${n}`)],
       rows: figures.map((f) => [
         label(f.id),
         ...turns.map((n) => cell(f.cpuPerTurnMs.get(n), 3)),
-        ...turns.map((n) => times(ratio(f.cpuPerTurnMs.get(n), raw?.cpuPerTurnMs.get(n)))),
+        ...turns.map((n) => pairedCell(f.cpuPerTurnRuns.get(n), raw?.cpuPerTurnRuns.get(n))),
       ]),
     },
     {
@@ -169,7 +176,7 @@ export function targets(input: ReportInput): TargetOutcome[] {
   const peers = figures.filter((f) => f.id !== CORE_ID && f.id !== RAW_LOOP_ID);
   const perTurn = turns.map((n) => ({
     n,
-    ratio: ratio(core?.cpuPerTurnMs.get(n), raw?.cpuPerTurnMs.get(n)),
+    ratio: pairedRatio(core?.cpuPerTurnRuns.get(n), raw?.cpuPerTurnRuns.get(n))?.median ?? Number.NaN,
   }));
   const cheapestOf = (candidates: readonly Figures[], n: number) =>
     candidates
