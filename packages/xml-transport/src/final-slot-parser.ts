@@ -14,6 +14,7 @@ import {
 } from './parser-phases.js';
 import type { FinalSlotResult, SlotEvent } from './slot-events.js';
 import { NO_EVENTS, SlotRecorder, type TextType } from './slot-recorder.js';
+import { slotResult } from './slot-result.js';
 import { indexOfLt, startsPartially } from './starts-partially.js';
 import { emptyContentReason, malformedReason, whyIgnored } from './tag-rules.js';
 import { TextAccumulator } from './text-accumulator.js';
@@ -373,36 +374,24 @@ export class FinalSlotParser {
     this.carry = '';
   }
 
-  /**
-   * The texts as slices of the input (a slice shares the input's memory): a leading think
-   * block (and the whitespace before it) is `[0, afterThink)`, its body
-   * `[thinkBodyStart, thinkBodyEnd)`; the report is `[tagStart, closeEnd)`, its payload
-   * `[payloadStart, payloadEnd)`; everything else is outside text. Unclosed blocks run to the end.
-   */
   private buildResult(): FinalSlotResult {
-    const text = this.input.toString();
-    const end = text.length;
-    const thinkEnd = this.thinkClosed ? this.thinkBodyEnd : end;
-    const afterThink = !this.thinkFound ? 0 : this.thinkClosed ? thinkEnd + THINK_CLOSE.length : end;
-    const common = {
-      text,
+    return slotResult({
+      text: this.input.toString(),
       ignored: this.rec.ignored,
       think: this.thinkFound
-        ? { text: text.slice(this.thinkBodyStart, thinkEnd), closed: this.thinkClosed }
+        ? { bodyStart: this.thinkBodyStart, bodyEnd: this.thinkBodyEnd, closed: this.thinkClosed }
         : undefined,
-    };
-    if (!this.reportFound) return { found: false, outsideText: text.slice(afterThink), ...common };
-    const payloadEnd = this.reportClosed ? this.payloadEnd : end;
-    const before = text.slice(afterThink, this.tagStart);
-    const closeEnd = payloadEnd + this.closeTag.length;
-    return {
-      found: true,
-      closed: this.reportClosed,
-      tag: this.openTag,
-      attributes: this.attributes,
-      payload: text.slice(this.payloadStart, payloadEnd),
-      outsideText: this.reportClosed && closeEnd < end ? before + text.slice(closeEnd) : before,
-      ...common,
-    };
+      report: this.reportFound
+        ? {
+            tag: this.openTag,
+            attributes: this.attributes,
+            tagStart: this.tagStart,
+            payloadStart: this.payloadStart,
+            payloadEnd: this.payloadEnd,
+            closed: this.reportClosed,
+            closeTagLength: this.closeTag.length,
+          }
+        : undefined,
+    });
   }
 }
