@@ -23,7 +23,7 @@ import type { AgentTree } from './registry.js';
 import type { EventListener, RunScope } from './run-scope.js';
 import type { RunSettings } from './setting-overrides.js';
 import { SubAgentToolProvider } from './sub-agent-tool.js';
-import { filterAgentTools } from './tool-filter.js';
+import { agentToolFilters, filterTools } from './tool-filter.js';
 import { traceModelClient, traceToolProvider } from './tracing.js';
 
 /** What a runner holds for all its runs. */
@@ -165,7 +165,8 @@ export function buildSessionConfig(ctx: RunnerContext, request: SessionRequest):
         : { contextBuffer: settings.contextWindowBufferTokens }),
       ...(request.trace.llm ? { client: traceModelClient(target.client, trace) } : {}),
     }));
-  const targets = modelTargets(ctx.tree.models.get(definition.path) ?? []);
+  const modelRefs = ctx.tree.models.get(definition.path) ?? [];
+  const targets = modelTargets(modelRefs);
   const tools: ToolProvider[] = [];
   for (const ref of definition.tools) {
     const provider = ctx.mcp.providers.get(ref.name);
@@ -201,11 +202,14 @@ export function buildSessionConfig(ctx: RunnerContext, request: SessionRequest):
       }),
     );
   }
-  // The agent's `toolsAllowed` / `toolsDenied` cover its MCP tools and sub-agents, not the runtime's own.
-  const offered =
-    definition.toolFilter === undefined
-      ? tools
-      : tools.map((provider) => filterAgentTools(provider, definition.toolFilter!));
+  // The agent's `toolsAllowed` / `toolsDenied`, and those of the providers of all its models
+  // (fallbacks included: a tool must not appear when the call falls back), cover its MCP tools
+  // and sub-agents, not the runtime's own.
+  const filters = agentToolFilters(
+    definition.toolFilter,
+    new Set(modelRefs.map((ref) => ctx.config.providers.get(ref.provider)?.value)),
+  );
+  const offered = filters.length === 0 ? tools : tools.map((provider) => filterTools(provider, filters));
   if (request.extraTools !== undefined) offered.push(...request.extraTools);
   const {
     toolOutput: _files,

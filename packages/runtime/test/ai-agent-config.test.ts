@@ -205,6 +205,58 @@ describe('.ai-agent.json: MCP servers and queues', () => {
   });
 });
 
+describe('.ai-agent.json: provider-level tool filters', () => {
+  test('a provider keeps its toolsAllowed / toolsDenied as allowTools / denyTools', () => {
+    const config = configOf({
+      providers: {
+        p: { type: 'openai', apiKey: 'k', toolsAllowed: ['mcp__*'], toolsDenied: ['agent__batch'] },
+      },
+    });
+    expect(config.providers.get('p')?.value).toMatchObject({
+      allowTools: ['mcp__*'],
+      denyTools: ['agent__batch'],
+    });
+  });
+
+  test("ANDed with the agent's own filter and that of every provider of its models", async () => {
+    const server = await startModelServer({
+      handler: (request) => ({ text: finalAnswer(request.messages, 'filtered') }),
+    });
+    try {
+      const leaf = (name: string) => agentFile(`models: [main/m]\ndescription: Leaf ${name}`);
+      const provider = (filters: object) => ({
+        type: 'openai-compatible',
+        baseUrl: `${server.url}/v1`,
+        apiKey: 'k',
+        ...filters,
+      });
+      const root = tempTree({
+        '.ai-agent.json': {
+          providers: {
+            main: provider({ toolsDenied: ['agent__b'] }),
+            backup: provider({ toolsAllowed: ['agent__*'], toolsDenied: ['agent__d'] }),
+          },
+        },
+        'main.ai': agentFile(
+          'models: [main/m, backup/m]\nagents: [./a.ai, ./b.ai, ./c.ai, ./d.ai]\ntoolsAllowed: [agent__a, agent__b, agent__d]',
+        ),
+        'a.ai': leaf('a'),
+        'b.ai': leaf('b'),
+        'c.ai': leaf('c'),
+        'd.ai': leaf('d'),
+      });
+      const result = await runAgentFile('main.ai', 'hello', isolated(root));
+      expect(result.success, result.error).toBe(true);
+      const body = server.requests[0]!.body as { tools?: { function: { name: string } }[] };
+      const names = (body.tools ?? []).map((t) => t.function.name).filter((n) => /^agent__[a-d]$/.test(n));
+      // c: not in the agent's list; b: denied by `main`; d: denied by `backup`, a fallback model.
+      expect(names).toEqual(['agent__a']);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('.ai-agent.json: what cannot be honoured, and what is not active yet', () => {
   const problemsOf = async (json: object) => {
     const root = tempTree({ '.ai-agent.json': json, 'a.ai': agentFile('models: [p/m]') });
@@ -217,16 +269,6 @@ describe('.ai-agent.json: what cannot be honoured, and what is not active yet', 
     expect(problems[0]?.message).toMatch(
       /unknown key `baseUrll` in `providers\.p`; did you mean `baseUrl`\?/,
     );
-  });
-
-  test('a websocket server and provider-level tool filters are errors, never skipped', async () => {
-    const { problems } = await problemsOf({
-      providers: { p: { type: 'openai', apiKey: 'k', toolsDenied: ['mcp__*__delete_*'] } },
-      mcpServers: { ws: { type: 'websocket', url: 'wss://mcp.test/ws' } },
-    });
-    const messages = problems[0]?.message ?? '';
-    expect(messages).toMatch(/`toolsDenied` on a provider is not supported/);
-    expect(messages).toMatch(/the `websocket` transport is not supported yet/);
   });
 
   test('persistence, telemetry, slack and accounting give a warning naming the section', async () => {

@@ -3,7 +3,15 @@ import { isRecord } from '@agent/protocol/util';
 import { normaliseSettingForms } from '../agent-file/ai-agent-forms.js';
 import { suggestion } from '../agent-file/suggest.js';
 import type { Problem } from '../errors.js';
-import { type Context, checkKeys, fail, type Json, type LineOf, warn } from './ai-agent-context.js';
+import {
+  type Context,
+  checkKeys,
+  fail,
+  type Json,
+  type LineOf,
+  toolGlobs,
+  warn,
+} from './ai-agent-context.js';
 import { mcpServer } from './ai-agent-mcp-server.js';
 
 // ai-agent's `.ai-agent.json`, translated field by field into this runtime's `agent.json` shape
@@ -118,6 +126,8 @@ const OUR_PROVIDER_KEYS = [
   'toolCallIdFormat',
   'assistantAfterToolResults',
   'repeatPenaltyField',
+  'allowTools',
+  'denyTools',
 ];
 
 function provider(name: string, value: unknown, ctx: Context): unknown {
@@ -164,15 +174,7 @@ function provider(name: string, value: unknown, ctx: Context): unknown {
       );
     delete out.cacheStrategy;
   }
-  for (const key of ['toolsAllowed', 'toolsDenied']) {
-    if (!(key in out)) continue;
-    fail(
-      ctx,
-      [...path, key],
-      `\`${key}\` on a provider is not supported: filter tools on the MCP server (\`toolsAllowed\` / \`toolsDenied\`) or in the agent file`,
-    );
-    delete out[key];
-  }
+  toolGlobs(out);
   for (const key of ['stringSchemaFormatsAllowed', 'stringSchemaFormatsDenied']) {
     if (!(key in out)) continue;
     warn(

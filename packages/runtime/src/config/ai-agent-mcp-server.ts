@@ -1,5 +1,5 @@
 import { isRecord, parseDurationMs } from '@agent/protocol/util';
-import { type Context, checkKeys, fail, type Json, warn } from './ai-agent-context.js';
+import { type Context, checkKeys, fail, type Json, toolGlobs, warn } from './ai-agent-context.js';
 
 // ai-agent's `mcpServers` entries, translated into this runtime's server entries.
 
@@ -72,16 +72,7 @@ export function mcpServer(name: string, value: unknown, ctx: Context): unknown {
     else out.toolTimeoutMs ??= ms;
     delete out.requestTimeoutMs;
   }
-  if ('toolsAllowed' in out) {
-    const allowed = out.toolsAllowed;
-    // `["*"]` is ai-agent's "everything".
-    if (!(Array.isArray(allowed) && allowed.length === 1 && allowed[0] === '*')) out.allowTools ??= allowed;
-    delete out.toolsAllowed;
-  }
-  if ('toolsDenied' in out) {
-    out.denyTools ??= out.toolsDenied;
-    delete out.toolsDenied;
-  }
+  toolGlobs(out);
   if ('shared' in out) {
     if (out.shared === false)
       warn(

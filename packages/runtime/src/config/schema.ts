@@ -61,6 +61,12 @@ export interface ProviderEntry {
   assistantAfterToolResults?: boolean;
   /** OpenAI-compatible servers: the body field of the repeat penalty (see docs/providers.md). */
   repeatPenaltyField?: RepeatPenaltyField;
+  /**
+   * Globs over the tools of every agent that uses this provider's models (exposed names or
+   * ai-agent's `mcp__<server>__<tool>`), ANDed with the agent's and the MCP server's filters.
+   */
+  allowTools?: string[];
+  denyTools?: string[];
 }
 
 /** An MCP server as JSON can describe it (`type` defaults to stdio with `command`, http with `url`). */
@@ -212,6 +218,8 @@ const PROVIDER: Schema = {
       enum: [...REPEAT_PENALTY_FIELDS],
       'x-expects': REPEAT_PENALTY_FIELDS.join(' or '),
     },
+    allowTools: stringList('a list of tool-name globs'),
+    denyTools: stringList('a list of tool-name globs'),
   },
   required: ['type'],
   additionalProperties: false,
