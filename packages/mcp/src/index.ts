@@ -31,6 +31,7 @@ export {
   type McpSseServerConfig,
   type McpStdioServerConfig,
   type McpTransportType,
+  type McpWebSocketServerConfig,
 } from './client/config.js';
 export { validateServerConfig } from './client/config-validation.js';
 export type { BackoffOptions } from './client/connection.js';

@@ -86,6 +86,15 @@ export function mcpServerConfig(entry: ConfigEntry<McpServerEntry>): McpServerCo
     };
   }
   if (url === undefined) throw fail(`type ${kind} needs \`url\``);
+  if (kind === 'websocket') {
+    if (!/^wss?:\/\//i.test(url)) throw fail('`url` of a websocket server must be a ws(s) URL');
+    // The SDK's WebSocket transport sends no custom headers: dropping them would lose the auth.
+    if (headers !== undefined || oauth !== undefined)
+      throw fail(
+        `\`${headers === undefined ? 'oauth' : 'headers'}\` cannot be used with the websocket transport (it sends no custom headers); use http or sse`,
+      );
+    return { ...common, type: 'websocket', url };
+  }
   if (!/^https?:\/\//i.test(url)) throw fail('`url` must be an http(s) URL');
   return {
     ...common,

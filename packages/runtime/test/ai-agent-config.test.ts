@@ -1,11 +1,14 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: these tests are about literal ${VAR} text.
 import { join } from 'node:path';
-import { startModelServer } from '@agent/testkit';
+import { finalReport, startModelServer, toolCall } from '@agent/testkit';
 import { describe, expect, test } from 'vitest';
+// The loopback WebSocket MCP server of @agent/mcp's tests (the SDK's Server over `ws`).
+import { startWebSocketMcpServer } from '../../mcp/test/fixtures/websocket-mcp-server.js';
 import { modelClientConfig } from '../src/build-targets.js';
 import { resolveConfig } from '../src/config/layers.js';
 import { runAgentFile, validateAgentFile } from '../src/index.js';
 import { finalAnswer } from './helpers/reports.js';
+import { startRoleServer } from './helpers/role-server.js';
 import { agentFile, isolated, tempTree } from './helpers/temp-tree.js';
 
 // ai-agent's `.ai-agent.json` and `.ai-agent.env`, in the shapes its Configuration pages
@@ -254,6 +257,52 @@ describe('.ai-agent.json: provider-level tool filters', () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('.ai-agent.json: an MCP server of type websocket', () => {
+  test("its tools reach the model and its answers come back through the SDK's WebSocket transport", async () => {
+    const mcp = await startWebSocketMcpServer();
+    const { server, requestsOf, assertAllConsumed } = await startRoleServer({
+      m: [toolCall('live__shout', { text: 'quiet please' }), finalReport('done')],
+    });
+    try {
+      const root = tempTree({
+        '.ai-agent.json': {
+          providers: { p: { type: 'openai-compatible', baseUrl: `${server.url}/v1`, apiKey: 'k' } },
+          mcpServers: { live: { type: 'websocket', url: mcp.url } },
+        },
+        'main.ai': agentFile('models: [p/m]\ntools: [live]'),
+      });
+      const validation = await validateAgentFile('main.ai', isolated(root));
+      expect(validation.problems).toEqual([]);
+      const result = await runAgentFile('main.ai', 'shout', isolated(root));
+      expect(result.success, result.error).toBe(true);
+      assertAllConsumed();
+      const second = JSON.stringify(requestsOf('m')[1]?.messages);
+      expect(second).toContain('QUIET PLEASE');
+    } finally {
+      await server.close();
+      await mcp.stop();
+    }
+  });
+
+  test('a websocket server with headers is an error at validate (they could not be sent)', async () => {
+    const root = tempTree({
+      '.ai-agent.json': {
+        providers: { p: { type: 'openai', apiKey: 'k' } },
+        mcpServers: {
+          live: { type: 'websocket', url: 'wss://mcp.test/ws', headers: { 'x-key': 'secret-1' } },
+        },
+      },
+      'main.ai': agentFile('models: [p/m]\ntools: [live]'),
+    });
+    const { ok, problems } = await validateAgentFile('main.ai', isolated(root));
+    expect(ok).toBe(false);
+    expect(problems.map((p) => p.message).join('\n')).toMatch(
+      /MCP server `live`: `headers` cannot be used with the websocket transport/,
+    );
+    expect(JSON.stringify(problems)).not.toContain('secret-1');
   });
 });
 

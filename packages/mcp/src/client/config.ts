@@ -68,6 +68,15 @@ export interface McpSseServerConfig extends McpServerCommonConfig {
   oauth?: McpOAuthConfig;
 }
 
+/**
+ * A server reached over a WebSocket (`ws:` or `wss:`, subprotocol `mcp`) through the SDK's
+ * WebSocket client transport. That transport sends no custom headers, so none can be set here.
+ */
+export interface McpWebSocketServerConfig extends McpServerCommonConfig {
+  type: 'websocket';
+  url: string;
+}
+
 /** A server reached through any SDK transport the caller builds (in-process servers, tests). */
 export interface McpCustomServerConfig extends McpServerCommonConfig {
   type: 'custom';
@@ -79,6 +88,7 @@ export type McpServerConfig =
   | McpStdioServerConfig
   | McpHttpServerConfig
   | McpSseServerConfig
+  | McpWebSocketServerConfig
   | McpCustomServerConfig;
 
 export type McpTransportType = McpServerConfig['type'];

@@ -42,13 +42,6 @@ export function mcpServer(name: string, value: unknown, ctx: Context): unknown {
   if (out.type === 'local') out.type = 'stdio';
   if (out.type === 'remote')
     out.type = typeof out.url === 'string' && /\/sse\/?$/.test(out.url) ? 'sse' : 'http';
-  if (out.type === 'websocket') {
-    fail(
-      ctx,
-      [...path, 'type'],
-      'the `websocket` transport is not supported yet: its tools would be missing; use stdio, http or sse',
-    );
-  }
   if (Array.isArray(out.command)) {
     const [command, ...rest] = out.command as unknown[];
     out.command = command;

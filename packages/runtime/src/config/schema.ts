@@ -71,7 +71,7 @@ export interface ProviderEntry {
 
 /** An MCP server as JSON can describe it (`type` defaults to stdio with `command`, http with `url`). */
 export interface McpServerEntry {
-  type?: 'stdio' | 'http' | 'sse';
+  type?: 'stdio' | 'http' | 'sse' | 'websocket';
   command?: string;
   args?: string[];
   env?: Record<string, string>;
@@ -256,12 +256,15 @@ const SESSIONS: Schema = {
 const MCP_SERVER: Schema = {
   type: ['object', 'null'],
   properties: {
-    type: { enum: ['stdio', 'http', 'sse'], 'x-expects': 'one of stdio, http, sse' },
+    type: {
+      enum: ['stdio', 'http', 'sse', 'websocket'],
+      'x-expects': 'one of stdio, http, sse, websocket',
+    },
     command: str('a command'),
     args: stringList('a list of strings'),
     env: stringMap('an object of variable names to strings'),
     cwd: str('a directory'),
-    url: str('an http(s) URL'),
+    url: str('an http(s) URL (ws(s) for websocket)'),
     headers: stringMap('an object of header names to strings'),
     toolTimeoutMs: posInt('a positive number of milliseconds or a duration such as 30s, 5m'),
     connectTimeoutMs: posInt('a positive number of milliseconds or a duration such as 30s, 5m'),
