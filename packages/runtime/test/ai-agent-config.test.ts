@@ -5,6 +5,7 @@ import { describe, expect, test } from 'vitest';
 // The loopback WebSocket MCP server of @agent/mcp's tests (the SDK's Server over `ws`).
 import { startWebSocketMcpServer } from '../../mcp/test/fixtures/websocket-mcp-server.js';
 import { modelClientConfig } from '../src/build-targets.js';
+import { mcpServerConfig } from '../src/build-tools.js';
 import { resolveConfig } from '../src/config/layers.js';
 import { runAgentFile, validateAgentFile } from '../src/index.js';
 import { finalAnswer } from './helpers/reports.js';
@@ -175,6 +176,7 @@ describe('.ai-agent.json: MCP servers and queues', () => {
           toolsDenied: ['read_secret'],
           queue: 'heavy',
           shared: true,
+          healthProbe: 'ping',
         },
         api: { type: 'remote', url: 'https://mcp.test/v1' },
         legacySse: { type: 'remote', url: 'https://mcp.test/sse' },
@@ -192,7 +194,10 @@ describe('.ai-agent.json: MCP servers and queues', () => {
       allowTools: ['read_*'],
       denyTools: ['read_secret'],
       queue: 'heavy',
+      healthProbe: 'ping',
     });
+    // It reaches the MCP client, which restarts a server whose probe fails (@agent/mcp's tests).
+    expect(mcpServerConfig(config.mcpServers.get('fs')!)).toMatchObject({ healthProbe: 'ping' });
     expect(config.mcpServers.get('api')?.value.type).toBe('http');
     expect(config.mcpServers.get('legacySse')?.value.type).toBe('sse');
     expect(config.mcpServers.has('off')).toBe(false);

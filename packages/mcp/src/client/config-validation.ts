@@ -1,6 +1,6 @@
 import { ConfigError } from '@agent/protocol';
 import { isRecord } from '@agent/protocol/util';
-import { type McpServerConfig, TOKEN_ENDPOINT_AUTH_METHODS } from './config.js';
+import { HEALTH_PROBES, type McpServerConfig, TOKEN_ENDPOINT_AUTH_METHODS } from './config.js';
 
 const TYPES = ['stdio', 'http', 'sse', 'websocket', 'custom'] as const;
 
@@ -157,6 +157,14 @@ export function validateServerConfig(server: string, config: unknown): McpServer
   if (config.queue !== undefined && (typeof config.queue !== 'string' || config.queue === '')) {
     fail(server, 'queue', config.queue, 'a non-empty string');
   }
+  if (
+    config.healthProbe !== undefined &&
+    !(HEALTH_PROBES as readonly unknown[]).includes(config.healthProbe)
+  ) {
+    fail(server, 'healthProbe', config.healthProbe, HEALTH_PROBES.join(' or '));
+  }
+  checkPositive(server, 'healthProbeIntervalMs', config.healthProbeIntervalMs, 'milliseconds');
+  checkPositive(server, 'healthProbeTimeoutMs', config.healthProbeTimeoutMs, 'milliseconds');
   checkStringList(server, 'allowTools', config.allowTools);
   checkStringList(server, 'denyTools', config.denyTools);
   checkTransport(server, type, config);

@@ -29,6 +29,8 @@ const OUR_SERVER_KEYS = [
   'allowTools',
   'denyTools',
   'maxMessageBytes',
+  'healthProbeIntervalMs',
+  'healthProbeTimeoutMs',
 ];
 
 export function mcpServer(name: string, value: unknown, ctx: Context): unknown {
@@ -74,14 +76,6 @@ export function mcpServer(name: string, value: unknown, ctx: Context): unknown {
         '`shared: false` is ignored: a server is started once per run and shared by its sessions',
       );
     delete out.shared;
-  }
-  if ('healthProbe' in out) {
-    warn(
-      ctx,
-      [...path, 'healthProbe'],
-      '`healthProbe` is ignored: a server that fails is reconnected with backoff when next called',
-    );
-    delete out.healthProbe;
   }
   return out;
 }

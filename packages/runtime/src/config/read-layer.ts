@@ -106,7 +106,13 @@ function normaliseConfigDurations(raw: unknown): void {
   for (const entry of Object.values(isRecord(raw.providers) ? raw.providers : {}))
     if (isRecord(entry)) normaliseDurations(entry, ['timeoutMs']);
   for (const entry of Object.values(isRecord(raw.mcpServers) ? raw.mcpServers : {}))
-    if (isRecord(entry)) normaliseDurations(entry, ['toolTimeoutMs', 'connectTimeoutMs']);
+    if (isRecord(entry))
+      normaliseDurations(entry, [
+        'toolTimeoutMs',
+        'connectTimeoutMs',
+        'healthProbeIntervalMs',
+        'healthProbeTimeoutMs',
+      ]);
   if (isRecord(raw.defaults)) {
     normaliseSettingForms(raw.defaults);
     if (typeof raw.defaults.reasoning === 'string')

@@ -80,6 +80,10 @@ export interface McpServerEntry {
   headers?: Record<string, string>;
   toolTimeoutMs?: number;
   connectTimeoutMs?: number;
+  /** `ping` or `listTools` between calls; a failure restarts the server with backoff (docs/mcp.md). */
+  healthProbe?: 'ping' | 'listTools';
+  healthProbeIntervalMs?: number;
+  healthProbeTimeoutMs?: number;
   queue?: string;
   allowTools?: string[];
   denyTools?: string[];
@@ -268,6 +272,9 @@ const MCP_SERVER: Schema = {
     headers: stringMap('an object of header names to strings'),
     toolTimeoutMs: posInt('a positive number of milliseconds or a duration such as 30s, 5m'),
     connectTimeoutMs: posInt('a positive number of milliseconds or a duration such as 30s, 5m'),
+    healthProbe: { enum: ['ping', 'listTools'], 'x-expects': 'ping or listTools' },
+    healthProbeIntervalMs: posInt('a positive number of milliseconds or a duration such as 30s, 5m'),
+    healthProbeTimeoutMs: posInt('a positive number of milliseconds or a duration such as 3s'),
     queue: str('a queue name'),
     allowTools: stringList('a list of tool-name globs'),
     denyTools: stringList('a list of tool-name globs'),
