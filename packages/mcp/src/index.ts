@@ -22,6 +22,7 @@ export {
   DEFAULT_QUEUE,
   DEFAULT_TOOL_TIMEOUT_MS,
   type McpCustomServerConfig,
+  type McpHealthProbe,
   type McpHttpServerConfig,
   type McpLogEntry,
   type McpLogSink,

@@ -72,6 +72,48 @@ describe('.ai-agent.json: where it is read', () => {
     expect(client).toMatchObject({ baseURL: 'http://nova.test/v1', apiKey: 'sk-from-env-file' });
     expect(config.secrets).toContain('sk-from-env-file');
   });
+
+  test("the working directory's .ai-agent.env comes after the one beside the file, before the environment", () => {
+    const root = tempTree({
+      'cwd/.ai-agent.env': 'NOVA_KEY=sk-cwd-secret\nNOVA_URL=http://cwd.test/v1\nORG=cwd-org\n',
+      'agents/.ai-agent.json': {
+        providers: {
+          nova: {
+            type: 'openai-compatible',
+            baseUrl: '${NOVA_URL}',
+            apiKey: '${NOVA_KEY}',
+            headers: { 'x-org': '${ORG}', 'x-region': '${REGION}' },
+          },
+        },
+      },
+      'agents/.ai-agent.env': 'NOVA_URL=http://beside.test/v1\n',
+    });
+    const config = resolveConfig(
+      { ...isolated(root), cwd: join(root, 'cwd'), env: { ORG: 'env-org', REGION: 'eu' } },
+      join(root, 'agents'),
+    );
+    const client = modelClientConfig(ref('nova/m'), config);
+    expect(client).toMatchObject({
+      baseURL: 'http://beside.test/v1',
+      apiKey: 'sk-cwd-secret',
+      headers: { 'x-org': 'cwd-org', 'x-region': 'eu' },
+    });
+    // A key from it is a secret like any other.
+    expect(config.secrets).toContain('sk-cwd-secret');
+  });
+
+  test("this runtime's agent.json does not read the working directory's .ai-agent.env", () => {
+    const root = tempTree({
+      '.ai-agent.env': 'NOVA_KEY=sk-cwd\n',
+      'agent.json': {
+        providers: {
+          nova: { type: 'openai-compatible', baseURL: 'http://n.test/v1', apiKey: '${NOVA_KEY:-none}' },
+        },
+      },
+    });
+    const client = modelClientConfig(ref('nova/m'), resolveConfig(isolated(root)));
+    expect(client.apiKey).toBe('none');
+  });
 });
 
 describe('.ai-agent.json: providers', () => {
