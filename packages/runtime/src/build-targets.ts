@@ -68,7 +68,9 @@ export function modelClientConfig(ref: ModelRef, config: ResolvedConfig): ModelC
     ...(extraBody === undefined ? {} : { extraBody }),
     ...(provider.promptCaching === undefined ? {} : { promptCaching: provider.promptCaching }),
     ...(provider.reasoningSummary === undefined ? {} : { reasoningSummary: provider.reasoningSummary }),
-    ...(provider.chatReasoningField === undefined ? {} : { chatReasoningField: provider.chatReasoningField }),
+    ...((model.chatReasoningField ?? provider.chatReasoningField) === undefined
+      ? {}
+      : { chatReasoningField: model.chatReasoningField ?? provider.chatReasoningField }),
     ...(provider.streamUsage === undefined ? {} : { streamUsage: provider.streamUsage }),
     ...(provider.toolCallIdFormat === undefined ? {} : { toolCallIdFormat: provider.toolCallIdFormat }),
     ...(provider.assistantAfterToolResults === undefined

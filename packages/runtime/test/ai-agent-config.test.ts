@@ -353,6 +353,68 @@ describe('.ai-agent.json: an MCP server of type websocket', () => {
   });
 });
 
+describe('.ai-agent.json: a model with interleaved reasoning', () => {
+  const run = async (models: object) => {
+    const { server, requestsOf } = await startRoleServer({
+      m: [
+        toolCall('missing__tool', {}, { answer: { reasoning: { text: 'I should look first.' } } }),
+        finalReport('done'),
+      ],
+    });
+    try {
+      const root = tempTree({
+        '.ai-agent.json': {
+          providers: { p: { type: 'openai-compatible', baseUrl: `${server.url}/v1`, apiKey: 'k', models } },
+        },
+        'main.ai': agentFile('models: [p/m]'),
+      });
+      const result = await runAgentFile('main.ai', 'go', isolated(root));
+      expect(result.success, result.error).toBe(true);
+      const body = requestsOf('m')[1]?.body as { messages: Record<string, unknown>[] };
+      const messages = body.messages;
+      return messages.find((m) => m.role === 'assistant' && m.tool_calls !== undefined);
+    } finally {
+      await server.close();
+    }
+  };
+
+  test('interleaved: true sends the reasoning back in reasoning_content on the next call', async () => {
+    expect((await run({ m: { interleaved: true } }))?.reasoning_content).toBe('I should look first.');
+  });
+
+  test('a field name picks the field; without interleaved nothing is replayed', async () => {
+    expect((await run({ m: { interleaved: 'reasoning' } }))?.reasoning).toBe('I should look first.');
+    const plain = await run({ m: {} });
+    expect(plain).toBeDefined();
+    expect(plain).not.toHaveProperty('reasoning_content');
+    expect(plain).not.toHaveProperty('reasoning');
+  });
+
+  test('a field this runtime cannot send, or a provider without the field, is a warning', async () => {
+    const root = tempTree({
+      '.ai-agent.json': {
+        providers: {
+          p: {
+            type: 'openai-compatible',
+            baseUrl: 'http://p.test/v1',
+            models: { m: { interleaved: 'thoughts' } },
+          },
+          a: { type: 'anthropic', apiKey: 'k', models: { c: { interleaved: true } } },
+        },
+      },
+      'main.ai': agentFile('models: [p/m, a/c]'),
+    });
+    const { ok, warnings } = await validateAgentFile('main.ai', isolated(root));
+    expect(ok).toBe(true);
+    expect(warnings.map((w) => w.message)).toEqual([
+      expect.stringMatching(
+        /`interleaved: thoughts` is ignored: reasoning can be replayed in reasoning_content or reasoning only/,
+      ),
+      expect.stringMatching(/`interleaved` is ignored for a `anthropic` provider/),
+    ]);
+  });
+});
+
 describe('.ai-agent.json: what cannot be honoured, and what is not active yet', () => {
   const problemsOf = async (json: object) => {
     const root = tempTree({ '.ai-agent.json': json, 'a.ai': agentFile('models: [p/m]') });

@@ -185,7 +185,7 @@ function provider(name: string, value: unknown, ctx: Context): unknown {
     delete out[key];
   }
   if (isRecord(out.models))
-    out.models = mapEntries(out.models, (model, m) => modelEntry(name, model, m, ctx));
+    out.models = mapEntries(out.models, (model, m) => modelEntry(name, out.type, model, m, ctx));
   if ('tokenizer' in out) {
     // This runtime sets the tokenizer per model: the provider's goes to each model it lists.
     const models = isRecord(out.models) ? out.models : {};
@@ -207,7 +207,13 @@ function tokenizer(id: string): string {
   return id.startsWith('tiktoken') ? 'openai' : id;
 }
 
-function modelEntry(providerName: string, model: string, value: unknown, ctx: Context): unknown {
+function modelEntry(
+  providerName: string,
+  providerType: unknown,
+  model: string,
+  value: unknown,
+  ctx: Context,
+): unknown {
   if (!isRecord(value)) return value;
   const path = ['providers', providerName, 'models', model];
   const out: Json = { ...value };
@@ -224,6 +230,7 @@ function modelEntry(providerName: string, model: string, value: unknown, ctx: Co
       'outputTokenLimit',
       'maxTokensField',
       'longContext',
+      'chatReasoningField',
     ],
     path,
     ctx,
@@ -263,14 +270,44 @@ function modelEntry(providerName: string, model: string, value: unknown, ctx: Co
     delete out.overrides;
   }
   if ('interleaved' in out) {
-    warn(
-      ctx,
-      [...path, 'interleaved'],
-      '`interleaved` is ignored here: reasoning is replayed per provider (`chatReasoningField` on the provider)',
-    );
+    interleaved(out, providerType, [...path, 'interleaved'], ctx);
     delete out.interleaved;
   }
   return out;
+}
+
+/** Chat Completions fields this runtime can send reasoning back in. */
+const REASONING_FIELDS = ['reasoning_content', 'reasoning'];
+
+/**
+ * A model's `interleaved`: `true` replays its reasoning in `reasoning_content`, a field name in
+ * that field, `false` not at all (as without it). Only Chat Completions providers take it.
+ */
+function interleaved(out: Json, providerType: unknown, path: string[], ctx: Context): void {
+  const value = out.interleaved;
+  if (value === false) return;
+  if (value !== true && typeof value !== 'string') {
+    fail(ctx, path, `\`interleaved\` must be true, false or a field name, got ${JSON.stringify(value)}`);
+    return;
+  }
+  if (providerType !== 'openai' && providerType !== 'openai-compatible') {
+    warn(
+      ctx,
+      path,
+      `\`interleaved\` is ignored for a \`${String(providerType)}\` provider: its reasoning is replayed by its own API's rules (docs/providers.md)`,
+    );
+    return;
+  }
+  const field = value === true ? 'reasoning_content' : value;
+  if (!REASONING_FIELDS.includes(field)) {
+    warn(
+      ctx,
+      path,
+      `\`interleaved: ${field}\` is ignored: reasoning can be replayed in ${REASONING_FIELDS.join(' or ')} only`,
+    );
+    return;
+  }
+  out.chatReasoningField ??= field;
 }
 
 function queue(name: string, value: unknown, ctx: Context): unknown {

@@ -40,6 +40,8 @@ export interface ProviderModelEntry {
   outputTokenLimit?: number;
   maxTokensField?: 'max_tokens' | 'max_completion_tokens';
   longContext?: boolean;
+  /** Chat Completions: the field this model's earlier reasoning goes back in (beats the provider's). */
+  chatReasoningField?: 'reasoning_content' | 'reasoning';
 }
 
 export interface ProviderEntry {
@@ -186,6 +188,10 @@ const MODEL_ENTRY: Schema = {
       'x-expects': 'max_tokens or max_completion_tokens',
     },
     longContext: { type: 'boolean', 'x-expects': 'true or false' },
+    chatReasoningField: {
+      enum: ['reasoning_content', 'reasoning'],
+      'x-expects': 'reasoning_content or reasoning',
+    },
   },
   additionalProperties: false,
   'x-expects': 'an object of model settings ({} for none)',
