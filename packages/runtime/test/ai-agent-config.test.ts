@@ -415,6 +415,59 @@ describe('.ai-agent.json: a model with interleaved reasoning', () => {
   });
 });
 
+describe('.ai-agent.json: provider stringSchemaFormatsAllowed / Denied', () => {
+  test("the refused string formats are taken out of the tool schemas sent to that provider's models", async () => {
+    const server = await startModelServer({
+      handler: (request) => ({ text: finalAnswer(request.messages, 'ok') }),
+    });
+    try {
+      const root = tempTree({
+        '.ai-agent.json': {
+          providers: {
+            strict: {
+              type: 'openai-compatible',
+              baseUrl: `${server.url}/v1`,
+              apiKey: 'k',
+              stringSchemaFormatsDenied: ['uri'],
+            },
+            plain: { type: 'openai-compatible', baseUrl: `${server.url}/v1`, apiKey: 'k' },
+          },
+        },
+        'strict.ai': agentFile('models: [strict/m]\nagents: [./child.ai]'),
+        'plain.ai': agentFile('models: [plain/m]\nagents: [./child.ai]'),
+        'child.ai': agentFile(
+          [
+            'models: [plain/m]',
+            'description: Checks a site',
+            'input:',
+            '  format: json',
+            '  schema:',
+            '    type: object',
+            '    required: [site]',
+            '    properties: { site: { type: string, format: uri }, mail: { type: string, format: email } }',
+          ].join('\n'),
+        ),
+      });
+      const propertiesSent = async (file: string) => {
+        const before = server.requests.length;
+        const result = await runAgentFile(file, 'go', isolated(root));
+        expect(result.success, result.error).toBe(true);
+        const body = server.requests[before]!.body as {
+          tools: { function: { name: string; parameters: { properties: Record<string, unknown> } } }[];
+        };
+        return body.tools.find((t) => t.function.name === 'agent__child')!.function.parameters.properties;
+      };
+      const strict = await propertiesSent('strict.ai');
+      expect(strict.site).toEqual({ type: 'string' });
+      expect(strict.mail).toEqual({ type: 'string', format: 'email' });
+      // Another provider's models get the schema as written.
+      expect((await propertiesSent('plain.ai')).site).toEqual({ type: 'string', format: 'uri' });
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('.ai-agent.json: what cannot be honoured, and what is not active yet', () => {
   const problemsOf = async (json: object) => {
     const root = tempTree({ '.ai-agent.json': json, 'a.ai': agentFile('models: [p/m]') });

@@ -175,15 +175,6 @@ function provider(name: string, value: unknown, ctx: Context): unknown {
     delete out.cacheStrategy;
   }
   toolGlobs(out);
-  for (const key of ['stringSchemaFormatsAllowed', 'stringSchemaFormatsDenied']) {
-    if (!(key in out)) continue;
-    warn(
-      ctx,
-      [...path, key],
-      `\`${key}\` is ignored: tool schemas are sent with their string formats as written`,
-    );
-    delete out[key];
-  }
   if (isRecord(out.models))
     out.models = mapEntries(out.models, (model, m) => modelEntry(name, out.type, model, m, ctx));
   if ('tokenizer' in out) {

@@ -69,6 +69,10 @@ export interface ProviderEntry {
    */
   allowTools?: string[];
   denyTools?: string[];
+  /** String formats (`uri`, `email`, ...) that may stay in the tool schemas sent to its models (default all). */
+  stringSchemaFormatsAllowed?: string[];
+  /** String formats taken out of the tool schemas sent to its models. */
+  stringSchemaFormatsDenied?: string[];
 }
 
 /** An MCP server as JSON can describe it (`type` defaults to stdio with `command`, http with `url`). */
@@ -230,6 +234,8 @@ const PROVIDER: Schema = {
     },
     allowTools: stringList('a list of tool-name globs'),
     denyTools: stringList('a list of tool-name globs'),
+    stringSchemaFormatsAllowed: stringList('a list of JSON Schema string formats'),
+    stringSchemaFormatsDenied: stringList('a list of JSON Schema string formats'),
   },
   required: ['type'],
   additionalProperties: false,
