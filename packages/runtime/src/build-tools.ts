@@ -48,7 +48,7 @@ export function fsServerScriptPath(): string | undefined {
 export function mcpServerConfig(entry: ConfigEntry<McpServerEntry>): McpServerConfig {
   const missing = unusableValueError(entry.value);
   if (missing !== undefined) throw missing;
-  // `cache` and `toolsCache` are the runtime's (the tool cache), not the MCP client's.
+  // `cache`, `toolsCache` and `shared` are the runtime's (the tool cache, one server per session), not the MCP client's.
   const {
     type,
     command,
@@ -60,6 +60,7 @@ export function mcpServerConfig(entry: ConfigEntry<McpServerEntry>): McpServerCo
     oauth,
     cache: _cache,
     toolsCache: _toolsCache,
+    shared: _shared,
     ...common
   } = entry.value;
   const fail = (message: string) => {

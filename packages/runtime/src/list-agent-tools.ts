@@ -1,7 +1,7 @@
 import type { RunAgentFileOptions } from './api.js';
 import { RunScope } from './run-scope.js';
 import { prepareRunner, runExpectedOutput } from './runner.js';
-import { buildSessionConfig } from './session-runner.js';
+import { buildSessionConfig, startPrivateServers } from './session-runner.js';
 
 /** One tool the top agent of a file is offered. */
 export interface ListedTool {
@@ -29,15 +29,23 @@ export async function listAgentTools(
   options: RunAgentFileOptions = {},
 ): Promise<AgentToolListing> {
   const { context } = await prepareRunner(path, options);
+  const own = await startPrivateServers(context, context.tree.root, options.signal).catch(async (error) => {
+    await Promise.all([context.mcp.close(), context.cache?.close()]);
+    throw error;
+  });
   try {
-    const config = buildSessionConfig(context, {
-      definition: context.tree.root,
-      prompt: '',
-      expectedOutput: runExpectedOutput(context.tree.root, {}),
-      depth: 0,
-      trace: { llm: false, mcp: false },
-      scope: new RunScope(undefined, context.config.redact),
-    });
+    const config = buildSessionConfig(
+      context,
+      {
+        definition: context.tree.root,
+        prompt: '',
+        expectedOutput: runExpectedOutput(context.tree.root, {}),
+        depth: 0,
+        trace: { llm: false, mcp: false },
+        scope: new RunScope(undefined, context.config.redact),
+      },
+      own,
+    );
     const tools: ListedTool[] = [];
     for (const provider of config.tools ?? []) {
       if (!('listTools' in provider)) continue;
@@ -47,8 +55,9 @@ export async function listAgentTools(
       ))
         tools.push({ server, name: tool.name, description: tool.description ?? '' });
     }
-    return { tools, warnings: context.mcp.warnings.map(({ server, message }) => ({ server, message })) };
+    const warnings = [...context.mcp.warnings, ...(own?.warnings ?? [])];
+    return { tools, warnings: warnings.map(({ server, message }) => ({ server, message })) };
   } finally {
-    await Promise.all([context.mcp.close(), context.cache?.close()]);
+    await Promise.all([context.mcp.close(), context.cache?.close(), own?.close()]);
   }
 }

@@ -68,14 +68,5 @@ export function mcpServer(name: string, value: unknown, ctx: Context): unknown {
     delete out.requestTimeoutMs;
   }
   toolGlobs(out);
-  if ('shared' in out) {
-    if (out.shared === false)
-      warn(
-        ctx,
-        [...path, 'shared'],
-        '`shared: false` is ignored: a server is started once per run and shared by its sessions',
-      );
-    delete out.shared;
-  }
   return out;
 }

@@ -102,6 +102,8 @@ export interface McpServerEntry {
   toolsCache?: Record<string, string | number>;
   /** Its tools (globs over their own names on the server) a person decides before each call. */
   approval?: { tools?: string[] };
+  /** `false`: a server of its own for each session, started with it and stopped after (default true: one per runner). */
+  shared?: boolean;
 }
 
 /** Where the response and tool caches live (`sqlite` by default, in the user's cache directory). */
@@ -285,6 +287,7 @@ const MCP_SERVER: Schema = {
     toolTimeoutMs: posInt('a positive number of milliseconds or a duration such as 30s, 5m'),
     connectTimeoutMs: posInt('a positive number of milliseconds or a duration such as 30s, 5m'),
     healthProbe: { enum: ['ping', 'listTools'], 'x-expects': 'ping or listTools' },
+    shared: { type: 'boolean', 'x-expects': 'true or false' },
     healthProbeIntervalMs: posInt('a positive number of milliseconds or a duration such as 30s, 5m'),
     healthProbeTimeoutMs: posInt('a positive number of milliseconds or a duration such as 3s'),
     queue: str('a queue name'),
