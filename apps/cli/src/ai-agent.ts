@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { Command, Option } from 'commander';
 import { usageError } from './cli-error.js';
-import { listCommand } from './commands/list.js';
+import { listToolsCommand } from './commands/list-tools.js';
 import { runCommand } from './commands/run.js';
 import { collect, settingValue } from './commands/run-options.js';
 import { validateCommand } from './commands/validate.js';
@@ -11,7 +11,7 @@ import { runMain, version } from './main.js';
 
 // `ai-agent`: netdata's ai-agent command line, so its `#!/usr/bin/env ai-agent` files and
 // scripts run here as written (docs/migrating-from-ai-agent.md). It maps onto `agent run`,
-// `agent validate` (--dry-run) and `agent list` (--list-tools).
+// `agent validate` (--dry-run) and its own tool listing (--list-tools).
 
 /** ai-agent's per-setting flags and the frontmatter key each sets. */
 const SETTING_FLAGS: ReadonlyArray<readonly [flag: string, key: string, what: string]> = [
@@ -60,7 +60,7 @@ function buildProgram(setCode: (code: CliExitCode) => void): Command {
     .option('--override <key=value>', 'a setting for every agent, repeatable', collect)
     .option('--config <file>', 'config file (.ai-agent.json or agent.json)')
     .option('--dry-run', 'check the agent, its sub-agents and the config without running (agent validate)')
-    .option('--list-tools', 'show the agent and what the config provides (agent list)')
+    .option('--list-tools', "list the agent's tools: server, name, description (after every filter)")
     .option('--billing-file <file.jsonl>', 'append every accounting entry to FILE as one JSON line')
     .option('--quiet', 'print only the report (the default here)')
     .option('--verbose', 'log every LLM and tool step on stderr')
@@ -75,7 +75,7 @@ function buildProgram(setCode: (code: CliExitCode) => void): Command {
       return;
     }
     if (options.listTools === true) {
-      setCode(await listCommand({ agent: [file], ...(config === undefined ? {} : { config }) }, io));
+      setCode(await listToolsCommand(file, config === undefined ? {} : { config }, io));
       return;
     }
     const settings: Record<string, unknown> = {};

@@ -9,6 +9,8 @@ export default function setup(): void {
     packageName: '@agent/cli',
     runtimePackages: [
       'protocol',
+      'schema',
+      'cache',
       'xml-transport',
       'final-report',
       'tool-output',

@@ -22,6 +22,7 @@ export {
   DEFAULT_QUEUE,
   DEFAULT_TOOL_TIMEOUT_MS,
   type McpCustomServerConfig,
+  type McpHealthProbe,
   type McpHttpServerConfig,
   type McpLogEntry,
   type McpLogSink,
@@ -31,6 +32,7 @@ export {
   type McpSseServerConfig,
   type McpStdioServerConfig,
   type McpTransportType,
+  type McpWebSocketServerConfig,
 } from './client/config.js';
 export { validateServerConfig } from './client/config-validation.js';
 export type { BackoffOptions } from './client/connection.js';

@@ -7,6 +7,7 @@ import { type ResolvedConfig, unusableValueError } from './config/layers.js';
 import type { ConfigEntry } from './config/merge.js';
 import type { ProviderEntry, ProviderModelEntry } from './config/schema.js';
 import { RuntimeError } from './errors.js';
+import { formatKeeper, withStringFormatFilter } from './string-formats.js';
 
 function entryError(entry: ConfigEntry<ProviderEntry>, message: string, cause?: unknown): RuntimeError {
   const { file, line } = entry.origin;
@@ -68,7 +69,9 @@ export function modelClientConfig(ref: ModelRef, config: ResolvedConfig): ModelC
     ...(extraBody === undefined ? {} : { extraBody }),
     ...(provider.promptCaching === undefined ? {} : { promptCaching: provider.promptCaching }),
     ...(provider.reasoningSummary === undefined ? {} : { reasoningSummary: provider.reasoningSummary }),
-    ...(provider.chatReasoningField === undefined ? {} : { chatReasoningField: provider.chatReasoningField }),
+    ...((model.chatReasoningField ?? provider.chatReasoningField) === undefined
+      ? {}
+      : { chatReasoningField: model.chatReasoningField ?? provider.chatReasoningField }),
     ...(provider.streamUsage === undefined ? {} : { streamUsage: provider.streamUsage }),
     ...(provider.toolCallIdFormat === undefined ? {} : { toolCallIdFormat: provider.toolCallIdFormat }),
     ...(provider.assistantAfterToolResults === undefined
@@ -115,9 +118,18 @@ export class TargetBuilder {
       this.factory === undefined
         ? createModelClient(clientConfig)
         : this.factory({ provider: ref.provider, model: ref.model, config: clientConfig });
-    const model = this.config.providers.get(ref.provider)?.value.models?.[ref.model] ?? {};
+    const provider = this.config.providers.get(ref.provider)?.value;
+    const model = provider?.models?.[ref.model] ?? {};
+    const keep = formatKeeper({
+      ...(provider?.stringSchemaFormatsAllowed === undefined
+        ? {}
+        : { allowed: provider.stringSchemaFormatsAllowed }),
+      ...(provider?.stringSchemaFormatsDenied === undefined
+        ? {}
+        : { denied: provider.stringSchemaFormatsDenied }),
+    });
     const target: ModelTarget = {
-      client,
+      client: keep === undefined ? client : withStringFormatFilter(client, keep),
       ...(clientConfig.contextWindow === undefined ? {} : { contextWindow: clientConfig.contextWindow }),
       ...(model.contextBuffer === undefined ? {} : { contextBuffer: model.contextBuffer }),
     };

@@ -48,7 +48,7 @@ export function fsServerScriptPath(): string | undefined {
 export function mcpServerConfig(entry: ConfigEntry<McpServerEntry>): McpServerConfig {
   const missing = unusableValueError(entry.value);
   if (missing !== undefined) throw missing;
-  // `cache` and `toolsCache` are the runtime's (the tool cache), not the MCP client's.
+  // `cache`, `toolsCache` and `shared` are the runtime's (the tool cache, one server per session), not the MCP client's.
   const {
     type,
     command,
@@ -60,6 +60,7 @@ export function mcpServerConfig(entry: ConfigEntry<McpServerEntry>): McpServerCo
     oauth,
     cache: _cache,
     toolsCache: _toolsCache,
+    shared: _shared,
     ...common
   } = entry.value;
   const fail = (message: string) => {
@@ -86,6 +87,15 @@ export function mcpServerConfig(entry: ConfigEntry<McpServerEntry>): McpServerCo
     };
   }
   if (url === undefined) throw fail(`type ${kind} needs \`url\``);
+  if (kind === 'websocket') {
+    if (!/^wss?:\/\//i.test(url)) throw fail('`url` of a websocket server must be a ws(s) URL');
+    // The SDK's WebSocket transport sends no custom headers: dropping them would lose the auth.
+    if (headers !== undefined || oauth !== undefined)
+      throw fail(
+        `\`${headers === undefined ? 'oauth' : 'headers'}\` cannot be used with the websocket transport (it sends no custom headers); use http or sse`,
+      );
+    return { ...common, type: 'websocket', url };
+  }
   if (!/^https?:\/\//i.test(url)) throw fail('`url` must be an http(s) URL');
   return {
     ...common,

@@ -27,6 +27,7 @@ export type {
 export { DEFAULT_MAX_CONCURRENT_SUB_AGENTS, DEFAULT_MAX_SUB_AGENT_DEPTH } from './config/schema.js';
 export { describeConfig } from './describe-config.js';
 export { RuntimeError } from './errors.js';
+export { type AgentToolListing, type ListedTool, listAgentTools } from './list-agent-tools.js';
 export { type ConfiguredMcpServer, configuredMcpServers } from './mcp-servers.js';
 export { FORMAT_DESCRIPTIONS } from './prompt-variables.js';
 export { MAX_LOADED_FILE_BYTES } from './read-regular-file.js';

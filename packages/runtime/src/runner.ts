@@ -145,7 +145,9 @@ export async function prepareRunner(
     const cache = await openRuntimeCache(tree, config, servers);
     let mcp: Awaited<ReturnType<typeof startMcpServers>>;
     try {
-      mcp = await startMcpServers(servers, config, {
+      // A `shared: false` server is started by each session that uses it (session-runner.ts).
+      const shared = servers.filter((name) => config.mcpServers.get(name)?.value.shared !== false);
+      mcp = await startMcpServers(shared, config, {
         onLog: broadcast,
         ...(options.signal === undefined ? {} : { signal: options.signal }),
       });
@@ -166,6 +168,8 @@ export async function prepareRunner(
         cwd,
         runSettings,
         run: runAgentChain,
+        startPrivateServers: (names, signal) =>
+          startMcpServers(names, config, { onLog: broadcast, ...(signal === undefined ? {} : { signal }) }),
         ...(cache === undefined ? {} : { cache }),
       },
       active,

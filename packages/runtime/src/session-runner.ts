@@ -23,7 +23,7 @@ import type { AgentTree } from './registry.js';
 import type { EventListener, RunScope } from './run-scope.js';
 import type { RunSettings } from './setting-overrides.js';
 import { SubAgentToolProvider } from './sub-agent-tool.js';
-import { filterAgentTools } from './tool-filter.js';
+import { agentToolFilters, filterTools } from './tool-filter.js';
 import { traceModelClient, traceToolProvider } from './tracing.js';
 
 /** What a runner holds for all its runs. */
@@ -43,6 +43,8 @@ export interface RunnerContext {
   cache?: RuntimeCache;
   /** `--override` and the per-setting flags of the command line. */
   runSettings?: RunSettings;
+  /** Starts `shared: false` MCP servers for one session (absent: they are not started). */
+  startPrivateServers?: (names: string[], signal?: AbortSignal) => Promise<McpTools>;
 }
 
 /** One session to run: the top agent, or a sub-agent called by its parent. */
@@ -114,10 +116,28 @@ function withoutNulls<T extends object>(settings: T): { [K in keyof T]: Exclude<
 
 /** Builds and runs the session of one agent; `stopSignal` asks it for a final turn. */
 export async function runAgentSession(ctx: RunnerContext, request: SessionRequest): Promise<AgentResult> {
-  const config = buildSessionConfig(ctx, request);
-  // A resumed session continues its snapshot: no cached answer stands for it.
-  if (request.durable?.resumeFrom !== undefined) return runSession(config, request.stopSignal);
-  return runWithResponseCache(ctx, request, config, () => runSession(config, request.stopSignal));
+  const own = await startPrivateServers(ctx, request.definition, request.signal);
+  try {
+    const config = buildSessionConfig(ctx, request, own);
+    // A resumed session continues its snapshot: no cached answer stands for it.
+    if (request.durable?.resumeFrom !== undefined) return await runSession(config, request.stopSignal);
+    return await runWithResponseCache(ctx, request, config, () => runSession(config, request.stopSignal));
+  } finally {
+    await own?.close();
+  }
+}
+
+/** The `shared: false` MCP servers of an agent, started for one session. */
+export async function startPrivateServers(
+  ctx: RunnerContext,
+  definition: AgentDefinition,
+  signal?: AbortSignal,
+): Promise<McpTools | undefined> {
+  const names = definition.tools
+    .map((ref) => ref.name)
+    .filter((name) => ctx.config.mcpServers.get(name)?.value.shared === false);
+  if (names.length === 0 || ctx.startPrivateServers === undefined) return undefined;
+  return ctx.startPrivateServers(names, signal);
 }
 
 async function runSession(config: AgentSessionConfig, stop: AbortSignal | undefined): Promise<AgentResult> {
@@ -134,7 +154,12 @@ async function runSession(config: AgentSessionConfig, stop: AbortSignal | undefi
 }
 
 /** The session config of one agent: its models, MCP servers and sub-agents as tools, settings, prompt. */
-export function buildSessionConfig(ctx: RunnerContext, request: SessionRequest): AgentSessionConfig {
+export function buildSessionConfig(
+  ctx: RunnerContext,
+  request: SessionRequest,
+  /** This session's own `shared: false` servers. */
+  own?: McpTools,
+): AgentSessionConfig {
   const { definition, scope } = request;
   const isMaster = request.isMaster ?? request.depth === 0;
   const sessionId = request.sessionId ?? randomUUID();
@@ -165,10 +190,19 @@ export function buildSessionConfig(ctx: RunnerContext, request: SessionRequest):
         : { contextBuffer: settings.contextWindowBufferTokens }),
       ...(request.trace.llm ? { client: traceModelClient(target.client, trace) } : {}),
     }));
-  const targets = modelTargets(ctx.tree.models.get(definition.path) ?? []);
+  const modelRefs = ctx.tree.models.get(definition.path) ?? [];
+  const targets = modelTargets(modelRefs);
   const tools: ToolProvider[] = [];
+  for (const warning of own?.warnings ?? [])
+    trace({
+      severity: 'WRN',
+      direction: 'response',
+      type: 'tool',
+      remoteIdentifier: `mcp:${warning.server}`,
+      message: warning.message,
+    });
   for (const ref of definition.tools) {
-    const provider = ctx.mcp.providers.get(ref.name);
+    const provider = own?.providers.get(ref.name) ?? ctx.mcp.providers.get(ref.name);
     if (provider === undefined) continue;
     const traced = request.trace.mcp ? traceToolProvider(provider, trace) : provider;
     tools.push(
@@ -201,11 +235,14 @@ export function buildSessionConfig(ctx: RunnerContext, request: SessionRequest):
       }),
     );
   }
-  // The agent's `toolsAllowed` / `toolsDenied` cover its MCP tools and sub-agents, not the runtime's own.
-  const offered =
-    definition.toolFilter === undefined
-      ? tools
-      : tools.map((provider) => filterAgentTools(provider, definition.toolFilter!));
+  // The agent's `toolsAllowed` / `toolsDenied`, and those of the providers of all its models
+  // (fallbacks included: a tool must not appear when the call falls back), cover its MCP tools
+  // and sub-agents, not the runtime's own.
+  const filters = agentToolFilters(
+    definition.toolFilter,
+    new Set(modelRefs.map((ref) => ctx.config.providers.get(ref.provider)?.value)),
+  );
+  const offered = filters.length === 0 ? tools : tools.map((provider) => filterTools(provider, filters));
   if (request.extraTools !== undefined) offered.push(...request.extraTools);
   const {
     toolOutput: _files,

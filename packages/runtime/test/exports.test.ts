@@ -18,6 +18,7 @@ test('@agent/runtime exports exactly these values', async () => {
     'configuredMcpServers',
     'createAgentRunner',
     'describeConfig',
+    'listAgentTools',
     'resumeStoredSession',
     'runAgentFile',
     'validateAgentFile',

@@ -12,11 +12,13 @@ test('@agent/schema exports exactly these values', async () => {
     'compilePattern',
     'compileSchema',
     'createAjv',
+    'createToolFilter',
     'measureJson',
     'patternProblem',
     'pointerSegments',
     're2RegExp',
     'schemaDraft',
     'schemaShapeProblems',
+    'toolNameMatcher',
   ]);
 });

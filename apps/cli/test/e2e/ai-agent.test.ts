@@ -103,6 +103,78 @@ describe('ai-agent', () => {
     expect(server.requests).toHaveLength(0);
   });
 
+  it('--list-tools lists each tool (server, name, description) after every filter, calling no model', async () => {
+    const { server, ws } = await legacyDirectory([]);
+    ws.write(
+      '.ai-agent.json',
+      JSON.stringify({
+        providers: {
+          nova: {
+            type: 'openai-compatible',
+            baseUrl: '${NOVA_URL}',
+            apiKey: '${NOVA_KEY}',
+            toolsDenied: ['agent__secretive'],
+          },
+        },
+        mcpServers: { files: { type: 'local', command: ['agent-fs-mcp', '.'], toolsDenied: ['Grep'] } },
+      }),
+    );
+    ws.write('data.txt', 'x\n');
+    ws.write(
+      'lister.ai',
+      [
+        '---',
+        'models: nova/gpt-oss',
+        'tools: [files]',
+        'agents: [./helper.ai, ./secretive.ai]',
+        '---',
+        'List.',
+        '',
+      ].join('\n'),
+    );
+    ws.write('helper.ai', '---\nmodels: nova/gpt-oss\ndescription: Helps with\n  two lines\n---\nHelp.\n');
+    ws.write('secretive.ai', '---\nmodels: nova/gpt-oss\ndescription: Hidden by the provider\n---\nNo.\n');
+    const result = await runCli(['--agent', 'lister.ai', '--list-tools'], {
+      bin: AI_AGENT_BIN,
+      cwd: ws.dir,
+      env: isolatedEnv(ws),
+    });
+    expect(result.code, result.stderr).toBe(0);
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^SERVER\s+TOOL\s+DESCRIPTION$/);
+    const rows = lines.slice(1).map((line) => line.split(/\s{2,}/));
+    expect(rows.map((row) => [row[0], row[1]])).toEqual([
+      ['files', 'files__Read'],
+      ['files', 'files__ListDir'],
+      ['files', 'files__Find'],
+      ['agent', 'agent__helper'],
+    ]);
+    expect(rows[0]![2]).toMatch(/^Read a text file as numbered lines/);
+    expect(rows[3]![2]).toBe('Helps with two lines');
+    expect(result.stdout).not.toMatch(/Grep|secretive/);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('--list-tools with a server that cannot start warns on stderr and exits 6 (its tools are missing)', async () => {
+    const { ws } = await legacyDirectory([]);
+    ws.write(
+      '.ai-agent.json',
+      JSON.stringify({
+        providers: { nova: { type: 'openai-compatible', baseUrl: '${NOVA_URL}', apiKey: '${NOVA_KEY}' } },
+        mcpServers: { broken: { type: 'stdio', command: process.execPath, args: ['-e', 'process.exit(1)'] } },
+      }),
+    );
+    ws.write('lister.ai', '---\nmodels: nova/gpt-oss\ntools: [broken]\n---\nList.\n');
+    const result = await runCli(['--agent', 'lister.ai', '--list-tools'], {
+      bin: AI_AGENT_BIN,
+      cwd: ws.dir,
+      env: isolatedEnv(ws),
+    });
+    expect(result.code).toBe(6);
+    expect(result.stderr).toMatch(/^warning: MCP server "broken" was not started/m);
+    expect(result.stdout).toBe('(no tools)\n');
+  });
+
   it('a bad setting flag is a configuration error naming the flag and what is allowed', async () => {
     const { ws } = await legacyDirectory([]);
     const result = await runCli(['main.ai', 'hi', '--override', 'temprature=0.1'], {

@@ -1,6 +1,6 @@
 import { type ApprovalDecision, BATCH_TOOL, type PendingToolCall, type ToolCall } from '@agent/protocol';
 import { errorMessage } from '@agent/protocol/util';
-import picomatch from 'picomatch';
+import { toolNameMatcher } from '@agent/schema';
 import type { SessionRecorder } from '../observe/recorder.js';
 import { readBatchCalls } from './internal-tools.js';
 
@@ -33,8 +33,7 @@ export function approvalRule(
   globs: readonly string[] | undefined,
   perTool: ReadonlyMap<string, ApprovalRule>,
 ): ApprovalRule | undefined {
-  const matches =
-    globs !== undefined && globs.length > 0 ? picomatch([...globs], { dot: true, bash: true }) : undefined;
+  const matches = toolNameMatcher(globs);
   if (matches === undefined && perTool.size === 0) return undefined;
   const rule: ApprovalRule = (tool, args) =>
     matches?.(tool) === true || perTool.get(tool)?.(tool, args) === true;

@@ -1,8 +1,8 @@
 import { ConfigError } from '@agent/protocol';
 import { isRecord } from '@agent/protocol/util';
-import { type McpServerConfig, TOKEN_ENDPOINT_AUTH_METHODS } from './config.js';
+import { HEALTH_PROBES, type McpServerConfig, TOKEN_ENDPOINT_AUTH_METHODS } from './config.js';
 
-const TYPES = ['stdio', 'http', 'sse', 'custom'] as const;
+const TYPES = ['stdio', 'http', 'sse', 'websocket', 'custom'] as const;
 
 /** Throws a `ConfigError` about `field` of one server entry; headers, env and URLs are never echoed. */
 function fail(
@@ -36,19 +36,20 @@ function checkPositive(server: string, key: string, value: unknown, unit: string
   }
 }
 
-function checkUrl(server: string, value: unknown): void {
-  if (typeof value !== 'string') fail(server, 'url', value, 'an http(s) URL string');
+function checkUrl(server: string, value: unknown, schemes: readonly string[] = ['http', 'https']): void {
+  const what = schemes.length === 2 && schemes[0] === 'ws' ? 'a ws(s) URL' : 'an http(s) URL';
+  if (typeof value !== 'string') fail(server, 'url', value, `${what} string`);
   let url: URL;
   try {
     url = new URL(value);
   } catch {
     // The URL may carry a token: it is not echoed.
-    fail(server, 'url', value, 'an http(s) URL', { secret: true, message: 'url is not a valid URL' });
+    fail(server, 'url', value, what, { secret: true, message: 'url is not a valid URL' });
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    fail(server, 'url', value, 'an http(s) URL', {
+  if (!schemes.includes(url.protocol.slice(0, -1))) {
+    fail(server, 'url', value, what, {
       secret: true,
-      message: `url must use http: or https:, got ${url.protocol}`,
+      message: `url must use ${schemes.map((s) => `${s}:`).join(' or ')}, got ${url.protocol}`,
     });
   }
 }
@@ -128,6 +129,14 @@ function checkTransport(server: string, type: string, config: Record<string, unk
     checkUrl(server, config.url);
     checkStringMap(server, 'headers', config.headers);
     checkOAuth(server, config.oauth);
+  } else if (type === 'websocket') {
+    checkUrl(server, config.url, ['ws', 'wss']);
+    // The SDK's WebSocket transport sends no custom headers: dropping them would lose the auth.
+    for (const key of ['headers', 'oauth'])
+      if (config[key] !== undefined)
+        fail(server, key, '[redacted]', 'nothing: the websocket transport sends no headers', {
+          message: `\`${key}\` cannot be used with the websocket transport (it sends no custom headers); use http or sse`,
+        });
   } else if (typeof config.createTransport !== 'function') {
     fail(server, 'createTransport', config.createTransport, 'a function returning an MCP SDK transport');
   }
@@ -148,6 +157,14 @@ export function validateServerConfig(server: string, config: unknown): McpServer
   if (config.queue !== undefined && (typeof config.queue !== 'string' || config.queue === '')) {
     fail(server, 'queue', config.queue, 'a non-empty string');
   }
+  if (
+    config.healthProbe !== undefined &&
+    !(HEALTH_PROBES as readonly unknown[]).includes(config.healthProbe)
+  ) {
+    fail(server, 'healthProbe', config.healthProbe, HEALTH_PROBES.join(' or '));
+  }
+  checkPositive(server, 'healthProbeIntervalMs', config.healthProbeIntervalMs, 'milliseconds');
+  checkPositive(server, 'healthProbeTimeoutMs', config.healthProbeTimeoutMs, 'milliseconds');
   checkStringList(server, 'allowTools', config.allowTools);
   checkStringList(server, 'denyTools', config.denyTools);
   checkTransport(server, type, config);

@@ -12,7 +12,20 @@ export interface McpServerCommonConfig {
   allowTools?: string[];
   /** Glob patterns of tool names to hide; a deny match wins over an allow match. */
   denyTools?: string[];
+  /**
+   * Checks the server between calls with MCP `ping` or `tools/list`. A probe that fails or
+   * times out, or a server found gone, restarts it (backing off like any reconnect). Default:
+   * no probe; a failed server is reconnected when it is next called.
+   */
+  healthProbe?: McpHealthProbe;
+  /** Milliseconds between probes (default 30 000). */
+  healthProbeIntervalMs?: number;
+  /** Milliseconds one probe may take (default 3 000). */
+  healthProbeTimeoutMs?: number;
 }
+
+export const HEALTH_PROBES = ['ping', 'listTools'] as const;
+export type McpHealthProbe = (typeof HEALTH_PROBES)[number];
 
 /** A server started as a child process, speaking MCP over its stdin/stdout. */
 export interface McpStdioServerConfig extends McpServerCommonConfig {
@@ -68,6 +81,15 @@ export interface McpSseServerConfig extends McpServerCommonConfig {
   oauth?: McpOAuthConfig;
 }
 
+/**
+ * A server reached over a WebSocket (`ws:` or `wss:`, subprotocol `mcp`) through the SDK's
+ * WebSocket client transport. That transport sends no custom headers, so none can be set here.
+ */
+export interface McpWebSocketServerConfig extends McpServerCommonConfig {
+  type: 'websocket';
+  url: string;
+}
+
 /** A server reached through any SDK transport the caller builds (in-process servers, tests). */
 export interface McpCustomServerConfig extends McpServerCommonConfig {
   type: 'custom';
@@ -79,6 +101,7 @@ export type McpServerConfig =
   | McpStdioServerConfig
   | McpHttpServerConfig
   | McpSseServerConfig
+  | McpWebSocketServerConfig
   | McpCustomServerConfig;
 
 export type McpTransportType = McpServerConfig['type'];
@@ -87,6 +110,8 @@ export const DEFAULT_TOOL_TIMEOUT_MS = 60_000;
 export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
 export const DEFAULT_QUEUE = 'default';
 export const DEFAULT_MAX_MESSAGE_BYTES = 256 * 1024 * 1024;
+export const DEFAULT_HEALTH_PROBE_INTERVAL_MS = 30_000;
+export const DEFAULT_HEALTH_PROBE_TIMEOUT_MS = 3_000;
 
 /** What the client layer reports about itself; the runtime maps it onto its own log lines. */
 export interface McpLogEntry {

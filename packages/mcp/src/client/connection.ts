@@ -4,7 +4,12 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { McpOAuthProvider } from '../auth/oauth-provider.js';
 import { createTransport } from '../transports/create-transport.js';
 import { ProcessGroupStdioTransport } from '../transports/stdio-transport.js';
-import { DEFAULT_CONNECT_TIMEOUT_MS, type McpLogSink, type McpServerConfig } from './config.js';
+import {
+  DEFAULT_CONNECT_TIMEOUT_MS,
+  type McpHealthProbe,
+  type McpLogSink,
+  type McpServerConfig,
+} from './config.js';
 import { McpUnavailableError, transportErrorText } from './tool-errors.js';
 
 export interface BackoffOptions {
@@ -81,6 +86,38 @@ export class McpConnection {
     const dropped = client.close().catch(() => undefined);
     this.dropping.add(dropped);
     void dropped.finally(() => this.dropping.delete(dropped));
+  }
+
+  /**
+   * One health check: `ping` or `tools/list` on the live session, within `timeoutMs`. A failed
+   * probe drops the session (a stdio server's process tree is stopped); then, whether the probe
+   * failed or the session was already gone (the server died), one reconnect is tried, subject
+   * to the backoff. `restarted` means a new session is up.
+   */
+  async probe(kind: McpHealthProbe, timeoutMs: number): Promise<'healthy' | 'restarted' | 'down'> {
+    if (this.closed) return 'down';
+    const client = this.current;
+    if (client !== undefined) {
+      try {
+        if (kind === 'ping') await client.ping({ timeout: timeoutMs });
+        else await client.listTools(undefined, { timeout: timeoutMs });
+        return 'healthy';
+      } catch (error) {
+        const reason = `health probe (${kind}) failed: ${transportErrorText(error)}`;
+        this.log('error', `${reason}; restarting`);
+        this.discard(client, reason);
+      }
+    } else if (this.opening === undefined && this.retryAt > Date.now()) {
+      return 'down';
+    } else if (this.opening === undefined) {
+      this.log('error', `server gone (${this.lastError ?? 'unknown reason'}), restarting`);
+    }
+    try {
+      await this.client();
+      return 'restarted';
+    } catch {
+      return 'down';
+    }
   }
 
   /**

@@ -14,6 +14,7 @@ import { abortable, linkedController } from './abortable.js';
 import { ArgumentValidator } from './argument-validator.js';
 import { DEFAULT_QUEUE, DEFAULT_TOOL_TIMEOUT_MS, type McpLogSink, type McpServerConfig } from './config.js';
 import { type BackoffOptions, McpConnection } from './connection.js';
+import { HealthMonitor } from './health-monitor.js';
 import { convertCallToolResult } from './result-conversion.js';
 import { buildCatalog, type CatalogEntry, type ToolCatalog } from './tool-catalog.js';
 import { classifyCallError, isConnectionFailure, toolError, transportErrorText } from './tool-errors.js';
@@ -47,6 +48,7 @@ const DEFAULT_CLIENT_INFO = { name: 'agent-mcp-client', version: '0.1.0' };
 export class McpToolProvider implements ToolProvider {
   readonly kind = 'mcp';
   private readonly connection: McpConnection;
+  private readonly health: HealthMonitor;
   private readonly validator = new ArgumentValidator();
   private readonly filter: ToolNameFilter;
   private readonly queues: ToolQueues;
@@ -71,6 +73,7 @@ export class McpToolProvider implements ToolProvider {
       onConnected: (client) => this.onConnected(client),
       authProvider: authProviderFor(id, config, options.auth),
     });
+    this.health = new HealthMonitor(this.connection, config);
   }
 
   /** The queue this server's calls wait in. */
@@ -142,9 +145,19 @@ export class McpToolProvider implements ToolProvider {
     }
   }
 
-  /** Stops the server (stdio: its whole process tree). Idempotent. */
-  close(): Promise<void> {
-    return this.connection.close();
+  /**
+   * Runs the server's `healthProbe` now (`listTools` when none is set): `healthy`; `restarted`
+   * after a failed probe or a server found gone; `down` when it could not be restarted (the
+   * next attempt waits for the backoff).
+   */
+  checkHealth(): Promise<'healthy' | 'restarted' | 'down'> {
+    return this.health.check();
+  }
+
+  /** Stops the server (stdio: its whole process tree) and its health probes. Idempotent. */
+  async close(): Promise<void> {
+    await this.health.stop();
+    await this.connection.close();
   }
 
   private async callTool(
@@ -212,6 +225,8 @@ export class McpToolProvider implements ToolProvider {
   }
 
   private onConnected(client: Client): void {
+    // Probes start with the first session and go on across restarts.
+    this.health.start();
     this.serverInstructions = client.getInstructions();
     if (client.getServerCapabilities()?.tools?.listChanged) {
       client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {

@@ -4,6 +4,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpServerConfig } from '../client/config.js';
 import { ProcessGroupStdioTransport } from './stdio-transport.js';
+import { createWebSocketTransport } from './websocket-transport.js';
 
 export interface TransportHooks {
   onStderrLine?: (line: string) => void;
@@ -36,6 +37,8 @@ export async function createTransport(
         ...(config.headers ? { requestInit: { headers: config.headers } } : {}),
         ...(hooks.authProvider ? { authProvider: hooks.authProvider } : {}),
       });
+    case 'websocket':
+      return createWebSocketTransport(config.url);
     case 'custom':
       return await config.createTransport();
   }

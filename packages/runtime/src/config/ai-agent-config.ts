@@ -3,7 +3,15 @@ import { isRecord } from '@agent/protocol/util';
 import { normaliseSettingForms } from '../agent-file/ai-agent-forms.js';
 import { suggestion } from '../agent-file/suggest.js';
 import type { Problem } from '../errors.js';
-import { type Context, checkKeys, fail, type Json, type LineOf, warn } from './ai-agent-context.js';
+import {
+  type Context,
+  checkKeys,
+  fail,
+  type Json,
+  type LineOf,
+  toolGlobs,
+  warn,
+} from './ai-agent-context.js';
 import { mcpServer } from './ai-agent-mcp-server.js';
 
 // ai-agent's `.ai-agent.json`, translated field by field into this runtime's `agent.json` shape
@@ -118,6 +126,8 @@ const OUR_PROVIDER_KEYS = [
   'toolCallIdFormat',
   'assistantAfterToolResults',
   'repeatPenaltyField',
+  'allowTools',
+  'denyTools',
 ];
 
 function provider(name: string, value: unknown, ctx: Context): unknown {
@@ -164,26 +174,9 @@ function provider(name: string, value: unknown, ctx: Context): unknown {
       );
     delete out.cacheStrategy;
   }
-  for (const key of ['toolsAllowed', 'toolsDenied']) {
-    if (!(key in out)) continue;
-    fail(
-      ctx,
-      [...path, key],
-      `\`${key}\` on a provider is not supported: filter tools on the MCP server (\`toolsAllowed\` / \`toolsDenied\`) or in the agent file`,
-    );
-    delete out[key];
-  }
-  for (const key of ['stringSchemaFormatsAllowed', 'stringSchemaFormatsDenied']) {
-    if (!(key in out)) continue;
-    warn(
-      ctx,
-      [...path, key],
-      `\`${key}\` is ignored: tool schemas are sent with their string formats as written`,
-    );
-    delete out[key];
-  }
+  toolGlobs(out);
   if (isRecord(out.models))
-    out.models = mapEntries(out.models, (model, m) => modelEntry(name, model, m, ctx));
+    out.models = mapEntries(out.models, (model, m) => modelEntry(name, out.type, model, m, ctx));
   if ('tokenizer' in out) {
     // This runtime sets the tokenizer per model: the provider's goes to each model it lists.
     const models = isRecord(out.models) ? out.models : {};
@@ -205,7 +198,13 @@ function tokenizer(id: string): string {
   return id.startsWith('tiktoken') ? 'openai' : id;
 }
 
-function modelEntry(providerName: string, model: string, value: unknown, ctx: Context): unknown {
+function modelEntry(
+  providerName: string,
+  providerType: unknown,
+  model: string,
+  value: unknown,
+  ctx: Context,
+): unknown {
   if (!isRecord(value)) return value;
   const path = ['providers', providerName, 'models', model];
   const out: Json = { ...value };
@@ -222,6 +221,7 @@ function modelEntry(providerName: string, model: string, value: unknown, ctx: Co
       'outputTokenLimit',
       'maxTokensField',
       'longContext',
+      'chatReasoningField',
     ],
     path,
     ctx,
@@ -261,14 +261,44 @@ function modelEntry(providerName: string, model: string, value: unknown, ctx: Co
     delete out.overrides;
   }
   if ('interleaved' in out) {
-    warn(
-      ctx,
-      [...path, 'interleaved'],
-      '`interleaved` is ignored here: reasoning is replayed per provider (`chatReasoningField` on the provider)',
-    );
+    interleaved(out, providerType, [...path, 'interleaved'], ctx);
     delete out.interleaved;
   }
   return out;
+}
+
+/** Chat Completions fields this runtime can send reasoning back in. */
+const REASONING_FIELDS = ['reasoning_content', 'reasoning'];
+
+/**
+ * A model's `interleaved`: `true` replays its reasoning in `reasoning_content`, a field name in
+ * that field, `false` not at all (as without it). Only Chat Completions providers take it.
+ */
+function interleaved(out: Json, providerType: unknown, path: string[], ctx: Context): void {
+  const value = out.interleaved;
+  if (value === false) return;
+  if (value !== true && typeof value !== 'string') {
+    fail(ctx, path, `\`interleaved\` must be true, false or a field name, got ${JSON.stringify(value)}`);
+    return;
+  }
+  if (providerType !== 'openai' && providerType !== 'openai-compatible') {
+    warn(
+      ctx,
+      path,
+      `\`interleaved\` is ignored for a \`${String(providerType)}\` provider: its reasoning is replayed by its own API's rules (docs/providers.md)`,
+    );
+    return;
+  }
+  const field = value === true ? 'reasoning_content' : value;
+  if (!REASONING_FIELDS.includes(field)) {
+    warn(
+      ctx,
+      path,
+      `\`interleaved: ${field}\` is ignored: reasoning can be replayed in ${REASONING_FIELDS.join(' or ')} only`,
+    );
+    return;
+  }
+  out.chatReasoningField ??= field;
 }
 
 function queue(name: string, value: unknown, ctx: Context): unknown {

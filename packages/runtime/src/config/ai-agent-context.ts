@@ -40,3 +40,20 @@ export function checkKeys(
     delete value[key];
   }
 }
+
+/**
+ * `toolsAllowed` / `toolsDenied` (of a provider or an MCP server) as this runtime's
+ * `allowTools` / `denyTools`. `["*"]` is ai-agent's "everything"; a value that is not a list of
+ * strings goes on as it is and fails the schema check with its path.
+ */
+export function toolGlobs(out: Json): void {
+  if ('toolsAllowed' in out) {
+    const allowed = out.toolsAllowed;
+    if (!(Array.isArray(allowed) && allowed.length === 1 && allowed[0] === '*')) out.allowTools ??= allowed;
+    delete out.toolsAllowed;
+  }
+  if ('toolsDenied' in out) {
+    out.denyTools ??= out.toolsDenied;
+    delete out.toolsDenied;
+  }
+}

@@ -1,5 +1,5 @@
 import { isRecord, parseDurationMs } from '@agent/protocol/util';
-import { type Context, checkKeys, fail, type Json, warn } from './ai-agent-context.js';
+import { type Context, checkKeys, fail, type Json, toolGlobs, warn } from './ai-agent-context.js';
 
 // ai-agent's `mcpServers` entries, translated into this runtime's server entries.
 
@@ -29,6 +29,8 @@ const OUR_SERVER_KEYS = [
   'allowTools',
   'denyTools',
   'maxMessageBytes',
+  'healthProbeIntervalMs',
+  'healthProbeTimeoutMs',
 ];
 
 export function mcpServer(name: string, value: unknown, ctx: Context): unknown {
@@ -42,13 +44,6 @@ export function mcpServer(name: string, value: unknown, ctx: Context): unknown {
   if (out.type === 'local') out.type = 'stdio';
   if (out.type === 'remote')
     out.type = typeof out.url === 'string' && /\/sse\/?$/.test(out.url) ? 'sse' : 'http';
-  if (out.type === 'websocket') {
-    fail(
-      ctx,
-      [...path, 'type'],
-      'the `websocket` transport is not supported yet: its tools would be missing; use stdio, http or sse',
-    );
-  }
   if (Array.isArray(out.command)) {
     const [command, ...rest] = out.command as unknown[];
     out.command = command;
@@ -72,32 +67,6 @@ export function mcpServer(name: string, value: unknown, ctx: Context): unknown {
     else out.toolTimeoutMs ??= ms;
     delete out.requestTimeoutMs;
   }
-  if ('toolsAllowed' in out) {
-    const allowed = out.toolsAllowed;
-    // `["*"]` is ai-agent's "everything".
-    if (!(Array.isArray(allowed) && allowed.length === 1 && allowed[0] === '*')) out.allowTools ??= allowed;
-    delete out.toolsAllowed;
-  }
-  if ('toolsDenied' in out) {
-    out.denyTools ??= out.toolsDenied;
-    delete out.toolsDenied;
-  }
-  if ('shared' in out) {
-    if (out.shared === false)
-      warn(
-        ctx,
-        [...path, 'shared'],
-        '`shared: false` is ignored: a server is started once per run and shared by its sessions',
-      );
-    delete out.shared;
-  }
-  if ('healthProbe' in out) {
-    warn(
-      ctx,
-      [...path, 'healthProbe'],
-      '`healthProbe` is ignored: a server that fails is reconnected with backoff when next called',
-    );
-    delete out.healthProbe;
-  }
+  toolGlobs(out);
   return out;
 }

@@ -3,6 +3,8 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { ResolveOptions } from '../api.js';
 import { displayPath, RuntimeError } from '../errors.js';
+import { isAiAgentConfigFile } from './ai-agent-config.js';
+import { readEnvFile } from './env-files.js';
 import { type LoadedLayer, type MergedConfig, mergeLayers } from './merge.js';
 import { readLayer } from './read-layer.js';
 import { createRedactor, type Redactor } from './redact.js';
@@ -12,6 +14,8 @@ export const CONFIG_FILE_NAME = 'agent.json';
 export const DEFAULT_SYSTEM_CONFIG_DIR = '/etc/agent';
 /** ai-agent's file names and system directory, read at its layer positions beside ours. */
 export const AI_AGENT_CONFIG_FILE_NAME = '.ai-agent.json';
+/** ai-agent's variables file: beside each `.ai-agent.json`, and in the working directory. */
+export const AI_AGENT_ENV_FILE_NAME = '.ai-agent.env';
 export const DEFAULT_AI_AGENT_SYSTEM_DIR = '/etc/ai-agent';
 
 /** The configuration in effect: merged layers, the secrets found and a redactor over them. */
@@ -73,8 +77,12 @@ export function resolveConfig(options: ResolveOptions, agentDir?: string): Resol
   const paths = configLayerPaths({ ...options, cwd }, agentDir);
   const layers: LoadedLayer[] = [];
   const secrets: string[] = [];
+  // Read only when an ai-agent file is among the layers (it is theirs alone).
+  const cwdEnv = paths.some(isAiAgentConfigFile)
+    ? readEnvFile(join(cwd, AI_AGENT_ENV_FILE_NAME), AI_AGENT_ENV_FILE_NAME)
+    : {};
   for (const path of paths) {
-    const read = readLayer(path, displayPath(path, cwd), env);
+    const read = readLayer(path, displayPath(path, cwd), env, cwdEnv);
     layers.push(read.layer);
     secrets.push(...read.secrets);
   }

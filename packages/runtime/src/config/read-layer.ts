@@ -33,6 +33,8 @@ export function readLayer(
   path: string,
   file: string,
   env: Record<string, string | undefined>,
+  /** ai-agent's `.ai-agent.env` of the working directory: its files' second source of variables. */
+  cwdEnv: Record<string, string> = {},
 ): ReadLayerResult {
   const read = readRegularFile(path);
   if (!read.ok) {
@@ -68,7 +70,9 @@ export function readLayer(
   const shape: Problem[] = schemaProblems(CONFIG_SCHEMA, raw, { file, locator, hideValue: isSecretPath });
   if (shape.length > 0) throw problemsError(shape);
   const dotenv = readEnvFile(envFileBeside(path, legacy), envFileBeside(file, legacy));
-  const lookup = (name: string) => dotenv[name] ?? env[name];
+  // ai-agent: the `.ai-agent.env` beside the file, then the working directory's, then the environment.
+  const workingEnv = legacy ? cwdEnv : {};
+  const lookup = (name: string) => dotenv[name] ?? workingEnv[name] ?? env[name];
   const substituted = substituteTree(raw, lookup, { file, lineOf: (p) => locator.lineOf(p) });
   const data = substituted.value as ConfigFile;
   const cacheProblems = cacheSettingProblems(data, file, (p) => locator.lineOf(p));
@@ -86,7 +90,12 @@ export function readLayer(
     variablesAt: (p) =>
       (substituted.uses.find((use) => labelOf(use.path) === labelOf(p))?.variables ?? []).map((v) => ({
         ...v,
-        from: dotenv[v.name] === undefined ? 'the environment' : `the .env beside ${file}`,
+        from:
+          dotenv[v.name] !== undefined
+            ? `the .env beside ${file}`
+            : workingEnv[v.name] !== undefined
+              ? 'the .ai-agent.env of the working directory'
+              : 'the environment',
       })),
   });
   const dir = dirname(path);
@@ -106,7 +115,13 @@ function normaliseConfigDurations(raw: unknown): void {
   for (const entry of Object.values(isRecord(raw.providers) ? raw.providers : {}))
     if (isRecord(entry)) normaliseDurations(entry, ['timeoutMs']);
   for (const entry of Object.values(isRecord(raw.mcpServers) ? raw.mcpServers : {}))
-    if (isRecord(entry)) normaliseDurations(entry, ['toolTimeoutMs', 'connectTimeoutMs']);
+    if (isRecord(entry))
+      normaliseDurations(entry, [
+        'toolTimeoutMs',
+        'connectTimeoutMs',
+        'healthProbeIntervalMs',
+        'healthProbeTimeoutMs',
+      ]);
   if (isRecord(raw.defaults)) {
     normaliseSettingForms(raw.defaults);
     if (typeof raw.defaults.reasoning === 'string')

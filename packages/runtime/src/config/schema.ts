@@ -40,6 +40,8 @@ export interface ProviderModelEntry {
   outputTokenLimit?: number;
   maxTokensField?: 'max_tokens' | 'max_completion_tokens';
   longContext?: boolean;
+  /** Chat Completions: the field this model's earlier reasoning goes back in (beats the provider's). */
+  chatReasoningField?: 'reasoning_content' | 'reasoning';
 }
 
 export interface ProviderEntry {
@@ -61,11 +63,21 @@ export interface ProviderEntry {
   assistantAfterToolResults?: boolean;
   /** OpenAI-compatible servers: the body field of the repeat penalty (see docs/providers.md). */
   repeatPenaltyField?: RepeatPenaltyField;
+  /**
+   * Globs over the tools of every agent that uses this provider's models (exposed names or
+   * ai-agent's `mcp__<server>__<tool>`), ANDed with the agent's and the MCP server's filters.
+   */
+  allowTools?: string[];
+  denyTools?: string[];
+  /** String formats (`uri`, `email`, ...) that may stay in the tool schemas sent to its models (default all). */
+  stringSchemaFormatsAllowed?: string[];
+  /** String formats taken out of the tool schemas sent to its models. */
+  stringSchemaFormatsDenied?: string[];
 }
 
 /** An MCP server as JSON can describe it (`type` defaults to stdio with `command`, http with `url`). */
 export interface McpServerEntry {
-  type?: 'stdio' | 'http' | 'sse';
+  type?: 'stdio' | 'http' | 'sse' | 'websocket';
   command?: string;
   args?: string[];
   env?: Record<string, string>;
@@ -74,6 +86,10 @@ export interface McpServerEntry {
   headers?: Record<string, string>;
   toolTimeoutMs?: number;
   connectTimeoutMs?: number;
+  /** `ping` or `listTools` between calls; a failure restarts the server with backoff (docs/mcp.md). */
+  healthProbe?: 'ping' | 'listTools';
+  healthProbeIntervalMs?: number;
+  healthProbeTimeoutMs?: number;
   queue?: string;
   allowTools?: string[];
   denyTools?: string[];
@@ -86,6 +102,8 @@ export interface McpServerEntry {
   toolsCache?: Record<string, string | number>;
   /** Its tools (globs over their own names on the server) a person decides before each call. */
   approval?: { tools?: string[] };
+  /** `false`: a server of its own for each session, started with it and stopped after (default true: one per runner). */
+  shared?: boolean;
 }
 
 /** Where the response and tool caches live (`sqlite` by default, in the user's cache directory). */
@@ -176,6 +194,10 @@ const MODEL_ENTRY: Schema = {
       'x-expects': 'max_tokens or max_completion_tokens',
     },
     longContext: { type: 'boolean', 'x-expects': 'true or false' },
+    chatReasoningField: {
+      enum: ['reasoning_content', 'reasoning'],
+      'x-expects': 'reasoning_content or reasoning',
+    },
   },
   additionalProperties: false,
   'x-expects': 'an object of model settings ({} for none)',
@@ -212,6 +234,10 @@ const PROVIDER: Schema = {
       enum: [...REPEAT_PENALTY_FIELDS],
       'x-expects': REPEAT_PENALTY_FIELDS.join(' or '),
     },
+    allowTools: stringList('a list of tool-name globs'),
+    denyTools: stringList('a list of tool-name globs'),
+    stringSchemaFormatsAllowed: stringList('a list of JSON Schema string formats'),
+    stringSchemaFormatsDenied: stringList('a list of JSON Schema string formats'),
   },
   required: ['type'],
   additionalProperties: false,
@@ -248,15 +274,22 @@ const SESSIONS: Schema = {
 const MCP_SERVER: Schema = {
   type: ['object', 'null'],
   properties: {
-    type: { enum: ['stdio', 'http', 'sse'], 'x-expects': 'one of stdio, http, sse' },
+    type: {
+      enum: ['stdio', 'http', 'sse', 'websocket'],
+      'x-expects': 'one of stdio, http, sse, websocket',
+    },
     command: str('a command'),
     args: stringList('a list of strings'),
     env: stringMap('an object of variable names to strings'),
     cwd: str('a directory'),
-    url: str('an http(s) URL'),
+    url: str('an http(s) URL (ws(s) for websocket)'),
     headers: stringMap('an object of header names to strings'),
     toolTimeoutMs: posInt('a positive number of milliseconds or a duration such as 30s, 5m'),
     connectTimeoutMs: posInt('a positive number of milliseconds or a duration such as 30s, 5m'),
+    healthProbe: { enum: ['ping', 'listTools'], 'x-expects': 'ping or listTools' },
+    shared: { type: 'boolean', 'x-expects': 'true or false' },
+    healthProbeIntervalMs: posInt('a positive number of milliseconds or a duration such as 30s, 5m'),
+    healthProbeTimeoutMs: posInt('a positive number of milliseconds or a duration such as 3s'),
     queue: str('a queue name'),
     allowTools: stringList('a list of tool-name globs'),
     denyTools: stringList('a list of tool-name globs'),
