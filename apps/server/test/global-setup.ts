@@ -17,6 +17,8 @@ export default function setup(): void {
       'mcp',
       'runtime',
       'headends',
+      'cache',
+      'queue',
     ],
   });
 }
