@@ -1,17 +1,16 @@
-import { isRedisUrl, redactRedisUrl } from '@agent/cache';
+import { isRedisUrl } from '@agent/cache';
 import { ConfigError } from '@agent/protocol';
 import { Redis } from 'ioredis';
 
 /** Throws a `ConfigError` unless `url` is a `redis://` or `rediss://` URL with a host. */
 export function checkQueueUrl(url: unknown, field = 'queue'): string {
   if (typeof url !== 'string' || !isRedisUrl(url)) {
+    // A URL that does not parse may still hold a password: it is never quoted.
     throw new ConfigError({
       field,
-      value: typeof url === 'string' ? redactRedisUrl(url) : url,
+      value: '[redacted]',
       allowed: 'redis://[:password@]host[:port][/db] or rediss://...',
-      message: `${field}: expected redis://host:port (or rediss://), not ${
-        typeof url === 'string' ? JSON.stringify(redactRedisUrl(url)) : typeof url
-      }`,
+      message: `${field}: expected redis://host:port (or rediss://[:password@]host:port/db); the value given is not such a URL`,
     });
   }
   return url;
