@@ -75,10 +75,15 @@ async function until(check: () => boolean): Promise<void> {
   while (!check()) await new Promise((resolve) => setTimeout(resolve, 25));
 }
 
+/** The queue's counts once no job waits or runs (a client has its result a moment before its job completes). */
 async function jobsLeft(name: string): Promise<Record<string, number>> {
   const queue = createRunQueue({ url: redis.url, name });
   try {
-    return await queue.counts();
+    for (;;) {
+      const counts = await queue.counts();
+      if ((counts.waiting ?? 0) + (counts.active ?? 0) + (counts.delayed ?? 0) === 0) return counts;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
   } finally {
     await queue.close();
   }
@@ -151,8 +156,9 @@ describe('agent-server on a Redis queue', () => {
     const { baseUrl, spawnWorker, name } = await fleet(0, { faceArgs: ['--queue-max', '1'] });
     const first = runClient(baseUrl, 'job-1', false);
     // No worker yet: the first run waits in the queue, so the next one is refused.
-    let waiting = 0;
-    while (waiting < 1) waiting = (await jobsLeft(name)).waiting ?? 0;
+    const probe = createRunQueue({ url: redis.url, name });
+    while (((await probe.counts()).waiting ?? 0) < 1) await new Promise((resolve) => setTimeout(resolve, 25));
+    await probe.close();
     const refused = await fetch(`${baseUrl}/echo/run`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

@@ -102,6 +102,7 @@ export async function openRunWorker(options: RunWorkerOptions): Promise<RunWorke
   const caps = new ProviderCaps(redis, keys, options.providerCaps ?? {}, lockMs);
   const running = new Map<string, RunningJob>();
   let worker: Worker<RunJobData> | undefined;
+  let stopping = false;
 
   subscriber.on('message', (_channel: string, jobId: string) => {
     running.get(jobId)?.controller.abort(new Error('the client went away'));
@@ -114,6 +115,11 @@ export async function openRunWorker(options: RunWorkerOptions): Promise<RunWorke
     token: string | undefined,
   ): Promise<void> {
     const sessionId = job.id as string;
+    // A stopping worker can still be handed a job (BullMQ fetches the next one as a job ends): pass it on untouched.
+    if (stopping) {
+      await job.moveToDelayed(Date.now(), token);
+      throw new DelayedError();
+    }
     if ((await redis.exists(keys.result(sessionId))) === 1) return; // answered before its worker died
     const writer = new JobStreamWriter(redis, keys, sessionId, job.attemptsStarted, resultTtl * 24);
     const served = agents.get(job.data.agent);
@@ -195,6 +201,7 @@ export async function openRunWorker(options: RunWorkerOptions): Promise<RunWorke
       });
     },
     async stop(drainMs = 0) {
+      stopping = true;
       const closing = worker?.close() ?? Promise.resolve();
       const drained = closing.then(() => true);
       if (running.size > 0 && drainMs > 0)

@@ -25,6 +25,15 @@ async function worker(
   return opened_;
 }
 
+/** The queue's counts once no job waits or runs (a client has its result a moment before its job completes). */
+async function settled(queue: RunQueue): Promise<Record<string, number>> {
+  for (;;) {
+    const counts = await queue.counts();
+    if ((counts.waiting ?? 0) + (counts.active ?? 0) + (counts.delayed ?? 0) === 0) return counts;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 describe('run queue', () => {
   test("a streaming client gets the worker's events in order and the result once", async () => {
     const name = freshQueueName();
@@ -44,7 +53,7 @@ describe('run queue', () => {
       .map((event) => (event as { text: string }).text);
     expect(outputs).toEqual(['one ', 'two ', 'three ', 'half-said']);
     expect(echo.calls).toEqual([{ kind: 'run', sessionId: result.sessionId }]);
-    expect(await queue.counts()).toMatchObject({
+    expect(await settled(queue)).toMatchObject({
       waiting: 0,
       active: 0,
       delayed: 0,
@@ -82,8 +91,7 @@ describe('run queue', () => {
     expect(result.success).toBe(false);
     expect(result.exitCode).toBe('EXIT-CONFIGURATION');
     expect(result.error).toMatch(/serves no agent named "nobody"/);
-    const counts = await queue.counts();
-    expect(counts).toMatchObject({ waiting: 0, active: 0, delayed: 0, failed: 1 });
+    expect(await settled(queue)).toMatchObject({ waiting: 0, active: 0, delayed: 0, failed: 1 });
   });
 
   test('a stopping worker hands its session back; another resumes it and the client is told it moved', async () => {
@@ -108,7 +116,7 @@ describe('run queue', () => {
     expect(retracted).toMatchObject({ characters: 'half-said'.length, slug: 'session_moved' });
     const moved = events.find((event) => event.type === 'status');
     expect(JSON.stringify(moved)).toMatch(/session moved to worker/);
-    expect(await queue.counts()).toMatchObject({ waiting: 0, active: 0, delayed: 0, failed: 0 });
+    expect(await settled(queue)).toMatchObject({ waiting: 0, active: 0, delayed: 0, failed: 0 });
   });
 
   test('a provider cap holds across workers', async () => {
