@@ -11,14 +11,24 @@ export const TURNS = 3;
  * each answered after `delayMs`; every request is counted per session and turn so a test can
  * tell how often a turn ran.
  */
-export function multiTurnModel(delayMs: number) {
+export function multiTurnModel(delayMs: number, options: { holdFirstRunOfTurn?: number } = {}) {
   const turnsRun = new Map<string, number>();
-  const handler = (request: RecordedRequest): ScriptedAnswer => {
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const handler = (request: RecordedRequest): ScriptedAnswer | Promise<ScriptedAnswer> => {
     const prompt = request.messages.find((m) => m.role === 'user' && String(m.content).includes('job-'));
     const job = /job-\d+/.exec(String(prompt?.content ?? ''))?.[0] ?? 'unknown';
     const turn = request.messages.filter((m) => m.role === 'assistant').length + 1;
     const key = `${job}#${turn}`;
     turnsRun.set(key, (turnsRun.get(key) ?? 0) + 1);
+    const answer = answerFor(job, turn);
+    // The first run of that turn hangs until released: a worker killed now dies mid-turn.
+    if (turn === options.holdFirstRunOfTurn && turnsRun.get(key) === 1) return held.then(() => answer);
+    return answer;
+  };
+  const answerFor = (job: string, turn: number): ScriptedAnswer => {
     if (turn < TURNS) {
       return {
         delayMs,
@@ -32,7 +42,7 @@ export function multiTurnModel(delayMs: number) {
     }
     return { delayMs, text: finalReport(`report of ${job}`) };
   };
-  return { handler, turnsRun };
+  return { handler, turnsRun, release: () => release() };
 }
 
 export interface WorkerProcess {

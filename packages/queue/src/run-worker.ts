@@ -129,7 +129,10 @@ export async function openRunWorker(options: RunWorkerOptions): Promise<RunWorke
       throw new UnrecoverableError(message);
     }
     const snapshot = await sessionStore.load(sessionId);
-    if (job.attemptsStarted > 1) writer.write({ kind: 'moved', worker: id, fromTurn: snapshot?.turn ?? 0 });
+    // A snapshot under a fresh job's id can only come from an earlier attempt on another worker.
+    if (job.attemptsStarted > 1 || job.stalledCounter > 0 || snapshot !== undefined) {
+      writer.write({ kind: 'moved', worker: id, fromTurn: snapshot?.turn ?? 0 });
+    }
     const entry: RunningJob = {
       controller: new AbortController(),
       handedBack: false,
