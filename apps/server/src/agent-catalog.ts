@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { type AgentCatalog, createCatalog, type ServedAgent } from '@agent/headends';
-import { type AgentRunner, createAgentRunner } from '@agent/runtime';
+import type { RunQueue } from '@agent/queue';
+import { type AgentRunner, createAgentRunner, type RunAgentFileOptions } from '@agent/runtime';
 
 /** An `AgentRunner` as a headend's `ServedAgent` (its name is the agent's toolName). */
 export function servedAgent(runner: AgentRunner): ServedAgent {
@@ -20,18 +21,24 @@ export function servedAgent(runner: AgentRunner): ServedAgent {
 
 export interface LoadedAgents {
   catalog: AgentCatalog;
+  runners: AgentRunner[];
   close(): Promise<void>;
 }
 
 /** Loads every agent file once; the runners stay open for the server's life. */
-export async function loadAgents(files: readonly string[], agentConfig?: string): Promise<LoadedAgents> {
+export async function loadAgents(
+  files: readonly string[],
+  agentConfig?: string,
+  extra: Pick<RunAgentFileOptions, 'sessionStore'> = {},
+): Promise<LoadedAgents> {
   const runners: AgentRunner[] = [];
   try {
     for (const file of files) {
-      runners.push(await createAgentRunner(resolve(file), { configPath: agentConfig }));
+      runners.push(await createAgentRunner(resolve(file), { configPath: agentConfig, ...extra }));
     }
     return {
       catalog: createCatalog(runners.map(servedAgent)),
+      runners,
       close: async () => {
         await Promise.allSettled(runners.map((runner) => runner.close()));
       },
@@ -40,4 +47,31 @@ export async function loadAgents(files: readonly string[], agentConfig?: string)
     await Promise.allSettled(runners.map((runner) => runner.close()));
     throw error;
   }
+}
+
+/**
+ * The same agents, each run enqueued on the shared run queue (`--queue redis://`) instead of run
+ * here: the face keeps the client's connection and relays the worker's events and result.
+ */
+export function queuedCatalog(catalog: AgentCatalog, queue: RunQueue): AgentCatalog {
+  const agents = catalog.list().map(
+    (info): ServedAgent => ({
+      info,
+      run: (input, options) =>
+        queue.submit(
+          {
+            agent: info.name,
+            input,
+            ...(options.format === undefined ? {} : { format: options.format }),
+            ...(options.schema === undefined ? {} : { schema: options.schema }),
+            ...(options.headendId === undefined ? {} : { headendId: options.headendId }),
+          },
+          {
+            ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
+            ...(options.signal === undefined ? {} : { signal: options.signal }),
+          },
+        ),
+    }),
+  );
+  return createCatalog(agents);
 }

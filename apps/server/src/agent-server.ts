@@ -2,10 +2,13 @@
 import { format } from 'node:util';
 import { AgentError } from '@agent/protocol';
 import { errorMessage } from '@agent/protocol/util';
+import { createRunQueue } from '@agent/queue';
 import { CommanderError } from 'commander';
-import { loadAgents } from './agent-catalog.js';
+import { loadAgents, queuedCatalog } from './agent-catalog.js';
 import { parseServerArgs } from './cli-options.js';
 import { startHeadends } from './start-headends.js';
+import { startWorker } from './start-worker.js';
+import { parseWorkerArgs } from './worker-options.js';
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -14,10 +17,10 @@ for (const method of ['log', 'info', 'debug'] as const) {
   console[method] = (...args: unknown[]) => process.stderr.write(`${format(...args)}\n`);
 }
 
-async function main(): Promise<number> {
-  let config: ReturnType<typeof parseServerArgs>;
+/** Parses argv with `parse`; a bad flag is said on stderr and ends the process with 2. */
+function parseOrExit<T>(parse: () => T): T | number {
   try {
-    config = parseServerArgs(process.argv.slice(2), process.env);
+    return parse();
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
     if (AgentError.is(error, 'configuration')) {
@@ -26,23 +29,62 @@ async function main(): Promise<number> {
     }
     throw error;
   }
-  const agents = await loadAgents(config.agents, config.agentConfig);
-  const { running, stdio } = await startHeadends(config, agents.catalog, log);
+}
+
+/** Installs the one shutdown path for SIGTERM / SIGINT: a second signal exits at once. */
+function onShutdown(stop: (signal: string) => Promise<void>): (signal: string) => void {
   let stopping = false;
-  const stop = async (signal: string) => {
+  const handle = (signal: string) => {
     if (stopping) {
       log(`agent-server: ${signal} again, exiting now`);
       process.exit(1);
     }
     stopping = true;
+    void stop(signal).then(() => process.exit(0));
+  };
+  process.on('SIGTERM', () => handle('SIGTERM'));
+  process.on('SIGINT', () => handle('SIGINT'));
+  return handle;
+}
+
+/** `agent-server worker`: runs queued sessions until SIGTERM hands the unfinished ones back. */
+async function worker(): Promise<number> {
+  const config = parseOrExit(() => parseWorkerArgs(process.argv.slice(3)));
+  if (typeof config === 'number') return config;
+  const started = await startWorker(config, log);
+  onShutdown(async (signal) => {
+    log(
+      `agent-server worker: ${signal}: no new jobs; ${started.worker.running} running get ${config.drainSeconds}s, then move`,
+    );
+    await started.stop(config.drainSeconds * 1000);
+    log('agent-server worker: stopped');
+  });
+  return -1;
+}
+
+async function main(): Promise<number> {
+  if (process.argv[2] === 'worker') return worker();
+  const config = parseOrExit(() => parseServerArgs(process.argv.slice(2), process.env));
+  if (typeof config === 'number') return config;
+  const agents = await loadAgents(config.agents, config.agentConfig);
+  const queue =
+    config.runQueue === undefined
+      ? undefined
+      : createRunQueue({
+          url: config.runQueue.url,
+          ...(config.runQueue.name === undefined ? {} : { name: config.runQueue.name }),
+          ...(config.runQueue.maxWaiting === undefined ? {} : { maxWaiting: config.runQueue.maxWaiting }),
+        });
+  const catalog = queue === undefined ? agents.catalog : queuedCatalog(agents.catalog, queue);
+  const { running, stdio } = await startHeadends(config, catalog, log, queue?.admission);
+  if (queue !== undefined) log(`agent-server: runs go to the queue ${queue.name}`);
+  const stop = onShutdown(async (signal) => {
     log(`agent-server: ${signal}: draining (up to ${config.drainSeconds}s)`);
     await Promise.allSettled(running.map((headend) => headend.drain(config.drainSeconds * 1000)));
+    await queue?.close();
     await agents.close();
     log('agent-server: stopped');
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGINT', () => void stop('SIGINT'));
+  });
   if (stdio !== undefined) void stdio.closed.then(() => stop('stdin closed'));
   return -1;
 }

@@ -1,4 +1,5 @@
 import { isLoopbackHost } from '@agent/headends';
+import { checkQueueUrl } from '@agent/queue';
 import { Command, InvalidArgumentError } from 'commander';
 import {
   configError,
@@ -55,7 +56,16 @@ export function parseServerArgs(argv: string[], env: Record<string, string | und
     .option('--drain-seconds <n>', 'on SIGTERM, how long running sessions may finish (default 30)', Number)
     .option('--body-limit <bytes>', 'largest request body (default 1 MiB)', Number)
     .option('--concurrency <n>', 'sessions running at once per headend (default 16)', Number)
-    .option('--queue <n>', 'requests waiting per headend before 429 (default 64)', Number);
+    .option(
+      '--queue <n|url>',
+      'requests waiting per headend before 429 (default 64), or redis://host:port: enqueue runs for `agent-server worker` processes',
+    )
+    .option(
+      '--queue-max <n>',
+      'with --queue redis://: runs waiting for a worker before 429 (default 1000)',
+      Number,
+    )
+    .option('--queue-name <name>', 'with --queue redis://: the queue (default agent-runs)');
   for (const limit of LIMIT_OPTIONS) program.option(limit.flag, limit.description, limitValue(limit.unit));
   program.exitOverride().configureOutput({ writeOut: (text) => process.stderr.write(text) });
   program.parse(argv, { from: 'user' });
@@ -75,8 +85,11 @@ export function parseServerArgs(argv: string[], env: Record<string, string | und
     drainSeconds?: number;
     bodyLimit?: number;
     concurrency?: number;
-    queue?: number;
+    queue?: string;
+    queueMax?: number;
+    queueName?: string;
   }>();
+  const queue = parseQueueFlag(flags.queue);
   const file = flags.config === undefined ? {} : readConfigFile(flags.config);
   const config: ServerConfig = {
     agents: [...(file.agents ?? []), ...(flags.agent ?? [])],
@@ -91,7 +104,16 @@ export function parseServerArgs(argv: string[], env: Record<string, string | und
     drainSeconds: flags.drainSeconds ?? file.drainSeconds ?? 30,
     bodyLimitBytes: flags.bodyLimit ?? file.bodyLimitBytes,
     concurrency: flags.concurrency ?? file.concurrency,
-    queueSize: flags.queue ?? file.queueSize,
+    queueSize: queue.size ?? file.queueSize,
+    ...(queue.url === undefined
+      ? {}
+      : {
+          runQueue: {
+            url: queue.url,
+            ...(flags.queueMax === undefined ? {} : { maxWaiting: flags.queueMax }),
+            ...(flags.queueName === undefined ? {} : { name: flags.queueName }),
+          },
+        }),
     agentConfig: flags.agentConfig ?? file.agentConfig,
   };
   const limitFlags = program.opts<Record<string, number | undefined>>();
@@ -101,6 +123,13 @@ export function parseServerArgs(argv: string[], env: Record<string, string | und
   }
   checkConfig(config);
   return config;
+}
+
+/** `--queue`: a number (this headend's wait queue) or a `redis://` URL (the shared run queue). */
+function parseQueueFlag(value: string | undefined): { size?: number; url?: string } {
+  if (value === undefined) return {};
+  if (/^rediss?:/.test(value)) return { url: checkQueueUrl(value, '--queue') };
+  return { size: value.trim() === '' ? Number.NaN : Number(value) };
 }
 
 /** `slack` of server.json, enabled or given a port by the flags. */
@@ -138,6 +167,7 @@ function checkConfig(config: ServerConfig): void {
     ['--body-limit', config.bodyLimitBytes],
     ['--concurrency', config.concurrency],
     ['--queue', config.queueSize],
+    ['--queue-max', config.runQueue?.maxWaiting],
   ] as const) {
     if (value !== undefined && !(Number.isFinite(value) && value >= 0)) {
       throw configError(

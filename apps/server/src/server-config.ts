@@ -24,8 +24,19 @@ export interface ServerConfig extends ServerLimits {
   bodyLimitBytes?: number;
   concurrency?: number;
   queueSize?: number;
+  /** `--queue redis://...`: runs go to this shared BullMQ queue instead of running here. */
+  runQueue?: RunQueueConfig;
   /** `--agent-config`: the agent runtime's own config file (providers, MCP servers). */
   agentConfig?: string;
+}
+
+/** The shared run queue a face enqueues to (`docs/deployment.md`). */
+export interface RunQueueConfig {
+  url: string;
+  /** `--queue-max`: runs waiting for a worker beyond which the faces answer 429 (default 1000). */
+  maxWaiting?: number;
+  /** `--queue-name`: the BullMQ queue (default `agent-runs`); faces and workers must agree. */
+  name?: string;
 }
 
 /** A setting of the server that cannot work; `agent-server` prints the message and exits 2. */

@@ -1,4 +1,5 @@
 import {
+  type AdmissionGate,
   type AgentCatalog,
   createAnthropicHeadend,
   createMcpHeadend,
@@ -26,6 +27,7 @@ export async function startHeadends(
   config: ServerConfig,
   catalog: AgentCatalog,
   log: (line: string) => void,
+  admissionGate?: AdmissionGate,
 ): Promise<{ running: RunningHeadend[]; stdio?: McpStdioHeadend }> {
   const common: Omit<HeadendOptions, 'headendId'> = {
     catalog,
@@ -34,6 +36,7 @@ export async function startHeadends(
     bodyLimitBytes: config.bodyLimitBytes,
     concurrency: config.concurrency,
     queueSize: config.queueSize,
+    ...(admissionGate === undefined ? {} : { admissionGate }),
   };
   const planned: { name: string; port: number; path: string; make: () => Headend }[] = [];
   if (config.api !== undefined) {

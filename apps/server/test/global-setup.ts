@@ -19,6 +19,8 @@ export default function setup(): void {
       'mcp',
       'runtime',
       'headends',
+      'cache',
+      'queue',
     ],
   });
 }

@@ -20,7 +20,7 @@ export {
   defaultCachePath,
   openCacheBackend,
 } from './open.js';
-export { redactRedisUrl, redisUrlSecrets } from './redis-url.js';
+export { isRedisUrl, redactRedisUrl, redisUrlSecrets } from './redis-url.js';
 export {
   defaultSessionsPath,
   openSessionStore,

@@ -27,6 +27,7 @@ test('@agent/cache exports exactly these values', async () => {
     'defaultCachePath',
     'defaultSessionsPath',
     'formatTtl',
+    'isRedisUrl',
     'openCacheBackend',
     'openRedisBackend',
     'openRedisSessionStore',

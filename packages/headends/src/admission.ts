@@ -9,18 +9,31 @@ export class AdmissionError extends AgentError {
   readonly refusal: AdmissionRefusal;
   readonly status: 429 | 503;
   readonly retryAfterSeconds: number;
-  constructor(refusal: AdmissionRefusal, retryAfterSeconds: number, limit: number, queueSize: number) {
+  constructor(
+    refusal: AdmissionRefusal,
+    retryAfterSeconds: number,
+    limit: number,
+    queueSize: number,
+    message?: string,
+  ) {
     super(
       'admission_refused',
-      refusal === 'draining'
-        ? 'the server is shutting down and accepts no new sessions'
-        : `too many sessions: ${limit} running and ${queueSize} queued (the limit); retry later`,
+      message ??
+        (refusal === 'draining'
+          ? 'the server is shutting down and accepts no new sessions'
+          : `too many sessions: ${limit} running and ${queueSize} queued (the limit); retry later`),
     );
     this.refusal = refusal;
     this.status = refusal === 'draining' ? 503 : 429;
     this.retryAfterSeconds = retryAfterSeconds;
   }
 }
+
+/**
+ * An outside check made before a request is admitted (a shared run queue's length): a refusal
+ * answers 429 with its `Retry-After`; a check that fails admits the request.
+ */
+export type AdmissionGate = () => Promise<{ retryAfterSeconds: number; message: string } | undefined>;
 
 /** An admitted session: its signal aborts on client disconnect or forced shutdown. */
 export interface SessionTicket {
@@ -46,7 +59,12 @@ export class Admission {
   private readonly idleWaiters: (() => void)[] = [];
   private isDraining = false;
 
-  constructor(options: { limit?: number; queueSize?: number; retryAfterSeconds?: number } = {}) {
+  private readonly gate: AdmissionGate | undefined;
+
+  constructor(
+    options: { limit?: number; queueSize?: number; retryAfterSeconds?: number; gate?: AdmissionGate } = {},
+  ) {
+    this.gate = options.gate;
     this.limit = Math.max(1, options.limit ?? 16);
     this.queueSize = Math.max(0, options.queueSize ?? 64);
     this.retryAfterSeconds = options.retryAfterSeconds ?? 1;
@@ -65,6 +83,18 @@ export class Admission {
   /** Waits for a slot (FIFO); throws `AdmissionError` when the queue is full or the server drains. */
   async enter(clientSignal?: AbortSignal): Promise<SessionTicket> {
     if (this.isDraining) throw this.refuse('draining');
+    // Without a gate nothing is awaited: a request joins the queue in call order.
+    const refusal = this.gate === undefined ? undefined : await this.gate().catch(() => undefined);
+    if (this.isDraining) throw this.refuse('draining');
+    if (refusal !== undefined) {
+      throw new AdmissionError(
+        'queue_full',
+        refusal.retryAfterSeconds,
+        this.limit,
+        this.queueSize,
+        refusal.message,
+      );
+    }
     if (this.running >= this.limit) {
       if (this.waiters.length >= this.queueSize) throw this.refuse('queue_full');
       await new Promise<void>((resolve, reject) => {

@@ -27,6 +27,7 @@ export function createHeadendBase(
     limit: options.concurrency,
     queueSize: options.queueSize,
     retryAfterSeconds: options.retryAfterSeconds,
+    gate: options.admissionGate,
   });
   const app = new Hono();
   before?.(app);

@@ -1,4 +1,5 @@
 import { ConfigError } from '@agent/protocol';
+import type { AdmissionGate } from './admission.js';
 import type { AgentCatalog } from './agent-catalog.js';
 
 /** Options every network headend takes. */
@@ -16,6 +17,8 @@ export interface HeadendOptions {
   queueSize?: number;
   /** Seconds sent in `Retry-After` with 429 / 503 (default 1). */
   retryAfterSeconds?: number;
+  /** Asked before each run is admitted (agent-server's `--queue`: the shared queue's length cap). */
+  admissionGate?: AdmissionGate;
   /** Passed to every run as `headendId` (default the headend's kind). */
   headendId?: string;
 }

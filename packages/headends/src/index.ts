@@ -1,4 +1,4 @@
-export type { AdmissionRefusal, SessionTicket } from './admission.js';
+export type { AdmissionGate, AdmissionRefusal, SessionTicket } from './admission.js';
 export { Admission, AdmissionError } from './admission.js';
 export type { AgentCatalog, AgentInfo, ServedAgent, ServedInput, ServedRunOptions } from './agent-catalog.js';
 export { createCatalog } from './agent-catalog.js';

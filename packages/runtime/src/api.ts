@@ -10,6 +10,7 @@ import type {
   ModelClient,
   OrchestrationSummary,
   OutputFormat,
+  SessionStore,
 } from '@agent/protocol';
 import type { ModelClientConfig } from '@agent/providers';
 
@@ -101,6 +102,12 @@ export interface RunAgentFileOptions extends ResolveOptions {
    * Runner-level only (not a per-run option).
    */
   clientFactory?: ClientFactory;
+  /**
+   * The session store for checkpoints and `resume` instead of the one `agent.json`'s `sessions`
+   * names (a queue worker shares one Redis store across the fleet). The caller owns it: the
+   * runner never closes it. Runner-level only.
+   */
+  sessionStore?: SessionStore;
 }
 
 /** What a `clientFactory` is asked for: one model of one configured provider. */
@@ -146,7 +153,10 @@ export interface ConfigSummary {
 }
 
 /** Per-run options of a long-lived runner (headends run one agent many times). */
-export type RunOptions = Omit<RunAgentFileOptions, keyof ResolveOptions | 'models' | 'clientFactory'>;
+export type RunOptions = Omit<
+  RunAgentFileOptions,
+  keyof ResolveOptions | 'models' | 'clientFactory' | 'sessionStore'
+>;
 
 /** `resume`'s options: a run's, and the decisions for the pending calls by call id. */
 export interface ResumeOptions extends RunOptions {

@@ -200,7 +200,7 @@ export async function createAgentRunner(
   );
   let closed = false;
   let closing: Promise<void> | undefined;
-  const sessions = new RunnerSessions(config, tree.root.path);
+  const sessions = new RunnerSessions(config, tree.root.path, options.sessionStore);
   // Checkpoints and resume cover one session: an agent with advisors, a router or a handoff is a chain.
   const resumable = tree.root.orchestration === undefined;
   return {
@@ -373,6 +373,16 @@ function runInputProblem(input: RunInput, options: RunOptions): string | undefin
 
 /** The per-run options given to `createAgentRunner`: defaults for every run. */
 function pickRunOptions(options: RunAgentFileOptions): RunOptions {
-  const { configPath, cwd, env, userConfigDir, systemConfigDir, models, clientFactory, ...run } = options;
+  const {
+    configPath,
+    cwd,
+    env,
+    userConfigDir,
+    systemConfigDir,
+    models,
+    clientFactory,
+    sessionStore,
+    ...run
+  } = options;
   return run;
 }

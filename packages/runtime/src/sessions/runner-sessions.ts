@@ -10,10 +10,14 @@ import { type ResolvedConfig, unusableValueError } from '../config/layers.js';
 export class RunnerSessions {
   private opening: Promise<SessionStore> | undefined;
 
-  /** `agentFile`: the absolute path of the top agent file, kept in every snapshot's labels. */
+  /**
+   * `agentFile`: the absolute path of the top agent file, kept in every snapshot's labels;
+   * `given`: a store the caller opened and closes (used instead of `agent.json`'s `sessions`).
+   */
   constructor(
     private readonly config: ResolvedConfig,
     private readonly agentFile: string,
+    private readonly given?: SessionStore,
   ) {}
 
   private labelled(snapshot: SessionSnapshot): SessionSnapshot {
@@ -22,6 +26,7 @@ export class RunnerSessions {
 
   /** The store; rejects with a `SessionStoreError` (or `ConfigError`) naming it when it cannot open. */
   store(): Promise<SessionStore> {
+    if (this.given !== undefined) return Promise.resolve(this.given);
     if (this.opening === undefined) {
       const section = this.config.sessions?.value ?? {};
       const unusable = unusableValueError(section);

@@ -144,3 +144,25 @@ test('with sessions.store redis (a real redis-server) a paused run is stored the
     await redis.close();
   }
 });
+
+test('a runner given a sessionStore checkpoints into it and resumes from it, and leaves it open', async () => {
+  const { finalReport } = await import('@agent/testkit');
+  const { createMemoryStore } = await import('./memory-store.js');
+  const server = await serve([helperCall]);
+  const { state, options } = tree(server);
+  const store = createMemoryStore();
+  const runner = await createAgentRunner('main.ai', { ...options, sessionStore: store });
+  const paused = await runner.run('Greet me.', { durable: true, sessionId: 'given-store-1' });
+  expect(paused.exitCode).toBe('EXIT-AWAITING-APPROVAL');
+  expect((await store.load('given-store-1'))?.status).toBe('awaiting_approval');
+  // Nothing went to the store agent.json would name (the SQLite file under the state dir).
+  const sqlite = await openSessionStore({}, { env: { XDG_STATE_HOME: state } });
+  expect(await sqlite.load('given-store-1')).toBeUndefined();
+  await sqlite.close();
+  server.push(finalReport('hi'), finalReport('The helper said hi.'));
+  const resumed = await runner.resume('given-store-1', { approvals: { call_h1: { approved: true } } });
+  expect(resumed.success).toBe(true);
+  expect((await store.load('given-store-1'))?.status).toBe('finished');
+  await runner.close();
+  expect(store.closed).toBe(false);
+});

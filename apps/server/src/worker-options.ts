@@ -1,0 +1,111 @@
+import { checkQueueUrl, parseProviderCap } from '@agent/queue';
+import { Command, InvalidArgumentError } from 'commander';
+import { configError } from './server-config.js';
+
+/** What `agent-server worker` needs. */
+export interface WorkerConfig {
+  url: string;
+  queueName?: string;
+  agents: string[];
+  agentConfig?: string;
+  concurrency: number;
+  providerCaps: Record<string, number>;
+  lockSeconds: number;
+  maxMoves: number;
+  drainSeconds: number;
+}
+
+function wholeNumber(flag: string, min: number) {
+  return (text: string) => {
+    const value = text.trim() === '' ? Number.NaN : Number(text);
+    if (!Number.isInteger(value) || value < min) {
+      throw new InvalidArgumentError(
+        `${flag}: expected a whole number >= ${min}, not ${JSON.stringify(text)}.`,
+      );
+    }
+    return value;
+  };
+}
+
+function cap(text: string, previous: Record<string, number> = {}): Record<string, number> {
+  try {
+    const [provider, limit] = parseProviderCap(text);
+    return { ...previous, [provider]: limit };
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
+  }
+}
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+/** Parses `agent-server worker ...` (the arguments after `worker`). */
+export function parseWorkerArgs(argv: string[]): WorkerConfig {
+  const program = new Command('agent-server worker')
+    .description('Runs the agent sessions that agent-server faces enqueue on a Redis queue.')
+    .requiredOption('--queue <url>', 'the queue: redis://[:password@]host:port[/db] or rediss://...')
+    .option('--queue-name <name>', 'the BullMQ queue (default agent-runs); the faces must use the same')
+    .option(
+      '--agent <file>',
+      'an .ai agent file this worker runs (repeatable; the same as the faces)',
+      collect,
+    )
+    .option('--agent-config <file>', 'the agent runtime config (agent.json)')
+    .option(
+      '--concurrency <n>',
+      'sessions this worker runs at once (default 4)',
+      wholeNumber('--concurrency', 1),
+    )
+    .option(
+      '--provider-cap <provider=n>',
+      'fleet-wide cap of sessions at once for a model provider, e.g. openai=8 (repeatable)',
+      cap,
+    )
+    .option(
+      '--lock-seconds <s>',
+      "a job's lock: a dead worker's sessions move after one to two of these (default 30)",
+      wholeNumber('--lock-seconds', 1),
+    )
+    .option(
+      '--max-moves <n>',
+      'times one session may move to another worker before it fails (default 5)',
+      wholeNumber('--max-moves', 1),
+    )
+    .option(
+      '--drain-seconds <s>',
+      'on SIGTERM, how long running sessions may finish before they are handed back (default 10)',
+      wholeNumber('--drain-seconds', 0),
+    );
+  program.exitOverride().configureOutput({ writeOut: (text) => process.stderr.write(text) });
+  program.parse(argv, { from: 'user' });
+  const flags = program.opts<{
+    queue: string;
+    queueName?: string;
+    agent?: string[];
+    agentConfig?: string;
+    concurrency?: number;
+    providerCap?: Record<string, number>;
+    lockSeconds?: number;
+    maxMoves?: number;
+    drainSeconds?: number;
+  }>();
+  const agents = flags.agent ?? [];
+  if (agents.length === 0) {
+    throw configError(
+      '--agent',
+      undefined,
+      'at least one .ai file',
+      'no agents: give --agent <file.ai> (repeatable)',
+    );
+  }
+  return {
+    url: checkQueueUrl(flags.queue, '--queue'),
+    ...(flags.queueName === undefined ? {} : { queueName: flags.queueName }),
+    agents,
+    ...(flags.agentConfig === undefined ? {} : { agentConfig: flags.agentConfig }),
+    concurrency: flags.concurrency ?? 4,
+    providerCaps: flags.providerCap ?? {},
+    lockSeconds: flags.lockSeconds ?? 30,
+    maxMoves: flags.maxMoves ?? 5,
+    drainSeconds: flags.drainSeconds ?? 10,
+  };
+}

@@ -1,0 +1,182 @@
+import { createRunQueue } from '@agent/queue';
+import { type RedisServer, startRedisServer } from '@agent/testkit';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type AgentDir, agentDir, type RunningServer, startServer } from './helpers.js';
+import { multiTurnModel, runClient, startWorkerProcess, type WorkerProcess } from './queue-fleet.js';
+
+let redis: RedisServer;
+let queueCount = 0;
+const started: { kill(): void; exited: Promise<unknown> }[] = [];
+const dirs: AgentDir[] = [];
+
+beforeAll(async () => {
+  redis = await startRedisServer();
+});
+afterEach(async () => {
+  for (const process_ of started.splice(0)) {
+    process_.kill();
+    await process_.exited;
+  }
+  for (const dir of dirs.splice(0)) await dir.close();
+});
+afterAll(async () => {
+  await redis.close();
+});
+
+/** A model with scripted latency, agent files, a face on the queue and `workers` worker processes. */
+async function fleet(
+  workers: number,
+  options: { delayMs?: number; holdFirstRunOfTurn?: number; workerArgs?: string[]; faceArgs?: string[] } = {},
+) {
+  queueCount += 1;
+  const name = `e2e-${process.pid}-${queueCount}`;
+  const model = multiTurnModel(options.delayMs ?? 300, {
+    ...(options.holdFirstRunOfTurn === undefined ? {} : { holdFirstRunOfTurn: options.holdFirstRunOfTurn }),
+  });
+  const dir = await agentDir(model.handler, ['echo']);
+  dirs.push(dir);
+  const face: RunningServer = await startServer(
+    [
+      '--agent',
+      dir.files[0]!,
+      '--api',
+      '0',
+      '--allow-no-auth',
+      '--queue',
+      redis.url,
+      '--queue-name',
+      name,
+      ...(options.faceArgs ?? []),
+    ],
+    dir.dir,
+    1,
+  );
+  started.push({ kill: () => face.child.kill('SIGKILL'), exited: face.exited });
+  const workerArgs = [
+    '--queue',
+    redis.url,
+    '--queue-name',
+    name,
+    '--agent',
+    dir.files[0]!,
+    '--lock-seconds',
+    '1',
+    ...(options.workerArgs ?? []),
+  ];
+  const spawnWorker = async () => {
+    const worker = await startWorkerProcess(workerArgs, dir.dir);
+    started.push({ kill: () => worker.child.kill('SIGKILL'), exited: worker.exited });
+    return worker;
+  };
+  const running: WorkerProcess[] = [];
+  for (let at = 0; at < workers; at++) running.push(await spawnWorker());
+  return { name, model, dir, face, workers: running, spawnWorker, baseUrl: face.urls.rest! };
+}
+
+async function until(check: () => boolean): Promise<void> {
+  while (!check()) await new Promise((resolve) => setTimeout(resolve, 25));
+}
+
+/** The queue's counts once no job waits or runs (a client has its result a moment before its job completes). */
+async function jobsLeft(name: string): Promise<Record<string, number>> {
+  const queue = createRunQueue({ url: redis.url, name });
+  try {
+    for (;;) {
+      const counts = await queue.counts();
+      if ((counts.waiting ?? 0) + (counts.active ?? 0) + (counts.delayed ?? 0) === 0) return counts;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  } finally {
+    await queue.close();
+  }
+}
+
+describe('agent-server on a Redis queue', () => {
+  it('survives a worker killed with SIGKILL mid-session: every client gets its report, turns re-run at most once', async () => {
+    // Every session starts on the first worker; the second one starts before the kill.
+    const { model, workers, baseUrl, name, spawnWorker } = await fleet(1, {
+      workerArgs: ['--concurrency', '6'],
+      holdFirstRunOfTurn: 2,
+    });
+    const clients = Array.from({ length: 6 }, (_, at) => runClient(baseUrl, `job-${at}`, at % 2 === 0));
+    // Every session is past its first checkpoint, its second turn hanging at the model.
+    await until(() => [...model.turnsRun.keys()].filter((key) => key.endsWith('#2')).length === 6);
+    const survivor = await spawnWorker();
+    workers[0]!.child.kill('SIGKILL');
+    expect(await workers[0]!.exited).toBe(null);
+    const outcomes = await Promise.all(clients);
+    for (const outcome of outcomes) {
+      expect(outcome, JSON.stringify(outcome)).toMatchObject({
+        status: 200,
+        success: true,
+        report: `report of ${outcome.job}`,
+      });
+      // Turn 1 was checkpointed before the kill: never again. Turn 2, in flight at the kill, ran
+      // once more on the survivor; turn 3 once.
+      expect(model.turnsRun.get(`${outcome.job}#1`)).toBe(1);
+      expect(model.turnsRun.get(`${outcome.job}#2`)).toBe(2);
+      expect(model.turnsRun.get(`${outcome.job}#3`)).toBe(1);
+    }
+    // Each streaming client was told its session moved, and got one result.
+    for (const outcome of outcomes.filter((o) => o.events.length > 0)) {
+      expect(outcome.moved, outcome.job).toBe(true);
+      expect(outcome.events.filter((event) => event === 'result')).toHaveLength(1);
+    }
+    expect(await jobsLeft(name)).toMatchObject({ waiting: 0, active: 0, delayed: 0, failed: 0 });
+    // The survivor stops cleanly on SIGTERM.
+    survivor.child.kill('SIGTERM');
+    expect(await survivor.exited).toBe(0);
+  }, 120_000);
+
+  it('SIGTERM on a worker hands its sessions to another and exits 0', async () => {
+    const { model, workers, baseUrl, name, spawnWorker } = await fleet(1, {
+      workerArgs: ['--drain-seconds', '0'],
+      holdFirstRunOfTurn: 2,
+    });
+    const clients = [runClient(baseUrl, 'job-1', true), runClient(baseUrl, 'job-2', false)];
+    await until(() => model.turnsRun.has('job-1#2') && model.turnsRun.has('job-2#2'));
+    workers[0]!.child.kill('SIGTERM');
+    expect(await workers[0]!.exited).toBe(0);
+    expect(workers[0]!.stderr()).toMatch(/SIGTERM: no new jobs/);
+    await spawnWorker();
+    const outcomes = await Promise.all(clients);
+    expect(outcomes.map((outcome) => outcome.report)).toEqual(['report of job-1', 'report of job-2']);
+    expect(outcomes[0]!.moved).toBe(true);
+    // Turn 1 was checkpointed: it never ran again; turn 2, cut by the stop, ran once more.
+    for (const job of ['job-1', 'job-2']) {
+      expect(model.turnsRun.get(`${job}#1`)).toBe(1);
+      expect(model.turnsRun.get(`${job}#2`)).toBe(2);
+      expect(model.turnsRun.get(`${job}#3`)).toBe(1);
+    }
+    expect(await jobsLeft(name)).toMatchObject({ waiting: 0, active: 0, delayed: 0, failed: 0 });
+  }, 120_000);
+
+  it('answers 429 with Retry-After when the shared queue is full', async () => {
+    const { baseUrl, spawnWorker, name } = await fleet(0, { faceArgs: ['--queue-max', '1'] });
+    const first = runClient(baseUrl, 'job-1', false);
+    // No worker yet: the first run waits in the queue, so the next one is refused.
+    const probe = createRunQueue({ url: redis.url, name });
+    while (((await probe.counts()).waiting ?? 0) < 1) await new Promise((resolve) => setTimeout(resolve, 25));
+    await probe.close();
+    const refused = await fetch(`${baseUrl}/echo/run`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ prompt: 'job-2' }),
+    });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('5');
+    expect(JSON.stringify(await refused.json())).toMatch(/run queue is full: 1 runs wait for a worker/);
+    await spawnWorker();
+    expect(await first).toMatchObject({ status: 200, success: true, report: 'report of job-1' });
+    expect(await jobsLeft(name)).toMatchObject({ waiting: 0, active: 0, delayed: 0, failed: 0 });
+  }, 120_000);
+
+  it('a worker whose agent file does not load exits 1 saying why, before it takes a job', async () => {
+    const dir = await agentDir(() => ({ text: 'unused' }), ['echo']);
+    dirs.push(dir);
+    const missing = `${dir.dir}/missing.ai`;
+    await expect(startWorkerProcess(['--queue', redis.url, '--agent', missing], dir.dir)).rejects.toThrow(
+      /exited with 1[\s\S]*missing\.ai/,
+    );
+  }, 60_000);
+});

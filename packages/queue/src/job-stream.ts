@@ -1,0 +1,169 @@
+import type { AgentResult, ExitCode, LogEntry } from '@agent/protocol';
+import { abortableSleep, errorMessage } from '@agent/protocol/util';
+import type { Redis } from 'ioredis';
+import type { JobStreamEntry, QueueKeys } from './job.js';
+
+/** A job's stream keeps at most about this many entries (older ones are trimmed). */
+const MAX_STREAM_ENTRIES = 100_000;
+/** Entries read per XRANGE. */
+const READ_BATCH = 500;
+
+/**
+ * Writes one job's entries to its Redis stream, in call order, and wakes the face that follows
+ * it. ioredis sends the commands of one connection in order, so entries land in order without
+ * waiting for each other; `flush` waits for all of them.
+ */
+export class JobStreamWriter {
+  private tail: Promise<unknown> = Promise.resolve();
+  private failure: string | undefined;
+  private seq = 0;
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly keys: QueueKeys,
+    private readonly jobId: string,
+    private readonly attempt: number,
+    private readonly ttlSeconds: number,
+  ) {}
+
+  write(entry: JobStreamEntry): void {
+    const key = this.keys.events(this.jobId);
+    this.seq += 1;
+    const sent = this.redis
+      .multi()
+      .xadd(
+        key,
+        'MAXLEN',
+        '~',
+        String(MAX_STREAM_ENTRIES),
+        '*',
+        'a',
+        String(this.attempt),
+        's',
+        String(this.seq),
+        'e',
+        JSON.stringify(entry),
+      )
+      .expire(key, this.ttlSeconds)
+      .publish(this.keys.notify(this.jobId), String(this.seq))
+      .exec()
+      .catch((error: unknown) => {
+        this.failure ??= errorMessage(error);
+      });
+    this.tail = this.tail.then(() => sent);
+  }
+
+  /** Waits for every write; rejects with the first write's error when one failed. */
+  async flush(): Promise<void> {
+    await this.tail;
+    if (this.failure !== undefined) throw new Error(`writing the job's events failed: ${this.failure}`);
+  }
+}
+
+/** A result for a run the queue could not bring to an end (the job failed, vanished, or Redis did). */
+export function queueFailure(
+  sessionId: string,
+  message: string,
+  exitCode: ExitCode = 'EXIT-UNCAUGHT-EXCEPTION',
+): AgentResult {
+  const entry: LogEntry = {
+    timestamp: Date.now(),
+    severity: 'ERR',
+    direction: 'response',
+    type: 'llm',
+    remoteIdentifier: `agent:${exitCode}`,
+    message,
+    agentPath: 'queue',
+  };
+  return {
+    success: false,
+    exitCode,
+    error: message,
+    conversation: [],
+    logs: [entry],
+    accounting: [],
+    sessionId,
+  };
+}
+
+export interface FollowOptions {
+  /** Each entry before the result, in stream order. */
+  onEntry(entry: JobStreamEntry): void;
+  /** Resolves when the face is told the job's stream has news (or rejects never). */
+  wake(signal: AbortSignal): Promise<void>;
+  /** Asked after a quiet `pollMs`: why the job will never write a result, else undefined. */
+  gone(): Promise<string | undefined>;
+  pollMs: number;
+  signal?: AbortSignal;
+}
+
+/**
+ * Reads a job's stream from the start until its result entry: every entry once, in order
+ * (XRANGE from after the last id read). Between reads it sleeps until woken or `pollMs`; after a
+ * quiet poll it asks `gone()` so a job that failed or vanished ends the wait with its reason.
+ */
+export async function followJob(
+  redis: Redis,
+  keys: QueueKeys,
+  jobId: string,
+  options: FollowOptions,
+): Promise<AgentResult | string> {
+  const key = keys.events(jobId);
+  let last = '0-0';
+  for (;;) {
+    if (options.signal?.aborted) return 'the client went away';
+    const rows = await redis.xrange(key, `(${last}`, '+', 'COUNT', READ_BATCH);
+    for (const [id, fields] of rows) {
+      last = id;
+      const entry = parseEntry(fields);
+      if (entry === undefined) continue;
+      if (entry.kind === 'result') return entry.result;
+      options.onEntry(entry);
+    }
+    if (rows.length === READ_BATCH) continue;
+    const woken = await waitForNews(options);
+    if (!woken) {
+      const reason = await options.gone();
+      if (reason !== undefined) {
+        // One last read: the result may have landed between the read and the check.
+        const tailRows = await redis.xrange(key, `(${last}`, '+');
+        for (const [, fields] of tailRows) {
+          const entry = parseEntry(fields);
+          if (entry?.kind === 'result') return entry.result;
+        }
+        return reason;
+      }
+    }
+  }
+}
+
+/** True when woken by news, false after a quiet `pollMs` (or an abort). */
+async function waitForNews(options: FollowOptions): Promise<boolean> {
+  const controller = new AbortController();
+  const stop = () => controller.abort();
+  options.signal?.addEventListener('abort', stop, { once: true });
+  try {
+    return await Promise.race([
+      options.wake(controller.signal).then(() => true),
+      abortableSleep(options.pollMs, controller.signal).then(
+        () => false,
+        () => false,
+      ),
+    ]);
+  } finally {
+    controller.abort();
+    options.signal?.removeEventListener('abort', stop);
+  }
+}
+
+function parseEntry(fields: string[]): JobStreamEntry | undefined {
+  for (let at = 0; at + 1 < fields.length; at += 2) {
+    if (fields[at] !== 'e') continue;
+    try {
+      return JSON.parse(fields[at + 1] as string) as JobStreamEntry;
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,48 @@
+import type {
+  AgentEvent,
+  AgentEventMeta,
+  AgentResult,
+  ConversationMessage,
+  JsonSchema,
+  OutputFormat,
+} from '@agent/protocol';
+
+/** The BullMQ queue's name unless told otherwise. */
+export const DEFAULT_QUEUE_NAME = 'agent-runs';
+
+/** One run, as a face enqueues it; the job id is the session id. */
+export interface RunJobData {
+  /** The agent's name (its toolName), as the worker's catalog knows it. */
+  agent: string;
+  input: string | { prompt: string; history?: readonly ConversationMessage[] };
+  format?: OutputFormat;
+  schema?: JsonSchema;
+  headendId?: string;
+}
+
+/** What a worker writes to a job's event stream, in order. */
+export type JobStreamEntry =
+  | { kind: 'event'; event: AgentEvent; meta: AgentEventMeta }
+  /** A worker took over a session another worker started (`fromTurn`: the turns checkpointed). */
+  | { kind: 'moved'; worker: string; fromTurn: number }
+  | { kind: 'result'; result: AgentResult };
+
+/** Redis keys of one queue (all under BullMQ's own `bull:<name>` prefix family). */
+export interface QueueKeys {
+  events(jobId: string): string;
+  notify(jobId: string): string;
+  result(jobId: string): string;
+  cancel: string;
+  providerCap(provider: string): string;
+}
+
+export function queueKeys(name: string): QueueKeys {
+  const base = `agent-queue:${name}`;
+  return {
+    events: (jobId) => `${base}:events:${jobId}`,
+    notify: (jobId) => `${base}:notify:${jobId}`,
+    result: (jobId) => `${base}:result:${jobId}`,
+    cancel: `${base}:cancel`,
+    providerCap: (provider) => `${base}:provider-cap:${provider}`,
+  };
+}

@@ -1,0 +1,45 @@
+import type { Redis } from 'ioredis';
+
+/**
+ * One subscriber connection that wakes the followers of many jobs: a follower registers its
+ * job's channel first and reads after, so a notice that arrives between a read and the next
+ * wait is kept as `pending` instead of being lost.
+ */
+export class JobNotifier {
+  private readonly jobs = new Map<string, { pending: boolean; wakers: Set<() => void> }>();
+
+  constructor(private readonly subscriber: Redis) {
+    subscriber.on('message', (channel: string) => {
+      const job = this.jobs.get(channel);
+      if (job === undefined) return;
+      if (job.wakers.size === 0) job.pending = true;
+      for (const wake of job.wakers) wake();
+      job.wakers.clear();
+    });
+  }
+
+  async watch(channel: string): Promise<void> {
+    this.jobs.set(channel, { pending: false, wakers: new Set() });
+    await this.subscriber.subscribe(channel);
+  }
+
+  async unwatch(channel: string): Promise<void> {
+    this.jobs.delete(channel);
+    await this.subscriber.unsubscribe(channel).catch(() => undefined);
+  }
+
+  /** Resolves at the channel's next notice (at once when one came since the last wait). */
+  next(channel: string, signal: AbortSignal): Promise<void> {
+    const job = this.jobs.get(channel);
+    if (job === undefined) return new Promise(() => undefined);
+    if (job.pending) {
+      job.pending = false;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      const wake = () => resolve();
+      job.wakers.add(wake);
+      signal.addEventListener('abort', () => job.wakers.delete(wake), { once: true });
+    });
+  }
+}

@@ -1,0 +1,71 @@
+import { ConfigError } from '@agent/protocol';
+import { isPositiveInteger } from '@agent/protocol/util';
+import type { Redis } from 'ioredis';
+import { Semaphore } from 'redis-semaphore';
+import type { QueueKeys } from './job.js';
+
+/** A held slot of a provider's fleet-wide cap. */
+export interface ProviderLease {
+  release(): Promise<void>;
+}
+
+const NO_LEASE: ProviderLease = { release: async () => undefined };
+
+/**
+ * Fleet-wide caps on the sessions that run at once per model provider, one Redis semaphore each
+ * (`redis-semaphore`): every worker of the queue takes a slot before it runs a session of an
+ * agent whose first model is of that provider. A slot is refreshed while held and expires
+ * `lockMs` after its worker died, so a killed worker's slots come back by themselves.
+ */
+export class ProviderCaps {
+  constructor(
+    private readonly redis: Redis,
+    private readonly keys: QueueKeys,
+    private readonly caps: Readonly<Record<string, number>>,
+    private readonly lockMs: number,
+  ) {
+    for (const [provider, cap] of Object.entries(caps)) checkCap(provider, cap);
+  }
+
+  /** Waits for a slot of `provider` (none needed when it has no cap); rejects when `signal` aborts. */
+  async acquire(provider: string | undefined, signal: AbortSignal): Promise<ProviderLease> {
+    const cap = provider === undefined ? undefined : this.caps[provider];
+    if (provider === undefined || cap === undefined) return NO_LEASE;
+    const semaphore = new Semaphore(this.redis, this.keys.providerCap(provider), cap, {
+      lockTimeout: this.lockMs,
+      refreshInterval: Math.max(100, Math.floor(this.lockMs / 3)),
+      acquireTimeout: 24 * 3600 * 1000,
+      retryInterval: 50,
+      // A lost slot (Redis away too long) is not fatal: the session goes on, the cap is loose once.
+      onLockLost: () => undefined,
+    });
+    await semaphore.acquire(signal);
+    return { release: () => semaphore.release().catch(() => undefined) };
+  }
+}
+
+function checkCap(provider: string, cap: unknown): void {
+  if (!isPositiveInteger(cap)) {
+    throw new ConfigError({
+      field: 'providerCaps',
+      value: cap,
+      allowed: 'a positive whole number of sessions',
+      message: `provider cap for "${provider}": expected a positive whole number, not ${String(cap)}`,
+    });
+  }
+}
+
+/** Parses `provider=N` (the `--provider-cap` flag) into `[provider, N]`; throws `ConfigError` otherwise. */
+export function parseProviderCap(text: string): [string, number] {
+  const match = /^([A-Za-z0-9_.-]+)=(\d+)$/.exec(text.trim());
+  const cap = match === null ? Number.NaN : Number(match[2]);
+  if (match === null || !isPositiveInteger(cap)) {
+    throw new ConfigError({
+      field: '--provider-cap',
+      value: text,
+      allowed: 'provider=N with N a positive whole number (e.g. openai=8)',
+      message: `--provider-cap: expected provider=N (e.g. openai=8), not ${JSON.stringify(text)}`,
+    });
+  }
+  return [match[1] as string, cap];
+}

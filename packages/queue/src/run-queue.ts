@@ -1,0 +1,202 @@
+import { randomUUID } from 'node:crypto';
+import { redactRedisUrl } from '@agent/cache';
+import type { AgentEvent, AgentEventMeta, AgentResult } from '@agent/protocol';
+import { errorMessage } from '@agent/protocol/util';
+import { Queue } from 'bullmq';
+import { openQueueRedis } from './connection.js';
+import { DEFAULT_QUEUE_NAME, type JobStreamEntry, queueKeys, type RunJobData } from './job.js';
+import { followJob, queueFailure } from './job-stream.js';
+import { JobNotifier } from './notifier.js';
+
+export interface RunQueueOptions {
+  /** `redis://host:port` (or `rediss://`); the same Redis the workers use. */
+  url: string;
+  /** BullMQ queue name (default `agent-runs`). */
+  name?: string;
+  /** Jobs waiting for a worker beyond which `admission()` refuses (default 1000; 0: no cap). */
+  maxWaiting?: number;
+  /** Seconds a refused client is told to wait (default 5). */
+  retryAfterSeconds?: number;
+  /** How often a follower with no news checks that its job still exists, ms (default 2000). */
+  pollMs?: number;
+}
+
+export interface SubmitOptions {
+  /** The session's id (default a random UUID); also the job's id. */
+  sessionId?: string;
+  onEvent?: (event: AgentEvent, meta: AgentEventMeta) => void;
+  /** Aborting it cancels the run (removed when waiting, cancelled on its worker when running). */
+  signal?: AbortSignal;
+}
+
+/** Why a face should not enqueue now: the queue is at its cap. */
+export interface QueueRefusal {
+  retryAfterSeconds: number;
+  message: string;
+}
+
+/** The face side of the run queue: enqueue a run and follow it to its result. */
+export interface RunQueue {
+  readonly name: string;
+  /** Enqueues the run and resolves with its result; never rejects (a queue failure is a failed result). */
+  submit(data: RunJobData, options?: SubmitOptions): Promise<AgentResult>;
+  /** Undefined when a run may be enqueued; the refusal (429 + Retry-After) when the queue is full. */
+  admission(): Promise<QueueRefusal | undefined>;
+  /** Jobs by state (`waiting`, `active`, `delayed`, `completed`, `failed`, ...). */
+  counts(): Promise<Record<string, number>>;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_MAX_WAITING = 1000;
+
+/** Opens the face side of the queue on `url` (connections open lazily, reconnect by themselves). */
+export function createRunQueue(options: RunQueueOptions): RunQueue {
+  const name = options.name ?? DEFAULT_QUEUE_NAME;
+  const keys = queueKeys(name);
+  const redis = openQueueRedis(options.url);
+  const subscriber = openQueueRedis(options.url);
+  const notifier = new JobNotifier(subscriber);
+  const queue = new Queue<RunJobData>(name, { connection: redis });
+  queue.on('error', () => undefined);
+  const maxWaiting = options.maxWaiting ?? DEFAULT_MAX_WAITING;
+  const retryAfterSeconds = options.retryAfterSeconds ?? 5;
+  const pollMs = options.pollMs ?? 2000;
+  const where = redactRedisUrl(options.url);
+
+  async function gone(jobId: string): Promise<string | undefined> {
+    const job = await queue.getJob(jobId);
+    if (job === undefined) return `job ${jobId} left the queue ${name} without a result`;
+    const state = await job.getState();
+    if (state === 'failed') return `job ${jobId} failed: ${job.failedReason}`;
+    return undefined;
+  }
+
+  async function submit(data: RunJobData, submitOptions: SubmitOptions = {}): Promise<AgentResult> {
+    const sessionId = submitOptions.sessionId ?? randomUUID();
+    const channel = keys.notify(sessionId);
+    const relay = eventRelay(data, sessionId, submitOptions.onEvent);
+    const { signal } = submitOptions;
+    const onAbort = () => void cancel(sessionId);
+    try {
+      await notifier.watch(channel);
+      await queue.add('run', data, {
+        jobId: sessionId,
+        removeOnComplete: true,
+        removeOnFail: { age: 24 * 3600 },
+        attempts: 1,
+      });
+      signal?.addEventListener('abort', onAbort, { once: true });
+      const outcome = await followJob(redis, keys, sessionId, {
+        onEntry: relay,
+        wake: (wakeSignal) => notifier.next(channel, wakeSignal),
+        gone: () => gone(sessionId),
+        pollMs,
+        ...(signal === undefined ? {} : { signal }),
+      });
+      if (typeof outcome !== 'string') return outcome;
+      return queueFailure(sessionId, outcome, signal?.aborted ? 'EXIT-ABORTED' : 'EXIT-UNCAUGHT-EXCEPTION');
+    } catch (error) {
+      return queueFailure(sessionId, `the run queue ${name} at ${where} failed: ${errorMessage(error)}`);
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+      await notifier.unwatch(channel);
+    }
+  }
+
+  async function cancel(jobId: string): Promise<void> {
+    try {
+      const job = await queue.getJob(jobId);
+      if (job !== undefined && (await job.getState()) === 'waiting') await job.remove();
+      else await redis.publish(keys.cancel, jobId);
+    } catch {
+      // Redis is away: the run goes on and its result expires unread.
+    }
+  }
+
+  return {
+    name,
+    submit,
+    async admission() {
+      if (maxWaiting === 0) return undefined;
+      const counts = await queue.getJobCounts('waiting', 'prioritized', 'delayed');
+      const waiting = Object.values(counts).reduce((sum, count) => sum + count, 0);
+      if (waiting < maxWaiting) return undefined;
+      return {
+        retryAfterSeconds,
+        message: `the run queue is full: ${waiting} runs wait for a worker (the limit is ${maxWaiting}); retry later`,
+      };
+    },
+    counts: () => queue.getJobCounts(),
+    async close() {
+      await queue.close().catch(() => undefined);
+      subscriber.disconnect();
+      redis.disconnect();
+    },
+  };
+}
+
+/**
+ * Turns a job's stream entries into the events a face forwards. A move to another worker
+ * withdraws the text the dead worker streamed in its unfinished turn (`output_retracted`, as a
+ * session retrying a turn does) and says so in a `status` event; the new worker then re-runs
+ * that turn from the last checkpoint.
+ */
+function eventRelay(
+  data: RunJobData,
+  sessionId: string,
+  onEvent: SubmitOptions['onEvent'],
+): (entry: JobStreamEntry) => void {
+  let streamedSinceTurn = 0;
+  let lastMeta: AgentEventMeta = {
+    isMaster: true,
+    isFinal: false,
+    sessionId,
+    agentPath: data.agent,
+    ...(data.headendId === undefined ? {} : { headendId: data.headendId }),
+  };
+  const emit = (event: AgentEvent, meta: AgentEventMeta) => {
+    try {
+      onEvent?.(event, meta);
+    } catch {
+      // A listener that throws loses its event, not the run.
+    }
+  };
+  return (entry) => {
+    if (entry.kind === 'event') {
+      if (entry.meta.isMaster) {
+        lastMeta = entry.meta;
+        if (entry.event.type === 'turn_started' || entry.event.type === 'output_retracted')
+          streamedSinceTurn = 0;
+        if (entry.event.type === 'output') streamedSinceTurn += entry.event.text.length;
+      }
+      emit(entry.event, entry.meta);
+      return;
+    }
+    if (entry.kind !== 'moved') return;
+    const meta = { ...lastMeta, isMaster: true };
+    if (streamedSinceTurn > 0) {
+      emit(
+        {
+          type: 'output_retracted',
+          characters: streamedSinceTurn,
+          slug: 'session_moved',
+          reason: 'the worker running the session stopped; its unfinished turn runs again',
+        },
+        meta,
+      );
+      streamedSinceTurn = 0;
+    }
+    emit(
+      {
+        type: 'status',
+        event: {
+          type: 'agent_update',
+          agentPath: meta.agentPath,
+          status: 'in-progress',
+          message: `session moved to worker ${entry.worker}; resuming after turn ${entry.fromTurn}`,
+        },
+      },
+      meta,
+    );
+  };
+}

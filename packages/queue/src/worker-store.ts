@@ -1,0 +1,45 @@
+import type { SessionSnapshot, SessionStore } from '@agent/protocol';
+
+/**
+ * The worker's view of the shared session store: the same snapshots, except that a session the
+ * worker hands back (SIGTERM) keeps its last turn's checkpoint: the `finished` snapshot its
+ * cancelled run would write is dropped, so the next worker resumes it.
+ */
+export class WorkerSessionStore implements SessionStore {
+  private readonly handedBack = new Set<string>();
+
+  constructor(private readonly inner: SessionStore) {}
+
+  get name(): string {
+    return this.inner.name;
+  }
+  get location(): string {
+    return this.inner.location;
+  }
+
+  /** From now on, `save` ignores this session's snapshots. */
+  handBack(sessionId: string): void {
+    this.handedBack.add(sessionId);
+  }
+
+  forget(sessionId: string): void {
+    this.handedBack.delete(sessionId);
+  }
+
+  async save(snapshot: SessionSnapshot): Promise<void> {
+    if (this.handedBack.has(snapshot.sessionId)) return;
+    await this.inner.save(snapshot);
+  }
+
+  load(sessionId: string): Promise<SessionSnapshot | undefined> {
+    return this.inner.load(sessionId);
+  }
+
+  delete(sessionId: string): Promise<boolean> {
+    return this.inner.delete(sessionId);
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+}

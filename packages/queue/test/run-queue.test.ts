@@ -1,0 +1,149 @@
+import type { AgentEvent } from '@agent/protocol';
+import { afterEach, describe, expect, test } from 'vitest';
+import { createRunQueue, openRunWorker, type RunQueue, type RunWorker } from '../src/index.js';
+import { freshQueueName, recordingAgent, sharedRedis } from './helpers.js';
+
+const opened: { close?: () => Promise<void>; stop?: (ms?: number) => Promise<void> }[] = [];
+afterEach(async () => {
+  for (const thing of opened.splice(0).reverse()) await (thing.stop?.(0) ?? thing.close?.());
+});
+
+async function face(name: string, extra: { maxWaiting?: number } = {}): Promise<RunQueue> {
+  const { url } = await sharedRedis();
+  const queue = createRunQueue({ url, name, pollMs: 200, ...extra });
+  opened.push(queue);
+  return queue;
+}
+
+async function worker(
+  name: string,
+  extra: { concurrency?: number; providerCaps?: Record<string, number> } = {},
+): Promise<RunWorker> {
+  const { url } = await sharedRedis();
+  const opened_ = await openRunWorker({ url, name, lockMs: 1000, ...extra });
+  opened.push(opened_);
+  return opened_;
+}
+
+/** The queue's counts once no job waits or runs (a client has its result a moment before its job completes). */
+async function settled(queue: RunQueue): Promise<Record<string, number>> {
+  for (;;) {
+    const counts = await queue.counts();
+    if ((counts.waiting ?? 0) + (counts.active ?? 0) + (counts.delayed ?? 0) === 0) return counts;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('run queue', () => {
+  test("a streaming client gets the worker's events in order and the result once", async () => {
+    const name = freshQueueName();
+    const queue = await face(name);
+    const w = await worker(name);
+    const echo = recordingAgent(w.sessionStore);
+    w.start({ get: (agent) => (agent === 'echo' ? { agent: echo.agent } : undefined) });
+    const events: AgentEvent[] = [];
+    const result = await queue.submit(
+      { agent: 'echo', input: 'one two three' },
+      { onEvent: (event) => events.push(event) },
+    );
+    expect(result.success).toBe(true);
+    expect(result.finalReport?.content).toBe('echo: one two three');
+    const outputs = events
+      .filter((event) => event.type === 'output')
+      .map((event) => (event as { text: string }).text);
+    expect(outputs).toEqual(['one ', 'two ', 'three ', 'half-said']);
+    expect(echo.calls).toEqual([{ kind: 'run', sessionId: result.sessionId }]);
+    expect(await settled(queue)).toMatchObject({
+      waiting: 0,
+      active: 0,
+      delayed: 0,
+      failed: 0,
+      completed: 0,
+    });
+  });
+
+  test('a full queue refuses with a Retry-After before anything is enqueued', async () => {
+    const name = freshQueueName();
+    const queue = await face(name, { maxWaiting: 2 });
+    expect(await queue.admission()).toBeUndefined();
+    // No worker: the runs wait.
+    const pending = [
+      queue.submit({ agent: 'echo', input: 'a' }),
+      queue.submit({ agent: 'echo', input: 'b' }),
+    ];
+    while (((await queue.counts()).waiting ?? 0) < 2) await new Promise((resolve) => setTimeout(resolve, 20));
+    const refusal = await queue.admission();
+    expect(refusal?.retryAfterSeconds).toBe(5);
+    expect(refusal?.message).toMatch(/2 runs wait for a worker \(the limit is 2\)/);
+    const w = await worker(name);
+    const echo = recordingAgent(w.sessionStore);
+    w.start({ get: () => ({ agent: echo.agent }) });
+    const results = await Promise.all(pending);
+    expect(results.map((result) => result.finalReport?.content)).toEqual(['echo: a', 'echo: b']);
+  });
+
+  test('a job naming an agent no worker serves fails once with a clear error', async () => {
+    const name = freshQueueName();
+    const queue = await face(name);
+    const w = await worker(name);
+    w.start({ get: () => undefined });
+    const result = await queue.submit({ agent: 'nobody', input: 'hi' });
+    expect(result.success).toBe(false);
+    expect(result.exitCode).toBe('EXIT-CONFIGURATION');
+    expect(result.error).toMatch(/serves no agent named "nobody"/);
+    expect(await settled(queue)).toMatchObject({ waiting: 0, active: 0, delayed: 0, failed: 1 });
+  });
+
+  test('a stopping worker hands its session back; another resumes it and the client is told it moved', async () => {
+    const name = freshQueueName();
+    const queue = await face(name);
+    const first = await worker(name);
+    const held = recordingAgent(first.sessionStore, { hold: true });
+    first.start({ get: () => ({ agent: held.agent }) });
+    const events: AgentEvent[] = [];
+    const answer = queue.submit({ agent: 'echo', input: 'x y' }, { onEvent: (event) => events.push(event) });
+    while (!events.some((event) => event.type === 'output' && event.text === 'half-said'))
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    await first.stop(0);
+    opened.splice(opened.indexOf(first), 1);
+    const second = await worker(name);
+    const resumed = recordingAgent(second.sessionStore);
+    second.start({ get: () => ({ agent: resumed.agent }) });
+    const result = await answer;
+    expect(result.finalReport?.content).toBe('resumed after turn 1');
+    expect(resumed.calls).toEqual([{ kind: 'resume', sessionId: result.sessionId }]);
+    const retracted = events.find((event) => event.type === 'output_retracted');
+    expect(retracted).toMatchObject({ characters: 'half-said'.length, slug: 'session_moved' });
+    const moved = events.find((event) => event.type === 'status');
+    expect(JSON.stringify(moved)).toMatch(/session moved to worker/);
+    expect(await settled(queue)).toMatchObject({ waiting: 0, active: 0, delayed: 0, failed: 0 });
+  });
+
+  test('a provider cap holds across workers', async () => {
+    const name = freshQueueName();
+    const queue = await face(name);
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const workers = [
+      await worker(name, { concurrency: 3, providerCaps: { openai: 2 } }),
+      await worker(name, { concurrency: 3, providerCaps: { openai: 2 } }),
+    ];
+    const agents = workers.map((w) => recordingAgent(w.sessionStore, { gate }));
+    for (const [at, w] of workers.entries()) {
+      const served = agents[at] as ReturnType<typeof recordingAgent>;
+      w.start({ get: () => ({ agent: served.agent, provider: 'openai' }) });
+    }
+    const runs = Array.from({ length: 6 }, (_, at) => queue.submit({ agent: 'echo', input: `n${at}` }));
+    while (agents.reduce((sum, a) => sum + a.calls.length, 0) < 2)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    // Give the other four every chance to start (they must not).
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(agents.reduce((sum, a) => sum + a.calls.length, 0)).toBe(2);
+    release();
+    const results = await Promise.all(runs);
+    expect(results.every((result) => result.success)).toBe(true);
+    expect(agents.reduce((sum, a) => sum + a.calls.length, 0)).toBe(6);
+  });
+});
