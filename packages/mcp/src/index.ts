@@ -31,6 +31,7 @@ export {
   type McpSseServerConfig,
   type McpStdioServerConfig,
   type McpTransportType,
+  TOOL_CALL_ID_META,
 } from './client/config.js';
 export { validateServerConfig } from './client/config-validation.js';
 export type { BackoffOptions } from './client/connection.js';
