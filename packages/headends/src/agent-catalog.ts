@@ -2,10 +2,12 @@ import type {
   AgentEvent,
   AgentEventMeta,
   AgentResult,
+  ApprovalDecision,
   ConversationMessage,
   JsonSchema,
   OrchestrationSummary,
   OutputFormat,
+  SessionSnapshot,
 } from '@agent/protocol';
 import { ConfigError } from '@agent/protocol';
 
@@ -34,10 +36,30 @@ export interface ServedRunOptions {
   headendId?: string;
 }
 
+/** Options of a resumed run: the run's, plus the decisions for the calls the session waits for. */
+export interface ServedResumeOptions extends ServedRunOptions {
+  approvals?: Readonly<Record<string, ApprovalDecision>>;
+}
+
+/**
+ * The stored sessions an agent can continue (REST `/v1/sessions/:id`, the MCP headend's
+ * approvals). An `AgentRunner` gives them as `storedSession` and `resume`.
+ */
+export interface ServedSessions {
+  /**
+   * The session's latest snapshot and whether this agent started it; undefined when the store
+   * has none. Rejects when the store is down or the id is malformed.
+   */
+  find(sessionId: string): Promise<{ snapshot: SessionSnapshot; startedHere: boolean } | undefined>;
+  resume(sessionId: string, options: ServedResumeOptions): Promise<AgentResult>;
+}
+
 /** One agent a headend can run (an `AgentRunner` of `@agent/runtime` fits structurally). */
 export interface ServedAgent {
   info: AgentInfo;
   run(input: ServedInput, options: ServedRunOptions): Promise<AgentResult>;
+  /** Absent: the agent keeps no sessions, and the headends cannot resume its paused runs. */
+  sessions?: ServedSessions;
 }
 
 /** The agents a headend serves. */
