@@ -7,6 +7,7 @@ import type {
   JsonSchema,
   OrchestrationSummary,
   OutputFormat,
+  PendingToolCall,
   SessionSnapshot,
 } from '@agent/protocol';
 import { ConfigError } from '@agent/protocol';
@@ -25,6 +26,18 @@ export interface AgentInfo {
 /** What a headend asks an agent: a prompt, or a prompt after the chat's earlier messages. */
 export type ServedInput = string | { prompt: string; history?: readonly ConversationMessage[] };
 
+/** What an approver is asked: one call that needs a person's decision (`docs/sessions.md`). */
+export interface ServedApprovalRequest extends PendingToolCall {
+  sessionId: string;
+  agentPath: string;
+}
+
+/** Decides calls that need approval while the run waits (`@agent/core`'s `Approver` fits). */
+export type ServedApprover = (
+  request: ServedApprovalRequest,
+  context: { signal: AbortSignal },
+) => ApprovalDecision | Promise<ApprovalDecision>;
+
 /** Per-run options a headend passes to an agent. */
 export interface ServedRunOptions {
   format?: OutputFormat;
@@ -34,6 +47,8 @@ export interface ServedRunOptions {
   signal?: AbortSignal;
   stopSignal?: AbortSignal;
   headendId?: string;
+  /** Asked for each call that needs approval; without it such a call pauses the session. */
+  approver?: ServedApprover;
 }
 
 /** Options of a resumed run: the run's, plus the decisions for the calls the session waits for. */

@@ -4,6 +4,8 @@ export type {
   AgentCatalog,
   AgentInfo,
   ServedAgent,
+  ServedApprovalRequest,
+  ServedApprover,
   ServedInput,
   ServedResumeOptions,
   ServedRunOptions,
