@@ -175,19 +175,20 @@ export class McpToolProvider implements ToolProvider {
           { name: entry.tool.name, arguments: call.arguments, _meta: { [TOOL_CALL_ID_META]: call.callId } },
           undefined,
           {
-          signal: controller.signal,
-          timeout: timeoutMs,
-          ...(onProgress
-            ? {
-                onprogress: (progress) =>
-                  onProgress({
-                    progress: progress.progress,
-                    ...(progress.total !== undefined ? { total: progress.total } : {}),
-                    ...(progress.message !== undefined ? { message: progress.message } : {}),
-                  }),
-              }
-            : {}),
-        }),
+            signal: controller.signal,
+            timeout: timeoutMs,
+            ...(onProgress
+              ? {
+                  onprogress: (progress) =>
+                    onProgress({
+                      progress: progress.progress,
+                      ...(progress.total !== undefined ? { total: progress.total } : {}),
+                      ...(progress.message !== undefined ? { message: progress.message } : {}),
+                    }),
+                }
+              : {}),
+          },
+        ),
       );
       return convertCallToolResult(result);
     } catch (error) {
