@@ -35,6 +35,7 @@ import { ContextGuard } from './context/context-guard.js';
 import { NoticeTokens } from './context/notice-tokens.js';
 import { outputSchemaProblem } from './context/schema-preflight.js';
 import { TokenEstimator } from './context/token-estimator.js';
+import { childResumes } from './loop/paused-children.js';
 import { samplingOptions } from './loop/sampling.js';
 import { newSessionState, type SessionState } from './loop/session-state.js';
 import { TargetRotation } from './loop/target-rotation.js';
@@ -296,8 +297,9 @@ async function runSession(
       ...(durable.approvals === undefined ? {} : { approvals: durable.approvals }),
     });
     for (const message of opening) loop.push(message);
-    if (resumeFrom?.status === 'awaiting_approval') await loop.resumePaused(resumeFrom.turnCalls ?? []);
-    else await loop.run();
+    if (resumeFrom?.status === 'awaiting_approval') {
+      await loop.resumePaused(resumeFrom.turnCalls ?? [], childResumes(resumeFrom, config.approvals));
+    } else await loop.run();
     if (state.paused !== undefined && parts !== undefined) {
       pausedSnapshot = takeSnapshot(parts, 'awaiting_approval', { paused: state.paused });
     }
