@@ -16,6 +16,11 @@ export function servedAgent(runner: AgentRunner): ServedAgent {
       orchestration: summary.orchestration,
     },
     run: (prompt, options) => runner.run(prompt, options),
+    // Paused runs are stored in agent.json's session store; the headends resume them from there.
+    sessions: {
+      find: (sessionId) => runner.storedSession(sessionId),
+      resume: (sessionId, options) => runner.resume(sessionId, options),
+    },
   };
 }
 

@@ -92,7 +92,7 @@ describe('agent-server with the official clients', () => {
       }),
     );
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(['echo']);
+    expect(tools.map((tool) => tool.name)).toEqual(['echo', 'resume_session']);
     let updates = 0;
     const result = await client.callTool({ name: 'echo', arguments: { prompt: 'five' } }, undefined, {
       onprogress: () => {

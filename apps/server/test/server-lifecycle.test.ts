@@ -129,7 +129,7 @@ describe('agent-server lifecycle', () => {
     const client = new Client({ name: 'stdio-test', version: '1.0.0' });
     await client.connect(transport);
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(['echo']);
+    expect(tools.map((tool) => tool.name)).toEqual(['echo', 'resume_session']);
     let updates = 0;
     const result = await client.callTool({ name: 'echo', arguments: { prompt: 'over stdio' } }, undefined, {
       onprogress: () => {

@@ -23,6 +23,7 @@ import { ContextGuard } from './context/context-guard.js';
 import { NoticeTokens } from './context/notice-tokens.js';
 import { outputSchemaProblem } from './context/schema-preflight.js';
 import { TokenEstimator } from './context/token-estimator.js';
+import { childResumes } from './loop/paused-children.js';
 import { newSessionState, type SessionState } from './loop/session-state.js';
 import { TargetRotation } from './loop/target-rotation.js';
 import { TurnNotices } from './loop/turn-notice.js';
@@ -222,8 +223,9 @@ async function runLoop(
     approvals: durable.approvals,
   });
   for (const message of opening) loop.push(message);
-  if (resumeFrom?.status === 'awaiting_approval') await loop.resumePaused(resumeFrom.turnCalls ?? []);
-  else await loop.run();
+  if (resumeFrom?.status === 'awaiting_approval') {
+    await loop.resumePaused(resumeFrom.turnCalls ?? [], childResumes(resumeFrom, config.approvals));
+  } else await loop.run();
   if (state.paused !== undefined && durable.parts !== undefined) {
     end.pausedSnapshot = takeSnapshot(durable.parts, 'awaiting_approval', { paused: state.paused });
   }

@@ -2,10 +2,13 @@ import type {
   AgentEvent,
   AgentEventMeta,
   AgentResult,
+  ApprovalDecision,
   ConversationMessage,
   JsonSchema,
   OrchestrationSummary,
   OutputFormat,
+  PendingToolCall,
+  SessionSnapshot,
 } from '@agent/protocol';
 import { ConfigError } from '@agent/protocol';
 
@@ -23,6 +26,18 @@ export interface AgentInfo {
 /** What a headend asks an agent: a prompt, or a prompt after the chat's earlier messages. */
 export type ServedInput = string | { prompt: string; history?: readonly ConversationMessage[] };
 
+/** What an approver is asked: one call that needs a person's decision (`docs/sessions.md`). */
+export interface ServedApprovalRequest extends PendingToolCall {
+  sessionId: string;
+  agentPath: string;
+}
+
+/** Decides calls that need approval while the run waits (`@agent/core`'s `Approver` fits). */
+export type ServedApprover = (
+  request: ServedApprovalRequest,
+  context: { signal: AbortSignal },
+) => ApprovalDecision | Promise<ApprovalDecision>;
+
 /** Per-run options a headend passes to an agent. */
 export interface ServedRunOptions {
   format?: OutputFormat;
@@ -32,12 +47,34 @@ export interface ServedRunOptions {
   signal?: AbortSignal;
   stopSignal?: AbortSignal;
   headendId?: string;
+  /** Asked for each call that needs approval; without it such a call pauses the session. */
+  approver?: ServedApprover;
+}
+
+/** Options of a resumed run: the run's, plus the decisions for the calls the session waits for. */
+export interface ServedResumeOptions extends ServedRunOptions {
+  approvals?: Readonly<Record<string, ApprovalDecision>>;
+}
+
+/**
+ * The stored sessions an agent can continue (REST `/v1/sessions/:id`, the MCP headend's
+ * approvals). An `AgentRunner` gives them as `storedSession` and `resume`.
+ */
+export interface ServedSessions {
+  /**
+   * The session's latest snapshot and whether this agent started it; undefined when the store
+   * has none. Rejects when the store is down or the id is malformed.
+   */
+  find(sessionId: string): Promise<{ snapshot: SessionSnapshot; startedHere: boolean } | undefined>;
+  resume(sessionId: string, options: ServedResumeOptions): Promise<AgentResult>;
 }
 
 /** One agent a headend can run (an `AgentRunner` of `@agent/runtime` fits structurally). */
 export interface ServedAgent {
   info: AgentInfo;
   run(input: ServedInput, options: ServedRunOptions): Promise<AgentResult>;
+  /** Absent: the agent keeps no sessions, and the headends cannot resume its paused runs. */
+  sessions?: ServedSessions;
 }
 
 /** The agents a headend serves. */

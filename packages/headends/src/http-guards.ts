@@ -10,6 +10,7 @@ export type HttpErrorKind =
   | 'too_large'
   | 'bad_request'
   | 'not_found'
+  | 'conflict'
   | 'queue_full'
   | 'draining'
   | 'server_error';
@@ -21,6 +22,7 @@ const STATUS: Record<HttpErrorKind, number> = {
   too_large: 413,
   bad_request: 400,
   not_found: 404,
+  conflict: 409,
   queue_full: 429,
   draining: 503,
   server_error: 500,

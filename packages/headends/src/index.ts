@@ -1,6 +1,16 @@
 export type { AdmissionGate, AdmissionRefusal, SessionTicket } from './admission.js';
 export { Admission, AdmissionError } from './admission.js';
-export type { AgentCatalog, AgentInfo, ServedAgent, ServedInput, ServedRunOptions } from './agent-catalog.js';
+export type {
+  AgentCatalog,
+  AgentInfo,
+  ServedAgent,
+  ServedApprovalRequest,
+  ServedApprover,
+  ServedInput,
+  ServedResumeOptions,
+  ServedRunOptions,
+  ServedSessions,
+} from './agent-catalog.js';
 export { createCatalog } from './agent-catalog.js';
 export { createAnthropicHeadend } from './anthropic/anthropic-headend.js';
 export type { ConnectionLimits } from './connection-limits.js';
@@ -24,7 +34,8 @@ export {
   DEFAULT_MCP_SESSION_IDLE_MS,
 } from './mcp/session-counts.js';
 export { createOpenAiHeadend } from './openai/openai-headend.js';
-export { createRestHeadend, runResponse } from './rest-headend.js';
+export { runResponse } from './rest-answer.js';
+export { createRestHeadend } from './rest-headend.js';
 export type { ServedHeadend, ServeOptions } from './serve.js';
 export { isLoopbackHost, serve } from './serve.js';
 export type { SlackHeadend } from './slack/slack-headend.js';

@@ -1,29 +1,16 @@
-import { type AgentResult, isOutputFormat, type JsonSchema, OUTPUT_FORMATS } from '@agent/protocol';
-import type { Context } from 'hono';
-import { streamSSE } from 'hono/streaming';
-import { admit, writeQueue } from './admit.js';
+import { isOutputFormat, type JsonSchema, OUTPUT_FORMATS } from '@agent/protocol';
+import { admit } from './admit.js';
 import type { Headend } from './headend.js';
 import { createHeadendBase } from './headend-base.js';
 import type { HeadendOptions } from './headend-options.js';
 import { type ErrorResponder, httpError, readJsonObject } from './http-guards.js';
+import { answerRun } from './rest-answer.js';
 import { requestSchemaProblem } from './schema-guard.js';
+import { installSessionRoutes } from './sessions/rest-sessions.js';
 import { installUiChatRoute } from './ui-stream/ui-chat-route.js';
-import { inputRejection, usageTotals } from './usage.js';
 
 const respondRest: ErrorResponder = (c, status, kind, message) =>
   c.json({ error: { type: kind, message } }, status as 400);
-
-/** What `POST /v1/agents/:name/run` answers (and the SSE `result` event carries). */
-export function runResponse(result: AgentResult) {
-  return {
-    success: result.success,
-    error: result.error,
-    exitCode: result.exitCode,
-    sessionId: result.sessionId,
-    finalReport: result.finalReport,
-    usage: usageTotals(result),
-  };
-}
 
 interface RunBody {
   prompt: string;
@@ -52,8 +39,8 @@ function parseRunBody(body: Record<string, unknown>): RunBody | string {
 }
 
 /**
- * REST headend: health, the agent list, runs answered as JSON or as SSE events, and
- * `POST /api/chat` in the AI SDK UI message stream protocol (`useChat` front-ends).
+ * REST headend: health, the agent list, runs answered as JSON or as SSE events, stored
+ * sessions (`GET /v1/sessions/:id`, `POST /v1/sessions/:id/approvals`), and `POST /api/chat` in the AI SDK UI message stream protocol (`useChat` front-ends).
  */
 export function createRestHeadend(options: HeadendOptions): Headend {
   const { app, admission, tokens, headendId } = createHeadendBase('rest', options, {
@@ -80,41 +67,19 @@ export function createRestHeadend(options: HeadendOptions): Headend {
     if (typeof body === 'string') return httpError(c, respondRest, 'bad_request', body);
     const admitted = await admit(c, admission, respondRest);
     if (!admitted.ok) return admitted.response;
-    const { ticket } = admitted;
-    const runOptions = { format: body.format, schema: body.schema, headendId, signal: ticket.signal };
-    if (!wantsEvents(c)) {
-      try {
-        const result = await agent.run(body.prompt, runOptions);
-        const rejection = inputRejection(result);
-        if (rejection !== undefined) return httpError(c, respondRest, 'bad_request', rejection);
-        return c.json(runResponse(result));
-      } finally {
-        ticket.release();
-      }
-    }
-    return streamSSE(c, async (stream) => {
-      stream.onAbort(() => ticket.abort('client disconnected'));
-      try {
-        const writes = writeQueue();
-        const result = await agent.run(body.prompt, {
-          ...runOptions,
-          onEvent: (event, meta) => {
-            writes.push(() => stream.writeSSE({ event: event.type, data: JSON.stringify({ event, meta }) }));
-          },
-        });
-        writes.push(() => stream.writeSSE({ event: 'result', data: JSON.stringify(runResponse(result)) }));
-        await writes.flush();
-      } finally {
-        ticket.release();
-      }
-    });
+    const runOptions = {
+      format: body.format,
+      schema: body.schema,
+      headendId,
+      signal: admitted.ticket.signal,
+    };
+    return answerRun(c, admitted.ticket, respondRest, (onEvent) =>
+      agent.run(body.prompt, onEvent === undefined ? runOptions : { ...runOptions, onEvent }),
+    );
   });
 
+  installSessionRoutes(app, { catalog: options.catalog, admission, headendId, respond: respondRest });
   installUiChatRoute(app, { catalog: options.catalog, admission, headendId, respond: respondRest });
 
   return { kind: 'rest', app, admission, authRequired: tokens !== undefined };
-}
-
-function wantsEvents(c: Context): boolean {
-  return (c.req.header('accept') ?? '').includes('text/event-stream');
 }

@@ -28,10 +28,10 @@ async function connect(token = 'mcp-token'): Promise<Client> {
 }
 
 describe('MCP headend over Streamable HTTP with the SDK client', () => {
-  it('lists one tool per agent with prompt and format inputs', async () => {
+  it('lists one tool per agent with prompt and format inputs, and resume_session (the agents keep sessions)', async () => {
     const client = await connect();
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(['echo', 'other']);
+    expect(tools.map((tool) => tool.name)).toEqual(['echo', 'other', 'resume_session']);
     expect(tools[0]?.inputSchema.required).toEqual(['prompt']);
     expect(Object.keys(tools[0]?.inputSchema.properties ?? {})).toEqual(['prompt', 'format']);
     await client.close();

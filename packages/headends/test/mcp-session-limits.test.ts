@@ -59,7 +59,10 @@ describe('MCP session cap', () => {
     await open[0]!.transport.terminateSession();
     expect(headend.openSessions).toBe(2);
     const next = await sdkClient(url, 't');
-    expect((await next.client.listTools()).tools.map((tool) => tool.name)).toEqual(['echo']);
+    expect((await next.client.listTools()).tools.map((tool) => tool.name)).toEqual([
+      'echo',
+      'resume_session',
+    ]);
     for (const { client } of [...open, next]) await client.close();
   });
 

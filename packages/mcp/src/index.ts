@@ -33,6 +33,7 @@ export {
   type McpStdioServerConfig,
   type McpTransportType,
   type McpWebSocketServerConfig,
+  TOOL_CALL_ID_META,
 } from './client/config.js';
 export { validateServerConfig } from './client/config-validation.js';
 export type { BackoffOptions } from './client/connection.js';

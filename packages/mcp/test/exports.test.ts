@@ -15,6 +15,7 @@ test('@agent/mcp exports exactly these values', async () => {
     'McpUnavailableError',
     'MemoryTokenStore',
     'QueueAbortedError',
+    'TOOL_CALL_ID_META',
     'ToolQueues',
     'createMcpToolProviders',
     'createToolFilter',

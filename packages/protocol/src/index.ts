@@ -82,6 +82,7 @@ export type {
   ToolOutputHookFactory,
 } from './tool-output-seam.js';
 export type {
+  PausedChild,
   ToolCallRequest,
   ToolEndSession,
   ToolError,

@@ -63,6 +63,12 @@ export interface SessionSnapshot {
   pending?: PendingToolCall[];
   /** Set when paused: decisions already made for calls of the turn in flight, by call id. */
   decisions?: Record<string, ApprovalDecision>;
+  /**
+   * Set when paused because sub-agents paused: each one's paused session, by the call id of
+   * this session's call that ran it. Their pending calls are in `pending` as
+   * `<callId>/<their callId>`.
+   */
+  children?: Record<string, SessionSnapshot>;
   /** What the caller keeps with the session (the runtime: `agentFile`, so `agent resume` finds it). */
   labels?: Record<string, string>;
   /** Set when finished. */

@@ -1,6 +1,7 @@
 import type { FinalReportStatus } from './final-report.js';
 import type { ContentPart } from './messages.js';
 import type { SessionNode } from './op-tree.js';
+import type { ApprovalDecision, PendingToolCall, SessionSnapshot } from './session-snapshot.js';
 import type { ToolDefinition } from './tools.js';
 
 /** Why a tool call failed. The session turns every kind into a message to the model. */
@@ -41,7 +42,16 @@ export type ToolResult =
        */
       cached?: true;
     }
-  | { ok: false; error: ToolError; childSession?: SessionNode };
+  | {
+      ok: false;
+      error: ToolError;
+      childSession?: SessionNode;
+      /**
+       * The tool ran a sub-agent session that paused for approval: the calling session pauses
+       * too, and makes this call again (with `ToolCallRequest.resume`) once they are decided.
+       */
+      paused?: { pending: PendingToolCall[]; snapshot: SessionSnapshot };
+    };
 
 /**
  * The report a tool ends its session with. The session adds the format (the one it was asked
@@ -61,6 +71,17 @@ export interface ToolCallRequest {
   arguments: Record<string, unknown>;
   /** The model's tool-call id, for correlation. */
   callId: string;
+  /**
+   * Set when the call is made again by a resumed session whose sub-agent paused in it: the
+   * sub-agent's paused session and the decisions for its calls (`docs/sessions.md`).
+   */
+  resume?: PausedChild;
+}
+
+/** A sub-agent session paused inside a tool call, and the decisions it is resumed with. */
+export interface PausedChild {
+  snapshot: SessionSnapshot;
+  approvals: Record<string, ApprovalDecision>;
 }
 
 export interface ToolExecuteOptions {

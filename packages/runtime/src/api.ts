@@ -11,6 +11,7 @@ import type {
   OrchestrationSummary,
   OutputFormat,
   SessionStore,
+  SessionSnapshot,
 } from '@agent/protocol';
 import type { ModelClientConfig } from '@agent/providers';
 
@@ -158,6 +159,13 @@ export type RunOptions = Omit<
   keyof ResolveOptions | 'models' | 'clientFactory' | 'sessionStore'
 >;
 
+/** A stored session as `AgentRunner.storedSession` finds it. */
+export interface StoredSession {
+  snapshot: SessionSnapshot;
+  /** True when this runner's agent file took the snapshot. */
+  startedHere: boolean;
+}
+
 /** `resume`'s options: a run's, and the decisions for the pending calls by call id. */
 export interface ResumeOptions extends RunOptions {
   approvals?: Readonly<Record<string, ApprovalDecision>>;
@@ -178,6 +186,12 @@ export interface AgentRunner {
    * down or decisions for calls that are not pending end with `EXIT-CONFIGURATION` saying so.
    */
   resume(sessionId: string, options?: ResumeOptions): Promise<AgentResult>;
+  /**
+   * The session's latest snapshot in this runner's session store (whichever agent took it) and
+   * whether this agent file started it (only those resume here); undefined when the store has
+   * none. Rejects with the store's error when it is down, and for a malformed session id.
+   */
+  storedSession(sessionId: string): Promise<StoredSession | undefined>;
   /** Stops MCP servers and releases everything; idempotent. */
   close(): Promise<void>;
 }

@@ -14,6 +14,7 @@ export type {
   RunOptions,
   RuntimeErrorInit,
   RuntimeErrorKind,
+  StoredSession,
   ValidationProblem,
 } from './api.js';
 export { CONFIG_FILE_NAME, DEFAULT_SYSTEM_CONFIG_DIR } from './config/layers.js';

@@ -232,6 +232,12 @@ export async function createAgentRunner(
         onCheckpoint: sessions.checkpointer(store),
       });
     },
+    async storedSession(sessionId) {
+      checkSessionId(sessionId);
+      const snapshot = await (await sessions.store()).load(sessionId);
+      if (snapshot === undefined) return undefined;
+      return { snapshot, startedHere: snapshot.labels?.agentFile === tree.root.path };
+    },
     async run(input, runOptions = {}) {
       const merged: RunOptions = { ...pickRunOptions(options), ...runOptions };
       const problem = runInputProblem(input, merged);

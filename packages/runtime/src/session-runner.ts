@@ -7,6 +7,7 @@ import type {
   ConversationMessage,
   ExpectedOutput,
   ModelTarget,
+  PausedChild,
   ToolProvider,
 } from '@agent/protocol';
 import type { AgentDefinition, ModelRef } from './agent-file/definition.js';
@@ -231,6 +232,7 @@ export function buildSessionConfig(
             trace: request.trace,
             scope,
             ...(request.headendId === undefined ? {} : { headendId: request.headendId }),
+            ...childDurable(request.durable, childRequest.resume),
           }),
       }),
     );
@@ -292,6 +294,22 @@ export function buildSessionConfig(
     ...request.durable,
   };
   return config;
+}
+
+/**
+ * A sub-agent's session decides its calls that need approval as its parent does: with the
+ * parent's approver, or by pausing (which pauses the parent); a paused one continues its snapshot.
+ */
+function childDurable(
+  parent: SessionRequest['durable'],
+  resume: PausedChild | undefined,
+): Pick<SessionRequest, 'durable' | 'sessionId'> {
+  const durable: NonNullable<SessionRequest['durable']> = {
+    ...(parent?.approver === undefined ? {} : { approver: parent.approver }),
+    ...(resume === undefined ? {} : { resumeFrom: resume.snapshot, approvals: resume.approvals }),
+  };
+  if (Object.keys(durable).length === 0) return {};
+  return { durable, ...(resume === undefined ? {} : { sessionId: resume.snapshot.sessionId }) };
 }
 
 /**

@@ -2,6 +2,7 @@ import {
   type AgentResult,
   type ExpectedOutput,
   type JsonSchema,
+  type PausedChild,
   SUB_AGENT_TOOL_PREFIX,
   type ToolCallRequest,
   type ToolDefinition,
@@ -30,6 +31,8 @@ export interface ChildRunRequest {
   /** The parent's agent path (`orchestrator`). */
   parentAgentPath: string;
   signal: AbortSignal;
+  /** The child's session paused in this call before; it continues with these decisions. */
+  resume?: PausedChild;
 }
 
 export type RunChild = (request: ChildRunRequest) => Promise<AgentResult>;
@@ -163,6 +166,7 @@ export class SubAgentToolProvider implements ToolProvider {
           depth,
           parentAgentPath: this.options.parentAgentPath,
           signal: options.signal,
+          ...(call.resume === undefined ? {} : { resume: call.resume }),
         }),
       );
     } catch (error) {
@@ -214,6 +218,15 @@ function toolResult(child: AgentDefinition, result: AgentResult): ToolResult {
         message: `sub-agent ${child.toolName} refused the call before any model call: ${result.error ?? 'invalid input'}`,
       },
       ...childSession,
+    };
+  }
+  if (result.exitCode === 'EXIT-AWAITING-APPROVAL' && !result.success && result.snapshot !== undefined) {
+    // Not a failure the model sees: the calling session pauses with it (docs/sessions.md).
+    return {
+      ok: false,
+      error: { kind: 'execution', message: `sub-agent ${child.toolName} is waiting for approval` },
+      ...childSession,
+      paused: { pending: result.pendingApprovals ?? [], snapshot: result.snapshot },
     };
   }
   if (!result.success || report === undefined) {

@@ -45,15 +45,15 @@ export type Durability =
       ok: true;
       /** The resumed tree when resuming, else the one given. */
       opTree: OpTreeBuilder;
-      /** For snapshots (a pause builds one even without a listener); undefined when nothing needs one. */
-      parts: CheckpointParts | undefined;
+      /** For snapshots (a pause builds one even without a listener). */
+      parts: CheckpointParts;
       checkpointer: Checkpointer | undefined;
       approvals: ApprovalGate | undefined;
     };
 
 /**
- * Sets up checkpoints, resume and approval for a session. Costs nothing for a session that
- * uses none of them: no hash, no snapshot, no gate.
+ * Sets up checkpoints, resume and approval for a session. Costs next to nothing for a session
+ * that uses none of them: no hash, no snapshot, no gate until one pauses.
  */
 export function setUpDurability(input: DurabilityInput): Durability {
   const { config, resumeFrom } = input;
@@ -64,31 +64,28 @@ export function setUpDurability(input: DurabilityInput): Durability {
     approvalsGiven.map(([id]) => id),
   );
   if (problem !== undefined) return { ok: false, error: problem };
-  const wanted = config.onCheckpoint !== undefined || resumeFrom !== undefined || rule !== undefined;
-  if (!wanted)
-    return {
-      ok: true,
-      opTree: input.opTree,
-      parts: undefined,
-      checkpointer: undefined,
-      approvals: undefined,
-    };
-  const hash = settingsHash({
-    agent: input.agent,
-    instructions: config.instructions,
-    expected: input.expected,
-    reportBack: input.reportBack,
-    internalTools: config.internalTools !== false,
-    maxTurns: input.maxTurns,
-    maxRetries: input.maxRetries,
-    targets: input.targets,
-    tools: input.tools,
-  });
+  // Computed when a snapshot is taken or checked: a session that never pauses (a sub-agent of
+  // it may) nor checkpoints never hashes its settings.
+  let hash: string | undefined;
+  const hashOf = () =>
+    (hash ??= settingsHash({
+      agent: input.agent,
+      instructions: config.instructions,
+      expected: input.expected,
+      reportBack: input.reportBack,
+      internalTools: config.internalTools !== false,
+      maxTurns: input.maxTurns,
+      maxRetries: input.maxRetries,
+      targets: input.targets,
+      tools: input.tools,
+    }));
   let opTree = input.opTree;
   const base = {
     sessionId: input.sessionId,
     agent: input.agent,
-    settingsHash: hash,
+    get settingsHash() {
+      return hashOf();
+    },
     nonce: input.nonce,
     state: input.state,
     rotation: input.rotation,
@@ -97,16 +94,17 @@ export function setUpDurability(input: DurabilityInput): Durability {
     now: input.now,
   };
   if (resumeFrom !== undefined) {
-    if (resumeFrom.settingsHash !== hash) {
+    if (resumeFrom.settingsHash !== hashOf()) {
       return {
         ok: false,
-        error: `resumeFrom: the snapshot of session ${resumeFrom.sessionId} was taken with other agent settings (agent "${resumeFrom.agent}", settings ${resumeFrom.settingsHash}; this agent "${input.agent}" has ${hash}): resume it with the agent file, models and tools that started it`,
+        error: `resumeFrom: the snapshot of session ${resumeFrom.sessionId} was taken with other agent settings (agent "${resumeFrom.agent}", settings ${resumeFrom.settingsHash}; this agent "${input.agent}" has ${hashOf()}): resume it with the agent file, models and tools that started it`,
       };
     }
     opTree = new OpTreeBuilder(input.sessionId, input.agent, input.now, structuredClone(resumeFrom.opTree));
     restoreSnapshot(resumeFrom, base);
   }
-  const parts: CheckpointParts = { ...base, opTree };
+  // Not a spread: it would read the hash getter.
+  const parts: CheckpointParts = Object.assign(base, { opTree });
   const approvals =
     rule === undefined
       ? undefined

@@ -62,6 +62,7 @@ export function takeSnapshot(
           turnCalls: extra.paused.turnCalls,
           pending: extra.paused.pending,
           decisions: extra.paused.decisions,
+          ...(extra.paused.children === undefined ? {} : { children: extra.paused.children }),
         }),
     ...(extra.result === undefined
       ? {}

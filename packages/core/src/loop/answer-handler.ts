@@ -1,4 +1,5 @@
 import {
+  type ApprovalDecision,
   type AssistantMessage,
   type ConversationMessage,
   type ExpectedOutput,
@@ -22,6 +23,7 @@ import {
   reportBackRejection,
   toolsOnFinalTurnNotice,
 } from './notices.js';
+import { childrenPause } from './paused-children.js';
 import { type Adoption, adoptFinalReport } from './report-adoption.js';
 import { reportCharactersIn } from './report-size.js';
 import type { SessionState } from './session-state.js';
@@ -111,6 +113,7 @@ export class AnswerHandler {
     const o = this.o;
     const { state } = o;
     let denied: ReadonlyMap<string, string> | undefined;
+    let decisions: Record<string, ApprovalDecision> = {};
     if (o.approvals !== undefined) {
       const gate = await o.approvals.review(calls);
       if (gate.kind === 'pause') {
@@ -120,8 +123,11 @@ export class AnswerHandler {
         };
       }
       denied = gate.denied;
+      decisions = gate.decisions;
     }
     const result = await o.executor.runTurn(calls, turnNode, denied);
+    // A sub-agent waits for a decision: the whole tree pauses; the turn runs again on resume.
+    if (result.paused !== undefined) return childrenPause(calls, result.paused, decisions);
     for (const message of result.messages) this.push(message);
     if (result.endSession !== undefined) return this.endByTool(result.endSession);
     state.taskStatusOnlyTurns = result.onlyTaskStatus ? state.taskStatusOnlyTurns + 1 : 0;

@@ -5,6 +5,7 @@ import type {
   FinalReport,
   ForcedFinalReason,
   PendingToolCall,
+  SessionSnapshot,
   StopReason,
   ToolCall,
 } from '@agent/protocol';
@@ -22,6 +23,8 @@ export interface PausedTurn {
   turnCalls: ToolCall[];
   pending: PendingToolCall[];
   decisions: Record<string, ApprovalDecision>;
+  /** Paused sub-agent sessions, by the call that ran them (their pending calls are in `pending`). */
+  children?: Record<string, SessionSnapshot>;
 }
 
 /** The mutable state of one session, owned by the turn loop. */

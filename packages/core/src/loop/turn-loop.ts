@@ -6,6 +6,7 @@ import type {
   ModelRequest,
   ModelTarget,
   OpNode,
+  PausedChild,
   ToolCall,
   ToolDefinition,
 } from '@agent/protocol';
@@ -104,9 +105,14 @@ export class TurnLoop {
   /**
    * Finishes the turn a paused session stopped in: its tool calls (already in the conversation)
    * go through the approval gate again with the decisions given, run, and the loop goes on.
+   * `children`: the paused sub-agent sessions its calls continue (by call id).
    */
-  async resumePaused(turnCalls: readonly ToolCall[]): Promise<void> {
+  async resumePaused(
+    turnCalls: readonly ToolCall[],
+    children: ReadonlyMap<string, PausedChild> = new Map(),
+  ): Promise<void> {
     const { state, o } = { state: this.o.state, o: this.o };
+    o.executor.continueChildren(children);
     o.recorder.turn = state.turn;
     o.sizer.beginTurn(this.nextNoticeTokens());
     const turnNode = o.opTree.begin(o.opTree.root, 'turn', `turn ${state.turn} (resumed)`);

@@ -47,7 +47,7 @@ export function approvalRule(
 
 /** What the gate decided for the calls of one answer. */
 export type GateOutcome =
-  | { kind: 'run'; denied: ReadonlyMap<string, string> }
+  | { kind: 'run'; denied: ReadonlyMap<string, string>; decisions: Record<string, ApprovalDecision> }
   | { kind: 'pause'; pending: PendingToolCall[]; decisions: Record<string, ApprovalDecision> };
 
 export interface ApprovalGateOptions {
@@ -88,7 +88,7 @@ export class ApprovalGate {
       if (!decision.approved) denied.set(call.id, decision.reason ?? 'no reason given');
     }
     if (pending.length > 0) return { kind: 'pause', pending, decisions };
-    return { kind: 'run', denied };
+    return { kind: 'run', denied, decisions };
   }
 
   /**

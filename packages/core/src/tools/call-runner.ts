@@ -1,4 +1,13 @@
-import type { OpNode, SessionNode, ToolEndSession, ToolProvider, ToolResult } from '@agent/protocol';
+import type {
+  OpNode,
+  PausedChild,
+  PendingToolCall,
+  SessionNode,
+  SessionSnapshot,
+  ToolEndSession,
+  ToolProvider,
+  ToolResult,
+} from '@agent/protocol';
 import { errorMessage } from '@agent/protocol/util';
 import type { ToolLookup } from './tool-registry.js';
 
@@ -16,6 +25,8 @@ export interface RawToolOutcome {
   structured?: unknown;
   /** The tool answered for the session: it ends after this turn with this report. */
   endSession?: ToolEndSession;
+  /** The tool's sub-agent paused for approval (`ToolResult.paused`): the session pauses too. */
+  paused?: { pending: PendingToolCall[]; snapshot: SessionSnapshot };
   /** The provider answered from a cache (`ToolResult.cached`): marked on the accounting and the op node. */
   cached?: true;
 }
@@ -60,6 +71,8 @@ export async function runExternalCall(
     signal: AbortSignal;
     timeoutMs: number;
     onProgress?: (p: { progress: number; total?: number; message?: string }) => void;
+    /** The paused sub-agent session this call continues (a resumed session's paused turn). */
+    resume?: PausedChild;
   },
 ): Promise<RawToolOutcome> {
   const resolved = registry.resolve(name);
@@ -94,7 +107,12 @@ export async function runExternalCall(
   try {
     const call = provider
       .execute(
-        { name, arguments: args, callId },
+        {
+          name,
+          arguments: args,
+          callId,
+          ...(options.resume === undefined ? {} : { resume: options.resume }),
+        },
         {
           get signal() {
             return abort.signal;
@@ -118,6 +136,7 @@ export async function runExternalCall(
         error: result.error.kind,
         provider,
         ...child,
+        ...(result.paused === undefined ? {} : { paused: result.paused }),
       };
     }
     if (result.isError === true)

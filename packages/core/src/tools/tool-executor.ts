@@ -4,7 +4,10 @@ import {
   type ForcedFinalReason,
   INTERNAL_TOOL_SERVER,
   type OpNode,
+  type PausedChild,
+  type PendingToolCall,
   REPORT_BACK_TOOL,
+  type SessionSnapshot,
   TASK_STATUS_TOOL,
   type ToolAccountingEntry,
   type ToolCall,
@@ -51,14 +54,31 @@ export interface TurnToolsOutcome {
   onlyTaskStatus: boolean;
   /** The first call (in the model's order) whose tool answered for the session. */
   endSession?: { tool: string; report: ToolEndSession };
+  /** Calls whose sub-agent paused for approval, in the model's order: the session pauses. */
+  paused?: PausedCall[];
+}
+
+/** A call of this turn whose sub-agent session paused for approval. */
+export interface PausedCall {
+  callId: string;
+  pending: PendingToolCall[];
+  snapshot: SessionSnapshot;
 }
 
 /** Runs the native tool calls of one turn in parallel and turns every outcome into a tool message. */
 export class ToolExecutor {
   private readonly events: ToolEvents;
 
+  /** Paused sub-agent sessions the next run of their calls continues, by call id (used once). */
+  private readonly pausedChildren = new Map<string, PausedChild>();
+
   constructor(private readonly options: ToolExecutorOptions) {
     this.events = new ToolEvents(options.recorder, options.agentPath);
+  }
+
+  /** A resumed session's paused turn: its calls that ran a paused sub-agent continue that session. */
+  continueChildren(children: ReadonlyMap<string, PausedChild>): void {
+    for (const [callId, child] of children) this.pausedChildren.set(callId, child);
   }
 
   /** `denied`: calls a person denied, by id, with the reason: they do not run, the model is told why. */
@@ -106,11 +126,16 @@ export class ToolExecutor {
       ending === -1
         ? undefined
         : { tool: calls[ending]!.name, report: runs[ending]!.outcome.endSession as ToolEndSession };
+    const paused = calls.flatMap((call, index) => {
+      const child = runs[index]!.outcome.paused;
+      return child === undefined ? [] : [{ callId: call.id, ...child }];
+    });
     return {
       messages,
       ...(forceFinal === undefined ? {} : { forceFinal }),
       onlyTaskStatus,
       ...(endSession === undefined ? {} : { endSession }),
+      ...(paused.length === 0 ? {} : { paused }),
     };
   }
 
@@ -161,10 +186,13 @@ export class ToolExecutor {
         remoteIdentifier: remoteIdentifier(this.options.registry.resolve(call.name)?.provider, call.name),
         message: `call ${call.id}: ${truncateForLog(argsJson)}`,
       });
+      const resume = this.pausedChildren.get(call.id);
+      this.pausedChildren.delete(call.id);
       outcome = await runExternalCall(this.options.registry, call.name, call.arguments, call.id, {
         signal: this.options.signal,
         timeoutMs: this.options.toolTimeoutMs,
         onProgress: (p) => this.events.progress(call, p),
+        ...(resume === undefined ? {} : { resume }),
       });
     }
     this.events.finished(call, outcome, this.options.now() - started);

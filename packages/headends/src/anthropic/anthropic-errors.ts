@@ -5,6 +5,7 @@ const TYPES: Record<HttpErrorKind, string> = {
   too_large: 'request_too_large',
   bad_request: 'invalid_request_error',
   not_found: 'not_found_error',
+  conflict: 'invalid_request_error',
   queue_full: 'rate_limit_error',
   draining: 'overloaded_error',
   server_error: 'api_error',

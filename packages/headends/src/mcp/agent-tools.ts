@@ -1,4 +1,4 @@
-import { type AgentEvent, OUTPUT_FORMATS, type OutputFormat } from '@agent/protocol';
+import { type AgentEvent, type AgentResult, OUTPUT_FORMATS, type OutputFormat } from '@agent/protocol';
 import { errorMessage } from '@agent/protocol/util';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
@@ -13,11 +13,13 @@ import {
   type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Admission, SessionTicket } from '../admission.js';
-import type { AgentCatalog, AgentInfo } from '../agent-catalog.js';
+import type { AgentCatalog, AgentInfo, ServedRunOptions } from '../agent-catalog.js';
 import { describedWithOrchestration } from '../orchestration-text.js';
 import { requestSchemaProblem } from '../schema-guard.js';
-import { inputRejection, reportText } from '../usage.js';
+import { clientElicits, DEFAULT_MCP_APPROVAL_TIMEOUT_MS, elicitingApprover } from './elicit-approver.js';
+import { RESUME_TOOL, resumeSessionTool } from './resume-tool.js';
 import { logMessage, SessionLogging } from './session-logging.js';
+import { agentToolResult, errorResult, RESUME_TOOL_NAME } from './tool-results.js';
 
 export const MCP_SERVER_NAME = 'agent-headend';
 export const MCP_SERVER_VERSION = '0.1.0';
@@ -65,6 +67,8 @@ export interface AgentToolsOptions {
    * (2025-11-25): the client reconnects with `Last-Event-ID` and the call goes on. Default: open.
    */
   streamCloseAfterMs?: number;
+  /** How long an elicitation for an approval may wait for the person (default 10 minutes). */
+  approvalTimeoutMs?: number;
 }
 
 /** Watches tool calls: every `callStarted` is followed by one `callFinished`. */
@@ -83,14 +87,17 @@ export function createAgentToolsServer(options: AgentToolsOptions): Server {
   );
   const logging = new SessionLogging(server);
   server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: options.catalog.list().map((info) => ({
-      name: info.name,
-      description: describedWithOrchestration(
-        info.description ?? `Runs the ${info.name} agent.`,
-        info.orchestration,
-      ),
-      inputSchema: toolInputSchema(info),
-    })),
+    tools: [
+      ...options.catalog.list().map((info) => ({
+        name: info.name,
+        description: describedWithOrchestration(
+          info.description ?? `Runs the ${info.name} agent.`,
+          info.orchestration,
+        ),
+        inputSchema: toolInputSchema(info),
+      })),
+      ...(resume.listed() ? [RESUME_TOOL] : []),
+    ],
   }));
   const callAgent = async (request: CallToolRequest, extra: CallExtra): Promise<CallToolResult> => {
     const agent = options.catalog.get(request.params.name);
@@ -100,20 +107,35 @@ export function createAgentToolsServer(options: AgentToolsOptions): Server {
     const args = request.params.arguments ?? {};
     const prompt = args.prompt;
     if (typeof prompt !== 'string' || prompt === '') {
-      return { isError: true, content: [{ type: 'text', text: '"prompt" must be a non-empty string' }] };
+      return errorResult('"prompt" must be a non-empty string');
     }
     const format = args.format;
     if (format !== undefined && !(OUTPUT_FORMATS as readonly unknown[]).includes(format)) {
-      return {
-        isError: true,
-        content: [{ type: 'text', text: `"format" must be one of ${OUTPUT_FORMATS.join(', ')}` }],
-      };
+      return errorResult(`"format" must be one of ${OUTPUT_FORMATS.join(', ')}`);
     }
     const schema = args.schema;
     if (schema !== undefined) {
       const problem = requestSchemaProblem(schema, '"schema"');
-      if (problem !== undefined) return { isError: true, content: [{ type: 'text', text: problem }] };
+      if (problem !== undefined) return errorResult(problem);
     }
+    return runAdmitted(extra, (runOptions) =>
+      agent.run(prompt, {
+        ...runOptions,
+        format: format as OutputFormat | undefined,
+        schema:
+          typeof schema === 'object' && schema !== null ? (schema as Record<string, unknown>) : undefined,
+      }),
+    );
+  };
+
+  /**
+   * Waits for a slot, then runs `start` with the run options every call shares: progress and
+   * log notifications, the ticket's signal, and (when the client elicits) an approver asking it.
+   */
+  const runAdmitted = async (
+    extra: CallExtra,
+    start: (runOptions: ServedRunOptions) => Promise<AgentResult>,
+  ): Promise<CallToolResult> => {
     let ticket: SessionTicket;
     try {
       const signals = [extra.signal, options.signal, options.requestSignal?.(extra.requestId)].filter(
@@ -121,18 +143,23 @@ export function createAgentToolsServer(options: AgentToolsOptions): Server {
       );
       ticket = await options.admission.enter(AbortSignal.any(signals));
     } catch (error) {
-      const message = errorMessage(error);
-      return { isError: true, content: [{ type: 'text', text: message }] };
+      return errorResult(errorMessage(error));
     }
     const progressToken = extra._meta?.progressToken;
     let progress = 0;
     try {
-      const result = await agent.run(prompt, {
-        format: format as OutputFormat | undefined,
-        schema:
-          typeof schema === 'object' && schema !== null ? (schema as Record<string, unknown>) : undefined,
+      const result = await start({
         headendId: options.headendId,
         signal: ticket.signal,
+        ...(clientElicits(server)
+          ? {
+              approver: elicitingApprover(
+                server,
+                extra.requestId,
+                options.approvalTimeoutMs ?? DEFAULT_MCP_APPROVAL_TIMEOUT_MS,
+              ),
+            }
+          : {}),
         onEvent: (event, meta) => {
           if (event.type === 'log') {
             if (!logging.wants(event.entry.severity)) return;
@@ -153,25 +180,12 @@ export function createAgentToolsServer(options: AgentToolsOptions): Server {
             .catch(() => undefined);
         },
       });
-      const rejection = inputRejection(result);
-      if (rejection !== undefined) return { isError: true, content: [{ type: 'text', text: rejection }] };
-      const text = reportText(result);
-      if (text === undefined) {
-        return {
-          isError: true,
-          content: [
-            {
-              type: 'text',
-              text: `the agent run failed (${result.exitCode}): ${result.error ?? 'no report'}`,
-            },
-          ],
-        };
-      }
-      return { isError: !result.success, content: [{ type: 'text', text }] };
+      return agentToolResult(result);
     } finally {
       ticket.release();
     }
   };
+  const resume = resumeSessionTool(options.catalog, runAdmitted);
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     // The session must not expire while a call runs (or waits for a slot).
     options.activity?.callStarted();
@@ -184,6 +198,8 @@ export function createAgentToolsServer(options: AgentToolsOptions): Server {
         ? undefined
         : setTimeout(closeSSEStream, closeAfter);
     try {
+      if (request.params.name === RESUME_TOOL_NAME && resume.listed())
+        return await resume.call(request, extra);
       return await callAgent(request, extra);
     } finally {
       if (closing !== undefined) clearTimeout(closing);

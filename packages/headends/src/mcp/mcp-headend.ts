@@ -13,6 +13,11 @@ import {
 } from './session-counts.js';
 
 export interface McpHeadendOptions extends HeadendOptions {
+  /**
+   * How long a client asked to approve a tool call (elicitation) may take to answer; then the
+   * call is denied, saying so (default 10 minutes).
+   */
+  approvalTimeoutMs?: number;
   /** Path of the Streamable HTTP endpoint (default `/mcp`). */
   path?: string;
   /** Hostnames accepted in Host / Origin (default loopback names): DNS rebinding protection. */
@@ -79,6 +84,7 @@ export function createMcpHeadend(options: McpHeadendOptions): McpHeadend {
         headendId,
         activity,
         streamCloseAfterMs,
+        ...(options.approvalTimeoutMs === undefined ? {} : { approvalTimeoutMs: options.approvalTimeoutMs }),
         requestSignal: (requestId) => {
           const signal = requestSignals.get(requestId);
           requestSignals.delete(requestId);

@@ -9,6 +9,8 @@ export interface McpStdioOptions {
   concurrency?: number;
   queueSize?: number;
   headendId?: string;
+  /** How long an elicitation for an approval may wait (default 10 minutes); then the call is denied. */
+  approvalTimeoutMs?: number;
   /** Default process.stdin / process.stdout. */
   stdin?: Readable;
   stdout?: Writable;
@@ -28,6 +30,7 @@ export async function serveMcpStdio(options: McpStdioOptions): Promise<McpStdioH
     catalog: options.catalog,
     admission,
     headendId: options.headendId ?? 'mcp-stdio',
+    ...(options.approvalTimeoutMs === undefined ? {} : { approvalTimeoutMs: options.approvalTimeoutMs }),
   });
   const transport = new StdioServerTransport(options.stdin, options.stdout);
   const closed = new Promise<void>((resolve) => {

@@ -5,6 +5,7 @@ const TYPES: Record<HttpErrorKind, { type: string; code: string | null }> = {
   too_large: { type: 'invalid_request_error', code: 'request_too_large' },
   bad_request: { type: 'invalid_request_error', code: null },
   not_found: { type: 'invalid_request_error', code: 'model_not_found' },
+  conflict: { type: 'invalid_request_error', code: 'conflict' },
   queue_full: { type: 'rate_limit_error', code: 'rate_limit_exceeded' },
   draining: { type: 'server_error', code: 'server_shutting_down' },
   server_error: { type: 'server_error', code: null },

@@ -35,6 +35,10 @@ export function served(runner: AgentRunner): ServedAgent {
       orchestration: summary.orchestration,
     },
     run: (input, options) => runner.run(input, options),
+    sessions: {
+      find: (sessionId) => runner.storedSession(sessionId),
+      resume: (sessionId, options) => runner.resume(sessionId, options),
+    },
   };
 }
 

@@ -107,6 +107,13 @@ export type McpServerConfig =
 export type McpTransportType = McpServerConfig['type'];
 
 export const DEFAULT_TOOL_TIMEOUT_MS = 60_000;
+
+/**
+ * The `_meta` key of every `tools/call` that carries the model's tool call id. A call that ran in
+ * a turn lost to a crash runs again with the same id when the resumed turn makes it again, so a
+ * server can de-duplicate (tool calls are at-least-once, `docs/sessions.md`).
+ */
+export const TOOL_CALL_ID_META = 'agent/callId';
 export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
 export const DEFAULT_QUEUE = 'default';
 export const DEFAULT_MAX_MESSAGE_BYTES = 256 * 1024 * 1024;

@@ -12,7 +12,13 @@ import { authProviderFor } from '../auth/auth-provider-for.js';
 import type { McpAuthOptions } from '../auth/oauth-provider.js';
 import { abortable, linkedController } from './abortable.js';
 import { ArgumentValidator } from './argument-validator.js';
-import { DEFAULT_QUEUE, DEFAULT_TOOL_TIMEOUT_MS, type McpLogSink, type McpServerConfig } from './config.js';
+import {
+  DEFAULT_QUEUE,
+  DEFAULT_TOOL_TIMEOUT_MS,
+  type McpLogSink,
+  type McpServerConfig,
+  TOOL_CALL_ID_META,
+} from './config.js';
 import { type BackoffOptions, McpConnection } from './connection.js';
 import { HealthMonitor } from './health-monitor.js';
 import { convertCallToolResult } from './result-conversion.js';
@@ -177,20 +183,25 @@ export class McpToolProvider implements ToolProvider {
     const { controller, dispose } = linkedController(signal);
     try {
       const result = await this.callWithStepUp(() =>
-        client.callTool({ name: entry.tool.name, arguments: call.arguments }, undefined, {
-          signal: controller.signal,
-          timeout: timeoutMs,
-          ...(onProgress
-            ? {
-                onprogress: (progress) =>
-                  onProgress({
-                    progress: progress.progress,
-                    ...(progress.total !== undefined ? { total: progress.total } : {}),
-                    ...(progress.message !== undefined ? { message: progress.message } : {}),
-                  }),
-              }
-            : {}),
-        }),
+        client.callTool(
+          // The model's call id, so a server can de-duplicate a call run again after a crash.
+          { name: entry.tool.name, arguments: call.arguments, _meta: { [TOOL_CALL_ID_META]: call.callId } },
+          undefined,
+          {
+            signal: controller.signal,
+            timeout: timeoutMs,
+            ...(onProgress
+              ? {
+                  onprogress: (progress) =>
+                    onProgress({
+                      progress: progress.progress,
+                      ...(progress.total !== undefined ? { total: progress.total } : {}),
+                      ...(progress.message !== undefined ? { message: progress.message } : {}),
+                    }),
+                }
+              : {}),
+          },
+        ),
       );
       return convertCallToolResult(result);
     } catch (error) {

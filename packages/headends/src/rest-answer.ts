@@ -1,0 +1,64 @@
+import type { AgentEvent, AgentEventMeta, AgentResult } from '@agent/protocol';
+import type { Context } from 'hono';
+import { streamSSE } from 'hono/streaming';
+import type { SessionTicket } from './admission.js';
+import { writeQueue } from './admit.js';
+import { type ErrorResponder, httpError } from './http-guards.js';
+import { inputRejection, usageTotals } from './usage.js';
+
+/** What a REST run (or resumed session) answers, and what the SSE `result` event carries. */
+export function runResponse(result: AgentResult) {
+  return {
+    success: result.success,
+    error: result.error,
+    exitCode: result.exitCode,
+    sessionId: result.sessionId,
+    finalReport: result.finalReport,
+    // Set when the session paused for approval: decide them with POST /v1/sessions/:id/approvals.
+    ...(result.success || result.pendingApprovals === undefined
+      ? {}
+      : { pendingApprovals: result.pendingApprovals }),
+    usage: usageTotals(result),
+  };
+}
+
+type Start = (onEvent?: (event: AgentEvent, meta: AgentEventMeta) => void) => Promise<AgentResult>;
+
+/**
+ * Answers a run the client was admitted for: JSON when it ends, or (with `Accept:
+ * text/event-stream`) its events as SSE and a last `result` event. Releases the ticket.
+ */
+export async function answerRun(
+  c: Context,
+  ticket: SessionTicket,
+  respond: ErrorResponder,
+  start: Start,
+): Promise<Response> {
+  if (!wantsEvents(c)) {
+    try {
+      const result = await start();
+      const rejection = inputRejection(result);
+      if (rejection !== undefined) return httpError(c, respond, 'bad_request', rejection);
+      return c.json(runResponse(result));
+    } finally {
+      ticket.release();
+    }
+  }
+  return streamSSE(c, async (stream) => {
+    stream.onAbort(() => ticket.abort('client disconnected'));
+    try {
+      const writes = writeQueue();
+      const result = await start((event, meta) => {
+        writes.push(() => stream.writeSSE({ event: event.type, data: JSON.stringify({ event, meta }) }));
+      });
+      writes.push(() => stream.writeSSE({ event: 'result', data: JSON.stringify(runResponse(result)) }));
+      await writes.flush();
+    } finally {
+      ticket.release();
+    }
+  });
+}
+
+function wantsEvents(c: Context): boolean {
+  return (c.req.header('accept') ?? '').includes('text/event-stream');
+}
