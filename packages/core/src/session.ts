@@ -32,6 +32,7 @@ import {
 } from './config.js';
 import { validateConfig } from './config-validation.js';
 import { ContextGuard } from './context/context-guard.js';
+import { withExchanges } from './context/conversation-fit.js';
 import { NoticeTokens } from './context/notice-tokens.js';
 import { outputSchemaProblem } from './context/schema-preflight.js';
 import { TokenEstimator } from './context/token-estimator.js';
@@ -295,7 +296,9 @@ async function runSession(
       ...(checkpointer === undefined ? {} : { checkpoint: () => checkpointer!.turnEnded() }),
       ...(durable.approvals === undefined ? {} : { approvals: durable.approvals }),
     });
-    for (const message of opening) loop.push(message);
+    const first =
+      resumeFrom === undefined ? withExchanges(opening, config.exchanges, loop, recorder) : opening;
+    for (const message of first) loop.push(message);
     if (resumeFrom?.status === 'awaiting_approval') await loop.resumePaused(resumeFrom.turnCalls ?? []);
     else await loop.run();
     if (state.paused !== undefined && parts !== undefined) {
