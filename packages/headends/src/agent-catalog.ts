@@ -32,6 +32,8 @@ export interface ServedRunOptions {
   signal?: AbortSignal;
   stopSignal?: AbortSignal;
   headendId?: string;
+  /** The conversation the run continues (docs/sessions.md, "Conversations"). */
+  conversationId?: string;
 }
 
 /** One agent a headend can run (an `AgentRunner` of `@agent/runtime` fits structurally). */

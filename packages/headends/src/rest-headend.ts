@@ -1,4 +1,5 @@
 import { type AgentResult, isOutputFormat, type JsonSchema, OUTPUT_FORMATS } from '@agent/protocol';
+import { conversationIdProblem } from '@agent/protocol/util';
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { admit, writeQueue } from './admit.js';
@@ -29,11 +30,17 @@ interface RunBody {
   prompt: string;
   format?: (typeof OUTPUT_FORMATS)[number];
   schema?: JsonSchema;
+  conversationId?: string;
 }
 
 function parseRunBody(body: Record<string, unknown>): RunBody | string {
   if (typeof body.prompt !== 'string' || body.prompt === '') return '"prompt" must be a non-empty string';
   const run: RunBody = { prompt: body.prompt };
+  if (body.conversationId !== undefined) {
+    const problem = conversationIdProblem(body.conversationId);
+    if (problem !== undefined) return `"conversationId": ${problem}`;
+    run.conversationId = body.conversationId as string;
+  }
   if (body.format !== undefined) {
     if (!isOutputFormat(body.format)) {
       return `"format" must be one of ${OUTPUT_FORMATS.join(', ')}, not ${JSON.stringify(body.format)}`;
@@ -81,7 +88,13 @@ export function createRestHeadend(options: HeadendOptions): Headend {
     const admitted = await admit(c, admission, respondRest);
     if (!admitted.ok) return admitted.response;
     const { ticket } = admitted;
-    const runOptions = { format: body.format, schema: body.schema, headendId, signal: ticket.signal };
+    const runOptions = {
+      format: body.format,
+      schema: body.schema,
+      headendId,
+      signal: ticket.signal,
+      ...(body.conversationId === undefined ? {} : { conversationId: body.conversationId }),
+    };
     if (!wantsEvents(c)) {
       try {
         const result = await agent.run(body.prompt, runOptions);

@@ -1,5 +1,5 @@
 import { ConfigError, type ConversationExchange } from '@agent/protocol';
-import { isRecord } from '@agent/protocol/util';
+import { conversationIdProblem, isRecord, STORE_ID_ALLOWED } from '@agent/protocol/util';
 import { SessionStoreError } from '../errors.js';
 import { UNFINISHED_SESSION_TTL_MS } from './session-records.js';
 
@@ -8,21 +8,14 @@ export const MAX_CONVERSATION_EXCHANGES = 100;
 /** A conversation keeps at most this many bytes of stored exchanges (JSON); the oldest go first. */
 export const MAX_CONVERSATION_BYTES = 4 * 1024 * 1024;
 
-const CONVERSATION_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
-export const CONVERSATION_ID_ALLOWED =
-  '1-128 letters, digits, ".", "_", ":" or "-", starting with a letter or digit';
+/** What a conversation id may be. */
+export const CONVERSATION_ID_ALLOWED = STORE_ID_ALLOWED;
 
 /** Throws a `ConfigError` for an id no conversation can have (it is part of a key or a query). */
 export function checkConversationId(id: unknown): string {
-  if (typeof id === 'string' && CONVERSATION_ID.test(id)) return id;
-  const shown =
-    typeof id === 'string' && id.length > 140 ? `${id.slice(0, 40)}... (${id.length} characters)` : id;
-  throw new ConfigError({
-    field: 'conversationId',
-    value: shown,
-    allowed: CONVERSATION_ID_ALLOWED,
-    message: `${JSON.stringify(shown)} is not a conversation id (${CONVERSATION_ID_ALLOWED})`,
-  });
+  const problem = conversationIdProblem(id);
+  if (problem === undefined) return id as string;
+  throw new ConfigError({ field: 'conversationId', value: id, allowed: STORE_ID_ALLOWED, message: problem });
 }
 
 /** A conversation is kept this long after its last exchange: as long as an unfinished session, or the store's TTL if longer. */

@@ -1,5 +1,5 @@
 import { type AgentEvent, OUTPUT_FORMATS, type OutputFormat } from '@agent/protocol';
-import { errorMessage } from '@agent/protocol/util';
+import { conversationIdProblem, errorMessage } from '@agent/protocol/util';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
@@ -30,6 +30,12 @@ export function toolInputSchema(info: AgentInfo) {
       type: 'string',
       enum: [...OUTPUT_FORMATS],
       description: `Output format of the report (default ${info.outputFormat}).`,
+    },
+    conversationId: {
+      type: 'string',
+      pattern: '^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$',
+      description:
+        'Optional: a conversation to continue. Its earlier prompts and reports come back to the agent as history, and this call is added to it.',
     },
   };
   if (info.outputFormat === 'json') {
@@ -114,6 +120,13 @@ export function createAgentToolsServer(options: AgentToolsOptions): Server {
       const problem = requestSchemaProblem(schema, '"schema"');
       if (problem !== undefined) return { isError: true, content: [{ type: 'text', text: problem }] };
     }
+    const conversationId = args.conversationId;
+    if (conversationId !== undefined) {
+      const problem = conversationIdProblem(conversationId);
+      if (problem !== undefined) {
+        return { isError: true, content: [{ type: 'text', text: `"conversationId": ${problem}` }] };
+      }
+    }
     let ticket: SessionTicket;
     try {
       const signals = [extra.signal, options.signal, options.requestSignal?.(extra.requestId)].filter(
@@ -133,6 +146,7 @@ export function createAgentToolsServer(options: AgentToolsOptions): Server {
           typeof schema === 'object' && schema !== null ? (schema as Record<string, unknown>) : undefined,
         headendId: options.headendId,
         signal: ticket.signal,
+        ...(conversationId === undefined ? {} : { conversationId: conversationId as string }),
         onEvent: (event, meta) => {
           if (event.type === 'log') {
             if (!logging.wants(event.entry.severity)) return;
