@@ -24,6 +24,7 @@ import type { Checkpointer } from './checkpoint/checkpointer.js';
 import { setUpDurability } from './checkpoint/durability.js';
 import { type CheckpointParts, takeSnapshot } from './checkpoint/session-checkpoint.js';
 import { resumableSnapshot } from './checkpoint/snapshot-check.js';
+import { restoreToolOutputs } from './checkpoint/tool-output-carry.js';
 import {
   type AgentSessionConfig,
   DEFAULT_LLM_TIMEOUT_MS,
@@ -226,6 +227,7 @@ async function runSession(
       opTree,
       now,
       signal,
+      hook,
     });
     if (!durable.ok) {
       state.exitCode = 'EXIT-CONFIGURATION';
@@ -233,6 +235,7 @@ async function runSession(
       inputRejected = true;
       return finish();
     }
+    await restoreToolOutputs(hook, resumeFrom, recorder);
     opTree = durable.opTree;
     checkpointer = durable.checkpointer;
     parts = durable.parts;

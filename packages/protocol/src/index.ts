@@ -75,6 +75,7 @@ export type { ConversationExchange, SessionStore } from './session-store.js';
 export type {
   ChildSessionConfig,
   RunChildSession,
+  SavedToolOutput,
   SizingDecision,
   SizingRequest,
   ToolOutputHook,
