@@ -59,6 +59,10 @@ function buildProgram(setCode: (code: CliExitCode) => void): Command {
       .option('--max-turns <n>', 'maximum number of turns')
       .option('-c, --config <file>', 'config file (the highest configuration layer)')
       .option('--session-id <id>', 'the session id (default a random one): agent resume <id> continues it')
+      .option(
+        '--conversation <name>',
+        'continue a conversation: its earlier prompts and reports come back as history, and this run is added to it',
+      )
       .addHelpText('after', helpEpilogue()),
   ).action(async (file: string, prompt: string | undefined, options) => {
     setCode(await runCommand({ file, prompt, options, io }));

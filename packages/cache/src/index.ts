@@ -22,6 +22,12 @@ export {
 } from './open.js';
 export { isRedisUrl, redactRedisUrl, redisUrlSecrets } from './redis-url.js';
 export {
+  CONVERSATION_ID_ALLOWED,
+  checkConversationId,
+  MAX_CONVERSATION_BYTES,
+  MAX_CONVERSATION_EXCHANGES,
+} from './sessions/conversation-records.js';
+export {
   defaultSessionsPath,
   openSessionStore,
   SESSION_STORES,

@@ -1,10 +1,17 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError, type SessionSnapshot, type SessionStore } from '@agent/protocol';
+import {
+  ConfigError,
+  type ConversationExchange,
+  type SessionSnapshot,
+  type SessionStore,
+} from '@agent/protocol';
 import { startRedisServer } from '@agent/testkit';
 import { describe, expect, test } from 'vitest';
 import {
   defaultSessionsPath,
+  MAX_CONVERSATION_BYTES,
+  MAX_CONVERSATION_EXCHANGES,
   openRedisSessionStore,
   openSessionStore,
   openSqliteSessionStore,
@@ -72,6 +79,59 @@ function contract(open: () => Promise<SessionStore>) {
       await store.close();
     }
   });
+
+  test('conversations: exchanges come back oldest first, separate per id; delete; a bad id is a ConfigError naming the rule', async () => {
+    const store = await open();
+    try {
+      expect(await store.loadConversation('c-new')).toEqual([]);
+      await store.appendExchange('c-1', exchange(1));
+      await store.appendExchange('c-2', exchange(9));
+      await store.appendExchange('c-1', exchange(2));
+      expect(await store.loadConversation('c-1')).toEqual([exchange(1), exchange(2)]);
+      expect(await store.loadConversation('c-2')).toEqual([exchange(9)]);
+      expect(await store.deleteConversation('c-1')).toBe(true);
+      expect(await store.deleteConversation('c-1')).toBe(false);
+      expect(await store.loadConversation('c-1')).toEqual([]);
+      for (const bad of ['', '../x', 'a b', 'x'.repeat(129), '-leading']) {
+        const error = await store.appendExchange(bad, exchange(1)).catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(ConfigError);
+        expect((error as Error).message).toContain('is not a conversation id (1-128 letters, digits');
+        expect(await store.loadConversation(bad).catch((e: unknown) => e)).toBeInstanceOf(ConfigError);
+      }
+    } finally {
+      await store.close();
+    }
+  });
+
+  test('conversations are bounded: the oldest go past the exchange cap and the byte cap; one exchange over the byte cap is refused and nothing is lost', async () => {
+    const store = await open();
+    try {
+      for (let i = 1; i <= MAX_CONVERSATION_EXCHANGES + 3; i++)
+        await store.appendExchange('capped', exchange(i));
+      const kept = await store.loadConversation('capped');
+      expect(kept).toHaveLength(MAX_CONVERSATION_EXCHANGES);
+      expect(kept[0]).toEqual(exchange(4));
+      expect(kept.at(-1)).toEqual(exchange(MAX_CONVERSATION_EXCHANGES + 3));
+
+      const third = Math.floor(MAX_CONVERSATION_BYTES / 3) - 200;
+      for (let i = 1; i <= 4; i++) await store.appendExchange('big', exchange(i, 'r'.repeat(third)));
+      const big = await store.loadConversation('big');
+      expect(big.map((e) => e.sessionId)).toEqual(['s-2', 's-3', 's-4']);
+
+      const huge = await store
+        .appendExchange('big', exchange(5, 'r'.repeat(MAX_CONVERSATION_BYTES)))
+        .catch((e: unknown) => e);
+      expect(huge).toBeInstanceOf(SessionStoreError);
+      expect((huge as Error).message).toContain('it was not stored (the earlier exchanges are kept)');
+      expect((await store.loadConversation('big')).map((e) => e.sessionId)).toEqual(['s-2', 's-3', 's-4']);
+    } finally {
+      await store.close();
+    }
+  });
+}
+
+function exchange(n: number, report = `report ${n} — ünïcode`): ConversationExchange {
+  return { prompt: `prompt ${n}`, report, sessionId: `s-${n}`, at: 1000 + n };
 }
 
 describe('sqlite session store', () => {

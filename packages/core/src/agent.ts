@@ -24,13 +24,14 @@ export function sessionConfig(
   input: RunInput,
   options: RunOptions = {},
 ): AgentSessionConfig {
-  const { prompt, history } =
-    typeof input === 'string' ? { prompt: input, history: undefined } : (input ?? {});
+  const { prompt, history, exchanges } =
+    typeof input === 'string' ? { prompt: input, history: undefined, exchanges: undefined } : (input ?? {});
   return {
     ...agent,
     ...options,
     prompt: prompt as string,
     ...(history === undefined ? {} : { history }),
+    ...(exchanges === undefined ? {} : { exchanges }),
   };
 }
 

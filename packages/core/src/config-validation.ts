@@ -1,6 +1,7 @@
 import { ConfigError, isOutputFormat, OUTPUT_FORMATS } from '@agent/protocol';
 import { isPositiveInteger, isRecord } from '@agent/protocol/util';
 import type { AgentConfig, AgentSessionConfig } from './config.js';
+import { exchangesProblem } from './context/conversation-fit.js';
 import { retryBackoffProblems } from './loop/retry-delay.js';
 import { isTool } from './tools/tool.js';
 
@@ -146,6 +147,8 @@ export function validateConfig(config: AgentSessionConfig): ConfigError[] {
     problems.push(problem('prompt', config.prompt, 'a string'));
   if (config.history !== undefined && !Array.isArray(config.history))
     problems.push(problem('history', config.history, 'a list of conversation messages'));
+  const exchanges = exchangesProblem(config.exchanges);
+  if (exchanges !== undefined) problems.push(problem('exchanges', config.exchanges, exchanges));
   if (config.onEvent !== undefined && typeof config.onEvent !== 'function')
     problems.push(problem('onEvent', config.onEvent, 'a function'));
   return problems;

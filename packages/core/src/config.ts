@@ -2,6 +2,7 @@ import type {
   AgentEvent,
   AgentEventMeta,
   ApprovalDecision,
+  ConversationExchange,
   ConversationMessage,
   JsonSchema,
   ModelClient,
@@ -110,7 +111,14 @@ export interface AgentConfig {
 }
 
 /** What one run is asked: a prompt, or a prompt after earlier messages. */
-export type RunInput = string | { prompt: string; history?: readonly ConversationMessage[] };
+export type RunInput =
+  | string
+  | {
+      prompt: string;
+      history?: readonly ConversationMessage[];
+      /** A conversation's earlier exchanges, oldest first (see `AgentSessionConfig.exchanges`). */
+      exchanges?: readonly ConversationExchange[];
+    };
 
 /**
  * Test hooks. NOT part of the public API: they may change in any release without notice.
@@ -163,6 +171,12 @@ export interface AgentSessionConfig extends AgentConfig, RunOptions {
   prompt: string;
   /** Earlier messages, sent between the system prompt and `prompt`. */
   history?: readonly ConversationMessage[];
+  /**
+   * A conversation's earlier exchanges (prompt and final report each), oldest first: sent after
+   * the system prompt as user/assistant pairs, before `history`. The oldest that do not fit the
+   * context window are dropped, with a `WRN agent:conversation` log line (docs/sessions.md).
+   */
+  exchanges?: readonly ConversationExchange[];
   /**
    * Continue the session of this snapshot (from `onCheckpoint` or a session store) instead of
    * starting one: `prompt` and `history` are not used, the session id is the snapshot's. It must

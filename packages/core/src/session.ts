@@ -18,8 +18,10 @@ import { createNonce } from '@agent/xml-transport';
 import type { Checkpointer } from './checkpoint/checkpointer.js';
 import { setUpDurability } from './checkpoint/durability.js';
 import { takeSnapshot } from './checkpoint/session-checkpoint.js';
+import { restoreToolOutputs } from './checkpoint/tool-output-carry.js';
 import type { AgentSessionConfig } from './config.js';
 import { ContextGuard } from './context/context-guard.js';
+import { withExchanges } from './context/conversation-fit.js';
 import { NoticeTokens } from './context/notice-tokens.js';
 import { outputSchemaProblem } from './context/schema-preflight.js';
 import { TokenEstimator } from './context/token-estimator.js';
@@ -208,8 +210,10 @@ async function runLoop(
     tools: registry.definitions,
     rotation,
     opTree: end.opTree,
+    hook: run.hook,
   });
   if (!durable.ok) return configurationFailed(end, durable.error, true);
+  await restoreToolOutputs(run.hook, resumeFrom, recorder);
   end.opTree = durable.opTree;
   run.checkpointer = durable.checkpointer;
   const loop = wireTurnLoop({
@@ -222,7 +226,8 @@ async function runLoop(
     checkpointer: durable.checkpointer,
     approvals: durable.approvals,
   });
-  for (const message of opening) loop.push(message);
+  const first = resumeFrom === undefined ? withExchanges(opening, config.exchanges, loop, recorder) : opening;
+  for (const message of first) loop.push(message);
   if (resumeFrom?.status === 'awaiting_approval') {
     await loop.resumePaused(resumeFrom.turnCalls ?? [], childResumes(resumeFrom, config.approvals));
   } else await loop.run();

@@ -49,6 +49,8 @@ export interface ServedRunOptions {
   headendId?: string;
   /** Asked for each call that needs approval; without it such a call pauses the session. */
   approver?: ServedApprover;
+  /** The conversation the run continues (docs/sessions.md, "Conversations"). */
+  conversationId?: string;
 }
 
 /** Options of a resumed run: the run's, plus the decisions for the calls the session waits for. */

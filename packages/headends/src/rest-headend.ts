@@ -1,4 +1,5 @@
 import { isOutputFormat, type JsonSchema, OUTPUT_FORMATS } from '@agent/protocol';
+import { conversationIdProblem } from '@agent/protocol/util';
 import { admit } from './admit.js';
 import type { Headend } from './headend.js';
 import { createHeadendBase } from './headend-base.js';
@@ -16,11 +17,17 @@ interface RunBody {
   prompt: string;
   format?: (typeof OUTPUT_FORMATS)[number];
   schema?: JsonSchema;
+  conversationId?: string;
 }
 
 function parseRunBody(body: Record<string, unknown>): RunBody | string {
   if (typeof body.prompt !== 'string' || body.prompt === '') return '"prompt" must be a non-empty string';
   const run: RunBody = { prompt: body.prompt };
+  if (body.conversationId !== undefined) {
+    const problem = conversationIdProblem(body.conversationId);
+    if (problem !== undefined) return `"conversationId": ${problem}`;
+    run.conversationId = body.conversationId as string;
+  }
   if (body.format !== undefined) {
     if (!isOutputFormat(body.format)) {
       return `"format" must be one of ${OUTPUT_FORMATS.join(', ')}, not ${JSON.stringify(body.format)}`;
@@ -72,6 +79,7 @@ export function createRestHeadend(options: HeadendOptions): Headend {
       schema: body.schema,
       headendId,
       signal: admitted.ticket.signal,
+      ...(body.conversationId === undefined ? {} : { conversationId: body.conversationId }),
     };
     return answerRun(c, admitted.ticket, respondRest, (onEvent) =>
       agent.run(body.prompt, onEvent === undefined ? runOptions : { ...runOptions, onEvent }),

@@ -33,7 +33,11 @@ describe('MCP headend over Streamable HTTP with the SDK client', () => {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual(['echo', 'other', 'resume_session']);
     expect(tools[0]?.inputSchema.required).toEqual(['prompt']);
-    expect(Object.keys(tools[0]?.inputSchema.properties ?? {})).toEqual(['prompt', 'format']);
+    expect(Object.keys(tools[0]?.inputSchema.properties ?? {})).toEqual([
+      'prompt',
+      'format',
+      'conversationId',
+    ]);
     await client.close();
   });
 

@@ -71,10 +71,11 @@ export type {
   SnapshotLoopState,
 } from './session-snapshot.js';
 export { SESSION_SNAPSHOT_VERSION } from './session-snapshot.js';
-export type { SessionStore } from './session-store.js';
+export type { ConversationExchange, SessionStore } from './session-store.js';
 export type {
   ChildSessionConfig,
   RunChildSession,
+  SavedToolOutput,
   SizingDecision,
   SizingRequest,
   ToolOutputHook,

@@ -3,6 +3,7 @@ import type { ExitCode, ForcedFinalReason } from './exit-codes.js';
 import type { FinalReport } from './final-report.js';
 import type { ConversationMessage, ToolCall } from './messages.js';
 import type { SessionNode } from './op-tree.js';
+import type { SavedToolOutput } from './tool-output-seam.js';
 
 /** The snapshot format this release writes; older versions keep loading (`docs/sessions.md`). */
 export const SESSION_SNAPSHOT_VERSION = 1;
@@ -69,6 +70,11 @@ export interface SessionSnapshot {
    * `<callId>/<their callId>`.
    */
   children?: Record<string, SessionSnapshot>;
+  /**
+   * The tool-output store's outputs, so their handles still read after a resume (absent when
+   * nothing was stored; bounded, the newest kept).
+   */
+  toolOutputs?: SavedToolOutput[];
   /** What the caller keeps with the session (the runtime: `agentFile`, so `agent resume` finds it). */
   labels?: Record<string, string>;
   /** Set when finished. */

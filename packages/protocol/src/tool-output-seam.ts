@@ -42,6 +42,23 @@ export interface ToolOutputHook {
   size(request: SizingRequest, signal: AbortSignal): Promise<SizingDecision>;
   tools(): { definitions: readonly ToolDefinition[]; provider: ToolProvider } | undefined;
   dispose(): Promise<void>;
+  /**
+   * The stored outputs a snapshot carries, so the handles the conversation names still read
+   * after a resume in another process (bounded by the hook; the newest kept first).
+   */
+  saveOutputs?(): Promise<SavedToolOutput[]>;
+  /** Puts a snapshot's stored outputs back under their handles (a resumed session). */
+  restoreOutputs?(outputs: readonly SavedToolOutput[]): Promise<void>;
+}
+
+/** A stored tool output as a snapshot keeps it: its handle, what made it, and its text. */
+export interface SavedToolOutput {
+  handle: string;
+  toolName: string;
+  argumentsJson: string;
+  tokens: number;
+  createdAt: number;
+  text: string;
 }
 
 /** What the hook gets from the session it serves. */

@@ -43,7 +43,9 @@ test('@agent/protocol/util exports exactly these values', async () => {
   expect(Object.keys(await import('@agent/protocol/util')).sort()).toEqual([
     'CHARS_PER_TOKEN',
     'DURATION_ALLOWED',
+    'STORE_ID_ALLOWED',
     'abortableSleep',
+    'conversationIdProblem',
     'countNewlines',
     'describeValue',
     'errorMessage',
@@ -51,6 +53,7 @@ test('@agent/protocol/util exports exactly these values', async () => {
     'heuristicTokens',
     'isPositiveInteger',
     'isRecord',
+    'isStoreId',
     'parseDurationMs',
     'parseToolArguments',
     'utf8PrefixLength',

@@ -1,4 +1,4 @@
-import type { SessionSnapshot, SessionStore } from '@agent/protocol';
+import type { ConversationExchange, SessionSnapshot, SessionStore } from '@agent/protocol';
 
 /**
  * The worker's view of the shared session store: the same snapshots, except that a session the
@@ -37,6 +37,18 @@ export class WorkerSessionStore implements SessionStore {
 
   delete(sessionId: string): Promise<boolean> {
     return this.inner.delete(sessionId);
+  }
+
+  loadConversation(conversationId: string): Promise<ConversationExchange[]> {
+    return this.inner.loadConversation(conversationId);
+  }
+
+  appendExchange(conversationId: string, exchange: ConversationExchange): Promise<void> {
+    return this.inner.appendExchange(conversationId, exchange);
+  }
+
+  deleteConversation(conversationId: string): Promise<boolean> {
+    return this.inner.deleteConversation(conversationId);
   }
 
   close(): Promise<void> {

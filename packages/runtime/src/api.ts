@@ -10,8 +10,8 @@ import type {
   ModelClient,
   OrchestrationSummary,
   OutputFormat,
-  SessionStore,
   SessionSnapshot,
+  SessionStore,
 } from '@agent/protocol';
 import type { ModelClientConfig } from '@agent/providers';
 
@@ -86,6 +86,13 @@ export interface RunAgentFileOptions extends ResolveOptions {
   durable?: boolean;
   /** The new session's id (1-128 letters, digits, `.`, `_`, `:`, `-`); default a random UUID. */
   sessionId?: string;
+  /**
+   * A conversation to continue (1-128 letters, digits, `.`, `_`, `:`, `-`): its earlier prompts
+   * and final reports, kept in the session store, come back as history (the oldest dropped when
+   * they do not fit the context window), and this run's prompt and report are added to it when
+   * it ends with a report (docs/sessions.md, "Conversations").
+   */
+  conversationId?: string;
   /**
    * Decides the tool calls that need approval (`approval` in the agent file or on an MCP
    * server); without it such calls pause the run (`EXIT-AWAITING-APPROVAL`) and its snapshot is

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { dirname, resolve } from 'node:path';
-import { checkSessionId } from '@agent/cache';
+import { checkConversationId, checkSessionId } from '@agent/cache';
 import type { McpLogEntry } from '@agent/mcp';
 import type {
   AgentEventMeta,
   AgentResult,
+  ConversationExchange,
   ExpectedOutput,
   LogEntry,
   SessionSnapshot,
@@ -25,6 +26,7 @@ import { runAgentChain } from './orchestration/run-chain.js';
 import { loadAgentTree } from './registry.js';
 import { RunScope } from './run-scope.js';
 import type { RunnerContext, SessionRequest } from './session-runner.js';
+import { RunConversation } from './sessions/conversations.js';
 import { RunnerSessions } from './sessions/runner-sessions.js';
 import { type RunSettings, readSettingValues } from './setting-overrides.js';
 import { summarizeAgent } from './summary.js';
@@ -226,11 +228,19 @@ export async function createAgentRunner(
           `no session ${JSON.stringify(sessionId)} in the session store ${store.location} (never stored, or finished and expired)`,
         );
       }
-      return execute('', merged, snapshot.sessionId, {
-        resumeFrom: snapshot,
-        ...(approvals === undefined ? {} : { approvals }),
-        onCheckpoint: sessions.checkpointer(store),
-      });
+      const conversation = RunConversation.fromLabels(sessions, snapshot.labels);
+      return execute(
+        '',
+        merged,
+        snapshot.sessionId,
+        {
+          resumeFrom: snapshot,
+          ...(approvals === undefined ? {} : { approvals }),
+          onCheckpoint: sessions.checkpointer(store, conversation?.labels()),
+        },
+        undefined,
+        conversation,
+      );
     },
     async storedSession(sessionId) {
       checkSessionId(sessionId);
@@ -251,7 +261,11 @@ export async function createAgentRunner(
           agentPath: tree.root.toolName,
         });
       }
-      return execute(prompt, merged, merged.sessionId ?? randomUUID(), undefined, history);
+      const conversation =
+        merged.conversationId === undefined
+          ? undefined
+          : new RunConversation(sessions, merged.conversationId, prompt);
+      return execute(prompt, merged, merged.sessionId ?? randomUUID(), undefined, history, conversation);
     },
     close() {
       closed = true;
@@ -269,7 +283,19 @@ export async function createAgentRunner(
     sessionId: string,
     given: SessionRequest['durable'],
     history?: RunInputObject['history'],
+    conversation?: RunConversation,
   ): Promise<AgentResult> {
+    let exchanges: ConversationExchange[] = [];
+    if (conversation !== undefined && given?.resumeFrom === undefined) {
+      try {
+        exchanges = await conversation.exchanges();
+      } catch (error) {
+        return configurationFailure(
+          config.redact(`cannot read conversation ${conversation.id}: ${errorMessage(error)}`),
+          { ...merged, agentPath: tree.root.toolName },
+        );
+      }
+    }
     const scope = new RunScope(merged.onEvent, config.redact);
     const meta: AgentEventMeta = {
       isMaster: true,
@@ -290,7 +316,8 @@ export async function createAgentRunner(
         meta,
       );
     }
-    const durable = resumable ? await durableOptions(merged, given, scope, meta) : undefined;
+    const labels = conversation?.labels();
+    const durable = resumable ? await durableOptions(merged, given, scope, meta, labels) : undefined;
     const handle = { scope, meta };
     active.add(handle);
     try {
@@ -301,6 +328,7 @@ export async function createAgentRunner(
         depth: 0,
         ...(merged.maxTurns === undefined ? {} : { overrides: { maxTurns: merged.maxTurns } }),
         ...(history === undefined ? {} : { conversationHistory: history }),
+        ...(exchanges.length === 0 ? {} : { exchanges }),
         ...(merged.signal === undefined ? {} : { signal: merged.signal }),
         ...(merged.stopSignal === undefined ? {} : { stopSignal: merged.stopSignal }),
         ...(merged.headendId === undefined ? {} : { headendId: merged.headendId }),
@@ -309,7 +337,8 @@ export async function createAgentRunner(
         sessionId,
         ...(durable === undefined ? {} : { durable }),
       });
-      const kept = await sessions.keepPaused(result, durable?.onCheckpoint !== undefined);
+      const kept = await sessions.keepPaused(result, durable?.onCheckpoint !== undefined, labels);
+      await conversation?.record(kept, scope, meta);
       return scope.finish({ ...kept, finalAgentId: kept.finalAgentId ?? tree.root.toolName });
     } catch (error) {
       return configurationFailure(config.redact(errorMessage(error)), {
@@ -330,12 +359,13 @@ export async function createAgentRunner(
     given: SessionRequest['durable'],
     scope: RunScope,
     meta: AgentEventMeta,
+    labels: Record<string, string> | undefined,
   ): Promise<SessionRequest['durable']> {
     const out: NonNullable<SessionRequest['durable']> = { ...given };
     if (merged.approver !== undefined) out.approver = merged.approver;
     if (merged.durable === true && out.onCheckpoint === undefined) {
       try {
-        out.onCheckpoint = sessions.checkpointer(await sessions.store());
+        out.onCheckpoint = sessions.checkpointer(await sessions.store(), labels);
       } catch (error) {
         scope.log(
           {
@@ -360,6 +390,13 @@ function runInputProblem(input: RunInput, options: RunOptions): string | undefin
   if (options.sessionId !== undefined) {
     try {
       checkSessionId(options.sessionId);
+    } catch (error) {
+      return errorMessage(error);
+    }
+  }
+  if (options.conversationId !== undefined) {
+    try {
+      checkConversationId(options.conversationId);
     } catch (error) {
       return errorMessage(error);
     }

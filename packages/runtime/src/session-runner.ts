@@ -4,6 +4,7 @@ import { createInProcessFsProvider } from '@agent/mcp/fs-server';
 import type {
   AgentEventMeta,
   AgentResult,
+  ConversationExchange,
   ConversationMessage,
   ExpectedOutput,
   ModelTarget,
@@ -61,6 +62,8 @@ export interface SessionRequest {
   /** Settings of this run that beat the file's (top agent only). */
   overrides?: AgentSettings;
   conversationHistory?: readonly ConversationMessage[];
+  /** A conversation's earlier exchanges (the top agent of a run with a `conversationId`). */
+  exchanges?: readonly ConversationExchange[];
   signal?: AbortSignal;
   /** Aborted: the session finishes with a final turn (a graceful stop). */
   stopSignal?: AbortSignal;
@@ -280,6 +283,7 @@ export function buildSessionConfig(
     ...(instructions === '' ? {} : { instructions }),
     prompt: request.prompt,
     ...(request.conversationHistory === undefined ? {} : { history: request.conversationHistory }),
+    ...(request.exchanges === undefined ? {} : { exchanges: request.exchanges }),
     output: request.expectedOutput,
     ...(request.reportBack === true ? { reportBack: true } : {}),
     toolOutput,

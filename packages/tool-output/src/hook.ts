@@ -1,4 +1,5 @@
 import type {
+  SavedToolOutput,
   SizingDecision,
   SizingRequest,
   ToolOutputHook,
@@ -7,6 +8,7 @@ import type {
 } from '@agent/protocol';
 import { TOOL_OUTPUT_TOOL, type ToolDefinition, type ToolProvider } from '@agent/protocol';
 import { errorMessage } from '@agent/protocol/util';
+import { MAX_SAVED_OUTPUT_BYTES, OutputCarry } from './carry.js';
 import { executeToolOutput } from './extractor.js';
 import { countLines } from './handles.js';
 import { handleMessage } from './messages.js';
@@ -43,6 +45,8 @@ export class ToolOutputSession implements ToolOutputHook {
   private readonly reporting: CallReporting;
   private readonly provider: ToolProvider;
   private offered: { definitions: readonly ToolDefinition[]; provider: ToolProvider } | undefined;
+  private readonly carry: OutputCarry;
+  private leftOut = 0;
 
   constructor(
     private readonly context: ToolOutputHookContext,
@@ -61,6 +65,7 @@ export class ToolOutputSession implements ToolOutputHook {
       agentPath: options.agentPath,
       now: options.now,
     };
+    this.carry = new OutputCarry(this.store);
     // Every session, storing or not, clears what ended processes left (at most once a minute).
     void this.store.sweep().then((removed) => this.reportSwept(removed));
     const deps = { store: this.store, options, context, reporting: this.reporting };
@@ -85,6 +90,35 @@ export class ToolOutputSession implements ToolOutputHook {
     // One object for the hook's life: the session keeps its tool list while this stays the same.
     this.offered ??= { definitions: [TOOL_OUTPUT_DEFINITION], provider: this.provider };
     return this.offered;
+  }
+
+  /** The stored outputs for a snapshot (bounded: `MAX_SAVED_OUTPUT_BYTES`, the newest kept). */
+  async saveOutputs(): Promise<SavedToolOutput[]> {
+    const before = this.leftOut;
+    const { outputs, left } = await this.carry.save();
+    this.leftOut = left;
+    if (left > before) {
+      this.context.log({
+        severity: 'WRN',
+        direction: 'response',
+        type: 'tool',
+        remoteIdentifier: 'agent:tool-output',
+        message: `${left} stored output${left === 1 ? ' is' : 's are'} left out of the snapshot (over ${MAX_SAVED_OUTPUT_BYTES} bytes with the newer ones): after a resume ${left === 1 ? 'its handle does' : 'their handles do'} not read`,
+      });
+    }
+    return outputs;
+  }
+
+  /** Writes a snapshot's stored outputs back under their handles (a resumed session). */
+  async restoreOutputs(outputs: readonly SavedToolOutput[]): Promise<void> {
+    const { restored, skipped } = await this.carry.restore(outputs);
+    this.context.log({
+      severity: skipped > 0 ? 'WRN' : 'VRB',
+      direction: 'response',
+      type: 'tool',
+      remoteIdentifier: 'agent:tool-output',
+      message: `restored ${restored} stored output${restored === 1 ? '' : 's'} from the snapshot${skipped > 0 ? `; ${skipped} could not be restored` : ''}`,
+    });
   }
 
   async dispose(): Promise<void> {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import * as nodeFs from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { HandleRegistry, newHandle, type StoredOutput } from './handles.js';
+import { HandleRegistry, isIssuableHandle, newHandle, type StoredOutput } from './handles.js';
 import { ownRecord, removeDeadSessionDirs, SESSION_DIR_PREFIX, type StoreFs, writeOwner } from './owner.js';
 
 export interface ToolOutputStoreOptions {
@@ -65,7 +65,24 @@ export class ToolOutputStore {
   /** Writes an output under a fresh handle and registers it (only after the write succeeded). */
   async put(output: NewOutput, text: string): Promise<StoredOutput> {
     if (this.disposed) throw new Error('the tool-output store was released (the session is ending)');
-    return this.track(this.write(output, text));
+    return this.track(this.write(output, text, newHandle()));
+  }
+
+  /**
+   * Writes an output under the handle an earlier process issued (a resumed session). The handle
+   * must be one this module issues (a v4 UUID) and not yet taken.
+   */
+  async putAt(handle: string, output: NewOutput, text: string): Promise<StoredOutput> {
+    if (this.disposed) throw new Error('the tool-output store was released (the session is ending)');
+    if (!isIssuableHandle(handle) || this.handles.lookup(handle) !== undefined) {
+      throw new Error(`${JSON.stringify(handle)} is not a handle this store can take`);
+    }
+    return this.track(this.write(output, text, handle));
+  }
+
+  /** The text of a stored output. */
+  read(record: StoredOutput): Promise<string> {
+    return this.track(this.fs.readFile(this.pathOf(record), 'utf8'));
   }
 
   lookup(handle: unknown): StoredOutput | undefined {
@@ -109,10 +126,9 @@ export class ToolOutputStore {
     this.dir = undefined;
   }
 
-  private async write(output: NewOutput, text: string): Promise<StoredOutput> {
+  private async write(output: NewOutput, text: string, handle: string): Promise<StoredOutput> {
     const dir = await this.ensureDirectory();
     if (this.disposed) throw new Error('the tool-output store was released (the session is ending)');
-    const handle = newHandle();
     const file = await this.fs.open(join(dir, handle), 'wx', 0o600);
     try {
       for (let at = 0; at < text.length; ) {

@@ -20,6 +20,8 @@ export interface RunCliOptions {
   /** Per-setting values from flags such as ai-agent's `--temperature` (the top agent; sub-agents where silent). */
   settings?: Record<string, unknown>;
   sessionId?: string;
+  /** `--conversation NAME`: earlier prompts and reports of this conversation come back as history. */
+  conversation?: string;
 }
 
 /** Commander collector for repeatable options. */

@@ -33,6 +33,8 @@ export interface RunSessionParams {
   resume?: { sessionId: string; approvals: Record<string, ApprovalDecision>; agentFile?: string };
   /** `--session-id`: the new run's id (default a random UUID). */
   sessionId?: string;
+  /** `--conversation NAME`: the conversation the run continues (docs/sessions.md). */
+  conversationId?: string;
   /** Extra resolution settings (the demo points cwd, env and config dirs elsewhere). */
   resolve?: Omit<ResolveOptions, 'configPath'>;
   io: CliIo;
@@ -128,6 +130,7 @@ export async function runSession(params: RunSessionParams): Promise<CliExitCode>
     // Every run keeps checkpoints, so `agent resume` can continue it after a crash.
     durable: true,
     ...(params.sessionId === undefined ? {} : { sessionId: params.sessionId }),
+    ...(params.conversationId === undefined ? {} : { conversationId: params.conversationId }),
     // On a terminal a person answers approvals at once; elsewhere the run pauses (exit 10).
     ...(process.stdin.isTTY === true && errCaps.isTty
       ? {

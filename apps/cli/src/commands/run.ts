@@ -32,6 +32,7 @@ export async function runCommand(input: RunCommandInput): Promise<CliExitCode> {
     prompt,
     run,
     ...(input.options.sessionId === undefined ? {} : { sessionId: input.options.sessionId }),
+    ...(input.options.conversation === undefined ? {} : { conversationId: input.options.conversation }),
     display: {
       verbose: input.options.verbose === true,
       json: input.options.json === true,

@@ -1,8 +1,36 @@
-import type { SessionSnapshot, SessionStore } from '@agent/protocol';
+import type { ConversationExchange, SessionSnapshot, SessionStore } from '@agent/protocol';
 import type { Redis as RedisClient, RedisOptions } from 'ioredis';
 import { SessionStoreError } from '../errors.js';
 import { isRedisUrl, redactRedisText, redactRedisUrl } from '../redis-url.js';
+import {
+  checkConversationId,
+  conversationKeepFor,
+  decodeExchange,
+  encodeExchange,
+  MAX_CONVERSATION_BYTES,
+  MAX_CONVERSATION_EXCHANGES,
+} from './conversation-records.js';
 import { checkSessionId, decodeSnapshot, encodeSnapshot, keepFor } from './session-records.js';
+
+/**
+ * Appends one exchange to a conversation's list and trims it to the bounds (count, then bytes,
+ * oldest first, the newest always kept) in one atomic step on the server.
+ */
+const APPEND_EXCHANGE = `
+redis.call('RPUSH', KEYS[1], ARGV[1])
+redis.call('LTRIM', KEYS[1], -tonumber(ARGV[2]), -1)
+local items = redis.call('LRANGE', KEYS[1], 0, -1)
+local total = 0
+for i = 1, #items do total = total + string.len(items[i]) end
+local i = 1
+while total > tonumber(ARGV[3]) and i < #items do
+  total = total - string.len(items[i])
+  redis.call('LPOP', KEYS[1])
+  i = i + 1
+end
+redis.call('PEXPIRE', KEYS[1], ARGV[4])
+return #items - i + 1
+`;
 
 export interface RedisSessionStoreOptions {
   /** `redis://[:password@]host[:port][/db]` or `rediss://...` (TLS). */
@@ -11,6 +39,8 @@ export interface RedisSessionStoreOptions {
   ttlMs: number;
   /** Prefix of the keys, so several deployments can share a server; default `agent:session:`. */
   prefix?: string;
+  /** Prefix of the conversation keys; default `agent:conversation:`. */
+  conversationPrefix?: string;
   /** Bound on connecting and on each command, ms (default 2000): a server that is down fails fast. */
   timeoutMs?: number;
 }
@@ -26,6 +56,7 @@ export async function openRedisSessionStore(options: RedisSessionStoreOptions): 
   const where = `session store ${shown}`;
   if (!isRedisUrl(url)) throw new SessionStoreError(`${shown} is not a redis:// or rediss:// URL`);
   const prefix = options.prefix ?? 'agent:session:';
+  const conversationPrefix = options.conversationPrefix ?? 'agent:conversation:';
   const timeoutMs = options.timeoutMs ?? 2000;
   let Redis: new (url: string, options: RedisOptions) => RedisClient;
   try {
@@ -80,6 +111,32 @@ export async function openRedisSessionStore(options: RedisSessionStoreOptions): 
     async delete(sessionId: string) {
       const id = checkSessionId(sessionId);
       return (await run(`deleting session ${id}`, () => client.del(prefix + id))) > 0;
+    },
+    async loadConversation(conversationId: string) {
+      const id = checkConversationId(conversationId);
+      const items = await run(`reading conversation ${id}`, () =>
+        client.lrange(conversationPrefix + id, 0, -1),
+      );
+      return items.map((text) => decodeExchange(text, id, where));
+    },
+    async appendExchange(conversationId: string, exchange: ConversationExchange) {
+      const id = checkConversationId(conversationId);
+      const text = encodeExchange(id, exchange, where);
+      await run(`adding to conversation ${id}`, () =>
+        client.eval(
+          APPEND_EXCHANGE,
+          1,
+          conversationPrefix + id,
+          text,
+          MAX_CONVERSATION_EXCHANGES,
+          MAX_CONVERSATION_BYTES,
+          conversationKeepFor(options.ttlMs),
+        ),
+      );
+    },
+    async deleteConversation(conversationId: string) {
+      const id = checkConversationId(conversationId);
+      return (await run(`deleting conversation ${id}`, () => client.del(conversationPrefix + id))) > 0;
     },
     async close() {
       if (closed) return;

@@ -1,5 +1,5 @@
 import { ConfigError, type SessionSnapshot } from '@agent/protocol';
-import { isRecord } from '@agent/protocol/util';
+import { isRecord, isStoreId, STORE_ID_ALLOWED } from '@agent/protocol/util';
 import { SessionStoreError } from '../errors.js';
 
 /** A finished session is kept this long unless `ttl` says otherwise: a week. */
@@ -9,13 +9,11 @@ export const UNFINISHED_SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 /** The largest snapshot a store takes: 32 MiB of JSON. */
 export const MAX_SNAPSHOT_BYTES = 32 * 1024 * 1024;
 
-const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
-export const SESSION_ID_ALLOWED =
-  '1-128 letters, digits, ".", "_", ":" or "-", starting with a letter or digit';
+export const SESSION_ID_ALLOWED = STORE_ID_ALLOWED;
 
 /** Throws a `ConfigError` for an id no session can have (it is also part of a key or a query). */
 export function checkSessionId(id: unknown): string {
-  if (typeof id === 'string' && SESSION_ID.test(id)) return id;
+  if (isStoreId(id)) return id;
   throw new ConfigError({
     field: 'sessionId',
     value: id,

@@ -1,8 +1,15 @@
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { SessionSnapshot, SessionStore } from '@agent/protocol';
+import type { ConversationExchange, SessionSnapshot, SessionStore } from '@agent/protocol';
 import type BetterSqlite3 from 'better-sqlite3';
 import { SessionStoreError } from '../errors.js';
+import {
+  boundExchanges,
+  checkConversationId,
+  conversationKeepFor,
+  decodeExchange,
+  encodeExchange,
+} from './conversation-records.js';
 import { checkSessionId, decodeSnapshot, encodeSnapshot, keepFor } from './session-records.js';
 
 export interface SqliteSessionStoreOptions {
@@ -50,7 +57,14 @@ export async function openSqliteSessionStore(options: SqliteSessionStoreOptions)
       updated_at INTEGER NOT NULL,
       expires_at INTEGER NOT NULL
     );
-    CREATE INDEX IF NOT EXISTS sessions_expires ON sessions (expires_at);`);
+    CREATE INDEX IF NOT EXISTS sessions_expires ON sessions (expires_at);
+    CREATE TABLE IF NOT EXISTS conversations (
+      id TEXT PRIMARY KEY,
+      exchanges TEXT NOT NULL,
+      updated_at INTEGER NOT NULL,
+      expires_at INTEGER NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS conversations_expires ON conversations (expires_at);`);
   } catch (error) {
     db?.close();
     throw new SessionStoreError(`cannot open the ${where}: ${(error as Error).message}`, { cause: error });
@@ -76,6 +90,7 @@ function sqliteSessionStore(
     upsert.run({ id, snapshot, now: at, expiresAt });
     purge.run(at);
   });
+  const conversations = sqliteConversations(db, now, options.ttlMs);
   let closed = false;
   const guard = <T>(what: string, fn: () => T): T => {
     if (closed) throw new SessionStoreError(`the ${where} is closed`);
@@ -106,10 +121,49 @@ function sqliteSessionStore(
       const id = checkSessionId(sessionId);
       return guard(`deleting session ${id}`, () => remove.run(id).changes > 0);
     },
+    async loadConversation(conversationId: string) {
+      const id = checkConversationId(conversationId);
+      const stored = guard(`reading conversation ${id}`, () => conversations.read(id));
+      return stored.map((text) => decodeExchange(text, id, where));
+    },
+    async appendExchange(conversationId: string, exchange: ConversationExchange) {
+      const id = checkConversationId(conversationId);
+      const text = encodeExchange(id, exchange, where);
+      guard(`adding to conversation ${id}`, () => conversations.append.immediate(id, text, now()));
+    },
+    async deleteConversation(conversationId: string) {
+      const id = checkConversationId(conversationId);
+      return guard(`deleting conversation ${id}`, () => conversations.remove(id));
+    },
     async close() {
       if (closed) return;
       closed = true;
       db.close();
     },
   };
+}
+
+/** Conversations: one row each, its exchanges a JSON list of encoded exchanges, rewritten whole in one transaction. */
+function sqliteConversations(db: BetterSqlite3.Database, now: () => number, ttlMs: number) {
+  const select = db.prepare<[string], { exchanges: string; expires_at: number }>(
+    'SELECT exchanges, expires_at FROM conversations WHERE id = ?',
+  );
+  const upsert = db.prepare(
+    `INSERT INTO conversations (id, exchanges, updated_at, expires_at) VALUES (@id, @exchanges, @now, @expiresAt)
+     ON CONFLICT(id) DO UPDATE SET exchanges = excluded.exchanges, updated_at = excluded.updated_at,
+       expires_at = excluded.expires_at`,
+  );
+  const purge = db.prepare('DELETE FROM conversations WHERE expires_at <= ?');
+  const removeRow = db.prepare('DELETE FROM conversations WHERE id = ?');
+  const read = (id: string): string[] => {
+    const row = select.get(id);
+    if (row === undefined || row.expires_at <= now()) return [];
+    return JSON.parse(row.exchanges) as string[];
+  };
+  const append = db.transaction((id: string, text: string, at: number) => {
+    purge.run(at);
+    const exchanges = JSON.stringify(boundExchanges([...read(id), text]));
+    upsert.run({ id, exchanges, now: at, expiresAt: at + conversationKeepFor(ttlMs) });
+  });
+  return { read, append, remove: (id: string) => removeRow.run(id).changes > 0 };
 }

@@ -36,9 +36,27 @@ export class Checkpointer {
     return this.send(takeSnapshot(this.parts, status, extra), status);
   }
 
+  /** The snapshot with the stored tool outputs; without them (and a WRN line) when they cannot be read. */
+  private async withToolOutputs(snapshot: SessionSnapshot): Promise<SessionSnapshot> {
+    if (this.parts.toolOutputs === undefined || snapshot.toolOutputs !== undefined) return snapshot;
+    try {
+      const outputs = await this.parts.toolOutputs();
+      return outputs.length === 0 ? snapshot : { ...snapshot, toolOutputs: outputs };
+    } catch (error) {
+      this.parts.recorder.log({
+        severity: 'WRN',
+        direction: 'response',
+        type: 'tool',
+        remoteIdentifier: 'agent:tool-output',
+        message: `the stored tool outputs are not in this checkpoint: ${errorMessage(error)}`,
+      });
+      return snapshot;
+    }
+  }
+
   private async send(snapshot: SessionSnapshot, status: SessionSnapshotStatus): Promise<boolean> {
     try {
-      await this.listener(snapshot);
+      await this.listener(await this.withToolOutputs(snapshot));
       this.lastError = undefined;
       return true;
     } catch (error) {

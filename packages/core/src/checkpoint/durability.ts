@@ -1,4 +1,10 @@
-import type { ExpectedOutput, ModelTarget, SessionSnapshot, ToolDefinition } from '@agent/protocol';
+import type {
+  ExpectedOutput,
+  ModelTarget,
+  SessionSnapshot,
+  ToolDefinition,
+  ToolOutputHook,
+} from '@agent/protocol';
 import type { AgentSessionConfig } from '../config.js';
 import type { TokenEstimator } from '../context/token-estimator.js';
 import type { SessionState } from '../loop/session-state.js';
@@ -15,6 +21,7 @@ import { isTool } from '../tools/tool.js';
 import { Checkpointer } from './checkpointer.js';
 import { type CheckpointParts, restoreSnapshot } from './session-checkpoint.js';
 import { settingsHash } from './settings-hash.js';
+import { savedOutputsOf } from './tool-output-carry.js';
 
 export interface DurabilityInput {
   config: AgentSessionConfig;
@@ -36,6 +43,8 @@ export interface DurabilityInput {
   opTree: OpTreeBuilder;
   now: () => number;
   signal: AbortSignal;
+  /** The session's tool-output hook: its stored outputs go into the snapshots. */
+  hook?: ToolOutputHook | undefined;
 }
 
 /** What a session that checkpoints, resumes or asks for approval adds to its loop. */
@@ -103,8 +112,13 @@ export function setUpDurability(input: DurabilityInput): Durability {
     opTree = new OpTreeBuilder(input.sessionId, input.agent, input.now, structuredClone(resumeFrom.opTree));
     restoreSnapshot(resumeFrom, base);
   }
+  const toolOutputs = savedOutputsOf(input.hook);
   // Not a spread: it would read the hash getter.
-  const parts: CheckpointParts = Object.assign(base, { opTree });
+  const parts: CheckpointParts = Object.assign(
+    base,
+    { opTree },
+    toolOutputs === undefined ? {} : { toolOutputs },
+  );
   const approvals =
     rule === undefined
       ? undefined

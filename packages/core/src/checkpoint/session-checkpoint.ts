@@ -1,5 +1,6 @@
 import {
   type AgentResult,
+  type SavedToolOutput,
   SESSION_SNAPSHOT_VERSION,
   type SessionSnapshot,
   type SessionSnapshotStatus,
@@ -22,6 +23,8 @@ export interface CheckpointParts {
   recorder: SessionRecorder;
   opTree: OpTreeBuilder;
   now: () => number;
+  /** The tool-output store's outputs, added to each delivered snapshot. */
+  toolOutputs?: () => Promise<SavedToolOutput[]>;
 }
 
 /**

@@ -166,6 +166,20 @@ export class TurnLoop {
     return guard.project(current, extra, target);
   }
 
+  /** Corrected tokens of messages not yet in the conversation. */
+  estimate(messages: readonly ConversationMessage[]): number {
+    return this.o.estimator.corrected(this.o.estimator.rawMessages(messages));
+  }
+
+  /** Tokens the next request adds to the conversation (tool definitions and its notice), and its limit. */
+  requestBudget(): { extra: number; limit: number } {
+    const { estimator, guard, rotation } = this.o;
+    const target = rotation.current();
+    const notice = this.noticeFor(target, this.o.state.turn + 1, 1, undefined, []);
+    const extra = estimator.tools(this.o.tools()) + estimator.corrected(notice.rawTokens);
+    return { extra, limit: guard.limitFor(target) };
+  }
+
   /** Tokens of the notice the next turn's request carries (for the tool-result checks of this turn). */
   private nextNoticeTokens(): number {
     const notice = this.noticeFor(this.o.rotation.current(), this.o.state.turn + 1, 1, undefined, []);

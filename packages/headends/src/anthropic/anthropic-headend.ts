@@ -10,7 +10,7 @@ import { ReportDeltas } from '../report-deltas.js';
 import { answerText, failureMessage, inputRejection, usageTotals } from '../usage.js';
 import { anthropicErrorBody, respondAnthropic } from './anthropic-errors.js';
 import { MessageBlocks } from './message-blocks.js';
-import { parseMessagesRequest } from './messages-request.js';
+import { CONVERSATION_HEADER, parseMessagesRequest } from './messages-request.js';
 
 function usageOf(result: AgentResult) {
   const totals = usageTotals(result);
@@ -39,7 +39,7 @@ export function createAnthropicHeadend(options: HeadendOptions): Headend {
   app.post('/v1/messages', async (c) => {
     const read = await readJsonObject(c, respondAnthropic);
     if (!read.ok) return read.response;
-    const request = parseMessagesRequest(read.body);
+    const request = parseMessagesRequest(read.body, c.req.header(CONVERSATION_HEADER));
     if (typeof request === 'string') return httpError(c, respondAnthropic, 'bad_request', request);
     const agent = options.catalog.get(request.model);
     if (agent === undefined) {
@@ -60,6 +60,7 @@ export function createAnthropicHeadend(options: HeadendOptions): Headend {
       schema: request.schema,
       headendId,
       signal: ticket.signal,
+      ...(request.conversationId === undefined ? {} : { conversationId: request.conversationId }),
     };
     const message = (content: unknown[], stopReason: string | null, usage: Record<string, number>) => ({
       id,

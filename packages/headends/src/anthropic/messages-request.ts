@@ -1,4 +1,5 @@
 import type { JsonSchema, OutputFormat } from '@agent/protocol';
+import { conversationIdProblem } from '@agent/protocol/util';
 import { contentText, type SplitChat, splitChat } from '../conversation.js';
 import { requestSchemaProblem } from '../schema-guard.js';
 
@@ -8,10 +9,22 @@ export interface MessagesRequest extends SplitChat {
   stream: boolean;
   format?: OutputFormat;
   schema?: JsonSchema;
+  /** The `x-agent-conversation-id` header: the conversation the run continues. */
+  conversationId?: string;
 }
 
+/**
+ * The request header that names a conversation on the Anthropic face. Anthropic's `metadata`
+ * takes only `user_id` (the SDK's types and the real API refuse other keys), so the face reads
+ * a header the SDK sends with `{ headers }` on any call.
+ */
+export const CONVERSATION_HEADER = 'x-agent-conversation-id';
+
 /** Validates an Anthropic messages body; a string is the 400 message. */
-export function parseMessagesRequest(body: Record<string, unknown>): MessagesRequest | string {
+export function parseMessagesRequest(
+  body: Record<string, unknown>,
+  conversationId?: string,
+): MessagesRequest | string {
   if (typeof body.model !== 'string' || body.model === '') return '"model" must be the name of an agent';
   if (body.tools !== undefined) {
     return 'this server runs agents with their own tools; requests may not bring "tools"';
@@ -35,6 +48,11 @@ export function parseMessagesRequest(body: Record<string, unknown>): MessagesReq
   const split = splitChat(messages);
   if (typeof split === 'string') return split;
   const request: MessagesRequest = { ...split, model: body.model, stream: body.stream === true };
+  if (conversationId !== undefined) {
+    const problem = conversationIdProblem(conversationId);
+    if (problem !== undefined) return `${CONVERSATION_HEADER}: ${problem}`;
+    request.conversationId = conversationId;
+  }
   const outputFormat = body.output_format as { type?: unknown; schema?: unknown } | undefined;
   if (outputFormat !== undefined && outputFormat !== null) {
     if (

@@ -1,5 +1,5 @@
 import { type AgentEvent, type AgentResult, OUTPUT_FORMATS, type OutputFormat } from '@agent/protocol';
-import { errorMessage } from '@agent/protocol/util';
+import { conversationIdProblem, errorMessage } from '@agent/protocol/util';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
@@ -32,6 +32,12 @@ export function toolInputSchema(info: AgentInfo) {
       type: 'string',
       enum: [...OUTPUT_FORMATS],
       description: `Output format of the report (default ${info.outputFormat}).`,
+    },
+    conversationId: {
+      type: 'string',
+      pattern: '^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$',
+      description:
+        'Optional: a conversation to continue. Its earlier prompts and reports come back to the agent as history, and this call is added to it.',
     },
   };
   if (info.outputFormat === 'json') {
@@ -118,10 +124,18 @@ export function createAgentToolsServer(options: AgentToolsOptions): Server {
       const problem = requestSchemaProblem(schema, '"schema"');
       if (problem !== undefined) return errorResult(problem);
     }
+    const conversationId = args.conversationId;
+    if (conversationId !== undefined) {
+      const problem = conversationIdProblem(conversationId);
+      if (problem !== undefined) {
+        return errorResult(`"conversationId": ${problem}`);
+      }
+    }
     return runAdmitted(extra, (runOptions) =>
       agent.run(prompt, {
         ...runOptions,
         format: format as OutputFormat | undefined,
+        ...(conversationId === undefined ? {} : { conversationId: conversationId as string }),
         schema:
           typeof schema === 'object' && schema !== null ? (schema as Record<string, unknown>) : undefined,
       }),

@@ -1,4 +1,5 @@
 import type { JsonSchema, OutputFormat } from '@agent/protocol';
+import { conversationIdProblem } from '@agent/protocol/util';
 import { contentText, type SplitChat, splitChat } from '../conversation.js';
 import { requestSchemaProblem } from '../schema-guard.js';
 
@@ -9,6 +10,8 @@ export interface ChatRequest extends SplitChat {
   includeUsage: boolean;
   format?: OutputFormat;
   schema?: JsonSchema;
+  /** `metadata.conversation_id`: the conversation the run continues. */
+  conversationId?: string;
 }
 
 /** Validates an OpenAI chat completions body; a string is the 400 message. */
@@ -39,6 +42,17 @@ export function parseChatRequest(body: Record<string, unknown>): ChatRequest | s
     stream: body.stream === true,
     includeUsage: options?.include_usage === true,
   };
+  if (body.metadata !== undefined && body.metadata !== null) {
+    if (typeof body.metadata !== 'object' || Array.isArray(body.metadata)) {
+      return '"metadata" must be an object of string values';
+    }
+    const id = (body.metadata as Record<string, unknown>).conversation_id;
+    if (id !== undefined) {
+      const problem = conversationIdProblem(id);
+      if (problem !== undefined) return `metadata.conversation_id: ${problem}`;
+      request.conversationId = id as string;
+    }
+  }
   const responseFormat = body.response_format as
     | { type?: unknown; json_schema?: { schema?: unknown } }
     | undefined;

@@ -63,7 +63,11 @@ export function createOpenAiHeadend(options: HeadendOptions): Headend {
     const { ticket } = admitted;
     const id = `chatcmpl-${randomUUID()}`;
     const input = { prompt: request.prompt, history: request.history };
-    const base = { format: request.format, schema: request.schema };
+    const base = {
+      format: request.format,
+      schema: request.schema,
+      ...(request.conversationId === undefined ? {} : { conversationId: request.conversationId }),
+    };
     if (!request.stream) {
       try {
         const reasoning: string[] = [];

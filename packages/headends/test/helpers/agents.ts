@@ -72,7 +72,8 @@ export async function startAgents(
     runners.push(
       await createAgentRunner(file, {
         cwd: dir,
-        env: {},
+        // Sessions and conversations go to the temp dir, never to the user's state dir.
+        env: { XDG_STATE_HOME: join(dir, 'state') },
         userConfigDir: join(dir, '.none'),
         systemConfigDir: join(dir, '.none'),
       }),

@@ -5,5 +5,6 @@ export { countNewlines, utf8PrefixLength } from './bytes.js';
 export { DURATION_ALLOWED, parseDurationMs } from './duration.js';
 export { describeValue, errorMessage } from './error-text.js';
 export { finiteNumber, isPositiveInteger, isRecord } from './guards.js';
+export { conversationIdProblem, isStoreId, STORE_ID_ALLOWED } from './store-ids.js';
 export { CHARS_PER_TOKEN, heuristicTokens } from './tokens.js';
 export { type ParsedToolArguments, parseToolArguments } from './tool-arguments.js';

@@ -172,6 +172,7 @@ class ChainRun {
         `router:${destination.toolName}`,
       ),
       ...(history === undefined ? {} : { conversationHistory: history }),
+      ...(this.request.exchanges === undefined ? {} : { exchanges: this.request.exchanges }),
       ...(this.next === undefined ? {} : { after: this.next }),
     });
     return { result, agent: destination, label: `router destination ${destination.toolName}` };

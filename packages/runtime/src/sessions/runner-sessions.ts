@@ -20,8 +20,8 @@ export class RunnerSessions {
     private readonly given?: SessionStore,
   ) {}
 
-  private labelled(snapshot: SessionSnapshot): SessionSnapshot {
-    return { ...snapshot, labels: { ...snapshot.labels, agentFile: this.agentFile } };
+  private labelled(snapshot: SessionSnapshot, labels?: Record<string, string>): SessionSnapshot {
+    return { ...snapshot, labels: { ...snapshot.labels, ...labels, agentFile: this.agentFile } };
   }
 
   /** The store; rejects with a `SessionStoreError` (or `ConfigError`) naming it when it cannot open. */
@@ -42,9 +42,12 @@ export class RunnerSessions {
     return this.opening;
   }
 
-  /** Saves each checkpoint; the next turn waits for the write. */
-  checkpointer(store: SessionStore): (snapshot: SessionSnapshot) => Promise<void> {
-    return (snapshot) => store.save(this.labelled(snapshot));
+  /** Saves each checkpoint (with the run's `labels`); the next turn waits for the write. */
+  checkpointer(
+    store: SessionStore,
+    labels?: Record<string, string>,
+  ): (snapshot: SessionSnapshot) => Promise<void> {
+    return (snapshot) => store.save(this.labelled(snapshot, labels));
   }
 
   /**
@@ -52,10 +55,14 @@ export class RunnerSessions {
    * `agent resume` can find it; a store that is down is said in the result's error (the
    * snapshot stays in the result).
    */
-  async keepPaused(result: AgentResult, alreadyStored: boolean): Promise<AgentResult> {
+  async keepPaused(
+    result: AgentResult,
+    alreadyStored: boolean,
+    labels?: Record<string, string>,
+  ): Promise<AgentResult> {
     if (result.success || result.snapshot === undefined || alreadyStored) return result;
     try {
-      await (await this.store()).save(this.labelled(result.snapshot));
+      await (await this.store()).save(this.labelled(result.snapshot, labels));
       return result;
     } catch (error) {
       return {

@@ -1,8 +1,9 @@
-import type { SessionSnapshot, SessionStore } from '@agent/protocol';
+import type { ConversationExchange, SessionSnapshot, SessionStore } from '@agent/protocol';
 
-/** A session store in a Map, that remembers whether it was closed (the caller owns it). */
+/** A session store in Maps, that remembers whether it was closed (the caller owns it). */
 export function createMemoryStore(): SessionStore & { closed: boolean } {
   const snapshots = new Map<string, SessionSnapshot>();
+  const conversations = new Map<string, ConversationExchange[]>();
   return {
     name: 'memory',
     location: 'memory',
@@ -15,6 +16,18 @@ export function createMemoryStore(): SessionStore & { closed: boolean } {
     },
     async delete(sessionId) {
       return snapshots.delete(sessionId);
+    },
+    async loadConversation(conversationId) {
+      return structuredClone(conversations.get(conversationId) ?? []);
+    },
+    async appendExchange(conversationId, exchange) {
+      conversations.set(conversationId, [
+        ...(conversations.get(conversationId) ?? []),
+        structuredClone(exchange),
+      ]);
+    },
+    async deleteConversation(conversationId) {
+      return conversations.delete(conversationId);
     },
     async close() {
       this.closed = true;
