@@ -177,6 +177,8 @@ describe('starting several servers', () => {
   it('reports a bad config entry as a warning instead of throwing', async () => {
     const set = await createMcpToolProviders({ odd: { type: 'ftp' } as never });
     expect(set.providers).toEqual([]);
-    expect(set.warnings[0]?.message).toContain('type must be one of stdio, http, sse, websocket, custom, got "ftp"');
+    expect(set.warnings[0]?.message).toContain(
+      'type must be one of stdio, http, sse, websocket, custom, got "ftp"',
+    );
   });
 });
