@@ -44,7 +44,7 @@ async function pidsOfTwoRuns(
     }
     // The tool's answer is in the request after each call.
     const pids = [1, 3].map((index) => {
-      const messages = (requestsOf('m')[index]?.body as { messages: { role: string; content: string }[] })
+      const messages = (requestsOf('m')[index]!.body as { messages: { role: string; content: string }[] })
         .messages;
       return Number(messages.find((m) => m.role === 'tool')?.content.match(/\d+/)?.[0]);
     });

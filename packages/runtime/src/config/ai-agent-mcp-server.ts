@@ -1,5 +1,5 @@
 import { isRecord, parseDurationMs } from '@agent/protocol/util';
-import { type Context, checkKeys, fail, type Json, toolGlobs, warn } from './ai-agent-context.js';
+import { type Context, checkKeys, fail, type Json, toolGlobs } from './ai-agent-context.js';
 
 // ai-agent's `mcpServers` entries, translated into this runtime's server entries.
 
