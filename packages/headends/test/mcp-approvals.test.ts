@@ -164,3 +164,9 @@ describe('MCP approvals without elicitation', () => {
     expect(textOf(twice)).toMatch(/waits for no approval: it finished/);
   });
 });
+
+it('refuses an approval timeout that is not a positive number of milliseconds', () => {
+  expect(() => createMcpHeadend({ catalog: agents.catalog, tokens: ['t'], approvalTimeoutMs: 0 })).toThrow(
+    'mcp headend: approvalTimeoutMs must be a positive number of milliseconds, not 0',
+  );
+});
