@@ -129,7 +129,7 @@ describe('MCP approvals without elicitation', () => {
     expect(textOf(paused)).toContain(`Session ${state.sessionId} is waiting for approval of this call:`);
     expect(textOf(paused)).toContain('- call_r1: ops__deploy {"env":"staging"}');
     const tools = (await client.listTools()).tools.map((tool) => tool.name);
-    expect(tools).toEqual(['deployer', 'resume_session']);
+    expect(tools).toEqual(['deployer', 'lead', 'resume_session']);
 
     const wrongCall = await client.callTool({
       name: 'resume_session',
@@ -163,4 +163,10 @@ describe('MCP approvals without elicitation', () => {
     });
     expect(textOf(twice)).toMatch(/waits for no approval: it finished/);
   });
+});
+
+it('refuses an approval timeout that is not a positive number of milliseconds', () => {
+  expect(() => createMcpHeadend({ catalog: agents.catalog, tokens: ['t'], approvalTimeoutMs: 0 })).toThrow(
+    'mcp headend: approvalTimeoutMs must be a positive number of milliseconds, not 0',
+  );
 });

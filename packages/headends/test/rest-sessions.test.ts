@@ -1,4 +1,4 @@
-import { finalReport } from '@agent/testkit';
+import { finalReport, toolCall } from '@agent/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRestHeadend, type ServedHeadend, serve } from '../src/index.js';
 import {
@@ -172,12 +172,37 @@ describe('REST sessions', () => {
     const shown = await getSession(paused.sessionId);
     expect(shown.status).toBe(409);
     expect(await errorOf(shown)).toBe(
-      `session "${paused.sessionId}" was started by agent "other" from an agent file this server does not serve (served: deployer)`,
+      `session "${paused.sessionId}" was started by agent "other" from an agent file this server does not serve (served: deployer, lead)`,
     );
     const approvals = await post(`/v1/sessions/${paused.sessionId}/approvals`, {
       decisions: { call_o1: { approved: true } },
     });
     expect(approvals.status).toBe(409);
     expect(agents.deployments().some((call) => call.meta['agent/callId'] === 'call_o1')).toBe(false);
+  });
+
+  it("a sub-agent's pending call pauses the lead; decided by its address, the whole tree resumes", async () => {
+    agents.model.push(
+      toolCall('agent__deployer', { prompt: 'ship it' }, { id: 'call_lead1' }),
+      deployCall('call_sub1'),
+    );
+    const response = await post('/v1/agents/lead/run', { prompt: 'Ship the release.' });
+    const paused = (await response.json()) as { sessionId: string };
+    expect(paused).toMatchObject({
+      exitCode: 'EXIT-AWAITING-APPROVAL',
+      pendingApprovals: [{ callId: 'call_lead1/call_sub1', tool: 'ops__deploy', arguments: { env: 'prod' } }],
+    });
+    const shown = await (await getSession(paused.sessionId)).json();
+    expect(shown).toMatchObject({ agent: 'lead', pendingApprovals: [{ callId: 'call_lead1/call_sub1' }] });
+    agents.model.push(finalReport('Deployed.', { format: 'sub-agent' }), finalReport('The release shipped.'));
+    const resumed = await post(`/v1/sessions/${paused.sessionId}/approvals`, {
+      decisions: { 'call_lead1/call_sub1': { approved: true } },
+    });
+    expect(await resumed.json()).toMatchObject({
+      success: true,
+      finalReport: { content: 'The release shipped.' },
+    });
+    expect(agents.deployments().at(-1)).toMatchObject({ meta: { 'agent/callId': 'call_sub1' } });
+    expect(lastToolMessages(agents.model)).toEqual(['Deployed.']);
   });
 });

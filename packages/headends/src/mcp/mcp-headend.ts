@@ -67,6 +67,15 @@ export function createMcpHeadend(options: McpHeadendOptions): McpHeadend {
       message: `mcp headend: sessionIdleMs must be a positive number of milliseconds, not ${idleMs}`,
     });
   }
+  const approvalTimeoutMs = options.approvalTimeoutMs;
+  if (approvalTimeoutMs !== undefined && !(Number.isFinite(approvalTimeoutMs) && approvalTimeoutMs > 0)) {
+    throw new ConfigError({
+      field: 'approvalTimeoutMs',
+      value: approvalTimeoutMs,
+      allowed: 'a positive number of milliseconds',
+      message: `mcp headend: approvalTimeoutMs must be a positive number of milliseconds, not ${approvalTimeoutMs}`,
+    });
+  }
   const streamCloseAfterMs = options.streamCloseAfterMs;
   if (streamCloseAfterMs !== undefined && !(Number.isFinite(streamCloseAfterMs) && streamCloseAfterMs >= 0)) {
     throw new ConfigError({
@@ -84,7 +93,7 @@ export function createMcpHeadend(options: McpHeadendOptions): McpHeadend {
         headendId,
         activity,
         streamCloseAfterMs,
-        ...(options.approvalTimeoutMs === undefined ? {} : { approvalTimeoutMs: options.approvalTimeoutMs }),
+        ...(approvalTimeoutMs === undefined ? {} : { approvalTimeoutMs }),
         requestSignal: (requestId) => {
           const signal = requestSignals.get(requestId);
           requestSignals.delete(requestId);

@@ -16,7 +16,7 @@ export function deployCall(id: string, env = 'prod'): ScriptStep {
 
 export interface ApprovalAgents {
   model: ModelServer;
-  /** Serves `deployer` only; `other` shares its session store but is not served. */
+  /** Serves `deployer` and `lead` (whose sub-agent is the deployer); `other` shares the store, not served. */
   catalog: AgentCatalog;
   deployer: AgentRunner;
   other: AgentRunner;
@@ -47,6 +47,10 @@ export async function startApprovalAgents(): Promise<ApprovalAgents> {
     `---\ndescription: ${description}\nmodels: [local/m]\ntools: [ops]\n---\nYou deploy releases.\n`;
   writeFileSync(join(dir, 'deployer.ai'), agent('Deploys releases.'));
   writeFileSync(join(dir, 'other.ai'), agent('Another agent on the same store.'));
+  writeFileSync(
+    join(dir, 'lead.ai'),
+    '---\ndescription: Leads; the deployer is its sub-agent.\nmodels: [local/m]\nagents: [deployer.ai]\n---\nYou lead.\n',
+  );
   const options = {
     cwd: dir,
     env: { XDG_STATE_HOME: join(dir, 'state') },
@@ -55,9 +59,10 @@ export async function startApprovalAgents(): Promise<ApprovalAgents> {
   };
   const deployer = await createAgentRunner(join(dir, 'deployer.ai'), options);
   const other = await createAgentRunner(join(dir, 'other.ai'), options);
+  const lead = await createAgentRunner(join(dir, 'lead.ai'), options);
   return {
     model,
-    catalog: createCatalog([served(deployer)]),
+    catalog: createCatalog([served(deployer), served(lead)]),
     deployer,
     other,
     deployments: () =>
@@ -68,7 +73,7 @@ export async function startApprovalAgents(): Promise<ApprovalAgents> {
             .map((line) => JSON.parse(line))
         : [],
     close: async () => {
-      await Promise.all([deployer.close(), other.close()]);
+      await Promise.all([deployer.close(), other.close(), lead.close()]);
       await model.close();
       rmSync(dir, { recursive: true, force: true });
     },
