@@ -3,6 +3,7 @@ import { type RedisServer, startRedisServer } from '@agent/testkit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type AgentDir, agentDir, type RunningServer, startServer } from './helpers.js';
 import { multiTurnModel, runClient, startWorkerProcess, type WorkerProcess } from './queue-fleet.js';
+import { restartableRedis } from './restartable-redis.js';
 
 let redis: RedisServer;
 let queueCount = 0;
@@ -26,8 +27,15 @@ afterAll(async () => {
 /** A model with scripted latency, agent files, a face on the queue and `workers` worker processes. */
 async function fleet(
   workers: number,
-  options: { delayMs?: number; holdFirstRunOfTurn?: number; workerArgs?: string[]; faceArgs?: string[] } = {},
+  options: {
+    delayMs?: number;
+    holdFirstRunOfTurn?: number;
+    workerArgs?: string[];
+    faceArgs?: string[];
+    url?: string;
+  } = {},
 ) {
+  const url = options.url ?? redis.url;
   queueCount += 1;
   const name = `e2e-${process.pid}-${queueCount}`;
   const model = multiTurnModel(options.delayMs ?? 300, {
@@ -43,7 +51,7 @@ async function fleet(
       '0',
       '--allow-no-auth',
       '--queue',
-      redis.url,
+      url,
       '--queue-name',
       name,
       ...(options.faceArgs ?? []),
@@ -54,7 +62,7 @@ async function fleet(
   started.push({ kill: () => face.child.kill('SIGKILL'), exited: face.exited });
   const workerArgs = [
     '--queue',
-    redis.url,
+    url,
     '--queue-name',
     name,
     '--agent',
@@ -179,4 +187,37 @@ describe('agent-server on a Redis queue', () => {
       /exited with 1[\s\S]*missing\.ai/,
     );
   }, 60_000);
+
+  it('Redis restarted mid-load: no process crashes, every client gets its answer or a clean error, work resumes', async () => {
+    const restartable = await restartableRedis();
+    try {
+      const { model, workers, baseUrl, face } = await fleet(1, { url: restartable.url, delayMs: 500 });
+      const clients = Array.from({ length: 4 }, (_, at) => runClient(baseUrl, `job-${at}`, at % 2 === 0));
+      await until(() => [...model.turnsRun.keys()].filter((key) => key.endsWith('#2')).length === 4);
+      await restartable.stop();
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      await restartable.start();
+      const outcomes = await Promise.all(clients);
+      for (const outcome of outcomes) {
+        // An answer, or a failed result (JSON, or the SSE result event): never a dropped connection.
+        expect(outcome.status, JSON.stringify(outcome)).toBe(200);
+        expect(typeof outcome.success, JSON.stringify(outcome)).toBe('boolean');
+        if (outcome.success === true) expect(outcome.report).toBe(`report of ${outcome.job}`);
+      }
+      expect(face.child.exitCode).toBe(null);
+      expect(workers[0]!.child.exitCode).toBe(null);
+      // Work goes on after the restart.
+      expect(await runClient(baseUrl, 'job-9', false)).toMatchObject({
+        status: 200,
+        success: true,
+        report: 'report of job-9',
+      });
+    } finally {
+      for (const process_ of started.splice(0)) {
+        process_.kill();
+        await process_.exited;
+      }
+      await restartable.close();
+    }
+  }, 120_000);
 });
