@@ -116,7 +116,7 @@ function runRest(bodyText: string) {
 }
 
 describe('REST: schemas from the request', () => {
-  it('a catastrophic pattern never stalls the server: /health answers in under 100 ms all through the run', async () => {
+  it('a catastrophic pattern never stalls the server: /health keeps answering all through the run', async () => {
     // One request first: the connection and the route are set up outside the measured polls.
     await (await fetch(`${rest.url}/health`)).json();
     const latencies: number[] = [];
@@ -141,7 +141,9 @@ describe('REST: schemas from the request', () => {
     // The first report (20,001 characters against the pattern) was checked and sent back.
     expect(modelCalls()).toBe(2);
     expect(latencies.length).toBeGreaterThanOrEqual(5);
-    expect(Math.max(...latencies)).toBeLessThan(100);
+    // Not a speed check: a backtracking match of 20,001 characters would hold the event loop for
+    // hours, so a poll that waits even two seconds (a loaded machine stays far below) means a stall.
+    expect(Math.max(...latencies)).toBeLessThan(2000);
   });
 
   it('{"type":"banana"}: 400 naming the problem, no model call', async () => {
