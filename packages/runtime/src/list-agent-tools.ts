@@ -1,6 +1,7 @@
 import type { RunAgentFileOptions } from './api.js';
+import { runExpectedOutput } from './run-outcomes.js';
 import { RunScope } from './run-scope.js';
-import { prepareRunner, runExpectedOutput } from './runner.js';
+import { prepareRunner } from './runner.js';
 import { buildSessionConfig, startPrivateServers } from './session-runner.js';
 
 /** One tool the top agent of a file is offered. */

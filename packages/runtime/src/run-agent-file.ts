@@ -2,7 +2,8 @@ import type { AgentResult } from '@agent/protocol';
 import { errorMessage } from '@agent/protocol/util';
 import { redactSecrets } from '@agent/providers';
 import type { RunAgentFileOptions, RunInput } from './api.js';
-import { configurationFailure, createAgentRunner } from './runner.js';
+import { configurationFailure } from './run-outcomes.js';
+import { createAgentRunner } from './runner.js';
 
 /**
  * Loads an agent file (and its sub-agents and config), runs it once on `input` (a prompt, or

@@ -1,8 +1,9 @@
 import { scriptedModel } from '@agent/testkit';
 import { describe, expect, test } from 'vitest';
 import type { RunAgentFileOptions } from '../src/index.js';
+import { runExpectedOutput } from '../src/run-outcomes.js';
 import { RunScope } from '../src/run-scope.js';
-import { prepareRunner, runExpectedOutput } from '../src/runner.js';
+import { prepareRunner } from '../src/runner.js';
 import { buildSessionConfig } from '../src/session-runner.js';
 import { agentFile, isolated, localConfig, tempTree } from './helpers/temp-tree.js';
 

@@ -1,8 +1,9 @@
 import type { AgentSessionConfig } from '@agent/core';
 import { scriptedModel } from '@agent/testkit';
 import type { RunAgentFileOptions } from '../../src/api.js';
+import { runExpectedOutput } from '../../src/run-outcomes.js';
 import { RunScope } from '../../src/run-scope.js';
-import { type PreparedRunner, prepareRunner, runExpectedOutput } from '../../src/runner.js';
+import { type PreparedRunner, prepareRunner } from '../../src/runner.js';
 import { buildSessionConfig } from '../../src/session-runner.js';
 
 /** The session config the runtime would give the core for the top agent of `path` (MCP closed after). */

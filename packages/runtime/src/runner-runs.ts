@@ -1,0 +1,268 @@
+import { randomUUID } from 'node:crypto';
+import { checkConversationId, checkSessionId } from '@agent/cache';
+import type {
+  AgentEventMeta,
+  AgentResult,
+  ConversationExchange,
+  SessionSnapshot,
+  SessionStore,
+} from '@agent/protocol';
+import { errorMessage } from '@agent/protocol/util';
+import type { ResumeOptions, RunAgentFileOptions, RunInput, RunOptions, StoredSession } from './api.js';
+import { runAgentChain } from './orchestration/run-chain.js';
+import { configurationFailure, runExpectedOutput } from './run-outcomes.js';
+import { RunScope } from './run-scope.js';
+import type { PreparedRunner } from './runner.js';
+import type { SessionRequest } from './session-runner.js';
+import { RunConversation } from './sessions/conversations.js';
+import { RunnerSessions } from './sessions/runner-sessions.js';
+
+type RunInputObject = Exclude<RunInput, string>;
+type Durable = SessionRequest['durable'];
+
+/**
+ * The runs of a runner's top agent: new ones, resumed ones, and the stored sessions they leave.
+ * Every run shares the runner's clients, MCP servers and session store.
+ */
+export class TopAgentRuns {
+  private readonly sessions: RunnerSessions;
+  /** Checkpoints and resume cover one session: an agent with advisors, a router or a handoff is a chain. */
+  private readonly resumable: boolean;
+  private closed = false;
+  private closing: Promise<void> | undefined;
+
+  constructor(
+    private readonly prepared: PreparedRunner,
+    private readonly options: RunAgentFileOptions,
+  ) {
+    const { config, tree } = prepared.context;
+    this.sessions = new RunnerSessions(config, tree.root.path, options.sessionStore);
+    this.resumable = tree.root.orchestration === undefined;
+  }
+
+  private get root() {
+    return this.prepared.context.tree.root;
+  }
+
+  private fail(message: string, merged: RunOptions): AgentResult {
+    return configurationFailure(message, { ...merged, agentPath: this.root.toolName });
+  }
+
+  async run(input: RunInput, runOptions: RunOptions = {}): Promise<AgentResult> {
+    const merged: RunOptions = { ...pickRunOptions(this.options), ...runOptions };
+    const problem = runInputProblem(input, merged);
+    if (problem !== undefined) return this.fail(problem, merged);
+    const { prompt, history } = typeof input === 'string' ? { prompt: input, history: undefined } : input;
+    if (this.closed) return this.fail('the agent runner was closed', merged);
+    const conversation =
+      merged.conversationId === undefined
+        ? undefined
+        : new RunConversation(this.sessions, merged.conversationId, prompt);
+    return this.execute(prompt, merged, merged.sessionId ?? randomUUID(), undefined, history, conversation);
+  }
+
+  async resume(sessionId: string, resumeOptions: ResumeOptions = {}): Promise<AgentResult> {
+    const { approvals, ...runOptions } = resumeOptions;
+    const merged: RunOptions = { ...pickRunOptions(this.options), ...runOptions };
+    const fail = (message: string) => this.fail(this.prepared.context.config.redact(message), merged);
+    if (this.closed) return fail('the agent runner was closed');
+    if (!this.resumable)
+      return fail(`${this.root.file} has advisors, a router or a handoff: its runs cannot be resumed`);
+    let store: SessionStore;
+    let snapshot: SessionSnapshot | undefined;
+    try {
+      store = await this.sessions.store();
+      snapshot = await store.load(sessionId);
+    } catch (error) {
+      return fail(`cannot resume session ${JSON.stringify(sessionId)}: ${errorMessage(error)}`);
+    }
+    if (snapshot === undefined) {
+      return fail(
+        `no session ${JSON.stringify(sessionId)} in the session store ${store.location} (never stored, or finished and expired)`,
+      );
+    }
+    const conversation = RunConversation.fromLabels(this.sessions, snapshot.labels);
+    const durable: Durable = {
+      resumeFrom: snapshot,
+      ...(approvals === undefined ? {} : { approvals }),
+      onCheckpoint: this.sessions.checkpointer(store, conversation?.labels()),
+    };
+    return this.execute('', merged, snapshot.sessionId, durable, undefined, conversation);
+  }
+
+  async storedSession(sessionId: string): Promise<StoredSession | undefined> {
+    checkSessionId(sessionId);
+    const snapshot = await (await this.sessions.store()).load(sessionId);
+    if (snapshot === undefined) return undefined;
+    return { snapshot, startedHere: snapshot.labels?.agentFile === this.root.path };
+  }
+
+  close(): Promise<void> {
+    this.closed = true;
+    const { context } = this.prepared;
+    this.closing ??= Promise.all([context.mcp.close(), context.cache?.close(), this.sessions.close()]).then(
+      () => undefined,
+    );
+    return this.closing;
+  }
+
+  /** One run of the top agent: a new one, or (`given.resumeFrom`) a stored one continued. */
+  private async execute(
+    prompt: string,
+    merged: RunOptions,
+    sessionId: string,
+    given: Durable,
+    history?: RunInputObject['history'],
+    conversation?: RunConversation,
+  ): Promise<AgentResult> {
+    const { context, active } = this.prepared;
+    const { config } = context;
+    let exchanges: ConversationExchange[] = [];
+    if (conversation !== undefined && given?.resumeFrom === undefined) {
+      try {
+        exchanges = await conversation.exchanges();
+      } catch (error) {
+        return this.fail(
+          config.redact(`cannot read conversation ${conversation.id}: ${errorMessage(error)}`),
+          merged,
+        );
+      }
+    }
+    const scope = new RunScope(merged.onEvent, config.redact);
+    const meta: AgentEventMeta = {
+      isMaster: true,
+      isFinal: false,
+      sessionId,
+      agentPath: this.root.toolName,
+      ...(merged.headendId === undefined ? {} : { headendId: merged.headendId }),
+    };
+    this.logMcpWarnings(scope, meta);
+    const labels = conversation?.labels();
+    const durable = this.resumable
+      ? await this.durableOptions(merged, given, scope, meta, labels)
+      : undefined;
+    const handle = { scope, meta };
+    active.add(handle);
+    try {
+      const result = await runAgentChain(context, {
+        definition: this.root,
+        prompt,
+        expectedOutput: runExpectedOutput(this.root, merged),
+        depth: 0,
+        ...(merged.maxTurns === undefined ? {} : { overrides: { maxTurns: merged.maxTurns } }),
+        ...(history === undefined ? {} : { conversationHistory: history }),
+        ...(exchanges.length === 0 ? {} : { exchanges }),
+        ...(merged.signal === undefined ? {} : { signal: merged.signal }),
+        ...(merged.stopSignal === undefined ? {} : { stopSignal: merged.stopSignal }),
+        ...(merged.headendId === undefined ? {} : { headendId: merged.headendId }),
+        trace: {
+          llm: merged.traceLlm ?? this.prepared.trace.llm,
+          mcp: merged.traceMcp ?? this.prepared.trace.mcp,
+        },
+        scope,
+        sessionId,
+        ...(durable === undefined ? {} : { durable }),
+      });
+      const kept = await this.sessions.keepPaused(result, durable?.onCheckpoint !== undefined, labels);
+      await conversation?.record(kept, scope, meta);
+      return scope.finish({ ...kept, finalAgentId: kept.finalAgentId ?? this.root.toolName });
+    } catch (error) {
+      return this.fail(config.redact(errorMessage(error)), merged);
+    } finally {
+      active.delete(handle);
+    }
+  }
+
+  /** The warnings the shared MCP servers left at start, in every run's log. */
+  private logMcpWarnings(scope: RunScope, meta: AgentEventMeta): void {
+    for (const warning of this.prepared.context.mcp.warnings) {
+      scope.log(
+        {
+          severity: 'WRN',
+          direction: 'response',
+          type: 'tool',
+          remoteIdentifier: `mcp:${warning.server}`,
+          message: warning.message,
+        },
+        meta,
+      );
+    }
+  }
+
+  /**
+   * The session's checkpoint listener (a `durable` run, or a resumed one) and approver. A store
+   * that cannot open turns checkpoints off for the run, with a warning: the run itself goes on.
+   */
+  private async durableOptions(
+    merged: RunOptions,
+    given: Durable,
+    scope: RunScope,
+    meta: AgentEventMeta,
+    labels: Record<string, string> | undefined,
+  ): Promise<Durable> {
+    const out: NonNullable<Durable> = { ...given };
+    if (merged.approver !== undefined) out.approver = merged.approver;
+    if (merged.durable === true && out.onCheckpoint === undefined) {
+      try {
+        out.onCheckpoint = this.sessions.checkpointer(await this.sessions.store(), labels);
+      } catch (error) {
+        scope.log(
+          {
+            severity: 'WRN',
+            direction: 'response',
+            type: 'llm',
+            remoteIdentifier: 'agent:checkpoint',
+            message: `the session store is unavailable, this run keeps no checkpoints: ${errorMessage(error)}`,
+          },
+          meta,
+        );
+      }
+    }
+    return Object.keys(out).length === 0 ? undefined : out;
+  }
+}
+
+/** Why a run's input cannot be used, in words that say what is allowed; undefined when it can. */
+function runInputProblem(input: RunInput, options: RunOptions): string | undefined {
+  if (options.sessionId !== undefined) {
+    try {
+      checkSessionId(options.sessionId);
+    } catch (error) {
+      return errorMessage(error);
+    }
+  }
+  if (options.conversationId !== undefined) {
+    try {
+      checkConversationId(options.conversationId);
+    } catch (error) {
+      return errorMessage(error);
+    }
+  }
+  if ('conversationHistory' in options) {
+    return 'conversationHistory is no longer a run option: pass the history with the prompt, run({ prompt, history })';
+  }
+  if (typeof input === 'string') return undefined;
+  if (typeof input !== 'object' || input === null || typeof input.prompt !== 'string') {
+    return 'the input must be a prompt string or { prompt: string, history?: ConversationMessage[] }';
+  }
+  if (input.history !== undefined && !Array.isArray(input.history)) {
+    return 'history must be a list of conversation messages';
+  }
+  return undefined;
+}
+
+/** The per-run options given to `createAgentRunner`: defaults for every run. */
+function pickRunOptions(options: RunAgentFileOptions): RunOptions {
+  const {
+    configPath,
+    cwd,
+    env,
+    userConfigDir,
+    systemConfigDir,
+    models,
+    clientFactory,
+    sessionStore,
+    ...run
+  } = options;
+  return run;
+}
