@@ -33,7 +33,9 @@ function buildProgram(setCode: (code: CliExitCode) => void): Command {
       .option('--trace-llm', 'log LLM requests and responses at TRC severity')
       .option('--trace-mcp', 'log MCP traffic at TRC severity')
       .option('--json', 'print the whole AgentResult as JSON on stdout instead of the report')
-      .option('--accounting <file.jsonl>', 'append every accounting entry to FILE as one JSON line');
+      .option('--accounting <file.jsonl>', 'append every accounting entry to FILE as one JSON line')
+      .option('-q, --quiet', 'no progress on stderr (on a terminal the live status line is drawn by default)')
+      .option('--progress', 'when stderr is not a terminal, one short line per turn on stderr');
 
   observability(
     program

@@ -93,7 +93,16 @@ function buildProgram(setCode: (code: CliExitCode) => void): Command {
         io,
         options: {
           ...(models.length === 0 ? {} : { model: models.filter((m) => m !== '') }),
-          ...pick(options, ['format', 'schema', 'config', 'override', 'verbose', 'traceLlm', 'traceMcp']),
+          ...pick(options, [
+            'format',
+            'schema',
+            'config',
+            'override',
+            'verbose',
+            'quiet',
+            'traceLlm',
+            'traceMcp',
+          ]),
           ...(typeof options.billingFile === 'string' ? { accounting: options.billingFile } : {}),
           ...(Object.keys(settings).length === 0 ? {} : { settings }),
         },

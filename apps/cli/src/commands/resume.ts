@@ -42,6 +42,8 @@ export async function resumeCommand(
     display: {
       verbose: options.verbose === true,
       json: options.json === true,
+      quiet: options.quiet === true,
+      progress: options.progress === true,
       ...(options.accounting === undefined ? {} : { accountingPath: options.accounting }),
     },
     io,

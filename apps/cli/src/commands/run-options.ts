@@ -15,6 +15,10 @@ export interface RunCliOptions {
   traceMcp?: boolean;
   json?: boolean;
   accounting?: string;
+  /** `--quiet`: no progress at all on stderr. */
+  quiet?: boolean;
+  /** `--progress`: a line per turn on stderr when it is not a terminal. */
+  progress?: boolean;
   /** `--override key=value`, repeatable (every agent of the tree). */
   override?: string[];
   /** Per-setting values from flags such as ai-agent's `--temperature` (the top agent; sub-agents where silent). */

@@ -9,6 +9,7 @@ import { AccountingFile } from '../output/accounting-file.js';
 import { formatCompactLog, showsWithoutVerbose } from '../output/compact-log.js';
 import { resultForJson } from '../output/json-result.js';
 import { formatLogEntry } from '../output/logfmt.js';
+import { ProgressLines } from '../output/progress-lines.js';
 import { renderReport } from '../output/render-report.js';
 import { StatusLine } from '../output/status-line.js';
 import { terminalCaps } from '../output/terminal.js';
@@ -22,6 +23,10 @@ export interface RunDisplay {
   /** The whole AgentResult as JSON on stdout instead of the report. */
   json: boolean;
   accountingPath?: string;
+  /** `--quiet`: no progress on stderr, neither the live line nor `--progress` lines. */
+  quiet?: boolean;
+  /** `--progress`: one line per turn when stderr is not a terminal. */
+  progress?: boolean;
 }
 
 export interface RunSessionParams {
@@ -48,13 +53,19 @@ export async function runSession(params: RunSessionParams): Promise<CliExitCode>
   const { io, display } = params;
   const errCaps = terminalCaps(io.stderr, io.env);
   const outCaps = terminalCaps(io.stdout, io.env);
-  const status = errCaps.isTty
-    ? new StatusLine({
-        out: io.stderr,
-        ansi: errCaps.ansi,
-        columns: () => terminalCaps(io.stderr, io.env).columns,
-      })
-    : undefined;
+  const status =
+    errCaps.isTty && display.quiet !== true
+      ? new StatusLine({
+          out: io.stderr,
+          ansi: errCaps.ansi,
+          columns: () => terminalCaps(io.stderr, io.env).columns,
+        })
+      : undefined;
+  const lines =
+    !errCaps.isTty && display.quiet !== true && display.progress === true
+      ? new ProgressLines(io.stderr)
+      : undefined;
+  if (lines !== undefined && params.run.maxTurns !== undefined) lines.state.maxTurns = params.run.maxTurns;
   if (status !== undefined && params.run.maxTurns !== undefined) status.state.maxTurns = params.run.maxTurns;
   const printErr = (line: string) => {
     if (status === undefined) io.stderr.write(`${line}\n`);
@@ -78,6 +89,7 @@ export async function runSession(params: RunSessionParams): Promise<CliExitCode>
     display.verbose || (severity === 'TRC' && (params.run.traceLlm || params.run.traceMcp));
   const onEvent = (event: AgentEvent, meta: AgentEventMeta) => {
     status?.onEvent(event, meta);
+    lines?.onEvent(event, meta);
     if (event.type === 'log') {
       const entry =
         event.entry.agentPath === undefined ? { ...event.entry, agentPath: meta.agentPath } : event.entry;
@@ -158,6 +170,7 @@ export async function runSession(params: RunSessionParams): Promise<CliExitCode>
           });
   } finally {
     status?.stop();
+    lines?.finish();
     removeHandlers();
     accounting?.close();
   }

@@ -36,6 +36,8 @@ export async function runCommand(input: RunCommandInput): Promise<CliExitCode> {
     display: {
       verbose: input.options.verbose === true,
       json: input.options.json === true,
+      quiet: input.options.quiet === true,
+      progress: input.options.progress === true,
       ...(input.options.accounting === undefined ? {} : { accountingPath: input.options.accounting }),
     },
     io: input.io,
