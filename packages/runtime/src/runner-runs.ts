@@ -202,6 +202,7 @@ export class TopAgentRuns {
   ): Promise<Durable> {
     const out: NonNullable<Durable> = { ...given };
     if (merged.approver !== undefined) out.approver = merged.approver;
+    if (merged.approvalTimeoutMs !== undefined) out.approvalTimeoutMs = merged.approvalTimeoutMs;
     if (merged.durable === true && out.onCheckpoint === undefined) {
       try {
         out.onCheckpoint = this.sessions.checkpointer(await this.sessions.store(), labels);

@@ -1,10 +1,7 @@
-import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
 import type { ScriptedAnswer } from '@agent/testkit';
 import { afterAll, expect, test } from 'vitest';
 import {
   agentFile,
-  CLI_BIN,
   isolatedEnv,
   removeWorkspaces,
   report,
@@ -130,45 +127,3 @@ test('kill -9 mid-session, then agent resume <id>: it continues from the last ch
   expect(requests).toHaveLength(4);
   expect(requests[3]).toEqual(requests[2]);
 });
-
-const hasTmux = spawnSync('tmux', ['-V'], { encoding: 'utf8' }).status === 0;
-
-test.skipIf(!hasTmux)(
-  'on a terminal (tmux) the CLI asks y/n with the tool and its arguments; y runs the call',
-  async () => {
-    const { server, ws } = await helperWorkspace(
-      [callHelper, report('hi', { format: 'sub-agent' }), report('Approved at the terminal.')],
-      true,
-    );
-    const socket = join(ws.dir, 'tmux.sock');
-    const env = { ...process.env, ...isolatedEnv(ws), TERM: 'xterm-256color' };
-    const quote = (part: string) => `'${part.replaceAll("'", "'\\''")}'`;
-    const command = [
-      process.execPath,
-      CLI_BIN,
-      'run',
-      'main.ai',
-      'Greet me.',
-      '--config',
-      ws.file('agent.json'),
-    ]
-      .map(quote)
-      .join(' ');
-    const tmux = (...args: string[]) =>
-      spawnSync('tmux', ['-S', socket, ...args], { encoding: 'utf8', env, cwd: ws.dir });
-    const screen = () => tmux('capture-pane', '-p', '-J', '-S', '-100').stdout ?? '';
-    tmux('new-session', '-d', '-x', '160', '-y', '50', `${command}; echo "EXIT=$?"; sleep 60`);
-    try {
-      await waitFor(() => screen().includes('[y/N]'));
-      expect(screen()).toContain('agent: allow agent__helper {"prompt":"say hi"}? [y/N]');
-      expect(server.calls).toBe(1);
-      tmux('send-keys', 'y', 'Enter');
-      await waitFor(() => screen().includes('EXIT='));
-      expect(screen()).toContain('Approved at the terminal.');
-      expect(screen()).toContain('EXIT=0');
-      expect(server.calls).toBe(3);
-    } finally {
-      tmux('kill-server');
-    }
-  },
-);

@@ -101,6 +101,22 @@ describe('with an approver', () => {
     ]);
   });
 
+  test('an approvalTimeoutMs that is not a positive integer a timer can wait is refused before any model call', async () => {
+    const server = await serve(STEPS);
+    for (const bad of [0, 2.5, 3_000_000_000]) {
+      const result = await run(deployAgent(server, []), 'Deploy it.', {
+        internal: { nonce: NONCE },
+        approvalTimeoutMs: bad,
+        approver: () => ({ approved: true }),
+      });
+      expect(result.exitCode).toBe('EXIT-CONFIGURATION');
+      expect(result.error).toContain(
+        `approvalTimeoutMs must be a positive integer of milliseconds up to 2147483647, got ${bad}`,
+      );
+    }
+    expect(server.requests).toHaveLength(0);
+  });
+
   test('a call the rule does not pick runs without asking', async () => {
     const server = await serve([
       { text: 'Staging.', toolCalls: [{ id: 'c1', name: 'deploy', arguments: { env: 'staging' } }] },
