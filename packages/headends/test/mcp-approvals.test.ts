@@ -144,7 +144,9 @@ describe('MCP approvals without elicitation', () => {
       arguments: { sessionId: 'no-such-session', decisions: { call_r1: { approved: true } } },
     });
     expect(wrongSession.isError).toBe(true);
-    expect(textOf(wrongSession)).toBe('no session "no-such-session" (never stored, or finished and expired)');
+    expect(textOf(wrongSession)).toBe(
+      'no session "no-such-session" (never stored, or expired: a finished session is kept for sessions.ttl, an unfinished one at least 30 days)',
+    );
 
     agents.model.push(finalReport('Deployed to staging.'));
     const resumed = await client.callTool({
