@@ -29,6 +29,7 @@ async function helperWorkspace(steps: Step[], approval: boolean) {
       `models: test/scripted-model\nagents: [helper.ai]${approval ? '\napproval:\n  tools: [agent__helper]' : ''}`,
     ),
     'helper.ai': agentFile('models: test/scripted-model\ndescription: Says hi'),
+    'other.ai': agentFile('models: test/scripted-model\nagents: [helper.ai]'),
   });
   const cli = (args: string[]) =>
     runCli([...args, '--config', ws.file('agent.json')], { cwd: ws.dir, env: isolatedEnv(ws) });
@@ -79,6 +80,25 @@ test('agent resume --deny --reason: the model is told the reason', async () => {
   const denied = await cli(['resume', 'greet-2', '--deny', 'call_h1', '--reason', 'no greetings today']);
   expect(denied.code).toBe(0);
   expect(seen).toBe('(tool failed: a person denied this call: no greetings today)');
+});
+
+test('agent resume --agent with another file exits 7 naming both agents; the session still resumes with its own file', async () => {
+  const { server, cli } = await helperWorkspace(
+    [callHelper, report('hi', { format: 'sub-agent' }), report('The helper said hi.')],
+    true,
+  );
+  expect((await cli(['run', 'main.ai', 'Greet me.', '--session-id', 'mixed-1'])).code).toBe(10);
+  const refused = await cli(['resume', 'mixed-1', '--agent', 'other.ai', '--approve', 'call_h1']);
+  expect(refused.code).toBe(7);
+  expect(refused.stderr).toContain(
+    'the snapshot of session mixed-1 was taken with other agent settings (agent "main"',
+  );
+  expect(refused.stderr).toContain('this agent "other"');
+  expect(server.calls).toBe(1);
+  const resumed = await cli(['resume', 'mixed-1', '--approve', 'call_h1']);
+  expect(resumed.code).toBe(0);
+  expect(resumed.stdout).toContain('The helper said hi.');
+  expect(server.calls).toBe(3);
 });
 
 test('kill -9 mid-session, then agent resume <id>: it continues from the last checkpoint and the turn in flight runs again', async () => {
