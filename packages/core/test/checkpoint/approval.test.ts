@@ -173,6 +173,53 @@ describe('without an approver the session pauses', () => {
     expect(second.requests.map(sent)).toEqual(live.requests.slice(1).map(sent));
   });
 
+  test('needsApproval: true (the boolean form): the call waits for a decision and nothing of its answer runs; approved, it runs once', async () => {
+    const first = await serve([
+      {
+        text: 'Both.',
+        toolCalls: [
+          { id: 'call_r1', name: 'restart', arguments: { service: 'api' } },
+          { id: 'call_w1', name: 'weather', arguments: { city: 'Oslo' } },
+        ],
+      },
+    ]);
+    const restarted: string[] = [];
+    const agent = (server: Parameters<typeof agentOn>[0]) => {
+      const base = agentOn(server);
+      return defineAgent({
+        ...base,
+        tools: [
+          ...(base.tools ?? []),
+          tool({
+            name: 'restart',
+            description: 'Restarts a service',
+            parameters: { type: 'object', properties: { service: { type: 'string' } } },
+            needsApproval: true,
+            execute: ({ service }) => {
+              restarted.push(String(service));
+              return `restarted ${String(service)}`;
+            },
+          }),
+        ],
+      });
+    };
+    const paused = await run(agent(first), 'Restart the api.', { internal: { nonce: NONCE } });
+    expect(paused.exitCode).toBe('EXIT-AWAITING-APPROVAL');
+    // Only the tool that needs approval waits; nothing of that answer ran.
+    expect(paused.success ? [] : paused.pendingApprovals).toEqual([
+      { callId: 'call_r1', tool: 'restart', arguments: { service: 'api' } },
+    ]);
+    expect(restarted).toEqual([]);
+
+    const second = await serve([{ text: report('Restarted.') }]);
+    const resumed = await resume(agent(second), (paused.success ? undefined : paused.snapshot)!, {
+      approvals: { call_r1: { approved: true } },
+    });
+    expect(resumed.success, resumed.error).toBe(true);
+    expect(restarted).toEqual(['api']);
+    expect(toolMessage(second.requests[0]!.messages)).toEqual(['restarted api', 'Oslo: 21C']);
+  });
+
   test('resumed with a denial: the model gets the reason; a decision for a call that is not pending is refused', async () => {
     const first = await serve(STEPS.slice(0, 1));
     const ran: string[] = [];
