@@ -61,9 +61,9 @@ async function connect(
   await client.connect(transport);
   if (received !== undefined) {
     const deliver = transport.onmessage;
-    transport.onmessage = (message, extra) => {
+    transport.onmessage = (message) => {
       received.push(message);
-      deliver?.(message, extra);
+      deliver?.(message);
     };
   }
   clients.push(client);
