@@ -60,6 +60,10 @@ function buildProgram(setCode: (code: CliExitCode) => void): Command {
       )
       .option('--max-turns <n>', 'maximum number of turns')
       .option('-c, --config <file>', 'config file (the highest configuration layer)')
+      .option(
+        '--approval-timeout <duration>',
+        'how long a tool call that needs approval waits for your answer on a terminal (30s, 5m; default 10m); then it is denied',
+      )
       .option('--session-id <id>', 'the session id (default a random one): agent resume <id> continues it')
       .option(
         '--conversation <name>',
@@ -81,6 +85,10 @@ function buildProgram(setCode: (code: CliExitCode) => void): Command {
       .option('--deny <call-id>', 'deny a pending tool call, repeatable (the model is told)', collect)
       .option('--reason <text>', 'why the calls given to --deny are denied (the model reads it)')
       .option('-a, --agent <file.ai>', 'the agent file (default: the one that started the session)')
+      .option(
+        '--approval-timeout <duration>',
+        'how long a tool call that needs approval waits for your answer on a terminal (30s, 5m; default 10m); then it is denied',
+      )
       .option('-c, --config <file>', 'config file (the highest configuration layer)')
       .addHelpText('after', helpEpilogue()),
   ).action(async (sessionId: string, options) => {

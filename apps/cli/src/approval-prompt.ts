@@ -32,6 +32,10 @@ export function terminalApprover(
         return reason === ''
           ? { approved: false, reason: 'denied at the terminal' }
           : { approved: false, reason };
+      } catch (error) {
+        // The session stopped waiting (`--approval-timeout`, or cancelled): it denies the call.
+        if (signal.aborted) output.write(`\n${abandoned(request.tool, signal.reason)}\n`);
+        throw error;
       } finally {
         lines.close();
         around.resume();
@@ -40,4 +44,12 @@ export function terminalApprover(
     queue = asked.catch(() => undefined);
     return asked;
   };
+}
+
+/** The line shown when a question is no longer waited for. */
+function abandoned(tool: string, reason: unknown): string {
+  const timedOut = reason instanceof Error && reason.name === 'TimeoutError';
+  return timedOut
+    ? `agent: no answer in time: ${tool} is denied (--approval-timeout)`
+    : `agent: the session stopped waiting: ${tool} is denied`;
 }

@@ -3,7 +3,6 @@ import { type RedisServer, startRedisServer } from '@agent/testkit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type AgentDir, agentDir, type RunningServer, startServer } from './helpers.js';
 import { multiTurnModel, runClient, startWorkerProcess, type WorkerProcess } from './queue-fleet.js';
-import { restartableRedis } from './restartable-redis.js';
 
 let redis: RedisServer;
 let queueCount = 0;
@@ -189,14 +188,14 @@ describe('agent-server on a Redis queue', () => {
   }, 60_000);
 
   it('Redis restarted mid-load: no process crashes, every client gets its answer or a clean error, work resumes', async () => {
-    const restartable = await restartableRedis();
+    const restartable = await startRedisServer({ appendOnly: true });
     try {
       const { model, workers, baseUrl, face } = await fleet(1, { url: restartable.url, delayMs: 500 });
       const clients = Array.from({ length: 4 }, (_, at) => runClient(baseUrl, `job-${at}`, at % 2 === 0));
       await until(() => [...model.turnsRun.keys()].filter((key) => key.endsWith('#2')).length === 4);
       await restartable.stop();
       await new Promise((resolve) => setTimeout(resolve, 1000));
-      await restartable.start();
+      await restartable.restart();
       const outcomes = await Promise.all(clients);
       for (const outcome of outcomes) {
         // An answer, or a failed result (JSON, or the SSE result event): never a dropped connection.

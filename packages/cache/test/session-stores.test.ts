@@ -12,6 +12,7 @@ import {
   defaultSessionsPath,
   MAX_CONVERSATION_BYTES,
   MAX_CONVERSATION_EXCHANGES,
+  MAX_SNAPSHOT_BYTES,
   openRedisSessionStore,
   openSessionStore,
   openSqliteSessionStore,
@@ -75,6 +76,27 @@ function contract(open: () => Promise<SessionStore>) {
       const bad = await store.load('../../etc/passwd').catch((e: unknown) => e);
       expect(bad).toBeInstanceOf(ConfigError);
       expect((bad as Error).message).toContain('is not a session id');
+    } finally {
+      await store.close();
+    }
+  });
+
+  test('a snapshot over 32 MiB is refused before anything is written, saying its size and the bound; the earlier one is kept', async () => {
+    const store = await open();
+    try {
+      const earlier = snapshot('big-1', 'running', 1);
+      await store.save(earlier);
+      const big = snapshot('big-1', 'running', 2);
+      big.conversation.push({ role: 'user', content: 'x'.repeat(MAX_SNAPSHOT_BYTES) });
+      const refused = await store.save(big).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(SessionStoreError);
+      expect((refused as Error).message).toMatch(
+        new RegExp(
+          `: the snapshot of session big-1 is \\d+ bytes, over the ${MAX_SNAPSHOT_BYTES}-byte bound; it was not stored \\(the earlier one is kept\\)$`,
+        ),
+      );
+      expect((refused as Error).message).toContain(store.location);
+      expect(await store.load('big-1')).toEqual(earlier);
     } finally {
       await store.close();
     }

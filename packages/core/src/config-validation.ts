@@ -32,6 +32,9 @@ const POSITIVE_INTEGER_KEYS = [
   'topK',
 ] as const;
 
+/** The longest wait a timer can make (about 24.8 days); a longer one would fire at once. */
+const MAX_TIMER_MS = 2_147_483_647;
+
 const MODEL_ALLOWED =
   'a ModelClient (e.g. model("openai/gpt-4.1-mini") of @agent/providers) or { client, contextWindow? }';
 
@@ -151,5 +154,10 @@ export function validateConfig(config: AgentSessionConfig): ConfigError[] {
   if (exchanges !== undefined) problems.push(problem('exchanges', config.exchanges, exchanges));
   if (config.onEvent !== undefined && typeof config.onEvent !== 'function')
     problems.push(problem('onEvent', config.onEvent, 'a function'));
+  const wait = config.approvalTimeoutMs;
+  if (wait !== undefined && (!isPositiveInteger(wait) || wait > MAX_TIMER_MS))
+    problems.push(
+      problem('approvalTimeoutMs', wait, `a positive integer of milliseconds up to ${MAX_TIMER_MS}`),
+    );
   return problems;
 }

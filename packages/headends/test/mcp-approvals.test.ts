@@ -5,6 +5,7 @@ import {
   type CallToolResult,
   ElicitRequestSchema,
   type ElicitResult,
+  type JSONRPCMessage,
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createMcpHeadend, type ServedHeadend, serve } from '../src/index.js';
@@ -42,7 +43,11 @@ afterAll(async () => {
 
 type Elicit = Parameters<Parameters<Client['setRequestHandler']>[1]>[1];
 
-async function connect(answer?: (message: string, extra: Elicit) => Promise<ElicitResult>): Promise<Client> {
+/** `received`: every message the client's transport gets from the server, as it arrives. */
+async function connect(
+  answer?: (message: string, extra: Elicit) => Promise<ElicitResult>,
+  received?: JSONRPCMessage[],
+): Promise<Client> {
   const client = new Client(
     { name: 'approvals-test', version: '1.0.0' },
     answer === undefined ? {} : { capabilities: { elicitation: {} } },
@@ -50,11 +55,17 @@ async function connect(answer?: (message: string, extra: Elicit) => Promise<Elic
   if (answer !== undefined) {
     client.setRequestHandler(ElicitRequestSchema, (request, extra) => answer(request.params.message, extra));
   }
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {
-      requestInit: { headers: { authorization: 'Bearer mcp-token' } },
-    }),
-  );
+  const transport = new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {
+    requestInit: { headers: { authorization: 'Bearer mcp-token' } },
+  });
+  await client.connect(transport);
+  if (received !== undefined) {
+    const deliver = transport.onmessage;
+    transport.onmessage = (message) => {
+      received.push(message);
+      deliver?.(message);
+    };
+  }
   clients.push(client);
   return client;
 }
@@ -93,13 +104,19 @@ describe('MCP approvals with elicitation', () => {
     expect(agents.deployments()).toHaveLength(before);
   });
 
-  it('a client that never answers: the call is denied after the approval timeout, saying so', async () => {
+  it('a client that never answers: the question is withdrawn (notifications/cancelled) and the call denied after the approval timeout, saying so', async () => {
     const before = agents.deployments().length;
+    const received: JSONRPCMessage[] = [];
+    const aborted: (string | number)[] = [];
     const client = await connect(
       (_message, extra) =>
         new Promise<ElicitResult>((_resolve, reject) => {
-          extra.signal.addEventListener('abort', () => reject(new Error('cancelled')));
+          extra.signal.addEventListener('abort', () => {
+            aborted.push(extra.requestId);
+            reject(new Error('cancelled'));
+          });
         }),
+      received,
     );
     agents.model.push(deployCall('call_e3'), finalReport('Nobody answered.'));
     const result = await client.callTool({ name: 'deployer', arguments: { prompt: 'Deploy to prod.' } });
@@ -108,6 +125,30 @@ describe('MCP approvals with elicitation', () => {
       `(tool failed: a person denied this call: no decision within ${TIMEOUT_MS} ms)`,
     ]);
     expect(agents.deployments()).toHaveLength(before);
+    // The question, then its withdrawal, on the tool call's stream before the tool's result.
+    const methods = received.map((m) => ('method' in m ? m.method : 'result' in m ? 'result' : 'error'));
+    const asked = received.find((m) => 'method' in m && m.method === 'elicitation/create') as
+      | { id: string | number }
+      | undefined;
+    expect(asked).toBeDefined();
+    const cancelled = received.filter((m) => 'method' in m && m.method === 'notifications/cancelled');
+    expect(cancelled).toEqual([
+      {
+        jsonrpc: '2.0',
+        method: 'notifications/cancelled',
+        params: { requestId: asked!.id, reason: expect.stringContaining('Request timed out') },
+      },
+    ]);
+    expect(methods.indexOf('elicitation/create')).toBeLessThan(methods.indexOf('notifications/cancelled'));
+    expect(methods.indexOf('notifications/cancelled')).toBeLessThan(methods.lastIndexOf('result'));
+
+    // The SDK's client (1.32) drops a cancellation of request id 0, the first question of an MCP
+    // session; the next one (id 1) it withdraws: the handler's signal is aborted.
+    agents.model.push(deployCall('call_e4'), finalReport('Nobody answered again.'));
+    const again = await client.callTool({ name: 'deployer', arguments: { prompt: 'Deploy to prod.' } });
+    expect(textOf(again)).toBe('Nobody answered again.');
+    expect(asked!.id).toBe(0);
+    expect(aborted).toEqual([1]);
   });
 });
 
@@ -144,7 +185,9 @@ describe('MCP approvals without elicitation', () => {
       arguments: { sessionId: 'no-such-session', decisions: { call_r1: { approved: true } } },
     });
     expect(wrongSession.isError).toBe(true);
-    expect(textOf(wrongSession)).toBe('no session "no-such-session" (never stored, or finished and expired)');
+    expect(textOf(wrongSession)).toBe(
+      'no session "no-such-session" (never stored, or expired: a finished session is kept for sessions.ttl, an unfinished one at least 30 days)',
+    );
 
     agents.model.push(finalReport('Deployed to staging.'));
     const resumed = await client.callTool({

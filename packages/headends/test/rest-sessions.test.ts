@@ -154,7 +154,7 @@ describe('REST sessions', () => {
     const unknown = await getSession('no-such-session');
     expect(unknown.status).toBe(404);
     expect(await errorOf(unknown)).toBe(
-      'no session "no-such-session" (never stored, or finished and expired)',
+      'no session "no-such-session" (never stored, or expired: a finished session is kept for sessions.ttl, an unfinished one at least 30 days)',
     );
     const approvals = await post('/v1/sessions/no-such-session/approvals', {
       decisions: { c: { approved: true } },

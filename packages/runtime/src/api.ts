@@ -99,6 +99,11 @@ export interface RunAgentFileOptions extends ResolveOptions {
    * stored for `resume`.
    */
   approver?: Approver;
+  /**
+   * How long the `approver` is waited for, per call, in milliseconds (a positive integer;
+   * default 10 minutes): no answer by then denies the call with a reason saying so.
+   */
+  approvalTimeoutMs?: number;
   /** Log MCP and LLM traffic at TRC severity. */
   traceLlm?: boolean;
   traceMcp?: boolean;

@@ -78,7 +78,7 @@ export class TopAgentRuns {
     }
     if (snapshot === undefined) {
       return fail(
-        `no session ${JSON.stringify(sessionId)} in the session store ${store.location} (never stored, or finished and expired)`,
+        `no session ${JSON.stringify(sessionId)} in the session store ${store.location} (never stored, or expired: a finished session is kept for sessions.ttl, an unfinished one at least 30 days)`,
       );
     }
     const conversation = RunConversation.fromLabels(this.sessions, snapshot.labels);
@@ -202,6 +202,7 @@ export class TopAgentRuns {
   ): Promise<Durable> {
     const out: NonNullable<Durable> = { ...given };
     if (merged.approver !== undefined) out.approver = merged.approver;
+    if (merged.approvalTimeoutMs !== undefined) out.approvalTimeoutMs = merged.approvalTimeoutMs;
     if (merged.durable === true && out.onCheckpoint === undefined) {
       try {
         out.onCheckpoint = this.sessions.checkpointer(await this.sessions.store(), labels);

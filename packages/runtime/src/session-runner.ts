@@ -80,7 +80,10 @@ export interface SessionRequest {
   /** Listener of its events (default the scope's listener for `isMaster`). */
   onEvent?: EventListener;
   /** Checkpoints, resume and approval of the top agent's session (docs/sessions.md). */
-  durable?: Pick<AgentSessionConfig, 'onCheckpoint' | 'approver' | 'approvals' | 'resumeFrom'>;
+  durable?: Pick<
+    AgentSessionConfig,
+    'onCheckpoint' | 'approver' | 'approvalTimeoutMs' | 'approvals' | 'resumeFrom'
+  >;
 }
 
 /**
@@ -310,6 +313,7 @@ function childDurable(
 ): Pick<SessionRequest, 'durable' | 'sessionId'> {
   const durable: NonNullable<SessionRequest['durable']> = {
     ...(parent?.approver === undefined ? {} : { approver: parent.approver }),
+    ...(parent?.approvalTimeoutMs === undefined ? {} : { approvalTimeoutMs: parent.approvalTimeoutMs }),
     ...(resume === undefined ? {} : { resumeFrom: resume.snapshot, approvals: resume.approvals }),
   };
   if (Object.keys(durable).length === 0) return {};

@@ -41,6 +41,21 @@ test('two servers at once get different ports; a password is required when set',
   expect(await send(locked.port, 'AUTH s3cr3t/pw\r\nPING\r\n')).toBe('+OK\r\n+PONG\r\n');
 });
 
+test('with appendOnly, a stopped server restarts on its port with its data; without, the data is gone', async () => {
+  const [kept, plain] = await Promise.all([startRedisServer({ appendOnly: true }), startRedisServer()]);
+  started.push(kept, plain);
+  for (const server of [kept, plain]) {
+    expect(await send(server.port, 'SET greeting hello\r\n')).toBe('+OK\r\n');
+    await server.stop();
+    expect(await send(server.port, 'PING\r\n')).toBe('ECONNREFUSED');
+    await server.restart();
+  }
+  expect(await send(kept.port, 'GET greeting\r\n')).toBe('$5\r\nhello\r\n');
+  expect(await send(plain.port, 'GET greeting\r\n')).toBe('$-1\r\n');
+  await kept.close();
+  await expect(kept.restart()).rejects.toThrow('redis-server was closed: it cannot restart');
+});
+
 test('a missing binary is a clear error', async () => {
   await expect(startRedisServer({ binary: '/nonexistent/redis-server' })).rejects.toMatchObject({
     code: 'redis_server_unavailable',

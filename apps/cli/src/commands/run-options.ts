@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { isOutputFormat, type JsonSchema, OUTPUT_FORMATS, type OutputFormat } from '@agent/protocol';
-import { errorMessage } from '@agent/protocol/util';
+import { DURATION_ALLOWED, errorMessage, parseDurationMs } from '@agent/protocol/util';
 import { usageError } from '../cli-error.js';
 
 /** Options of `agent run` as commander parses them. */
@@ -26,6 +26,8 @@ export interface RunCliOptions {
   sessionId?: string;
   /** `--conversation NAME`: earlier prompts and reports of this conversation come back as history. */
   conversation?: string;
+  /** `--approval-timeout 30s`: how long the terminal's approval question waits for an answer. */
+  approvalTimeout?: string;
 }
 
 /** Commander collector for repeatable options. */
@@ -44,6 +46,19 @@ export function parseMaxTurns(value: string): number {
     throw usageError(`--max-turns: '${value}' is not a whole number of at least 1`);
   }
   return turns;
+}
+
+/** The longest `--approval-timeout`: 7 days (a timer cannot wait much beyond 24 days). */
+const MAX_APPROVAL_TIMEOUT_MS = 7 * 86_400_000;
+
+export function parseApprovalTimeout(value: string): number {
+  const ms = parseDurationMs(value);
+  if (ms === undefined || ms < 1 || ms > MAX_APPROVAL_TIMEOUT_MS) {
+    throw usageError(
+      `--approval-timeout: '${value}' is not a duration from 1 ms to 7d; allowed: ${DURATION_ALLOWED}`,
+    );
+  }
+  return ms;
 }
 
 const MODEL_REF = /^[^/\s]+\/\S+$/;
@@ -137,6 +152,8 @@ export interface ParsedRunOptions {
   settings?: Record<string, unknown>;
   traceLlm: boolean;
   traceMcp: boolean;
+  /** How long a terminal approval question waits; no answer by then denies the call. */
+  approvalTimeoutMs?: number;
 }
 
 export function parseRunOptions(options: RunCliOptions): ParsedRunOptions {
@@ -155,6 +172,8 @@ export function parseRunOptions(options: RunCliOptions): ParsedRunOptions {
   }
   if (options.maxTurns !== undefined) parsed.maxTurns = parseMaxTurns(options.maxTurns);
   if (options.config !== undefined) parsed.configPath = options.config;
+  if (options.approvalTimeout !== undefined)
+    parsed.approvalTimeoutMs = parseApprovalTimeout(options.approvalTimeout);
   if (options.override !== undefined && options.override.length > 0) {
     const { settings, models } = parseOverrides(options.override);
     if (Object.keys(settings).length > 0) parsed.overrides = settings;

@@ -131,6 +131,9 @@ export async function runSession(params: RunSessionParams): Promise<CliExitCode>
     ...(params.run.format === undefined ? {} : { format: params.run.format }),
     ...(params.run.schema === undefined ? {} : { schema: params.run.schema }),
     ...(params.run.maxTurns === undefined ? {} : { maxTurns: params.run.maxTurns }),
+    ...(params.run.approvalTimeoutMs === undefined
+      ? {}
+      : { approvalTimeoutMs: params.run.approvalTimeoutMs }),
     ...(params.run.overrides === undefined ? {} : { overrides: params.run.overrides }),
     ...(params.run.settings === undefined ? {} : { settings: params.run.settings }),
     traceLlm: params.run.traceLlm,

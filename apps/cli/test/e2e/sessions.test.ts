@@ -1,10 +1,7 @@
-import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
 import type { ScriptedAnswer } from '@agent/testkit';
 import { afterAll, expect, test } from 'vitest';
 import {
   agentFile,
-  CLI_BIN,
   isolatedEnv,
   removeWorkspaces,
   report,
@@ -32,6 +29,7 @@ async function helperWorkspace(steps: Step[], approval: boolean) {
       `models: test/scripted-model\nagents: [helper.ai]${approval ? '\napproval:\n  tools: [agent__helper]' : ''}`,
     ),
     'helper.ai': agentFile('models: test/scripted-model\ndescription: Says hi'),
+    'other.ai': agentFile('models: test/scripted-model\nagents: [helper.ai]'),
   });
   const cli = (args: string[]) =>
     runCli([...args, '--config', ws.file('agent.json')], { cwd: ws.dir, env: isolatedEnv(ws) });
@@ -84,6 +82,25 @@ test('agent resume --deny --reason: the model is told the reason', async () => {
   expect(seen).toBe('(tool failed: a person denied this call: no greetings today)');
 });
 
+test('agent resume --agent with another file exits 7 naming both agents; the session still resumes with its own file', async () => {
+  const { server, cli } = await helperWorkspace(
+    [callHelper, report('hi', { format: 'sub-agent' }), report('The helper said hi.')],
+    true,
+  );
+  expect((await cli(['run', 'main.ai', 'Greet me.', '--session-id', 'mixed-1'])).code).toBe(10);
+  const refused = await cli(['resume', 'mixed-1', '--agent', 'other.ai', '--approve', 'call_h1']);
+  expect(refused.code).toBe(7);
+  expect(refused.stderr).toContain(
+    'the snapshot of session mixed-1 was taken with other agent settings (agent "main"',
+  );
+  expect(refused.stderr).toContain('this agent "other"');
+  expect(server.calls).toBe(1);
+  const resumed = await cli(['resume', 'mixed-1', '--approve', 'call_h1']);
+  expect(resumed.code).toBe(0);
+  expect(resumed.stdout).toContain('The helper said hi.');
+  expect(server.calls).toBe(3);
+});
+
 test('kill -9 mid-session, then agent resume <id>: it continues from the last checkpoint and the turn in flight runs again', async () => {
   let release: (() => void) | undefined;
   const hang: Step = () =>
@@ -130,45 +147,3 @@ test('kill -9 mid-session, then agent resume <id>: it continues from the last ch
   expect(requests).toHaveLength(4);
   expect(requests[3]).toEqual(requests[2]);
 });
-
-const hasTmux = spawnSync('tmux', ['-V'], { encoding: 'utf8' }).status === 0;
-
-test.skipIf(!hasTmux)(
-  'on a terminal (tmux) the CLI asks y/n with the tool and its arguments; y runs the call',
-  async () => {
-    const { server, ws } = await helperWorkspace(
-      [callHelper, report('hi', { format: 'sub-agent' }), report('Approved at the terminal.')],
-      true,
-    );
-    const socket = join(ws.dir, 'tmux.sock');
-    const env = { ...process.env, ...isolatedEnv(ws), TERM: 'xterm-256color' };
-    const quote = (part: string) => `'${part.replaceAll("'", "'\\''")}'`;
-    const command = [
-      process.execPath,
-      CLI_BIN,
-      'run',
-      'main.ai',
-      'Greet me.',
-      '--config',
-      ws.file('agent.json'),
-    ]
-      .map(quote)
-      .join(' ');
-    const tmux = (...args: string[]) =>
-      spawnSync('tmux', ['-S', socket, ...args], { encoding: 'utf8', env, cwd: ws.dir });
-    const screen = () => tmux('capture-pane', '-p', '-J', '-S', '-100').stdout ?? '';
-    tmux('new-session', '-d', '-x', '160', '-y', '50', `${command}; echo "EXIT=$?"; sleep 60`);
-    try {
-      await waitFor(() => screen().includes('[y/N]'));
-      expect(screen()).toContain('agent: allow agent__helper {"prompt":"say hi"}? [y/N]');
-      expect(server.calls).toBe(1);
-      tmux('send-keys', 'y', 'Enter');
-      await waitFor(() => screen().includes('EXIT='));
-      expect(screen()).toContain('Approved at the terminal.');
-      expect(screen()).toContain('EXIT=0');
-      expect(server.calls).toBe(3);
-    } finally {
-      tmux('kill-server');
-    }
-  },
-);

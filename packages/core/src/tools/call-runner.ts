@@ -27,8 +27,17 @@ export interface RawToolOutcome {
   endSession?: ToolEndSession;
   /** The tool's sub-agent paused for approval (`ToolResult.paused`): the session pauses too. */
   paused?: { pending: PendingToolCall[]; snapshot: SessionSnapshot };
+  /** An `agent__batch` whose inner calls ran sub-agents that paused: by their inner call ids. */
+  pausedInner?: PausedCall[];
   /** The provider answered from a cache (`ToolResult.cached`): marked on the accounting and the op node. */
   cached?: true;
+}
+
+/** A call (or a call inside a batch) whose sub-agent session paused for approval. */
+export interface PausedCall {
+  callId: string;
+  pending: PendingToolCall[];
+  snapshot: SessionSnapshot;
 }
 
 export function failedText(message: string): string {

@@ -5,9 +5,7 @@ import {
   INTERNAL_TOOL_SERVER,
   type OpNode,
   type PausedChild,
-  type PendingToolCall,
   REPORT_BACK_TOOL,
-  type SessionSnapshot,
   TASK_STATUS_TOOL,
   type ToolAccountingEntry,
   type ToolCall,
@@ -18,7 +16,13 @@ import type { OpTreeBuilder } from '../observe/op-tree.js';
 import type { SessionRecorder } from '../observe/recorder.js';
 import { deniedMessage } from './approval-gate.js';
 import { CallBudget } from './call-budget.js';
-import { failedText, type RawToolOutcome, remoteIdentifier, runExternalCall } from './call-runner.js';
+import {
+  failedText,
+  type PausedCall,
+  type RawToolOutcome,
+  remoteIdentifier,
+  runExternalCall,
+} from './call-runner.js';
 import { readBatchCalls, readTaskStatus, taskStatusCharacters } from './internal-tools.js';
 import type { ResultSizer } from './result-sizer.js';
 import { ToolEvents } from './tool-events.js';
@@ -58,12 +62,7 @@ export interface TurnToolsOutcome {
   paused?: PausedCall[];
 }
 
-/** A call of this turn whose sub-agent session paused for approval. */
-export interface PausedCall {
-  callId: string;
-  pending: PendingToolCall[];
-  snapshot: SessionSnapshot;
-}
+export type { PausedCall };
 
 /** Runs the native tool calls of one turn in parallel and turns every outcome into a tool message. */
 export class ToolExecutor {
@@ -126,8 +125,11 @@ export class ToolExecutor {
       ending === -1
         ? undefined
         : { tool: calls[ending]!.name, report: runs[ending]!.outcome.endSession as ToolEndSession };
-    const paused = calls.flatMap((call, index) => {
-      const child = runs[index]!.outcome.paused;
+    // A sub-agent paused inside a batch is addressed by its inner call id (`<batch id>:<label>`),
+    // which the resumed batch gives that inner call again.
+    const paused = calls.flatMap((call, index): PausedCall[] => {
+      const { paused: child, pausedInner } = runs[index]!.outcome;
+      if (pausedInner !== undefined) return pausedInner;
       return child === undefined ? [] : [{ callId: call.id, ...child }];
     });
     return {
@@ -291,9 +293,14 @@ export class ToolExecutor {
         const sized = await this.options.sizer.resize(innerCall, run.outcome.text);
         run.finish(sized);
         const endSession = run.outcome.ok ? run.outcome.endSession : undefined;
-        return { id: inner.id, tool: inner.tool, ok: run.outcome.ok, text: sized, endSession };
+        const paused =
+          run.outcome.paused === undefined ? undefined : { callId: innerCall.id, ...run.outcome.paused };
+        return { id: inner.id, tool: inner.tool, ok: run.outcome.ok, text: sized, endSession, paused };
       }),
     );
+    // A sub-agent that paused inside the batch pauses the session (the batch runs again on resume).
+    const pausedInner = parts.flatMap((p) => (p.paused === undefined ? [] : [p.paused]));
+    const pausing = pausedInner.length === 0 ? {} : { pausedInner };
     // A batched call that answers for the session ends it as a direct call would.
     const ending = parts.find((p) => p.endSession !== undefined)?.endSession;
     const end = ending === undefined ? {} : { endSession: ending };
@@ -308,6 +315,7 @@ export class ToolExecutor {
       error: 'partial_failure',
       summary: `${failed} of ${parts.length} batched calls failed`,
       ...end,
+      ...pausing,
     };
   }
 }

@@ -101,6 +101,22 @@ describe('with an approver', () => {
     ]);
   });
 
+  test('an approvalTimeoutMs that is not a positive integer a timer can wait is refused before any model call', async () => {
+    const server = await serve(STEPS);
+    for (const bad of [0, 2.5, 3_000_000_000]) {
+      const result = await run(deployAgent(server, []), 'Deploy it.', {
+        internal: { nonce: NONCE },
+        approvalTimeoutMs: bad,
+        approver: () => ({ approved: true }),
+      });
+      expect(result.exitCode).toBe('EXIT-CONFIGURATION');
+      expect(result.error).toContain(
+        `approvalTimeoutMs must be a positive integer of milliseconds up to 2147483647, got ${bad}`,
+      );
+    }
+    expect(server.requests).toHaveLength(0);
+  });
+
   test('a call the rule does not pick runs without asking', async () => {
     const server = await serve([
       { text: 'Staging.', toolCalls: [{ id: 'c1', name: 'deploy', arguments: { env: 'staging' } }] },
@@ -155,6 +171,53 @@ describe('without an approver the session pauses', () => {
     expect(resumed.success, resumed.error).toBe(true);
     expect(ran).toEqual(['prod']);
     expect(second.requests.map(sent)).toEqual(live.requests.slice(1).map(sent));
+  });
+
+  test('needsApproval: true (the boolean form): the call waits for a decision and nothing of its answer runs; approved, it runs once', async () => {
+    const first = await serve([
+      {
+        text: 'Both.',
+        toolCalls: [
+          { id: 'call_r1', name: 'restart', arguments: { service: 'api' } },
+          { id: 'call_w1', name: 'weather', arguments: { city: 'Oslo' } },
+        ],
+      },
+    ]);
+    const restarted: string[] = [];
+    const agent = (server: Parameters<typeof agentOn>[0]) => {
+      const base = agentOn(server);
+      return defineAgent({
+        ...base,
+        tools: [
+          ...(base.tools ?? []),
+          tool({
+            name: 'restart',
+            description: 'Restarts a service',
+            parameters: { type: 'object', properties: { service: { type: 'string' } } },
+            needsApproval: true,
+            execute: ({ service }) => {
+              restarted.push(String(service));
+              return `restarted ${String(service)}`;
+            },
+          }),
+        ],
+      });
+    };
+    const paused = await run(agent(first), 'Restart the api.', { internal: { nonce: NONCE } });
+    expect(paused.exitCode).toBe('EXIT-AWAITING-APPROVAL');
+    // Only the tool that needs approval waits; nothing of that answer ran.
+    expect(paused.success ? [] : paused.pendingApprovals).toEqual([
+      { callId: 'call_r1', tool: 'restart', arguments: { service: 'api' } },
+    ]);
+    expect(restarted).toEqual([]);
+
+    const second = await serve([{ text: report('Restarted.') }]);
+    const resumed = await resume(agent(second), (paused.success ? undefined : paused.snapshot)!, {
+      approvals: { call_r1: { approved: true } },
+    });
+    expect(resumed.success, resumed.error).toBe(true);
+    expect(restarted).toEqual(['api']);
+    expect(toolMessage(second.requests[0]!.messages)).toEqual(['restarted api', 'Oslo: 21C']);
   });
 
   test('resumed with a denial: the model gets the reason; a decision for a call that is not pending is refused', async () => {

@@ -38,7 +38,9 @@ function question(request: ServedApprovalRequest): string {
 /**
  * An approver that asks the MCP client (`elicitation/create`, on the stream of the tool call
  * `relatedRequestId`) for each call. Declined or cancelled: denied. No answer within
- * `timeoutMs`: denied, saying so (as the library's approver timeout).
+ * `timeoutMs`: denied, saying so (as the library's approver timeout). A question timed out or
+ * aborted is withdrawn by the SDK itself: it sends `notifications/cancelled` for its request id
+ * on the same stream (`test/mcp-approvals.test.ts` checks it on the wire).
  */
 export function elicitingApprover(
   server: Server,

@@ -50,7 +50,7 @@ export async function findSession(catalog: AgentCatalog, sessionId: string): Pro
   }
   return {
     kind: 'not_found',
-    message: `no session ${JSON.stringify(sessionId)} (never stored, or finished and expired)`,
+    message: `no session ${JSON.stringify(sessionId)} (never stored, or expired: a finished session is kept for sessions.ttl, an unfinished one at least 30 days)`,
   };
 }
 

@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { SessionStore } from '@agent/protocol';
 import { type AgentRunner, createAgentRunner } from '@agent/runtime';
 import { type ModelServer, type ScriptStep, startModelServer, toolCall } from '@agent/testkit';
 import { type AgentCatalog, createCatalog } from '../../src/index.js';
@@ -28,9 +29,12 @@ export interface ApprovalAgents {
 /**
  * Real runners (`@agent/runtime`) over the testkit model server and a real stdio MCP server
  * whose `deploy` tool needs approval (`approval` on the server in agent.json); sessions go to
- * the default SQLite store under a temp state dir.
+ * the default SQLite store under a temp state dir, or `extra.sessionStore` (the caller closes it);
+ * `extra.config`: more agent.json keys (`sessions`).
  */
-export async function startApprovalAgents(): Promise<ApprovalAgents> {
+export async function startApprovalAgents(
+  extra: { sessionStore?: SessionStore; config?: Record<string, unknown> } = {},
+): Promise<ApprovalAgents> {
   const model = await startModelServer({ steps: [] });
   const dir = realpathSync(mkdtempSync(join(tmpdir(), 'headends-approvals-')));
   const record = join(dir, 'deployments.jsonl');
@@ -41,6 +45,7 @@ export async function startApprovalAgents(): Promise<ApprovalAgents> {
       mcpServers: {
         ops: { command: process.execPath, args: [DEPLOY_MCP, record], approval: { tools: ['deploy'] } },
       },
+      ...extra.config,
     }),
   );
   const agent = (description: string) =>
@@ -56,6 +61,7 @@ export async function startApprovalAgents(): Promise<ApprovalAgents> {
     env: { XDG_STATE_HOME: join(dir, 'state') },
     userConfigDir: join(dir, '.none'),
     systemConfigDir: join(dir, '.none'),
+    ...(extra.sessionStore === undefined ? {} : { sessionStore: extra.sessionStore }),
   };
   const deployer = await createAgentRunner(join(dir, 'deployer.ai'), options);
   const other = await createAgentRunner(join(dir, 'other.ai'), options);

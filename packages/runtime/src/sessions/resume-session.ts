@@ -31,7 +31,7 @@ export async function resumeStoredSession(
       const snapshot = await store.load(sessionId);
       if (snapshot === undefined) {
         return configurationFailure(
-          `no session ${JSON.stringify(sessionId)} in the session store ${store.location} (never stored, or finished and expired)`,
+          `no session ${JSON.stringify(sessionId)} in the session store ${store.location} (never stored, or expired: a finished session is kept for sessions.ttl, an unfinished one at least 30 days)`,
           options,
         );
       }

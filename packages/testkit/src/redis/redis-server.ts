@@ -12,13 +12,22 @@ export interface RedisServerOptions {
   password?: string;
   /** How long to wait for the server to accept connections, ms (default 10000). */
   startTimeoutMs?: number;
+  /**
+   * Keep the data in an append-only file (fsync every write) in the server's directory, so a
+   * `stop()` then `restart()` finds it again (default false: nothing persisted).
+   */
+  appendOnly?: boolean;
 }
 
 export interface RedisServer {
   /** `redis://127.0.0.1:PORT` (with `:password@` when one was set). */
   readonly url: string;
   readonly port: number;
-  /** Stops the server (SIGTERM, then SIGKILL after 3 s) and removes its directory; idempotent. */
+  /** Stops the process (SIGTERM, then SIGKILL after 3 s) and keeps its directory; idempotent. */
+  stop(): Promise<void>;
+  /** Starts a stopped server again on the same port and directory (its data with `appendOnly`). */
+  restart(): Promise<void>;
+  /** Stops the server and removes its directory; idempotent. */
   close(): Promise<void>;
 }
 
@@ -28,17 +37,20 @@ const READY = /ready to accept connections/i;
 
 /**
  * Starts a real `redis-server` (the Debian package `redis-server`) on a free loopback port, with
- * no persistence and its own temporary directory. It is stopped by `close()`, and also when this
- * process exits, so a failed test cannot leave it running. Throws an `AgentError`
- * (`redis_server_unavailable`) when the binary is missing or the server does not start.
+ * its own temporary directory (no persistence unless `appendOnly`). It is stopped by `close()`,
+ * and also when this process exits, so a failed test cannot leave it running. Throws an
+ * `AgentError` (`redis_server_unavailable`) when the binary is missing or the server does not start.
  */
 export async function startRedisServer(options: RedisServerOptions = {}): Promise<RedisServer> {
   let lastError: unknown;
   // A port found free can be taken before the server binds it: try another one.
   for (let attempt = 0; attempt < 3; attempt++) {
+    const dir = mkdtempSync(join(tmpdir(), 'testkit-redis-'));
     try {
-      return await startOnce(await freePort(), options);
+      const port = await freePort();
+      return serverOn(port, dir, await launch(port, dir, options), options);
     } catch (error) {
+      rmSync(dir, { recursive: true, force: true });
       lastError = error;
       if (!(error instanceof PortTaken)) throw error;
     }
@@ -52,20 +64,41 @@ function unavailable(message: string): AgentError {
   return new AgentError('redis_server_unavailable', message);
 }
 
-async function startOnce(port: number, options: RedisServerOptions): Promise<RedisServer> {
-  const dir = mkdtempSync(join(tmpdir(), 'testkit-redis-'));
-  const args = [
-    '--port',
-    String(port),
-    '--bind',
-    '127.0.0.1',
-    '--save',
-    '',
-    '--appendonly',
-    'no',
-    '--dir',
-    dir,
-  ];
+/** A running redis-server process and how to stop it. */
+interface Launched {
+  stop(): Promise<void>;
+}
+
+function serverOn(port: number, dir: string, first: Launched, options: RedisServerOptions): RedisServer {
+  let current: Launched | undefined = first;
+  let closing: Promise<void> | undefined;
+  const auth = options.password === undefined ? '' : `:${encodeURIComponent(options.password)}@`;
+  const stop = async () => {
+    const running = current;
+    current = undefined;
+    await running?.stop();
+  };
+  return {
+    url: `redis://${auth}127.0.0.1:${port}`,
+    port,
+    stop,
+    async restart() {
+      if (closing !== undefined) throw unavailable('redis-server was closed: it cannot restart');
+      if (current !== undefined) return;
+      current = await launch(port, dir, options);
+    },
+    close() {
+      closing ??= stop().then(() => rmSync(dir, { recursive: true, force: true }));
+      return closing;
+    },
+  };
+}
+
+async function launch(port: number, dir: string, options: RedisServerOptions): Promise<Launched> {
+  const persist = options.appendOnly === true;
+  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--dir', dir];
+  args.push('--appendonly', persist ? 'yes' : 'no');
+  if (persist) args.push('--appendfsync', 'always');
   if (options.password !== undefined) args.push('--requirepass', options.password);
   const child = spawn(options.binary ?? 'redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
   const killOnExit = () => child.kill('SIGKILL');
@@ -80,37 +113,30 @@ async function startOnce(port: number, options: RedisServerOptions): Promise<Red
     child.once('exit', () => resolve());
     child.once('error', () => resolve());
   });
-  const cleanup = () => {
-    process.removeListener('exit', killOnExit);
-    rmSync(dir, { recursive: true, force: true });
-  };
   try {
     await waitForReady(child, options.startTimeoutMs ?? 10_000, keep, () => output);
   } catch (error) {
     child.kill('SIGKILL');
     await exited;
-    cleanup();
+    process.removeListener('exit', killOnExit);
     throw error;
   }
   // Drain the output from here on so the pipe never fills.
   child.stdout?.resume();
   child.stderr?.resume();
-  let closing: Promise<void> | undefined;
-  const auth = options.password === undefined ? '' : `:${encodeURIComponent(options.password)}@`;
+  let stopping: Promise<void> | undefined;
   return {
-    url: `redis://${auth}127.0.0.1:${port}`,
-    port,
-    close() {
-      closing ??= (async () => {
+    stop() {
+      stopping ??= (async () => {
         if (child.exitCode === null && child.signalCode === null) {
           child.kill('SIGTERM');
           const timer = setTimeout(() => child.kill('SIGKILL'), 3000);
           await exited;
           clearTimeout(timer);
         }
-        cleanup();
+        process.removeListener('exit', killOnExit);
       })();
-      return closing;
+      return stopping;
     },
   };
 }
