@@ -116,6 +116,7 @@ export async function runSession(params: RunSessionParams): Promise<CliExitCode>
     ...params.resolve,
     ...(params.run.configPath === undefined ? {} : { configPath: params.run.configPath }),
     ...(params.run.models === undefined ? {} : { models: params.run.models }),
+    ...(params.run.topModels === undefined ? {} : { topModels: params.run.topModels }),
     ...(params.run.format === undefined ? {} : { format: params.run.format }),
     ...(params.run.schema === undefined ? {} : { schema: params.run.schema }),
     ...(params.run.maxTurns === undefined ? {} : { maxTurns: params.run.maxTurns }),

@@ -1,49 +1,12 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: these tests are about literal ${VAR} text.
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  AI_AGENT_BIN,
-  isolatedEnv,
-  removeWorkspaces,
-  report,
-  runCli,
-  scriptedAgent,
-  scriptedServer,
-  workspace,
-} from './helpers.js';
+import { legacyDirectory } from './ai-agent-fixture.js';
+import { AI_AGENT_BIN, isolatedEnv, removeWorkspaces, report, runCli, scriptedAgent } from './helpers.js';
 
 afterAll(removeWorkspaces);
 
 // The `ai-agent` bin with the flags of ai-agent's CLI pages, and `agent run --override` /
 // inline `--schema`, run as child processes against the testkit server.
-
-/** A directory laid out as an ai-agent user has it: .ai-agent.json, .ai-agent.env, agent files. */
-async function legacyDirectory(steps: Parameters<typeof scriptedServer>[0]) {
-  const server = await scriptedServer(steps);
-  const ws = workspace(undefined);
-  ws.write(
-    '.ai-agent.json',
-    JSON.stringify({
-      providers: { nova: { type: 'openai-compatible', baseUrl: '${NOVA_URL}', apiKey: '${NOVA_KEY}' } },
-      queues: { default: { concurrent: 2 } },
-      telemetry: { enabled: true },
-    }),
-  );
-  ws.write('.ai-agent.env', `NOVA_URL=${server.url}/v1\nNOVA_KEY=sk-cli-legacy\n`);
-  ws.write(
-    'main.ai',
-    [
-      '#!/usr/bin/env ai-agent',
-      '---',
-      'models: nova/gpt-oss',
-      'maxToolTurns: 3',
-      'llmTimeout: 1m',
-      '---',
-      'Work in ${CD} within {{MAX_TURNS}} turns.',
-      '',
-    ].join('\n'),
-  );
-  return { server, ws };
-}
 
 describe('ai-agent', () => {
   it('runs a #!/usr/bin/env ai-agent file with ai-agent flags against a legacy directory', async () => {
