@@ -177,4 +177,28 @@ describe('agent run --override and an inline --schema', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("--override: 'temperature' is not key=value");
   });
+
+  it('--override stream=false and cache=1h are honoured', async () => {
+    const { server, run, file } = await scriptedAgent([report('whole answer')]);
+    const first = await run(['run', file, 'same', '--override', 'stream=false', '--override', 'cache=1h']);
+    expect(first.code, first.stderr).toBe(0);
+    expect((server.requests[0]!.body as Record<string, unknown>).stream).toBe(false);
+    const second = await run(['run', file, 'same', '--override', 'stream=false', '--override', 'cache=1h']);
+    expect(second.stdout).toContain('whole answer');
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it.each([
+    ['no-batch=true', 'the batch tool cannot be turned off on its own here'],
+    ['no-progress=true', 'agent__task_status cannot be limited here'],
+    ['interleaved=true', 'interleaved reasoning is a property of a model here'],
+    ['mcpInitConcurrency=2', "an agent's MCP servers are always started at once here"],
+    ['tools=github', "an agent's MCP servers are what its file lists"],
+  ])('--override %s is a usage error saying why', async (value, why) => {
+    const { server, run, file } = await scriptedAgent([]);
+    const result = await run(['run', file, 'x', '--override', value]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`--override: \`${value.split('=')[0]}\` is not supported: ${why}`);
+    expect(server.requests).toHaveLength(0);
+  });
 });
