@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { legacyDirectory } from './ai-agent-fixture.js';
 import { removeWorkspaces, report, type Step } from './helpers.js';
@@ -57,6 +57,21 @@ describe('ai-agent output flags', () => {
     expect(JSON.stringify(entries)).toContain('"inputTokens":100');
   });
 
+  it("persistence.billingFile and sessionsDir of .ai-agent.json: the run's accounting and its session go there", async () => {
+    const { ws, aiAgent } = await legacyDirectory([report('kept'), report('flagged')], {
+      persistence: { sessionsDir: './state', billingFile: './bills.jsonl' },
+    });
+    const result = await aiAgent(['main.ai', 'hi']);
+    expect(result.code, result.stderr).toBe(0);
+    const bills = readFileSync(ws.file('bills.jsonl'), 'utf8');
+    expect(bills).toContain('"model":"gpt-oss"');
+    expect(existsSync(ws.file('state/sessions.sqlite'))).toBe(true);
+    // --billing-file beats the config's file.
+    expect((await aiAgent(['main.ai', 'hi', '--billing-file', 'other.jsonl'])).code).toBe(0);
+    expect(readFileSync(ws.file('bills.jsonl'), 'utf8')).toBe(bills);
+    expect(readFileSync(ws.file('other.jsonl'), 'utf8')).toContain('"model":"gpt-oss"');
+  });
+
   it('--quiet prints the report and nothing else', async () => {
     const { aiAgent } = await legacyDirectory([report('only this')], {});
     const result = await aiAgent(['main.ai', 'hi', '--quiet']);
@@ -89,7 +104,7 @@ describe('ai-agent --models', () => {
   it('a comma list is a fallback chain: the second model answers when the first fails', async () => {
     const failFirst: Step = (request, nonce) =>
       request.model === 'broken'
-        ? { error: { kind: 'invalid_request', message: 'model broken is gone', status: 404 } }
+        ? { error: { kind: 'model_not_found', message: 'model broken is gone' } }
         : report('from the fallback')(request, nonce);
     const { server, aiAgent } = await legacyDirectory([failFirst, failFirst]);
     const result = await aiAgent(['main.ai', 'hi', '--models', 'nova/broken, nova/spare']);
