@@ -17,6 +17,7 @@ export type {
   StoredSession,
   ValidationProblem,
 } from './api.js';
+export { type AiAgentSection, aiAgentConfigSection } from './config/ai-agent-section.js';
 export { CONFIG_FILE_NAME, DEFAULT_SYSTEM_CONFIG_DIR } from './config/layers.js';
 export type {
   ConfigDefaults,
