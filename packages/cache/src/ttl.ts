@@ -54,5 +54,6 @@ function longDuration(value: unknown): number | undefined {
   const match = LONG_DURATION.exec(value.trim().toLowerCase());
   if (match === null) return undefined;
   const ms = Number(match[1]) * (LONG_UNITS[match[2]!] ?? 0);
-  return Number.isSafeInteger(Math.round(ms)) && Math.abs(ms - Math.round(ms)) < 1e-6 ? Math.round(ms) : undefined;
+  const whole = Math.round(ms);
+  return Number.isSafeInteger(whole) && Math.abs(ms - whole) < 1e-6 ? whole : undefined;
 }

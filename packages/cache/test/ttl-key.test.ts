@@ -21,7 +21,25 @@ test('TTLs: off, milliseconds, or a duration with a unit', () => {
   expect(parseTtl(' 6MO ')).toBe(180 * 86_400_000);
   expect(parseTtl('1y')).toBe(MAX_TTL_MS);
   expect(parseTtl('0.5y')).toBe(182.5 * 86_400_000);
-  for (const bad of ['5 minutes', '1.5ms', '-1s', '', 'on', -5, 1.5, true, null, {}, '53w', MAX_TTL_MS + 1, '13mo', '2y', '1.1y', 'mo', '1yr']) {
+  for (const bad of [
+    '5 minutes',
+    '1.5ms',
+    '-1s',
+    '',
+    'on',
+    -5,
+    1.5,
+    true,
+    null,
+    {},
+    '53w',
+    MAX_TTL_MS + 1,
+    '13mo',
+    '2y',
+    '1.1y',
+    'mo',
+    '1yr',
+  ]) {
     expect(() => parseTtl(bad, 'toolsCache.search')).toThrow(
       /^toolsCache\.search must be off, a number of milliseconds, or a duration such as 30s, 5m, 1h, 1d, 1w, 1mo, 1y \(at most a year\), got /,
     );
