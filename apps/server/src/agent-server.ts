@@ -5,6 +5,7 @@ import { errorMessage } from '@agent/protocol/util';
 import { createRunQueue } from '@agent/queue';
 import { CommanderError } from 'commander';
 import { loadAgents, queuedCatalog } from './agent-catalog.js';
+import { nameRouteAgents } from './ai-agent-slack.js';
 import { parseServerArgs } from './cli-options.js';
 import { startHeadends } from './start-headends.js';
 import { startWorker } from './start-worker.js';
@@ -67,6 +68,11 @@ async function main(): Promise<number> {
   const config = parseOrExit(() => parseServerArgs(process.argv.slice(2), process.env));
   if (typeof config === 'number') return config;
   const agents = await loadAgents(config.agents, config.agentConfig);
+  if (config.slack !== undefined && config.slackAgentFiles !== undefined) {
+    const names = agents.runners.map((runner) => runner.summary.toolName);
+    config.slack = nameRouteAgents(config.slack, config.agents, names);
+  }
+  for (const note of config.slackNotes ?? []) log(`agent-server: ${note}`);
   const queue =
     config.runQueue === undefined
       ? undefined

@@ -1,6 +1,7 @@
 import { isLoopbackHost } from '@agent/headends';
 import { checkQueueUrl } from '@agent/queue';
 import { Command, InvalidArgumentError } from 'commander';
+import { applyAiAgentSlack } from './ai-agent-slack.js';
 import {
   configError,
   envTokens,
@@ -116,6 +117,8 @@ export function parseServerArgs(argv: string[], env: Record<string, string | und
         }),
     agentConfig: flags.agentConfig ?? file.agentConfig,
   };
+  if (file.slack === undefined)
+    applyAiAgentSlack(config, flags.slack === true || flags.slackPort !== undefined, flags.slackPort, env);
   const limitFlags = program.opts<Record<string, number | undefined>>();
   for (const { key, attribute } of LIMIT_OPTIONS) {
     const value = limitFlags[attribute] ?? file[key];

@@ -18,6 +18,10 @@ export interface ServerConfig extends ServerLimits {
   mcp?: McpListen;
   /** The Slack headend (Socket Mode), when enabled. */
   slack?: SlackServerConfig;
+  /** `slack` came from an `.ai-agent.json`: its routes name these agent files until the agents are loaded. */
+  slackAgentFiles?: string[];
+  /** What of ai-agent's `slack` section is ignored, for the log. */
+  slackNotes?: string[];
   tokens: string[];
   allowNoAuth: boolean;
   drainSeconds: number;

@@ -16,13 +16,36 @@ test('TTLs: off, milliseconds, or a duration with a unit', () => {
   expect(parseTtl('52w')).toBe(52 * 604_800_000);
   // A decimal count of a unit, as ai-agent's files write it.
   expect(parseTtl('1.5h')).toBe(5_400_000);
-  for (const bad of ['5 minutes', '1.5ms', '-1s', '', 'on', -5, 1.5, true, null, {}, '53w', MAX_TTL_MS + 1]) {
+  // ai-agent's long units: a month is 30 days, a year 365 days (the longest TTL accepted).
+  expect(parseTtl('1mo')).toBe(30 * 86_400_000);
+  expect(parseTtl(' 6MO ')).toBe(180 * 86_400_000);
+  expect(parseTtl('1y')).toBe(MAX_TTL_MS);
+  expect(parseTtl('0.5y')).toBe(182.5 * 86_400_000);
+  for (const bad of [
+    '5 minutes',
+    '1.5ms',
+    '-1s',
+    '',
+    'on',
+    -5,
+    1.5,
+    true,
+    null,
+    {},
+    '53w',
+    MAX_TTL_MS + 1,
+    '13mo',
+    '2y',
+    '1.1y',
+    'mo',
+    '1yr',
+  ]) {
     expect(() => parseTtl(bad, 'toolsCache.search')).toThrow(
-      /^toolsCache\.search must be off, a number of milliseconds, or a duration such as 30s, 5m, 1h, 1d, 1w \(at most a year\), got /,
+      /^toolsCache\.search must be off, a number of milliseconds, or a duration such as 30s, 5m, 1h, 1d, 1w, 1mo, 1y \(at most a year\), got /,
     );
   }
   expect(() => parseTtl('5x')).toThrow(
-    'cache must be off, a number of milliseconds, or a duration such as 30s, 5m, 1h, 1d, 1w (at most a year), got "5x"',
+    'cache must be off, a number of milliseconds, or a duration such as 30s, 5m, 1h, 1d, 1w, 1mo, 1y (at most a year), got "5x"',
   );
   expect([0, 1, 90_000, 3_600_000, 694_861_001].map(formatTtl)).toEqual([
     'off',

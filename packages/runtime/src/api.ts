@@ -54,8 +54,13 @@ export interface ResolveOptions {
 }
 
 export interface RunAgentFileOptions extends ResolveOptions {
-  /** `--model provider/model`, repeatable: replaces the file's `models` list. */
+  /** `--model provider/model`, repeatable: replaces the `models` list of every agent of the tree. */
   models?: string[];
+  /**
+   * ai-agent's `--models a,b`: replaces the top agent's `models` list only (a fallback chain, in
+   * order); sub-agents keep their own. `models` beats it.
+   */
+  topModels?: string[];
   /** `--format`: overrides the file's output format. */
   format?: OutputFormat;
   /** `--schema`: a JSON Schema object for the json format. */
@@ -168,7 +173,7 @@ export interface ConfigSummary {
 /** Per-run options of a long-lived runner (headends run one agent many times). */
 export type RunOptions = Omit<
   RunAgentFileOptions,
-  keyof ResolveOptions | 'models' | 'clientFactory' | 'sessionStore'
+  keyof ResolveOptions | 'models' | 'topModels' | 'clientFactory' | 'sessionStore'
 >;
 
 /** A stored session as `AgentRunner.storedSession` finds it. */

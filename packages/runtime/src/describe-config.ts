@@ -60,3 +60,22 @@ export async function describeConfig(
   });
   return { config: summary, agents };
 }
+
+/**
+ * The billing file the configuration names (`accounting.file`, or ai-agent's
+ * `persistence.billingFile`), absolute; undefined when none does or the configuration cannot be
+ * read (running the agent then reports why). The CLIs append a run's accounting entries to it.
+ */
+export function configuredAccountingFile(options: ResolveOptions, agentFile?: string): string | undefined {
+  const cwd = resolve(options.cwd ?? process.cwd());
+  try {
+    const config = resolveConfig(
+      { ...options, cwd },
+      agentFile === undefined ? undefined : dirname(resolve(cwd, agentFile)),
+    );
+    const file = config.accounting?.value.file;
+    return typeof file === 'string' ? file : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -17,6 +17,7 @@ export type {
   StoredSession,
   ValidationProblem,
 } from './api.js';
+export { type AiAgentSection, aiAgentConfigSection } from './config/ai-agent-section.js';
 export { CONFIG_FILE_NAME, DEFAULT_SYSTEM_CONFIG_DIR } from './config/layers.js';
 export type {
   ConfigDefaults,
@@ -26,7 +27,7 @@ export type {
   ProviderModelEntry,
 } from './config/schema.js';
 export { DEFAULT_MAX_CONCURRENT_SUB_AGENTS, DEFAULT_MAX_SUB_AGENT_DEPTH } from './config/schema.js';
-export { describeConfig } from './describe-config.js';
+export { configuredAccountingFile, describeConfig } from './describe-config.js';
 export { RuntimeError } from './errors.js';
 export { type AgentToolListing, type ListedTool, listAgentTools } from './list-agent-tools.js';
 export { type ConfiguredMcpServer, configuredMcpServers } from './mcp-servers.js';

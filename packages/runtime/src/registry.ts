@@ -24,6 +24,8 @@ export interface AgentTree {
 export interface TreeOptions {
   /** `--model`: replaces the models of every agent of the tree. */
   models?: readonly string[];
+  /** ai-agent's `--models`: replaces the top agent's models only (beaten by `models`). */
+  topModels?: readonly string[];
   cwd: string;
 }
 
@@ -74,7 +76,7 @@ export function loadAgentTree(
     }
     const definition = loaded.definition;
     agents.set(visit.path, definition);
-    models.set(visit.path, checkReferences(definition, config, options, problems));
+    models.set(visit.path, checkReferences(definition, config, options, visit.path === rootPath, problems));
     return definition;
   };
 
@@ -193,15 +195,19 @@ function checkReferences(
   definition: AgentDefinition,
   config: ResolvedConfig,
   options: TreeOptions,
+  isRoot: boolean,
   problems: Problem[],
 ): ModelRef[] {
   const { file } = definition;
   let refs: ModelRef[] = definition.models;
-  /** Where the references were written: the agent file, `--model`, or the config's defaults. */
+  /** Where the references were written: the agent file, `--model(s)`, or the config's defaults. */
   let source = file;
   if (options.models !== undefined && options.models.length > 0) {
     source = '--model';
     refs = options.models.map((spec) => parseModelRef(spec, source, undefined, problems));
+  } else if (isRoot && options.topModels !== undefined && options.topModels.length > 0) {
+    source = '--models';
+    refs = options.topModels.map((spec) => parseModelRef(spec, source, undefined, problems));
   } else if (refs.length === 0 && config.defaults.models !== undefined) {
     const origin = config.defaultsOrigin.models;
     source = origin?.file ?? 'defaults';

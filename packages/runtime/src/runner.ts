@@ -15,7 +15,7 @@ import { loadAgentTree } from './registry.js';
 import type { RunScope } from './run-scope.js';
 import { TopAgentRuns } from './runner-runs.js';
 import type { RunnerContext } from './session-runner.js';
-import { type RunSettings, readSettingValues } from './setting-overrides.js';
+import { type RunSettings, readRunSettings } from './setting-overrides.js';
 import { summarizeAgent } from './summary.js';
 
 function redacted(error: unknown, config: ResolvedConfig): unknown {
@@ -46,10 +46,7 @@ export async function prepareRunner(
   const cwd = resolve(options.cwd ?? process.cwd());
   const file = resolve(cwd, path);
   const config = resolveConfig({ ...options, cwd }, dirname(file));
-  const runSettings: RunSettings = {
-    ...(options.overrides === undefined ? {} : { all: readSettingValues(options.overrides, '--override') }),
-    ...(options.settings === undefined ? {} : { top: readSettingValues(options.settings, 'command line') }),
-  };
+  const runSettings: RunSettings = readRunSettings(options);
   const active = new Set<{ scope: RunScope; meta: AgentEventMeta }>();
   const trace = { llm: options.traceLlm === true, mcp: options.traceMcp === true };
   const broadcast = (entry: McpLogEntry): void => {
@@ -73,6 +70,7 @@ export async function prepareRunner(
     const { tree, problems } = loadAgentTree(file, config, {
       cwd,
       ...(options.models === undefined ? {} : { models: options.models }),
+      ...(options.topModels === undefined ? {} : { topModels: options.topModels }),
     });
     if (tree === undefined) throw problemsError(problems);
     const targets = new TargetBuilder(config, options.clientFactory);
@@ -84,7 +82,7 @@ export async function prepareRunner(
       targets.targets(definition.toolOutputModels ?? [], options);
     }
     const servers = [...new Set([...tree.agents.values()].flatMap((d) => d.tools.map((t) => t.name)))];
-    const cache = await openRuntimeCache(tree, config, servers);
+    const cache = await openRuntimeCache(tree, config, servers, runSettings);
     let mcp: Awaited<ReturnType<typeof startMcpServers>>;
     try {
       // A `shared: false` server is started by each session that uses it (session-runner.ts).

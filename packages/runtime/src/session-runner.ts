@@ -283,6 +283,7 @@ export function buildSessionConfig(
     ...(toolTimeout === undefined ? {} : { toolTimeoutMs: toolTimeout }),
     models: targets,
     tools: offered,
+    ...(run.stream === undefined ? {} : { stream: run.stream }),
     ...(instructions === '' ? {} : { instructions }),
     prompt: request.prompt,
     ...(request.conversationHistory === undefined ? {} : { history: request.conversationHistory }),

@@ -482,21 +482,26 @@ describe('.ai-agent.json: what cannot be honoured, and what is not active yet', 
     );
   });
 
-  test('persistence, telemetry, slack and accounting give a warning naming the section', async () => {
+  test('telemetry, api, restTools, openapiSpecs and logging give a warning naming the section', async () => {
     const { ok, warnings } = await problemsOf({
       providers: { p: { type: 'openai', apiKey: 'k' } },
-      persistence: { sessionsDir: '/tmp/s' },
       telemetry: { enabled: true },
+      api: { port: 8080 },
+      restTools: {},
+      openapiSpecs: {},
+      logging: { level: 'debug' },
+      // Mapped (persistence, accounting) or read by agent-server (slack): no warning.
+      persistence: { sessionsDir: '/tmp/s' },
       slack: { botToken: 'x' },
       accounting: { file: './acc.jsonl' },
     });
     expect(ok).toBe(true);
-    expect(warnings.map((w) => [w.file, w.message.split(':')[0]])).toEqual([
-      ['.ai-agent.json', 'section `persistence` is not active in this runtime yet and is ignored'],
-      ['.ai-agent.json', 'section `telemetry` is not active in this runtime yet and is ignored'],
-      ['.ai-agent.json', 'section `slack` is not active in this runtime yet and is ignored'],
-      ['.ai-agent.json', 'section `accounting` is not active in this runtime yet and is ignored'],
-    ]);
+    expect(warnings.map((w) => [w.file, w.message.split(':')[0]])).toEqual(
+      ['telemetry', 'api', 'restTools', 'openapiSpecs', 'logging'].map((section) => [
+        '.ai-agent.json',
+        `section \`${section}\` is not active in this runtime yet and is ignored`,
+      ]),
+    );
     expect(warnings.every((w) => typeof w.line === 'number')).toBe(true);
   });
 });

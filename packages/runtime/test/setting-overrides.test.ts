@@ -5,6 +5,7 @@ import { runExpectedOutput } from '../src/run-outcomes.js';
 import { RunScope } from '../src/run-scope.js';
 import { prepareRunner } from '../src/runner.js';
 import { buildSessionConfig } from '../src/session-runner.js';
+import { effectiveCacheTtl } from '../src/setting-overrides.js';
 import { agentFile, isolated, localConfig, tempTree } from './helpers/temp-tree.js';
 
 // ai-agent's `--override key=value` (every agent) and its per-setting flags (the top agent;
@@ -34,7 +35,20 @@ async function sessions(options: Partial<RunAgentFileOptions>) {
         scope: new RunScope(undefined, (text) => text),
       });
     };
-    return { main: build(0), child: build(1) };
+    return {
+      main: build(0),
+      child: build(1),
+      models: (depth: number) =>
+        (depth === 0 ? [context.tree.root] : [...context.tree.agents.values()].slice(1)).map((definition) =>
+          (context.tree.models.get(definition.path) ?? []).map((ref) => ref.spec),
+        )[0],
+      cacheTtl: (depth: number) =>
+        effectiveCacheTtl(
+          context.runSettings,
+          depth === 0 ? context.tree.root : [...context.tree.agents.values()][1]!,
+          depth,
+        ),
+    };
   } finally {
     await context.mcp.close();
   }
@@ -67,5 +81,35 @@ describe('settings from the command line', () => {
     await expect(sessions({ settings: { maxTurns: 0 } })).rejects.toThrow(
       'command line: `maxTurns` must be a positive integer (turns), got 0',
     );
+  });
+
+  test('--override stream=false asks every agent for whole answers; a non-boolean is refused', async () => {
+    const { main, child } = await sessions({ overrides: { stream: false } });
+    expect(main.stream).toBe(false);
+    expect(child.stream).toBe(false);
+    const plain = await sessions({});
+    expect(plain.main.stream).toBeUndefined();
+    await expect(sessions({ overrides: { stream: 'sometimes' } })).rejects.toThrow(
+      '--override: `stream` must be true or false, got "sometimes"',
+    );
+  });
+
+  test('the response cache TTL: --override cache= beats every file, --cache the top file and silent sub-agents', async () => {
+    const all = await sessions({ overrides: { cache: '1h' } });
+    expect([all.cacheTtl(0), all.cacheTtl(1)]).toEqual([3_600_000, 3_600_000]);
+    const top = await sessions({ settings: { cache: '1mo' } });
+    expect([top.cacheTtl(0), top.cacheTtl(1)]).toEqual([30 * 86_400_000, 30 * 86_400_000]);
+    const none = await sessions({});
+    expect([none.cacheTtl(0), none.cacheTtl(1)]).toEqual([0, 0]);
+    await expect(sessions({ settings: { cache: 'forever' } })).rejects.toThrow(
+      'command line: `cache` must be off, a number of milliseconds, or a duration such as 30s, 5m, 1h, 1d, 1w, 1mo, 1y (at most a year), got "forever"',
+    );
+  });
+
+  test("topModels (ai-agent --models) replaces the top agent's models only; models replaces every agent's", async () => {
+    const top = await sessions({ topModels: ['local/a', 'local/b'] });
+    expect([top.models(0), top.models(1)]).toEqual([['local/a', 'local/b'], ['local/m']]);
+    const every = await sessions({ models: ['local/c'], topModels: ['local/a'] });
+    expect([every.models(0), every.models(1)]).toEqual([['local/c'], ['local/c']]);
   });
 });

@@ -6,6 +6,8 @@ import { usageError } from '../cli-error.js';
 /** Options of `agent run` as commander parses them. */
 export interface RunCliOptions {
   model?: string[];
+  /** ai-agent's `--models a,b`: the top agent's models only (a fallback chain, in order). */
+  topModels?: string[];
   format?: string;
   schema?: string;
   maxTurns?: string;
@@ -63,10 +65,10 @@ export function parseApprovalTimeout(value: string): number {
 
 const MODEL_REF = /^[^/\s]+\/\S+$/;
 
-export function parseModels(values: readonly string[]): string[] {
+export function parseModels(values: readonly string[], flag = '--model'): string[] {
   for (const value of values) {
     if (!MODEL_REF.test(value)) {
-      throw usageError(`--model: '${value}' is not provider/model (for example openai/gpt-4o-mini)`);
+      throw usageError(`${flag}: '${value}' is not provider/model (for example openai/gpt-4o-mini)`);
     }
   }
   return [...values];
@@ -109,7 +111,22 @@ export function settingValue(text: string): unknown {
   return trimmed;
 }
 
-/** `--override key=value`: settings for every agent; `models=a/b,c/d` replaces every agent's models. */
+/** ai-agent's override keys this runtime cannot honour, with why (docs/migrating-from-ai-agent.md). */
+const REFUSED_OVERRIDES: Record<string, string> = {
+  tools: "an agent's MCP servers are what its file lists; edit the agent file",
+  agents: "an agent's sub-agents are what its file lists; edit the agent file",
+  'no-batch':
+    'the batch tool cannot be turned off on its own here (it comes with agent__task_status); set `maxToolCallsPerTurn` to bound the calls of a turn',
+  'no-progress': 'agent__task_status cannot be limited here; it is always offered with the batch tool',
+  interleaved:
+    'interleaved reasoning is a property of a model here: set `interleaved` on the model in .ai-agent.json (or `chatReasoningField` in agent.json)',
+  mcpInitConcurrency: "an agent's MCP servers are always started at once here",
+};
+
+/**
+ * `--override key=value`: settings for every agent; `models=a/b,c/d` replaces every agent's
+ * models; `cache=1h` (the response cache TTL) and `stream=false` go to the runtime as they are.
+ */
 export function parseOverrides(values: readonly string[]): {
   settings: Record<string, unknown>;
   models?: string[];
@@ -121,18 +138,20 @@ export function parseOverrides(values: readonly string[]): {
     const key = at === -1 ? '' : value.slice(0, at).trim();
     if (key === '') throw usageError(`--override: '${value}' is not key=value (for example temperature=0.2)`);
     const text = value.slice(at + 1);
-    if (key === 'models')
-      models = parseModels(
-        text
-          .split(',')
-          .map((m) => m.trim())
-          .filter((m) => m !== ''),
-      );
-    else if (key === 'tools' || key === 'agents')
-      throw usageError(`--override: \`${key}\` cannot be overridden here; edit the agent file`);
+    const refused = REFUSED_OVERRIDES[key];
+    if (refused !== undefined) throw usageError(`--override: \`${key}\` is not supported: ${refused}`);
+    if (key === 'models') models = parseModels(modelList(text), '--override models');
     else settings[key] = settingValue(text);
   }
   return { settings, ...(models === undefined ? {} : { models }) };
+}
+
+/** `a/b, c/d` as a list (empty entries dropped). */
+export function modelList(text: string): string[] {
+  return text
+    .split(',')
+    .map((m) => m.trim())
+    .filter((m) => m !== '');
 }
 
 function describe(value: unknown): string {
@@ -144,6 +163,7 @@ function describe(value: unknown): string {
 /** What the run options say about the run itself (not about the terminal). */
 export interface ParsedRunOptions {
   models?: string[];
+  topModels?: string[];
   format?: OutputFormat;
   schema?: JsonSchema;
   maxTurns?: number;
@@ -162,6 +182,8 @@ export function parseRunOptions(options: RunCliOptions): ParsedRunOptions {
     traceMcp: options.traceMcp === true,
   };
   if (options.model !== undefined && options.model.length > 0) parsed.models = parseModels(options.model);
+  if (options.topModels !== undefined && options.topModels.length > 0)
+    parsed.topModels = parseModels(options.topModels, '--models');
   if (options.format !== undefined) parsed.format = parseFormat(options.format);
   if (options.schema !== undefined) {
     if (parsed.format !== undefined && parsed.format !== 'json') {

@@ -72,17 +72,7 @@ export async function runSession(params: RunSessionParams): Promise<CliExitCode>
     else status.printAbove(`${line}\n`);
   };
 
-  let accounting: AccountingFile | undefined;
-  if (display.accountingPath !== undefined) {
-    try {
-      accounting = new AccountingFile(display.accountingPath, (message) => printErr(`agent: ${message}`));
-    } catch (error) {
-      throw new CliError(
-        `--accounting: cannot open ${display.accountingPath}: ${errorMessage(error)}`,
-        CLI_EXIT.usage,
-      );
-    }
-  }
+  const accounting = await openAccounting(params, printErr);
 
   // --verbose (and --trace-* for TRC): logfmt lines; otherwise warnings and errors, compactly.
   const asLogfmt = (severity: string) =>
@@ -128,6 +118,7 @@ export async function runSession(params: RunSessionParams): Promise<CliExitCode>
     ...params.resolve,
     ...(params.run.configPath === undefined ? {} : { configPath: params.run.configPath }),
     ...(params.run.models === undefined ? {} : { models: params.run.models }),
+    ...(params.run.topModels === undefined ? {} : { topModels: params.run.topModels }),
     ...(params.run.format === undefined ? {} : { format: params.run.format }),
     ...(params.run.schema === undefined ? {} : { schema: params.run.schema }),
     ...(params.run.maxTurns === undefined ? {} : { maxTurns: params.run.maxTurns }),
@@ -193,4 +184,35 @@ export async function runSession(params: RunSessionParams): Promise<CliExitCode>
   const ending = describeEnding(result, code);
   if (ending !== undefined) await writeAndFlush(io.stderr, `${ending}\n`);
   return code;
+}
+
+/**
+ * The billing file: `--accounting` / `--billing-file`, else the config's `accounting.file` (or
+ * ai-agent's `persistence.billingFile`); a file that cannot be opened is a usage error naming
+ * where it was set.
+ */
+async function openAccounting(
+  params: RunSessionParams,
+  printErr: (line: string) => void,
+): Promise<AccountingFile | undefined> {
+  let path = params.display.accountingPath;
+  let from = '--accounting';
+  if (path === undefined) {
+    const runtime = await import('@agent/runtime');
+    const agentFile = params.resume?.agentFile ?? (params.file === '' ? undefined : params.file);
+    path = runtime.configuredAccountingFile(
+      {
+        ...params.resolve,
+        ...(params.run.configPath === undefined ? {} : { configPath: params.run.configPath }),
+      },
+      agentFile,
+    );
+    from = 'accounting.file';
+  }
+  if (path === undefined) return undefined;
+  try {
+    return new AccountingFile(path, (message) => printErr(`agent: ${message}`));
+  } catch (error) {
+    throw new CliError(`${from}: cannot open ${path}: ${errorMessage(error)}`, CLI_EXIT.usage);
+  }
 }

@@ -1,49 +1,12 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: these tests are about literal ${VAR} text.
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  AI_AGENT_BIN,
-  isolatedEnv,
-  removeWorkspaces,
-  report,
-  runCli,
-  scriptedAgent,
-  scriptedServer,
-  workspace,
-} from './helpers.js';
+import { legacyDirectory } from './ai-agent-fixture.js';
+import { AI_AGENT_BIN, isolatedEnv, removeWorkspaces, report, runCli, scriptedAgent } from './helpers.js';
 
 afterAll(removeWorkspaces);
 
 // The `ai-agent` bin with the flags of ai-agent's CLI pages, and `agent run --override` /
 // inline `--schema`, run as child processes against the testkit server.
-
-/** A directory laid out as an ai-agent user has it: .ai-agent.json, .ai-agent.env, agent files. */
-async function legacyDirectory(steps: Parameters<typeof scriptedServer>[0]) {
-  const server = await scriptedServer(steps);
-  const ws = workspace(undefined);
-  ws.write(
-    '.ai-agent.json',
-    JSON.stringify({
-      providers: { nova: { type: 'openai-compatible', baseUrl: '${NOVA_URL}', apiKey: '${NOVA_KEY}' } },
-      queues: { default: { concurrent: 2 } },
-      telemetry: { enabled: true },
-    }),
-  );
-  ws.write('.ai-agent.env', `NOVA_URL=${server.url}/v1\nNOVA_KEY=sk-cli-legacy\n`);
-  ws.write(
-    'main.ai',
-    [
-      '#!/usr/bin/env ai-agent',
-      '---',
-      'models: nova/gpt-oss',
-      'maxToolTurns: 3',
-      'llmTimeout: 1m',
-      '---',
-      'Work in ${CD} within {{MAX_TURNS}} turns.',
-      '',
-    ].join('\n'),
-  );
-  return { server, ws };
-}
 
 describe('ai-agent', () => {
   it('runs a #!/usr/bin/env ai-agent file with ai-agent flags against a legacy directory', async () => {
@@ -213,5 +176,29 @@ describe('agent run --override and an inline --schema', () => {
     const result = await run(['run', file, 'x', '--override', 'temperature']);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("--override: 'temperature' is not key=value");
+  });
+
+  it('--override stream=false and cache=1h are honoured', async () => {
+    const { server, run, file } = await scriptedAgent([report('whole answer')]);
+    const first = await run(['run', file, 'same', '--override', 'stream=false', '--override', 'cache=1h']);
+    expect(first.code, first.stderr).toBe(0);
+    expect((server.requests[0]!.body as Record<string, unknown>).stream).toBe(false);
+    const second = await run(['run', file, 'same', '--override', 'stream=false', '--override', 'cache=1h']);
+    expect(second.stdout).toContain('whole answer');
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it.each([
+    ['no-batch=true', 'the batch tool cannot be turned off on its own here'],
+    ['no-progress=true', 'agent__task_status cannot be limited here'],
+    ['interleaved=true', 'interleaved reasoning is a property of a model here'],
+    ['mcpInitConcurrency=2', "an agent's MCP servers are always started at once here"],
+    ['tools=github', "an agent's MCP servers are what its file lists"],
+  ])('--override %s is a usage error saying why', async (value, why) => {
+    const { server, run, file } = await scriptedAgent([]);
+    const result = await run(['run', file, 'x', '--override', value]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`--override: \`${value.split('=')[0]}\` is not supported: ${why}`);
+    expect(server.requests).toHaveLength(0);
   });
 });

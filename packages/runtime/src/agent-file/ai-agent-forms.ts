@@ -30,7 +30,7 @@ const REFUSED_KEYS: Record<string, string> = {
   accounting: 'is a command-line option (`--billing-file`), not a frontmatter key',
   save: 'is a command-line option, not a frontmatter key',
   load: 'is a command-line option, not a frontmatter key',
-  stream: 'is a command-line option, not a frontmatter key',
+  stream: 'is a command-line option (`--stream` / `--no-stream`), not a frontmatter key',
   targets: 'is a command-line option (`--models`), not a frontmatter key',
 };
 

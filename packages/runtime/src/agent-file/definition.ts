@@ -57,6 +57,8 @@ export interface AgentDefinition {
   orchestration?: AgentOrchestration;
   /** `cache`: how long the whole answer is cached, ms (0: not cached). */
   cacheTtlMs: number;
+  /** Whether the file writes `cache` (ai-agent's `--cache` fills it in for a sub-agent only when not). */
+  cacheWritten: boolean;
   /** What `validate` reports without refusing the file (unknown prompt variables). */
   warnings: Problem[];
 }
@@ -178,6 +180,7 @@ export function loadAgentDefinition(
     prompt,
     ...(orchestration === undefined ? {} : { orchestration }),
     cacheTtlMs,
+    cacheWritten: data.cache !== undefined,
     warnings,
   };
   return { definition, problems: [] };

@@ -3,6 +3,7 @@ import type { AgentSessionConfig } from '@agent/core';
 import type { AgentEventMeta, AgentResult } from '@agent/protocol';
 import { errorMessage, isRecord } from '@agent/protocol/util';
 import type { RunnerContext, SessionRequest } from '../session-runner.js';
+import { effectiveCacheTtl } from '../setting-overrides.js';
 import { agentHash } from './agent-hash.js';
 import { type CachedResponse, replayCachedResponse } from './cache-replay.js';
 
@@ -18,7 +19,7 @@ export async function runWithResponseCache(
   config: AgentSessionConfig,
   run: () => Promise<AgentResult>,
 ): Promise<AgentResult> {
-  const ttlMs = request.definition.cacheTtlMs;
+  const ttlMs = effectiveCacheTtl(ctx.runSettings, request.definition, request.depth);
   if (ttlMs === 0 || ctx.cache === undefined) return run();
   const meta = metaOf(config);
   const log = (severity: 'VRB' | 'WRN', message: string) =>
@@ -75,7 +76,8 @@ export async function runWithResponseCache(
 
 /**
  * What in a session's config determines its answer: everything but the tools' objects (they are
- * in the agent hash), the listener, the signal, ids and where its events go.
+ * in the agent hash), the listener, the signal, ids, where its events go, and the durable run's
+ * hooks (`onCheckpoint`, `approver`: functions, and no part of the question).
  */
 function determining(config: AgentSessionConfig): unknown {
   const {
@@ -89,6 +91,8 @@ function determining(config: AgentSessionConfig): unknown {
     isMaster: _isMaster,
     headendId: _headendId,
     internal: _internal,
+    onCheckpoint: _onCheckpoint,
+    approver: _approver,
     ...rest
   } = config;
   return rest;

@@ -3,6 +3,7 @@ import { errorMessage } from '@agent/protocol/util';
 import { type ResolvedConfig, unusableValueError } from '../config/layers.js';
 import type { McpServerEntry } from '../config/schema.js';
 import type { AgentTree } from '../registry.js';
+import { effectiveCacheTtl, type RunSettings } from '../setting-overrides.js';
 
 /** How long each tool of one MCP server is cached (`cache`, and `toolsCache` per tool). */
 export interface ToolCachePolicy {
@@ -42,6 +43,7 @@ export async function openRuntimeCache(
   tree: AgentTree,
   config: ResolvedConfig,
   servers: readonly string[],
+  run?: RunSettings,
 ): Promise<RuntimeCache | undefined> {
   const policies = new Map<string, ToolCachePolicy>();
   for (const name of servers) {
@@ -49,7 +51,10 @@ export async function openRuntimeCache(
     const policy = entry === undefined ? undefined : toolCachePolicy(entry.value);
     if (policy !== undefined) policies.set(name, policy);
   }
-  const responsesWanted = [...tree.agents.values()].some((definition) => definition.cacheTtlMs > 0);
+  // `--override cache=` / `--cache` count as well as the files' own `cache`.
+  const responsesWanted = [...tree.agents.values()].some(
+    (definition) => effectiveCacheTtl(run, definition, definition === tree.root ? 0 : 1) > 0,
+  );
   if (!responsesWanted && policies.size === 0) return undefined;
   const section = config.cache?.value ?? {};
   const unusable = unusableValueError(section);

@@ -13,11 +13,12 @@ import {
   warn,
 } from './ai-agent-context.js';
 import { mcpServer } from './ai-agent-mcp-server.js';
+import { translateSections } from './ai-agent-sections.js';
 
 // ai-agent's `.ai-agent.json`, translated field by field into this runtime's `agent.json` shape
 // before the usual checks (docs/migrating-from-ai-agent.md has the table). What cannot be
 // honoured where ignoring it would change behaviour is a problem; what only changes cost or
-// visibility, and sections not active here, are warnings.
+// visibility, and sections not active here, are warnings (ai-agent-sections.ts).
 
 /** Base URLs of the providers ai-agent has and this runtime reaches through their OpenAI-compatible API. */
 export const AI_AGENT_BASE_URLS = {
@@ -30,18 +31,6 @@ export const AI_AGENT_BASE_URLS = {
 export function isAiAgentConfigFile(path: string): boolean {
   return /^\.?ai-agent(\.[^/]+)?\.json$/.test(basename(path));
 }
-
-/** Sections ai-agent has that this runtime does not act on yet. */
-const INACTIVE_SECTIONS: Record<string, string> = {
-  persistence: 'session snapshots are not saved',
-  telemetry: 'no metrics or traces are exported',
-  slack: 'the Slack headend is configured by `agent-server` options, not from this section',
-  api: 'the REST headend is configured by `agent-server` options',
-  restTools: 'REST tools are not available (an agent naming one fails validation)',
-  openapiSpecs: 'OpenAPI tools are not available (an agent naming one fails validation)',
-  accounting: 'no accounting file is written from the config; pass `--billing-file` to the command',
-  logging: 'logging is set by command-line flags',
-};
 
 const PROVIDER_KEYS = [
   'type',
@@ -85,11 +74,7 @@ export function translateAiAgentConfig(raw: unknown, file: string, lineOf: LineO
   const ctx: Context = { file, lineOf, problems: [], warnings: [] };
   if (!isRecord(raw)) return { data: raw, problems: [], warnings: [] };
   const out: Json = { ...raw };
-  for (const [section, why] of Object.entries(INACTIVE_SECTIONS)) {
-    if (!(section in out)) continue;
-    warn(ctx, [section], `section \`${section}\` is not active in this runtime yet and is ignored: ${why}`);
-    delete out[section];
-  }
+  translateSections(out, ctx);
   if (isRecord(out.providers)) out.providers = mapEntries(out.providers, (name, p) => provider(name, p, ctx));
   if (isRecord(out.mcpServers))
     out.mcpServers = mapEntries(out.mcpServers, (name, s) => mcpServer(name, s, ctx));
@@ -103,7 +88,6 @@ export function translateAiAgentConfig(raw: unknown, file: string, lineOf: LineO
     }
     out.defaults = defaults;
   }
-  if (isRecord(out.cache)) out.cache = cacheSection(out.cache);
   if ('pricing' in out) {
     applyPricing(out.pricing, out.providers, ctx);
     delete out.pricing;
@@ -311,19 +295,6 @@ function queue(name: string, value: unknown, ctx: Context): unknown {
       `unknown key \`${key}\` in \`queues.${name}\`; allowed keys: concurrent`,
     );
   return value.concurrent;
-}
-
-function cacheSection(value: Json): Json {
-  const out: Json = { ...value };
-  if (isRecord(out.sqlite)) {
-    out.path ??= out.sqlite.path;
-    delete out.sqlite;
-  }
-  if (isRecord(out.redis)) {
-    out.url ??= out.redis.url;
-    delete out.redis;
-  }
-  return out;
 }
 
 /** Top-level `pricing.<provider>.<model>` becomes the model entry's `pricing`, in USD per million tokens. */

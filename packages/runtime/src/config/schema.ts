@@ -112,6 +112,12 @@ export type CacheSection = CacheStoreConfig;
 /** Where session snapshots live (`sqlite` by default, in the user's state directory); docs/sessions.md. */
 export type SessionsSection = SessionStoreConfig;
 
+/** Where the command line's billing file is (ai-agent's `accounting.file`); docs/configuration.md. */
+export interface AccountingSection {
+  /** Every accounting entry of a CLI run is appended here as one JSON line (relative to this file). */
+  file?: string;
+}
+
 export interface ConfigDefaults extends AgentSettings {
   /** Models for agents whose file lists none. */
   models?: string[];
@@ -133,6 +139,7 @@ export interface ConfigFile {
   defaults?: ConfigDefaults;
   cache?: CacheSection;
   sessions?: SessionsSection;
+  accounting?: AccountingSection;
 }
 
 export const DEFAULT_MAX_SUB_AGENT_DEPTH = 5;
@@ -359,6 +366,12 @@ export const CONFIG_SCHEMA: Schema = {
     defaults: DEFAULTS_SCHEMA,
     cache: CACHE,
     sessions: SESSIONS,
+    accounting: {
+      type: 'object',
+      properties: { file: { type: 'string', minLength: 1, 'x-expects': 'a file path (JSON lines)' } },
+      additionalProperties: false,
+      'x-expects': 'an object { file }',
+    },
   },
   additionalProperties: false,
   'x-expects': 'a JSON object',

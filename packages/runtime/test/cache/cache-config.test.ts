@@ -5,7 +5,8 @@ import { runAgentFile, validateAgentFile } from '../../src/index.js';
 import { agentFile, isolated, localConfig, tempTree } from '../helpers/temp-tree.js';
 import { answeringServer, cachedAgentTree } from './helpers.js';
 
-const TTL_WORDS = 'off, a number of milliseconds, or a duration such as 30s, 5m, 1h, 1d, 1w (at most a year)';
+const TTL_WORDS =
+  'off, a number of milliseconds, or a duration such as 30s, 5m, 1h, 1d, 1w, 1mo, 1y (at most a year)';
 
 test('a cache TTL the agent file cannot mean is a load error at its line', async () => {
   const root = tempTree({

@@ -1,4 +1,4 @@
-// biome-ignore-all lint/suspicious/noTemplateCurlyInString: agent.json uses ${REDIS_URL}.
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: the config files use ${REDIS_URL}.
 import { startRedisServer } from '@agent/testkit';
 import { expect, test } from 'vitest';
 import { runAgentFile } from '../../src/index.js';
@@ -44,6 +44,31 @@ test('a Redis server that refuses the password: a warning without the password, 
     await runAgentFile('a.ai', 'Anything', options);
     expect(server.calls).toBe(2);
     expect(JSON.stringify([result, seen.events])).not.toContain(PASSWORD);
+  } finally {
+    await redis.close();
+  }
+});
+
+test("ai-agent's form: .ai-agent.json `cache: { backend: redis, redis: { url } }` with the URL from .ai-agent.env", async () => {
+  const redis = await startRedisServer({ password: PASSWORD });
+  try {
+    const server = await answeringServer();
+    const { options } = cachedAgentTree(
+      server,
+      'cache: 6mo',
+      {},
+      {
+        '.ai-agent.json': { cache: { backend: 'redis', redis: { url: '${LEGACY_REDIS}' }, maxEntries: 50 } },
+        '.ai-agent.env': `LEGACY_REDIS=${redis.url}\n`,
+      },
+    );
+    const first = await runAgentFile('a.ai', 'Legacy question', options);
+    const seen = recorder();
+    const second = await runAgentFile('a.ai', 'Legacy question', { ...options, onEvent: seen.onEvent });
+    expect(server.calls).toBe(1);
+    expect(second.finalReport).toEqual(first.finalReport);
+    expect(seen.ofType('cache_hit')[0]?.hit).toMatchObject({ kind: 'response', backend: 'redis' });
+    expect(JSON.stringify([first, second, seen.events])).not.toContain(PASSWORD);
   } finally {
     await redis.close();
   }
