@@ -10,8 +10,10 @@ interface SdkStream {
 /**
  * One model call's lifetime, tied to the caller's signal and to the whole-call timeout. A
  * streamed call runs under the SDK's own controller (the scope takes it over once the stream
- * exists; until then the SDK has the caller's signal and its own timeout), so the call makes no
- * controller of its own; a non-streamed one gets the scope's, made on first read of `signal`.
+ * exists), so the call makes no controller of its own; a non-streamed one gets the scope's, made
+ * on first read of `signal`. The SDKs never unhook the listener they add to a signal they are
+ * given, so the caller's signal (one per session, living across all its calls) is never handed
+ * to them: `open` settles the call itself when it stops before the stream exists.
  * The SDKs end a stream quietly when its signal aborts, so the scope remembers why it stopped
  * and turns that into the right `ModelError`.
  */
@@ -22,6 +24,8 @@ export class CallScope {
   private readonly timeoutMs: number | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private stopReason: 'aborted' | 'timeout' | undefined;
+  /** Settles `open`'s wait when the call stops before the stream exists. */
+  private rejectOpening: ((error: ModelError) => void) | undefined;
   private readonly onExternalAbort = (): void => this.stop('aborted');
 
   constructor(
@@ -50,15 +54,34 @@ export class CallScope {
     return this.controller.signal;
   }
 
-  /** The caller's signal, for the SDK to run a streamed request under until `adopt`. */
-  get callerSignal(): AbortSignal | undefined {
-    return this.external;
-  }
-
-  /** Takes over the SDK stream's controller: a stop from now on aborts the stream. */
-  adopt(stream: object): void {
+  /**
+   * Waits for a streamed request to open and takes over its controller, so a stop from then on
+   * aborts the stream. A stop before that settles the wait at once; the stream, if it still
+   * comes (the SDK's own timeout bounds it), is aborted on arrival.
+   */
+  async open<T extends object>(opening: Promise<T>): Promise<T> {
+    let stream: T;
+    try {
+      stream =
+        this.stopReason !== undefined
+          ? await Promise.reject(this.stoppedError())
+          : await Promise.race([
+              opening,
+              new Promise<never>((_, reject) => {
+                this.rejectOpening = reject;
+              }),
+            ]);
+    } catch (error) {
+      opening.then(
+        (late) => (late as SdkStream).controller?.abort(),
+        () => undefined,
+      );
+      throw error;
+    } finally {
+      this.rejectOpening = undefined;
+    }
     this.stream = stream as SdkStream;
-    if (this.stopReason !== undefined) this.abortOpen();
+    return stream;
   }
 
   private abortOpen(): void {
@@ -70,6 +93,7 @@ export class CallScope {
     if (this.stopReason !== undefined) return;
     this.stopReason = reason;
     this.abortOpen();
+    this.rejectOpening?.(this.stoppedError());
   }
 
   /** Throws the abort or timeout error when the call was stopped. */

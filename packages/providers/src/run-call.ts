@@ -20,10 +20,10 @@ export interface CallPlan<Chunk, Response> {
   /** What the client changed in the request to make it valid, yielded first as `notice` events. */
   notices?: readonly string[];
   /**
-   * Opens the SDK stream under the caller's signal (the scope then takes over the stream's own
-   * controller, so no other one is made), with the SDK's timeout covering the wait for headers.
+   * Opens the SDK stream without a signal (the scope takes over the stream's own controller, so
+   * no other one is made), with the SDK's timeout covering the wait for headers.
    */
-  openStream(signal: AbortSignal | undefined): Promise<AsyncIterable<Chunk>>;
+  openStream(): Promise<AsyncIterable<Chunk>>;
   createMapper(): StreamMapper<Chunk>;
   fetchResponse(signal: AbortSignal): Promise<Response>;
   mapResponse(response: Response, out: ModelStreamEvent[]): void;
@@ -87,8 +87,7 @@ export async function* runCall<Chunk, Response>(
     scope.throwIfStopped();
     for (const message of plan.notices ?? []) yield { type: 'notice', message };
     if (plan.stream) {
-      const stream = await plan.openStream(scope.callerSignal);
-      scope.adopt(stream);
+      const stream = await scope.open(plan.openStream());
       iterator = stream[Symbol.asyncIterator]();
       const mapper = plan.createMapper();
       for (;;) {

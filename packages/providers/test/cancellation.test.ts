@@ -1,4 +1,5 @@
 // Cancellation and timeouts end a call promptly with the right kind and release the request.
+import { getEventListeners } from 'node:events';
 import type { ModelRequest } from '@agent/protocol';
 import { type ModelServer, startModelServer } from '@agent/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -62,6 +63,18 @@ describe.each(WIRE_TYPES)('%s', (type) => {
     const { error } = await collectError(client().stream(request, { signal: controller.signal }));
     expect(error.kind).toBe('aborted');
     expect(Date.now() - started).toBeLessThan(1000);
+  });
+
+  it('a signal that outlives many calls (a session) keeps no listener of theirs', async () => {
+    // Node warns (MaxListenersExceededWarning) past 10 listeners: a session of 12 turns.
+    const controller = new AbortController();
+    for (let call = 0; call < 12; call++) {
+      server.push({ text: `answer ${call}` });
+      const events = [];
+      for await (const event of client().stream(request, { signal: controller.signal })) events.push(event);
+      expect(events.some((e) => e.type === 'text-delta')).toBe(true);
+    }
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
   });
 
   it('an already aborted signal fails without sending a request', async () => {

@@ -34,9 +34,8 @@ export class OpenAIResponsesClient extends ProviderClientBase {
     return runCall<ResponsesEvent, ResponsesResponse>(this.context, options, {
       stream: body.stream,
       notices,
-      openStream: async (signal) =>
+      openStream: async () =>
         (await this.sdk.responses.create(body as CreateParams, {
-          signal,
           timeout,
         })) as AsyncIterable<ResponsesEvent>,
       createMapper: () => new ResponsesStreamMapper(this.model, declared),
