@@ -74,9 +74,13 @@ export function operationTool(operation: Operation, name: string, baseUrl: strin
     properties[arg] = schema;
     if (param.required === true || where === 'path') required.push(arg);
     if (where === 'path') pathNames.set(param.name, arg);
-    else if (where === 'query') (tool.queryArguments ??= {})[param.name] = arg;
-    else if (where === 'header') (tool.headerArguments ??= {})[param.name] = arg;
-    else (tool.cookieArguments ??= {})[param.name] = arg;
+    else {
+      const key =
+        where === 'query' ? 'queryArguments' : where === 'header' ? 'headerArguments' : 'cookieArguments';
+      const map = tool[key] ?? {};
+      map[param.name] = arg;
+      tool[key] = map;
+    }
   }
   const body = jsonBody(operation.op);
   if (body !== undefined) {
