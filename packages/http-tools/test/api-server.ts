@@ -25,12 +25,14 @@ export const TOKEN = 'tok-3f9a81c2e7';
 export const CLIENT = { id: 'agent-client', secret: 'cl1ent-s3cret-value' };
 export const API_KEY = 'k3y-5ecret-0042';
 
-function send(res: ServerResponse, status: number, type: string, body: string): void {
+function send(res: ServerResponse, status: number, type: string, body: string): true {
   res.writeHead(status, { 'content-type': type });
   res.end(body);
+  return true;
 }
 
-function route(req: IncomingMessage, body: string, res: ServerResponse, redirectTo: string): void {
+/** Answers one request; false when it leaves it unanswered (`/slow`). */
+function route(req: IncomingMessage, body: string, res: ServerResponse, redirectTo: string): boolean {
   const url = new URL(req.url ?? '/', 'http://x');
   const path = url.pathname;
   const pet = /^\/pets\/(\d+)$/.exec(path);
@@ -63,14 +65,16 @@ function route(req: IncomingMessage, body: string, res: ServerResponse, redirect
       `note ${decodeURIComponent(path.slice(7))}: feed at 8`,
     );
   if (path === '/boom') return send(res, 500, 'text/plain', 'database on fire');
-  if (path === '/slow') return; // never answers: the tool timeout ends the call
+  if (path === '/slow') return false; // never answers: the tool timeout ends the call
   if (path === '/away') {
     res.writeHead(302, { location: `${redirectTo}/stolen` });
-    return void res.end();
+    res.end();
+    return true;
   }
   if (path === '/hop') {
     res.writeHead(302, { location: '/pets/2' });
-    return void res.end();
+    res.end();
+    return true;
   }
   if (path === '/events') return send(res, 200, 'application/x-ndjson', '{"n":1}\n{"n":2}\n\n{"n":3}\n');
   if (path === '/big') return send(res, 200, 'text/plain', 'x'.repeat(2 * 1024 * 1024));
@@ -99,7 +103,7 @@ function route(req: IncomingMessage, body: string, res: ServerResponse, redirect
     if (req.headers.authorization !== `Bearer ${TOKEN}`) return send(res, 401, 'text/plain', 'no');
     return send(res, 200, 'application/json', JSON.stringify({ secret: 'the vault is open' }));
   }
-  send(res, 404, 'text/plain', `no route ${req.method} ${path}`);
+  return send(res, 404, 'text/plain', `no route ${req.method} ${path}`);
 }
 
 /** Starts the API (and records every request it gets); `redirectTo` is where `/away` sends callers. */

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: `${parameters.x}` templates are what these tests are about
 // A real-world-sized document (thousands of operations) loads, and a filter keeps the tool list small.
 import { expect, it } from 'vitest';
 import { loadOpenApiTools } from '../src/index.js';

@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpToolProvider, type HttpToolProvider, loadOpenApiTools } from '../src/index.js';
 import { CLIENT, petstoreDocument, startTestApi, type TestApi } from './api-server.js';
 
+// biome-ignore lint/suspicious/noExplicitAny: the tests walk schemas of any shape
+type Schema = Record<string, any>;
 let api: TestApi;
 let elsewhere: TestApi;
 let provider: HttpToolProvider;
@@ -47,7 +49,7 @@ describe('the tools of an OpenAPI document', () => {
 
   it('merges path, query and header parameters and the body into one schema, $refs resolved', async () => {
     const tools = await provider.listTools();
-    const schema = (name: string) => tools.find((t) => t.name === name)?.inputSchema as Record<string, any>;
+    const schema = (name: string) => tools.find((t) => t.name === name)?.inputSchema as Schema;
     expect(Object.keys(schema('pets__getPet').properties)).toEqual(['id', 'x-tenant']);
     expect(schema('pets__getPet').required).toEqual(['id']);
     // The same name in the path and the query: the query's becomes query_id.

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: `${parameters.x}` templates are what these tests are about
 // REST tool definitions (templates, response kinds, caps, auth) against the loopback API.
 import { ConfigError, type ToolResult } from '@agent/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
