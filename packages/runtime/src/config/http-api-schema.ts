@@ -111,7 +111,7 @@ export const REST_TOOL: Schema = {
     ...COMMON,
     description: { type: 'string', minLength: 1, 'x-expects': 'a description for the model' },
     method: { enum: [...HTTP_METHODS], 'x-expects': `one of ${HTTP_METHODS.join(', ')}` },
-    url: str('an http(s) URL template (${parameters.x} fills arguments in)'),
+    url: str('an http(s) URL template (arguments fill its parameters placeholders)'),
     parametersSchema: { type: 'object', 'x-expects': 'a JSON Schema object' },
     bodyTemplate: { 'x-expects': 'any JSON value' },
     response: { enum: [...RESPONSE_MODES], 'x-expects': `one of ${RESPONSE_MODES.join(', ')}` },
