@@ -41,6 +41,66 @@ function jsonBody(op: Node): { schema: unknown; required: boolean; contentType: 
   };
 }
 
+/** The object schema a tool's arguments are collected in (no prototype: any name is a plain key). */
+interface Arguments {
+  properties: Record<string, unknown>;
+  required: string[];
+}
+
+const ORDER = ['path', 'query', 'header', 'cookie'];
+
+/** Path, query, header and cookie parameters as arguments; returns path parameter -> argument. */
+function addParameters(operation: Operation, args: Arguments, tool: RestToolDefinition): Map<string, string> {
+  const pathNames = new Map<string, string>();
+  const params = [...operation.parameters].sort(
+    (a, b) => ORDER.indexOf(String(a.in)) - ORDER.indexOf(String(b.in)),
+  );
+  for (const param of params) {
+    const where = String(param.in);
+    if (typeof param.name !== 'string' || !ORDER.includes(where)) continue;
+    let arg = argumentName(param.name);
+    if (Object.hasOwn(args.properties, arg)) arg = argumentName(`${where}_${param.name}`);
+    for (let n = 2; Object.hasOwn(args.properties, arg); n++)
+      arg = argumentName(`${where}_${param.name}_${n}`);
+    const schema = toJsonSchema(param.schema);
+    if (typeof param.description === 'string' && schema.description === undefined)
+      schema.description = param.description;
+    args.properties[arg] = schema;
+    if (param.required === true || where === 'path') args.required.push(arg);
+    if (where === 'path') {
+      pathNames.set(param.name, arg);
+      continue;
+    }
+    const key =
+      where === 'query' ? 'queryArguments' : where === 'header' ? 'headerArguments' : 'cookieArguments';
+    const map: Record<string, string> = tool[key] ?? Object.create(null);
+    map[param.name] = arg;
+    tool[key] = map;
+  }
+  return pathNames;
+}
+
+/** The request body: its properties at the top level when they are all free, else one `body` argument. */
+function addBody(operation: Operation, args: Arguments, tool: RestToolDefinition): void {
+  const body = jsonBody(operation.op);
+  if (body === undefined) return;
+  const schema = toJsonSchema(body.schema);
+  const props = isNode(schema.properties) ? schema.properties : undefined;
+  const plainObject = props !== undefined && !('oneOf' in schema || 'anyOf' in schema || 'allOf' in schema);
+  const free = (key: string) => !Object.hasOwn(args.properties, key) && argumentName(key) === key;
+  if (plainObject && Object.keys(props).every(free)) {
+    Object.assign(args.properties, props);
+    tool.bodyProperties = Object.keys(props);
+    if (body.required && Array.isArray(schema.required)) args.required.push(...(schema.required as string[]));
+  } else {
+    const arg = Object.hasOwn(args.properties, 'body') ? 'requestBody' : 'body';
+    args.properties[arg] = schema;
+    tool.bodyArgument = arg;
+    if (body.required) args.required.push(arg);
+  }
+  tool.headers = { 'content-type': body.contentType };
+}
+
 /**
  * One operation as a `RestToolDefinition`: its parameters (path, query, header, cookie) and
  * request body merged into one object schema. A name two places share keeps it for the first
@@ -49,63 +109,22 @@ function jsonBody(op: Node): { schema: unknown; required: boolean; contentType: 
  * argument `body` (`requestBody` when `body` is taken).
  */
 export function operationTool(operation: Operation, name: string, baseUrl: string): RestToolDefinition {
-  const properties: Record<string, unknown> = {};
-  const required: string[] = [];
+  const args: Arguments = { properties: Object.create(null), required: [] };
   const tool: RestToolDefinition = {
     name,
     description: describe(operation),
     method: operation.method.toUpperCase() as RestToolDefinition['method'],
     url: '',
   };
-  const pathNames = new Map<string, string>();
-  const order = ['path', 'query', 'header', 'cookie'];
-  const params = [...operation.parameters].sort(
-    (a, b) => order.indexOf(String(a.in)) - order.indexOf(String(b.in)),
-  );
-  for (const param of params) {
-    const where = String(param.in);
-    if (typeof param.name !== 'string' || !order.includes(where)) continue;
-    let arg = argumentName(param.name);
-    if (arg in properties) arg = argumentName(`${where}_${param.name}`);
-    for (let n = 2; arg in properties; n++) arg = argumentName(`${where}_${param.name}_${n}`);
-    const schema = toJsonSchema(param.schema);
-    if (typeof param.description === 'string' && schema.description === undefined)
-      schema.description = param.description;
-    properties[arg] = schema;
-    if (param.required === true || where === 'path') required.push(arg);
-    if (where === 'path') pathNames.set(param.name, arg);
-    else {
-      const key =
-        where === 'query' ? 'queryArguments' : where === 'header' ? 'headerArguments' : 'cookieArguments';
-      const map = tool[key] ?? {};
-      map[param.name] = arg;
-      tool[key] = map;
-    }
-  }
-  const body = jsonBody(operation.op);
-  if (body !== undefined) {
-    const schema = toJsonSchema(body.schema);
-    const props = isNode(schema.properties) ? schema.properties : undefined;
-    const plainObject = props !== undefined && !('oneOf' in schema || 'anyOf' in schema || 'allOf' in schema);
-    if (plainObject && Object.keys(props).every((key) => !(key in properties) && argumentName(key) === key)) {
-      Object.assign(properties, props);
-      tool.bodyProperties = Object.keys(props);
-      if (body.required && Array.isArray(schema.required)) required.push(...(schema.required as string[]));
-    } else {
-      const arg = 'body' in properties ? 'requestBody' : 'body';
-      properties[arg] = schema;
-      tool.bodyArgument = arg;
-      if (body.required) required.push(arg);
-    }
-    tool.headers = { 'content-type': body.contentType };
-  }
+  const pathNames = addParameters(operation, args, tool);
+  addBody(operation, args, tool);
   const path = operation.path.replace(/\{([^}]+)\}/g, (_m, raw: string) => {
     let arg = pathNames.get(raw);
     if (arg === undefined) {
       // A path template the parameters do not declare: still an argument the call needs.
       arg = argumentName(raw);
-      properties[arg] ??= { type: 'string' };
-      required.push(arg);
+      args.properties[arg] ??= { type: 'string' };
+      args.required.push(arg);
       pathNames.set(raw, arg);
     }
     return `\${parameters.${arg}}`;
@@ -113,8 +132,8 @@ export function operationTool(operation: Operation, name: string, baseUrl: strin
   tool.url = `${baseUrl.replace(/\/+$/, '')}${path}`;
   tool.parametersSchema = {
     type: 'object',
-    properties,
-    ...(required.length === 0 ? {} : { required: [...new Set(required)] }),
+    properties: { ...args.properties },
+    ...(args.required.length === 0 ? {} : { required: [...new Set(args.required)] }),
   };
   return tool;
 }
