@@ -6,7 +6,8 @@ import {
   type RestToolDefinition,
 } from '@agent/http-tools';
 import { defaultToolQueues } from '@agent/mcp';
-import { errorMessage } from '@agent/protocol/util';
+import { ConfigError } from '@agent/protocol';
+import { describeValue, errorMessage } from '@agent/protocol/util';
 import { type ResolvedConfig, unusableValueError } from './config/layers.js';
 import type { ConfigEntry } from './config/merge.js';
 import type { HttpAuthEntry, OpenApiSpecEntry, RestToolEntry } from './config/schema.js';
@@ -31,6 +32,17 @@ function failure(
       `${file}${line === undefined ? '' : `:${line}`}: ${section}.${entry.name}: ${message}`,
     ),
   });
+}
+
+/** An error's text for a config entry: a `ConfigError`'s problems by the entry's own field names. */
+function entryMessage(error: unknown): string {
+  if (!(error instanceof ConfigError)) return errorMessage(error);
+  return error.problems
+    .map(
+      (p) =>
+        `\`${p.field.replace(/^tools\[\d+\]\./, '')}\` must be ${p.allowed}, got ${describeValue(p.value)}`,
+    )
+    .join('; ');
 }
 
 function checkName(
@@ -146,6 +158,25 @@ async function openApiProvider(
 }
 
 /**
+ * Checks an HTTP API entry without contacting anything (`agent validate`): variables set, a
+ * `restTools` definition that can work. An OpenAPI document is read only by a run.
+ */
+export function checkHttpApi(name: string, config: ResolvedConfig): void {
+  const rest = config.restTools.get(name);
+  const entry = rest ?? config.openapiSpecs.get(name);
+  if (entry === undefined) return;
+  const unusable = unusableValueError(entry.value);
+  if (unusable !== undefined) throw unusable;
+  if (rest === undefined) return;
+  try {
+    restProvider(rest, config);
+  } catch (error) {
+    if (error instanceof RuntimeError) throw error;
+    throw failure(rest, 'restTools', entryMessage(error), config);
+  }
+}
+
+/**
  * The HTTP APIs among `names` (`restTools`, `openapiSpecs`), one provider each, built once per
  * runner. An entry that cannot work (a variable not set, a document that cannot be read or is not
  * OpenAPI 3) is a configuration error naming its file and line.
@@ -173,7 +204,7 @@ export async function startHttpApis(
       );
     } catch (error) {
       if (error instanceof RuntimeError) throw error;
-      throw failure(entry, section, errorMessage(error), config);
+      throw failure(entry, section, entryMessage(error), config);
     }
   }
   return providers;

@@ -133,3 +133,18 @@ test('a spec that cannot be read, or a variable not set, is an error at its line
     /restTools\.time\.auth\.token` uses \$\{TIME_TOKEN\}, which is not set/,
   );
 });
+
+test('agent validate finds a restTools URL whose host is an argument, at the entry', async () => {
+  const { validateAgentFile } = await import('../src/index.js');
+  const root = tempTree({
+    'agent.json': localConfig({
+      restTools: { fetch: { description: 'Fetch', url: 'http://${parameters.host}/x' } },
+    }),
+    'a.ai': agentFile('models: [local/m]\ntools: [fetch]'),
+  });
+  const result = await validateAgentFile('a.ai', isolated(root));
+  expect(result.ok).toBe(false);
+  expect(result.problems.map((p) => p.message)).toEqual([
+    'restTools.fetch: `url` must be an http(s) URL with a literal host, got "http://${parameters.host}/x"',
+  ]);
+});

@@ -37,8 +37,10 @@ const INACTIVE_SECTIONS: Record<string, string> = {
   telemetry: 'no metrics or traces are exported',
   slack: 'the Slack headend is configured by `agent-server` options, not from this section',
   api: 'the REST headend is configured by `agent-server` options',
-  restTools: 'REST tools are not available (an agent naming one fails validation)',
-  openapiSpecs: 'OpenAPI tools are not available (an agent naming one fails validation)',
+  restTools:
+    'REST tools of an ai-agent file are not translated; define them under `restTools` of agent.json (docs/http-tools.md)',
+  openapiSpecs:
+    'OpenAPI specs of an ai-agent file are not translated; define them under `openapiSpecs` of agent.json (docs/http-tools.md)',
   accounting: 'no accounting file is written from the config; pass `--billing-file` to the command',
   logging: 'logging is set by command-line flags',
 };
