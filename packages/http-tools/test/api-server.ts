@@ -99,6 +99,24 @@ function route(req: IncomingMessage, body: string, res: ServerResponse, redirect
       JSON.stringify({ access_token: TOKEN, token_type: 'Bearer', expires_in: 3600 }),
     );
   }
+  if (path === '/openapi.yaml')
+    return send(
+      res,
+      200,
+      'application/yaml',
+      `openapi: 3.0.3\ninfo: { title: Notes, version: '1' }\nservers: [{ url: /notes-api }]\npaths:\n  /{id}:\n    get: { operationId: read, parameters: [{ name: id, in: path, required: true, schema: { type: string } }] }\n`,
+    );
+  if (path === '/basic') {
+    const ok = req.headers.authorization === `Basic ${Buffer.from('ada:pa55-word!').toString('base64')}`;
+    return send(res, ok ? 200 : 401, 'text/plain', ok ? 'hello ada' : 'who are you');
+  }
+  if (req.method === 'POST' && /^\/pets\/\d+\/feed$/.test(path))
+    return send(
+      res,
+      200,
+      'application/json',
+      JSON.stringify({ fed: JSON.parse(body), cookie: req.headers.cookie ?? null }),
+    );
   if (path === '/secure') {
     if (req.headers.authorization !== `Bearer ${TOKEN}`) return send(res, 401, 'text/plain', 'no');
     return send(res, 200, 'application/json', JSON.stringify({ secret: 'the vault is open' }));
@@ -216,6 +234,24 @@ export function petstoreDocument(baseUrl: string): Record<string, unknown> {
           operationId: 'putTree',
           tags: ['misc'],
           requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Node' } } } },
+        },
+      },
+      '/pets/{id}/feed': {
+        post: {
+          operationId: 'feedPet',
+          tags: ['pets'],
+          parameters: [
+            { name: 'id', in: 'path', required: true, schema: { type: 'integer' } },
+            { name: 'session', in: 'cookie', schema: { type: 'string' } },
+          ],
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: { oneOf: [{ type: 'array', items: { type: 'string' } }, { type: 'string' }] },
+              },
+            },
+          },
         },
       },
       '/boom': { get: { operationId: 'boom', tags: ['errors'] } },

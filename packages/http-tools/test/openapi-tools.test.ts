@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: `${parameters.x}` templates are what these tests are about
 // The OpenAPI document of a loopback API of the tests' own, called through the tools it becomes.
 import type { ToolResult } from '@agent/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -40,7 +41,19 @@ describe('the tools of an OpenAPI document', () => {
   it('names each operation <spec>__<operationId>, with its summary as the description', async () => {
     const tools = await provider.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(
-      ['away', 'boom', 'createPet', 'getNote', 'getPet', 'listPets', 'missing', 'putTree', 'secure', 'slow']
+      [
+        'away',
+        'boom',
+        'createPet',
+        'feedPet',
+        'getNote',
+        'getPet',
+        'listPets',
+        'missing',
+        'putTree',
+        'secure',
+        'slow',
+      ]
         .map((n) => `pets__${n}`)
         .sort(),
     );
@@ -77,6 +90,18 @@ describe('the tools of an OpenAPI document', () => {
       structured: { id: 99, received: { name: 'Kit', details: { kind: 'cat' } } },
     });
     expect(api.seen.at(-1)?.headers['content-type']).toBe('application/json');
+  });
+
+  it('sends a oneOf body that is not an object as the `body` argument, and cookie parameters', async () => {
+    const tools = await provider.listTools();
+    const feed = tools.find((t) => t.name === 'pets__feedPet')?.inputSchema as Schema;
+    expect(feed.required).toEqual(['id', 'body']);
+    expect(feed.properties.body.oneOf).toHaveLength(2);
+    const result = await call('pets__feedPet', { id: 1, session: 'abc 1', body: ['kibble', 'fish'] });
+    expect(result).toMatchObject({
+      ok: true,
+      structured: { fed: ['kibble', 'fish'], cookie: 'session=abc%201' },
+    });
   });
 
   it('URL-encodes path arguments and keeps a text answer as text', async () => {
@@ -136,6 +161,22 @@ describe('the tools of an OpenAPI document', () => {
   });
 
   it('asks for approval of the operations that are not GET', () => {
-    expect(provider.approvalTools().sort()).toEqual(['pets__createPet', 'pets__putTree']);
+    expect(provider.approvalTools().sort()).toEqual(['pets__createPet', 'pets__feedPet', 'pets__putTree']);
+  });
+});
+
+describe('documents from a URL', () => {
+  it('reads YAML from the URL and resolves a relative server URL against it', async () => {
+    const loaded = await loadOpenApiTools({ name: 'notes', spec: `${api.url}/openapi.yaml` });
+    expect(loaded.baseUrl).toBe(`${api.url}/notes-api`);
+    expect(loaded.tools.map((t) => [t.name, t.url])).toEqual([
+      ['notes__read', `${api.url}/notes-api/\${parameters.id}`],
+    ]);
+  });
+
+  it('says when the URL answers with an error', async () => {
+    await expect(loadOpenApiTools({ name: 'x', spec: `${api.url}/no-such.yaml` })).rejects.toThrow(
+      `the OpenAPI document at ${api.url}/no-such.yaml answered HTTP 404`,
+    );
   });
 });

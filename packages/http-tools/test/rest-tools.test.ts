@@ -87,6 +87,19 @@ describe('REST tools', () => {
     expect(JSON.stringify(bad)).toContain('[redacted]');
   });
 
+  it('sends basic credentials and keeps the password out of errors', async () => {
+    const auth = (password: string) => ({ auth: { type: 'basic' as const, username: 'ada', password } });
+    expect(await run({ url: `${api.url}/basic` }, {}, auth('pa55-word!'))).toEqual({
+      ok: true,
+      text: 'hello ada',
+    });
+    const refused = await run({ url: `${api.url}/basic` }, {}, auth('not-the-word'));
+    expect(refused).toMatchObject({
+      ok: false,
+      error: { message: expect.stringContaining('HTTP 401 Unauthorized from GET') },
+    });
+  });
+
   it('rejects a definition whose host is a template, or a bad method, naming the field', () => {
     expect(() =>
       createHttpToolProvider({
