@@ -148,6 +148,11 @@ test('an agent calls two operations of an OpenAPI document and a REST tool; its 
     'inventory__getStock',
     'rest__weather',
   ]);
+  const listed = await runCli(['list', '--agent', ws.file('ask.ai'), '--config', ws.file('agent.json')], {
+    cwd: ws.dir,
+    env: { ...isolatedEnv(ws), INVENTORY_TOKEN: 'inv-token-7781' },
+  });
+  expect(listed.stdout).toContain('HTTP APIs:\n  weather (rest GET)\n  inventory (openapi)\n');
   expect(api.seen.map((r) => `${r.method} ${r.url}`).sort()).toEqual([
     'GET /stock/SKU-1',
     'GET /warehouses?region=north',
