@@ -45,3 +45,9 @@ it('refuses a document that is not OpenAPI 3, saying what it found', async () =>
     'the document of "x" is not OpenAPI 3.0 or 3.1 (its "openapi" field is "2.0")',
   );
 });
+
+it('says which document could not be read when its URL does not answer', async () => {
+  await expect(loadOpenApiTools({ name: 'x', spec: 'http://127.0.0.1:9/openapi.json' })).rejects.toThrow(
+    /^the OpenAPI document http:\/\/127\.0\.0\.1:9\/openapi\.json cannot be read: /,
+  );
+});

@@ -58,7 +58,20 @@ export interface OpenApiTools {
 
 const DEFAULT_MAX_DOCUMENT_BYTES = 32 * 1024 * 1024;
 
+/** The document, parsed; every failure (a network error too) an `HttpToolsError` that names the document. */
 async function readDocument(options: OpenApiToolsOptions): Promise<{ doc: Node; from?: URL }> {
+  try {
+    return await readDocumentOf(options);
+  } catch (error) {
+    if (error instanceof HttpToolsError) throw error;
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new HttpToolsError(`the OpenAPI document ${String(options.spec)} cannot be read: ${reason}`, {
+      cause: error,
+    });
+  }
+}
+
+async function readDocumentOf(options: OpenApiToolsOptions): Promise<{ doc: Node; from?: URL }> {
   if (typeof options.spec !== 'string') return { doc: structuredClone(options.spec) };
   const max = options.maxDocumentBytes ?? DEFAULT_MAX_DOCUMENT_BYTES;
   let text: string;
