@@ -4,6 +4,31 @@ import { HttpToolsError } from './errors.js';
 type OAuthConfig = { tokenUrl: string; clientId: string; clientSecret: string; scopes?: readonly string[] };
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+/** Bytes of a token endpoint's answer read at most (a token response is a small JSON object). */
+const MAX_TOKEN_RESPONSE_BYTES = 64 * 1024;
+
+/** fetch for the token request: no redirects followed, the answer read up to a small cap. */
+async function boundedTokenFetch(url: string, init: RequestInit): Promise<Response> {
+  const response = await fetch(url, { ...init, redirect: 'manual' });
+  const reader = response.body?.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  while (reader !== undefined) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_TOKEN_RESPONSE_BYTES) {
+      await reader.cancel();
+      throw new HttpToolsError(`the token endpoint answered more than ${MAX_TOKEN_RESPONSE_BYTES} bytes`);
+    }
+    chunks.push(value);
+  }
+  return new Response(Buffer.concat(chunks), {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
+}
 
 /**
  * Access tokens of the OAuth 2 client credentials grant (oauth4webapi), fetched on first use and
@@ -48,7 +73,11 @@ export class ClientCredentialsTokens {
         { client_id: this.config.clientId },
         oauth.ClientSecretBasic(this.config.clientSecret),
         parameters,
-        { signal, ...(insecure ? { [oauth.allowInsecureRequests]: true } : {}) },
+        {
+          signal,
+          [oauth.customFetch]: boundedTokenFetch,
+          ...(insecure ? { [oauth.allowInsecureRequests]: true } : {}),
+        },
       );
       const result = await oauth.processClientCredentialsResponse(
         this.#server,
