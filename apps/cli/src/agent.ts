@@ -107,7 +107,7 @@ function buildProgram(setCode: (code: CliExitCode) => void): Command {
 
   program
     .command('list')
-    .description('show the agents and what the config provides (providers, models, MCP servers)')
+    .description('show the agents and what the config provides (providers, models, MCP servers, HTTP APIs)')
     .option(
       '-a, --agent <file.ai>',
       'agent file to describe, repeatable (default: the .ai files in the cwd)',

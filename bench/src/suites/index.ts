@@ -3,6 +3,7 @@ import { agentLoopSuite } from './agent-loop.js';
 import { cacheHitSuite } from './cache-hit.js';
 import { headendLoadSuite } from './headend-load.js';
 import { mcpGrepSuite } from './mcp-grep.js';
+import { openapiLoadSuite } from './openapi-load.js';
 import { queueSoakSuite } from './queue-soak.js';
 import { toolOutputMemorySuite } from './tool-output-memory.js';
 import { xmlTransportSuite } from './xml-transport.js';
@@ -16,4 +17,5 @@ export const suites: BenchSuite[] = [
   headendLoadSuite,
   cacheHitSuite,
   queueSoakSuite,
+  openapiLoadSuite,
 ];

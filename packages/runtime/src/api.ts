@@ -168,6 +168,8 @@ export interface ConfigSummary {
   layers: string[];
   providers: { name: string; type: string; models: string[] }[];
   mcpServers: { name: string; type: string }[];
+  /** `restTools` (`rest GET`, ...) and `openapiSpecs` (`openapi`) entries (docs/http-tools.md). */
+  httpApis: { name: string; type: string }[];
 }
 
 /** Per-run options of a long-lived runner (headends run one agent many times). */

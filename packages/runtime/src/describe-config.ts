@@ -29,6 +29,13 @@ export async function describeConfig(
       name: entry.name,
       type: entry.value.type ?? (entry.value.command !== undefined ? 'stdio' : 'http'),
     })),
+    httpApis: [
+      ...[...config.restTools.values()].map((entry) => ({
+        name: entry.name,
+        type: `rest ${entry.value.method ?? 'GET'}`,
+      })),
+      ...[...config.openapiSpecs.values()].map((entry) => ({ name: entry.name, type: 'openapi' })),
+    ],
   };
   const loaded = new Map<string, AgentDefinition>();
   const order: string[] = [];

@@ -241,21 +241,36 @@ function checkReferences(
       ),
     );
   }
-  const servers = [...config.mcpServers.keys()];
   for (const tool of definition.tools) {
-    if (config.mcpServers.has(tool.name)) continue;
-    problems.push(
-      problem(
-        'configuration',
-        file,
-        tool.line,
-        servers.length === 0
-          ? `unknown MCP server \`${tool.name}\`: no config file defines \`mcpServers\` (${configFilesRead(config)})`
-          : `unknown MCP server \`${tool.name}\`${suggestion(tool.name, servers, 'configured servers')}`,
-      ),
-    );
+    const problem = toolSourceProblem(tool.name, config);
+    if (problem !== undefined) problems.push(problemAt(file, tool.line, problem));
   }
   return refs;
+}
+
+function problemAt(file: string, line: number | undefined, message: string): Problem {
+  return problem('configuration', file, line, message);
+}
+
+/**
+ * Why a name of an agent's `tools:` names no tool source: not in `mcpServers`, `restTools` or
+ * `openapiSpecs`, or in more than one of them (which one would be ambiguous).
+ */
+function toolSourceProblem(name: string, config: ResolvedConfig): string | undefined {
+  const sections = (
+    [
+      ['mcpServers', config.mcpServers],
+      ['restTools', config.restTools],
+      ['openapiSpecs', config.openapiSpecs],
+    ] as const
+  ).filter(([, entries]) => entries.has(name));
+  if (sections.length === 1) return undefined;
+  if (sections.length > 1)
+    return `\`${name}\` is defined in ${sections.map(([section]) => section).join(' and ')}: rename one of them`;
+  const known = [...config.mcpServers.keys(), ...config.restTools.keys(), ...config.openapiSpecs.keys()];
+  return known.length === 0
+    ? `unknown MCP server \`${name}\`: no config file defines \`mcpServers\`, \`restTools\` or \`openapiSpecs\` (${configFilesRead(config)})`
+    : `unknown MCP server \`${name}\`${suggestion(name, known, 'configured servers, REST tools and OpenAPI specs')}`;
 }
 
 function configFilesRead(config: ResolvedConfig): string {

@@ -9,6 +9,7 @@ import { openRuntimeCache } from './cache/runtime-cache.js';
 import { type ResolvedConfig, resolveConfig } from './config/layers.js';
 import { DEFAULT_MAX_CONCURRENT_SUB_AGENTS } from './config/schema.js';
 import { problemsError, RuntimeError } from './errors.js';
+import { startHttpApis } from './http-apis.js';
 import { LevelLimiter } from './limiter.js';
 import { runAgentChain } from './orchestration/run-chain.js';
 import { loadAgentTree } from './registry.js';
@@ -82,6 +83,12 @@ export async function prepareRunner(
       targets.targets(definition.toolOutputModels ?? [], options);
     }
     const servers = [...new Set([...tree.agents.values()].flatMap((d) => d.tools.map((t) => t.name)))];
+    // HTTP APIs first: a document that cannot load fails before any cache or server is opened.
+    const http = await startHttpApis(
+      servers,
+      config,
+      options.signal === undefined ? {} : { signal: options.signal },
+    );
     const cache = await openRuntimeCache(tree, config, servers, runSettings);
     let mcp: Awaited<ReturnType<typeof startMcpServers>>;
     try {
@@ -104,6 +111,7 @@ export async function prepareRunner(
         config,
         targets,
         mcp,
+        http,
         limiter,
         cwd,
         runSettings,

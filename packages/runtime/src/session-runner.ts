@@ -34,6 +34,8 @@ export interface RunnerContext {
   config: ResolvedConfig;
   targets: TargetBuilder;
   mcp: McpTools;
+  /** The HTTP APIs (`restTools`, `openapiSpecs`) the tree uses, by name (docs/http-tools.md). */
+  http?: Map<string, ToolProvider & { approvalTools?(): string[] }>;
   limiter: LevelLimiter;
   cwd: string;
   /**
@@ -209,7 +211,8 @@ export function buildSessionConfig(
       message: warning.message,
     });
   for (const ref of definition.tools) {
-    const provider = own?.providers.get(ref.name) ?? ctx.mcp.providers.get(ref.name);
+    const provider =
+      own?.providers.get(ref.name) ?? ctx.mcp.providers.get(ref.name) ?? ctx.http?.get(ref.name);
     if (provider === undefined) continue;
     const traced = request.trace.mcp ? traceToolProvider(provider, trace) : provider;
     tools.push(
@@ -322,9 +325,9 @@ function childDurable(
 }
 
 /**
- * The session's `approval.tools`: the agent's own globs (file, then defaults) and, for each MCP
+ * The session's `approval.tools`: the agent's own globs (file, then defaults), for each MCP
  * server it uses whose `agent.json` entry has `approval`, that server's globs under its
- * `<server>__` prefix (the names the model sees).
+ * `<server>__` prefix (the names the model sees), and the tools of its HTTP APIs that need one.
  */
 function approvalSetting(
   ctx: RunnerContext,
@@ -335,6 +338,8 @@ function approvalSetting(
   for (const ref of definition.tools) {
     const server = ctx.config.mcpServers.get(ref.name)?.value.approval;
     for (const glob of server?.tools ?? []) tools.push(`${ref.name}__${glob}`);
+    // An HTTP API's calls other than GET (or as its `approval` says): their exact tool names.
+    tools.push(...(ctx.http?.get(ref.name)?.approvalTools?.() ?? []));
   }
   return tools.length === 0 ? {} : { approval: { tools } };
 }

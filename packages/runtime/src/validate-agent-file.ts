@@ -5,6 +5,7 @@ import { modelClientConfig } from './build-targets.js';
 import { mcpServerConfig } from './build-tools.js';
 import { type ResolvedConfig, resolveConfig } from './config/layers.js';
 import { RuntimeError } from './errors.js';
+import { checkHttpApi } from './http-apis.js';
 import { loadAgentTree } from './registry.js';
 import { summarizeAgent } from './summary.js';
 
@@ -65,10 +66,11 @@ export async function validateAgentFile(
     }
     for (const tool of definition.tools) {
       const entry = config.mcpServers.get(tool.name);
-      if (entry === undefined || seen.has(`s:${tool.name}`)) continue;
+      if (seen.has(`s:${tool.name}`)) continue;
       seen.add(`s:${tool.name}`);
       try {
-        mcpServerConfig(entry);
+        if (entry === undefined) checkHttpApi(tool.name, config);
+        else mcpServerConfig(entry);
       } catch (error) {
         found.push(asProblem(error, definition.file, config));
       }

@@ -205,6 +205,7 @@ describe('validateAgentFile and describeConfig', () => {
         { name: 'fs', type: 'stdio' },
         { name: 'web', type: 'http' },
       ],
+      httpApis: [],
     });
     expect(described.agents.map((a) => [a.toolName, a.models, a.usage])).toEqual([
       ['a', ['local/qwen3', 'anthropic/claude-sonnet-4-5'], 'a "question"'],

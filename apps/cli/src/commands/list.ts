@@ -62,6 +62,10 @@ export function formatListing(described: { config: ConfigSummary; agents: AgentS
   lines.push('', 'MCP servers:');
   if (config.mcpServers.length === 0) lines.push('  (none)');
   for (const server of config.mcpServers) lines.push(`  ${server.name} (${server.type})`);
+  if (config.httpApis.length > 0) {
+    lines.push('', 'HTTP APIs:');
+    for (const api of config.httpApis) lines.push(`  ${api.name} (${api.type})`);
+  }
   lines.push('', 'Agents:');
   if (agents.length === 0) lines.push('  (none)');
   for (const agent of agents) {

@@ -42,8 +42,12 @@ export function agentHash(tree: AgentTree, config: ResolvedConfig, definition: A
   return hash;
 }
 
-/** What makes an MCP server the one it is (never its env or headers: they may hold secrets). */
+/** What makes an MCP server (or HTTP API) the one it is (never its env, headers or auth: they may hold secrets). */
 export function serverIdentity(config: ResolvedConfig, name: string): unknown {
+  const rest = config.restTools.get(name)?.value;
+  if (rest !== undefined) return { rest: [rest.method ?? 'GET', rest.url, rest.bodyTemplate ?? null] };
+  const spec = config.openapiSpecs.get(name)?.value;
+  if (spec !== undefined) return { openapi: [spec.spec, spec.baseUrl ?? null] };
   const entry = config.mcpServers.get(name)?.value;
   if (entry === undefined) return null;
   const { type, command, args, cwd, url } = entry;

@@ -26,16 +26,22 @@ export interface RuntimeCache {
 }
 
 /** The policy of a server entry, or undefined when it caches nothing (TTLs were checked when the file was read). */
-export function toolCachePolicy(entry: McpServerEntry): ToolCachePolicy | undefined {
+export function toolCachePolicy(
+  entry: Pick<McpServerEntry, 'cache' | 'toolsCache'>,
+  /** Put before each `toolsCache` name (an OpenAPI spec's `<name>__`: its tools' exposed names). */
+  prefix = '',
+): ToolCachePolicy | undefined {
   const defaultTtlMs = entry.cache === undefined ? 0 : parseTtl(entry.cache);
-  const perTool = new Map(Object.entries(entry.toolsCache ?? {}).map(([tool, ttl]) => [tool, parseTtl(ttl)]));
+  const perTool = new Map(
+    Object.entries(entry.toolsCache ?? {}).map(([tool, ttl]) => [`${prefix}${tool}`, parseTtl(ttl)]),
+  );
   if (defaultTtlMs === 0 && [...perTool.values()].every((ttl) => ttl === 0)) return undefined;
   return { defaultTtlMs, perTool };
 }
 
 /**
  * Opens the cache store when some agent of the tree has a `cache` TTL or one of its MCP servers
- * caches tool results; undefined otherwise (no file is touched). A config that cannot work
+ * (or HTTP API) caches tool results; undefined otherwise (no file is touched). A config that cannot work
  * throws (a `RuntimeError` at its line); a store that cannot be opened (a file that cannot be
  * written, Redis down) is a warning, and the runner runs without caching.
  */
@@ -47,8 +53,14 @@ export async function openRuntimeCache(
 ): Promise<RuntimeCache | undefined> {
   const policies = new Map<string, ToolCachePolicy>();
   for (const name of servers) {
-    const entry = config.mcpServers.get(name);
-    const policy = entry === undefined ? undefined : toolCachePolicy(entry.value);
+    const spec = config.openapiSpecs.get(name);
+    const entry = config.mcpServers.get(name) ?? config.restTools.get(name);
+    const policy =
+      entry !== undefined
+        ? toolCachePolicy(entry.value)
+        : spec === undefined
+          ? undefined
+          : toolCachePolicy(spec.value, `${name}__`);
     if (policy !== undefined) policies.set(name, policy);
   }
   // `--override cache=` / `--cache` count as well as the files' own `cache`.

@@ -13,8 +13,10 @@ import { type Context, checkKeys, fail, type Json, warn } from './ai-agent-conte
 const INACTIVE_SECTIONS: Record<string, string> = {
   telemetry: 'no metrics or traces are exported',
   api: 'the REST headend is configured by `agent-server` options',
-  restTools: 'REST tools are not available (an agent naming one fails validation)',
-  openapiSpecs: 'OpenAPI tools are not available (an agent naming one fails validation)',
+  restTools:
+    'REST tools of an ai-agent file are not translated; define them under `restTools` of agent.json (docs/http-tools.md)',
+  openapiSpecs:
+    'OpenAPI specs of an ai-agent file are not translated; define them under `openapiSpecs` of agent.json (docs/http-tools.md)',
   logging: 'logging is set by command-line flags',
 };
 

@@ -36,6 +36,14 @@ export function cacheSettingProblems(data: ConfigFile, file: string, lineOf: Lin
     for (const [tool, value] of Object.entries(server.toolsCache ?? {}))
       ttl(value, ['mcpServers', name, 'toolsCache', tool]);
   }
+  for (const [name, tool] of Object.entries(data.restTools ?? {}))
+    if (tool !== null) ttl(tool.cache, ['restTools', name, 'cache']);
+  for (const [name, api] of Object.entries(data.openapiSpecs ?? {})) {
+    if (api === null) continue;
+    ttl(api.cache, ['openapiSpecs', name, 'cache']);
+    for (const [tool, value] of Object.entries(api.toolsCache ?? {}))
+      ttl(value, ['openapiSpecs', name, 'toolsCache', tool]);
+  }
   problems.push(...storeProblems('cache', data.cache, cacheConfigProblems, file, lineOf));
   problems.push(...storeProblems('sessions', data.sessions, sessionStoreConfigProblems, file, lineOf));
   return problems;

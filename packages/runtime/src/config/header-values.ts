@@ -55,6 +55,9 @@ export function markUnsendableHeaders(data: ConfigFile, check: HeaderCheck): voi
   for (const [name, server] of Object.entries(data.mcpServers ?? {})) {
     if (server !== null) markHeaders(server.headers, ['mcpServers', name, 'headers'], check);
   }
+  for (const section of ['restTools', 'openapiSpecs'] as const)
+    for (const [name, api] of Object.entries(data[section] ?? {}))
+      if (api !== null) markHeaders(api.headers, [section, name, 'headers'], check);
 }
 
 function markHeaders(headers: Record<string, unknown> | undefined, path: string[], check: HeaderCheck): void {

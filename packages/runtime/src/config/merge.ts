@@ -1,6 +1,7 @@
 import { isRecord } from '@agent/protocol/util';
 import type { Problem } from '../errors.js';
 import type { SourceLocator } from '../source-locator.js';
+import type { OpenApiSpecEntry, RestToolEntry } from './http-api-schema.js';
 import type {
   AccountingSection,
   CacheSection,
@@ -42,6 +43,8 @@ export interface MergedConfig {
   allowedPaths: string[];
   providers: Map<string, ConfigEntry<ProviderEntry>>;
   mcpServers: Map<string, ConfigEntry<McpServerEntry>>;
+  restTools: Map<string, ConfigEntry<RestToolEntry>>;
+  openapiSpecs: Map<string, ConfigEntry<OpenApiSpecEntry>>;
   queues: Record<string, number>;
   defaults: ConfigDefaults;
   /** Where each default came from (for messages about `defaults.models`). */
@@ -64,7 +67,7 @@ function origin(layer: LoadedLayer, path: (string | number)[]): Origin {
 function mergeNamed<T>(
   target: Map<string, ConfigEntry<T>>,
   layer: LoadedLayer,
-  section: 'providers' | 'mcpServers',
+  section: 'providers' | 'mcpServers' | 'restTools' | 'openapiSpecs',
 ): void {
   const entries = (layer.data[section] ?? {}) as Record<string, T | null>;
   for (const [name, value] of Object.entries(entries)) {
@@ -75,7 +78,7 @@ function mergeNamed<T>(
 
 /**
  * Merges layers given highest first:
- * - `providers`, `mcpServers`: by name; the highest layer that defines a name defines the
+ * - `providers`, `mcpServers`, `restTools`, `openapiSpecs`: by name; the highest layer that defines a name defines the
  *   whole entry (no field-by-field mixing); `null` removes the entries of lower layers.
  * - `queues`: by name, the highest layer wins; `null` removes.
  * - `defaults`: key by key, the highest layer wins; `reasoning` and `toolOutput` are merged
@@ -88,6 +91,8 @@ export function mergeLayers(layers: readonly LoadedLayer[]): MergedConfig {
     allowedPaths: layers.flatMap((layer) => layer.data.allowedPaths ?? []),
     providers: new Map(),
     mcpServers: new Map(),
+    restTools: new Map(),
+    openapiSpecs: new Map(),
     queues: {},
     defaults: {},
     defaultsOrigin: {},
@@ -97,6 +102,8 @@ export function mergeLayers(layers: readonly LoadedLayer[]): MergedConfig {
   for (const layer of [...layers].reverse()) {
     mergeNamed(merged.providers, layer, 'providers');
     mergeNamed(merged.mcpServers, layer, 'mcpServers');
+    mergeNamed(merged.restTools, layer, 'restTools');
+    mergeNamed(merged.openapiSpecs, layer, 'openapiSpecs');
     for (const [name, limit] of Object.entries(layer.data.queues ?? {})) {
       if (limit === null) delete merged.queues[name];
       else merged.queues[name] = limit;

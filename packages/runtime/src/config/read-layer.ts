@@ -101,6 +101,10 @@ export function readLayer(
   const dir = dirname(path);
   for (const server of Object.values(data.mcpServers ?? {}))
     if (server !== null) resolveServerPaths(server, dir);
+  // An OpenAPI document's path, like every path of the file, is relative to its directory.
+  for (const api of Object.values(data.openapiSpecs ?? {}))
+    if (api !== null && typeof api.spec === 'string' && !/^https?:\/\//i.test(api.spec))
+      api.spec = resolve(dir, api.spec);
   // The SQLite cache file, like every path of the file, is relative to its directory.
   if (typeof data.cache?.path === 'string') data.cache.path = resolve(dir, data.cache.path);
   if (typeof data.sessions?.path === 'string') data.sessions.path = resolve(dir, data.sessions.path);
@@ -123,6 +127,9 @@ function normaliseConfigDurations(raw: unknown): void {
         'healthProbeIntervalMs',
         'healthProbeTimeoutMs',
       ]);
+  for (const section of [raw.restTools, raw.openapiSpecs])
+    for (const entry of Object.values(isRecord(section) ? section : {}))
+      if (isRecord(entry)) normaliseDurations(entry, ['timeoutMs']);
   if (isRecord(raw.defaults)) {
     normaliseSettingForms(raw.defaults);
     if (typeof raw.defaults.reasoning === 'string')
@@ -147,9 +154,19 @@ function literalSecrets(data: ConfigFile): string[] {
     if (server === null) continue;
     out.push(...strings(server.headers), ...strings(server.env));
   }
+  for (const api of [...Object.values(data.restTools ?? {}), ...Object.values(data.openapiSpecs ?? {})]) {
+    if (api === null) continue;
+    out.push(...strings(api.headers), ...secretAuthValues(api.auth));
+  }
   if (typeof data.cache?.url === 'string') out.push(...redisUrlSecrets(data.cache.url));
   if (typeof data.sessions?.url === 'string') out.push(...redisUrlSecrets(data.sessions.url));
   return out;
+}
+
+/** The secret values of an HTTP API's `auth` (not its type, header name or token URL). */
+function secretAuthValues(auth: unknown): string[] {
+  if (!isRecord(auth)) return [];
+  return ['token', 'value', 'password', 'clientSecret'].flatMap((key) => strings(auth[key]));
 }
 
 /**

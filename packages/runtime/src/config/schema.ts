@@ -19,6 +19,9 @@ import {
 } from '@agent/providers';
 import { DEFAULTS_SCHEMA } from '../agent-file/keys.js';
 import type { AgentSettings } from '../agent-file/settings.js';
+import { OPENAPI_SPEC, type OpenApiSpecEntry, REST_TOOL, type RestToolEntry } from './http-api-schema.js';
+
+export type { HttpAuthEntry, OpenApiSpecEntry, RestToolEntry } from './http-api-schema.js';
 
 // The shape of `agent.json`, as types and as the JSON Schema its files are checked against.
 
@@ -135,6 +138,10 @@ export interface ConfigFile {
   allowedPaths?: string[];
   providers?: Record<string, ProviderEntry | null>;
   mcpServers?: Record<string, McpServerEntry | null>;
+  /** HTTP endpoints as tools (`rest__<name>`), referenced by name like MCP servers (docs/http-tools.md). */
+  restTools?: Record<string, RestToolEntry | null>;
+  /** OpenAPI documents whose operations become tools (`<name>__<operation>`). */
+  openapiSpecs?: Record<string, OpenApiSpecEntry | null>;
   queues?: Record<string, number | null>;
   defaults?: ConfigDefaults;
   cache?: CacheSection;
@@ -354,6 +361,16 @@ export const CONFIG_SCHEMA: Schema = {
       additionalProperties: MCP_SERVER,
       'x-expects': 'an object of server names to MCP servers',
     },
+    restTools: {
+      type: 'object',
+      additionalProperties: REST_TOOL,
+      'x-expects': 'an object of tool names to REST tools',
+    },
+    openapiSpecs: {
+      type: 'object',
+      additionalProperties: OPENAPI_SPEC,
+      'x-expects': 'an object of API names to OpenAPI specs',
+    },
     queues: {
       type: 'object',
       additionalProperties: {
@@ -382,6 +399,7 @@ export function isSecretPath(path: readonly (string | number)[]): boolean {
   const [section, , field] = path;
   if (section === 'providers') return field === 'apiKey' || field === 'headers';
   if (section === 'mcpServers') return field === 'headers' || field === 'env' || field === 'oauth';
+  if (section === 'restTools' || section === 'openapiSpecs') return field === 'headers' || field === 'auth';
   // A Redis URL may carry a password.
   if (section === 'cache' || section === 'sessions') return path[1] === 'url';
   return false;

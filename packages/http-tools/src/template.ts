@@ -1,0 +1,74 @@
+import { HttpToolsError } from './errors.js';
+
+const PLACEHOLDER = /\$\{parameters\.([A-Za-z0-9_$-]+)\}/g;
+const WHOLE = /^\$\{parameters\.([A-Za-z0-9_$-]+)\}$/;
+
+function text(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+function lookup(args: Record<string, unknown>, name: string, where: string): unknown {
+  const value = args[name];
+  if (value === undefined || value === null)
+    throw new HttpToolsError(`missing argument "${name}" (the ${where} uses \${parameters.${name}})`);
+  return value;
+}
+
+/** Fills a URL template: every argument URL-encoded (arrays joined by commas). */
+export function fillUrl(template: string, args: Record<string, unknown>): string {
+  return template.replace(PLACEHOLDER, (_match, name: string) => {
+    const value = lookup(args, name, 'URL');
+    const parts = Array.isArray(value) ? value.map(text) : [text(value)];
+    return parts.map(encodeURIComponent).join(',');
+  });
+}
+
+/** Fills a header template; undefined when it names an argument that is not set (not sent). */
+export function fillHeader(template: string, args: Record<string, unknown>): string | undefined {
+  let unset = false;
+  const value = template.replace(PLACEHOLDER, (_match, name: string) => {
+    const found = args[name];
+    if (found === undefined || found === null) {
+      unset = true;
+      return '';
+    }
+    return text(found);
+  });
+  return unset ? undefined : value;
+}
+
+/**
+ * Fills a body template: a string that is exactly `${parameters.x}` takes the value as is (an
+ * unset one drops the key); other strings are interpolated; objects and arrays are walked.
+ */
+export function fillBody(template: unknown, args: Record<string, unknown>, depth = 0): unknown {
+  if (depth > 64) throw new HttpToolsError('the body template nests deeper than 64 levels');
+  if (typeof template === 'string') {
+    const whole = WHOLE.exec(template);
+    if (whole !== null) return args[whole[1] as string];
+    return template.replace(PLACEHOLDER, (_match, name: string) => text(lookup(args, name, 'body')));
+  }
+  if (Array.isArray(template)) return template.map((item) => fillBody(item, args, depth + 1));
+  if (typeof template === 'object' && template !== null) {
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(template)) {
+      const filled = fillBody(value, args, depth + 1);
+      if (filled !== undefined) out[key] = filled;
+    }
+    return out;
+  }
+  return template;
+}
+
+/** The host (`host[:port]`) of a URL template, whose scheme and host must be literal. */
+export function templateOrigin(template: string): URL {
+  const head = /^([a-z][a-z0-9+.-]*:\/\/[^/?#]*)/i.exec(template)?.[1];
+  if (head === undefined || head.includes('${'))
+    throw new HttpToolsError(
+      `the URL ${JSON.stringify(template)} must start with a literal http(s)://host (no \${...} in the scheme or host)`,
+    );
+  const url = new URL(head);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new HttpToolsError(`the URL ${JSON.stringify(template)} must be http or https`);
+  return url;
+}
