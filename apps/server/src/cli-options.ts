@@ -44,6 +44,7 @@ export function parseServerArgs(argv: string[], env: Record<string, string | und
     .option('--api <port>', 'REST headend port', port('--api'))
     .option('--openai <port>', 'OpenAI-compatible headend port', port('--openai'))
     .option('--anthropic <port>', 'Anthropic-compatible headend port', port('--anthropic'))
+    .option('--viewer <port>', 'live session viewer (a web page) port', port('--viewer'))
     .option('--mcp <where>', 'MCP headend: http:<port> or stdio')
     .option('--slack', 'Slack headend over Socket Mode (tokens from SLACK_BOT_TOKEN, SLACK_APP_TOKEN)')
     .option(
@@ -78,6 +79,7 @@ export function parseServerArgs(argv: string[], env: Record<string, string | und
     openai?: number;
     anthropic?: number;
     mcp?: string;
+    viewer?: number;
     slack?: boolean;
     slackPort?: number;
     token?: string[];
@@ -115,6 +117,7 @@ export function parseServerArgs(argv: string[], env: Record<string, string | und
           },
         }),
     agentConfig: flags.agentConfig ?? file.agentConfig,
+    ...viewerConfig(file.viewer, flags.viewer),
   };
   const limitFlags = program.opts<Record<string, number | undefined>>();
   for (const { key, attribute } of LIMIT_OPTIONS) {
@@ -130,6 +133,12 @@ function parseQueueFlag(value: string | undefined): { size?: number; url?: strin
   if (value === undefined) return {};
   if (/^rediss?:/.test(value)) return { url: checkQueueUrl(value, '--queue') };
   return { size: value.trim() === '' ? Number.NaN : Number(value) };
+}
+
+/** `viewer` of server.json, its port replaced by `--viewer`. */
+function viewerConfig(file: ServerConfig['viewer'], port: number | undefined): Pick<ServerConfig, 'viewer'> {
+  if (port === undefined) return file === undefined ? {} : { viewer: file };
+  return { viewer: { ...file, port } };
 }
 
 /** `slack` of server.json, enabled or given a port by the flags. */
@@ -151,7 +160,7 @@ function checkConfig(config: ServerConfig): void {
       'no agents: give --agent <file.ai> (repeatable)',
     );
   const http = [config.api, config.openai, config.anthropic, config.mcp?.kind === 'http' ? 1 : undefined];
-  const tokenHeadends = http.some((entry) => entry !== undefined);
+  const tokenHeadends = http.some((entry) => entry !== undefined) || config.viewer !== undefined;
   if (!tokenHeadends && config.mcp === undefined && config.slack === undefined) {
     throw configError(
       '--api',
