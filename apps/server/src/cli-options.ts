@@ -160,7 +160,7 @@ function checkConfig(config: ServerConfig): void {
       'no agents: give --agent <file.ai> (repeatable)',
     );
   const http = [config.api, config.openai, config.anthropic, config.mcp?.kind === 'http' ? 1 : undefined];
-  const tokenHeadends = http.some((entry) => entry !== undefined) || config.viewer !== undefined;
+  const tokenHeadends = http.some((entry) => entry !== undefined);
   if (!tokenHeadends && config.mcp === undefined && config.slack === undefined) {
     throw configError(
       '--api',
@@ -170,7 +170,7 @@ function checkConfig(config: ServerConfig): void {
     );
   }
   // Slack authenticates with its own tokens and signatures: bearer tokens are for the other headends.
-  if (tokenHeadends || config.mcp !== undefined) checkTokens(config);
+  if (tokenHeadends || config.mcp !== undefined || config.viewer !== undefined) checkTokens(config);
   for (const [key, value] of [
     ['--drain-seconds', config.drainSeconds],
     ['--body-limit', config.bodyLimitBytes],

@@ -170,7 +170,7 @@ describe.skipIf(!HAS_CHROMIUM)(title, () => {
     await expect(report.textContent()).resolves.toContain('<img src=x onerror=');
     expect(await report.locator('img, script').count()).toBe(0);
     expect(await report.locator('a').count()).toBe(0);
-    await expect(page.evaluate(() => (window as { __pwned?: unknown }).__pwned)).resolves.toBeUndefined();
+    await expect(page.evaluate(() => (globalThis as { __pwned?: unknown }).__pwned)).resolves.toBeUndefined();
     await page.close();
   });
 

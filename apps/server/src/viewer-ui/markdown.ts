@@ -71,7 +71,8 @@ export function renderMarkdown(text: string): HTMLElement {
   return root;
 }
 
-const INLINE = /(`[^`]+`)|(\*\*[^*]+\*\*)|(\*[^*\s][^*]*\*|(?<!\w)_[^_\s][^_]*_(?!\w))|(\[[^\]]+\]\([^)\s]+\))/;
+const INLINE =
+  /(`[^`]+`)|(\*\*[^*]+\*\*)|(\*[^*\s][^*]*\*|(?<!\w)_[^_\s][^_]*_(?!\w))|(\[[^\]]+\]\([^)\s]+\))/;
 
 /** Inline spans of one block, as nodes. */
 export function inline(text: string): Child[] {

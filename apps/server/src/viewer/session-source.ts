@@ -35,10 +35,8 @@ export class MemorySessionSource implements SessionSource {
   constructor(private readonly limits: MemorySourceLimits) {}
 
   list(): SessionSummary[] {
-    const all = [
-      ...[...this.running.values()].map((s) => s.view),
-      ...[...this.finished.values()].map((s) => s.view),
-    ];
+    // Newest first; among equal start times, the later one first.
+    const all = [...this.running.values(), ...this.finished.values()].map((s) => s.view).reverse();
     return all.map(summary).sort((a, b) => b.startedAt - a.startedAt);
   }
 
