@@ -16,10 +16,14 @@ let server: RunningServer;
 const auth = { authorization: 'Bearer tok', 'content-type': 'application/json' };
 
 beforeAll(async () => {
-  agents = await agentDir((request) => ({
-    text: finalReport(`Echo: ${lastUserText(request.messages)}`),
-    usage: { inputTokens: 4, outputTokens: 2 },
-  }));
+  agents = await agentDir((request) =>
+    lastUserText(request.messages) === 'fail'
+      ? { error: { kind: 'auth', message: 'the key was refused' } }
+      : {
+          text: finalReport(`Echo: ${lastUserText(request.messages)}`),
+          usage: { inputTokens: 4, outputTokens: 2 },
+        },
+  );
   server = await startServer(
     [
       '--agent',
@@ -150,5 +154,39 @@ describe('the viewer sees every face', () => {
       "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
     );
     expect(await page.text()).toContain('<script src="/assets/app.js" defer></script>');
+  });
+
+  it('shows a failed run as failed, with why', async () => {
+    const base = server.urls.rest!;
+    const answer = await fetch(`${base}/echo/run`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ prompt: 'fail' }),
+    });
+    expect(((await answer.json()) as { success: boolean }).success).toBe(false);
+    const [failed, ...others] = await sessions('?status=failed');
+    expect(others).toEqual([]);
+    const view = (await (
+      await fetch(`${viewer()}/api/sessions/${failed!.id}`, { headers: auth })
+    ).json()) as {
+      status: string;
+      error?: string;
+      tree: { children: { children: { kind: string; status: string }[] }[] };
+    };
+    expect(view.status).toBe('failed');
+    expect(view.error).toBeDefined();
+    expect(view.tree.children[0]?.children[0]).toMatchObject({ kind: 'llm', status: 'failed' });
+  });
+
+  it('stops on SIGTERM with a live stream open, and exits 0', async () => {
+    const response = await fetch(`${viewer()}/api/stream`, { headers: auth });
+    const reader = response.body!.getReader();
+    await reader.read();
+    server.child.kill('SIGTERM');
+    await expect(server.exited).resolves.toBe(0);
+    expect(server.stderr()).toContain('agent-server: stopped');
+    // The stream ends with the server instead of holding it open.
+    let done = false;
+    while (!done) done = (await reader.read()).done;
   });
 });
