@@ -38,12 +38,12 @@ describe.skipIf(!HAS_CHROMIUM)(title, () => {
     agents = await viewerAgents(async (request) => {
       const prompt = promptOf(request);
       const usage = { inputTokens: 10, outputTokens: 5 };
+      if (request.model === 'small' && prompt.includes('hostile')) return finalReport(HOSTILE);
       if (request.model === 'small') {
         return finalReport(`helper did: ${prompt}`, {
           answer: { usage: { inputTokens: 3, outputTokens: 1 } },
         });
       }
-      if (prompt.includes('hostile')) return finalReport(HOSTILE, { answer: { usage } });
       if (prompt.includes('json'))
         return finalReport({ answer: 42, items: ['a', 'b'] }, { answer: { usage } });
       if (prompt.includes('slack')) {
@@ -55,8 +55,10 @@ describe.skipIf(!HAS_CHROMIUM)(title, () => {
       }
       const delegated = request.messages.some((m) => m.role === 'tool');
       if (!delegated) {
-        return toolCall('agent__helper', { prompt: 'check the logs' }, { answer: { usage } });
+        const task = prompt.includes('hostile') ? `hostile ${HOSTILE}` : 'check the logs';
+        return toolCall('agent__helper', { prompt: task }, { answer: { usage } });
       }
+      if (prompt.includes('hostile')) return finalReport(HOSTILE, { answer: { usage } });
       if (prompt.includes('hold')) await held;
       return finalReport(FINDINGS, { answer: { usage } });
     });
@@ -154,7 +156,7 @@ describe.skipIf(!HAS_CHROMIUM)(title, () => {
     await page.close();
   });
 
-  it('shows a hostile report as text: no script runs, no image loads, no javascript: link', async () => {
+  it('shows a hostile report and tool output as text: no script runs, no image loads, no javascript: link', async () => {
     const page = await openViewer();
     const response = await page.request.get(`${viewer()}/`);
     expect(response.headers()['content-security-policy']).toContain("script-src 'self'");
@@ -170,6 +172,14 @@ describe.skipIf(!HAS_CHROMIUM)(title, () => {
     await expect(report.textContent()).resolves.toContain('<img src=x onerror=');
     expect(await report.locator('img, script').count()).toBe(0);
     expect(await report.locator('a').count()).toBe(0);
+    // The helper's hostile report is the tool call's result, and its prompt the call's arguments.
+    const tool = page.locator('.node.tool', { hasText: 'agent__helper' });
+    await tool.locator('details.payload summary').first().click();
+    await expect(tool.locator('.payload').first().textContent()).resolves.toContain('onerror=');
+    await expect(tool.locator('.payload').nth(1).textContent()).resolves.toContain(
+      '<script>window.__pwned = 1</script>',
+    );
+    expect(await page.locator('main img, main script, main a[href^="javascript"]').count()).toBe(0);
     await expect(page.evaluate(() => (globalThis as { __pwned?: unknown }).__pwned)).resolves.toBeUndefined();
     await page.close();
   });

@@ -81,7 +81,7 @@ function renderList(): HTMLElement {
       h('td', {}, h('span', { class: `badge ${s.status}` }, s.status)),
       h('td', {}, s.headend ?? ''),
       h('td', {}, fmtTime(s.startedAt)),
-      h('td', {}, fmtMs(s.totals.durationMs)),
+      h('td', {}, fmtMs(durationOf(s))),
       h('td', { class: 'num' }, String(s.totals.llmCalls)),
       h('td', { class: 'num' }, fmtTokens(s.totals.inputTokens + s.totals.outputTokens)),
       h('td', { class: 'num' }, fmtCost(s.totals.costUsd)),
@@ -116,6 +116,11 @@ function renderList(): HTMLElement {
   );
 }
 
+/** A running session's duration is until now; a finished one's is its own. */
+function durationOf(session: Summary): number {
+  return session.status === 'running' ? Date.now() - session.startedAt : session.totals.durationMs;
+}
+
 function renderTotals(totals: Totals): HTMLElement {
   const cells: [string, string][] = [
     ['LLM calls', String(totals.llmCalls)],
@@ -143,7 +148,7 @@ function renderSession(view: SessionView): HTMLElement {
       { class: 'muted' },
       `session ${view.sessionId ?? '(starting)'} · ${view.headend ?? ''} · started ${fmtTime(view.startedAt)}`,
     ),
-    renderTotals(view.totals),
+    renderTotals({ ...view.totals, durationMs: durationOf(view) }),
     view.error === undefined ? undefined : h('div', { class: 'error' }, view.error),
     view.report === undefined ? undefined : renderReport(view.report),
     h('h3', {}, 'Tree'),
