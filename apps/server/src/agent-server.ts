@@ -8,6 +8,7 @@ import { loadAgents, queuedCatalog } from './agent-catalog.js';
 import { nameRouteAgents } from './ai-agent-slack.js';
 import { parseServerArgs } from './cli-options.js';
 import { startHeadends } from './start-headends.js';
+import { startViewer } from './start-viewer.js';
 import { startWorker } from './start-worker.js';
 import { parseWorkerArgs } from './worker-options.js';
 
@@ -81,12 +82,15 @@ async function main(): Promise<number> {
           ...(config.runQueue.name === undefined ? {} : { name: config.runQueue.name }),
           ...(config.runQueue.maxWaiting === undefined ? {} : { maxWaiting: config.runQueue.maxWaiting }),
         });
-  const catalog = queue === undefined ? agents.catalog : queuedCatalog(agents.catalog, queue);
+  const ran = queue === undefined ? agents.catalog : queuedCatalog(agents.catalog, queue);
+  const viewer = await startViewer(config, log);
+  const catalog = viewer === undefined ? ran : viewer.observe(ran);
   const { running, stdio } = await startHeadends(config, catalog, log, queue?.admission);
   if (queue !== undefined) log(`agent-server: runs go to the queue ${queue.name}`);
   const stop = onShutdown(async (signal) => {
     log(`agent-server: ${signal}: draining (up to ${config.drainSeconds}s)`);
     await Promise.allSettled(running.map((headend) => headend.drain(config.drainSeconds * 1000)));
+    await viewer?.close();
     await queue?.close();
     await agents.close();
     log('agent-server: stopped');

@@ -45,6 +45,7 @@ export function parseServerArgs(argv: string[], env: Record<string, string | und
     .option('--api <port>', 'REST headend port', port('--api'))
     .option('--openai <port>', 'OpenAI-compatible headend port', port('--openai'))
     .option('--anthropic <port>', 'Anthropic-compatible headend port', port('--anthropic'))
+    .option('--viewer <port>', 'live session viewer (a web page) port', port('--viewer'))
     .option('--mcp <where>', 'MCP headend: http:<port> or stdio')
     .option('--slack', 'Slack headend over Socket Mode (tokens from SLACK_BOT_TOKEN, SLACK_APP_TOKEN)')
     .option(
@@ -79,6 +80,7 @@ export function parseServerArgs(argv: string[], env: Record<string, string | und
     openai?: number;
     anthropic?: number;
     mcp?: string;
+    viewer?: number;
     slack?: boolean;
     slackPort?: number;
     token?: string[];
@@ -116,6 +118,7 @@ export function parseServerArgs(argv: string[], env: Record<string, string | und
           },
         }),
     agentConfig: flags.agentConfig ?? file.agentConfig,
+    ...viewerConfig(file.viewer, flags.viewer),
   };
   if (file.slack === undefined)
     applyAiAgentSlack(config, flags.slack === true || flags.slackPort !== undefined, flags.slackPort, env);
@@ -133,6 +136,12 @@ function parseQueueFlag(value: string | undefined): { size?: number; url?: strin
   if (value === undefined) return {};
   if (/^rediss?:/.test(value)) return { url: checkQueueUrl(value, '--queue') };
   return { size: value.trim() === '' ? Number.NaN : Number(value) };
+}
+
+/** `viewer` of server.json, its port replaced by `--viewer`. */
+function viewerConfig(file: ServerConfig['viewer'], port: number | undefined): Pick<ServerConfig, 'viewer'> {
+  if (port === undefined) return file === undefined ? {} : { viewer: file };
+  return { viewer: { ...file, port } };
 }
 
 /** `slack` of server.json, enabled or given a port by the flags. */
@@ -164,7 +173,7 @@ function checkConfig(config: ServerConfig): void {
     );
   }
   // Slack authenticates with its own tokens and signatures: bearer tokens are for the other headends.
-  if (tokenHeadends || config.mcp !== undefined) checkTokens(config);
+  if (tokenHeadends || config.mcp !== undefined || config.viewer !== undefined) checkTokens(config);
   for (const [key, value] of [
     ['--drain-seconds', config.drainSeconds],
     ['--body-limit', config.bodyLimitBytes],

@@ -4,6 +4,7 @@ import { ConfigError } from '@agent/protocol';
 import { errorMessage } from '@agent/protocol/util';
 import { LIMIT_OPTIONS, limitProblem, type ServerLimits } from './server-limits.js';
 import { parseSlackConfig, type SlackServerConfig } from './slack-config.js';
+import { parseViewerConfig, type ViewerConfig } from './viewer-config.js';
 
 /** Where the MCP headend listens: a port for Streamable HTTP, or stdio. */
 export type McpListen = { kind: 'http'; port: number } | { kind: 'stdio' };
@@ -32,6 +33,8 @@ export interface ServerConfig extends ServerLimits {
   runQueue?: RunQueueConfig;
   /** `--agent-config`: the agent runtime's own config file (providers, MCP servers). */
   agentConfig?: string;
+  /** `--viewer <port>`: the live session viewer (docs/observability.md). */
+  viewer?: ViewerConfig;
 }
 
 /** The shared run queue a face enqueues to (`docs/deployment.md`). */
@@ -96,6 +99,7 @@ const FILE_KEYS = new Set([
   'concurrency',
   'queueSize',
   'agentConfig',
+  'viewer',
   ...LIMIT_OPTIONS.map((option) => option.key),
 ]);
 
@@ -140,6 +144,7 @@ export function readConfigFile(path: string): Partial<ServerConfig> {
   }
   if (file.mcp !== undefined) config.mcp = parseMcp(file.mcp);
   if (file.slack !== undefined) config.slack = parseSlackConfig(file.slack, path);
+  if (file.viewer !== undefined) config.viewer = parseViewerConfig(file.viewer, path);
   if (file.tokens !== undefined) {
     if (!Array.isArray(file.tokens) || !file.tokens.every((token) => typeof token === 'string')) {
       throw configError(

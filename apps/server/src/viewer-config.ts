@@ -1,0 +1,51 @@
+import { isPositiveInteger } from '@agent/protocol/util';
+import { configError, parsePort } from './server-config.js';
+
+/** `viewer` of server.json / `--viewer <port>`: the live session viewer's listener and bounds. */
+export interface ViewerConfig {
+  port: number;
+  /** Finished sessions kept in memory (default 200). */
+  maxSessions?: number;
+  /** Bytes of finished sessions kept in memory (default 32 MiB). */
+  maxBytes?: number;
+}
+
+const KEYS = ['port', 'maxSessions', 'maxBytes'];
+
+/** `viewer` of server.json: `{ "port": 8090, "maxSessions": 200, "maxBytes": 33554432 }`. */
+export function parseViewerConfig(value: unknown, path: string): ViewerConfig {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw configError(
+      'viewer',
+      value,
+      'an object { port, maxSessions?, maxBytes? }',
+      `${path}: "viewer" must be an object like { "port": 8090 }`,
+    );
+  }
+  const entry = value as Record<string, unknown>;
+  for (const key of Object.keys(entry)) {
+    if (!KEYS.includes(key)) {
+      throw configError(
+        `viewer.${key}`,
+        undefined,
+        `one of ${KEYS.join(', ')}`,
+        `${path}: unknown key "viewer.${key}" (allowed: ${KEYS.join(', ')})`,
+      );
+    }
+  }
+  const config: ViewerConfig = { port: parsePort(entry.port, `${path}: "viewer.port"`) };
+  for (const key of ['maxSessions', 'maxBytes'] as const) {
+    const bound = entry[key];
+    if (bound === undefined) continue;
+    if (!isPositiveInteger(bound)) {
+      throw configError(
+        `viewer.${key}`,
+        bound,
+        'a positive integer',
+        `${path}: "viewer.${key}" must be a positive integer, not ${JSON.stringify(bound)}`,
+      );
+    }
+    config[key] = bound;
+  }
+  return config;
+}

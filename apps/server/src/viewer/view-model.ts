@@ -1,0 +1,86 @@
+import type { FinalReport, OpTotals } from '@agent/protocol';
+
+/** One operation as the viewer shows it: a session, a turn, an LLM call or a tool call. */
+export interface ViewNode {
+  id: string;
+  kind: 'session' | 'turn' | 'llm' | 'tool';
+  /** Session: agent path; turn: `turn N`; llm: `provider:model`; tool: the tool's name. */
+  label: string;
+  startedAt: number;
+  endedAt?: number;
+  status: 'running' | 'ok' | 'failed';
+  error?: string;
+  /** LLM calls. */
+  model?: string;
+  inputTokens?: number;
+  outputTokens?: number;
+  cachedTokens?: number;
+  costUsd?: number;
+  latencyMs?: number;
+  /** Tool calls: the arguments and the result, folded when long (`fold`). */
+  callId?: string;
+  arguments?: string;
+  result?: string;
+  /** Sub-agent sessions: their id; they hang under the tool call that ran them. */
+  sessionId?: string;
+  children: ViewNode[];
+}
+
+/** One session in the list. */
+export interface SessionSummary {
+  /** The viewer's id of the run (known from its start, before the session has said its own). */
+  id: string;
+  /** The top session's id, once its first event said it. */
+  sessionId?: string;
+  agent: string;
+  /** The face that ran it (`rest`, `openai`, `anthropic`, `mcp`, `slack`, ...). */
+  headend?: string;
+  status: 'running' | 'ok' | 'failed';
+  startedAt: number;
+  endedAt?: number;
+  totals: OpTotals;
+  reportStatus?: FinalReport['status'];
+}
+
+/** One session in full: its tree, its report, and whether nodes were dropped (too many). */
+export interface SessionView extends SessionSummary {
+  tree: ViewNode;
+  report?: FinalReport;
+  error?: string;
+  /** Nodes not kept once the session reached `maxNodes`. */
+  droppedNodes: number;
+}
+
+/** Longest text kept of one argument or result; the rest is counted, not kept. */
+export const FOLD_CHARS = 4000;
+
+/** `text`, cut to `limit` characters with a note of how many were left out. */
+export function fold(text: string, limit = FOLD_CHARS): string {
+  if (text.length <= limit) return text;
+  return `${text.slice(0, limit)}\n… (${text.length - limit} more characters not kept)`;
+}
+
+/** A JSON value as folded text (pretty, so the page can show it as is). */
+export function foldJson(value: unknown, limit = FOLD_CHARS): string {
+  let text: string;
+  try {
+    text = typeof value === 'string' ? value : (JSON.stringify(value, null, 2) ?? String(value));
+  } catch {
+    text = String(value);
+  }
+  return fold(text, limit);
+}
+
+/** A report with its payload folded to `limit` characters (content and JSON alike). */
+export function foldReport(report: FinalReport, limit: number): FinalReport {
+  const folded: FinalReport = { ...report };
+  if (folded.content !== undefined) folded.content = fold(folded.content, limit);
+  if (folded.content_json !== undefined) {
+    const text = JSON.stringify(folded.content_json);
+    if (text.length > limit) {
+      delete folded.content_json;
+      folded.content = fold(JSON.stringify(report.content_json, null, 2), limit);
+    }
+  }
+  return folded;
+}

@@ -1,0 +1,120 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { json, type Replied, send } from './http-reply.js';
+import type { SessionSource } from './session-source.js';
+import type { SessionSummary } from './view-model.js';
+import { LOGIN_PAGE, PAGE, SECURITY_HEADERS, type ViewerAssets } from './viewer-assets.js';
+import { requestToken, tokenAccepted, tokenCookie } from './viewer-auth.js';
+import { openStream, type StreamLimits } from './viewer-stream.js';
+
+export interface ViewerServerOptions extends StreamLimits {
+  source: SessionSource;
+  assets: ViewerAssets;
+  /** Accepted tokens; empty only with `--allow-no-auth` on loopback (checked by the caller). */
+  tokens: readonly string[];
+  host: string;
+  port: number;
+  maxConnections?: number;
+}
+
+export interface ViewerServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+const STATUSES = new Set(['running', 'ok', 'failed']);
+
+/** Listens with the viewer: the page, its assets, JSON endpoints and one SSE stream. */
+export async function startViewerServer(options: ViewerServerOptions): Promise<ViewerServer> {
+  const streams = new Set<ServerResponse>();
+  const server = createServer((request, response) => {
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) response.setHeader(name, value);
+    handle(request, response, options, streams);
+  });
+  server.maxConnections = options.maxConnections ?? 256;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${host}:${address.port}`,
+    close: () => closeServer(server, streams),
+  };
+}
+
+function closeServer(server: Server, streams: Set<ServerResponse>): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    for (const stream of streams) stream.end();
+    server.closeAllConnections();
+  });
+}
+
+function handle(
+  request: IncomingMessage,
+  response: ServerResponse,
+  options: ViewerServerOptions,
+  streams: Set<ServerResponse>,
+): Replied {
+  const url = new URL(request.url ?? '/', 'http://viewer');
+  if (request.method !== 'GET' && request.method !== 'HEAD') {
+    return json(response, 405, { error: `${request.method} is not allowed: the viewer only answers GET` });
+  }
+  if (url.pathname === '/assets/app.js') return send(response, 200, 'text/javascript', options.assets.script);
+  if (url.pathname === '/assets/app.css') return send(response, 200, 'text/css', options.assets.style);
+  const given = url.pathname === '/' ? url.searchParams.get('token') : null;
+  if (given !== null) {
+    if (!tokenAccepted(options.tokens, given)) return send(response, 401, 'text/html', LOGIN_PAGE);
+    response.setHeader('set-cookie', tokenCookie(given));
+    response.setHeader('location', '/');
+    return send(response, 303, 'text/plain', 'token kept; see /');
+  }
+  if (!tokenAccepted(options.tokens, requestToken(request))) {
+    if (url.pathname === '/') return send(response, 401, 'text/html', LOGIN_PAGE);
+    return json(response, 401, {
+      error: 'missing or invalid token: send Authorization: Bearer <token>, or open /?token=<token> once',
+    });
+  }
+  if (url.pathname === '/') return send(response, 200, 'text/html', PAGE);
+  if (url.pathname === '/api/sessions') return listSessions(response, options.source, url);
+  if (url.pathname === '/api/stream') return openStream(request, response, options, streams, url);
+  const match = /^\/api\/sessions\/([\w-]{1,100})$/.exec(url.pathname);
+  if (match?.[1] !== undefined) {
+    const view = options.source.get(match[1]);
+    if (view === undefined)
+      return json(response, 404, {
+        error: `no session ${match[1]} (finished ones are kept for a while only)`,
+      });
+    return json(response, 200, view);
+  }
+  return json(response, 404, {
+    error: `no route ${url.pathname}: see /, /api/sessions, /api/sessions/<id>, /api/stream`,
+  });
+}
+
+function listSessions(response: ServerResponse, source: SessionSource, url: URL): Replied {
+  const status = url.searchParams.get('status');
+  if (status !== null && status !== '' && !STATUSES.has(status)) {
+    return json(response, 400, {
+      error: `status: expected one of running, ok, failed, not ${JSON.stringify(status)}`,
+    });
+  }
+  return json(response, 200, {
+    sessions: filterSessions(source.list(), url.searchParams.get('agent'), status),
+  });
+}
+
+/** The sessions of `agent` with `status` (either null or empty: any). */
+export function filterSessions(
+  sessions: readonly SessionSummary[],
+  agent: string | null,
+  status: string | null,
+): SessionSummary[] {
+  return sessions.filter(
+    (session) =>
+      (agent === null || agent === '' || session.agent === agent) &&
+      (status === null || status === '' || session.status === status),
+  );
+}
