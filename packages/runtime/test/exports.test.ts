@@ -14,6 +14,7 @@ test('@agent/runtime exports exactly these values', async () => {
     'MAX_LOADED_FILE_BYTES',
     'MAX_YAML_ALIAS_COUNT',
     'RuntimeError',
+    'TRACE_SAMPLERS',
     'closestName',
     'configuredMcpServers',
     'createAgentRunner',
@@ -21,6 +22,7 @@ test('@agent/runtime exports exactly these values', async () => {
     'listAgentTools',
     'resumeStoredSession',
     'runAgentFile',
+    'telemetrySettings',
     'validateAgentFile',
   ]);
 });

@@ -8,6 +8,7 @@ import type {
   McpServerEntry,
   ProviderEntry,
   SessionsSection,
+  TelemetrySection,
 } from './schema.js';
 
 /** Where a config entry was written. */
@@ -51,6 +52,8 @@ export interface MergedConfig {
   warnings: Problem[];
   /** The session store: like `cache`, the highest layer that sets it sets all of it. */
   sessions?: ConfigEntry<SessionsSection>;
+  /** OpenTelemetry export: like `cache`, the highest layer that sets it sets all of it. */
+  telemetry?: ConfigEntry<TelemetrySection>;
 }
 
 function origin(layer: LoadedLayer, path: (string | number)[]): Origin {
@@ -78,7 +81,7 @@ function mergeNamed<T>(
  * - `defaults`: key by key, the highest layer wins; `reasoning` and `toolOutput` are merged
  *   key by key too; lists (`models`) are replaced, never concatenated.
  * - `allowedPaths`: the places of every layer count.
- * - `cache`, `sessions`: the highest layer that has one defines it whole.
+ * - `cache`, `sessions`, `telemetry`: the highest layer that has one defines it whole.
  */
 export function mergeLayers(layers: readonly LoadedLayer[]): MergedConfig {
   const merged: MergedConfig = {
@@ -103,6 +106,13 @@ export function mergeLayers(layers: readonly LoadedLayer[]): MergedConfig {
     }
     if (layer.data.sessions !== undefined) {
       merged.sessions = { name: 'sessions', value: layer.data.sessions, origin: origin(layer, ['sessions']) };
+    }
+    if (layer.data.telemetry !== undefined) {
+      merged.telemetry = {
+        name: 'telemetry',
+        value: layer.data.telemetry,
+        origin: origin(layer, ['telemetry']),
+      };
     }
     for (const [key, value] of Object.entries(layer.data.defaults ?? {})) {
       if (value === undefined) continue;

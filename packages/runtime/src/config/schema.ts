@@ -112,6 +112,30 @@ export type CacheSection = CacheStoreConfig;
 /** Where session snapshots live (`sqlite` by default, in the user's state directory); docs/sessions.md. */
 export type SessionsSection = SessionStoreConfig;
 
+/** The OTEL_TRACES_SAMPLER names `telemetry.sampler` takes. */
+export const TRACE_SAMPLERS = [
+  'always_on',
+  'always_off',
+  'traceidratio',
+  'parentbased_always_on',
+  'parentbased_always_off',
+  'parentbased_traceidratio',
+] as const;
+export type TraceSamplerName = (typeof TRACE_SAMPLERS)[number];
+
+/**
+ * OpenTelemetry export, set up by the CLI and agent-server (docs/observability.md). The standard
+ * `OTEL_*` environment variables fill in what it leaves out.
+ */
+export interface TelemetrySection {
+  /** OTLP/HTTP: `endpoint` is the collector's base URL (`/v1/traces` is added) ; `headers` are secrets. */
+  otlp?: { endpoint?: string; headers?: Record<string, string> };
+  /** A sampler name, or `{ type, ratio }` for the ratio samplers (default `parentbased_always_on`). */
+  sampler?: TraceSamplerName | { type: TraceSamplerName; ratio?: number };
+  /** `service.name` of the spans (default the app's: `agent-cli`, `agent-server`). */
+  serviceName?: string;
+}
+
 export interface ConfigDefaults extends AgentSettings {
   /** Models for agents whose file lists none. */
   models?: string[];
@@ -133,6 +157,7 @@ export interface ConfigFile {
   defaults?: ConfigDefaults;
   cache?: CacheSection;
   sessions?: SessionsSection;
+  telemetry?: TelemetrySection;
 }
 
 export const DEFAULT_MAX_SUB_AGENT_DEPTH = 5;
@@ -271,6 +296,52 @@ const SESSIONS: Schema = {
   'x-expects': 'an object { store, path | url, ttl }',
 };
 
+const SAMPLER_NAME: Schema = {
+  enum: [...TRACE_SAMPLERS],
+  'x-expects': `one of ${TRACE_SAMPLERS.join(', ')}`,
+};
+
+const TELEMETRY: Schema = {
+  type: 'object',
+  properties: {
+    otlp: {
+      type: 'object',
+      properties: {
+        endpoint: {
+          type: 'string',
+          pattern: '^https?://',
+          'x-expects': 'an http(s) URL (the OTLP/HTTP base URL)',
+        },
+        headers: {
+          type: 'object',
+          additionalProperties: str('a header value'),
+          'x-expects': 'an object of header names to values',
+        },
+      },
+      additionalProperties: false,
+      'x-expects': 'an object { endpoint, headers }',
+    },
+    sampler: {
+      oneOf: [
+        SAMPLER_NAME,
+        {
+          type: 'object',
+          properties: {
+            type: SAMPLER_NAME,
+            ratio: { type: 'number', minimum: 0, maximum: 1, 'x-expects': 'a number from 0 to 1' },
+          },
+          required: ['type'],
+          additionalProperties: false,
+        },
+      ],
+      'x-expects': `a sampler name (${TRACE_SAMPLERS.join(', ')}) or { type, ratio }`,
+    },
+    serviceName: { type: 'string', minLength: 1, 'x-expects': 'a service name' },
+  },
+  additionalProperties: false,
+  'x-expects': 'an object { otlp: { endpoint, headers }, sampler, serviceName }',
+};
+
 const MCP_SERVER: Schema = {
   type: ['object', 'null'],
   properties: {
@@ -359,6 +430,7 @@ export const CONFIG_SCHEMA: Schema = {
     defaults: DEFAULTS_SCHEMA,
     cache: CACHE,
     sessions: SESSIONS,
+    telemetry: TELEMETRY,
   },
   additionalProperties: false,
   'x-expects': 'a JSON object',
@@ -371,5 +443,6 @@ export function isSecretPath(path: readonly (string | number)[]): boolean {
   if (section === 'mcpServers') return field === 'headers' || field === 'env' || field === 'oauth';
   // A Redis URL may carry a password.
   if (section === 'cache' || section === 'sessions') return path[1] === 'url';
+  if (section === 'telemetry') return path[1] === 'otlp' && path[2] === 'headers';
   return false;
 }
