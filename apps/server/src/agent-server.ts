@@ -3,9 +3,13 @@ import { format } from 'node:util';
 import { AgentError } from '@agent/protocol';
 import { errorMessage } from '@agent/protocol/util';
 import { createRunQueue } from '@agent/queue';
+import { telemetrySettings } from '@agent/runtime';
 import { CommanderError } from 'commander';
 import { loadAgents, queuedCatalog } from './agent-catalog.js';
 import { parseServerArgs } from './cli-options.js';
+import { AgentMetrics } from './metrics.js';
+import { type MetricsServer, startMetricsServer } from './metrics-server.js';
+import { startOtelExport } from './otel-export.js';
 import { startHeadends } from './start-headends.js';
 import { startWorker } from './start-worker.js';
 import { parseWorkerArgs } from './worker-options.js';
@@ -66,7 +70,18 @@ async function main(): Promise<number> {
   if (process.argv[2] === 'worker') return worker();
   const config = parseOrExit(() => parseServerArgs(process.argv.slice(2), process.env));
   if (typeof config === 'number') return config;
+  // OpenTelemetry export (agent.json's `telemetry` or OTEL_*), set up before any run.
+  const otel = startOtelExport(
+    telemetrySettings({
+      ...(config.agentConfig === undefined ? {} : { configPath: config.agentConfig }),
+      ...(config.agents[0] === undefined ? {} : { agentFile: config.agents[0] }),
+    }),
+    process.env,
+    'agent-server',
+  );
+  if (otel !== undefined) log(`agent-server: traces go to ${otel.target} (OTLP/HTTP)`);
   const agents = await loadAgents(config.agents, config.agentConfig);
+  const metrics = config.metrics === undefined ? undefined : new AgentMetrics();
   const queue =
     config.runQueue === undefined
       ? undefined
@@ -75,14 +90,26 @@ async function main(): Promise<number> {
           ...(config.runQueue.name === undefined ? {} : { name: config.runQueue.name }),
           ...(config.runQueue.maxWaiting === undefined ? {} : { maxWaiting: config.runQueue.maxWaiting }),
         });
-  const catalog = queue === undefined ? agents.catalog : queuedCatalog(agents.catalog, queue);
+  const served = queue === undefined ? agents.catalog : queuedCatalog(agents.catalog, queue);
+  const catalog = metrics === undefined ? served : metrics.catalog(served);
   const { running, stdio } = await startHeadends(config, catalog, log, queue?.admission);
+  let metricsServer: MetricsServer | undefined;
+  if (metrics !== undefined && config.metrics !== undefined) {
+    for (const headend of running)
+      if (headend.admission !== undefined)
+        metrics.watchAdmission({ name: headend.name, admission: headend.admission });
+    metricsServer = await startMetricsServer(metrics.registry, config.metrics);
+    log(`agent-server: metrics listening on ${metricsServer.url}`);
+  }
   if (queue !== undefined) log(`agent-server: runs go to the queue ${queue.name}`);
   const stop = onShutdown(async (signal) => {
     log(`agent-server: ${signal}: draining (up to ${config.drainSeconds}s)`);
     await Promise.allSettled(running.map((headend) => headend.drain(config.drainSeconds * 1000)));
     await queue?.close();
     await agents.close();
+    await metricsServer?.close();
+    // The spans of the last runs are exported before the process exits.
+    await otel?.shutdown();
     log('agent-server: stopped');
   });
   if (stdio !== undefined) void stdio.closed.then(() => stop('stdin closed'));

@@ -28,6 +28,8 @@ export interface ServerConfig extends ServerLimits {
   runQueue?: RunQueueConfig;
   /** `--agent-config`: the agent runtime's own config file (providers, MCP servers). */
   agentConfig?: string;
+  /** `--metrics <port>`: Prometheus metrics at `http://127.0.0.1:<port>/metrics`. */
+  metrics?: number;
 }
 
 /** The shared run queue a face enqueues to (`docs/deployment.md`). */

@@ -1,7 +1,8 @@
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { context, trace } from '@opentelemetry/api';
+import { context, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpToolProvider, ToolQueues } from '../src/index.js';
@@ -50,7 +51,7 @@ async function recordingProxy(target: { port: number }): Promise<{
   };
 }
 
-describe('Streamable HTTP MCP requests carry the active span as traceparent', () => {
+describe('Streamable HTTP MCP requests carry the active span as traceparent (the W3C propagator registered)', () => {
   let everything: Awaited<ReturnType<typeof startEverythingHttp>>;
   let proxy: Awaited<ReturnType<typeof recordingProxy>>;
   let provider: McpToolProvider;
@@ -58,6 +59,7 @@ describe('Streamable HTTP MCP requests carry the active span as traceparent', ()
 
   beforeAll(async () => {
     context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+    propagation.setGlobalPropagator(new W3CTraceContextPropagator());
     tracerProvider = new BasicTracerProvider();
     trace.setGlobalTracerProvider(tracerProvider);
     everything = await startEverythingHttp('streamableHttp');
@@ -72,6 +74,7 @@ describe('Streamable HTTP MCP requests carry the active span as traceparent', ()
     await tracerProvider?.shutdown();
     trace.disable();
     context.disable();
+    propagation.disable();
   });
 
   const echo = (callId: string) =>
