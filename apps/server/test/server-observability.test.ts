@@ -2,14 +2,21 @@ import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type ModelServer, type ScriptedAnswer, startModelServer, toolCalls } from '@agent/testkit';
+import {
+  type ModelServer,
+  type ReceivedSpan,
+  receivedTree,
+  type ScriptedAnswer,
+  startModelServer,
+  startOtlpReceiver,
+  toolCalls,
+} from '@agent/testkit';
 import Anthropic from '@anthropic-ai/sdk';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { finalReport, type RunningServer, startServer } from './helpers.js';
-import { type ReceivedSpan, receivedTree, startOtlpReceiver } from './otlp-receiver.js';
 
 // @agent/mcp's stdio fault fixture: its `hang` tool never answers, so the agent's toolTimeout fails it.
 const FAULT_SERVER = fileURLToPath(

@@ -37,23 +37,38 @@ function flat(attributes: KeyValue[] | undefined): Record<string, string | numbe
   return Object.fromEntries((attributes ?? []).map((kv) => [kv.key, value(kv.value)]));
 }
 
-/**
- * A loopback OTLP/HTTP receiver of the test's own: it accepts `POST /v1/traces` with the JSON
- * encoding (what @opentelemetry/exporter-trace-otlp-http sends) and keeps the spans.
- */
-export async function startOtlpReceiver(): Promise<{
+export interface OtlpReceiver {
+  /** The base URL (an OTLP endpoint: the exporter posts to `<url>/v1/traces`). */
   url: string;
+  /** Every span received so far, in arrival order. */
   spans: ReceivedSpan[];
   /** Request headers of each export (to check the configured headers arrived). */
   headers: Record<string, string | string[] | undefined>[];
   close: () => Promise<void>;
-}> {
+}
+
+/** Largest export body accepted (a bigger one is answered 413). */
+const MAX_BODY_BYTES = 16 * 1024 * 1024;
+
+/**
+ * A loopback OTLP/HTTP trace receiver for tests: it accepts `POST /v1/traces` with the JSON
+ * encoding (what @opentelemetry/exporter-trace-otlp-http sends, gzip or not) and keeps the spans.
+ */
+export async function startOtlpReceiver(): Promise<OtlpReceiver> {
   const spans: ReceivedSpan[] = [];
   const headers: Record<string, string | string[] | undefined>[] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+    });
     req.on('end', () => {
+      if (size > MAX_BODY_BYTES) {
+        res.writeHead(413).end();
+        return;
+      }
       if (req.method !== 'POST' || req.url !== '/v1/traces') {
         res.writeHead(404).end();
         return;
