@@ -26,7 +26,7 @@ export async function startWorker(config: WorkerConfig, log: (line: string) => v
     onLog: log,
   });
   let agents: Awaited<ReturnType<typeof loadAgents>>;
-  let otel: ReturnType<typeof startOtelExport>;
+  let otel: ReturnType<typeof startOtelExport> | undefined;
   try {
     // OpenTelemetry export (agent.json's `telemetry` or OTEL_*), as the server sets it up.
     otel = startOtelExport(
@@ -41,6 +41,7 @@ export async function startWorker(config: WorkerConfig, log: (line: string) => v
     agents = await loadAgents(config.agents, config.agentConfig, { sessionStore: worker.sessionStore });
   } catch (error) {
     await worker.stop(0);
+    await otel?.shutdown();
     throw error;
   }
   const byName = new Map<string, { agent: QueueAgent; provider?: string }>();
