@@ -6,7 +6,11 @@ import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 /** What a queue gauge reads at scrape time: a headend's admission (in use, waiting). */
 export interface AdmissionView {
   name: string;
-  admission: { readonly active: number; readonly queued: number };
+  admission: {
+    readonly active: number;
+    readonly queued: number;
+    onAdmitted: ((waitedMs: number) => void) | undefined;
+  };
 }
 
 const SECONDS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
@@ -77,6 +81,13 @@ export class AgentMetrics {
     'agent',
     'exit_code',
   ]);
+  private readonly queueWait = new Histogram({
+    name: 'agent_queue_wait_seconds',
+    help: 'how long admitted requests waited for a slot, per headend',
+    labelNames: ['headend'],
+    buckets: [0.001, 0.01, 0.1, 0.5, 1, 5, 15, 60],
+    registers: [this.registry],
+  });
   private readonly inFlight = new Gauge({
     name: 'agent_sessions_in_flight',
     help: 'runs in progress',
@@ -113,6 +124,7 @@ export class AgentMetrics {
   /** A headend whose admission the queue gauges read. */
   watchAdmission(view: AdmissionView): void {
     this.admissions.push(view);
+    view.admission.onAdmitted = (waitedMs) => this.queueWait.observe({ headend: view.name }, waitedMs / 1000);
   }
 
   /** Feeds one event of a run. */

@@ -1,4 +1,5 @@
 import {
+  type Admission,
   type AdmissionGate,
   type AgentCatalog,
   createAnthropicHeadend,
@@ -20,7 +21,7 @@ import { startSlack } from './start-slack.js';
 export interface RunningHeadend {
   name: string;
   /** Its concurrency slots and waiting line (for the queue metrics). */
-  admission?: { readonly active: number; readonly queued: number };
+  admission?: Admission;
   drain(deadlineMs: number): Promise<void>;
 }
 

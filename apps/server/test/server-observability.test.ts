@@ -235,7 +235,7 @@ describe('agent-server --metrics: a scrape of /metrics after the runs', () => {
     expect(m('agent_tool_call_duration_seconds_count', { server: 'f', tool: 'f__hang' })).toBe(1);
   });
 
-  it('counts final reports, finished sessions, and shows nothing in flight or waiting after them', () => {
+  it('counts final reports, finished sessions, queue waits, and shows nothing in flight or waiting after them', () => {
     const m = (name: string, labels: Record<string, string>) => sample(metricsText, name, labels);
     expect(
       m('agent_final_reports_total', { status: 'success', format: 'markdown', source: 'declared' }),
@@ -245,6 +245,9 @@ describe('agent-server --metrics: a scrape of /metrics after the runs', () => {
     expect(m('agent_sessions_in_flight', { agent: 'echo' })).toBe(0);
     expect(m('agent_queue_in_use', { headend: 'rest' })).toBe(0);
     expect(m('agent_queue_depth', { headend: 'openai' })).toBe(0);
+    // One admitted request per face: each waited (0 s or more) once.
+    for (const headend of ['rest', 'openai', 'anthropic', 'mcp'])
+      expect(m('agent_queue_wait_seconds_count', { headend })).toBe(1);
     expect(metricsText).toContain('# TYPE agent_context_guard_events_total counter');
   });
 });
