@@ -1,5 +1,6 @@
-import { context, trace } from '@opentelemetry/api';
+import { context, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import {
   BasicTracerProvider,
   InMemorySpanExporter,
@@ -7,7 +8,7 @@ import {
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
 
-/** Registers a real tracer provider (in-memory exporter) and an AsyncLocalStorage context manager. */
+/** Registers a real tracer provider (in-memory exporter), an AsyncLocalStorage context manager and the W3C propagator, as the Node SDK's register() does. */
 export function registerInMemoryTracing(): {
   exporter: InMemorySpanExporter;
   unregister: () => Promise<void>;
@@ -17,12 +18,14 @@ export function registerInMemoryTracing(): {
   const manager = new AsyncLocalStorageContextManager().enable();
   context.setGlobalContextManager(manager);
   trace.setGlobalTracerProvider(provider);
+  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   return {
     exporter,
     unregister: async () => {
       await provider.shutdown();
       trace.disable();
       context.disable();
+      propagation.disable();
     },
   };
 }
