@@ -70,6 +70,7 @@ export function queuedCatalog(catalog: AgentCatalog, queue: RunQueue): AgentCata
             ...(options.format === undefined ? {} : { format: options.format }),
             ...(options.schema === undefined ? {} : { schema: options.schema }),
             ...(options.headendId === undefined ? {} : { headendId: options.headendId }),
+            ...(options.traceparent === undefined ? {} : { traceparent: options.traceparent }),
           },
           {
             ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),

@@ -3,10 +3,14 @@ import { format } from 'node:util';
 import { AgentError } from '@agent/protocol';
 import { errorMessage } from '@agent/protocol/util';
 import { createRunQueue } from '@agent/queue';
+import { telemetrySettings } from '@agent/runtime';
 import { CommanderError } from 'commander';
 import { loadAgents, queuedCatalog } from './agent-catalog.js';
 import { nameRouteAgents } from './ai-agent-slack.js';
 import { parseServerArgs } from './cli-options.js';
+import { AgentMetrics } from './metrics.js';
+import { type MetricsServer, startMetricsServer } from './metrics-server.js';
+import { startOtelExport } from './otel-export.js';
 import { startHeadends } from './start-headends.js';
 import { startViewer } from './start-viewer.js';
 import { startWorker } from './start-worker.js';
@@ -68,12 +72,23 @@ async function main(): Promise<number> {
   if (process.argv[2] === 'worker') return worker();
   const config = parseOrExit(() => parseServerArgs(process.argv.slice(2), process.env));
   if (typeof config === 'number') return config;
+  // OpenTelemetry export (agent.json's `telemetry` or OTEL_*), set up before any run.
+  const otel = startOtelExport(
+    telemetrySettings({
+      ...(config.agentConfig === undefined ? {} : { configPath: config.agentConfig }),
+      ...(config.agents[0] === undefined ? {} : { agentFile: config.agents[0] }),
+    }),
+    process.env,
+    'agent-server',
+  );
+  if (otel !== undefined) log(`agent-server: traces go to ${otel.target} (OTLP/HTTP)`);
   const agents = await loadAgents(config.agents, config.agentConfig);
   if (config.slack !== undefined && config.slackAgentFiles !== undefined) {
     const names = agents.runners.map((runner) => runner.summary.toolName);
     config.slack = nameRouteAgents(config.slack, config.agents, names);
   }
   for (const note of config.slackNotes ?? []) log(`agent-server: ${note}`);
+  const metrics = config.metrics === undefined ? undefined : new AgentMetrics();
   const queue =
     config.runQueue === undefined
       ? undefined
@@ -84,8 +99,17 @@ async function main(): Promise<number> {
         });
   const ran = queue === undefined ? agents.catalog : queuedCatalog(agents.catalog, queue);
   const viewer = await startViewer(config, log);
-  const catalog = viewer === undefined ? ran : viewer.observe(ran);
+  const observed = viewer === undefined ? ran : viewer.observe(ran);
+  const catalog = metrics === undefined ? observed : metrics.catalog(observed);
   const { running, stdio } = await startHeadends(config, catalog, log, queue?.admission);
+  let metricsServer: MetricsServer | undefined;
+  if (metrics !== undefined && config.metrics !== undefined) {
+    for (const headend of running)
+      if (headend.admission !== undefined)
+        metrics.watchAdmission({ name: headend.name, admission: headend.admission });
+    metricsServer = await startMetricsServer(metrics.registry, config.metrics);
+    log(`agent-server: metrics listening on ${metricsServer.url}`);
+  }
   if (queue !== undefined) log(`agent-server: runs go to the queue ${queue.name}`);
   const stop = onShutdown(async (signal) => {
     log(`agent-server: ${signal}: draining (up to ${config.drainSeconds}s)`);
@@ -93,6 +117,9 @@ async function main(): Promise<number> {
     await viewer?.close();
     await queue?.close();
     await agents.close();
+    await metricsServer?.close();
+    // The spans of the last runs are exported before the process exits.
+    await otel?.shutdown();
     log('agent-server: stopped');
   });
   if (stdio !== undefined) void stdio.closed.then(() => stop('stdin closed'));

@@ -67,7 +67,8 @@ export function parseServerArgs(argv: string[], env: Record<string, string | und
       'with --queue redis://: runs waiting for a worker before 429 (default 1000)',
       Number,
     )
-    .option('--queue-name <name>', 'with --queue redis://: the queue (default agent-runs)');
+    .option('--queue-name <name>', 'with --queue redis://: the queue (default agent-runs)')
+    .option('--metrics <port>', 'Prometheus metrics at http://127.0.0.1:<port>/metrics', port('--metrics'));
   for (const limit of LIMIT_OPTIONS) program.option(limit.flag, limit.description, limitValue(limit.unit));
   program.exitOverride().configureOutput({ writeOut: (text) => process.stderr.write(text) });
   program.parse(argv, { from: 'user' });
@@ -91,6 +92,7 @@ export function parseServerArgs(argv: string[], env: Record<string, string | und
     queue?: string;
     queueMax?: number;
     queueName?: string;
+    metrics?: number;
   }>();
   const queue = parseQueueFlag(flags.queue);
   const file = flags.config === undefined ? {} : readConfigFile(flags.config);
@@ -119,6 +121,7 @@ export function parseServerArgs(argv: string[], env: Record<string, string | und
         }),
     agentConfig: flags.agentConfig ?? file.agentConfig,
     ...viewerConfig(file.viewer, flags.viewer),
+    ...(flags.metrics === undefined ? {} : { metrics: flags.metrics }),
   };
   if (file.slack === undefined)
     applyAiAgentSlack(config, flags.slack === true || flags.slackPort !== undefined, flags.slackPort, env);

@@ -35,6 +35,8 @@ export interface ServerConfig extends ServerLimits {
   agentConfig?: string;
   /** `--viewer <port>`: the live session viewer (docs/observability.md). */
   viewer?: ViewerConfig;
+  /** `--metrics <port>`: Prometheus metrics at `http://127.0.0.1:<port>/metrics`. */
+  metrics?: number;
 }
 
 /** The shared run queue a face enqueues to (`docs/deployment.md`). */

@@ -1,4 +1,5 @@
 import {
+  type Admission,
   type AdmissionGate,
   type AgentCatalog,
   createAnthropicHeadend,
@@ -19,6 +20,8 @@ import { startSlack } from './start-slack.js';
 
 export interface RunningHeadend {
   name: string;
+  /** Its concurrency slots and waiting line (for the queue metrics). */
+  admission?: Admission;
   drain(deadlineMs: number): Promise<void>;
 }
 
@@ -77,13 +80,18 @@ export async function startHeadends(
   const served: ServedHeadend[] = [];
   try {
     for (const plan of planned) {
-      const handle = await serve(plan.make(), {
+      const headend = plan.make();
+      const handle = await serve(headend, {
         port: plan.port,
         host: config.host,
         ...connectionLimits(config),
       });
       served.push(handle);
-      running.push({ name: plan.name, drain: async (deadline) => void (await handle.drain(deadline)) });
+      running.push({
+        name: plan.name,
+        admission: headend.admission,
+        drain: async (deadline) => void (await handle.drain(deadline)),
+      });
       log(`agent-server: ${plan.name} listening on ${handle.url}${plan.path}`);
     }
     const slack = await startSlack(config, catalog, log);
@@ -102,6 +110,7 @@ export async function startHeadends(
     const handle = stdio;
     running.push({
       name: 'mcp-stdio',
+      admission: handle.admission,
       drain: async (deadline) => {
         handle.admission.beginDrain();
         await Promise.race([handle.admission.idle(), new Promise((r) => setTimeout(r, deadline).unref())]);

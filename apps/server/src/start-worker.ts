@@ -1,6 +1,7 @@
 import { openRunWorker, type QueueAgent } from '@agent/queue';
-import type { AgentRunner } from '@agent/runtime';
+import { type AgentRunner, telemetrySettings } from '@agent/runtime';
 import { loadAgents } from './agent-catalog.js';
+import { startOtelExport } from './otel-export.js';
 import type { WorkerConfig } from './worker-options.js';
 
 /** The provider of an agent's first model (`openai/gpt-4o` -> `openai`), for the fleet-wide caps. */
@@ -25,10 +26,22 @@ export async function startWorker(config: WorkerConfig, log: (line: string) => v
     onLog: log,
   });
   let agents: Awaited<ReturnType<typeof loadAgents>>;
+  let otel: ReturnType<typeof startOtelExport> | undefined;
   try {
+    // OpenTelemetry export (agent.json's `telemetry` or OTEL_*), as the server sets it up.
+    otel = startOtelExport(
+      telemetrySettings({
+        ...(config.agentConfig === undefined ? {} : { configPath: config.agentConfig }),
+        ...(config.agents[0] === undefined ? {} : { agentFile: config.agents[0] }),
+      }),
+      process.env,
+      'agent-server-worker',
+    );
+    if (otel !== undefined) log(`agent-server worker: traces go to ${otel.target} (OTLP/HTTP)`);
     agents = await loadAgents(config.agents, config.agentConfig, { sessionStore: worker.sessionStore });
   } catch (error) {
     await worker.stop(0);
+    await otel?.shutdown();
     throw error;
   }
   const byName = new Map<string, { agent: QueueAgent; provider?: string }>();
@@ -45,6 +58,7 @@ export async function startWorker(config: WorkerConfig, log: (line: string) => v
     async stop(drainMs: number) {
       await worker.stop(drainMs);
       await agents.close();
+      await otel?.shutdown();
     },
   };
 }

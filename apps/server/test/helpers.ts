@@ -66,10 +66,21 @@ export interface RunningServer {
 }
 
 /** Spawns the built bin in `cwd` and waits until `expected` headends print their listening line. */
-export function startServer(args: string[], cwd: string, expected: number): Promise<RunningServer> {
+export function startServer(
+  args: string[],
+  cwd: string,
+  expected: number,
+  env: Record<string, string> = {},
+): Promise<RunningServer> {
   const child = spawn(process.execPath, [SERVER_BIN, ...args], {
     cwd,
-    env: { ...process.env, HOME: cwd, XDG_CONFIG_HOME: join(cwd, '.config'), AGENT_SERVER_TOKENS: '' },
+    env: {
+      ...process.env,
+      HOME: cwd,
+      XDG_CONFIG_HOME: join(cwd, '.config'),
+      AGENT_SERVER_TOKENS: '',
+      ...env,
+    },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let stderr = '';

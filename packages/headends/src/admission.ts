@@ -60,6 +60,11 @@ export class Admission {
   private isDraining = false;
 
   private readonly gate: AdmissionGate | undefined;
+  /**
+   * Told how long each admitted request waited for its slot (milliseconds; about 0 when a slot
+   * was free): the server's queue-wait metric. A throwing listener is ignored.
+   */
+  onAdmitted: ((waitedMs: number) => void) | undefined;
 
   constructor(
     options: { limit?: number; queueSize?: number; retryAfterSeconds?: number; gate?: AdmissionGate } = {},
@@ -83,6 +88,7 @@ export class Admission {
   /** Waits for a slot (FIFO); throws `AdmissionError` when the queue is full or the server drains. */
   async enter(clientSignal?: AbortSignal): Promise<SessionTicket> {
     if (this.isDraining) throw this.refuse('draining');
+    const arrived = performance.now();
     // Without a gate nothing is awaited: a request joins the queue in call order.
     const refusal = this.gate === undefined ? undefined : await this.gate().catch(() => undefined);
     if (this.isDraining) throw this.refuse('draining');
@@ -112,6 +118,11 @@ export class Admission {
       });
     } else {
       this.running += 1;
+    }
+    try {
+      this.onAdmitted?.(performance.now() - arrived);
+    } catch {
+      // A metrics listener's bug must not refuse the request.
     }
     return this.ticket(clientSignal);
   }

@@ -51,6 +51,8 @@ export interface ServedRunOptions {
   approver?: ServedApprover;
   /** The conversation the run continues (docs/sessions.md, "Conversations"). */
   conversationId?: string;
+  /** The request's W3C `traceparent`: the run's spans continue the caller's trace. */
+  traceparent?: string;
 }
 
 /** Options of a resumed run: the run's, plus the decisions for the calls the session waits for. */

@@ -8,6 +8,7 @@ import { type ErrorResponder, httpError, readJsonObject } from './http-guards.js
 import { answerRun } from './rest-answer.js';
 import { requestSchemaProblem } from './schema-guard.js';
 import { installSessionRoutes } from './sessions/rest-sessions.js';
+import { requestTraceparent } from './trace-context.js';
 import { installUiChatRoute } from './ui-stream/ui-chat-route.js';
 
 const respondRest: ErrorResponder = (c, status, kind, message) =>
@@ -79,6 +80,7 @@ export function createRestHeadend(options: HeadendOptions): Headend {
       schema: body.schema,
       headendId,
       signal: admitted.ticket.signal,
+      ...requestTraceparent(c),
       ...(body.conversationId === undefined ? {} : { conversationId: body.conversationId }),
     };
     return answerRun(c, admitted.ticket, respondRest, (onEvent) =>

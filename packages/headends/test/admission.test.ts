@@ -26,6 +26,25 @@ describe('Admission', () => {
     await admission.idle();
   });
 
+  it('tells onAdmitted how long each admitted request waited, once per admission, never a refused one', async () => {
+    const admission = new Admission({ limit: 1, queueSize: 1 });
+    const waits: number[] = [];
+    admission.onAdmitted = (ms) => waits.push(ms);
+    const first = await admission.enter();
+    const second = admission.enter();
+    await admission.enter().catch(() => undefined); // refused: the queue is full
+    expect(waits).toHaveLength(1);
+    first.release();
+    (await second).release();
+    expect(waits).toHaveLength(2);
+    expect(waits.every((ms) => Number.isFinite(ms) && ms >= 0)).toBe(true);
+    admission.onAdmitted = () => {
+      throw new Error('a broken listener');
+    };
+    (await admission.enter()).release();
+    expect(admission.active).toBe(0);
+  });
+
   it('drops a queued request whose client goes away', async () => {
     const admission = new Admission({ limit: 1, queueSize: 1 });
     const first = await admission.enter();

@@ -38,6 +38,8 @@ export interface LlmAccountingEntry extends AccountingBase {
 
 export interface ToolAccountingEntry extends AccountingBase {
   type: 'tool';
+  /** The model's tool-call id (matches the call's `tool_started` / `tool_finished` events). */
+  callId?: string;
   /** MCP server id; `agent` for internal tools; `unknown` when resolution failed. */
   mcpServer: string;
   /** Tool name (`agent__*` for internal tools). */

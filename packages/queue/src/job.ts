@@ -18,6 +18,8 @@ export interface RunJobData {
   format?: OutputFormat;
   schema?: JsonSchema;
   headendId?: string;
+  /** The face's incoming W3C `traceparent`: the worker's run continues that trace. */
+  traceparent?: string;
 }
 
 /** What a worker writes to a job's event stream, in order. */

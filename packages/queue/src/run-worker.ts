@@ -22,6 +22,8 @@ export interface QueueRunOptions {
   format?: OutputFormat;
   schema?: JsonSchema;
   headendId?: string;
+  /** The face's W3C `traceparent` (docs/observability.md). */
+  traceparent?: string;
   onEvent?: (event: AgentEvent, meta: AgentEventMeta) => void;
   signal?: AbortSignal;
 }
@@ -235,6 +237,7 @@ function runSession(
     ...(data.format === undefined ? {} : { format: data.format }),
     ...(data.schema === undefined ? {} : { schema: data.schema }),
     ...(data.headendId === undefined ? {} : { headendId: data.headendId }),
+    ...(data.traceparent === undefined ? {} : { traceparent: data.traceparent }),
   };
   if (snapshot === undefined) return agent.run(data.input, { ...options, sessionId, durable: true });
   if (snapshot.status === 'finished') return Promise.resolve(resultOfFinished(snapshot));

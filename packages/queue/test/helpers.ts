@@ -75,7 +75,7 @@ export function answer(sessionId: string, text: string): AgentResult {
  * after the checkpoint until its signal aborts (a session in its second turn).
  */
 export function recordingAgent(store: SessionStore, options: { hold?: boolean; gate?: Promise<void> } = {}) {
-  const calls: { kind: 'run' | 'resume'; sessionId: string }[] = [];
+  const calls: { kind: 'run' | 'resume'; sessionId: string; traceparent?: string }[] = [];
 
   const emit = (run: QueueRunOptions, sessionId: string, event: AgentEvent) => {
     const meta: AgentEventMeta = { isMaster: true, isFinal: false, sessionId, agentPath: 'echo' };
@@ -83,7 +83,11 @@ export function recordingAgent(store: SessionStore, options: { hold?: boolean; g
   };
   const agent: QueueAgent = {
     async run(input, run) {
-      calls.push({ kind: 'run', sessionId: run.sessionId });
+      calls.push({
+        kind: 'run',
+        sessionId: run.sessionId,
+        ...(run.traceparent === undefined ? {} : { traceparent: run.traceparent }),
+      });
 
       const prompt = typeof input === 'string' ? input : input.prompt;
       emit(run, run.sessionId, {
@@ -116,7 +120,11 @@ export function recordingAgent(store: SessionStore, options: { hold?: boolean; g
       return answer(run.sessionId, `echo: ${prompt}`);
     },
     async resume(sessionId, run) {
-      calls.push({ kind: 'resume', sessionId });
+      calls.push({
+        kind: 'resume',
+        sessionId,
+        ...(run.traceparent === undefined ? {} : { traceparent: run.traceparent }),
+      });
       const snapshot = await store.load(sessionId);
       emit(run, sessionId, {
         type: 'turn_started',

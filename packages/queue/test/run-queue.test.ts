@@ -62,6 +62,18 @@ describe('run queue', () => {
     });
   });
 
+  test("the face's traceparent reaches the worker's run, so its spans continue the caller's trace", async () => {
+    const name = freshQueueName();
+    const queue = await face(name);
+    const w = await worker(name);
+    const echo = recordingAgent(w.sessionStore);
+    w.start({ get: (agent) => (agent === 'echo' ? { agent: echo.agent } : undefined) });
+    const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
+    const result = await queue.submit({ agent: 'echo', input: 'hi', traceparent }, {});
+    expect(result.success).toBe(true);
+    expect(echo.calls).toEqual([{ kind: 'run', sessionId: result.sessionId, traceparent }]);
+  });
+
   test('a full queue refuses with a Retry-After before anything is enqueued', async () => {
     const name = freshQueueName();
     const queue = await face(name, { maxWaiting: 2 });

@@ -114,6 +114,13 @@ export interface RunAgentFileOptions extends ResolveOptions {
   traceMcp?: boolean;
   headendId?: string;
   /**
+   * A W3C `traceparent` (`00-<trace id>-<span id>-<flags>`) the run's spans continue: a headend
+   * passes the header of the request it serves. Absent or malformed: the spans hang under the
+   * context active when `run` is called (a new trace when there is none). Spans are made only when
+   * the application registered an OpenTelemetry tracer provider (docs/observability.md).
+   */
+  traceparent?: string;
+  /**
    * Testing hook: builds the `ModelClient` of each `provider/model` instead of
    * `createModelClient` (for example `scriptedModel` of `@agent/testkit`). The provider must
    * still be configured; `request.config` is what `createModelClient` would have received.

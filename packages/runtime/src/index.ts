@@ -25,8 +25,14 @@ export type {
   McpServerEntry,
   ProviderEntry,
   ProviderModelEntry,
+  TelemetrySection,
+  TraceSamplerName,
 } from './config/schema.js';
-export { DEFAULT_MAX_CONCURRENT_SUB_AGENTS, DEFAULT_MAX_SUB_AGENT_DEPTH } from './config/schema.js';
+export {
+  DEFAULT_MAX_CONCURRENT_SUB_AGENTS,
+  DEFAULT_MAX_SUB_AGENT_DEPTH,
+  TRACE_SAMPLERS,
+} from './config/schema.js';
 export { configuredAccountingFile, describeConfig } from './describe-config.js';
 export { RuntimeError } from './errors.js';
 export { type AgentToolListing, type ListedTool, listAgentTools } from './list-agent-tools.js';
@@ -37,4 +43,5 @@ export { runAgentFile } from './run-agent-file.js';
 export { createAgentRunner } from './runner.js';
 export { resumeStoredSession } from './sessions/resume-session.js';
 export { MAX_YAML_ALIAS_COUNT } from './source-locator.js';
+export { telemetrySettings } from './telemetry-settings.js';
 export { validateAgentFile } from './validate-agent-file.js';

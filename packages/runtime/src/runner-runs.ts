@@ -8,6 +8,8 @@ import type {
   SessionStore,
 } from '@agent/protocol';
 import { errorMessage } from '@agent/protocol/util';
+import { contextFromTraceparent } from '@agent/telemetry';
+import { context as otelContext } from '@opentelemetry/api';
 import type { ResumeOptions, RunAgentFileOptions, RunInput, RunOptions, StoredSession } from './api.js';
 import { runAgentChain } from './orchestration/run-chain.js';
 import { configurationFailure, runExpectedOutput } from './run-outcomes.js';
@@ -144,25 +146,31 @@ export class TopAgentRuns {
     const handle = { scope, meta };
     active.add(handle);
     try {
-      const result = await runAgentChain(context, {
-        definition: this.root,
-        prompt,
-        expectedOutput: runExpectedOutput(this.root, merged),
-        depth: 0,
-        ...(merged.maxTurns === undefined ? {} : { overrides: { maxTurns: merged.maxTurns } }),
-        ...(history === undefined ? {} : { conversationHistory: history }),
-        ...(exchanges.length === 0 ? {} : { exchanges }),
-        ...(merged.signal === undefined ? {} : { signal: merged.signal }),
-        ...(merged.stopSignal === undefined ? {} : { stopSignal: merged.stopSignal }),
-        ...(merged.headendId === undefined ? {} : { headendId: merged.headendId }),
-        trace: {
-          llm: merged.traceLlm ?? this.prepared.trace.llm,
-          mcp: merged.traceMcp ?? this.prepared.trace.mcp,
-        },
-        scope,
-        sessionId,
-        ...(durable === undefined ? {} : { durable }),
-      });
+      const chain = () =>
+        runAgentChain(context, {
+          definition: this.root,
+          prompt,
+          expectedOutput: runExpectedOutput(this.root, merged),
+          depth: 0,
+          ...(merged.maxTurns === undefined ? {} : { overrides: { maxTurns: merged.maxTurns } }),
+          ...(history === undefined ? {} : { conversationHistory: history }),
+          ...(exchanges.length === 0 ? {} : { exchanges }),
+          ...(merged.signal === undefined ? {} : { signal: merged.signal }),
+          ...(merged.stopSignal === undefined ? {} : { stopSignal: merged.stopSignal }),
+          ...(merged.headendId === undefined ? {} : { headendId: merged.headendId }),
+          trace: {
+            llm: merged.traceLlm ?? this.prepared.trace.llm,
+            mcp: merged.traceMcp ?? this.prepared.trace.mcp,
+          },
+          scope,
+          sessionId,
+          ...(durable === undefined ? {} : { durable }),
+        });
+      // An incoming `traceparent` (a headend's request) is the parent of the run's spans.
+      const result =
+        merged.traceparent === undefined
+          ? await chain()
+          : await otelContext.with(contextFromTraceparent(merged.traceparent, otelContext.active()), chain);
       const kept = await this.sessions.keepPaused(result, durable?.onCheckpoint !== undefined, labels);
       await conversation?.record(kept, scope, meta);
       return scope.finish({ ...kept, finalAgentId: kept.finalAgentId ?? this.root.toolName });

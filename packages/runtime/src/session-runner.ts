@@ -11,6 +11,7 @@ import type {
   PausedChild,
   ToolProvider,
 } from '@agent/protocol';
+import { traceSession } from '@agent/telemetry';
 import type { AgentDefinition, ModelRef } from './agent-file/definition.js';
 import { type AgentSettings, layerSettings, pickSettings } from './agent-file/settings.js';
 import { cachingTargetOptions, type TargetBuilder } from './build-targets.js';
@@ -128,9 +129,20 @@ export async function runAgentSession(ctx: RunnerContext, request: SessionReques
   const own = await startPrivateServers(ctx, request.definition, request.signal);
   try {
     const config = buildSessionConfig(ctx, request, own);
-    // A resumed session continues its snapshot: no cached answer stands for it.
-    if (request.durable?.resumeFrom !== undefined) return await runSession(config, request.stopSignal);
-    return await runWithResponseCache(ctx, request, config, () => runSession(config, request.stopSignal));
+    // Tracing: one check when it is off (no tracer provider, or not sampled), nothing else.
+    const traced = traceSession(config, {
+      name: config.name ?? request.definition.toolName,
+      sessionId: config.sessionId ?? '',
+      agentPath:
+        config.parentAgentPath === undefined ? `${config.name}` : `${config.parentAgentPath}.${config.name}`,
+    });
+    const sessionConfig = traced?.config ?? config;
+    const body = (): Promise<AgentResult> =>
+      // A resumed session continues its snapshot: no cached answer stands for it.
+      request.durable?.resumeFrom !== undefined
+        ? runSession(sessionConfig, request.stopSignal)
+        : runWithResponseCache(ctx, request, config, () => runSession(sessionConfig, request.stopSignal));
+    return await (traced === undefined ? body() : traced.run(body));
   } finally {
     await own?.close();
   }

@@ -15,6 +15,7 @@ test('@agent/runtime exports exactly these values', async () => {
     'MAX_YAML_ALIAS_COUNT',
     'RuntimeError',
     'aiAgentConfigSection',
+    'TRACE_SAMPLERS',
     'closestName',
     'configuredAccountingFile',
     'configuredMcpServers',
@@ -23,6 +24,7 @@ test('@agent/runtime exports exactly these values', async () => {
     'listAgentTools',
     'resumeStoredSession',
     'runAgentFile',
+    'telemetrySettings',
     'validateAgentFile',
   ]);
 });

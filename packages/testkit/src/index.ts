@@ -2,6 +2,8 @@ export type { AnswerPlan, PlannedReasoning, PlannedToolCall } from './answer-pla
 export { estimateUsage, planAnswer } from './answer-plan.js';
 export { defaultFixturesDir, FIXTURES_DIR_ENV } from './fixtures-dir.js';
 export { fillNonce, NONCE_PLACEHOLDER, sessionNonce } from './nonce-placeholder.js';
+export type { OtlpReceiver, ReceivedSpan } from './otlp-receiver.js';
+export { receivedTree, startOtlpReceiver } from './otlp-receiver.js';
 export type { RedisServer, RedisServerOptions } from './redis/redis-server.js';
 export { startRedisServer } from './redis/redis-server.js';
 export type { ScriptedModel, ScriptedModelOptions } from './scripted-model.js';

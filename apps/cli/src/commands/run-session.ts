@@ -5,6 +5,7 @@ import { terminalApprover } from '../approval-prompt.js';
 import { CliError } from '../cli-error.js';
 import { CLI_EXIT, type CliExitCode, exitCodeForResult, signalExitCode } from '../exit-codes.js';
 import { type CliIo, writeAndFlush } from '../io.js';
+import type { OtelExport } from '../otel-export.js';
 import { AccountingFile } from '../output/accounting-file.js';
 import { formatCompactLog, showsWithoutVerbose } from '../output/compact-log.js';
 import { resultForJson } from '../output/json-result.js';
@@ -47,6 +48,35 @@ export interface RunSessionParams {
 
 /** Milliseconds the process waits for the session to come back after a hard abort. */
 const ABORT_GRACE_MS = 2_000;
+
+/**
+ * OTLP export when agent.json's `telemetry` or the OTEL_* variables name an endpoint; the SDK is
+ * loaded only then. A config that cannot be read sets nothing up: the run reports its error.
+ */
+async function startTracing(
+  runtime: typeof import('@agent/runtime'),
+  params: RunSessionParams,
+): Promise<OtelExport | undefined> {
+  const env = params.resolve?.env ?? process.env;
+  let section: ReturnType<typeof runtime.telemetrySettings>;
+  try {
+    section = runtime.telemetrySettings({
+      ...params.resolve,
+      ...(params.run.configPath === undefined ? {} : { configPath: params.run.configPath }),
+      agentFile: params.file,
+    });
+  } catch {
+    return undefined;
+  }
+  const named = [
+    section?.otlp?.endpoint,
+    env.OTEL_EXPORTER_OTLP_ENDPOINT,
+    env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT,
+  ];
+  if (!named.some((value) => value !== undefined && value.trim() !== '')) return undefined;
+  const { startOtelExport } = await import('../otel-export.js');
+  return startOtelExport(section, env, 'agent-cli');
+}
 
 /** Runs one agent file with the terminal wired up; resolves to the process exit code. */
 export async function runSession(params: RunSessionParams): Promise<CliExitCode> {
@@ -150,9 +180,11 @@ export async function runSession(params: RunSessionParams): Promise<CliExitCode>
 
   status?.start();
   let result: AgentResult;
+  let otel: OtelExport | undefined;
   try {
     // Loaded on demand: `--help` and usage errors do not pay for the SDKs.
     const runtime = await import('@agent/runtime');
+    otel = await startTracing(runtime, params);
     const resume = params.resume;
     result =
       resume === undefined
@@ -167,6 +199,8 @@ export async function runSession(params: RunSessionParams): Promise<CliExitCode>
     lines?.finish();
     removeHandlers();
     accounting?.close();
+    // The run's spans are exported before the CLI exits.
+    await otel?.shutdown().catch(() => undefined);
   }
 
   // An interrupted run exits 130/143 even when the model still handed in a report (printed below).

@@ -218,6 +218,7 @@ export class ToolExecutor {
       latency: this.options.now() - started,
       mcpServer: internal ? INTERNAL_TOOL_SERVER : (outcome.provider?.id ?? 'unknown'),
       command: call.name,
+      callId: call.id,
       charactersIn: argsJson.length,
       charactersOut: charactersOut(call, internal, outcome.ok, textOut),
       turn: this.options.recorder.turn,

@@ -7,6 +7,7 @@ import { createHeadendBase } from '../headend-base.js';
 import type { HeadendOptions } from '../headend-options.js';
 import { httpError, readJsonObject } from '../http-guards.js';
 import { ReportDeltas } from '../report-deltas.js';
+import { requestTraceparent } from '../trace-context.js';
 import { answerText, failureMessage, inputRejection, usageTotals } from '../usage.js';
 import { anthropicErrorBody, respondAnthropic } from './anthropic-errors.js';
 import { MessageBlocks } from './message-blocks.js';
@@ -60,6 +61,7 @@ export function createAnthropicHeadend(options: HeadendOptions): Headend {
       schema: request.schema,
       headendId,
       signal: ticket.signal,
+      ...requestTraceparent(c),
       ...(request.conversationId === undefined ? {} : { conversationId: request.conversationId }),
     };
     const message = (content: unknown[], stopReason: string | null, usage: Record<string, number>) => ({

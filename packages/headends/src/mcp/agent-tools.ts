@@ -16,6 +16,7 @@ import type { Admission, SessionTicket } from '../admission.js';
 import type { AgentCatalog, AgentInfo, ServedRunOptions } from '../agent-catalog.js';
 import { describedWithOrchestration } from '../orchestration-text.js';
 import { requestSchemaProblem } from '../schema-guard.js';
+import { traceparentOption } from '../trace-context.js';
 import { clientElicits, DEFAULT_MCP_APPROVAL_TIMEOUT_MS, elicitingApprover } from './elicit-approver.js';
 import { RESUME_TOOL, resumeSessionTool } from './resume-tool.js';
 import { logMessage, SessionLogging } from './session-logging.js';
@@ -165,6 +166,8 @@ export function createAgentToolsServer(options: AgentToolsOptions): Server {
       const result = await start({
         headendId: options.headendId,
         signal: ticket.signal,
+        // Streamable HTTP: the request's header; any transport: the call's `_meta.traceparent`.
+        ...traceparentOption(extra.requestInfo?.headers?.traceparent ?? extra._meta?.traceparent),
         ...(clientElicits(server)
           ? {
               approver: elicitingApprover(

@@ -9,6 +9,7 @@ import { createHeadendBase } from '../headend-base.js';
 import type { HeadendOptions } from '../headend-options.js';
 import { httpError, readJsonObject } from '../http-guards.js';
 import { ReportDeltas } from '../report-deltas.js';
+import { requestTraceparent } from '../trace-context.js';
 import { answerText, failureMessage, inputRejection, usageTotals } from '../usage.js';
 import { type ChatRequest, parseChatRequest } from './chat-request.js';
 import { openAiErrorBody, respondOpenAi } from './openai-errors.js';
@@ -66,6 +67,7 @@ export function createOpenAiHeadend(options: HeadendOptions): Headend {
     const base = {
       format: request.format,
       schema: request.schema,
+      ...requestTraceparent(c),
       ...(request.conversationId === undefined ? {} : { conversationId: request.conversationId }),
     };
     if (!request.stream) {

@@ -6,6 +6,7 @@ import type { Admission } from '../admission.js';
 import { admit, writeQueue } from '../admit.js';
 import type { AgentCatalog, ServedAgent } from '../agent-catalog.js';
 import { type ErrorResponder, httpError, readJsonObject } from '../http-guards.js';
+import { requestTraceparent } from '../trace-context.js';
 import { answerText, failureMessage, inputRejection } from '../usage.js';
 import { parseUiChatRequest, type UiChatRequest } from './ui-chat-request.js';
 import { UiChunks } from './ui-chunks.js';
@@ -75,6 +76,7 @@ export function installUiChatRoute(app: Hono, options: UiChatRouteOptions): void
           {
             headendId,
             signal: ticket.signal,
+            ...requestTraceparent(c),
             onEvent: (event, meta) => {
               if (withdrawn !== undefined) return;
               const outcome = mapper.onEvent(event, meta);

@@ -4,6 +4,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpServerConfig } from '../client/config.js';
 import { ProcessGroupStdioTransport } from './stdio-transport.js';
+import { fetchWithTraceparent } from './trace-headers.js';
 import { createWebSocketTransport } from './websocket-transport.js';
 
 export interface TransportHooks {
@@ -31,6 +32,7 @@ export async function createTransport(
       return new StreamableHTTPClientTransport(new URL(config.url), {
         ...(config.headers ? { requestInit: { headers: config.headers } } : {}),
         ...(hooks.authProvider ? { authProvider: hooks.authProvider } : {}),
+        fetch: fetchWithTraceparent,
       });
     case 'sse':
       return new SSEClientTransport(new URL(config.url), {

@@ -10,6 +10,7 @@ import type {
   McpServerEntry,
   ProviderEntry,
   SessionsSection,
+  TelemetrySection,
 } from './schema.js';
 
 /** Where a config entry was written. */
@@ -57,6 +58,8 @@ export interface MergedConfig {
   sessions?: ConfigEntry<SessionsSection>;
   /** The command line's billing file: like `cache`, from the highest layer that sets it. */
   accounting?: ConfigEntry<AccountingSection>;
+  /** OpenTelemetry export: like `cache`, the highest layer that sets it sets all of it. */
+  telemetry?: ConfigEntry<TelemetrySection>;
 }
 
 function origin(layer: LoadedLayer, path: (string | number)[]): Origin {
@@ -84,7 +87,7 @@ function mergeNamed<T>(
  * - `defaults`: key by key, the highest layer wins; `reasoning` and `toolOutput` are merged
  *   key by key too; lists (`models`) are replaced, never concatenated.
  * - `allowedPaths`: the places of every layer count.
- * - `cache`, `sessions`, `accounting`: the highest layer that has one defines it whole.
+ * - `cache`, `sessions`, `accounting`, `telemetry`: the highest layer that has one defines it whole.
  */
 export function mergeLayers(layers: readonly LoadedLayer[]): MergedConfig {
   const merged: MergedConfig = {
@@ -119,6 +122,13 @@ export function mergeLayers(layers: readonly LoadedLayer[]): MergedConfig {
         name: 'accounting',
         value: layer.data.accounting,
         origin: origin(layer, ['accounting']),
+      };
+    }
+    if (layer.data.telemetry !== undefined) {
+      merged.telemetry = {
+        name: 'telemetry',
+        value: layer.data.telemetry,
+        origin: origin(layer, ['telemetry']),
       };
     }
     for (const [key, value] of Object.entries(layer.data.defaults ?? {})) {

@@ -160,6 +160,7 @@ function literalSecrets(data: ConfigFile): string[] {
   }
   if (typeof data.cache?.url === 'string') out.push(...redisUrlSecrets(data.cache.url));
   if (typeof data.sessions?.url === 'string') out.push(...redisUrlSecrets(data.sessions.url));
+  out.push(...strings(data.telemetry?.otlp?.headers));
   return out;
 }
 

@@ -121,6 +121,30 @@ export interface AccountingSection {
   file?: string;
 }
 
+/** The OTEL_TRACES_SAMPLER names `telemetry.sampler` takes. */
+export const TRACE_SAMPLERS = [
+  'always_on',
+  'always_off',
+  'traceidratio',
+  'parentbased_always_on',
+  'parentbased_always_off',
+  'parentbased_traceidratio',
+] as const;
+export type TraceSamplerName = (typeof TRACE_SAMPLERS)[number];
+
+/**
+ * OpenTelemetry export, set up by the CLI and agent-server (docs/observability.md). The standard
+ * `OTEL_*` environment variables fill in what it leaves out.
+ */
+export interface TelemetrySection {
+  /** OTLP/HTTP: `endpoint` is the collector's base URL (`/v1/traces` is added) ; `headers` are secrets. */
+  otlp?: { endpoint?: string; headers?: Record<string, string> };
+  /** A sampler name, or `{ type, ratio }` for the ratio samplers (default `parentbased_always_on`). */
+  sampler?: TraceSamplerName | { type: TraceSamplerName; ratio?: number };
+  /** `service.name` of the spans (default the app's: `agent-cli`, `agent-server`). */
+  serviceName?: string;
+}
+
 export interface ConfigDefaults extends AgentSettings {
   /** Models for agents whose file lists none. */
   models?: string[];
@@ -147,6 +171,7 @@ export interface ConfigFile {
   cache?: CacheSection;
   sessions?: SessionsSection;
   accounting?: AccountingSection;
+  telemetry?: TelemetrySection;
 }
 
 export const DEFAULT_MAX_SUB_AGENT_DEPTH = 5;
@@ -285,6 +310,52 @@ const SESSIONS: Schema = {
   'x-expects': 'an object { store, path | url, ttl }',
 };
 
+const SAMPLER_NAME: Schema = {
+  enum: [...TRACE_SAMPLERS],
+  'x-expects': `one of ${TRACE_SAMPLERS.join(', ')}`,
+};
+
+const TELEMETRY: Schema = {
+  type: 'object',
+  properties: {
+    otlp: {
+      type: 'object',
+      properties: {
+        endpoint: {
+          type: 'string',
+          pattern: '^https?://',
+          'x-expects': 'an http(s) URL (the OTLP/HTTP base URL)',
+        },
+        headers: {
+          type: 'object',
+          additionalProperties: str('a header value'),
+          'x-expects': 'an object of header names to values',
+        },
+      },
+      additionalProperties: false,
+      'x-expects': 'an object { endpoint, headers }',
+    },
+    sampler: {
+      oneOf: [
+        SAMPLER_NAME,
+        {
+          type: 'object',
+          properties: {
+            type: SAMPLER_NAME,
+            ratio: { type: 'number', minimum: 0, maximum: 1, 'x-expects': 'a number from 0 to 1' },
+          },
+          required: ['type'],
+          additionalProperties: false,
+        },
+      ],
+      'x-expects': `a sampler name (${TRACE_SAMPLERS.join(', ')}) or { type, ratio }`,
+    },
+    serviceName: { type: 'string', minLength: 1, 'x-expects': 'a service name' },
+  },
+  additionalProperties: false,
+  'x-expects': 'an object { otlp: { endpoint, headers }, sampler, serviceName }',
+};
+
 const MCP_SERVER: Schema = {
   type: ['object', 'null'],
   properties: {
@@ -389,6 +460,7 @@ export const CONFIG_SCHEMA: Schema = {
       additionalProperties: false,
       'x-expects': 'an object { file }',
     },
+    telemetry: TELEMETRY,
   },
   additionalProperties: false,
   'x-expects': 'a JSON object',
@@ -402,5 +474,6 @@ export function isSecretPath(path: readonly (string | number)[]): boolean {
   if (section === 'restTools' || section === 'openapiSpecs') return field === 'headers' || field === 'auth';
   // A Redis URL may carry a password.
   if (section === 'cache' || section === 'sessions') return path[1] === 'url';
+  if (section === 'telemetry') return path[1] === 'otlp' && path[2] === 'headers';
   return false;
 }

@@ -1,0 +1,206 @@
+import type { AgentCatalog, ServedAgent, ServedRunOptions } from '@agent/headends';
+import { createCatalog } from '@agent/headends';
+import type { AgentEvent, AgentEventMeta, AgentResult } from '@agent/protocol';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/** What a queue gauge reads at scrape time: a headend's admission (in use, waiting). */
+export interface AdmissionView {
+  name: string;
+  admission: {
+    readonly active: number;
+    readonly queued: number;
+    onAdmitted: ((waitedMs: number) => void) | undefined;
+  };
+}
+
+const SECONDS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
+
+/** The server's Prometheus metrics, fed by the events of every run (sub-agents included). */
+export class AgentMetrics {
+  readonly registry = new Registry();
+  private readonly admissions: AdmissionView[] = [];
+  private readonly llmRequests = this.counter('agent_llm_requests_total', 'LLM requests (attempts)', [
+    'provider',
+    'model',
+    'status',
+  ]);
+  private readonly llmLatency = new Histogram({
+    name: 'agent_llm_request_duration_seconds',
+    help: 'LLM request latency',
+    labelNames: ['provider', 'model'],
+    buckets: SECONDS,
+    registers: [this.registry],
+  });
+  private readonly llmTokens = this.counter(
+    'agent_llm_tokens_total',
+    'LLM tokens by type (input, output, cached)',
+    ['provider', 'model', 'type'],
+  );
+  private readonly llmCost = this.counter('agent_llm_cost_usd_total', 'LLM cost in USD (when known)', [
+    'provider',
+    'model',
+  ]);
+  private readonly llmErrors = this.counter('agent_llm_errors_total', 'failed LLM requests', [
+    'provider',
+    'model',
+    'error',
+  ]);
+  private readonly llmRetries = this.counter(
+    'agent_llm_retries_total',
+    'LLM requests that were a retry (attempt above 1)',
+    ['provider', 'model'],
+  );
+  private readonly toolCalls = this.counter('agent_tool_calls_total', 'tool calls', [
+    'server',
+    'tool',
+    'status',
+  ]);
+  private readonly toolLatency = new Histogram({
+    name: 'agent_tool_call_duration_seconds',
+    help: 'tool call latency',
+    labelNames: ['server', 'tool'],
+    buckets: SECONDS,
+    registers: [this.registry],
+  });
+  private readonly toolErrors = this.counter('agent_tool_errors_total', 'failed tool calls', [
+    'server',
+    'tool',
+    'error',
+  ]);
+  private readonly contextGuard = this.counter(
+    'agent_context_guard_events_total',
+    'times the context guard forced a final turn',
+    ['trigger'],
+  );
+  private readonly reports = this.counter('agent_final_reports_total', 'final reports of the top sessions', [
+    'status',
+    'format',
+    'source',
+  ]);
+  private readonly sessions = this.counter('agent_sessions_total', 'runs finished, by agent and exit code', [
+    'agent',
+    'exit_code',
+  ]);
+  private readonly queueWait = new Histogram({
+    name: 'agent_queue_wait_seconds',
+    help: 'how long admitted requests waited for a slot, per headend',
+    labelNames: ['headend'],
+    buckets: [0.001, 0.01, 0.1, 0.5, 1, 5, 15, 60],
+    registers: [this.registry],
+  });
+  private readonly inFlight = new Gauge({
+    name: 'agent_sessions_in_flight',
+    help: 'runs in progress',
+    labelNames: ['agent'],
+    registers: [this.registry],
+  });
+
+  constructor() {
+    const admissions = this.admissions;
+    new Gauge({
+      name: 'agent_queue_in_use',
+      help: 'sessions running, per headend (its concurrency slots in use)',
+      labelNames: ['headend'],
+      registers: [this.registry],
+      collect() {
+        for (const view of admissions) this.set({ headend: view.name }, view.admission.active);
+      },
+    });
+    new Gauge({
+      name: 'agent_queue_depth',
+      help: 'requests waiting for a slot, per headend',
+      labelNames: ['headend'],
+      registers: [this.registry],
+      collect() {
+        for (const view of admissions) this.set({ headend: view.name }, view.admission.queued);
+      },
+    });
+  }
+
+  private counter(name: string, help: string, labelNames: string[]): Counter {
+    return new Counter({ name, help, labelNames, registers: [this.registry] });
+  }
+
+  /** A headend whose admission the queue gauges read. */
+  watchAdmission(view: AdmissionView): void {
+    this.admissions.push(view);
+    view.admission.onAdmitted = (waitedMs) => this.queueWait.observe({ headend: view.name }, waitedMs / 1000);
+  }
+
+  /** Feeds one event of a run. */
+  observe(event: AgentEvent, meta: AgentEventMeta): void {
+    if (event.type === 'accounting') {
+      const entry = event.entry;
+      if (entry.type === 'llm') {
+        const labels = { provider: entry.provider, model: entry.model };
+        this.llmRequests.inc({ ...labels, status: entry.status });
+        this.llmLatency.observe(labels, entry.latency / 1000);
+        this.llmTokens.inc({ ...labels, type: 'input' }, entry.tokens.inputTokens);
+        this.llmTokens.inc({ ...labels, type: 'output' }, entry.tokens.outputTokens);
+        this.llmTokens.inc({ ...labels, type: 'cached' }, entry.tokens.cachedTokens ?? 0);
+        if (entry.costUsd !== undefined) this.llmCost.inc(labels, entry.costUsd);
+        if (entry.status === 'failed') this.llmErrors.inc({ ...labels, error: errorKind(entry.error) });
+        if ((entry.attempt ?? 1) > 1) this.llmRetries.inc(labels);
+      } else {
+        const labels = { server: entry.mcpServer, tool: entry.command };
+        this.toolCalls.inc({ ...labels, status: entry.status });
+        this.toolLatency.observe(labels, entry.latency / 1000);
+        if (entry.status === 'failed') this.toolErrors.inc({ ...labels, error: errorKind(entry.error) });
+      }
+    } else if (event.type === 'log') {
+      if (
+        event.entry.remoteIdentifier === 'agent:EXIT-TOKEN-LIMIT' &&
+        event.entry.details?.trigger !== undefined
+      )
+        this.contextGuard.inc({ trigger: String(event.entry.details.trigger) });
+    } else if (event.type === 'final_report' && meta.isMaster) {
+      const { report } = event;
+      this.reports.inc({ status: report.status, format: report.format, source: report.origin ?? 'declared' });
+    }
+  }
+
+  /** The same agents, each run counted in flight and its events observed. */
+  catalog(inner: AgentCatalog): AgentCatalog {
+    return createCatalog(inner.list().map((info) => this.agent(inner.get(info.name) as ServedAgent)));
+  }
+
+  private agent(agent: ServedAgent): ServedAgent {
+    const name = agent.info.name;
+    const track = async <O extends ServedRunOptions>(
+      options: O,
+      start: (options: O) => Promise<AgentResult>,
+    ) => {
+      const own = options.onEvent;
+      this.inFlight.inc({ agent: name });
+      try {
+        const result = await start({
+          ...options,
+          onEvent: (event: AgentEvent, meta: AgentEventMeta) => {
+            this.observe(event, meta);
+            own?.(event, meta);
+          },
+        });
+        this.sessions.inc({ agent: name, exit_code: result.exitCode });
+        return result;
+      } finally {
+        this.inFlight.dec({ agent: name });
+      }
+    };
+    const sessions = agent.sessions;
+    return {
+      ...agent,
+      run: (input, options) => track(options, (o) => agent.run(input, o)),
+      ...(sessions === undefined
+        ? {}
+        : {
+            sessions: { ...sessions, resume: (id, options) => track(options, (o) => sessions.resume(id, o)) },
+          }),
+    };
+  }
+}
+
+/** An error label with bounded values: the kind before any `:` (`timeout`, `rate_limit`, ...), at most 40 characters. */
+function errorKind(error: string | undefined): string {
+  const kind = (error ?? 'failed').split(':')[0]?.trim() ?? 'failed';
+  return kind.length > 40 || !/^[\w.-]+$/.test(kind) ? 'other' : kind;
+}
