@@ -3,7 +3,8 @@ import * as nodeFs from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { HandleRegistry, isIssuableHandle, newHandle, type StoredOutput } from './handles.js';
-import { ownRecord, removeDeadSessionDirs, SESSION_DIR_PREFIX, type StoreFs, writeOwner } from './owner.js';
+import { ownRecord, removeDeadSessionDirs, SESSION_DIR_PREFIX, writeOwner } from './owner.js';
+import type { StoreFs } from './store-fs.js';
 
 export interface ToolOutputStoreOptions {
   sessionId: string;
