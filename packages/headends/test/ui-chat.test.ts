@@ -182,4 +182,19 @@ describe('POST /api/chat read by the AI SDK client', () => {
       },
     });
   });
+
+  it.each([
+    [[{ role: 'user', parts: 'hi' }], 'messages[0].parts must be an array of message parts'],
+    [[{ role: 'user', parts: [{ type: 'text', text: 'a' }] }, 'b'], 'messages[1] must be an object'],
+    [[{ role: 'user', parts: [7] }], 'messages[0].parts[0] must be an object with a "type"'],
+    [[{ role: 'user', parts: [{ type: 'text', text: 1 }] }], 'messages[0].parts[0].text must be a string'],
+  ])('a malformed message %j is a 400 naming the place: %s', async (messages, message) => {
+    const response = await fetch(`${server.url}/api/chat`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer k', 'content-type': 'application/json' },
+      body: JSON.stringify({ messages }),
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ error: { type: 'bad_request', message } });
+  });
 });
