@@ -27,6 +27,15 @@ function redacted(error: unknown, config: ResolvedConfig): unknown {
     message,
     ...(error.file === undefined ? {} : { file: error.file }),
     ...(error.line === undefined ? {} : { line: error.line }),
+    ...(error.field === undefined
+      ? {}
+      : {
+          setting: {
+            field: error.field,
+            value: typeof error.value === 'string' ? config.redact(error.value) : error.value,
+            allowed: error.allowed ?? '',
+          },
+        }),
   });
 }
 
