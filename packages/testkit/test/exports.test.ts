@@ -19,6 +19,7 @@ test('@agent/testkit exports exactly these values', async () => {
     'startFakeSlack',
     'startModelServer',
     'startRedisServer',
+    'streamedFinalReport',
     'text',
     'toolCall',
     'toolCalls',
