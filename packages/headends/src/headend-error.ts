@@ -5,7 +5,9 @@ export type HeadendErrorCode =
   /** Slack's Web API answered without something it always sends (`auth.test`'s user id, a message ts). */
   | 'slack_unexpected_answer'
   /** Asking an MCP client for an approval failed (not a timeout, which is a denial). */
-  | 'approval_failed';
+  | 'approval_failed'
+  /** The client went away while its request waited for a session slot. */
+  | 'client_gone';
 
 /** Something a headend depends on answered in a way it cannot go on from. */
 export class HeadendError extends AgentError {
