@@ -22,11 +22,10 @@ export interface StdioTransportOptions {
 }
 
 function describeSpawnError(command: string, error: NodeJS.ErrnoException): McpUnavailableError {
-  const cause = { cause: error };
-  if (error.code === 'ENOENT') return new McpUnavailableError(`command not found: "${command}"`, cause);
-  if (error.code === 'EACCES')
-    return new McpUnavailableError(`command is not executable: "${command}"`, cause);
-  return new McpUnavailableError(`could not start "${command}": ${error.message}`, cause);
+  // No `cause`: the message says it all, and a cause would add its code to what users read.
+  if (error.code === 'ENOENT') return new McpUnavailableError(`command not found: "${command}"`);
+  if (error.code === 'EACCES') return new McpUnavailableError(`command is not executable: "${command}"`);
+  return new McpUnavailableError(`could not start "${command}": ${error.message}`);
 }
 
 function waitForExit(child: ChildProcess, ms: number): Promise<void> {
