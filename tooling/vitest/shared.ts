@@ -4,6 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 const noConsole = fileURLToPath(new URL('./no-console.ts', import.meta.url));
+// Every package's run also checks its own src/ for import cycles (docs/architecture.md).
+const importCycles = fileURLToPath(new URL('./import-cycles.test.ts', import.meta.url));
 const conditions = ['@agent/source', 'import', 'module', 'node', 'default'];
 
 export function libraryTestConfig(options: { timeoutMs?: number; guardConsole?: boolean } = {}) {
@@ -11,7 +13,7 @@ export function libraryTestConfig(options: { timeoutMs?: number; guardConsole?: 
     resolve: { conditions },
     ssr: { resolve: { conditions, externalConditions: ['@agent/source'] } },
     test: {
-      include: ['test/**/*.test.ts'],
+      include: ['test/**/*.test.ts', importCycles],
       setupFiles: options.guardConsole === false ? [] : [noConsole],
       testTimeout: options.timeoutMs ?? 20_000,
       pool: 'forks',

@@ -1,7 +1,8 @@
 import { dirname, resolve } from 'node:path';
 import type { SlackEngagement, SlackRoute } from '@agent/headends';
 import { aiAgentConfigSection } from '@agent/runtime';
-import { configError, type ServerConfig } from './server-config.js';
+import { configError } from './config-values.js';
+import type { ServerConfig } from './server-config.js';
 import { parseSlackConfig, type SlackServerConfig } from './slack-config.js';
 
 // ai-agent's `slack` section of `.ai-agent.json`, as this project's Slack headend settings

@@ -2,14 +2,8 @@ import { isLoopbackHost } from '@agent/headends';
 import { checkQueueUrl } from '@agent/queue';
 import { Command, InvalidArgumentError } from 'commander';
 import { applyAiAgentSlack } from './ai-agent-slack.js';
-import {
-  configError,
-  envTokens,
-  parseMcp,
-  parsePort,
-  readConfigFile,
-  type ServerConfig,
-} from './server-config.js';
+import { configError, parsePort } from './config-values.js';
+import { envTokens, parseMcp, readConfigFile, type ServerConfig } from './server-config.js';
 import { LIMIT_OPTIONS, type LimitOption, limitProblem, limitsConflict } from './server-limits.js';
 import type { SlackServerConfig } from './slack-config.js';
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { ConfigError } from '@agent/protocol';
 import { errorMessage } from '@agent/protocol/util';
+import { configError, parsePort } from './config-values.js';
 import { LIMIT_OPTIONS, limitProblem, type ServerLimits } from './server-limits.js';
 import { parseSlackConfig, type SlackServerConfig } from './slack-config.js';
 import { parseViewerConfig, type ViewerConfig } from './viewer-config.js';
@@ -46,24 +46,6 @@ export interface RunQueueConfig {
   maxWaiting?: number;
   /** `--queue-name`: the BullMQ queue (default `agent-runs`); faces and workers must agree. */
   name?: string;
-}
-
-/** A setting of the server that cannot work; `agent-server` prints the message and exits 2. */
-export function configError(field: string, value: unknown, allowed: string, message: string): ConfigError {
-  return new ConfigError({ field, value, allowed, message });
-}
-
-export function parsePort(value: unknown, what: string): number {
-  const port = typeof value === 'number' ? value : Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw configError(
-      what,
-      value,
-      'a port, an integer 0-65535',
-      `${what}: a port is an integer 0-65535, not ${JSON.stringify(value)}`,
-    );
-  }
-  return port;
 }
 
 export function parseMcp(value: unknown): McpListen {

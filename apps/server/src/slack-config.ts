@@ -1,5 +1,5 @@
 import type { SlackRoute } from '@agent/headends';
-import { configError, parsePort } from './server-config.js';
+import { configError, parsePort } from './config-values.js';
 
 /** `slack: {...}` in server.json (and `--slack`, `--slack-port`). Secrets default to the environment. */
 export interface SlackServerConfig {

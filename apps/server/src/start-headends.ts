@@ -16,14 +16,7 @@ import {
 } from '@agent/headends';
 import type { ServerConfig } from './server-config.js';
 import { connectionLimits, mcpSessionLimits } from './server-limits.js';
-import { startSlack } from './start-slack.js';
-
-export interface RunningHeadend {
-  name: string;
-  /** Its concurrency slots and waiting line (for the queue metrics). */
-  admission?: Admission;
-  drain(deadlineMs: number): Promise<void>;
-}
+import { type RunningHeadend, startSlack } from './start-slack.js';
 
 /** Starts each configured headend; prints one line per listening headend to stderr. */
 export async function startHeadends(

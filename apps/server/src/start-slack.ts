@@ -1,8 +1,21 @@
-import { type AgentCatalog, createSlackHeadend, type ServedHeadend, serve } from '@agent/headends';
+import {
+  type Admission,
+  type AgentCatalog,
+  createSlackHeadend,
+  type ServedHeadend,
+  serve,
+} from '@agent/headends';
+import { configError } from './config-values.js';
 import type { ServerConfig } from './server-config.js';
-import { configError } from './server-config.js';
 import { connectionLimits } from './server-limits.js';
-import type { RunningHeadend } from './start-headends.js';
+
+/** A headend that is listening, and how to drain it. */
+export interface RunningHeadend {
+  name: string;
+  /** Its concurrency slots and waiting line (for the queue metrics). */
+  admission?: Admission;
+  drain(deadlineMs: number): Promise<void>;
+}
 
 /**
  * Starts the Slack headend: Socket Mode (no public URL), plus the slash-command route when

@@ -1,5 +1,5 @@
 import { isPositiveInteger } from '@agent/protocol/util';
-import { configError, parsePort } from './server-config.js';
+import { configError, parsePort } from './config-values.js';
 
 /** `viewer` of server.json / `--viewer <port>`: the live session viewer's listener and bounds. */
 export interface ViewerConfig {

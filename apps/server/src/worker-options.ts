@@ -1,6 +1,6 @@
 import { checkQueueUrl, parseProviderCap } from '@agent/queue';
 import { Command, InvalidArgumentError } from 'commander';
-import { configError } from './server-config.js';
+import { configError } from './config-values.js';
 
 /** What `agent-server worker` needs. */
 export interface WorkerConfig {

@@ -1,5 +1,7 @@
 import { promisify } from 'node:util';
 import { brotliCompress, brotliDecompress, constants } from 'node:zlib';
+import { errorMessage } from '@agent/protocol/util';
+import { CACHE_VALUE_ERROR_CODE, CacheError } from './errors.js';
 
 const compress = promisify(brotliCompress);
 const decompress = promisify(brotliDecompress);
@@ -8,12 +10,14 @@ const decompress = promisify(brotliDecompress);
 const FORMAT_JSON_BROTLI = 1;
 
 /** Why a value was not stored. */
-export class ValueTooLarge extends Error {
+export class ValueTooLarge extends CacheError {
   constructor(
     readonly bytes: number,
     readonly limit: number,
   ) {
-    super(`the value is ${bytes} bytes as JSON, over the limit of ${limit}`);
+    super(`the value is ${bytes} bytes as JSON, over the limit of ${limit}`, {
+      code: CACHE_VALUE_ERROR_CODE,
+    });
   }
 }
 
@@ -23,8 +27,18 @@ export class ValueTooLarge extends Error {
  * `ValueTooLarge` when the JSON is over `maxBytes`, before compressing anything.
  */
 export async function encodeValue(value: unknown, maxBytes: number): Promise<Uint8Array> {
-  const json = JSON.stringify(value);
-  if (json === undefined) throw new TypeError('the value cannot be stored as JSON');
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(value);
+  } catch (error) {
+    // A BigInt or a cycle: JSON.stringify's own TypeError, as the cache's error.
+    throw new CacheError(`the value cannot be stored as JSON: ${errorMessage(error)}`, {
+      code: CACHE_VALUE_ERROR_CODE,
+      cause: error,
+    });
+  }
+  if (json === undefined)
+    throw new CacheError('the value cannot be stored as JSON', { code: CACHE_VALUE_ERROR_CODE });
   const bytes = Buffer.byteLength(json);
   if (bytes > maxBytes) throw new ValueTooLarge(bytes, maxBytes);
   const packed = await compress(Buffer.from(json), {

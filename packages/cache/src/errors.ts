@@ -2,17 +2,23 @@ import { AgentError } from '@agent/protocol';
 
 /** The `code` of a `CacheError`. */
 export const CACHE_ERROR_CODE = 'cache_unavailable';
+/** The `code` of a `CacheError` about a value: one a cache key or entry cannot hold (a cycle, NaN, a function). */
+export const CACHE_VALUE_ERROR_CODE = 'cache_value_unsupported';
 
 /**
  * A cache store could not be opened or did not answer (a file that cannot be written, a Redis
- * server that is down, a lock held too long). Its message never holds a password. Callers that
- * use a cache as an optimisation treat it as a miss and go on.
+ * server that is down, a lock held too long), or (code `cache_value_unsupported`) was given a
+ * value it cannot key or store. Its message never holds a password. Callers that use a cache as
+ * an optimisation treat it as a miss and go on.
  */
 export class CacheError extends AgentError {
   override readonly name = 'CacheError';
 
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(CACHE_ERROR_CODE, message, options);
+  constructor(
+    message: string,
+    options?: { cause?: unknown; code?: typeof CACHE_ERROR_CODE | typeof CACHE_VALUE_ERROR_CODE },
+  ) {
+    super(options?.code ?? CACHE_ERROR_CODE, message, options);
   }
 }
 

@@ -10,7 +10,13 @@ export {
   DEFAULT_MAX_ENTRIES,
   DEFAULT_MAX_VALUE_BYTES,
 } from './cache.js';
-export { CACHE_ERROR_CODE, CacheError, SESSION_STORE_ERROR_CODE, SessionStoreError } from './errors.js';
+export {
+  CACHE_ERROR_CODE,
+  CACHE_VALUE_ERROR_CODE,
+  CacheError,
+  SESSION_STORE_ERROR_CODE,
+  SessionStoreError,
+} from './errors.js';
 export { cacheKey, stableStringify } from './key.js';
 export {
   CACHE_BACKENDS,

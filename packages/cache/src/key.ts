@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
+import { CACHE_VALUE_ERROR_CODE, CacheError } from './errors.js';
 
 /**
  * JSON with the keys of every object in sorted order, so two values that mean the same give the
  * same text whatever order their keys were written in. `undefined` members are left out (as
  * `JSON.stringify` does); anything JSON cannot hold (a function, a cycle, a BigInt) is a
- * `TypeError`, never a silent mismatch. Walks without recursion: deep input cannot overflow.
+ * `CacheError` (code `cache_value_unsupported`), never a silent mismatch. Walks without recursion: deep input cannot overflow.
  */
 export function stableStringify(value: unknown): string {
   let out = '';
@@ -27,12 +28,12 @@ export function stableStringify(value: unknown): string {
       continue;
     }
     if (typeof item === 'number') {
-      if (!Number.isFinite(item)) throw new TypeError(`cannot serialise ${item} for a cache key`);
+      if (!Number.isFinite(item)) throw unsupported(`cannot serialise ${item} for a cache key`);
       out += JSON.stringify(item) + frame.suffix;
       continue;
     }
-    if (typeof item !== 'object') throw new TypeError(`cannot serialise a ${typeof item} for a cache key`);
-    if (open.has(item)) throw new TypeError('cannot serialise a cycle for a cache key');
+    if (typeof item !== 'object') throw unsupported(`cannot serialise a ${typeof item} for a cache key`);
+    if (open.has(item)) throw unsupported('cannot serialise a cycle for a cache key');
     const json = (item as { toJSON?: () => unknown }).toJSON;
     if (typeof json === 'function') {
       stack.push({ value: json.call(item), prefix: '', suffix: frame.suffix });
@@ -68,6 +69,8 @@ export function stableStringify(value: unknown): string {
 }
 
 const closeMarker = Symbol('close');
+
+const unsupported = (message: string) => new CacheError(message, { code: CACHE_VALUE_ERROR_CODE });
 
 /** The SHA-256 (hex) of `stableStringify(parts)`: a cache key for everything that determines an answer. */
 export function cacheKey(parts: unknown): string {

@@ -7,6 +7,7 @@ test('@agent/cache exports exactly these values', async () => {
     'CACHE_BACKENDS',
     'CACHE_ERROR_CODE',
     'CACHE_FILE_NAME',
+    'CACHE_VALUE_ERROR_CODE',
     'CONVERSATION_ID_ALLOWED',
     'CacheError',
     'DEFAULT_MAX_ENTRIES',

@@ -1,6 +1,16 @@
+import { AgentError } from '@agent/protocol';
 import fc from 'fast-check';
 import { expect, test } from 'vitest';
-import { cacheKey, formatTtl, MAX_TTL_MS, parseTtl, stableStringify } from '../src/index.js';
+import {
+  CACHE_VALUE_ERROR_CODE,
+  cacheKey,
+  createCache,
+  createMemoryBackend,
+  formatTtl,
+  MAX_TTL_MS,
+  parseTtl,
+  stableStringify,
+} from '../src/index.js';
 
 test('TTLs: off, milliseconds, or a duration with a unit', () => {
   expect(parseTtl('off')).toBe(0);
@@ -74,6 +84,28 @@ test('the key serialisation ignores key order and keeps everything else', () => 
   let deep: unknown = 'leaf';
   for (let i = 0; i < 100_000; i++) deep = [deep];
   expect(stableStringify(deep)).toHaveLength(100_000 * 2 + 6);
+});
+
+test('a value a key or an entry cannot hold is an AgentError with code cache_value_unsupported', async () => {
+  const thrown = (run: () => unknown): unknown => {
+    try {
+      run();
+    } catch (error) {
+      return error;
+    }
+    return undefined;
+  };
+  const keyError = thrown(() => cacheKey({ prompt: 'p', tool: () => 1 }));
+  expect(AgentError.is(keyError, CACHE_VALUE_ERROR_CODE)).toBe(true);
+  expect((keyError as Error).message).toBe('cannot serialise a function for a cache key');
+
+  const cache = createCache(createMemoryBackend({ maxEntries: 2 }));
+  const stored = cache.set('k', { count: 1n }, 60_000);
+  await expect(stored).rejects.toSatisfy((error) => AgentError.is(error, CACHE_VALUE_ERROR_CODE));
+  await expect(cache.set('k', undefined, 60_000)).rejects.toThrow('the value cannot be stored as JSON');
+  // Too large is not thrown: the entry is skipped and the answer says why.
+  const big = createCache(createMemoryBackend({ maxEntries: 2 }), { maxValueBytes: 10 });
+  expect(await big.set('k', 'x'.repeat(20), 60_000)).toMatchObject({ stored: false, reason: 'too_large' });
 });
 
 test('for any JSON value: reads back as the same value, whatever order its keys were written in', () => {

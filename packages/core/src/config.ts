@@ -188,6 +188,3 @@ export interface AgentSessionConfig extends AgentConfig, RunOptions {
 export const DEFAULT_LLM_TIMEOUT_MS = 120_000;
 export const DEFAULT_TOOL_TIMEOUT_MS = 120_000;
 export const DEFAULT_TOOL_RESPONSE_MAX_BYTES = 12_288;
-/** Bounds for honouring a provider's retry-after. */
-export const MIN_RATE_LIMIT_WAIT_MS = 1_000;
-export const MAX_RATE_LIMIT_WAIT_MS = 60_000;

@@ -1,4 +1,5 @@
 import { AgentError } from '@agent/protocol';
+import { HeadendError } from './headend-error.js';
 
 /** Why a request was not admitted. */
 export type AdmissionRefusal = 'queue_full' | 'draining';
@@ -111,7 +112,7 @@ export class Admission {
           () => {
             const at = this.waiters.indexOf(waiter);
             if (at >= 0) this.waiters.splice(at, 1);
-            reject(new Error('client went away while queued'));
+            reject(new HeadendError('client_gone', 'client went away while queued'));
           },
           { once: true },
         );

@@ -1,3 +1,4 @@
+import { AgentError } from '@agent/protocol';
 import { describe, expect, it } from 'vitest';
 import { Admission, AdmissionError } from '../src/index.js';
 
@@ -49,9 +50,11 @@ describe('Admission', () => {
     const admission = new Admission({ limit: 1, queueSize: 1 });
     const first = await admission.enter();
     const client = new AbortController();
-    const waiting = admission.enter(client.signal).catch((error: Error) => error.message);
+    const waiting = admission.enter(client.signal).catch((error: unknown) => error);
     client.abort();
-    expect(await waiting).toMatch(/went away/);
+    const gone = await waiting;
+    expect(AgentError.is(gone, 'client_gone')).toBe(true);
+    expect((gone as Error).message).toBe('client went away while queued');
     expect(admission.queued).toBe(0);
     first.release();
   });

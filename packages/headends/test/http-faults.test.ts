@@ -1,3 +1,4 @@
+import { streamedFinalReport } from '@agent/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOpenAiHeadend, type ServedHeadend, serve } from '../src/index.js';
 import {
@@ -17,13 +18,10 @@ beforeAll(async () => {
   agents = await startAgents((request) => {
     const prompt = lastUserText(request.messages);
     if (prompt === 'slow') {
-      return {
-        text: [
-          '<ai-agent-{{NONCE}}-FINAL tool="agent__final_report" status="success" format="markdown">',
-          ...Array(50).fill('tick '),
-        ],
-        tokenDelayMs: 100,
-      };
+      return streamedFinalReport(Array<string>(50).fill('tick '), {
+        unclosed: true,
+        answer: { tokenDelayMs: 100 },
+      });
     }
     return { text: finalReport(`Echo: ${prompt}`) };
   });

@@ -1,7 +1,7 @@
 // What a client of each headend sees of a report attempt that is refused, or that breaks off
 // after part of it was streamed: never the refused text glued to the accepted report.
 
-import type { ScriptedAnswer } from '@agent/testkit';
+import { type ScriptedAnswer, streamedFinalReport } from '@agent/testkit';
 import Anthropic from '@anthropic-ai/sdk';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -18,7 +18,6 @@ import {
 import { finalReport, lastUserText, startAgents, type TestAgents } from './helpers/agents.js';
 
 const TAG = 'ai-agent-{{NONCE}}-FINAL';
-const OPEN = `<${TAG} tool="agent__final_report" status="success" format="markdown">`;
 const TOKEN = 'secret';
 const COUNT_SCHEMA = { type: 'object', required: ['count'], properties: { count: { type: 'integer' } } };
 
@@ -30,10 +29,10 @@ function answer(prompt: string, attempt: number): ScriptedAnswer {
     case 'breaks':
       // The first answer streams part of a report, then the provider fails mid-stream.
       return attempt === 1
-        ? {
-            text: [OPEN, 'The ans', 'wer is 4'],
-            error: { kind: 'server', message: 'upstream reset', midStream: true },
-          }
+        ? streamedFinalReport(['The ans', 'wer is 4'], {
+            unclosed: true,
+            answer: { error: { kind: 'server', message: 'upstream reset', midStream: true } },
+          })
         : { text: [finalReport('The answer is 42.')] };
     case 'json':
       return {
@@ -43,10 +42,11 @@ function answer(prompt: string, attempt: number): ScriptedAnswer {
       };
     case 'status':
       return attempt === 1
-        ? {
+        ? // Deliberately by hand: `done` is no status the builders can write.
+          {
             text: [`<${TAG} tool="agent__final_report" status="done" format="markdown">Looks done.</${TAG}>`],
           }
-        : { text: [finalReport('Not found.').replace('status="success"', 'status="failure"')] };
+        : { text: [finalReport('Not found.', 'markdown', 'failure')] };
     case 'invalid':
       return { text: [finalReport('{"count": "never"}', 'json')] };
     case 'garbage':

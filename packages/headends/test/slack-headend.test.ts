@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { AgentError } from '@agent/protocol';
 import {
   FAKE_SLACK_BOT,
   type FakeSlack,
@@ -303,6 +304,25 @@ describe('Slack slash commands', () => {
     expect(reply).toEqual({ response_type: 'ephemeral', text: 'Working on it…' });
     const [update] = await fake.waitForCalls('chat.update', 1);
     expect(finalBlocksText(update!)).toBe('alpha answers: via socket');
+  });
+});
+
+describe('Slack headend against a Slack that answers oddly', () => {
+  it('refuses to start when auth.test names no bot user: an AgentError with code slack_unexpected_answer', async () => {
+    fake = await startFakeSlack();
+    fake.answerWith('auth.test', { ok: true, team_id: 'T1' });
+    headend = createSlackHeadend({
+      catalog: agents.catalog,
+      botToken: BOT_TOKEN,
+      appToken: APP_TOKEN,
+      env: {},
+      apiUrl: fake.apiUrl,
+      log: (level, message) => logs.push(`${level} ${message}`),
+    });
+    const failed = await headend.start().catch((error: unknown) => error);
+    expect(AgentError.is(failed, 'slack_unexpected_answer')).toBe(true);
+    expect((failed as Error).message).toBe('auth.test answered without a user_id');
+    expect(fake.callsOf('apps.connections.open')).toEqual([]);
   });
 });
 

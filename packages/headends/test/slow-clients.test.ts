@@ -1,4 +1,5 @@
 import type { Socket } from 'node:net';
+import { streamedFinalReport } from '@agent/testkit';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -21,14 +22,7 @@ beforeAll(async () => {
     const prompt = lastUserText(request.messages);
     if (prompt === 'long') {
       // About 4 s of streamed tokens: twice the request timeout below.
-      return {
-        text: [
-          '<ai-agent-{{NONCE}}-FINAL tool="agent__final_report" status="success" format="markdown">',
-          ...Array<string>(40).fill('tick '),
-          '</ai-agent-{{NONCE}}-FINAL>',
-        ],
-        tokenDelayMs: 100,
-      };
+      return streamedFinalReport(Array<string>(40).fill('tick '), { answer: { tokenDelayMs: 100 } });
     }
     return { text: finalReport(`Echo: ${prompt}`) };
   });

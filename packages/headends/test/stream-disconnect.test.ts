@@ -1,3 +1,4 @@
+import { streamedFinalReport } from '@agent/testkit';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,13 +16,9 @@ let agents: TestAgents;
 const runs: RecordedRun[] = [];
 
 beforeAll(async () => {
-  agents = await startAgents(() => ({
-    text: [
-      '<ai-agent-{{NONCE}}-FINAL tool="agent__final_report" status="success" format="markdown">',
-      ...Array<string>(100).fill('tick '),
-    ],
-    tokenDelayMs: 50,
-  }));
+  agents = await startAgents(() =>
+    streamedFinalReport(Array<string>(100).fill('tick '), { unclosed: true, answer: { tokenDelayMs: 50 } }),
+  );
 });
 
 afterAll(async () => {

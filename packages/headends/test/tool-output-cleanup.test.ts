@@ -3,7 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AgentResult } from '@agent/protocol';
 import { createAgentRunner } from '@agent/runtime';
-import { type RecordedRequest, type ScriptedAnswer, startModelServer } from '@agent/testkit';
+import {
+  type RecordedRequest,
+  type ScriptedAnswer,
+  startModelServer,
+  streamedFinalReport,
+} from '@agent/testkit';
 import { describe, expect, it } from 'vitest';
 import { createCatalog, createOpenAiHeadend, serve } from '../src/index.js';
 import { finalReport } from './helpers/agents.js';
@@ -16,13 +21,10 @@ function answer(request: RecordedRequest): ScriptedAnswer {
   if (!request.messages.some((m) => m.role === 'tool')) {
     return { toolCalls: [{ name: 'agent__child', arguments: { prompt: 'a long answer please' } }] };
   }
-  return {
-    text: [
-      '<ai-agent-{{NONCE}}-FINAL tool="agent__final_report" status="success" format="markdown">',
-      ...Array<string>(100).fill('tick '),
-    ],
-    tokenDelayMs: 50,
-  };
+  return streamedFinalReport(Array<string>(100).fill('tick '), {
+    unclosed: true,
+    answer: { tokenDelayMs: 50 },
+  });
 }
 
 describe('a disconnect mid-stream', () => {

@@ -1,4 +1,4 @@
-import type { RecordedRequest, ScriptedAnswer } from '@agent/testkit';
+import { type RecordedRequest, type ScriptedAnswer, streamedFinalReport } from '@agent/testkit';
 import { DefaultChatTransport, readUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRestHeadend, type ServedHeadend, serve } from '../src/index.js';
@@ -7,14 +7,15 @@ import { isHelper, startTeam, type Team } from './helpers/team.js';
 
 const REPORT_PIECES = ['The sum ', 'is 5, ', 'and the helper ', 'agrees.'];
 const REPORT = REPORT_PIECES.join('');
-const OPEN = '<ai-agent-{{NONCE}}-FINAL tool="agent__final_report" status="success" format="markdown">';
-const CLOSE = '</ai-agent-{{NONCE}}-FINAL>';
 
 function answer(request: RecordedRequest): ScriptedAnswer {
   if (isHelper(request))
     return { text: finalReport('helper agrees'), usage: { inputTokens: 3, outputTokens: 2 } };
   if (lastUserText(request.messages).startsWith('slow')) {
-    return { text: [OPEN, ...Array<string>(200).fill('tick ')], tokenDelayMs: 50 };
+    return streamedFinalReport(Array<string>(200).fill('tick '), {
+      unclosed: true,
+      answer: { tokenDelayMs: 50 },
+    });
   }
   const toolResults = request.messages.filter((m) => m.role === 'tool').length;
   const usage = { inputTokens: 10, outputTokens: 4 };
@@ -34,7 +35,7 @@ function answer(request: RecordedRequest): ScriptedAnswer {
       usage,
     };
   }
-  return { text: [OPEN, ...REPORT_PIECES, CLOSE], usage };
+  return streamedFinalReport(REPORT_PIECES, { answer: { usage } });
 }
 
 let team: Team;
@@ -181,5 +182,20 @@ describe('POST /api/chat read by the AI SDK client', () => {
         message: 'messages[0].role must be user, assistant or system, not "tool"',
       },
     });
+  });
+
+  it.each([
+    [[{ role: 'user', parts: 'hi' }], 'messages[0].parts must be an array of message parts'],
+    [[{ role: 'user', parts: [{ type: 'text', text: 'a' }] }, 'b'], 'messages[1] must be an object'],
+    [[{ role: 'user', parts: [7] }], 'messages[0].parts[0] must be an object with a "type"'],
+    [[{ role: 'user', parts: [{ type: 'text', text: 1 }] }], 'messages[0].parts[0].text must be a string'],
+  ])('a malformed message %j is a 400 naming the place: %s', async (messages, message) => {
+    const response = await fetch(`${server.url}/api/chat`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer k', 'content-type': 'application/json' },
+      body: JSON.stringify({ messages }),
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ error: { type: 'bad_request', message } });
   });
 });

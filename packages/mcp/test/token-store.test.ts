@@ -1,5 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { AgentError } from '@agent/protocol';
 import { describe, expect, it } from 'vitest';
 import { FileTokenStore, McpOAuthProvider, validateServerConfig } from '../src/index.js';
 import { tempDir } from './helpers.js';
@@ -93,5 +94,31 @@ describe('oauth in a server entry', () => {
     }
     expect(message).toContain('clientId, clientSecret and issuer');
     expect(message).not.toContain('hunter2');
+  });
+});
+
+describe('McpOAuthProvider', () => {
+  it('asked for a PKCE verifier it never saved: an AgentError (mcp_unavailable) saying so', async () => {
+    const dir = tempDir('mcp-tokens-');
+    try {
+      const provider = new McpOAuthProvider(
+        'remote',
+        'https://mcp.example/mcp',
+        {},
+        { store: new FileTokenStore(dir.path) },
+      );
+      let failed: unknown;
+      try {
+        provider.codeVerifier();
+      } catch (error) {
+        failed = error;
+      }
+      expect(AgentError.is(failed, 'mcp_unavailable')).toBe(true);
+      expect((failed as Error).message).toBe('no PKCE code verifier was saved for this authorization');
+      provider.saveCodeVerifier('v1');
+      expect(provider.codeVerifier()).toBe('v1');
+    } finally {
+      dir.remove();
+    }
   });
 });

@@ -66,6 +66,7 @@ export type { ProgressEvent } from './progress.js';
 export type {
   ApprovalDecision,
   PendingToolCall,
+  SavedToolOutput,
   SessionSnapshot,
   SessionSnapshotStatus,
   SnapshotLoopState,
@@ -75,7 +76,6 @@ export type { ConversationExchange, SessionStore } from './session-store.js';
 export type {
   ChildSessionConfig,
   RunChildSession,
-  SavedToolOutput,
   SizingDecision,
   SizingRequest,
   ToolOutputHook,

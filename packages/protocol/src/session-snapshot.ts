@@ -3,13 +3,22 @@ import type { ExitCode, ForcedFinalReason } from './exit-codes.js';
 import type { FinalReport } from './final-report.js';
 import type { ConversationMessage, ToolCall } from './messages.js';
 import type { SessionNode } from './op-tree.js';
-import type { SavedToolOutput } from './tool-output-seam.js';
 
 /** The snapshot format this release writes; older versions keep loading (`docs/sessions.md`). */
 export const SESSION_SNAPSHOT_VERSION = 1;
 
 /** Where a session stands when its snapshot is taken. */
 export type SessionSnapshotStatus = 'running' | 'awaiting_approval' | 'finished';
+
+/** A stored tool output as a snapshot keeps it: its handle, what made it, and its text. */
+export interface SavedToolOutput {
+  handle: string;
+  toolName: string;
+  argumentsJson: string;
+  tokens: number;
+  createdAt: number;
+  text: string;
+}
 
 /** A tool call waiting for a person's decision (`EXIT-AWAITING-APPROVAL`). */
 export interface PendingToolCall {

@@ -4,6 +4,7 @@ import type { AgentEvent, AgentEventMeta } from './events.js';
 import type { LogEntry } from './log-entry.js';
 import type { ModelTarget } from './model-client.js';
 import type { ExpectedOutput } from './output-format.js';
+import type { SavedToolOutput } from './session-snapshot.js';
 import type { ToolProvider } from './tool-provider.js';
 import type { ToolDefinition } from './tools.js';
 
@@ -49,16 +50,6 @@ export interface ToolOutputHook {
   saveOutputs?(): Promise<SavedToolOutput[]>;
   /** Puts a snapshot's stored outputs back under their handles (a resumed session). */
   restoreOutputs?(outputs: readonly SavedToolOutput[]): Promise<void>;
-}
-
-/** A stored tool output as a snapshot keeps it: its handle, what made it, and its text. */
-export interface SavedToolOutput {
-  handle: string;
-  toolName: string;
-  argumentsJson: string;
-  tokens: number;
-  createdAt: number;
-  text: string;
 }
 
 /** What the hook gets from the session it serves. */

@@ -1,6 +1,7 @@
 import type { AgentResult, ExitCode, LogEntry } from '@agent/protocol';
 import { abortableSleep, errorMessage } from '@agent/protocol/util';
 import type { Redis } from 'ioredis';
+import { QueueError } from './errors.js';
 import type { JobStreamEntry, QueueKeys } from './job.js';
 
 /** A job's stream keeps at most about this many entries (older ones are trimmed). */
@@ -56,7 +57,7 @@ export class JobStreamWriter {
   /** Waits for every write; rejects with the first write's error when one failed. */
   async flush(): Promise<void> {
     await this.tail;
-    if (this.failure !== undefined) throw new Error(`writing the job's events failed: ${this.failure}`);
+    if (this.failure !== undefined) throw new QueueError(`writing the job's events failed: ${this.failure}`);
   }
 }
 

@@ -33,6 +33,16 @@ export interface RuntimeErrorInit {
   file?: string;
   line?: number;
   cause?: unknown;
+  /** A setting that cannot work: its name, value (secrets redacted) and what is allowed, as a `ConfigError` has them. */
+  setting?: SettingProblem;
+}
+
+/** The `{ field, value, allowed }` of a bad setting, the fields of `@agent/protocol`'s `ConfigError`. */
+export interface SettingProblem {
+  /** Its place in the file: `models[1]`, `mcpServers.fs.cache`. */
+  field: string;
+  value: unknown;
+  allowed: string;
 }
 
 /** Options shared by everything that resolves configuration. */
@@ -233,5 +243,5 @@ export interface AgentRunner {
  *   validateAgentFile(path: string, options?: ResolveOptions): Promise<{ ok: boolean; problems: ValidationProblem[]; agents: AgentSummary[] }>
  *     Checks a file and its sub-agents (and that their models/tools exist in the config) without running anything.
  *   describeConfig(options?: ResolveOptions & { agentFiles?: string[] }): Promise<{ config: ConfigSummary; agents: AgentSummary[] }>
- *   class RuntimeError extends AgentError { code: RuntimeErrorKind; kind: RuntimeErrorKind; file?: string; line?: number }
+ *   class RuntimeError extends AgentError { code: RuntimeErrorKind; kind: RuntimeErrorKind; file?: string; line?: number; field?: string; value?: unknown; allowed?: string }
  */

@@ -14,6 +14,7 @@ export type {
   RunOptions,
   RuntimeErrorInit,
   RuntimeErrorKind,
+  SettingProblem,
   StoredSession,
   ValidationProblem,
 } from './api.js';

@@ -14,8 +14,7 @@ import type { ResumeOptions, RunAgentFileOptions, RunInput, RunOptions, StoredSe
 import { runAgentChain } from './orchestration/run-chain.js';
 import { configurationFailure, runExpectedOutput } from './run-outcomes.js';
 import { RunScope } from './run-scope.js';
-import type { PreparedRunner } from './runner.js';
-import type { SessionRequest } from './session-runner.js';
+import type { PreparedRunner, SessionRequest } from './session-request.js';
 import { RunConversation } from './sessions/conversations.js';
 import { RunnerSessions } from './sessions/runner-sessions.js';
 

@@ -15,7 +15,7 @@ import { runAgentChain } from './orchestration/run-chain.js';
 import { loadAgentTree } from './registry.js';
 import type { RunScope } from './run-scope.js';
 import { TopAgentRuns } from './runner-runs.js';
-import type { RunnerContext } from './session-runner.js';
+import type { PreparedRunner } from './session-request.js';
 import { type RunSettings, readRunSettings } from './setting-overrides.js';
 import { summarizeAgent } from './summary.js';
 
@@ -28,15 +28,16 @@ function redacted(error: unknown, config: ResolvedConfig): unknown {
     message,
     ...(error.file === undefined ? {} : { file: error.file }),
     ...(error.line === undefined ? {} : { line: error.line }),
+    ...(error.field === undefined
+      ? {}
+      : {
+          setting: {
+            field: error.field,
+            value: typeof error.value === 'string' ? config.redact(error.value) : error.value,
+            allowed: error.allowed ?? '',
+          },
+        }),
   });
-}
-
-/** A runner's context plus the hooks its runs need (internal: tests build sessions from it). */
-export interface PreparedRunner {
-  context: RunnerContext;
-  /** Active runs, for MCP log lines that arrive while they run. */
-  active: Set<{ scope: RunScope; meta: AgentEventMeta }>;
-  trace: { llm: boolean; mcp: boolean };
 }
 
 /** Resolves the config, loads the tree, builds every client and starts the MCP servers. */

@@ -14,80 +14,16 @@ import type {
 import { traceSession } from '@agent/telemetry';
 import type { AgentDefinition, ModelRef } from './agent-file/definition.js';
 import { type AgentSettings, layerSettings, pickSettings } from './agent-file/settings.js';
-import { cachingTargetOptions, type TargetBuilder } from './build-targets.js';
+import { cachingTargetOptions } from './build-targets.js';
 import type { McpTools } from './build-tools.js';
 import { runWithResponseCache } from './cache/response-cache.js';
-import type { RuntimeCache } from './cache/runtime-cache.js';
 import { cachedTools } from './cache/session-tools.js';
-import type { ResolvedConfig } from './config/layers.js';
-import type { LevelLimiter } from './limiter.js';
 import { expandPromptVariables, promptVariables } from './prompt-variables.js';
-import type { AgentTree } from './registry.js';
-import type { EventListener, RunScope } from './run-scope.js';
-import type { RunSettings } from './setting-overrides.js';
+import type { RunScope } from './run-scope.js';
+import type { RunnerContext, SessionRequest } from './session-request.js';
 import { SubAgentToolProvider } from './sub-agent-tool.js';
 import { agentToolFilters, filterTools } from './tool-filter.js';
 import { traceModelClient, traceToolProvider } from './tracing.js';
-
-/** What a runner holds for all its runs. */
-export interface RunnerContext {
-  tree: AgentTree;
-  config: ResolvedConfig;
-  targets: TargetBuilder;
-  mcp: McpTools;
-  /** The HTTP APIs (`restTools`, `openapiSpecs`) the tree uses, by name (docs/http-tools.md). */
-  http?: Map<string, ToolProvider & { approvalTools?(): string[] }>;
-  limiter: LevelLimiter;
-  cwd: string;
-  /**
-   * Runs an agent with its orchestration (advisors, router, handoff); sub-agents are run
-   * through it. Absent: one session (`runAgentSession`).
-   */
-  run?: (ctx: RunnerContext, request: SessionRequest) => Promise<AgentResult>;
-  /** The response and tool caches, when some agent or MCP server of the tree caches. */
-  cache?: RuntimeCache;
-  /** `--override` and the per-setting flags of the command line. */
-  runSettings?: RunSettings;
-  /** Starts `shared: false` MCP servers for one session (absent: they are not started). */
-  startPrivateServers?: (names: string[], signal?: AbortSignal) => Promise<McpTools>;
-}
-
-/** One session to run: the top agent, or a sub-agent called by its parent. */
-export interface SessionRequest {
-  definition: AgentDefinition;
-  prompt: string;
-  expectedOutput: ExpectedOutput;
-  /** Offer the child the native `report_back` tool (seed 004). */
-  reportBack?: boolean;
-  /** 0 for the top agent. */
-  depth: number;
-  parentAgentPath?: string;
-  /** Settings of this run that beat the file's (top agent only). */
-  overrides?: AgentSettings;
-  conversationHistory?: readonly ConversationMessage[];
-  /** A conversation's earlier exchanges (the top agent of a run with a `conversationId`). */
-  exchanges?: readonly ConversationExchange[];
-  signal?: AbortSignal;
-  /** Aborted: the session finishes with a final turn (a graceful stop). */
-  stopSignal?: AbortSignal;
-  headendId?: string;
-  trace: { llm: boolean; mcp: boolean };
-  scope: RunScope;
-  sessionId?: string;
-  /** Its name in agent paths and the op tree (default its `toolName`; `advisor:a` for a stage). */
-  name?: string;
-  /** Default: true for the top agent (depth 0). A chain's later agents inherit the caller's. */
-  isMaster?: boolean;
-  /** Tools besides its own (the router's `router__handoff-to`). */
-  extraTools?: readonly ToolProvider[];
-  /** Listener of its events (default the scope's listener for `isMaster`). */
-  onEvent?: EventListener;
-  /** Checkpoints, resume and approval of the top agent's session (docs/sessions.md). */
-  durable?: Pick<
-    AgentSessionConfig,
-    'onCheckpoint' | 'approver' | 'approvalTimeoutMs' | 'approvals' | 'resumeFrom'
-  >;
-}
 
 /**
  * The tool-output settings for a session: on unless `enabled: false` (passed on as such: the core

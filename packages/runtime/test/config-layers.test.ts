@@ -1,6 +1,6 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: these tests are about literal ${VAR} text.
 import { join } from 'node:path';
-import type { AgentEvent } from '@agent/protocol';
+import { AgentError, type AgentEvent } from '@agent/protocol';
 import type { ModelClientConfig } from '@agent/providers';
 import { scriptedModel, startModelServer } from '@agent/testkit';
 import { describe, expect, test } from 'vitest';
@@ -223,6 +223,43 @@ describe('config layers', () => {
       expect(() => resolveConfig({ cwd: root, env: {}, userConfigDir: root, systemConfigDir: root })).toThrow(
         message,
       );
+    }
+  });
+
+  test('a bad setting is a configuration error with its file and line and, like a ConfigError, field, value and allowed', async () => {
+    const cases: [object, Record<string, unknown>][] = [
+      [
+        { defaults: { maxTurns: -1 } },
+        { line: 3, field: 'defaults.maxTurns', value: -1, allowed: 'a positive integer (turns)' },
+      ],
+      [
+        { providers: { p: { type: 'openai', apiKey: 12345 } } },
+        { line: 5, field: 'providers.p.apiKey', value: '[redacted]', allowed: 'a string' },
+      ],
+      [
+        { mcpServers: { fs: { command: 'x', cache: 'soon' } } },
+        {
+          line: 5,
+          field: 'mcpServers.fs.cache',
+          value: 'soon',
+          allowed: expect.stringMatching(/^off, a number of milliseconds, or a duration/),
+        },
+      ],
+    ];
+    for (const [content, expected] of cases) {
+      const root = tempTree({ 'agent.json': content });
+      const failed = await describeConfig({
+        cwd: root,
+        env: {},
+        userConfigDir: root,
+        systemConfigDir: root,
+      }).catch((error: unknown) => error);
+      expect(AgentError.is(failed, 'configuration')).toBe(true);
+      expect(failed).toMatchObject({
+        kind: 'configuration',
+        file: expect.stringMatching(/agent\.json$/),
+        ...expected,
+      });
     }
   });
 

@@ -1,4 +1,4 @@
-import { startModelServer } from '@agent/testkit';
+import { finalReport, startModelServer } from '@agent/testkit';
 import { expect, test } from 'vitest';
 import { runAgentFile } from '../src/index.js';
 import { agentFile, isolated, localConfig, tempTree } from './helpers/temp-tree.js';
@@ -44,10 +44,7 @@ test('bad, 20,000 levels deep and too large (400 KB) output_schema values reach 
       call('banana', '{"type":"banana"}'),
       call('deep', nestedText(20_000)),
       call('huge', bigSchemaText(400_000)),
-      {
-        usage,
-        text: '<ai-agent-{{NONCE}}-FINAL tool="agent__final_report" status="success" format="markdown">gave up</ai-agent-{{NONCE}}-FINAL>',
-      },
+      finalReport('gave up', { answer: { usage } }),
     ],
   });
   try {

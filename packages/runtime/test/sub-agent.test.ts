@@ -1,5 +1,5 @@
 import type { ConversationMessage, OpNode } from '@agent/protocol';
-import { type ScriptedModel, scriptedModel, startModelServer } from '@agent/testkit';
+import { finalReport, type ScriptedModel, scriptedModel, startModelServer, text } from '@agent/testkit';
 import { describe, expect, test } from 'vitest';
 import { runAgentFile } from '../src/index.js';
 import { finalAnswer } from './helpers/reports.js';
@@ -11,9 +11,6 @@ const COUNT_SCHEMA = {
   properties: { count: { type: 'integer' } },
   additionalProperties: false,
 };
-
-const tag = (format: string, payload: string) =>
-  `<ai-agent-{{NONCE}}-FINAL tool="agent__final_report" status="success" format="${format}">${payload}</ai-agent-{{NONCE}}-FINAL>`;
 
 function toolMessage(conversation: readonly ConversationMessage[], name: string) {
   return conversation.find(
@@ -42,20 +39,15 @@ describe('sub-agents as tools', () => {
             },
           ],
         },
-        { text: tag('json', '{"count": "three"}') },
+        finalReport({ count: 'three' }),
         (request) => {
           // The child was told why its first report was rejected.
           const feedback = request.messages.map((m) => m.content).join('\n');
-          return {
-            text:
-              feedback.includes('count') && feedback.includes('integer')
-                ? tag('json', '{"count": 3}')
-                : 'no feedback seen',
-          };
+          return feedback.includes('count') && feedback.includes('integer')
+            ? finalReport({ count: 3 })
+            : text('no feedback seen');
         },
-        (request) => ({
-          text: tag('markdown', `Counted: ${toolMessage(request.messages, 'agent__counter')?.content}`),
-        }),
+        (request) => finalReport(`Counted: ${toolMessage(request.messages, 'agent__counter')?.content}`),
       ],
     });
     try {

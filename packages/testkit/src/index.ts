@@ -14,8 +14,8 @@ export type { Flavour, StrictOptions } from './server/strict/index.js';
 export { FLAVOURS } from './server/strict/index.js';
 export type { FakeSlack, FakeSlackMessage, SlackCall } from './slack/fake-slack.js';
 export { FAKE_SLACK_BOT, startFakeSlack } from './slack/fake-slack.js';
-export type { FinalReportStepOptions } from './step-builders.js';
-export { finalReport, text, toolCall, toolCalls } from './step-builders.js';
+export type { FinalReportStepOptions, StreamedFinalReportOptions } from './step-builders.js';
+export { finalReport, streamedFinalReport, text, toolCall, toolCalls } from './step-builders.js';
 export { UnplannedCallError } from './step-queue.js';
 export type {
   RecordedRequest,

@@ -15,6 +15,15 @@ export interface FinalReportStepOptions {
   answer?: Omit<ScriptedAnswer, 'text'>;
 }
 
+/** The FINAL tag's opening and closing text, with the nonce placeholder the testkit fills in. */
+function finalTag(format: OutputFormat, status: FinalReportStatus): { open: string; close: string } {
+  const tag = `ai-agent-${NONCE_PLACEHOLDER}-FINAL`;
+  return {
+    open: `<${tag} tool="agent__final_report" status="${status}" format="${format}">`,
+    close: `</${tag}>`,
+  };
+}
+
 /**
  * A model answer that is the session's final report: `content` (text, or an object sent as
  * JSON) in the FINAL tag with the session's nonce (filled in by the testkit, in-process and over
@@ -23,12 +32,29 @@ export interface FinalReportStepOptions {
 export function finalReport(content: string | object, options: FinalReportStepOptions = {}): ScriptedAnswer {
   const payload = typeof content === 'string' ? content : JSON.stringify(content);
   const format = options.format ?? (typeof content === 'string' ? 'markdown' : 'json');
-  const status = options.status ?? 'success';
-  const tag = `ai-agent-${NONCE_PLACEHOLDER}-FINAL`;
-  return {
-    ...options.answer,
-    text: `<${tag} tool="agent__final_report" status="${status}" format="${format}">${payload}</${tag}>`,
-  };
+  const { open, close } = finalTag(format, options.status ?? 'success');
+  return { ...options.answer, text: `${open}${payload}${close}` };
+}
+
+/** Options of `streamedFinalReport`. */
+export interface StreamedFinalReportOptions extends FinalReportStepOptions {
+  /**
+   * Leave the tag open: the model is still writing its report when the stream is cut (an abort,
+   * a client that goes away, `error.midStream`). Default false.
+   */
+  unclosed?: boolean;
+}
+
+/**
+ * A final report the model streams: the opening tag, then each piece as its own text delta, then
+ * the closing tag (unless `unclosed`). Format default `markdown`.
+ */
+export function streamedFinalReport(
+  pieces: readonly string[],
+  options: StreamedFinalReportOptions = {},
+): ScriptedAnswer {
+  const { open, close } = finalTag(options.format ?? 'markdown', options.status ?? 'success');
+  return { ...options.answer, text: [open, ...pieces, ...(options.unclosed === true ? [] : [close])] };
 }
 
 /** A model answer that calls one tool; more calls with `toolCalls`. */

@@ -21,6 +21,7 @@ test('@agent/testkit exports exactly these values', async () => {
     'startModelServer',
     'startOtlpReceiver',
     'startRedisServer',
+    'streamedFinalReport',
     'text',
     'toolCall',
     'toolCalls',

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { finalReport, scriptedModel, text, toolCall, toolCalls } from '../src/index.js';
+import { finalReport, scriptedModel, streamedFinalReport, text, toolCall, toolCalls } from '../src/index.js';
 
 const notice =
   'Turn 1 of 10. Wrap the report in <ai-agent-0badc0de-FINAL format="json">...</ai-agent-0badc0de-FINAL>.';
@@ -29,6 +29,31 @@ test('finalReport writes the FINAL tag with the session nonce: an object as json
   expect((await answer(model)).said).toBe(
     '<ai-agent-0badc0de-FINAL tool="agent__final_report" status="failure" format="text">Could not tell.</ai-agent-0badc0de-FINAL>',
   );
+});
+
+test('streamedFinalReport streams the tag and each piece as its own delta; unclosed leaves the tag open', async () => {
+  const deltas = async (model: ReturnType<typeof scriptedModel>) => {
+    const said: string[] = [];
+    for await (const event of model.stream({ messages: [{ role: 'user', content: notice }] })) {
+      if (event.type === 'text-delta') said.push(event.text);
+    }
+    return said;
+  };
+  const model = scriptedModel([
+    streamedFinalReport(['The sum ', 'is 5.']),
+    streamedFinalReport(['{"n":', '1}'], { format: 'json', unclosed: true }),
+  ]);
+  expect(await deltas(model)).toEqual([
+    '<ai-agent-0badc0de-FINAL tool="agent__final_report" status="success" format="markdown">',
+    'The sum ',
+    'is 5.',
+    '</ai-agent-0badc0de-FINAL>',
+  ]);
+  expect(await deltas(model)).toEqual([
+    '<ai-agent-0badc0de-FINAL tool="agent__final_report" status="success" format="json">',
+    '{"n":',
+    '1}',
+  ]);
 });
 
 test('toolCall, toolCalls and text are the answers they name', async () => {

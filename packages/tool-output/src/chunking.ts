@@ -1,3 +1,5 @@
+import { StrategyError } from './model-call.js';
+
 /** A half-open range [start, end) in bytes of the stored output. */
 export interface ChunkRange {
   start: number;
@@ -24,7 +26,7 @@ export function chunkCount(total: number, maxChunk: number, overlap: number): nu
  */
 export function planChunks(total: number, maxChunk: number, overlap: number): ChunkRange[] {
   const count = chunkCount(total, maxChunk, overlap);
-  if (!Number.isFinite(count)) throw new RangeError(`no chunk fits: the chunk budget is ${maxChunk}`);
+  if (!Number.isFinite(count)) throw new StrategyError(`no chunk fits: the chunk budget is ${maxChunk}`);
   if (count === 1) return [{ start: 0, end: total }];
   const size = total / (1 + (count - 1) * (1 - overlap));
   const stride = size * (1 - overlap);

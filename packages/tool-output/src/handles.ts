@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { StoreError } from './store-error.js';
 
 /** What the store knows about one stored output. */
 export interface StoredOutput {
@@ -40,7 +41,7 @@ export class HandleRegistry {
   }
 
   add(record: StoredOutput): void {
-    if (!isIssuableHandle(record.handle)) throw new Error('internal: a handle must be a v4 UUID');
+    if (!isIssuableHandle(record.handle)) throw new StoreError('internal: a handle must be a v4 UUID');
     this.byHandle.set(record.handle, record);
   }
 

@@ -1,4 +1,3 @@
-import type * as fsp from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   isProcessAlive,
@@ -7,9 +6,7 @@ import {
   psStartTimes,
   START_TOLERANCE_MS,
 } from './process-identity.js';
-
-/** The filesystem calls the store makes (injectable so tests can see every one). */
-export type StoreFs = Pick<typeof fsp, 'mkdir' | 'open' | 'rm' | 'readdir' | 'readFile' | 'writeFile'>;
+import type { StoreFs } from './store-fs.js';
 
 /** Prefix of every session directory. */
 export const SESSION_DIR_PREFIX = 'ai-agent-';

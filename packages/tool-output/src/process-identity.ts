@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import type { StoreFs } from './owner.js';
+import type { StoreFs } from './store-fs.js';
 
 /**
  * A process is identified by its pid and its start time: a pid alone can be reused by an

@@ -3,7 +3,9 @@ import * as nodeFs from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { HandleRegistry, isIssuableHandle, newHandle, type StoredOutput } from './handles.js';
-import { ownRecord, removeDeadSessionDirs, SESSION_DIR_PREFIX, type StoreFs, writeOwner } from './owner.js';
+import { ownRecord, removeDeadSessionDirs, SESSION_DIR_PREFIX, writeOwner } from './owner.js';
+import { StoreError } from './store-error.js';
+import type { StoreFs } from './store-fs.js';
 
 export interface ToolOutputStoreOptions {
   sessionId: string;
@@ -64,7 +66,7 @@ export class ToolOutputStore {
 
   /** Writes an output under a fresh handle and registers it (only after the write succeeded). */
   async put(output: NewOutput, text: string): Promise<StoredOutput> {
-    if (this.disposed) throw new Error('the tool-output store was released (the session is ending)');
+    if (this.disposed) throw new StoreError('the tool-output store was released (the session is ending)');
     return this.track(this.write(output, text, newHandle()));
   }
 
@@ -73,9 +75,9 @@ export class ToolOutputStore {
    * must be one this module issues (a v4 UUID) and not yet taken.
    */
   async putAt(handle: string, output: NewOutput, text: string): Promise<StoredOutput> {
-    if (this.disposed) throw new Error('the tool-output store was released (the session is ending)');
+    if (this.disposed) throw new StoreError('the tool-output store was released (the session is ending)');
     if (!isIssuableHandle(handle) || this.handles.lookup(handle) !== undefined) {
-      throw new Error(`${JSON.stringify(handle)} is not a handle this store can take`);
+      throw new StoreError(`${JSON.stringify(handle)} is not a handle this store can take`);
     }
     return this.track(this.write(output, text, handle));
   }
@@ -92,7 +94,7 @@ export class ToolOutputStore {
   /** Absolute path of a stored output. Takes a record the store issued, never a string from outside. */
   pathOf(record: StoredOutput): string {
     if (this.dir === undefined || this.handles.lookup(record.handle) !== record) {
-      throw new Error('internal: pathOf() needs a record issued by this store');
+      throw new StoreError('internal: pathOf() needs a record issued by this store');
     }
     return join(this.dir, record.handle);
   }
@@ -128,7 +130,7 @@ export class ToolOutputStore {
 
   private async write(output: NewOutput, text: string, handle: string): Promise<StoredOutput> {
     const dir = await this.ensureDirectory();
-    if (this.disposed) throw new Error('the tool-output store was released (the session is ending)');
+    if (this.disposed) throw new StoreError('the tool-output store was released (the session is ending)');
     const file = await this.fs.open(join(dir, handle), 'wx', 0o600);
     try {
       for (let at = 0; at < text.length; ) {
@@ -182,7 +184,7 @@ export class ToolOutputStore {
       await writeOwner(this.fs, dir, await ownRecord(this.fs, this.options.sessionId, this.now()));
       return dir;
     }
-    throw new Error(`could not create a session directory under ${parent}: the names are taken`);
+    throw new StoreError(`could not create a session directory under ${parent}: the names are taken`);
   }
 
   private parent(): string {

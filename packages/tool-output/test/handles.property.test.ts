@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { ToolOutputSession } from '../src/hook.js';
 import { resolveOptions } from '../src/options.js';
-import type { StoreFs } from '../src/owner.js';
+import type { StoreFs } from '../src/store-fs.js';
 import { recordingContext, tempDir } from './helpers.js';
 
 /** Node's fs, with every call recorded (operation and arguments). */

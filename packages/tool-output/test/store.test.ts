@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import * as nodeFs from 'node:fs/promises';
 import { join } from 'node:path';
+import { AgentError } from '@agent/protocol';
 import { describe, expect, test } from 'vitest';
 import { createToolOutputHook } from '../src/index.js';
 import { OWNER_FILE, removeDeadSessionDirs } from '../src/owner.js';
@@ -97,6 +98,20 @@ describe('store lifecycle', () => {
     await writing;
     expect(sessionDirs(parent)).toEqual([]);
     await expect(store.put(output, 'late')).rejects.toThrow(/released/);
+  });
+
+  test('what the store refuses is an AgentError with code tool_output_store, the message says why', async () => {
+    const store = new ToolOutputStore({ sessionId: 'refusing', storeDir: tempDir() });
+    const taken = await store.put(output, 'first');
+    const refused = await store.putAt(taken.handle, output, 'again').catch((error: unknown) => error);
+    expect(AgentError.is(refused, 'tool_output_store')).toBe(true);
+    expect((refused as Error).message).toBe(
+      `${JSON.stringify(taken.handle)} is not a handle this store can take`,
+    );
+    await store.dispose();
+    const late = await store.put(output, 'late').catch((error: unknown) => error);
+    expect(AgentError.is(late, 'tool_output_store')).toBe(true);
+    expect((late as Error).message).toBe('the tool-output store was released (the session is ending)');
   });
 
   test('a hook disposed after an aborted run leaves no directory', async () => {

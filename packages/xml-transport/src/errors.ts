@@ -10,11 +10,30 @@ export type XmlTransportErrorCode = 'invalid_nonce' | 'invalid_option' | 'parser
 export class XmlTransportError extends Error {
   override readonly name = 'XmlTransportError';
   readonly code: XmlTransportErrorCode;
+  /**
+   * For `invalid_option`: the option, the value given and what is allowed, the same fields a
+   * `ConfigError` of `@agent/protocol` carries (this package imports nothing, so it is not one).
+   */
+  readonly field?: string;
+  readonly value?: unknown;
+  readonly allowed?: string;
 
-  constructor(code: XmlTransportErrorCode, message: string) {
+  constructor(code: XmlTransportErrorCode, message: string, option?: XmlOptionProblem) {
     super(message);
     this.code = code;
+    if (option !== undefined) {
+      this.field = option.field;
+      this.value = option.value;
+      this.allowed = option.allowed;
+    }
   }
+}
+
+/** The bad option of an `invalid_option` error: `{ field, value, allowed }` like a `ConfigError`. */
+export interface XmlOptionProblem {
+  field: string;
+  value: unknown;
+  allowed: string;
 }
 
 Object.defineProperty(XmlTransportError.prototype, Symbol.for('@agent/error'), { value: true });

@@ -91,7 +91,11 @@ export class FinalSlotParser {
       throw new XmlTransportError('parser_ended', 'push() after end(): create a new FinalSlotParser');
     }
     if (typeof chunk !== 'string') {
-      throw new XmlTransportError('invalid_option', `push() expects a string, got ${typeof chunk}`);
+      throw new XmlTransportError('invalid_option', `push() expects a string, got ${typeof chunk}`, {
+        field: 'chunk',
+        value: chunk,
+        allowed: 'a string',
+      });
     }
     if (chunk.length === 0) return NO_EVENTS;
     this.input.add(chunk);

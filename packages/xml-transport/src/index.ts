@@ -1,4 +1,4 @@
-export { XmlTransportError, type XmlTransportErrorCode } from './errors.js';
+export { type XmlOptionProblem, XmlTransportError, type XmlTransportErrorCode } from './errors.js';
 export { FinalSlotParser, type FinalSlotParserOptions } from './final-slot-parser.js';
 export {
   FINAL_REPORT_TOOL,

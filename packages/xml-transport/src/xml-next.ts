@@ -39,7 +39,11 @@ export interface XmlNextOptions {
 
 function positiveInteger(name: string, value: unknown): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
-    throw new XmlTransportError('invalid_option', `${name} must be an integer >= 1, got ${String(value)}`);
+    throw new XmlTransportError('invalid_option', `${name} must be an integer >= 1, got ${String(value)}`, {
+      field: name,
+      value,
+      allowed: 'an integer >= 1',
+    });
   }
   return value;
 }
@@ -52,9 +56,15 @@ function schemaText(schema: unknown): string {
     throw new XmlTransportError(
       'invalid_option',
       `schema cannot be written as JSON: ${(error as Error).message}`,
+      { field: 'schema', value: schema, allowed: 'a JSON-serialisable schema' },
     );
   }
-  if (text === undefined) throw new XmlTransportError('invalid_option', 'schema cannot be written as JSON');
+  if (text === undefined)
+    throw new XmlTransportError('invalid_option', 'schema cannot be written as JSON', {
+      field: 'schema',
+      value: schema,
+      allowed: 'a JSON-serialisable schema',
+    });
   return text;
 }
 
@@ -81,6 +91,7 @@ export function renderXmlNextHead(options: XmlNextOptions): string {
     throw new XmlTransportError(
       'invalid_option',
       `contextPercent must be a number >= 0, got ${String(contextPercent)}`,
+      { field: 'contextPercent', value: contextPercent, allowed: 'a number >= 0' },
     );
   }
   let status = `Turn ${turn} of ${maxTurns}.`;
@@ -106,6 +117,7 @@ export function renderXmlNextBody(options: Omit<XmlNextOptions, 'turn' | 'contex
     throw new XmlTransportError(
       'invalid_option',
       `unknown format ${JSON.stringify(format)}; expected one of ${Object.keys(PAYLOAD_RULES).join(', ')}`,
+      { field: 'format', value: format, allowed: `one of ${Object.keys(PAYLOAD_RULES).join(', ')}` },
     );
   }
   const lines: string[] = [];
@@ -149,6 +161,11 @@ function finalTurnLines(forced: ForcedFinalTurn): string[] {
     throw new XmlTransportError(
       'invalid_option',
       `unknown forced final reason ${JSON.stringify(forced.reason)}; expected one of ${Object.keys(FORCED_FINAL_WORDING).join(', ')}`,
+      {
+        field: 'forcedFinal.reason',
+        value: forced.reason,
+        allowed: `one of ${Object.keys(FORCED_FINAL_WORDING).join(', ')}`,
+      },
     );
   }
   const tools = (forced.allowedTools ?? []).filter((name) => name !== FINAL_REPORT_TOOL);

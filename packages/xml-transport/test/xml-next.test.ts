@@ -109,6 +109,30 @@ describe('renderXmlNext', () => {
       /unknown forced final reason "bored"/,
     );
   });
+
+  it.each([
+    [{ turn: 0 }, { field: 'turn', value: 0, allowed: 'an integer >= 1' }],
+    [{ contextPercent: -1 }, { field: 'contextPercent', value: -1, allowed: 'a number >= 0' }],
+    [
+      { format: 'yaml' },
+      { field: 'format', value: 'yaml', allowed: expect.stringMatching(/^one of .*json/) },
+    ],
+    [
+      { forcedFinal: { reason: 'bored' } },
+      { field: 'forcedFinal.reason', value: 'bored', allowed: expect.stringMatching(/^one of /) },
+    ],
+  ])('a bad option %j carries field, value and allowed like a ConfigError', (bad, expected) => {
+    let thrown: unknown;
+    try {
+      renderXmlNext({ ...base, ...(bad as Partial<XmlNextOptions>) });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(XmlTransportError);
+    expect(thrown).toMatchObject({ code: 'invalid_option', ...expected });
+    // The project's brand: AgentError.is(error, 'invalid_option') of @agent/protocol recognises it.
+    expect((thrown as Record<symbol, unknown>)[Symbol.for('@agent/error')]).toBe(true);
+  });
 });
 
 describe('renderXmlNextHead / renderXmlNextBody', () => {

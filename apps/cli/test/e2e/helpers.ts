@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ConversationMessage } from '@agent/protocol';
 import {
+  finalReport,
   type ModelServer,
   type RecordedRequest,
   type ScriptedAnswer,
@@ -100,24 +101,20 @@ export function nonceOf(messages: readonly ConversationMessage[]): string {
   throw new Error('no FINAL tag nonce in the request');
 }
 
-/** The final report in the nonce-tagged XML slot. */
-export function finalSlot(
-  nonce: string,
-  body: string,
-  attributes: { status?: 'success' | 'failure' | 'partial'; format?: string } = {},
-): string {
+/**
+ * A final report written by hand in the nonce-tagged XML slot, for what the testkit's builders
+ * cannot write on purpose (a status the protocol does not know); otherwise use `report`.
+ */
+export function handWrittenSlot(nonce: string, body: string, status: string): string {
   const tag = `ai-agent-${nonce}-FINAL`;
-  return `<${tag} tool="agent__final_report" status="${attributes.status ?? 'success'}" format="${attributes.format ?? 'markdown'}">${body}</${tag}>`;
+  return `<${tag} tool="agent__final_report" status="${status}" format="markdown">${body}</${tag}>`;
 }
 
 export type Step = (request: RecordedRequest, nonce: () => string) => ScriptedAnswer;
 
 /** A scripted answer that ends the session with a report. */
-export function report(body: string, attributes: Parameters<typeof finalSlot>[2] = {}): Step {
-  return (_request, nonce) => ({
-    text: finalSlot(nonce(), body, attributes),
-    usage: { inputTokens: 100, outputTokens: 20 },
-  });
+export function report(body: string, options: Parameters<typeof finalReport>[1] = {}): Step {
+  return () => finalReport(body, { ...options, answer: { usage: { inputTokens: 100, outputTokens: 20 } } });
 }
 
 /**

@@ -1,7 +1,8 @@
 // What the CLI prints when report attempts are refused: only a committed report reaches stdout.
 import type { AgentResult } from '@agent/protocol';
+import { finalReport, streamedFinalReport } from '@agent/testkit';
 import { afterAll, describe, expect, it } from 'vitest';
-import { finalSlot, removeWorkspaces, report, type Step, scriptedAgent } from './helpers.js';
+import { handWrittenSlot, removeWorkspaces, report, type Step, scriptedAgent } from './helpers.js';
 
 afterAll(removeWorkspaces);
 
@@ -15,7 +16,7 @@ const COUNT_SCHEMA = JSON.stringify({
 describe('agent run: refused report attempts', () => {
   it('retries a report with an unknown status; a failure report is printed and exits 1', async () => {
     const unknownStatus: Step = (_request, nonce) => ({
-      text: finalSlot(nonce(), 'Looks done to me.').replace('status="success"', 'status="done"'),
+      text: handWrittenSlot(nonce(), 'Looks done to me.', 'done'),
       usage,
     });
     const { run, file, server } = await scriptedAgent([
@@ -31,10 +32,7 @@ describe('agent run: refused report attempts', () => {
   });
 
   it('exits 3 with nothing on stdout when every attempt is invalid; --json keeps the last one', async () => {
-    const invalid: Step = (_request, nonce) => ({
-      text: finalSlot(nonce(), '{"count": "three"}', { format: 'json' }),
-      usage,
-    });
+    const invalid: Step = () => finalReport('{"count": "three"}', { format: 'json', answer: { usage } });
     const { run, file, ws } = await scriptedAgent([invalid, invalid, invalid, invalid, invalid, invalid]);
     const schema = ws.write('schema.json', COUNT_SCHEMA);
     const args = ['run', file, 'Count', '--format', 'json', '--schema', schema, '--max-turns', '1'];
@@ -58,10 +56,11 @@ describe('agent run: refused report attempts', () => {
 
   it('prints only the committed report when an earlier answer broke off mid-report', async () => {
     const { run, file } = await scriptedAgent([
-      (_request, nonce) => ({
-        text: [finalSlot(nonce(), 'The answer is 4').replace(/<\/ai-agent-.*$/, '')],
-        error: { kind: 'server', message: 'upstream reset', midStream: true },
-      }),
+      () =>
+        streamedFinalReport(['The answer is 4'], {
+          unclosed: true,
+          answer: { error: { kind: 'server', message: 'upstream reset', midStream: true } },
+        }),
       report('The answer is 42.'),
     ]);
     const result = await run(['run', file, 'What is the answer?']);

@@ -96,9 +96,7 @@ export function sessionStoreConfigProblems(config: unknown, source = 'sessions')
     }
   }
   if (config.ttl !== undefined) {
-    try {
-      if (parseTtl(config.ttl, 'ttl') === 0) throw new Error('off');
-    } catch {
+    if (!ttlIsOn(config.ttl)) {
       problems.push(
         new ConfigError({
           field: 'ttl',
@@ -110,6 +108,15 @@ export function sessionStoreConfigProblems(config: unknown, source = 'sessions')
     }
   }
   return problems;
+}
+
+/** A TTL that parses and is not `off`. */
+function ttlIsOn(ttl: unknown): boolean {
+  try {
+    return parseTtl(ttl, 'ttl') !== 0;
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -1,6 +1,5 @@
 import { ConfigError, type ModelError } from '@agent/protocol';
 import { ExponentialBackoff, halfJitterGenerator, type IBackoff } from 'cockatiel';
-import { MAX_RATE_LIMIT_WAIT_MS, MIN_RATE_LIMIT_WAIT_MS } from '../config.js';
 
 /** Backoff before a target is tried again after a transient failure. */
 export interface RetryBackoffSettings {
@@ -9,6 +8,10 @@ export interface RetryBackoffSettings {
   /** Upper bound of any wait, milliseconds (default 30000). */
   maxMs?: number;
 }
+
+/** Bounds for honouring a provider's retry-after. */
+export const MIN_RATE_LIMIT_WAIT_MS = 1_000;
+export const MAX_RATE_LIMIT_WAIT_MS = 60_000;
 
 export const DEFAULT_RETRY_BASE_MS = 500;
 export const DEFAULT_RETRY_MAX_MS = 30_000;

@@ -1,5 +1,5 @@
 import type { ExitCode, ModelError, ModelTarget } from '@agent/protocol';
-import { MAX_RATE_LIMIT_WAIT_MS, MIN_RATE_LIMIT_WAIT_MS } from '../config.js';
+import { MAX_RATE_LIMIT_WAIT_MS, MIN_RATE_LIMIT_WAIT_MS } from './retry-delay.js';
 
 /** Why a target is out: for the session, or (`bad_request`) until the next turn. */
 type DropReason = 'auth' | 'quota' | 'model_not_found' | 'context' | 'bad_request';

@@ -1,4 +1,5 @@
 import type { SessionSnapshot } from '@agent/protocol';
+import { finalReport } from '@agent/testkit';
 import { afterEach, describe, expect, test } from 'vitest';
 import { type AgentConfig, defineAgent, resume, run, tool } from '../../src/index.js';
 import { memoryTools } from '../helpers/memory-tools.js';
@@ -10,14 +11,11 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()));
 });
 
-const TAG = `ai-agent-${NONCE}-FINAL`;
-const report = (text: string) =>
-  `<${TAG} tool="agent__final_report" status="success" format="markdown">${text}</${TAG}>`;
 const deployCall = {
   text: 'Deploying.',
   toolCalls: [{ id: 'call_d1', name: 'deploy', arguments: { env: 'prod' } }],
 };
-const STEPS = [deployCall, { text: report('Deployed.') }];
+const STEPS = [deployCall, finalReport('Deployed.')];
 
 function deployAgent(url: Parameters<typeof agentOn>[0], ran: string[]): AgentConfig {
   const base = agentOn(url);
@@ -120,7 +118,7 @@ describe('with an approver', () => {
   test('a call the rule does not pick runs without asking', async () => {
     const server = await serve([
       { text: 'Staging.', toolCalls: [{ id: 'c1', name: 'deploy', arguments: { env: 'staging' } }] },
-      { text: report('Done.') },
+      finalReport('Done.'),
     ]);
     const ran: string[] = [];
     let asked = 0;
@@ -211,7 +209,7 @@ describe('without an approver the session pauses', () => {
     ]);
     expect(restarted).toEqual([]);
 
-    const second = await serve([{ text: report('Restarted.') }]);
+    const second = await serve([finalReport('Restarted.')]);
     const resumed = await resume(agent(second), (paused.success ? undefined : paused.snapshot)!, {
       approvals: { call_r1: { approved: true } },
     });

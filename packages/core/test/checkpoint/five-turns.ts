@@ -1,11 +1,15 @@
 import { createModelClient } from '@agent/providers';
-import { type ModelServer, type RecordedRequest, type ScriptStep, startModelServer } from '@agent/testkit';
+import {
+  finalReport,
+  type ModelServer,
+  type RecordedRequest,
+  type ScriptStep,
+  startModelServer,
+} from '@agent/testkit';
 import { type AgentConfig, defineAgent, tool } from '../../src/index.js';
 
 // The 5-turn session of the checkpoint tests: four weather lookups, then a report.
 export const NONCE = 'c4ec4ec4';
-const TAG = `ai-agent-${NONCE}-FINAL`;
-const report = `<${TAG} tool="agent__final_report" status="success" format="markdown">Four cities looked up.</${TAG}>`;
 const CITIES = ['Athens', 'Rome', 'Oslo', 'Lima'];
 
 /** Turns 1-4 call the tool (with usage, so the token estimator learns), turn 5 reports. */
@@ -15,7 +19,7 @@ export const STEPS: ScriptStep[] = [
     toolCalls: [{ id: `call_${index + 1}`, name: 'weather', arguments: { city } }],
     usage: { inputTokens: 400 + index * 90, outputTokens: 20 },
   })),
-  { text: report, usage: { inputTokens: 900, outputTokens: 30 } },
+  finalReport('Four cities looked up.', { answer: { usage: { inputTokens: 900, outputTokens: 30 } } }),
 ];
 
 /** Servers started by `serve`; each test file closes them after each test. */

@@ -1,5 +1,5 @@
 import { createModelClient, type ModelClientConfig } from '@agent/providers';
-import { type ModelServer, startModelServer } from '@agent/testkit';
+import { finalReport, type ModelServer, startModelServer } from '@agent/testkit';
 import { afterEach, expect, test } from 'vitest';
 import { runAgent } from '../../src/index.js';
 import { memoryTools } from '../helpers/memory-tools.js';
@@ -7,9 +7,6 @@ import { memoryTools } from '../helpers/memory-tools.js';
 // Issue 24 end to end: sessions whose turns move between provider types, through the official
 // SDKs, against the testkit server in strict mode (it refuses what each real API refuses).
 const NONCE = 'fb0fb0fb';
-const TAG = `ai-agent-${NONCE}-FINAL`;
-const report = (text: string) =>
-  `<${TAG} tool="agent__final_report" status="success" format="markdown">${text}</${TAG}>`;
 
 let server: ModelServer | undefined;
 afterEach(async () => {
@@ -60,7 +57,7 @@ test('turns that move between four APIs keep every request valid for the API tha
       overloaded,
       down,
       down,
-      { text: report('Athens, Rome and Oslo: 25C.') },
+      finalReport('Athens, Rome and Oslo: 25C.'),
     ],
   });
   const url = server.url;
@@ -116,7 +113,7 @@ test('turns that move between four APIs keep every request valid for the API tha
 test('a target that rejects the request as invalid is called once; the other targets get the turn', async () => {
   server = await startModelServer({
     strict: true,
-    steps: [down, { text: report('from the second target') }],
+    steps: [down, finalReport('from the second target')],
   });
   const result = await runAgent({
     internal: { nonce: NONCE, sleep: async () => {} },

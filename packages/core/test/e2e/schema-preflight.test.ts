@@ -1,14 +1,11 @@
 import { createModelClient } from '@agent/providers';
-import { type ModelServer, startModelServer } from '@agent/testkit';
+import { finalReport, type ModelServer, startModelServer } from '@agent/testkit';
 import { afterEach, describe, expect, test } from 'vitest';
 import { runAgent } from '../../src/index.js';
 
 // Schemas from outside are checked before any model call: the testkit server (over the
 // official OpenAI SDK, on loopback) records every request, so "no call" is counted there.
 const NONCE = 'schema00';
-const TAG = `ai-agent-${NONCE}-FINAL`;
-const report = (payload: string) =>
-  `<${TAG} tool="agent__final_report" status="success" format="json">${payload}</${TAG}>`;
 
 let server: ModelServer | undefined;
 afterEach(async () => {
@@ -21,7 +18,7 @@ async function run(
   options: { contextWindow?: number; answers?: string[] } = {},
 ) {
   server = await startModelServer({
-    steps: (options.answers ?? []).map((answer) => ({ text: report(answer) })),
+    steps: (options.answers ?? []).map((answer) => finalReport(answer, { format: 'json' })),
   });
   const client = createModelClient({
     type: 'openai',

@@ -1,14 +1,13 @@
 import { createModelClient, type ProviderType } from '@agent/providers';
-import { type ModelServer, startModelServer } from '@agent/testkit';
+import { finalReport, type ModelServer, startModelServer } from '@agent/testkit';
 import { afterEach, describe, expect, test } from 'vitest';
 import { runAgent } from '../../src/index.js';
 import { memoryTools } from '../helpers/memory-tools.js';
 
 // providers + core, through the official SDKs over real HTTP to the testkit server.
 const NONCE = 'e2e0e2e0';
-const TAG = `ai-agent-${NONCE}-FINAL`;
-const report = (payload: string, format = 'json') =>
-  `<${TAG} tool="agent__final_report" status="success" format="${format}">${payload}</${TAG}>`;
+/** The report's text: the testkit's builder, the nonce filled in by the server. */
+const report = (payload: object | string) => String(finalReport(payload).text);
 
 let server: ModelServer | undefined;
 afterEach(async () => {
@@ -34,7 +33,7 @@ describe.each(providers)('core over %s', (type) => {
           usage: { inputTokens: 50, outputTokens: 10 },
         },
         {
-          text: ['Done. ', report('{"city": "Athens", "tempC": 31}')],
+          text: ['Done. ', report({ city: 'Athens', tempC: 31 })],
           usage: { inputTokens: 80, outputTokens: 20 },
         },
       ],
@@ -85,7 +84,7 @@ describe.each(providers)('core over %s', (type) => {
 test('an overloaded Anthropic target falls back to an OpenAI one within the turn', async () => {
   server = await startModelServer({
     strict: true,
-    steps: [{ error: { kind: 'server', status: 529 } }, { text: report('fallback worked', 'markdown') }],
+    steps: [{ error: { kind: 'server', status: 529 } }, finalReport('fallback worked')],
   });
   const result = await runAgent({
     internal: { nonce: NONCE },
@@ -108,10 +107,7 @@ test('an overloaded Anthropic target falls back to an OpenAI one within the turn
 test('a rate-limited call honours retry-after from the real response headers', async () => {
   server = await startModelServer({
     strict: true,
-    steps: [
-      { error: { kind: 'rate_limit', retryAfterMs: 1200 } },
-      { text: report('after waiting', 'markdown') },
-    ],
+    steps: [{ error: { kind: 'rate_limit', retryAfterMs: 1200 } }, finalReport('after waiting')],
   });
   const waits: number[] = [];
   const result = await runAgent({

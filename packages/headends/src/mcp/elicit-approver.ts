@@ -3,6 +3,7 @@ import { errorMessage } from '@agent/protocol/util';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ErrorCode, McpError, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { ServedApprovalRequest, ServedApprover } from '../agent-catalog.js';
+import { HeadendError } from '../headend-error.js';
 
 /** Default wait for a person's answer to an elicitation: 10 minutes, as the library's approver. */
 export const DEFAULT_MCP_APPROVAL_TIMEOUT_MS = 600_000;
@@ -58,7 +59,9 @@ export function elicitingApprover(
       if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
         return { approved: false, reason: `no decision within ${timeoutMs} ms` };
       }
-      throw new Error(`asking the client failed: ${errorMessage(error)}`);
+      throw new HeadendError('approval_failed', `asking the client failed: ${errorMessage(error)}`, {
+        cause: error,
+      });
     }
     if (answer.action === 'decline') return { approved: false, reason: 'the user declined this call' };
     if (answer.action === 'cancel') return { approved: false, reason: 'the user dismissed the question' };

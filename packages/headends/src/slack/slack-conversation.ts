@@ -3,6 +3,7 @@ import { errorMessage } from '@agent/protocol/util';
 import type { WebClient } from '@slack/web-api';
 import { type Admission, AdmissionError, type SessionTicket } from '../admission.js';
 import type { ServedAgent } from '../agent-catalog.js';
+import { HeadendError } from '../headend-error.js';
 import { answerText } from '../usage.js';
 import { OpenerUpdates } from './opener-updates.js';
 import type { SlackLog } from './slack-options.js';
@@ -42,7 +43,8 @@ export async function converse(ctx: ConversationContext, request: ConversationRe
     ...(request.threadTs === undefined ? {} : { thread_ts: request.threadTs }),
   });
   const openerTs = opened.ts;
-  if (openerTs === undefined) throw new Error('chat.postMessage answered without a ts');
+  if (openerTs === undefined)
+    throw new HeadendError('slack_unexpected_answer', 'chat.postMessage answered without a ts');
   const threadTs = request.threadTs ?? openerTs;
   const replace = async (text: string, blocks?: unknown[]) => {
     await web.chat.update({

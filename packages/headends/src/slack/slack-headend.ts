@@ -3,6 +3,7 @@ import { type Logger, WebClient } from '@slack/web-api';
 import { Hono } from 'hono';
 import { Admission } from '../admission.js';
 import type { Headend } from '../headend.js';
+import { HeadendError } from '../headend-error.js';
 import { installCommandRoute, parseSlashCommand, type SlashReply } from './slack-commands.js';
 import type { ConversationContext } from './slack-conversation.js';
 import { SlackDispatch, type SlackMessageEvent } from './slack-dispatch.js';
@@ -88,7 +89,8 @@ export function createSlackHeadend(options: SlackHeadendOptions): SlackHeadend {
     authRequired: true,
     start: async () => {
       const who = await web.auth.test();
-      if (who.user_id === undefined) throw new Error('auth.test answered without a user_id');
+      if (who.user_id === undefined)
+        throw new HeadendError('slack_unexpected_answer', 'auth.test answered without a user_id');
       dispatch.identity = { userId: who.user_id, botId: who.bot_id };
       await socket.start();
     },

@@ -11,24 +11,39 @@ export interface UiChatRequest extends SplitChat {
 /** Most messages a chat may send (its history is the agent's conversation). */
 export const MAX_UI_MESSAGES = 500;
 
+/** A problem with the body: the 400 message. */
+type Problem = { problem: string };
+
 /**
  * The text of one UI message: its `text` parts joined. Reasoning, tool, data and file parts are
  * what this server sent before (or attachments it cannot read): they do not enter the history.
  */
-function messageText(parts: unknown, at: string): string {
-  if (!Array.isArray(parts)) throw new Error(`${at}.parts must be an array of message parts`);
+function messageText(parts: unknown, at: string): string | Problem {
+  if (!Array.isArray(parts)) return { problem: `${at}.parts must be an array of message parts` };
   const texts: string[] = [];
   for (const [index, part] of parts.entries()) {
     if (typeof part !== 'object' || part === null || Array.isArray(part)) {
-      throw new Error(`${at}.parts[${index}] must be an object with a "type"`);
+      return { problem: `${at}.parts[${index}] must be an object with a "type"` };
     }
     const { type, text } = part as { type?: unknown; text?: unknown };
-    if (typeof type !== 'string') throw new Error(`${at}.parts[${index}].type must be a string`);
+    if (typeof type !== 'string') return { problem: `${at}.parts[${index}].type must be a string` };
     if (type !== 'text') continue;
-    if (typeof text !== 'string') throw new Error(`${at}.parts[${index}].text must be a string`);
+    if (typeof text !== 'string') return { problem: `${at}.parts[${index}].text must be a string` };
     texts.push(text);
   }
   return texts.join('\n');
+}
+
+/** One UI message as a role and its text. */
+function uiMessage(raw: unknown, at: string): { role: string; text: string } | Problem {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    return { problem: `${at} must be an object` };
+  const { role, parts } = raw as { role?: unknown; parts?: unknown };
+  if (role !== 'user' && role !== 'assistant' && role !== 'system') {
+    return { problem: `${at}.role must be user, assistant or system, not ${JSON.stringify(role)}` };
+  }
+  const text = messageText(parts, at);
+  return typeof text === 'string' ? { role, text } : text;
 }
 
 /** Validates a UI chat body `{ id?, messages: UIMessage[], agent? }`; a string is the 400 message. */
@@ -41,19 +56,10 @@ export function parseUiChatRequest(body: Record<string, unknown>): UiChatRequest
     return `"messages" holds ${body.messages.length} messages; at most ${MAX_UI_MESSAGES} are allowed`;
   }
   const messages: { role: string; text: string }[] = [];
-  try {
-    for (const [index, raw] of body.messages.entries()) {
-      const at = `messages[${index}]`;
-      if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
-        throw new Error(`${at} must be an object`);
-      const { role, parts } = raw as { role?: unknown; parts?: unknown };
-      if (role !== 'user' && role !== 'assistant' && role !== 'system') {
-        throw new Error(`${at}.role must be user, assistant or system, not ${JSON.stringify(role)}`);
-      }
-      messages.push({ role, text: messageText(parts, at) });
-    }
-  } catch (error) {
-    return (error as Error).message;
+  for (const [index, raw] of body.messages.entries()) {
+    const message = uiMessage(raw, `messages[${index}]`);
+    if ('problem' in message) return message.problem;
+    messages.push(message);
   }
   const split = splitChat(messages);
   if (typeof split === 'string') return split;

@@ -1,7 +1,7 @@
 import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AgentResult, OutputFormat } from '@agent/protocol';
+import type { AgentResult, FinalReportStatus, OutputFormat } from '@agent/protocol';
 import { type AgentRunner, createAgentRunner } from '@agent/runtime';
 import {
   finalReport as finalReportStep,
@@ -13,8 +13,12 @@ import {
 import { type AgentCatalog, createCatalog, type ServedAgent } from '../../src/index.js';
 
 /** The text of a final report (the testkit's builder), which the testkit fills with the session's nonce. */
-export function finalReport(payload: string, format: OutputFormat = 'markdown'): string {
-  return String(finalReportStep(payload, { format }).text);
+export function finalReport(
+  payload: string,
+  format: OutputFormat = 'markdown',
+  status: FinalReportStatus = 'success',
+): string {
+  return String(finalReportStep(payload, { format, status }).text);
 }
 
 /** The prompt the agent got: the last user message that is not the XML-NEXT notice. */

@@ -6,6 +6,7 @@ import type {
   OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { McpOAuthConfig } from '../client/config.js';
+import { McpUnavailableError } from '../client/tool-errors.js';
 import { McpAuthorizationRequiredError } from './auth-errors.js';
 import type { McpTokenStore, StoredAuthorization } from './token-store.js';
 
@@ -126,7 +127,7 @@ export class McpOAuthProvider implements OAuthClientProvider {
 
   codeVerifier(): string {
     if (this.verifier === undefined)
-      throw new Error('no PKCE code verifier was saved for this authorization');
+      throw new McpUnavailableError('no PKCE code verifier was saved for this authorization');
     return this.verifier;
   }
 

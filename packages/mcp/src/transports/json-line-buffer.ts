@@ -1,3 +1,5 @@
+import { McpUnavailableError } from '../client/tool-errors.js';
+
 /**
  * Splits a byte stream into newline-terminated lines without re-copying what it already holds:
  * pieces are kept until a newline arrives and joined once, so a 50 MB message costs one copy
@@ -41,7 +43,9 @@ export class JsonLineBuffer {
     this.pending += piece.length;
     if (this.pending > this.maxLineBytes) {
       this.clear();
-      throw new Error(`a message from the server exceeded the limit of ${this.maxLineBytes} bytes`);
+      throw new McpUnavailableError(
+        `a message from the server exceeded the limit of ${this.maxLineBytes} bytes`,
+      );
     }
     this.pieces.push(piece);
   }

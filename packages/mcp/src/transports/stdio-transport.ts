@@ -4,6 +4,7 @@ import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { DEFAULT_MAX_MESSAGE_BYTES } from '../client/config.js';
+import { McpUnavailableError } from '../client/tool-errors.js';
 import { JsonLineBuffer } from './json-line-buffer.js';
 import { groupsSupported, signalGroup, trackGroup, untrackGroup } from './process-group.js';
 import { StderrTail } from './stderr-tail.js';
@@ -20,10 +21,11 @@ export interface StdioTransportOptions {
   gracefulExitMs?: number;
 }
 
-function describeSpawnError(command: string, error: NodeJS.ErrnoException): Error {
-  if (error.code === 'ENOENT') return new Error(`command not found: "${command}"`);
-  if (error.code === 'EACCES') return new Error(`command is not executable: "${command}"`);
-  return new Error(`could not start "${command}": ${error.message}`);
+function describeSpawnError(command: string, error: NodeJS.ErrnoException): McpUnavailableError {
+  // No `cause`: the message says it all, and a cause would add its code to what users read.
+  if (error.code === 'ENOENT') return new McpUnavailableError(`command not found: "${command}"`);
+  if (error.code === 'EACCES') return new McpUnavailableError(`command is not executable: "${command}"`);
+  return new McpUnavailableError(`could not start "${command}": ${error.message}`);
 }
 
 function waitForExit(child: ChildProcess, ms: number): Promise<void> {
@@ -71,7 +73,8 @@ export class ProcessGroupStdioTransport implements Transport {
   }
 
   start(): Promise<void> {
-    if (this.child) return Promise.reject(new Error('ProcessGroupStdioTransport already started'));
+    if (this.child)
+      return Promise.reject(new McpUnavailableError('ProcessGroupStdioTransport already started'));
     const { command, args = [], env, cwd } = this.options;
     return new Promise((resolve, reject) => {
       let spawned = false;
@@ -131,7 +134,9 @@ export class ProcessGroupStdioTransport implements Transport {
         message = deserializeMessage(line);
       } catch (error) {
         this.onerror?.(
-          new Error(`the server wrote a line that is not a JSON-RPC message: ${(error as Error).message}`),
+          new McpUnavailableError(
+            `the server wrote a line that is not a JSON-RPC message: ${(error as Error).message}`,
+          ),
         );
         continue;
       }
@@ -169,7 +174,7 @@ export class ProcessGroupStdioTransport implements Transport {
 
   send(message: JSONRPCMessage): Promise<void> {
     const stdin = this.child?.stdin;
-    if (!stdin?.writable || this.closing) return Promise.reject(new Error('Not connected'));
+    if (!stdin?.writable || this.closing) return Promise.reject(new McpUnavailableError('Not connected'));
     return new Promise((resolve, reject) => {
       stdin.write(serializeMessage(message), (error) => (error ? reject(error) : resolve()));
     });

@@ -222,6 +222,7 @@ function readTtl(value: unknown, file: string, lineNo: number | undefined, probl
         file,
         lineNo,
         `\`cache\` must be ${error.allowed}, got ${describeValue(value)}`,
+        { field: 'cache', value, allowed: error.allowed },
       ),
     );
     return 0;

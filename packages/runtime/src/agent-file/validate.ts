@@ -1,5 +1,7 @@
+import { REDACTED } from '@agent/protocol';
 import { describeValue } from '@agent/protocol/util';
 import { createAjv, type ErrorObject, pointerSegments, type ValidateFunction } from '@agent/schema';
+import type { SettingProblem } from '../api.js';
 import { type Problem, problem } from '../errors.js';
 import type { SourceLocator } from '../source-locator.js';
 import { FRONTMATTER_SCHEMA } from './keys.js';
@@ -41,7 +43,15 @@ export function schemaProblems(schema: Record<string, unknown>, data: unknown, c
     if (seen.has(mapped.path.join('.')) || seen.has(key)) continue;
     seen.add(mapped.path.join('.'));
     seen.add(key);
-    problems.push(problem('configuration', check.file, check.locator?.lineOf(mapped.path), mapped.message));
+    problems.push(
+      problem(
+        'configuration',
+        check.file,
+        check.locator?.lineOf(mapped.path),
+        mapped.message,
+        mapped.setting,
+      ),
+    );
   }
   return problems;
 }
@@ -75,7 +85,7 @@ function describeError(
   error: ErrorObject,
   path: (string | number)[],
   check: ShapeCheck,
-): { path: (string | number)[]; message: string } {
+): { path: (string | number)[]; message: string; setting?: SettingProblem } {
   const parent = error.parentSchema as Record<string, unknown> | undefined;
   if (error.keyword === 'additionalProperties') {
     const key = String((error.params as { additionalProperty: string }).additionalProperty);
@@ -84,6 +94,11 @@ function describeError(
     return {
       path: [...path, key],
       message: `unknown key \`${key}\`${where}${suggestion(key, allowed, 'allowed keys')}`,
+      setting: {
+        field: pathLabel([...path, key]),
+        value: key,
+        allowed: `one of the keys ${allowed.join(', ')}`,
+      },
     };
   }
   if (error.keyword === 'required') {
@@ -91,7 +106,11 @@ function describeError(
     const property = (parent?.properties as Record<string, unknown> | undefined)?.[missing];
     const what = expects(property);
     const owner = path.length === 0 ? 'this file' : `\`${pathLabel(path)}\``;
-    return { path, message: `${owner} needs \`${missing}\`${what === undefined ? '' : ` (${what})`}` };
+    return {
+      path,
+      message: `${owner} needs \`${missing}\`${what === undefined ? '' : ` (${what})`}`,
+      setting: { field: pathLabel([...path, missing]), value: undefined, allowed: what ?? 'a value' },
+    };
   }
   const label = pathLabel(path);
   const what = expects(parent) ?? error.message ?? 'a different value';
@@ -103,5 +122,9 @@ function describeError(
     const best = closestName(error.data, values);
     if (best !== undefined) hint = `; did you mean \`${best}\`?`;
   }
-  return { path, message: `\`${label}\` must be ${what}${got}${hint}` };
+  return {
+    path,
+    message: `\`${label}\` must be ${what}${got}${hint}`,
+    setting: { field: label, value: hidden ? REDACTED : error.data, allowed: what },
+  };
 }

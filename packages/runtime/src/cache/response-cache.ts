@@ -2,7 +2,7 @@ import { cacheKey, formatTtl } from '@agent/cache';
 import type { AgentSessionConfig } from '@agent/core';
 import type { AgentEventMeta, AgentResult } from '@agent/protocol';
 import { errorMessage, isRecord } from '@agent/protocol/util';
-import type { RunnerContext, SessionRequest } from '../session-runner.js';
+import type { RunnerContext, SessionRequest } from '../session-request.js';
 import { effectiveCacheTtl } from '../setting-overrides.js';
 import { agentHash } from './agent-hash.js';
 import { type CachedResponse, replayCachedResponse } from './cache-replay.js';

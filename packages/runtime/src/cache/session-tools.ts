@@ -1,6 +1,6 @@
 import type { AgentEventMeta, ToolProvider } from '@agent/protocol';
 import type { EventListener, RunScope } from '../run-scope.js';
-import type { RunnerContext } from '../session-runner.js';
+import type { RunnerContext } from '../session-request.js';
 import { serverIdentity } from './agent-hash.js';
 import { withToolCache } from './tool-cache.js';
 

@@ -26,6 +26,7 @@ export function cacheSettingProblems(data: ConfigFile, file: string, lineOf: Lin
           file,
           lineOf(path),
           `\`${label(path)}\` must be ${error.allowed}, got ${describeValue(value)}`,
+          { field: label(path), value, allowed: error.allowed },
         ),
       );
     }
@@ -74,6 +75,7 @@ function storeProblems(
         file,
         lineOf(path) ?? lineOf([section]),
         `\`${label(path)}\` must be ${error.allowed}, got ${got}`,
+        { field: label(path), value: error.value, allowed: error.allowed },
       ),
     );
   }

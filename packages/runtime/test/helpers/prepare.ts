@@ -3,7 +3,8 @@ import { scriptedModel } from '@agent/testkit';
 import type { RunAgentFileOptions } from '../../src/api.js';
 import { runExpectedOutput } from '../../src/run-outcomes.js';
 import { RunScope } from '../../src/run-scope.js';
-import { type PreparedRunner, prepareRunner } from '../../src/runner.js';
+import { prepareRunner } from '../../src/runner.js';
+import type { PreparedRunner } from '../../src/session-request.js';
 import { buildSessionConfig } from '../../src/session-runner.js';
 
 /** The session config the runtime would give the core for the top agent of `path` (MCP closed after). */

@@ -1,3 +1,4 @@
+import { ConfigError } from '@agent/protocol';
 import { isRecord } from '@agent/protocol/util';
 import type { ScriptedAnswer } from '../steps.js';
 
@@ -6,21 +7,26 @@ export type ServerScript = { steps: ScriptedAnswer[] } | { loop: ScriptedAnswer[
 
 /** Parses and checks a script file's JSON; the error says what is wrong and what is allowed. */
 export function parseScript(text: string, file: string): ServerScript {
+  const allowed = 'expected {"steps": [answer, ...]} or {"loop": [answer, ...]} (see docs/testkit.md)';
+  const problem = (field: string, value: unknown, message: string) =>
+    new ConfigError({ field, value, allowed, source: file, message });
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new Error(`${file}: not valid JSON (${(error as Error).message})`);
+    throw problem('script', text.slice(0, 80), `not valid JSON (${(error as Error).message})`);
   }
-  const allowed = 'expected {"steps": [answer, ...]} or {"loop": [answer, ...]} (see docs/testkit.md)';
-  if (!isRecord(value)) throw new Error(`${file}: ${allowed}`);
+  if (!isRecord(value)) throw problem('script', value, allowed);
   const key = Array.isArray(value.steps) ? 'steps' : Array.isArray(value.loop) ? 'loop' : undefined;
-  if (key === undefined) throw new Error(`${file}: no "steps" or "loop" array; ${allowed}`);
+  if (key === undefined) throw problem('script', value, `no "steps" or "loop" array; ${allowed}`);
   const answers = value[key] as unknown[];
   const bad = answers.findIndex((answer) => !isRecord(answer));
-  if (bad !== -1)
-    throw new Error(`${file}: ${key}[${bad}] is ${JSON.stringify(answers[bad])}, not an answer object`);
-  if (key === 'loop' && answers.length === 0) throw new Error(`${file}: "loop" needs at least one answer`);
+  if (bad !== -1) {
+    const field = `${key}[${bad}]`;
+    throw problem(field, answers[bad], `${field} is ${JSON.stringify(answers[bad])}, not an answer object`);
+  }
+  if (key === 'loop' && answers.length === 0)
+    throw problem('loop', answers, '"loop" needs at least one answer');
   return key === 'steps' ? { steps: answers as ScriptedAnswer[] } : { loop: answers as ScriptedAnswer[] };
 }
 

@@ -58,7 +58,12 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
   throw unavailable(`redis-server could not bind a free port: ${(lastError as Error).message}`);
 }
 
-class PortTaken extends Error {}
+/** The port was taken between choosing it and binding it: another one is tried. */
+class PortTaken extends AgentError {
+  constructor(message: string) {
+    super('redis_server_unavailable', message);
+  }
+}
 
 function unavailable(message: string): AgentError {
   return new AgentError('redis_server_unavailable', message);

@@ -38,6 +38,7 @@ export class FakeSlack {
   private readonly acks = new Map<string, (payload: unknown) => void>();
   private readonly waiters: (() => void)[] = [];
   private nextTs = 1000;
+  private readonly overrides = new Map<string, Record<string, unknown>>();
   private pinger: NodeJS.Timeout | undefined;
 
   constructor() {
@@ -109,6 +110,14 @@ export class FakeSlack {
     return this.deliver('events_api', { type: 'event_callback', event_id: randomUUID(), event });
   }
 
+  /**
+   * From now on, answers `method` with `body` instead of the usual answer (a Slack that answers
+   * oddly: `answerWith('auth.test', { ok: true })` leaves out the bot's user id).
+   */
+  answerWith(method: string, body: Record<string, unknown>): void {
+    this.overrides.set(method, body);
+  }
+
   /** Drops the Socket Mode connection the way a network failure does (no close frame). */
   dropSocket(): void {
     this.socket?.terminate();
@@ -145,6 +154,8 @@ export class FakeSlack {
   }
 
   private reply(method: string, args: Record<string, unknown>): Record<string, unknown> {
+    const override = this.overrides.get(method);
+    if (override !== undefined) return override;
     switch (method) {
       case 'apps.connections.open':
         return { ok: true, url: `ws://127.0.0.1:${this.port}/link` };

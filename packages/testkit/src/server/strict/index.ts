@@ -4,9 +4,10 @@ import { anthropicRules } from './anthropic.js';
 import { deepSeekRules, mistralRules, openRouterRules } from './compatible.js';
 
 import { chatToolPairing, openAIChatRules } from './openai-chat.js';
-import { openAIResponsesRules } from './openai-responses.js';
+import { openAIResponsesRules, type StrictOptions } from './openai-responses.js';
 import type { StrictViolation } from './violation.js';
 
+export type { StrictOptions } from './openai-responses.js';
 export type { StrictViolation } from './violation.js';
 
 /**
@@ -15,15 +16,6 @@ export type { StrictViolation } from './violation.js';
  */
 export const FLAVOURS = ['mistral', 'deepseek', 'openrouter'] as const;
 export type Flavour = (typeof FLAVOURS)[number];
-
-/** Strict mode: the server refuses what the real API refuses, with its status and error body. */
-export interface StrictOptions {
-  /**
-   * Answer as an OpenAI organisation that is verified, which may ask for reasoning summaries.
-   * Default false: like most API users, the server refuses `reasoning.summary`.
-   */
-  verifiedOrganization?: boolean;
-}
 
 const CHAT_FLAVOUR_RULES: Record<Flavour, (body: Record<string, unknown>) => StrictViolation | undefined> = {
   mistral: mistralRules,

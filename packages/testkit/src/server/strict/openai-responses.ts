@@ -1,8 +1,16 @@
 import { isRecord } from '@agent/protocol/util';
-import type { StrictOptions } from './index.js';
 import { type Json, objects } from './json.js';
 import { acceptedEfforts, isReasoningModel, listValues, modelName, samplingAllowed } from './model-rules.js';
 import { openAIRejection, type StrictViolation } from './violation.js';
+
+/** Strict mode: the server refuses what the real API refuses, with its status and error body. */
+export interface StrictOptions {
+  /**
+   * Answer as an OpenAI organisation that is verified, which may ask for reasoning summaries.
+   * Default false: like most API users, the server refuses `reasoning.summary`.
+   */
+  verifiedOrganization?: boolean;
+}
 
 /** What follows a reasoning item in input: the output item the model produced after it. */
 const isOutputItem = (item: Json): boolean =>
