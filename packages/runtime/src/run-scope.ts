@@ -1,4 +1,11 @@
-import type { AccountingEntry, AgentEvent, AgentEventMeta, AgentResult, LogEntry } from '@agent/protocol';
+import type {
+  AccountingEntry,
+  AgentEvent,
+  AgentEventMeta,
+  AgentResult,
+  ConversationMessage,
+  LogEntry,
+} from '@agent/protocol';
 import { type Redactor, redactEvent, redactResult } from './config/redact.js';
 
 export type EventListener = (event: AgentEvent, meta: AgentEventMeta) => void;
@@ -11,6 +18,10 @@ export type EventListener = (event: AgentEvent, meta: AgentEventMeta) => void;
 export class RunScope {
   private readonly logs: LogEntry[] = [];
   private readonly accounting: AccountingEntry[] = [];
+  /** Sub-agent sessions' conversations by session id, for the run's record (`keepsConversations`). */
+  readonly conversations = new Map<string, readonly ConversationMessage[]>();
+  /** Set when the run's record is written (`persistence.sessionsDir`). */
+  keepsConversations = false;
 
   constructor(
     private readonly consumer: EventListener | undefined,
@@ -35,6 +46,13 @@ export class RunScope {
       else if (event.type === 'accounting') this.accounting.push(event.entry);
       this.deliver(event, meta);
     };
+  }
+
+  /** A finished sub-agent session: its conversation is kept when the run's record needs it. */
+  keepConversation(result: AgentResult): AgentResult {
+    if (this.keepsConversations && result.opTree !== undefined)
+      this.conversations.set(result.opTree.sessionId, result.conversation);
+    return result;
   }
 
   /** A log line the runtime writes itself (traces, MCP warnings), under a session's meta. */

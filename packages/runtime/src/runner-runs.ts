@@ -10,6 +10,7 @@ import type {
 import { errorMessage } from '@agent/protocol/util';
 import type { ResumeOptions, RunAgentFileOptions, RunInput, RunOptions, StoredSession } from './api.js';
 import { runAgentChain } from './orchestration/run-chain.js';
+import { RunPersistence } from './persistence/run-persistence.js';
 import { configurationFailure, runExpectedOutput } from './run-outcomes.js';
 import { RunScope } from './run-scope.js';
 import type { PreparedRunner } from './runner.js';
@@ -26,6 +27,7 @@ type Durable = SessionRequest['durable'];
  */
 export class TopAgentRuns {
   private readonly sessions: RunnerSessions;
+  private readonly persistence: RunPersistence;
   /** Checkpoints and resume cover one session: an agent with advisors, a router or a handoff is a chain. */
   private readonly resumable: boolean;
   private closed = false;
@@ -37,6 +39,7 @@ export class TopAgentRuns {
   ) {
     const { config, tree } = prepared.context;
     this.sessions = new RunnerSessions(config, tree.root.path, options.sessionStore);
+    this.persistence = new RunPersistence(config.persistence?.value, config.redact);
     this.resumable = tree.root.orchestration === undefined;
   }
 
@@ -100,9 +103,12 @@ export class TopAgentRuns {
   close(): Promise<void> {
     this.closed = true;
     const { context } = this.prepared;
-    this.closing ??= Promise.all([context.mcp.close(), context.cache?.close(), this.sessions.close()]).then(
-      () => undefined,
-    );
+    this.closing ??= Promise.all([
+      context.mcp.close(),
+      context.cache?.close(),
+      this.sessions.close(),
+      this.persistence.flush(),
+    ]).then(() => undefined);
     return this.closing;
   }
 
@@ -129,6 +135,7 @@ export class TopAgentRuns {
       }
     }
     const scope = new RunScope(merged.onEvent, config.redact);
+    scope.keepsConversations = this.persistence.keepsRecords;
     const meta: AgentEventMeta = {
       isMaster: true,
       isFinal: false,
@@ -165,7 +172,20 @@ export class TopAgentRuns {
       });
       const kept = await this.sessions.keepPaused(result, durable?.onCheckpoint !== undefined, labels);
       await conversation?.record(kept, scope, meta);
-      return scope.finish({ ...kept, finalAgentId: kept.finalAgentId ?? this.root.toolName });
+      const final = scope.finish({ ...kept, finalAgentId: kept.finalAgentId ?? this.root.toolName });
+      this.persistence.persist(final, scope.conversations, (message) =>
+        scope.log(
+          {
+            severity: 'WRN',
+            direction: 'response',
+            type: 'llm',
+            remoteIdentifier: 'agent:persistence',
+            message,
+          },
+          meta,
+        ),
+      );
+      return final;
     } catch (error) {
       return this.fail(config.redact(errorMessage(error)), merged);
     } finally {

@@ -239,7 +239,7 @@ export function buildSessionConfig(
             scope,
             ...(request.headendId === undefined ? {} : { headendId: request.headendId }),
             ...childDurable(request.durable, childRequest.resume),
-          }),
+          }).then((result) => scope.keepConversation(result)),
       }),
     );
   }

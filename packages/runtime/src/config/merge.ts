@@ -2,11 +2,11 @@ import { isRecord } from '@agent/protocol/util';
 import type { Problem } from '../errors.js';
 import type { SourceLocator } from '../source-locator.js';
 import type {
-  AccountingSection,
   CacheSection,
   ConfigDefaults,
   ConfigFile,
   McpServerEntry,
+  PersistenceSection,
   ProviderEntry,
   SessionsSection,
 } from './schema.js';
@@ -52,8 +52,8 @@ export interface MergedConfig {
   warnings: Problem[];
   /** The session store: like `cache`, the highest layer that sets it sets all of it. */
   sessions?: ConfigEntry<SessionsSection>;
-  /** The command line's billing file: like `cache`, from the highest layer that sets it. */
-  accounting?: ConfigEntry<AccountingSection>;
+  /** Session records and the billing ledger: like `cache`, from the highest layer that sets it. */
+  persistence?: ConfigEntry<PersistenceSection>;
 }
 
 function origin(layer: LoadedLayer, path: (string | number)[]): Origin {
@@ -81,7 +81,7 @@ function mergeNamed<T>(
  * - `defaults`: key by key, the highest layer wins; `reasoning` and `toolOutput` are merged
  *   key by key too; lists (`models`) are replaced, never concatenated.
  * - `allowedPaths`: the places of every layer count.
- * - `cache`, `sessions`, `accounting`: the highest layer that has one defines it whole.
+ * - `cache`, `sessions`, `persistence`: the highest layer that has one defines it whole.
  */
 export function mergeLayers(layers: readonly LoadedLayer[]): MergedConfig {
   const merged: MergedConfig = {
@@ -107,11 +107,11 @@ export function mergeLayers(layers: readonly LoadedLayer[]): MergedConfig {
     if (layer.data.sessions !== undefined) {
       merged.sessions = { name: 'sessions', value: layer.data.sessions, origin: origin(layer, ['sessions']) };
     }
-    if (layer.data.accounting !== undefined) {
-      merged.accounting = {
-        name: 'accounting',
-        value: layer.data.accounting,
-        origin: origin(layer, ['accounting']),
+    if (layer.data.persistence !== undefined) {
+      merged.persistence = {
+        name: 'persistence',
+        value: layer.data.persistence,
+        origin: origin(layer, ['persistence']),
       };
     }
     for (const [key, value] of Object.entries(layer.data.defaults ?? {})) {
