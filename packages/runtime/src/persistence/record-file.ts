@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
 import { SESSION_RECORD_KIND, SESSION_RECORD_VERSION, type SessionRecord } from '@agent/protocol';
-import { errorMessage, isRecord, isStoreId } from '@agent/protocol/util';
+import { errorMessage, isRecord, isStoreId, STORE_ID_ALLOWED } from '@agent/protocol/util';
 import { RuntimeError } from '../errors.js';
 
 const gzipAsync = promisify(gzip);
@@ -111,26 +111,35 @@ export async function readSessionRecord(path: string): Promise<SessionRecord> {
 }
 
 /**
- * The record file `ref` names: a path to a file, or a session id looked up in `sessionsDir`.
- * Throws `RuntimeError` `not_found` saying where it looked.
+ * The record file `ref` names: a path to a file, or a session id looked up in the sessions
+ * directory (`sessionsDir` is asked only then). Throws `RuntimeError` `not_found` saying where
+ * it looked.
  */
-export async function findSessionRecord(ref: string, sessionsDir: string | undefined): Promise<string> {
+export async function findSessionRecord(
+  ref: string,
+  sessionsDir: string | undefined | (() => string | undefined),
+): Promise<string> {
   const asPath = resolve(ref);
   if (await isFile(asPath)) return asPath;
   if (!isStoreId(ref))
-    throw new RuntimeError({ kind: 'not_found', file: ref, message: `${ref}: no such file` });
-  if (sessionsDir === undefined)
+    throw new RuntimeError({
+      kind: 'not_found',
+      file: ref,
+      message: `${ref}: no such file, and not a session id (${STORE_ID_ALLOWED})`,
+    });
+  const dir = typeof sessionsDir === 'function' ? sessionsDir() : sessionsDir;
+  if (dir === undefined)
     throw new RuntimeError({
       kind: 'not_found',
       file: ref,
       message: `${ref} is not a file, and no persistence.sessionsDir is configured to look the session id up in (set it in agent.json, or pass the record file's path)`,
     });
-  const path = join(sessionsDir, recordFileName(ref));
+  const path = join(dir, recordFileName(ref));
   if (await isFile(path)) return path;
   throw new RuntimeError({
     kind: 'not_found',
     file: ref,
-    message: `no session ${JSON.stringify(ref)} in ${sessionsDir} (no file ${recordFileName(ref)}; records are written when a session finishes with persistence.sessionsDir set)`,
+    message: `no session ${JSON.stringify(ref)} in ${dir} (no file ${recordFileName(ref)}; records are written when a session finishes with persistence.sessionsDir set)`,
   });
 }
 
