@@ -22,6 +22,8 @@ export class RunScope {
   readonly conversations = new Map<string, readonly ConversationMessage[]>();
   /** Set when the run's record is written (`persistence.sessionsDir`). */
   keepsConversations = false;
+  /** Hears every accounting entry of the run as it is recorded, redacted (the billing ledger). */
+  onAccounting: ((entry: AccountingEntry, meta: AgentEventMeta) => void) | undefined;
 
   constructor(
     private readonly consumer: EventListener | undefined,
@@ -30,9 +32,12 @@ export class RunScope {
   ) {}
 
   private deliver(event: AgentEvent, meta: AgentEventMeta): void {
-    if (this.consumer === undefined) return;
+    const ledger = event.type === 'accounting' ? this.onAccounting : undefined;
+    if (this.consumer === undefined && ledger === undefined) return;
+    const redacted = redactEvent(event, this.redact);
     try {
-      this.consumer(redactEvent(event, this.redact), meta);
+      if (ledger !== undefined && redacted.type === 'accounting') ledger(redacted.entry, meta);
+      this.consumer?.(redacted, meta);
     } catch {
       // A listener's bug must not end the run (the session's own events are guarded the same way).
     }

@@ -4,6 +4,7 @@ import type {
   AgentEventMeta,
   AgentResult,
   ConversationExchange,
+  LogEntry,
   SessionSnapshot,
   SessionStore,
 } from '@agent/protocol';
@@ -135,7 +136,6 @@ export class TopAgentRuns {
       }
     }
     const scope = new RunScope(merged.onEvent, config.redact);
-    scope.keepsConversations = this.persistence.keepsRecords;
     const meta: AgentEventMeta = {
       isMaster: true,
       isFinal: false,
@@ -143,6 +143,8 @@ export class TopAgentRuns {
       agentPath: this.root.toolName,
       ...(merged.headendId === undefined ? {} : { headendId: merged.headendId }),
     };
+    const warn = (message: string) => scope.log(persistenceWarning(message), meta);
+    this.persistence.attach(scope, sessionId, warn);
     this.logMcpWarnings(scope, meta);
     const labels = conversation?.labels();
     const durable = this.resumable
@@ -173,18 +175,7 @@ export class TopAgentRuns {
       const kept = await this.sessions.keepPaused(result, durable?.onCheckpoint !== undefined, labels);
       await conversation?.record(kept, scope, meta);
       const final = scope.finish({ ...kept, finalAgentId: kept.finalAgentId ?? this.root.toolName });
-      this.persistence.persist(final, scope.conversations, (message) =>
-        scope.log(
-          {
-            severity: 'WRN',
-            direction: 'response',
-            type: 'llm',
-            remoteIdentifier: 'agent:persistence',
-            message,
-          },
-          meta,
-        ),
-      );
+      this.persistence.persist(final, scope.conversations, warn);
       return final;
     } catch (error) {
       return this.fail(config.redact(errorMessage(error)), merged);
@@ -241,6 +232,17 @@ export class TopAgentRuns {
     }
     return Object.keys(out).length === 0 ? undefined : out;
   }
+}
+
+/** The log line of a record or ledger write that failed (the run itself went on). */
+function persistenceWarning(message: string): Omit<LogEntry, 'timestamp'> {
+  return {
+    severity: 'WRN',
+    direction: 'response',
+    type: 'llm',
+    remoteIdentifier: 'agent:persistence',
+    message,
+  };
 }
 
 /** Why a run's input cannot be used, in words that say what is allowed; undefined when it can. */

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AccountingEntry, AgentEvent } from '@agent/protocol';
-import { scriptedModel } from '@agent/testkit';
+import { finalReport, scriptedModel, startModelServer } from '@agent/testkit';
 import { describe, expect, test } from 'vitest';
 import { createAgentRunner, MAX_LEDGER_LINE_BYTES, readSessionRecord } from '../src/index.js';
 import { appendLedger, ledgerLine } from '../src/persistence/ledger.js';
@@ -102,6 +102,48 @@ describe('the billing ledger', () => {
     expect(lines).toHaveLength(400);
     const parsed = lines.map((line) => JSON.parse(line) as { sessionId: string });
     for (let w = 0; w < 8; w++) expect(parsed.filter((p) => p.sessionId === `writer-${w}`)).toHaveLength(50);
+  });
+
+  test('a paused run resumed later: each LLM call is in the ledger once, and the record is the whole session', async () => {
+    const server = await startModelServer({
+      steps: [
+        {
+          text: 'Asking.',
+          toolCalls: [{ id: 'call_h1', name: 'agent__helper', arguments: { prompt: 'hi' } }],
+        },
+      ],
+    });
+    try {
+      const root = tempTree({
+        'agent.json': localConfig(
+          { persistence: { sessionsDir: 'records', billingFile: 'ledger.jsonl' } },
+          `${server.url}/v1`,
+        ),
+        'main.ai': agentFile('models: [local/m]\nagents: [helper.ai]\napproval:\n  tools: [agent__helper]'),
+        'helper.ai': agentFile('models: [local/m]\ndescription: Says hi'),
+      });
+      const options = isolated(root, { env: { XDG_STATE_HOME: join(root, 'state') } });
+      const runner = await createAgentRunner('main.ai', options);
+      const paused = await runner.run('Greet me.', { sessionId: 'paused-1' });
+      expect(paused.exitCode).toBe('EXIT-AWAITING-APPROVAL');
+      server.push(finalReport('hi'), finalReport('The helper said hi.'));
+      const resumed = await runner.resume('paused-1', { approvals: { call_h1: { approved: true } } });
+      await runner.close();
+      expect(resumed.success, resumed.error).toBe(true);
+      const ledger = readFileSync(join(root, 'ledger.jsonl'), 'utf8').trimEnd().split('\n');
+      const llm = ledger
+        .map((line) => JSON.parse(line) as { type: string; sessionId: string })
+        .filter((e) => e.type === 'llm');
+      // Three model calls in all (the pause, the helper, the report), each once.
+      expect(llm).toHaveLength(server.requests.length);
+      expect(llm).toHaveLength(3);
+      expect(llm.every((entry) => entry.sessionId === 'paused-1')).toBe(true);
+      const record = await readSessionRecord(join(root, 'records/paused-1.json.gz'));
+      expect(record.exitCode).toBe('EXIT-FINAL-ANSWER');
+      expect(record.totals.llmCalls).toBe(3);
+    } finally {
+      await server.close();
+    }
   });
 
   test('an existing ledger is appended to, never truncated', async () => {

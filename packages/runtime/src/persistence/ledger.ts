@@ -25,6 +25,25 @@ export function ledgerLine(entry: AccountingEntry, extra: { sessionId: string })
 }
 
 /**
+ * A ledger file written in the background: `append` queues an entry (writes keep their order)
+ * and returns at once; `flush` waits for the queue. A failed write is reported to the entry's
+ * `onError` and the next entries are still tried.
+ */
+export class BillingLedger {
+  private queue: Promise<void> = Promise.resolve();
+
+  constructor(readonly file: string) {}
+
+  append(entry: AccountingEntry, sessionId: string, onError: (error: unknown) => void): void {
+    this.queue = this.queue.then(() => appendLedger(this.file, [entry], sessionId).catch(onError));
+  }
+
+  flush(): Promise<void> {
+    return this.queue;
+  }
+}
+
+/**
  * Appends a run's accounting entries to the ledger, one `write` per line on a descriptor opened
  * with `O_APPEND` (created 0600, its directory if missing), so several processes can share it.
  */

@@ -2,45 +2,56 @@ import type { AgentResult } from '@agent/protocol';
 import { errorMessage } from '@agent/protocol/util';
 import type { Redactor } from '../config/redact.js';
 import type { PersistenceSection } from '../config/schema.js';
-import { appendLedger } from './ledger.js';
+import type { RunScope } from '../run-scope.js';
+import { BillingLedger } from './ledger.js';
 import { buildSessionRecord, type Conversations } from './record.js';
 import { writeSessionRecord } from './record-file.js';
 
 /**
- * What a runner keeps of its finished top-level runs (`persistence` in agent.json): the
- * session record in `sessionsDir`, the accounting entries in the `billingFile` ledger. The
- * writes run in the background (the run's result is not held up); `close` waits for them.
+ * What a runner keeps of its top-level runs (`persistence` in agent.json): every accounting
+ * entry in the `billingFile` ledger as it is recorded, and each finished session's record in
+ * `sessionsDir`. The writes run in the background (the run is not held up); `flush` waits.
  */
 export class RunPersistence {
   private readonly pending = new Set<Promise<void>>();
+  private readonly ledger: BillingLedger | undefined;
 
   constructor(
     private readonly section: PersistenceSection | undefined,
     private readonly redact: Redactor,
-  ) {}
-
-  /** True when records are written: the run then keeps its sub-agents' conversations. */
-  get keepsRecords(): boolean {
-    return this.section?.sessionsDir !== undefined;
+  ) {
+    const file = section?.billingFile;
+    this.ledger = file === undefined ? undefined : new BillingLedger(file);
   }
 
-  /** Starts the writes for a finished run; `onError` hears (redacted) why one failed. */
-  persist(result: AgentResult, conversations: Conversations, onError: (message: string) => void): void {
-    const { sessionsDir, billingFile } = this.section ?? {};
-    const report = (what: string) => (error: unknown) =>
-      onError(this.redact(`${what}: ${errorMessage(error)}`));
-    if (billingFile !== undefined)
-      this.track(
-        appendLedger(billingFile, result.accounting, result.sessionId).catch(
-          report(`cannot append to the billing ledger ${billingFile}`),
-        ),
+  /**
+   * Wires a run's scope: its accounting entries go to the ledger under the run's `sessionId`,
+   * and its sub-agents' conversations are kept when a record will be written. `warn` hears
+   * (redacted) why a write failed.
+   */
+  attach(scope: RunScope, sessionId: string, warn: (message: string) => void): void {
+    scope.keepsConversations = this.section?.sessionsDir !== undefined;
+    const ledger = this.ledger;
+    if (ledger === undefined) return;
+    const failed = (error: unknown) =>
+      warn(this.redact(`cannot append to the billing ledger ${ledger.file}: ${errorMessage(error)}`));
+    scope.onAccounting = (entry, meta) =>
+      ledger.append(
+        entry.agentPath === undefined ? { ...entry, agentPath: meta.agentPath } : entry,
+        sessionId,
+        failed,
       );
-    if (sessionsDir !== undefined)
-      this.track(
-        this.writeRecord(sessionsDir, result, conversations).catch(
-          report(`cannot write the session record in ${sessionsDir}`),
-        ),
-      );
+  }
+
+  /** Starts writing the record of a finished run (when `sessionsDir` is set). */
+  persist(result: AgentResult, conversations: Conversations, warn: (message: string) => void): void {
+    const dir = this.section?.sessionsDir;
+    if (dir === undefined) return;
+    const write = this.writeRecord(dir, result, conversations).catch((error: unknown) =>
+      warn(this.redact(`cannot write the session record in ${dir}: ${errorMessage(error)}`)),
+    );
+    this.pending.add(write);
+    void write.finally(() => this.pending.delete(write));
   }
 
   private async writeRecord(dir: string, result: AgentResult, conversations: Conversations): Promise<void> {
@@ -55,13 +66,9 @@ export class RunPersistence {
     );
   }
 
-  private track(promise: Promise<void>): void {
-    this.pending.add(promise);
-    void promise.finally(() => this.pending.delete(promise));
-  }
-
   /** Resolves once every write started so far has ended. */
   async flush(): Promise<void> {
     while (this.pending.size > 0) await Promise.all([...this.pending]);
+    await this.ledger?.flush();
   }
 }
