@@ -2,6 +2,7 @@
 import { OUTPUT_FORMATS } from '@agent/protocol';
 import { Command } from 'commander';
 import { demoCommand } from './commands/demo.js';
+import { inspectCommand } from './commands/inspect.js';
 import { listCommand } from './commands/list.js';
 import { mcpListCommand, mcpLoginCommand, mcpLogoutCommand } from './commands/mcp.js';
 import { resumeCommand } from './commands/resume.js';
@@ -14,7 +15,7 @@ import { processIo } from './io.js';
 import { runMain, version } from './main.js';
 import { expandShorthand } from './shorthand.js';
 
-const COMMANDS = ['run', 'resume', 'validate', 'list', 'demo', 'mcp', 'help'];
+const COMMANDS = ['run', 'resume', 'validate', 'list', 'inspect', 'demo', 'mcp', 'help'];
 
 function buildProgram(setCode: (code: CliExitCode) => void): Command {
   const io = processIo();
@@ -117,6 +118,22 @@ function buildProgram(setCode: (code: CliExitCode) => void): Command {
     .option('--json', 'print the listing as JSON')
     .action(async (options) => {
       setCode(await listCommand(options, io));
+    });
+
+  program
+    .command('inspect')
+    .description(
+      'show a finished session (persistence.sessionsDir) as a tree with tokens, cost and durations',
+    )
+    .argument(
+      '<file-or-session-id>',
+      'a record file (<id>.json.gz), or a session id in the configured sessionsDir',
+    )
+    .option('-c, --config <file>', 'config file (where persistence.sessionsDir is set)')
+    .option('--full', 'show the LLM and tool payloads whole instead of folded')
+    .option('--json', 'print the session record as JSON')
+    .action(async (ref: string, options) => {
+      setCode(await inspectCommand(ref, options, io));
     });
 
   const mcp = program

@@ -28,7 +28,7 @@ export const REFUSED_FLAGS: ReadonlyArray<readonly [flag: string, why: string]> 
   ['--agents <list>', "an agent's sub-agents are what its file lists (`agents:`); edit the agent file"],
   [
     '--sessions-dir <dir>',
-    'set `sessions.path` in agent.json, or `persistence.sessionsDir` in .ai-agent.json',
+    'set `persistence.sessionsDir` in agent.json or .ai-agent.json (session records), or `sessions.path` (resumable sessions)',
   ],
 ];
 

@@ -1,5 +1,4 @@
 import {
-  type Admission,
   type AdmissionGate,
   type AgentCatalog,
   createAnthropicHeadend,

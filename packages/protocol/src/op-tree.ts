@@ -28,6 +28,8 @@ export interface OpNode {
   structuredOutput?: unknown;
   /** Answered from a cache: a session replayed from the response cache, a tool call from the tool cache. */
   cached?: true;
+  /** Tool nodes: the id of the tool call in the conversation (where its arguments and result are). */
+  toolCallId?: string;
   /** Sub-agent sessions hang under the tool node that ran them. */
   children: OpNode[];
 }

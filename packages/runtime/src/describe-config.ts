@@ -69,20 +69,15 @@ export async function describeConfig(
 }
 
 /**
- * The billing file the configuration names (`accounting.file`, or ai-agent's
- * `persistence.billingFile`), absolute; undefined when none does or the configuration cannot be
- * read (running the agent then reports why). The CLIs append a run's accounting entries to it.
+ * The configuration's `persistence.sessionsDir` (absolute), where `agent inspect` looks a
+ * session id up; undefined when none is set. Throws `RuntimeError` for a configuration that
+ * cannot be read.
  */
-export function configuredAccountingFile(options: ResolveOptions, agentFile?: string): string | undefined {
+export function configuredSessionsDir(options: ResolveOptions, agentFile?: string): string | undefined {
   const cwd = resolve(options.cwd ?? process.cwd());
-  try {
-    const config = resolveConfig(
-      { ...options, cwd },
-      agentFile === undefined ? undefined : dirname(resolve(cwd, agentFile)),
-    );
-    const file = config.accounting?.value.file;
-    return typeof file === 'string' ? file : undefined;
-  } catch {
-    return undefined;
-  }
+  const config = resolveConfig(
+    { ...options, cwd },
+    agentFile === undefined ? undefined : dirname(resolve(cwd, agentFile)),
+  );
+  return config.persistence?.value.sessionsDir;
 }

@@ -34,10 +34,17 @@ export {
   DEFAULT_MAX_SUB_AGENT_DEPTH,
   TRACE_SAMPLERS,
 } from './config/schema.js';
-export { configuredAccountingFile, describeConfig } from './describe-config.js';
+export { configuredSessionsDir, describeConfig } from './describe-config.js';
 export { RuntimeError } from './errors.js';
 export { type AgentToolListing, type ListedTool, listAgentTools } from './list-agent-tools.js';
 export { type ConfiguredMcpServer, configuredMcpServers } from './mcp-servers.js';
+export { MAX_LEDGER_LINE_BYTES } from './persistence/ledger.js';
+export {
+  findSessionRecord,
+  MAX_RECORD_BYTES,
+  readSessionRecord,
+  recordFileName,
+} from './persistence/record-file.js';
 export { FORMAT_DESCRIPTIONS } from './prompt-variables.js';
 export { MAX_LOADED_FILE_BYTES } from './read-regular-file.js';
 export { runAgentFile } from './run-agent-file.js';

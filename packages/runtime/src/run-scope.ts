@@ -1,4 +1,11 @@
-import type { AccountingEntry, AgentEvent, AgentEventMeta, AgentResult, LogEntry } from '@agent/protocol';
+import type {
+  AccountingEntry,
+  AgentEvent,
+  AgentEventMeta,
+  AgentResult,
+  ConversationMessage,
+  LogEntry,
+} from '@agent/protocol';
 import { type Redactor, redactEvent, redactResult } from './config/redact.js';
 
 export type EventListener = (event: AgentEvent, meta: AgentEventMeta) => void;
@@ -11,6 +18,12 @@ export type EventListener = (event: AgentEvent, meta: AgentEventMeta) => void;
 export class RunScope {
   private readonly logs: LogEntry[] = [];
   private readonly accounting: AccountingEntry[] = [];
+  /** Sub-agent sessions' conversations by session id, for the run's record (`keepsConversations`). */
+  readonly conversations = new Map<string, readonly ConversationMessage[]>();
+  /** Set when the run's record is written (`persistence.sessionsDir`). */
+  keepsConversations = false;
+  /** Hears every accounting entry of the run as it is recorded, redacted (the billing ledger). */
+  onAccounting: ((entry: AccountingEntry, meta: AgentEventMeta) => void) | undefined;
 
   constructor(
     private readonly consumer: EventListener | undefined,
@@ -19,9 +32,12 @@ export class RunScope {
   ) {}
 
   private deliver(event: AgentEvent, meta: AgentEventMeta): void {
-    if (this.consumer === undefined) return;
+    const ledger = event.type === 'accounting' ? this.onAccounting : undefined;
+    if (this.consumer === undefined && ledger === undefined) return;
+    const redacted = redactEvent(event, this.redact);
     try {
-      this.consumer(redactEvent(event, this.redact), meta);
+      if (ledger !== undefined && redacted.type === 'accounting') ledger(redacted.entry, meta);
+      this.consumer?.(redacted, meta);
     } catch {
       // A listener's bug must not end the run (the session's own events are guarded the same way).
     }
@@ -35,6 +51,13 @@ export class RunScope {
       else if (event.type === 'accounting') this.accounting.push(event.entry);
       this.deliver(event, meta);
     };
+  }
+
+  /** A finished sub-agent session: its conversation is kept when the run's record needs it. */
+  keepConversation(result: AgentResult): AgentResult {
+    if (this.keepsConversations && result.opTree !== undefined)
+      this.conversations.set(result.opTree.sessionId, result.conversation);
+    return result;
   }
 
   /** A log line the runtime writes itself (traces, MCP warnings), under a session's meta. */

@@ -4,6 +4,7 @@ import type {
   AgentEventMeta,
   AgentResult,
   ConversationExchange,
+  LogEntry,
   SessionSnapshot,
   SessionStore,
 } from '@agent/protocol';
@@ -12,6 +13,7 @@ import { contextFromTraceparent } from '@agent/telemetry';
 import { context as otelContext } from '@opentelemetry/api';
 import type { ResumeOptions, RunAgentFileOptions, RunInput, RunOptions, StoredSession } from './api.js';
 import { runAgentChain } from './orchestration/run-chain.js';
+import { RunPersistence } from './persistence/run-persistence.js';
 import { configurationFailure, runExpectedOutput } from './run-outcomes.js';
 import { RunScope } from './run-scope.js';
 import type { PreparedRunner, SessionRequest } from './session-request.js';
@@ -27,6 +29,7 @@ type Durable = SessionRequest['durable'];
  */
 export class TopAgentRuns {
   private readonly sessions: RunnerSessions;
+  private readonly persistence: RunPersistence;
   /** Checkpoints and resume cover one session: an agent with advisors, a router or a handoff is a chain. */
   private readonly resumable: boolean;
   private closed = false;
@@ -38,6 +41,7 @@ export class TopAgentRuns {
   ) {
     const { config, tree } = prepared.context;
     this.sessions = new RunnerSessions(config, tree.root.path, options.sessionStore);
+    this.persistence = new RunPersistence(config.persistence?.value, config.redact);
     this.resumable = tree.root.orchestration === undefined;
   }
 
@@ -101,9 +105,12 @@ export class TopAgentRuns {
   close(): Promise<void> {
     this.closed = true;
     const { context } = this.prepared;
-    this.closing ??= Promise.all([context.mcp.close(), context.cache?.close(), this.sessions.close()]).then(
-      () => undefined,
-    );
+    this.closing ??= Promise.all([
+      context.mcp.close(),
+      context.cache?.close(),
+      this.sessions.close(),
+      this.persistence.flush(),
+    ]).then(() => undefined);
     return this.closing;
   }
 
@@ -137,6 +144,8 @@ export class TopAgentRuns {
       agentPath: this.root.toolName,
       ...(merged.headendId === undefined ? {} : { headendId: merged.headendId }),
     };
+    const warn = (message: string) => scope.log(persistenceWarning(message), meta);
+    this.persistence.attach(scope, sessionId, warn);
     this.logMcpWarnings(scope, meta);
     const labels = conversation?.labels();
     const durable = this.resumable
@@ -172,7 +181,9 @@ export class TopAgentRuns {
           : await otelContext.with(contextFromTraceparent(merged.traceparent, otelContext.active()), chain);
       const kept = await this.sessions.keepPaused(result, durable?.onCheckpoint !== undefined, labels);
       await conversation?.record(kept, scope, meta);
-      return scope.finish({ ...kept, finalAgentId: kept.finalAgentId ?? this.root.toolName });
+      const final = scope.finish({ ...kept, finalAgentId: kept.finalAgentId ?? this.root.toolName });
+      this.persistence.persist(final, scope.conversations, warn);
+      return final;
     } catch (error) {
       return this.fail(config.redact(errorMessage(error)), merged);
     } finally {
@@ -228,6 +239,17 @@ export class TopAgentRuns {
     }
     return Object.keys(out).length === 0 ? undefined : out;
   }
+}
+
+/** The log line of a record or ledger write that failed (the run itself went on). */
+function persistenceWarning(message: string): Omit<LogEntry, 'timestamp'> {
+  return {
+    severity: 'WRN',
+    direction: 'response',
+    type: 'llm',
+    remoteIdentifier: 'agent:persistence',
+    message,
+  };
 }
 
 /** Why a run's input cannot be used, in words that say what is allowed; undefined when it can. */

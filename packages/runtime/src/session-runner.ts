@@ -1,16 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type AgentSessionConfig, createAgentSession } from '@agent/core';
 import { createInProcessFsProvider } from '@agent/mcp/fs-server';
-import type {
-  AgentEventMeta,
-  AgentResult,
-  ConversationExchange,
-  ConversationMessage,
-  ExpectedOutput,
-  ModelTarget,
-  PausedChild,
-  ToolProvider,
-} from '@agent/protocol';
+import type { AgentEventMeta, AgentResult, ModelTarget, PausedChild, ToolProvider } from '@agent/protocol';
 import { traceSession } from '@agent/telemetry';
 import type { AgentDefinition, ModelRef } from './agent-file/definition.js';
 import { type AgentSettings, layerSettings, pickSettings } from './agent-file/settings.js';
@@ -190,7 +181,7 @@ export function buildSessionConfig(
             scope,
             ...(request.headendId === undefined ? {} : { headendId: request.headendId }),
             ...childDurable(request.durable, childRequest.resume),
-          }),
+          }).then((result) => scope.keepConversation(result)),
       }),
     );
   }

@@ -3,7 +3,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { resolveConfig } from '../src/config/layers.js';
-import { configuredAccountingFile, validateAgentFile } from '../src/index.js';
+import { configuredSessionsDir, validateAgentFile } from '../src/index.js';
 import { agentFile, isolated, tempTree } from './helpers/temp-tree.js';
 
 // ai-agent's `persistence` and `accounting` sections of `.ai-agent.json`, in the shapes its
@@ -17,12 +17,11 @@ function configOf(json: object, env: Record<string, string> = {}) {
 }
 
 describe('.ai-agent.json: persistence', () => {
-  test('sessionsDir is the session store: a SQLite file in that directory, relative to the file', () => {
+  test("sessionsDir is this runtime's persistence.sessionsDir (the session records), relative to the file", () => {
     const { root, config } = configOf({ ...PROVIDERS, persistence: { sessionsDir: './state/sessions' } });
-    expect(config.sessions?.value).toEqual({
-      store: 'sqlite',
-      path: join(root, 'state/sessions/sessions.sqlite'),
-    });
+    expect(config.persistence?.value).toEqual({ sessionsDir: join(root, 'state/sessions') });
+    // Not the resumable session store: that stays the runtime's own default.
+    expect(config.sessions).toBeUndefined();
     expect(config.warnings).toEqual([]);
   });
 
@@ -31,19 +30,24 @@ describe('.ai-agent.json: persistence', () => {
       { ...PROVIDERS, persistence: { sessionsDir: '~/.ai-agent/sessions', billingFile: '${LEDGER}' } },
       { LEDGER: '/var/tmp/ledger.jsonl' },
     );
-    expect(config.sessions?.value.path).toBe(join(homedir(), '.ai-agent/sessions/sessions.sqlite'));
-    expect(config.accounting?.value).toEqual({ file: '/var/tmp/ledger.jsonl' });
+    expect(config.persistence?.value).toEqual({
+      sessionsDir: join(homedir(), '.ai-agent/sessions'),
+      billingFile: '/var/tmp/ledger.jsonl',
+    });
   });
 
-  test("this runtime's own sections win: sessions over sessionsDir, accounting.file over billingFile", () => {
+  test('persistence.billingFile wins over the older accounting.file; sessions stays the session store', () => {
     const { root, config } = configOf({
       ...PROVIDERS,
       sessions: { store: 'sqlite', path: './mine.sqlite' },
-      accounting: { file: './mine.jsonl' },
-      persistence: { sessionsDir: './theirs', billingFile: './theirs.jsonl' },
+      accounting: { file: './old.jsonl' },
+      persistence: { sessionsDir: './records', billingFile: './ledger.jsonl' },
     });
     expect(config.sessions?.value.path).toBe(join(root, 'mine.sqlite'));
-    expect(config.accounting?.value.file).toBe(join(root, 'mine.jsonl'));
+    expect(config.persistence?.value).toEqual({
+      sessionsDir: join(root, 'records'),
+      billingFile: join(root, 'ledger.jsonl'),
+    });
   });
 
   test('an unknown key or a value that is not a path is an error at its line', async () => {
@@ -66,20 +70,48 @@ describe('.ai-agent.json: persistence', () => {
 });
 
 describe('.ai-agent.json: accounting', () => {
-  test('accounting.file is the billing file the CLIs write, relative to the config file', () => {
-    const root = tempTree({ '.ai-agent.json': { ...PROVIDERS, accounting: { file: './bills.jsonl' } } });
-    expect(configuredAccountingFile(isolated(root))).toBe(join(root, 'bills.jsonl'));
+  test('accounting.file is the billing ledger (persistence.billingFile), relative to the config file', () => {
+    const { root, config } = configOf({ ...PROVIDERS, accounting: { file: './bills.jsonl' } });
+    expect(config.persistence?.value).toEqual({ billingFile: join(root, 'bills.jsonl') });
   });
 
-  test('agent.json takes the same section; none is undefined; an unknown key is an error', async () => {
-    const root = tempTree({ 'agent.json': { ...PROVIDERS, accounting: { file: '/tmp/x.jsonl' } } });
-    expect(configuredAccountingFile(isolated(root))).toBe('/tmp/x.jsonl');
-    expect(configuredAccountingFile(isolated(tempTree({ 'agent.json': PROVIDERS })))).toBeUndefined();
+  test('an unknown key is an error naming the allowed one', async () => {
     const bad = tempTree({
       '.ai-agent.json': { ...PROVIDERS, accounting: { fiel: 'x' } },
       'a.ai': agentFile('models: [p/m]'),
     });
     const { problems } = await validateAgentFile('a.ai', isolated(bad));
     expect(problems[0]?.message).toContain('unknown key `fiel` in `accounting`; did you mean `file`?');
+  });
+});
+
+describe('agent.json: persistence', () => {
+  test('sessionsDir and billingFile, relative to the file; configuredSessionsDir finds the directory', () => {
+    const root = tempTree({
+      'agent.json': { ...PROVIDERS, persistence: { sessionsDir: 'records', billingFile: '/tmp/x.jsonl' } },
+    });
+    const config = resolveConfig(isolated(root));
+    expect(config.persistence?.value).toEqual({
+      sessionsDir: join(root, 'records'),
+      billingFile: '/tmp/x.jsonl',
+    });
+    expect(configuredSessionsDir(isolated(root))).toBe(join(root, 'records'));
+    expect(configuredSessionsDir(isolated(tempTree({ 'agent.json': PROVIDERS })))).toBeUndefined();
+  });
+
+  test('accounting is no longer a section of agent.json; an unknown persistence key is an error', async () => {
+    const old = tempTree({
+      'agent.json': { ...PROVIDERS, accounting: { file: 'x.jsonl' } },
+      'a.ai': agentFile('models: [p/m]'),
+    });
+    const first = await validateAgentFile('a.ai', isolated(old));
+    expect(first.ok).toBe(false);
+    expect(first.problems.map((p) => p.message).join('\n')).toContain('accounting');
+    const bad = tempTree({
+      'agent.json': { ...PROVIDERS, persistence: { sessionDir: 'x' } },
+      'a.ai': agentFile('models: [p/m]'),
+    });
+    const second = await validateAgentFile('a.ai', isolated(bad));
+    expect(second.problems.map((p) => p.message).join('\n')).toContain('sessionDir');
   });
 });

@@ -221,28 +221,16 @@ export async function runSession(params: RunSessionParams): Promise<CliExitCode>
 }
 
 /**
- * The billing file: `--accounting` / `--billing-file`, else the config's `accounting.file` (or
- * ai-agent's `persistence.billingFile`); a file that cannot be opened is a usage error naming
- * where it was set.
+ * `--accounting` / `--billing-file`: this run's entries in a file of its own (the
+ * configuration's `persistence.billingFile` ledger is written by the runtime); a file that
+ * cannot be opened is a usage error.
  */
 async function openAccounting(
   params: RunSessionParams,
   printErr: (line: string) => void,
 ): Promise<AccountingFile | undefined> {
-  let path = params.display.accountingPath;
-  let from = '--accounting';
-  if (path === undefined) {
-    const runtime = await import('@agent/runtime');
-    const agentFile = params.resume?.agentFile ?? (params.file === '' ? undefined : params.file);
-    path = runtime.configuredAccountingFile(
-      {
-        ...params.resolve,
-        ...(params.run.configPath === undefined ? {} : { configPath: params.run.configPath }),
-      },
-      agentFile,
-    );
-    from = 'accounting.file';
-  }
+  const path = params.display.accountingPath;
+  const from = '--accounting';
   if (path === undefined) return undefined;
   try {
     return new AccountingFile(path, (message) => printErr(`agent: ${message}`));

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { legacyDirectory } from './ai-agent-fixture.js';
 import { removeWorkspaces, report, type Step } from './helpers.js';
@@ -57,7 +57,7 @@ describe('ai-agent output flags', () => {
     expect(JSON.stringify(entries)).toContain('"inputTokens":100');
   });
 
-  it("persistence.billingFile and sessionsDir of .ai-agent.json: the run's accounting and its session go there", async () => {
+  it("persistence.billingFile and sessionsDir of .ai-agent.json: the run's accounting and its record go there", async () => {
     const { ws, aiAgent } = await legacyDirectory([report('kept'), report('flagged')], {
       persistence: { sessionsDir: './state', billingFile: './bills.jsonl' },
     });
@@ -65,11 +65,13 @@ describe('ai-agent output flags', () => {
     expect(result.code, result.stderr).toBe(0);
     const bills = readFileSync(ws.file('bills.jsonl'), 'utf8');
     expect(bills).toContain('"model":"gpt-oss"');
-    expect(existsSync(ws.file('state/sessions.sqlite'))).toBe(true);
-    // --billing-file beats the config's file.
+    expect(readdirSync(ws.file('state')).filter((name) => name.endsWith('.json.gz'))).toHaveLength(1);
+    // --billing-file is an extra file of this run; the ledger keeps every run.
     expect((await aiAgent(['main.ai', 'hi', '--billing-file', 'other.jsonl'])).code).toBe(0);
-    expect(readFileSync(ws.file('bills.jsonl'), 'utf8')).toBe(bills);
-    expect(readFileSync(ws.file('other.jsonl'), 'utf8')).toContain('"model":"gpt-oss"');
+    const other = readFileSync(ws.file('other.jsonl'), 'utf8');
+    expect(other).toContain('"model":"gpt-oss"');
+    const ledger = readFileSync(ws.file('bills.jsonl'), 'utf8').trimEnd().split('\n');
+    expect(ledger).toHaveLength(bills.trimEnd().split('\n').length + other.trimEnd().split('\n').length);
   });
 
   it('--quiet prints the report and nothing else', async () => {
@@ -202,7 +204,7 @@ describe('ai-agent flags this runtime refuses', () => {
   it.each([
     ['--tools', 'github', "an agent's MCP servers are what its file lists"],
     ['--agents', 'a.ai,b.ai', "an agent's sub-agents are what its file lists"],
-    ['--sessions-dir', '/tmp/x', 'set `sessions.path` in agent.json, or `persistence.sessionsDir`'],
+    ['--sessions-dir', '/tmp/x', 'set `persistence.sessionsDir` in agent.json or .ai-agent.json'],
   ])('%s is a usage error saying why and what to do instead', async (flag, value, why) => {
     const { server, aiAgent } = await legacyDirectory([]);
     const result = await aiAgent(['main.ai', 'hi', flag, value]);

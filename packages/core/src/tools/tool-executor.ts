@@ -148,6 +148,7 @@ export class ToolExecutor {
     error = 'too_many_calls',
   ): Promise<CallRun> {
     const node = this.options.opTree.begin(parent, 'tool', call.name);
+    node.toolCallId = call.id;
     const started = this.options.now();
     const outcome: RawToolOutcome = { ok: false, text: failedText(message), error };
     this.events.started(call);
@@ -164,6 +165,7 @@ export class ToolExecutor {
     budget: CallBudget,
   ): Promise<CallRun> {
     const node = this.options.opTree.begin(parent, 'tool', call.name);
+    node.toolCallId = call.id;
     const started = this.options.now();
     const argsJson = call.rawArguments ?? JSON.stringify(call.arguments);
     this.events.started(call);

@@ -1,6 +1,5 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { SESSIONS_FILE_NAME } from '@agent/cache';
 import { isRecord } from '@agent/protocol/util';
 import { type Context, checkKeys, fail, type Json, warn } from './ai-agent-context.js';
 
@@ -30,11 +29,7 @@ export function translateSections(out: Json, ctx: Context): void {
   // `agent-server` reads it from the file itself (aiAgentConfigSection); an agent run has no use for it.
   delete out.slack;
   if (isRecord(out.cache)) out.cache = cacheSection(out.cache);
-  if (isRecord(out.accounting)) checkKeys(out.accounting, ['file'], [], ['accounting'], ctx);
-  if ('persistence' in out) {
-    persistence(out, ctx);
-    delete out.persistence;
-  }
+  if ('persistence' in out || 'accounting' in out) persistence(out, ctx);
 }
 
 function cacheSection(value: Json): Json {
@@ -51,29 +46,38 @@ function cacheSection(value: Json): Json {
 }
 
 /**
- * `persistence.sessionsDir`: the session store, a SQLite file in that directory (this
- * runtime's own `sessions` wins); `persistence.billingFile`: the billing file
- * (`accounting.file` wins).
+ * ai-agent's `persistence` (`sessionsDir`, `billingFile`) is this runtime's `persistence`
+ * (session records and the billing ledger); its older `accounting.file` is the billing file
+ * when `persistence.billingFile` is not set. `~` is the home directory.
  */
 function persistence(out: Json, ctx: Context): void {
-  const section = out.persistence;
+  const section = out.persistence ?? {};
   if (!isRecord(section)) {
     fail(ctx, ['persistence'], '`persistence` must be an object { sessionsDir?, billingFile? }');
+    delete out.persistence;
     return;
   }
-  const value = { ...section };
+  const value: Json = { ...section };
   checkKeys(value, ['sessionsDir', 'billingFile'], [], ['persistence'], ctx);
+  const accounting = out.accounting;
+  delete out.accounting;
+  if (isRecord(accounting)) {
+    checkKeys(accounting, ['file'], [], ['accounting'], ctx);
+    if (accounting.file !== undefined && (typeof accounting.file !== 'string' || accounting.file === ''))
+      fail(ctx, ['accounting', 'file'], '`accounting.file` must be a path');
+    else if (value.billingFile === undefined && accounting.file !== undefined)
+      value.billingFile = accounting.file;
+  }
   for (const key of ['sessionsDir', 'billingFile'] as const) {
-    if (value[key] !== undefined && (typeof value[key] !== 'string' || value[key] === ''))
+    const path = value[key];
+    if (path === undefined) continue;
+    if (typeof path !== 'string' || path === '') {
       fail(ctx, ['persistence', key], `\`persistence.${key}\` must be a path`);
+      delete value[key];
+    } else value[key] = withHome(path);
   }
-  const { sessionsDir, billingFile } = value;
-  if (typeof sessionsDir === 'string' && sessionsDir !== '' && out.sessions === undefined)
-    out.sessions = { store: 'sqlite', path: join(withHome(sessionsDir), SESSIONS_FILE_NAME) };
-  if (typeof billingFile === 'string' && billingFile !== '') {
-    const accounting = isRecord(out.accounting) ? out.accounting : {};
-    out.accounting = { ...accounting, file: accounting.file ?? withHome(billingFile) };
-  }
+  if (Object.keys(value).length === 0) delete out.persistence;
+  else out.persistence = value;
 }
 
 /** ai-agent's defaults are written `~/.ai-agent/...`: `~` is the home directory. */

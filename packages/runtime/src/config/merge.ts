@@ -3,11 +3,11 @@ import type { Problem } from '../errors.js';
 import type { SourceLocator } from '../source-locator.js';
 import type { OpenApiSpecEntry, RestToolEntry } from './http-api-schema.js';
 import type {
-  AccountingSection,
   CacheSection,
   ConfigDefaults,
   ConfigFile,
   McpServerEntry,
+  PersistenceSection,
   ProviderEntry,
   SessionsSection,
   TelemetrySection,
@@ -56,8 +56,8 @@ export interface MergedConfig {
   warnings: Problem[];
   /** The session store: like `cache`, the highest layer that sets it sets all of it. */
   sessions?: ConfigEntry<SessionsSection>;
-  /** The command line's billing file: like `cache`, from the highest layer that sets it. */
-  accounting?: ConfigEntry<AccountingSection>;
+  /** Session records and the billing ledger: like `cache`, from the highest layer that sets it. */
+  persistence?: ConfigEntry<PersistenceSection>;
   /** OpenTelemetry export: like `cache`, the highest layer that sets it sets all of it. */
   telemetry?: ConfigEntry<TelemetrySection>;
 }
@@ -87,7 +87,7 @@ function mergeNamed<T>(
  * - `defaults`: key by key, the highest layer wins; `reasoning` and `toolOutput` are merged
  *   key by key too; lists (`models`) are replaced, never concatenated.
  * - `allowedPaths`: the places of every layer count.
- * - `cache`, `sessions`, `accounting`, `telemetry`: the highest layer that has one defines it whole.
+ * - `cache`, `sessions`, `persistence`, `telemetry`: the highest layer that has one defines it whole.
  */
 export function mergeLayers(layers: readonly LoadedLayer[]): MergedConfig {
   const merged: MergedConfig = {
@@ -117,11 +117,11 @@ export function mergeLayers(layers: readonly LoadedLayer[]): MergedConfig {
     if (layer.data.sessions !== undefined) {
       merged.sessions = { name: 'sessions', value: layer.data.sessions, origin: origin(layer, ['sessions']) };
     }
-    if (layer.data.accounting !== undefined) {
-      merged.accounting = {
-        name: 'accounting',
-        value: layer.data.accounting,
-        origin: origin(layer, ['accounting']),
+    if (layer.data.persistence !== undefined) {
+      merged.persistence = {
+        name: 'persistence',
+        value: layer.data.persistence,
+        origin: origin(layer, ['persistence']),
       };
     }
     if (layer.data.telemetry !== undefined) {

@@ -108,7 +108,10 @@ export function readLayer(
   // The SQLite cache file, like every path of the file, is relative to its directory.
   if (typeof data.cache?.path === 'string') data.cache.path = resolve(dir, data.cache.path);
   if (typeof data.sessions?.path === 'string') data.sessions.path = resolve(dir, data.sessions.path);
-  if (typeof data.accounting?.file === 'string') data.accounting.file = resolve(dir, data.accounting.file);
+  for (const key of ['sessionsDir', 'billingFile'] as const) {
+    const value = data.persistence?.[key];
+    if (typeof value === 'string') data.persistence![key] = resolve(dir, value);
+  }
   if (data.allowedPaths !== undefined)
     data.allowedPaths = data.allowedPaths.map((p) => (typeof p === 'string' ? resolve(dir, p) : p));
   return { layer: { path, file, data, locator, warnings }, secrets };

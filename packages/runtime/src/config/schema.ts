@@ -115,10 +115,12 @@ export type CacheSection = CacheStoreConfig;
 /** Where session snapshots live (`sqlite` by default, in the user's state directory); docs/sessions.md. */
 export type SessionsSection = SessionStoreConfig;
 
-/** Where the command line's billing file is (ai-agent's `accounting.file`); docs/configuration.md. */
-export interface AccountingSection {
-  /** Every accounting entry of a CLI run is appended here as one JSON line (relative to this file). */
-  file?: string;
+/** What the runtime keeps of finished runs (ai-agent's `persistence`); docs/observability.md. */
+export interface PersistenceSection {
+  /** Every finished top-level session is written here as `<sessionId>.json.gz` (relative to this file). */
+  sessionsDir?: string;
+  /** Every accounting entry of every run is appended here as one JSON line (relative to this file). */
+  billingFile?: string;
 }
 
 /** The OTEL_TRACES_SAMPLER names `telemetry.sampler` takes. */
@@ -170,7 +172,7 @@ export interface ConfigFile {
   defaults?: ConfigDefaults;
   cache?: CacheSection;
   sessions?: SessionsSection;
-  accounting?: AccountingSection;
+  persistence?: PersistenceSection;
   telemetry?: TelemetrySection;
 }
 
@@ -454,11 +456,14 @@ export const CONFIG_SCHEMA: Schema = {
     defaults: DEFAULTS_SCHEMA,
     cache: CACHE,
     sessions: SESSIONS,
-    accounting: {
+    persistence: {
       type: 'object',
-      properties: { file: { type: 'string', minLength: 1, 'x-expects': 'a file path (JSON lines)' } },
+      properties: {
+        sessionsDir: { type: 'string', minLength: 1, 'x-expects': 'a directory path' },
+        billingFile: { type: 'string', minLength: 1, 'x-expects': 'a file path (JSON lines)' },
+      },
       additionalProperties: false,
-      'x-expects': 'an object { file }',
+      'x-expects': 'an object { sessionsDir?, billingFile? }',
     },
     telemetry: TELEMETRY,
   },

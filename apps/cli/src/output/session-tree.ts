@@ -1,0 +1,122 @@
+import type { OpPayload, RecordNode, SessionRecord } from '@agent/protocol';
+
+/** Characters of a payload shown before it is folded (without `--full`). */
+export const FOLD_CHARACTERS = 160;
+
+interface Sums {
+  inputTokens: number;
+  outputTokens: number;
+  cachedTokens: number;
+  costUsd: number;
+  llmCalls: number;
+  toolCalls: number;
+}
+
+/** Tokens, cost and calls of a node and everything below it (sub-agents included). */
+export function sumNode(node: RecordNode): Sums {
+  const sums: Sums = {
+    inputTokens: 0,
+    outputTokens: 0,
+    cachedTokens: 0,
+    costUsd: 0,
+    llmCalls: 0,
+    toolCalls: 0,
+  };
+  const stack = [node];
+  while (stack.length > 0) {
+    const current = stack.pop()!;
+    const entry = current.accounting;
+    if (entry?.type === 'llm') {
+      sums.llmCalls++;
+      sums.inputTokens += entry.tokens.inputTokens;
+      sums.outputTokens += entry.tokens.outputTokens;
+      sums.cachedTokens += entry.tokens.cachedTokens ?? 0;
+      sums.costUsd += entry.costUsd ?? 0;
+    } else if (entry?.type === 'tool') sums.toolCalls++;
+    stack.push(...current.children);
+  }
+  return sums;
+}
+
+export function formatDuration(ms: number | undefined): string {
+  if (ms === undefined) return '?';
+  if (ms < 1000) return `${Math.round(ms)}ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(2)}s`;
+  const seconds = Math.round(ms / 1000);
+  return `${Math.floor(seconds / 60)}m${String(seconds % 60).padStart(2, '0')}s`;
+}
+
+export function formatCost(usd: number): string {
+  return `$${usd.toFixed(6)}`;
+}
+
+function nodeTitle(node: RecordNode): string {
+  // Turn labels already say `turn N`.
+  const name = node.label.startsWith(`${node.kind} `) ? node.label : `${node.kind} ${node.label}`;
+  const parts = [name, node.status];
+  if (node.cached === true) parts.push('cached');
+  parts.push(formatDuration(node.endedAt === undefined ? undefined : node.endedAt - node.startedAt));
+  const sums = sumNode(node);
+  if (node.kind !== 'tool' || sums.llmCalls > 0) {
+    parts.push(`${sums.inputTokens} in / ${sums.outputTokens} out tokens`, formatCost(sums.costUsd));
+  }
+  if (node.kind === 'session' && node.sessionId !== undefined) parts.push(`session ${node.sessionId}`);
+  if (node.error !== undefined) parts.push(`error: ${node.error}`);
+  return parts.join('  ');
+}
+
+/** A payload text: whole (`full`), or its first characters on one line and how much was folded. */
+function payloadText(text: string, full: boolean): string[] {
+  if (full) return text.split('\n');
+  const flat = text.replace(/\s+/g, ' ').trim();
+  if (flat.length <= FOLD_CHARACTERS) return [flat];
+  return [`${flat.slice(0, FOLD_CHARACTERS)}… (${text.length} characters, --full to show all)`];
+}
+
+function payloadLines(payload: OpPayload, full: boolean): string[] {
+  const lines: string[] = [];
+  if (payload.requestMessages !== undefined)
+    lines.push(`request: ${payload.requestMessages} messages, ${payload.requestCharacters ?? 0} characters`);
+  const texts: [string, string | undefined][] = [
+    ['response', payload.response],
+    ['arguments', payload.arguments],
+    ['result', payload.result],
+  ];
+  for (const [name, text] of texts) {
+    if (text === undefined || text === '') continue;
+    const [first, ...rest] = payloadText(text, full);
+    lines.push(`${name}: ${first}`, ...rest.map((line) => `  ${line}`));
+  }
+  return lines;
+}
+
+function renderNode(node: RecordNode, prefix: string, last: boolean, full: boolean, out: string[]): void {
+  out.push(`${prefix}${last ? '└─ ' : '├─ '}${nodeTitle(node)}`);
+  const inner = `${prefix}${last ? '   ' : '│  '}`;
+  const below = node.children.length > 0 ? '│    ' : '     ';
+  if (node.payload !== undefined)
+    for (const line of payloadLines(node.payload, full)) out.push(`${inner}${below}${line}`);
+  node.children.forEach((child, i) => {
+    renderNode(child, inner, i === node.children.length - 1, full, out);
+  });
+}
+
+/** The record as a tree for the terminal: totals first, then every node with its figures. */
+export function renderSessionRecord(record: SessionRecord, options: { full: boolean }): string {
+  const sums = sumNode(record.tree);
+  const lines = [
+    `session ${record.sessionId}  agent ${record.agent}  ${record.success ? 'ok' : 'failed'}  ${record.exitCode}`,
+    `started ${new Date(record.startedAt).toISOString()}  duration ${formatDuration(record.durationMs)}`,
+    `totals: ${sums.llmCalls} LLM calls, ${sums.toolCalls} tool calls, ${sums.inputTokens} in / ${sums.outputTokens} out tokens (${sums.cachedTokens} cached), ${formatCost(sums.costUsd)}`,
+  ];
+  if (record.finalReport !== undefined)
+    lines.push(`report: ${record.finalReport.status} (${record.finalReport.format})`);
+  if (record.error !== undefined) lines.push(`error: ${record.error}`);
+  if (record.payloadsDropped !== undefined) lines.push(`note: ${record.payloadsDropped}`);
+  lines.push('');
+  const out: string[] = [`${nodeTitle(record.tree)}`];
+  record.tree.children.forEach((child, i) => {
+    renderNode(child, '', i === record.tree.children.length - 1, options.full, out);
+  });
+  return `${[...lines, ...out].join('\n')}\n`;
+}
