@@ -2,7 +2,7 @@
 import { format } from 'node:util';
 import { AgentError } from '@agent/protocol';
 import { errorMessage } from '@agent/protocol/util';
-import { createRunQueue } from '@agent/queue';
+import { createRunQueue, openQueueSessionStore } from '@agent/queue';
 import { CommanderError } from 'commander';
 import { loadAgents, queuedCatalog } from './agent-catalog.js';
 import { parseServerArgs } from './cli-options.js';
@@ -66,7 +66,10 @@ async function main(): Promise<number> {
   if (process.argv[2] === 'worker') return worker();
   const config = parseOrExit(() => parseServerArgs(process.argv.slice(2), process.env));
   if (typeof config === 'number') return config;
-  const agents = await loadAgents(config.agents, config.agentConfig);
+  // On a queue the sessions are the workers': the face reads them from the queue's Redis.
+  const sessionStore =
+    config.runQueue === undefined ? undefined : await openQueueSessionStore(config.runQueue.url);
+  const agents = await loadAgents(config.agents, config.agentConfig, sessionStore && { sessionStore });
   const queue =
     config.runQueue === undefined
       ? undefined
@@ -83,6 +86,7 @@ async function main(): Promise<number> {
     await Promise.allSettled(running.map((headend) => headend.drain(config.drainSeconds * 1000)));
     await queue?.close();
     await agents.close();
+    await sessionStore?.close();
     log('agent-server: stopped');
   });
   if (stdio !== undefined) void stdio.closed.then(() => stop('stdin closed'));

@@ -4,7 +4,7 @@ import type { AgentEvent, AgentEventMeta, AgentResult } from '@agent/protocol';
 import { errorMessage } from '@agent/protocol/util';
 import { Queue } from 'bullmq';
 import { openQueueRedis } from './connection.js';
-import { DEFAULT_QUEUE_NAME, type JobStreamEntry, queueKeys, type RunJobData } from './job.js';
+import { DEFAULT_QUEUE_NAME, type JobStreamEntry, jobSessionId, queueKeys, type RunJobData } from './job.js';
 import { followJob, queueFailure } from './job-stream.js';
 import { JobNotifier } from './notifier.js';
 
@@ -22,7 +22,7 @@ export interface RunQueueOptions {
 }
 
 export interface SubmitOptions {
-  /** The session's id (default a random UUID); also the job's id. */
+  /** A new run's session id (default a random UUID); also the job's id. Ignored for `data.resume`. */
   sessionId?: string;
   onEvent?: (event: AgentEvent, meta: AgentEventMeta) => void;
   /** Aborting it cancels the run (removed when waiting, cancelled on its worker when running). */
@@ -72,24 +72,27 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
   }
 
   async function submit(data: RunJobData, submitOptions: SubmitOptions = {}): Promise<AgentResult> {
-    const sessionId = submitOptions.sessionId ?? randomUUID();
-    const channel = keys.notify(sessionId);
+    // A resumed session runs as a job of its own: its first run's job id (and result) is taken.
+    const jobId =
+      data.resume === undefined ? (submitOptions.sessionId ?? randomUUID()) : `resume-${randomUUID()}`;
+    const sessionId = jobSessionId(jobId, data);
+    const channel = keys.notify(jobId);
     const relay = eventRelay(data, sessionId, submitOptions.onEvent);
     const { signal } = submitOptions;
-    const onAbort = () => void cancel(sessionId);
+    const onAbort = () => void cancel(jobId);
     try {
       await notifier.watch(channel);
       await queue.add('run', data, {
-        jobId: sessionId,
+        jobId,
         removeOnComplete: true,
         removeOnFail: { age: 24 * 3600 },
         attempts: 1,
       });
       signal?.addEventListener('abort', onAbort, { once: true });
-      const outcome = await followJob(redis, keys, sessionId, {
+      const outcome = await followJob(redis, keys, jobId, {
         onEntry: relay,
         wake: (wakeSignal) => notifier.next(channel, wakeSignal),
-        gone: () => gone(sessionId),
+        gone: () => gone(jobId),
         pollMs,
         ...(signal === undefined ? {} : { signal }),
       });

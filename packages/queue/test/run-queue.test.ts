@@ -133,7 +133,7 @@ describe('run queue', () => {
     const agents = workers.map((w) => recordingAgent(w.sessionStore, { gate }));
     for (const [at, w] of workers.entries()) {
       const served = agents[at] as ReturnType<typeof recordingAgent>;
-      w.start({ get: () => ({ agent: served.agent, provider: 'openai' }) });
+      w.start({ get: () => ({ agent: served.agent, providers: ['openai'] }) });
     }
     const runs = Array.from({ length: 6 }, (_, at) => queue.submit({ agent: 'echo', input: `n${at}` }));
     while (agents.reduce((sum, a) => sum + a.calls.length, 0) < 2)
