@@ -19,7 +19,8 @@ export async function runWithResponseCache(
   run: () => Promise<AgentResult>,
 ): Promise<AgentResult> {
   const ttlMs = request.definition.cacheTtlMs;
-  if (ttlMs === 0 || ctx.cache === undefined) return run();
+  // A resumed session continues its own conversation: not a request another run could share.
+  if (ttlMs === 0 || ctx.cache === undefined || config.resumeFrom !== undefined) return run();
   const meta = metaOf(config);
   const log = (severity: 'VRB' | 'WRN', message: string) =>
     request.scope.log(
@@ -89,6 +90,9 @@ function determining(config: AgentSessionConfig): unknown {
     isMaster: _isMaster,
     headendId: _headendId,
     internal: _internal,
+    // The run's hooks (a durable run's checkpoints, its approver): not part of the answer.
+    onCheckpoint: _onCheckpoint,
+    approver: _approver,
     ...rest
   } = config;
   return rest;
