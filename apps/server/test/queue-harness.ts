@@ -84,18 +84,12 @@ export function useQueueFleet() {
       return face;
     };
     const face = await startFace();
-    const workerArgs = [
-      '--queue',
-      url,
-      '--queue-name',
-      name,
-      '--agent',
-      dir.files[0]!,
-      '--lock-seconds',
-      '1',
-    ];
-    const spawnWorker = async (extraArgs: string[] = options.workerArgs ?? [], cwd = dir.dir) => {
-      const worker = await startWorkerProcess([...workerArgs, ...extraArgs], cwd);
+    const workerArgs = ['--queue', url, '--queue-name', name, '--lock-seconds', '1'];
+    const spawnWorker = async (
+      extraArgs: string[] = options.workerArgs ?? [],
+      { cwd = dir.dir, agent = dir.files[0]! }: { cwd?: string; agent?: string } = {},
+    ) => {
+      const worker = await startWorkerProcess([...workerArgs, '--agent', agent, ...extraArgs], cwd);
       started.push({ kill: () => worker.child.kill('SIGKILL'), exited: worker.exited });
       return worker;
     };

@@ -67,8 +67,12 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
     const job = await queue.getJob(jobId);
     if (job === undefined) return `job ${jobId} left the queue ${name} without a result`;
     const state = await job.getState();
-    if (state === 'failed') return `job ${jobId} failed: ${job.failedReason}`;
-    return undefined;
+    if (state !== 'failed') return undefined;
+    // BullMQ's words when a job stalled (its worker died or stopped) more often than maxStalledCount.
+    if (job.failedReason?.includes('stalled more than allowable limit')) {
+      return `job ${jobId} failed: its session moved to another worker more often than the workers' --max-moves allows (each time its worker died mid-run); it is not retried`;
+    }
+    return `job ${jobId} failed: ${job.failedReason}`;
   }
 
   async function submit(data: RunJobData, submitOptions: SubmitOptions = {}): Promise<AgentResult> {
