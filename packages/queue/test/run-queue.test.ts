@@ -1,7 +1,13 @@
 import type { AgentEvent } from '@agent/protocol';
 import { afterEach, describe, expect, test } from 'vitest';
-import { createRunQueue, openRunWorker, type RunQueue, type RunWorker } from '../src/index.js';
-import { freshQueueName, recordingAgent, sharedRedis } from './helpers.js';
+import {
+  createRunQueue,
+  openRunWorker,
+  type QueueAgent,
+  type RunQueue,
+  type RunWorker,
+} from '../src/index.js';
+import { answer, freshQueueName, recordingAgent, sharedRedis } from './helpers.js';
 
 const opened: { close?: () => Promise<void>; stop?: (ms?: number) => Promise<void> }[] = [];
 afterEach(async () => {
@@ -145,5 +151,31 @@ describe('run queue', () => {
     const results = await Promise.all(runs);
     expect(results.every((result) => result.success)).toBe(true);
     expect(agents.reduce((sum, a) => sum + a.calls.length, 0)).toBe(6);
+  });
+
+  test("a provider cap covers an agent's fallback providers too: its sessions never overlap", async () => {
+    const name = freshQueueName();
+    const queue = await face(name);
+    const w = await worker(name, { concurrency: 3, providerCaps: { anthropic: 1 } });
+    let inFlight = 0;
+    let most = 0;
+    const agent: QueueAgent = {
+      async run(_input, run) {
+        inFlight += 1;
+        most = Math.max(most, inFlight);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        inFlight -= 1;
+        return answer(run.sessionId, 'done');
+      },
+      resume: async (sessionId) => answer(sessionId, 'done'),
+    };
+    // Its first model is uncapped (openai); its fallback's provider (anthropic) has one slot.
+    w.start({ get: () => ({ agent, providers: ['openai', 'anthropic'] }) });
+    const results = await Promise.all(
+      Array.from({ length: 3 }, (_, at) => queue.submit({ agent: 'echo', input: `n${at}` })),
+    );
+    expect(results.every((result) => result.success)).toBe(true);
+    // Three slots on the worker, three runs ready: the fallback's cap ran them one at a time.
+    expect(most).toBe(1);
   });
 });
