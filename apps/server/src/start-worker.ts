@@ -2,15 +2,21 @@ import { resolve } from 'node:path';
 import type { SessionStore } from '@agent/protocol';
 import { errorMessage } from '@agent/protocol/util';
 import { openRunWorker, type WorkerAgent } from '@agent/queue';
-import { type AgentRunner, createAgentRunner } from '@agent/runtime';
+import { type AgentRunner, createAgentRunner, validateAgentFile } from '@agent/runtime';
 import type { WorkerConfig } from './worker-options.js';
 
-/** The providers of every model an agent's run may call: its first model and its fallbacks (`openai/gpt-4o` -> `openai`). */
-function modelProviders(runner: AgentRunner): string[] {
-  const providers = runner.summary.models
+/**
+ * The providers of every model a run of the file may call (`openai/gpt-4o` -> `openai`): each
+ * agent of its tree (the top agent, sub-agents, advisors, routes, handoff), first models and
+ * fallbacks, as `validateAgentFile` lists them.
+ */
+async function treeProviders(file: string, agentConfig: string | undefined): Promise<string[]> {
+  const { agents } = await validateAgentFile(file, { configPath: agentConfig });
+  const providers = agents
+    .flatMap((agent) => agent.models)
     .filter((model) => model.includes('/'))
     .map((model) => model.slice(0, model.indexOf('/')));
-  return [...new Set(providers)];
+  return [...new Set(providers)].sort();
 }
 
 /**
@@ -21,17 +27,21 @@ function modelProviders(runner: AgentRunner): string[] {
 async function loadWorkerAgents(
   config: WorkerConfig,
   sessionStore: SessionStore,
-): Promise<{ runners: AgentRunner[]; loadFailures: string[] }> {
+): Promise<{ runners: AgentRunner[]; served: Map<string, WorkerAgent>; loadFailures: string[] }> {
   const runners: AgentRunner[] = [];
+  const served = new Map<string, WorkerAgent>();
   const loadFailures: string[] = [];
   for (const file of config.agents) {
     try {
-      runners.push(await createAgentRunner(resolve(file), { configPath: config.agentConfig, sessionStore }));
+      const runner = await createAgentRunner(resolve(file), { configPath: config.agentConfig, sessionStore });
+      runners.push(runner);
+      const providers = await treeProviders(resolve(file), config.agentConfig);
+      served.set(runner.summary.toolName, { agent: runner, providers });
     } catch (error) {
       loadFailures.push(`${file}: ${errorMessage(error)}`);
     }
   }
-  return { runners, loadFailures };
+  return { runners, served, loadFailures };
 }
 
 /**
@@ -48,13 +58,14 @@ export async function startWorker(config: WorkerConfig, log: (line: string) => v
     maxMoves: config.maxMoves,
     onLog: log,
   });
-  const { runners, loadFailures } = await loadWorkerAgents(config, worker.sessionStore);
+  const { runners, served: byName, loadFailures } = await loadWorkerAgents(config, worker.sessionStore);
   for (const failure of loadFailures) {
     log(`agent-server worker: an agent file did not load; jobs for it fail with this: ${failure}`);
   }
-  const byName = new Map<string, WorkerAgent>();
-  for (const runner of runners) {
-    byName.set(runner.summary.toolName, { agent: runner, providers: modelProviders(runner) });
+  for (const [name, served] of byName) {
+    const capped = (served.providers ?? []).filter((provider) => config.providerCaps[provider] !== undefined);
+    if (capped.length > 0)
+      log(`agent-server worker: a session of ${name} takes a slot of ${capped.join(', ')}`);
   }
   worker.start({ get: (name) => byName.get(name), loadFailures });
   const served = byName.size === 0 ? 'no agent' : [...byName.keys()].join(', ');

@@ -144,4 +144,50 @@ describe('queue workers: concurrency, poison jobs, moves, the shared cache', () 
     expect((await run(baseUrl, `${prompt}, again`)).finalReport?.content).toBe(`Echo: ${prompt}, again`);
     expect(dir.model.requests).toHaveLength(2);
   }, 120_000);
+
+  it("--provider-cap counts a sub-agent's provider: sessions whose helper calls the capped provider never overlap", async () => {
+    let inFlight = 0;
+    let most = 0;
+    // The top agent (provider `top`, uncapped) asks its helper (provider `local`, capped to 1).
+    const handler = async (request: RecordedRequest): Promise<ScriptedAnswer> => {
+      inFlight += 1;
+      most = Math.max(most, inFlight);
+      await sleep(300);
+      inFlight -= 1;
+      const system = String(request.messages.find((message) => message.role === 'system')?.content ?? '');
+      if (system.includes('You are helper.')) return { text: finalReport('hi') };
+      if (!request.messages.some((message) => message.role === 'assistant')) {
+        return { toolCalls: [{ id: 'call_h1', name: 'agent__helper', arguments: { prompt: 'say hi' } }] };
+      }
+      return { text: finalReport(`Echo: ${lastUserText(request.messages)}`) };
+    };
+    const { baseUrl, workers } = await fleet(1, {
+      handler,
+      workerArgs: ['--concurrency', '3', '--provider-cap', 'local=1'],
+      prepare: (agents) => {
+        const provider = { type: 'openai-compatible', baseURL: `${agents.model.url}/v1` };
+        writeFileSync(
+          join(agents.dir, 'agent.json'),
+          JSON.stringify({ providers: { local: provider, top: provider } }),
+        );
+        writeFileSync(
+          agents.files[0]!,
+          '---\ndescription: The echo agent.\nmodels: [top/m]\nagents: [helper.ai]\n---\nYou are echo.\n',
+        );
+        writeFileSync(
+          join(agents.dir, 'helper.ai'),
+          '---\ndescription: Says hi.\nmodels: [local/m]\n---\nYou are helper.\n',
+        );
+      },
+    });
+    expect(workers[0]!.stderr()).toContain('a session of echo takes a slot of local');
+    const answers = await Promise.all(Array.from({ length: 3 }, (_, at) => run(baseUrl, `job-${at}`)));
+    expect(answers.map((answer) => answer.finalReport?.content)).toEqual([
+      'Echo: job-0',
+      'Echo: job-1',
+      'Echo: job-2',
+    ]);
+    // Three slots on the worker, three sessions ready: the helper's provider cap ran them one at a time.
+    expect(most).toBe(1);
+  }, 120_000);
 });
