@@ -7,7 +7,7 @@ import {
   type RunQueue,
   type RunWorker,
 } from '../src/index.js';
-import { answer, freshQueueName, recordingAgent, sharedRedis } from './helpers.js';
+import { answer, freshQueueName, recordingAgent, sharedRedis, snapshotOf } from './helpers.js';
 
 const opened: { close?: () => Promise<void>; stop?: (ms?: number) => Promise<void> }[] = [];
 afterEach(async () => {
@@ -177,5 +177,46 @@ describe('run queue', () => {
     expect(results.every((result) => result.success)).toBe(true);
     // Three slots on the worker, three runs ready: the fallback's cap ran them one at a time.
     expect(most).toBe(1);
+  });
+
+  test('a resume job continues a stored session: approvals for a paused one, none once it moved past the pause', async () => {
+    const name = freshQueueName();
+    const queue = await face(name);
+    const w = await worker(name);
+    const asked: { sessionId: string; approvals?: unknown }[] = [];
+    const agent: QueueAgent = {
+      run: async (_input, run) => answer(run.sessionId, 'not a resume'),
+      async resume(sessionId, run) {
+        asked.push({ sessionId, ...(run.approvals === undefined ? {} : { approvals: run.approvals }) });
+        run.onEvent?.(
+          { type: 'output', text: 'resumed' },
+          { isMaster: true, isFinal: false, sessionId, agentPath: 'echo' },
+        );
+        return answer(sessionId, `resumed ${sessionId}`);
+      },
+    };
+    w.start({ get: () => ({ agent }) });
+    await w.sessionStore.save({ ...snapshotOf('paused-1', 1), status: 'awaiting_approval' });
+    await w.sessionStore.save(snapshotOf('running-1', 2));
+    const approvals = { call_1: { approved: true } } as const;
+    const events: { sessionId: string }[] = [];
+    const paused = await queue.submit(
+      { agent: 'echo', input: '', resume: { sessionId: 'paused-1', approvals } },
+      { onEvent: (_event, meta) => events.push({ sessionId: meta.sessionId }) },
+    );
+    const running = await queue.submit({
+      agent: 'echo',
+      input: '',
+      resume: { sessionId: 'running-1', approvals },
+    });
+    expect([paused.finalReport?.content, running.finalReport?.content]).toEqual([
+      'resumed paused-1',
+      'resumed running-1',
+    ]);
+    expect(paused.sessionId).toBe('paused-1');
+    expect(events).toEqual([{ sessionId: 'paused-1' }]);
+    // The decisions answer a pause; a session already past it resumes from its checkpoint without them.
+    expect(asked).toEqual([{ sessionId: 'paused-1', approvals }, { sessionId: 'running-1' }]);
+    expect(await settled(queue)).toMatchObject({ waiting: 0, active: 0, delayed: 0, failed: 0 });
   });
 });
