@@ -1,4 +1,5 @@
 import type { AgentEvent } from '@agent/protocol';
+import { startRedisServer } from '@agent/testkit';
 import { afterEach, describe, expect, test } from 'vitest';
 import {
   createRunQueue,
@@ -218,5 +219,35 @@ describe('run queue', () => {
     // The decisions answer a pause; a session already past it resumes from its checkpoint without them.
     expect(asked).toEqual([{ sessionId: 'paused-1', approvals }, { sessionId: 'running-1' }]);
     expect(await settled(queue)).toMatchObject({ waiting: 0, active: 0, delayed: 0, failed: 0 });
+  });
+
+  test('a job for an agent whose file did not load fails once with the load error, the Redis password removed', async () => {
+    const secured = await startRedisServer({ password: 'queue-secret-pw' });
+    const name = freshQueueName();
+    const queue = createRunQueue({ url: secured.url, name, pollMs: 200 });
+    const logged: string[] = [];
+    const w = await openRunWorker({
+      url: secured.url,
+      name,
+      lockMs: 1000,
+      onLog: (line) => logged.push(line),
+    });
+    try {
+      // A load error that quotes the worker's Redis URL (as a store's connection error would).
+      w.start({ get: () => undefined, loadFailures: [`/srv/echo.ai: cannot open ${secured.url}`] });
+      const result = await queue.submit({ agent: 'echo', input: 'hi' });
+      expect(result.success).toBe(false);
+      expect(result.exitCode).toBe('EXIT-CONFIGURATION');
+      expect(result.error).toContain(
+        'this worker cannot run agent "echo": agent files did not load here: /srv/echo.ai',
+      );
+      expect(result.error).toContain('[redacted]');
+      expect(`${result.error} ${logged.join(' ')}`).not.toContain('queue-secret-pw');
+      expect(await settled(queue)).toMatchObject({ waiting: 0, active: 0, delayed: 0, failed: 1 });
+    } finally {
+      await w.stop(0);
+      await queue.close();
+      await secured.close();
+    }
   });
 });
