@@ -144,8 +144,8 @@ export async function openRunWorker(options: RunWorkerOptions): Promise<RunWorke
     }
     const snapshot = await sessionStore.load(sessionId);
     // A snapshot under a fresh run's id can only come from an earlier attempt on another worker.
-    const fresh = job.data.resume === undefined && snapshot !== undefined;
-    if (job.attemptsStarted > 1 || job.stalledCounter > 0 || fresh) {
+    const earlierAttempt = job.data.resume === undefined && snapshot !== undefined;
+    if (job.attemptsStarted > 1 || job.stalledCounter > 0 || earlierAttempt) {
       writer.write({ kind: 'moved', worker: id, fromTurn: snapshot?.turn ?? 0 });
     }
     const entry: RunningJob = {
