@@ -1,6 +1,12 @@
 import { resolve } from 'node:path';
-import { type AgentCatalog, createCatalog, type ServedAgent } from '@agent/headends';
-import type { RunQueue } from '@agent/queue';
+import {
+  type AgentCatalog,
+  createCatalog,
+  type ServedAgent,
+  type ServedResumeOptions,
+  type ServedRunOptions,
+} from '@agent/headends';
+import type { RunJobData, RunQueue } from '@agent/queue';
 import { type AgentRunner, createAgentRunner, type RunAgentFileOptions } from '@agent/runtime';
 
 /** An `AgentRunner` as a headend's `ServedAgent` (its name is the agent's toolName). */
@@ -56,28 +62,42 @@ export async function loadAgents(
 
 /**
  * The same agents, each run enqueued on the shared run queue (`--queue redis://`) instead of run
- * here: the face keeps the client's connection and relays the worker's events and result.
+ * here: the face keeps the client's connection and relays the worker's events and result. The
+ * stored sessions are the fleet's (the face's runners read the queue's session store), and a
+ * session resumed with approvals is enqueued too, as a job of its own.
  */
 export function queuedCatalog(catalog: AgentCatalog, queue: RunQueue): AgentCatalog {
-  const agents = catalog.list().map(
-    (info): ServedAgent => ({
+  const agents = catalog.list().map((info): ServedAgent => {
+    const enqueue = (input: RunJobData['input'], options: ServedRunOptions, resume?: RunJobData['resume']) =>
+      queue.submit(
+        {
+          agent: info.name,
+          input,
+          ...(options.format === undefined ? {} : { format: options.format }),
+          ...(options.schema === undefined ? {} : { schema: options.schema }),
+          ...(options.headendId === undefined ? {} : { headendId: options.headendId }),
+          ...(options.traceparent === undefined ? {} : { traceparent: options.traceparent }),
+          ...(resume === undefined ? {} : { resume }),
+        },
+        {
+          ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
+          ...(options.signal === undefined ? {} : { signal: options.signal }),
+        },
+      );
+    const stored = catalog.get(info.name)?.sessions;
+    return {
       info,
-      run: (input, options) =>
-        queue.submit(
-          {
-            agent: info.name,
-            input,
-            ...(options.format === undefined ? {} : { format: options.format }),
-            ...(options.schema === undefined ? {} : { schema: options.schema }),
-            ...(options.headendId === undefined ? {} : { headendId: options.headendId }),
-            ...(options.traceparent === undefined ? {} : { traceparent: options.traceparent }),
-          },
-          {
-            ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
-            ...(options.signal === undefined ? {} : { signal: options.signal }),
-          },
-        ),
-    }),
-  );
+      run: (input, options) => enqueue(input, options),
+      ...(stored === undefined
+        ? {}
+        : {
+            sessions: {
+              find: (sessionId) => stored.find(sessionId),
+              resume: (sessionId, { approvals, ...options }: ServedResumeOptions) =>
+                enqueue('', options, { sessionId, ...(approvals === undefined ? {} : { approvals }) }),
+            },
+          }),
+    };
+  });
   return createCatalog(agents);
 }

@@ -2,7 +2,7 @@
 import { format } from 'node:util';
 import { AgentError } from '@agent/protocol';
 import { errorMessage } from '@agent/protocol/util';
-import { createRunQueue } from '@agent/queue';
+import { createRunQueue, openQueueSessionStore } from '@agent/queue';
 import { telemetrySettings } from '@agent/runtime';
 import { CommanderError } from 'commander';
 import { loadAgents, queuedCatalog } from './agent-catalog.js';
@@ -82,7 +82,10 @@ async function main(): Promise<number> {
     'agent-server',
   );
   if (otel !== undefined) log(`agent-server: traces go to ${otel.target} (OTLP/HTTP)`);
-  const agents = await loadAgents(config.agents, config.agentConfig);
+  // On a queue the sessions are the workers': the face reads them from the queue's Redis.
+  const sessionStore =
+    config.runQueue === undefined ? undefined : await openQueueSessionStore(config.runQueue.url);
+  const agents = await loadAgents(config.agents, config.agentConfig, sessionStore && { sessionStore });
   if (config.slack !== undefined && config.slackAgentFiles !== undefined) {
     const names = agents.runners.map((runner) => runner.summary.toolName);
     config.slack = nameRouteAgents(config.slack, config.agents, names);
@@ -118,6 +121,7 @@ async function main(): Promise<number> {
     await queue?.close();
     await agents.close();
     await metricsServer?.close();
+    await sessionStore?.close();
     // The spans of the last runs are exported before the process exits.
     await otel?.shutdown();
     log('agent-server: stopped');

@@ -11,7 +11,10 @@ export const TURNS = 3;
  * each answered after `delayMs`; every request is counted per session and turn so a test can
  * tell how often a turn ran.
  */
-export function multiTurnModel(delayMs: number, options: { holdFirstRunOfTurn?: number } = {}) {
+export function multiTurnModel(
+  delayMs: number,
+  options: { holdFirstRunOfTurn?: number; holdEveryRunOfTurn?: number } = {},
+) {
   const turnsRun = new Map<string, number>();
   let release: () => void = () => undefined;
   const held = new Promise<void>((resolve) => {
@@ -26,6 +29,7 @@ export function multiTurnModel(delayMs: number, options: { holdFirstRunOfTurn?: 
     const answer = answerFor(job, turn);
     // The first run of that turn hangs until released: a worker killed now dies mid-turn.
     if (turn === options.holdFirstRunOfTurn && turnsRun.get(key) === 1) return held.then(() => answer);
+    if (turn === options.holdEveryRunOfTurn) return held.then(() => answer);
     return answer;
   };
   const answerFor = (job: string, turn: number): ScriptedAnswer => {

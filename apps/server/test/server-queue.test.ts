@@ -1,102 +1,10 @@
 import { createRunQueue } from '@agent/queue';
-import { type RedisServer, startRedisServer } from '@agent/testkit';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type AgentDir, agentDir, type RunningServer, startServer } from './helpers.js';
-import { multiTurnModel, runClient, startWorkerProcess, type WorkerProcess } from './queue-fleet.js';
+import { startRedisServer } from '@agent/testkit';
+import { describe, expect, it } from 'vitest';
+import { runClient } from './queue-fleet.js';
+import { until, useQueueFleet } from './queue-harness.js';
 
-let redis: RedisServer;
-let queueCount = 0;
-const started: { kill(): void; exited: Promise<unknown> }[] = [];
-const dirs: AgentDir[] = [];
-
-beforeAll(async () => {
-  redis = await startRedisServer();
-});
-afterEach(async () => {
-  for (const process_ of started.splice(0)) {
-    process_.kill();
-    await process_.exited;
-  }
-  for (const dir of dirs.splice(0)) await dir.close();
-});
-afterAll(async () => {
-  await redis.close();
-});
-
-/** A model with scripted latency, agent files, a face on the queue and `workers` worker processes. */
-async function fleet(
-  workers: number,
-  options: {
-    delayMs?: number;
-    holdFirstRunOfTurn?: number;
-    workerArgs?: string[];
-    faceArgs?: string[];
-    url?: string;
-  } = {},
-) {
-  const url = options.url ?? redis.url;
-  queueCount += 1;
-  const name = `e2e-${process.pid}-${queueCount}`;
-  const model = multiTurnModel(options.delayMs ?? 300, {
-    ...(options.holdFirstRunOfTurn === undefined ? {} : { holdFirstRunOfTurn: options.holdFirstRunOfTurn }),
-  });
-  const dir = await agentDir(model.handler, ['echo']);
-  dirs.push(dir);
-  const face: RunningServer = await startServer(
-    [
-      '--agent',
-      dir.files[0]!,
-      '--api',
-      '0',
-      '--allow-no-auth',
-      '--queue',
-      url,
-      '--queue-name',
-      name,
-      ...(options.faceArgs ?? []),
-    ],
-    dir.dir,
-    1,
-  );
-  started.push({ kill: () => face.child.kill('SIGKILL'), exited: face.exited });
-  const workerArgs = [
-    '--queue',
-    url,
-    '--queue-name',
-    name,
-    '--agent',
-    dir.files[0]!,
-    '--lock-seconds',
-    '1',
-    ...(options.workerArgs ?? []),
-  ];
-  const spawnWorker = async () => {
-    const worker = await startWorkerProcess(workerArgs, dir.dir);
-    started.push({ kill: () => worker.child.kill('SIGKILL'), exited: worker.exited });
-    return worker;
-  };
-  const running: WorkerProcess[] = [];
-  for (let at = 0; at < workers; at++) running.push(await spawnWorker());
-  return { name, model, dir, face, workers: running, spawnWorker, baseUrl: face.urls.rest! };
-}
-
-async function until(check: () => boolean): Promise<void> {
-  while (!check()) await new Promise((resolve) => setTimeout(resolve, 25));
-}
-
-/** The queue's counts once no job waits or runs (a client has its result a moment before its job completes). */
-async function jobsLeft(name: string): Promise<Record<string, number>> {
-  const queue = createRunQueue({ url: redis.url, name });
-  try {
-    for (;;) {
-      const counts = await queue.counts();
-      if ((counts.waiting ?? 0) + (counts.active ?? 0) + (counts.delayed ?? 0) === 0) return counts;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-  } finally {
-    await queue.close();
-  }
-}
+const { redis: redisServer, fleet, jobsLeft, stopAll } = useQueueFleet();
 
 describe('agent-server on a Redis queue', () => {
   it('survives a worker killed with SIGKILL mid-session: every client gets its report, turns re-run at most once', async () => {
@@ -162,7 +70,7 @@ describe('agent-server on a Redis queue', () => {
     const { baseUrl, spawnWorker, name } = await fleet(0, { faceArgs: ['--queue-max', '1'] });
     const first = runClient(baseUrl, 'job-1', false);
     // No worker yet: the first run waits in the queue, so the next one is refused.
-    const probe = createRunQueue({ url: redis.url, name });
+    const probe = createRunQueue({ url: redisServer().url, name });
     while (((await probe.counts()).waiting ?? 0) < 1) await new Promise((resolve) => setTimeout(resolve, 25));
     await probe.close();
     const refused = await fetch(`${baseUrl}/echo/run`, {
@@ -177,15 +85,6 @@ describe('agent-server on a Redis queue', () => {
     expect(await first).toMatchObject({ status: 200, success: true, report: 'report of job-1' });
     expect(await jobsLeft(name)).toMatchObject({ waiting: 0, active: 0, delayed: 0, failed: 0 });
   }, 120_000);
-
-  it('a worker whose agent file does not load exits 1 saying why, before it takes a job', async () => {
-    const dir = await agentDir(() => ({ text: 'unused' }), ['echo']);
-    dirs.push(dir);
-    const missing = `${dir.dir}/missing.ai`;
-    await expect(startWorkerProcess(['--queue', redis.url, '--agent', missing], dir.dir)).rejects.toThrow(
-      /exited with 1[\s\S]*missing\.ai/,
-    );
-  }, 60_000);
 
   it('Redis restarted mid-load: no process crashes, every client gets its answer or a clean error, work resumes', async () => {
     const restartable = await startRedisServer({ appendOnly: true });
@@ -212,10 +111,7 @@ describe('agent-server on a Redis queue', () => {
         report: 'report of job-9',
       });
     } finally {
-      for (const process_ of started.splice(0)) {
-        process_.kill();
-        await process_.exited;
-      }
+      await stopAll();
       await restartable.close();
     }
   }, 120_000);

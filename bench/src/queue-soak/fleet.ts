@@ -33,9 +33,12 @@ export interface Fleet {
   face: string;
   /** Requests per `session#turn`. */
   turnRuns: Map<string, number>;
+  /** The workers (`w<slot>.<start>`) that sent each `session#turn`'s requests. */
+  turnWorkers: Map<string, Set<string>>;
   workers: (ChildProcess | undefined)[];
   startWorker(slot: number): Promise<void>;
-  killWorker(slot: number): Promise<void>;
+  /** Kills the slot's worker; its name, or undefined when the slot was empty. */
+  killWorker(slot: number): Promise<string | undefined>;
   jobsLeft(): Promise<number>;
   close(): Promise<void>;
 }
@@ -61,11 +64,16 @@ export async function startFleet(options: {
   const dir = mkdtempSync(join(tmpdir(), 'queue-soak-'));
   const redis: RedisServer = await startRedisServer();
   const turnRuns = new Map<string, number>();
+  const turnWorkers = new Map<string, Set<string>>();
   const handler = (request: RecordedRequest): ScriptedAnswer => {
     const user = request.messages.find((m) => m.role === 'user' && String(m.content).includes('soak-'));
     const session = /soak-\d+/.exec(String(user?.content ?? ''))?.[0] ?? 'unknown';
     const turn = request.messages.filter((m) => m.role === 'assistant').length + 1;
-    turnRuns.set(`${session}#${turn}`, (turnRuns.get(`${session}#${turn}`) ?? 0) + 1);
+    const key = `${session}#${turn}`;
+    turnRuns.set(key, (turnRuns.get(key) ?? 0) + 1);
+    // Each worker process sends its name in a header (its own agent.json's provider headers).
+    const worker = request.headers?.['x-soak-worker'] ?? 'unknown';
+    turnWorkers.set(key, (turnWorkers.get(key) ?? new Set()).add(worker));
     if (turn < SESSION_TURNS) {
       return {
         delayMs: options.delayMs,
@@ -83,10 +91,11 @@ export async function startFleet(options: {
     };
   };
   const model: ModelServer = await startModelServer({ handler });
-  writeFileSync(
-    join(dir, 'agent.json'),
-    JSON.stringify({ providers: { local: { type: 'openai-compatible', baseURL: `${model.url}/v1` } } }),
-  );
+  const agentConfig = (headers: Record<string, string>) =>
+    JSON.stringify({
+      providers: { local: { type: 'openai-compatible', baseURL: `${model.url}/v1`, headers } },
+    });
+  writeFileSync(join(dir, 'agent.json'), agentConfig({}));
   const agent = join(dir, 'soak.ai');
   writeFileSync(agent, '---\ndescription: The soak agent.\nmodels: [local/m]\n---\nYou work in turns.\n');
   const env = { ...process.env, HOME: dir, XDG_CONFIG_HOME: join(dir, '.config'), AGENT_SERVER_TOKENS: '' };
@@ -109,11 +118,18 @@ export async function startFleet(options: {
   ]);
   const face = await waitForLine(faceProcess, /rest listening on (\S+)/);
   const workers: (ChildProcess | undefined)[] = Array.from({ length: options.workers }, () => undefined);
+  const names: (string | undefined)[] = [];
+  let starts = 0;
   const fleet: Fleet = {
     face,
     turnRuns,
+    turnWorkers,
     workers,
     async startWorker(slot) {
+      starts += 1;
+      const name = `w${slot}.${starts}`;
+      const config = join(dir, `${name}.json`);
+      writeFileSync(config, agentConfig({ 'x-soak-worker': name }));
       const child = spawnServer([
         'worker',
         '--queue',
@@ -122,6 +138,8 @@ export async function startFleet(options: {
         options.queueName,
         '--agent',
         agent,
+        '--agent-config',
+        config,
         '--concurrency',
         String(options.concurrency),
         '--lock-seconds',
@@ -131,14 +149,16 @@ export async function startFleet(options: {
       ]);
       await waitForLine(child, /(taking jobs)/);
       workers[slot] = child;
+      names[slot] = name;
     },
     async killWorker(slot) {
       const child = workers[slot];
-      if (child === undefined) return;
+      if (child === undefined) return undefined;
       workers[slot] = undefined;
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGKILL');
       await exited;
+      return names[slot];
     },
     async jobsLeft() {
       const { createRunQueue } = await import('@agent/queue');

@@ -16,6 +16,7 @@ export {
   type QueueRunOptions,
   type RunWorker,
   type RunWorkerOptions,
+  type WorkerAgent,
   type WorkerAgents,
 } from './run-worker.js';
-export { WorkerSessionStore } from './worker-store.js';
+export { openQueueSessionStore, WorkerSessionStore } from './worker-store.js';

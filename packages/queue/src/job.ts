@@ -2,6 +2,7 @@ import type {
   AgentEvent,
   AgentEventMeta,
   AgentResult,
+  ApprovalDecision,
   ConversationMessage,
   JsonSchema,
   OutputFormat,
@@ -10,7 +11,10 @@ import type {
 /** The BullMQ queue's name unless told otherwise. */
 export const DEFAULT_QUEUE_NAME = 'agent-runs';
 
-/** One run, as a face enqueues it; the job id is the session id. */
+/**
+ * One run, as a face enqueues it. The job id is the session id of a new run; a resumed session
+ * (`resume`) gets a job id of its own, its session id is `resume.sessionId`.
+ */
 export interface RunJobData {
   /** The agent's name (its toolName), as the worker's catalog knows it. */
   agent: string;
@@ -20,6 +24,13 @@ export interface RunJobData {
   headendId?: string;
   /** The face's incoming W3C `traceparent`: the worker's run continues that trace. */
   traceparent?: string;
+  /** Continue this stored session (paused for approval) with these decisions, instead of `input`. */
+  resume?: { sessionId: string; approvals?: Readonly<Record<string, ApprovalDecision>> };
+}
+
+/** The session a job runs: its id, or the resumed session's. */
+export function jobSessionId(jobId: string, data: RunJobData): string {
+  return data.resume?.sessionId ?? jobId;
 }
 
 /** What a worker writes to a job's event stream, in order. */

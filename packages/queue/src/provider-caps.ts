@@ -14,7 +14,7 @@ const NO_LEASE: ProviderLease = { release: async () => undefined };
 /**
  * Fleet-wide caps on the sessions that run at once per model provider, one Redis semaphore each
  * (`redis-semaphore`): every worker of the queue takes a slot before it runs a session of an
- * agent whose first model is of that provider. A slot is refreshed while held and expires
+ * agent that may call a model of that provider (its first model or a fallback). A slot is refreshed while held and expires
  * `lockMs` after its worker died, so a killed worker's slots come back by themselves.
  */
 export class ProviderCaps {
@@ -27,10 +27,27 @@ export class ProviderCaps {
     for (const [provider, cap] of Object.entries(caps)) checkCap(provider, cap);
   }
 
-  /** Waits for a slot of `provider` (none needed when it has no cap); rejects when `signal` aborts. */
-  async acquire(provider: string | undefined, signal: AbortSignal): Promise<ProviderLease> {
-    const cap = provider === undefined ? undefined : this.caps[provider];
-    if (provider === undefined || cap === undefined) return NO_LEASE;
+  /**
+   * Waits for a slot of each capped provider among `providers` (every provider a run may call,
+   * its fallbacks' included); none needed for uncapped ones. Slots are taken in name order, so
+   * two workers never wait on each other. Rejects (holding nothing) when `signal` aborts.
+   */
+  async acquire(providers: readonly string[], signal: AbortSignal): Promise<ProviderLease> {
+    const capped = [...new Set(providers)].filter((provider) => this.caps[provider] !== undefined).sort();
+    const held: ProviderLease[] = [];
+    const releaseAll = async () => {
+      await Promise.all(held.splice(0).map((lease) => lease.release()));
+    };
+    try {
+      for (const provider of capped) held.push(await this.acquireOne(provider, this.caps[provider]!, signal));
+    } catch (error) {
+      await releaseAll();
+      throw error;
+    }
+    return held.length === 0 ? NO_LEASE : { release: releaseAll };
+  }
+
+  private async acquireOne(provider: string, cap: number, signal: AbortSignal): Promise<ProviderLease> {
     const semaphore = new Semaphore(this.redis, this.keys.providerCap(provider), cap, {
       lockTimeout: this.lockMs,
       refreshInterval: Math.max(100, Math.floor(this.lockMs / 3)),

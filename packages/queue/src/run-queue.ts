@@ -4,7 +4,7 @@ import type { AgentEvent, AgentEventMeta, AgentResult } from '@agent/protocol';
 import { errorMessage } from '@agent/protocol/util';
 import { Queue } from 'bullmq';
 import { openQueueRedis } from './connection.js';
-import { DEFAULT_QUEUE_NAME, type JobStreamEntry, queueKeys, type RunJobData } from './job.js';
+import { DEFAULT_QUEUE_NAME, type JobStreamEntry, jobSessionId, queueKeys, type RunJobData } from './job.js';
 import { followJob, queueFailure } from './job-stream.js';
 import { JobNotifier } from './notifier.js';
 
@@ -22,7 +22,7 @@ export interface RunQueueOptions {
 }
 
 export interface SubmitOptions {
-  /** The session's id (default a random UUID); also the job's id. */
+  /** A new run's session id (default a random UUID); also the job's id. Ignored for `data.resume`. */
   sessionId?: string;
   onEvent?: (event: AgentEvent, meta: AgentEventMeta) => void;
   /** Aborting it cancels the run (removed when waiting, cancelled on its worker when running). */
@@ -67,29 +67,36 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
     const job = await queue.getJob(jobId);
     if (job === undefined) return `job ${jobId} left the queue ${name} without a result`;
     const state = await job.getState();
-    if (state === 'failed') return `job ${jobId} failed: ${job.failedReason}`;
-    return undefined;
+    if (state !== 'failed') return undefined;
+    // BullMQ's words when a job stalled (its worker died or stopped) more often than maxStalledCount.
+    if (job.failedReason?.includes('stalled more than allowable limit')) {
+      return `job ${jobId} failed: its session moved to another worker more often than the workers' --max-moves allows (each time its worker died mid-run); it is not retried`;
+    }
+    return `job ${jobId} failed: ${job.failedReason}`;
   }
 
   async function submit(data: RunJobData, submitOptions: SubmitOptions = {}): Promise<AgentResult> {
-    const sessionId = submitOptions.sessionId ?? randomUUID();
-    const channel = keys.notify(sessionId);
+    // A resumed session runs as a job of its own: its first run's job id (and result) is taken.
+    const jobId =
+      data.resume === undefined ? (submitOptions.sessionId ?? randomUUID()) : `resume-${randomUUID()}`;
+    const sessionId = jobSessionId(jobId, data);
+    const channel = keys.notify(jobId);
     const relay = eventRelay(data, sessionId, submitOptions.onEvent);
     const { signal } = submitOptions;
-    const onAbort = () => void cancel(sessionId);
+    const onAbort = () => void cancel(jobId);
     try {
       await notifier.watch(channel);
       await queue.add('run', data, {
-        jobId: sessionId,
+        jobId,
         removeOnComplete: true,
         removeOnFail: { age: 24 * 3600 },
         attempts: 1,
       });
       signal?.addEventListener('abort', onAbort, { once: true });
-      const outcome = await followJob(redis, keys, sessionId, {
+      const outcome = await followJob(redis, keys, jobId, {
         onEntry: relay,
         wake: (wakeSignal) => notifier.next(channel, wakeSignal),
-        gone: () => gone(sessionId),
+        gone: () => gone(jobId),
         pollMs,
         ...(signal === undefined ? {} : { signal }),
       });

@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import { DEFAULT_SESSION_TTL_MS, openRedisSessionStore } from '@agent/cache';
+import { redisUrlSecrets } from '@agent/cache';
 import type {
   AgentEvent,
   AgentEventMeta,
@@ -12,10 +12,10 @@ import { ConfigError } from '@agent/protocol';
 import { abortableSleep, errorMessage, isPositiveInteger } from '@agent/protocol/util';
 import { DelayedError, type Job, UnrecoverableError, Worker } from 'bullmq';
 import { openQueueRedis } from './connection.js';
-import { DEFAULT_QUEUE_NAME, queueKeys, type RunJobData } from './job.js';
+import { DEFAULT_QUEUE_NAME, jobSessionId, queueKeys, type RunJobData } from './job.js';
 import { JobStreamWriter, queueFailure } from './job-stream.js';
 import { ProviderCaps } from './provider-caps.js';
-import { WorkerSessionStore } from './worker-store.js';
+import { openQueueSessionStore, WorkerSessionStore } from './worker-store.js';
 
 /** Per-run options a worker passes to an agent (an `AgentRunner` of `@agent/runtime` fits). */
 export interface QueueRunOptions {
@@ -34,7 +34,10 @@ export interface QueueAgent {
     input: RunJobData['input'],
     options: QueueRunOptions & { sessionId: string; durable: true },
   ): Promise<AgentResult>;
-  resume(sessionId: string, options: QueueRunOptions): Promise<AgentResult>;
+  resume(
+    sessionId: string,
+    options: QueueRunOptions & { approvals?: NonNullable<RunJobData['resume']>['approvals'] },
+  ): Promise<AgentResult>;
 }
 
 export interface RunWorkerOptions {
@@ -59,9 +62,20 @@ export interface RunWorkerOptions {
   onLog?: (line: string) => void;
 }
 
-/** What a worker is given to run: its agents by name, with the provider of each for the caps. */
+/** One agent a worker runs, with the providers of every model its runs may call (for the caps). */
+export interface WorkerAgent {
+  agent: QueueAgent;
+  providers?: readonly string[];
+}
+
+/** What a worker is given to run: its agents by name. */
 export interface WorkerAgents {
-  get(name: string): { agent: QueueAgent; provider?: string } | undefined;
+  get(name: string): WorkerAgent | undefined;
+  /**
+   * The agent files this worker could not load, one `file: why` each (secrets removed): a job
+   * this worker cannot run fails once, saying them, instead of waiting for a worker that can.
+   */
+  loadFailures?: readonly string[];
 }
 
 export interface RunWorker {
@@ -80,6 +94,7 @@ export interface RunWorker {
 }
 
 interface RunningJob {
+  sessionId: string;
   controller: AbortController;
   handedBack: boolean;
   done: Promise<unknown>;
@@ -96,9 +111,7 @@ export async function openRunWorker(options: RunWorkerOptions): Promise<RunWorke
   checkWorkerNumbers({ concurrency, lockMs, maxMoves, resultTtl });
   const id = options.workerId ?? `${hostname()}:${process.pid}`;
   const log = options.onLog ?? (() => undefined);
-  const sessionStore = new WorkerSessionStore(
-    await openRedisSessionStore({ url: options.url, ttlMs: DEFAULT_SESSION_TTL_MS }),
-  );
+  const sessionStore = new WorkerSessionStore(await openQueueSessionStore(options.url));
   const redis = openQueueRedis(options.url);
   const subscriber = openQueueRedis(options.url);
   const caps = new ProviderCaps(redis, keys, options.providerCaps ?? {}, lockMs);
@@ -116,33 +129,36 @@ export async function openRunWorker(options: RunWorkerOptions): Promise<RunWorke
     job: Job<RunJobData>,
     token: string | undefined,
   ): Promise<void> {
-    const sessionId = job.id as string;
+    const jobId = job.id as string;
+    const sessionId = jobSessionId(jobId, job.data);
     // A stopping worker can still be handed a job (BullMQ fetches the next one as a job ends): pass it on untouched.
     if (stopping) {
       await job.moveToDelayed(Date.now(), token);
       throw new DelayedError();
     }
-    if ((await redis.exists(keys.result(sessionId))) === 1) return; // answered before its worker died
-    const writer = new JobStreamWriter(redis, keys, sessionId, job.attemptsStarted, resultTtl * 24);
+    if ((await redis.exists(keys.result(jobId))) === 1) return; // answered before its worker died
+    const writer = new JobStreamWriter(redis, keys, jobId, job.attemptsStarted, resultTtl * 24);
     const served = agents.get(job.data.agent);
     if (served === undefined) {
-      const message = `this worker serves no agent named ${JSON.stringify(job.data.agent)}: start the workers with the same --agent files as the face`;
-      await finish(writer, sessionId, queueFailure(sessionId, message, 'EXIT-CONFIGURATION'));
+      const message = unservedMessage(job.data.agent, agents.loadFailures ?? [], options.url);
+      await finish(writer, jobId, queueFailure(sessionId, message, 'EXIT-CONFIGURATION'));
       throw new UnrecoverableError(message);
     }
     const snapshot = await sessionStore.load(sessionId);
-    // A snapshot under a fresh job's id can only come from an earlier attempt on another worker.
-    if (job.attemptsStarted > 1 || job.stalledCounter > 0 || snapshot !== undefined) {
+    // A snapshot under a fresh run's id can only come from an earlier attempt on another worker.
+    const earlierAttempt = job.data.resume === undefined && snapshot !== undefined;
+    if (job.attemptsStarted > 1 || job.stalledCounter > 0 || earlierAttempt) {
       writer.write({ kind: 'moved', worker: id, fromTurn: snapshot?.turn ?? 0 });
     }
     const entry: RunningJob = {
+      sessionId,
       controller: new AbortController(),
       handedBack: false,
       done: Promise.resolve(),
     };
-    running.set(sessionId, entry);
+    running.set(jobId, entry);
     try {
-      const lease = await caps.acquire(served.provider, entry.controller.signal);
+      const lease = await caps.acquire(served.providers ?? [], entry.controller.signal);
       let result: AgentResult;
       try {
         result = await runSession(served.agent, job.data, sessionId, snapshot, {
@@ -158,21 +174,21 @@ export async function openRunWorker(options: RunWorkerOptions): Promise<RunWorke
         await job.moveToDelayed(Date.now(), token);
         throw new DelayedError();
       }
-      await finish(writer, sessionId, result);
+      await finish(writer, jobId, result);
     } finally {
-      running.delete(sessionId);
+      running.delete(jobId);
       sessionStore.forget(sessionId);
     }
   }
 
-  async function finish(writer: JobStreamWriter, sessionId: string, result: AgentResult): Promise<void> {
+  async function finish(writer: JobStreamWriter, jobId: string, result: AgentResult): Promise<void> {
     const { snapshot: _paused, ...kept } = result as AgentResult & { snapshot?: SessionSnapshot };
     writer.write({ kind: 'result', result: kept as AgentResult });
     await writer.flush();
     await redis
       .multi()
-      .set(keys.result(sessionId), '1', 'EX', resultTtl)
-      .expire(keys.events(sessionId), resultTtl)
+      .set(keys.result(jobId), '1', 'EX', resultTtl)
+      .expire(keys.events(jobId), resultTtl)
       .exec();
   }
 
@@ -211,9 +227,9 @@ export async function openRunWorker(options: RunWorkerOptions): Promise<RunWorke
       const drained = closing.then(() => true);
       if (running.size > 0 && drainMs > 0)
         await Promise.race([drained, abortableSleep(drainMs).then(() => false)]);
-      for (const [sessionId, entry] of running) {
+      for (const entry of running.values()) {
         entry.handedBack = true;
-        sessionStore.handBack(sessionId);
+        sessionStore.handBack(entry.sessionId);
         entry.controller.abort(new Error('the worker is stopping; the session moves to another worker'));
       }
       await closing;
@@ -239,8 +255,14 @@ function runSession(
     ...(data.headendId === undefined ? {} : { headendId: data.headendId }),
     ...(data.traceparent === undefined ? {} : { traceparent: data.traceparent }),
   };
+  if (snapshot?.status === 'finished') return Promise.resolve(resultOfFinished(snapshot));
+  if (data.resume !== undefined) {
+    // The decisions answer the pause; a resume job that moved after its first checkpoint is past it.
+    const { approvals } = data.resume;
+    const decided = snapshot?.status === 'awaiting_approval' && approvals !== undefined;
+    return agent.resume(sessionId, decided ? { ...options, approvals } : options);
+  }
   if (snapshot === undefined) return agent.run(data.input, { ...options, sessionId, durable: true });
-  if (snapshot.status === 'finished') return Promise.resolve(resultOfFinished(snapshot));
   return agent.resume(sessionId, options);
 }
 
@@ -263,6 +285,19 @@ function resultOfFinished(snapshot: SessionSnapshot): AgentResult {
     error: `the session ended (${base.exitCode}) before its worker stopped`,
     ...(snapshot.finalReport === undefined ? {} : { finalReport: snapshot.finalReport }),
   };
+}
+
+/** Why a job's agent is not run here: the worker does not serve it, or its agent file did not load here. */
+function unservedMessage(agent: string, loadFailures: readonly string[], url: string): string {
+  const name = JSON.stringify(agent);
+  if (loadFailures.length === 0) {
+    return `this worker serves no agent named ${name}: start the workers with the same --agent files as the face`;
+  }
+  const secrets = redisUrlSecrets(url);
+  const why = loadFailures.map((line) =>
+    secrets.reduce((text, secret) => text.split(secret).join('[redacted]'), line),
+  );
+  return `this worker cannot run agent ${name}: agent files did not load here: ${why.join('; ')}`;
 }
 
 function checkWorkerNumbers(numbers: Record<string, number>): void {

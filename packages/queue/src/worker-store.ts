@@ -1,4 +1,14 @@
+import { DEFAULT_SESSION_TTL_MS, openRedisSessionStore } from '@agent/cache';
 import type { ConversationExchange, SessionSnapshot, SessionStore } from '@agent/protocol';
+
+/**
+ * The fleet's session store: the Redis session store on the queue's URL, where workers
+ * checkpoint every session. A face opens it to read sessions (`GET /v1/sessions/:id`) that any
+ * worker ran, whichever face started them.
+ */
+export function openQueueSessionStore(url: string): Promise<SessionStore> {
+  return openRedisSessionStore({ url, ttlMs: DEFAULT_SESSION_TTL_MS });
+}
 
 /**
  * The worker's view of the shared session store: the same snapshots, except that a session the

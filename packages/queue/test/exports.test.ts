@@ -10,6 +10,7 @@ test('@agent/queue exports exactly these values', async () => {
     'WorkerSessionStore',
     'checkQueueUrl',
     'createRunQueue',
+    'openQueueSessionStore',
     'openRunWorker',
     'parseProviderCap',
   ]);

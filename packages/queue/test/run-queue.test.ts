@@ -1,7 +1,14 @@
 import type { AgentEvent } from '@agent/protocol';
+import { startRedisServer } from '@agent/testkit';
 import { afterEach, describe, expect, test } from 'vitest';
-import { createRunQueue, openRunWorker, type RunQueue, type RunWorker } from '../src/index.js';
-import { freshQueueName, recordingAgent, sharedRedis } from './helpers.js';
+import {
+  createRunQueue,
+  openRunWorker,
+  type QueueAgent,
+  type RunQueue,
+  type RunWorker,
+} from '../src/index.js';
+import { answer, freshQueueName, recordingAgent, sharedRedis, snapshotOf } from './helpers.js';
 
 const opened: { close?: () => Promise<void>; stop?: (ms?: number) => Promise<void> }[] = [];
 afterEach(async () => {
@@ -145,7 +152,7 @@ describe('run queue', () => {
     const agents = workers.map((w) => recordingAgent(w.sessionStore, { gate }));
     for (const [at, w] of workers.entries()) {
       const served = agents[at] as ReturnType<typeof recordingAgent>;
-      w.start({ get: () => ({ agent: served.agent, provider: 'openai' }) });
+      w.start({ get: () => ({ agent: served.agent, providers: ['openai'] }) });
     }
     const runs = Array.from({ length: 6 }, (_, at) => queue.submit({ agent: 'echo', input: `n${at}` }));
     while (agents.reduce((sum, a) => sum + a.calls.length, 0) < 2)
@@ -157,5 +164,102 @@ describe('run queue', () => {
     const results = await Promise.all(runs);
     expect(results.every((result) => result.success)).toBe(true);
     expect(agents.reduce((sum, a) => sum + a.calls.length, 0)).toBe(6);
+  });
+
+  test("a provider cap covers an agent's fallback providers too: its sessions never overlap", async () => {
+    const name = freshQueueName();
+    const queue = await face(name);
+    const w = await worker(name, { concurrency: 3, providerCaps: { anthropic: 1 } });
+    let inFlight = 0;
+    let most = 0;
+    const agent: QueueAgent = {
+      async run(_input, run) {
+        inFlight += 1;
+        most = Math.max(most, inFlight);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        inFlight -= 1;
+        return answer(run.sessionId, 'done');
+      },
+      resume: async (sessionId) => answer(sessionId, 'done'),
+    };
+    // Its first model is uncapped (openai); its fallback's provider (anthropic) has one slot.
+    w.start({ get: () => ({ agent, providers: ['openai', 'anthropic'] }) });
+    const results = await Promise.all(
+      Array.from({ length: 3 }, (_, at) => queue.submit({ agent: 'echo', input: `n${at}` })),
+    );
+    expect(results.every((result) => result.success)).toBe(true);
+    // Three slots on the worker, three runs ready: the fallback's cap ran them one at a time.
+    expect(most).toBe(1);
+  });
+
+  test('a resume job continues a stored session: approvals for a paused one, none once it moved past the pause', async () => {
+    const name = freshQueueName();
+    const queue = await face(name);
+    const w = await worker(name);
+    const asked: { sessionId: string; approvals?: unknown }[] = [];
+    const agent: QueueAgent = {
+      run: async (_input, run) => answer(run.sessionId, 'not a resume'),
+      async resume(sessionId, run) {
+        asked.push({ sessionId, ...(run.approvals === undefined ? {} : { approvals: run.approvals }) });
+        run.onEvent?.(
+          { type: 'output', text: 'resumed' },
+          { isMaster: true, isFinal: false, sessionId, agentPath: 'echo' },
+        );
+        return answer(sessionId, `resumed ${sessionId}`);
+      },
+    };
+    w.start({ get: () => ({ agent }) });
+    await w.sessionStore.save({ ...snapshotOf('paused-1', 1), status: 'awaiting_approval' });
+    await w.sessionStore.save(snapshotOf('running-1', 2));
+    const approvals = { call_1: { approved: true } } as const;
+    const events: { sessionId: string }[] = [];
+    const paused = await queue.submit(
+      { agent: 'echo', input: '', resume: { sessionId: 'paused-1', approvals } },
+      { onEvent: (_event, meta) => events.push({ sessionId: meta.sessionId }) },
+    );
+    const running = await queue.submit({
+      agent: 'echo',
+      input: '',
+      resume: { sessionId: 'running-1', approvals },
+    });
+    expect([paused.finalReport?.content, running.finalReport?.content]).toEqual([
+      'resumed paused-1',
+      'resumed running-1',
+    ]);
+    expect(paused.sessionId).toBe('paused-1');
+    expect(events).toEqual([{ sessionId: 'paused-1' }]);
+    // The decisions answer a pause; a session already past it resumes from its checkpoint without them.
+    expect(asked).toEqual([{ sessionId: 'paused-1', approvals }, { sessionId: 'running-1' }]);
+    expect(await settled(queue)).toMatchObject({ waiting: 0, active: 0, delayed: 0, failed: 0 });
+  });
+
+  test('a job for an agent whose file did not load fails once with the load error, the Redis password removed', async () => {
+    const secured = await startRedisServer({ password: 'queue-secret-pw' });
+    const name = freshQueueName();
+    const queue = createRunQueue({ url: secured.url, name, pollMs: 200 });
+    const logged: string[] = [];
+    const w = await openRunWorker({
+      url: secured.url,
+      name,
+      lockMs: 1000,
+      onLog: (line) => logged.push(line),
+    });
+    try {
+      // A load error that quotes the worker's Redis URL (as a store's connection error would).
+      w.start({ get: () => undefined, loadFailures: [`/srv/echo.ai: cannot open ${secured.url}`] });
+      const result = await queue.submit({ agent: 'echo', input: 'hi' });
+      expect(result.success).toBe(false);
+      expect(result.exitCode).toBe('EXIT-CONFIGURATION');
+      expect(result.error).toContain(
+        'this worker cannot run agent "echo": agent files did not load here: /srv/echo.ai',
+      );
+      expect(result.error).toContain('[redacted]');
+      expect(`${result.error} ${logged.join(' ')}`).not.toContain('queue-secret-pw');
+      expect(await settled(queue)).toMatchObject({ waiting: 0, active: 0, delayed: 0, failed: 1 });
+    } finally {
+      await w.stop(0);
+      await queue.close();
+      await secured.close();
+    }
   });
 });

@@ -20,7 +20,8 @@ export async function runWithResponseCache(
   run: () => Promise<AgentResult>,
 ): Promise<AgentResult> {
   const ttlMs = effectiveCacheTtl(ctx.runSettings, request.definition, request.depth);
-  if (ttlMs === 0 || ctx.cache === undefined) return run();
+  // A resumed session continues its own conversation: not a request another run could share.
+  if (ttlMs === 0 || ctx.cache === undefined || config.resumeFrom !== undefined) return run();
   const meta = metaOf(config);
   const log = (severity: 'VRB' | 'WRN', message: string) =>
     request.scope.log(

@@ -227,3 +227,20 @@ test('a sub-agent with its own cache is answered from it; its node under the par
   const toolNodes = result.opTree!.children.flatMap((turn) => turn.children.filter((n) => n.kind === 'tool'));
   expect(toolNodes.map((node) => node.children[0]?.cached ?? false)).toEqual([false, false, true]);
 });
+
+test('a durable run (checkpoints, as a queue worker runs it) is answered from the cache too', async () => {
+  const server = await answeringServer();
+  const { options } = cachedAgentTree(server, 'cache: 1h', { cache: { path: './cache/answers.sqlite' } });
+  const runner = await createAgentRunner('a.ai', options);
+  try {
+    const first = await runner.run('What is 6 x 7?', { durable: true, sessionId: 'durable-1' });
+    expect(first.success, first.success ? undefined : first.error).toBe(true);
+    expect(server.calls).toBe(1);
+    const second = await runner.run('What is 6 x 7?', { durable: true, sessionId: 'durable-2' });
+    expect(second.success, second.success ? undefined : second.error).toBe(true);
+    expect(second.finalReport).toEqual(first.finalReport);
+    expect(server.calls).toBe(1);
+  } finally {
+    await runner.close();
+  }
+});
