@@ -1,7 +1,7 @@
 import { openRunWorker, type QueueAgent } from '@agent/queue';
 import { type AgentRunner, telemetrySettings } from '@agent/runtime';
+import { type OtelExport, startOtelExport } from '@agent/telemetry/export';
 import { loadAgents } from './agent-catalog.js';
-import { startOtelExport } from './otel-export.js';
 import type { WorkerConfig } from './worker-options.js';
 
 /** The provider of an agent's first model (`openai/gpt-4o` -> `openai`), for the fleet-wide caps. */
@@ -26,10 +26,10 @@ export async function startWorker(config: WorkerConfig, log: (line: string) => v
     onLog: log,
   });
   let agents: Awaited<ReturnType<typeof loadAgents>>;
-  let otel: ReturnType<typeof startOtelExport> | undefined;
+  let otel: OtelExport | undefined;
   try {
     // OpenTelemetry export (agent.json's `telemetry` or OTEL_*), as the server sets it up.
-    otel = startOtelExport(
+    otel = await startOtelExport(
       telemetrySettings({
         ...(config.agentConfig === undefined ? {} : { configPath: config.agentConfig }),
         ...(config.agents[0] === undefined ? {} : { agentFile: config.agents[0] }),
