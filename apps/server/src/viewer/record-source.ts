@@ -36,18 +36,35 @@ interface Known {
 export class RecordSessionSource {
   private readonly known = new Map<string, Known>();
   private listing: Promise<SessionSummary[]> | undefined;
+  /** The last listing and when it was made: the directories are looked at once per `pollMs` at most. */
+  private listed: { at: number; sessions: SessionSummary[] } | undefined;
   private readonly listeners = new Set<(id: string) => void>();
   private poll: NodeJS.Timeout | undefined;
   private lastSeen: string | undefined;
 
   constructor(private readonly options: RecordSourceOptions) {}
 
-  /** Newest first; a listing in progress is shared. */
+  /**
+   * Newest first. The page asks for the list at each change of a live session: the directories
+   * are looked at again only when the last listing is older than `pollMs` (or the poll saw a
+   * change), and a listing in progress is shared.
+   */
   list(): Promise<SessionSummary[]> {
-    this.listing ??= this.readList().finally(() => {
-      this.listing = undefined;
-    });
+    const listed = this.listed;
+    if (listed !== undefined && Date.now() - listed.at < this.pollMs) return Promise.resolve(listed.sessions);
+    this.listing ??= this.readList()
+      .then((sessions) => {
+        this.listed = { at: Date.now(), sessions };
+        return sessions;
+      })
+      .finally(() => {
+        this.listing = undefined;
+      });
     return this.listing;
+  }
+
+  private get pollMs(): number {
+    return this.options.pollMs ?? 5000;
   }
 
   async get(id: string): Promise<SessionView | undefined> {
@@ -66,7 +83,7 @@ export class RecordSessionSource {
   subscribe(listener: (id: string) => void): () => void {
     this.listeners.add(listener);
     if (this.poll === undefined) {
-      this.poll = setInterval(() => void this.checkForChanges(), this.options.pollMs ?? 5000);
+      this.poll = setInterval(() => void this.checkForChanges(), this.pollMs);
       this.poll.unref();
     }
     return () => {
@@ -128,6 +145,7 @@ export class RecordSessionSource {
     const changed = seen !== this.lastSeen;
     this.lastSeen = seen;
     if (first || !changed) return;
+    this.listed = undefined;
     const newest = files[0]?.sessionId ?? '';
     for (const listener of this.listeners) listener(newest);
   }
