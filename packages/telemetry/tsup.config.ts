@@ -1,3 +1,4 @@
 import { libraryBuild } from '../../tooling/tsup/library.js';
 
-export default libraryBuild();
+// `@agent/telemetry/export` is an entry of its own: the main entry never loads the SDK.
+export default libraryBuild({}, { export: 'src/export/index.ts' });

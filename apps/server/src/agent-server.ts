@@ -4,13 +4,13 @@ import { AgentError } from '@agent/protocol';
 import { errorMessage } from '@agent/protocol/util';
 import { createRunQueue, openQueueSessionStore } from '@agent/queue';
 import { telemetrySettings } from '@agent/runtime';
+import { startOtelExport } from '@agent/telemetry/export';
 import { CommanderError } from 'commander';
 import { loadAgents, queuedCatalog } from './agent-catalog.js';
 import { nameRouteAgents } from './ai-agent-slack.js';
 import { parseServerArgs } from './cli-options.js';
 import { AgentMetrics } from './metrics.js';
 import { type MetricsServer, startMetricsServer } from './metrics-server.js';
-import { startOtelExport } from './otel-export.js';
 import { startHeadends } from './start-headends.js';
 import { startViewer } from './start-viewer.js';
 import { startWorker } from './start-worker.js';
@@ -73,7 +73,7 @@ async function main(): Promise<number> {
   const config = parseOrExit(() => parseServerArgs(process.argv.slice(2), process.env));
   if (typeof config === 'number') return config;
   // OpenTelemetry export (agent.json's `telemetry` or OTEL_*), set up before any run.
-  const otel = startOtelExport(
+  const otel = await startOtelExport(
     telemetrySettings({
       ...(config.agentConfig === undefined ? {} : { configPath: config.agentConfig }),
       ...(config.agents[0] === undefined ? {} : { agentFile: config.agents[0] }),

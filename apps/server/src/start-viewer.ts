@@ -3,8 +3,10 @@ import type { ServerConfig } from './server-config.js';
 
 export type { ViewerConfig } from './viewer-config.js';
 
+import { configuredSessionsDir } from '@agent/runtime';
 import { observedCatalog } from './viewer/observed-catalog.js';
-import { MemorySessionSource } from './viewer/session-source.js';
+import { RecordSessionSource } from './viewer/record-source.js';
+import { MemorySessionSource, ServerSessionSource } from './viewer/session-source.js';
 import { loadViewerAssets } from './viewer/viewer-assets.js';
 import { startViewerServer } from './viewer/viewer-server.js';
 
@@ -21,6 +23,14 @@ export interface StartedViewer {
   close(): Promise<void>;
 }
 
+/** The `persistence.sessionsDir` of each agent the server runs (agent.json's layers), once each. */
+function sessionsDirs(config: ServerConfig): string[] {
+  const dirs = config.agents.map((file) =>
+    configuredSessionsDir(config.agentConfig === undefined ? {} : { configPath: config.agentConfig }, file),
+  );
+  return [...new Set(dirs.filter((dir): dir is string => dir !== undefined))];
+}
+
 /** Starts the viewer on its own port; prints its listening line like the faces do. */
 export async function startViewer(
   config: ServerConfig,
@@ -28,12 +38,16 @@ export async function startViewer(
 ): Promise<StartedViewer | undefined> {
   const viewer = config.viewer;
   if (viewer === undefined) return undefined;
-  const source = new MemorySessionSource({
-    maxSessions: viewer.maxSessions ?? VIEWER_DEFAULTS.maxSessions,
+  const maxSessions = viewer.maxSessions ?? VIEWER_DEFAULTS.maxSessions;
+  const limits = { maxNodes: VIEWER_DEFAULTS.maxNodes, foldChars: VIEWER_DEFAULTS.foldChars };
+  const memory = new MemorySessionSource({
+    maxSessions,
     maxBytes: viewer.maxBytes ?? VIEWER_DEFAULTS.maxBytes,
   });
+  const dirs = sessionsDirs(config);
+  const records = dirs.length === 0 ? undefined : new RecordSessionSource({ dirs, maxSessions, limits });
   const server = await startViewerServer({
-    source,
+    source: new ServerSessionSource(memory, records),
     assets: loadViewerAssets(),
     tokens: config.tokens,
     host: config.host,
@@ -42,11 +56,7 @@ export async function startViewer(
   });
   log(`agent-server: viewer listening on ${server.url}/`);
   return {
-    observe: (catalog) =>
-      observedCatalog(catalog, source, {
-        maxNodes: VIEWER_DEFAULTS.maxNodes,
-        foldChars: VIEWER_DEFAULTS.foldChars,
-      }),
+    observe: (catalog) => observedCatalog(catalog, memory, limits),
     close: () => server.close(),
   };
 }

@@ -3,7 +3,7 @@ import type { SessionStore } from '@agent/protocol';
 import { errorMessage } from '@agent/protocol/util';
 import { openRunWorker, type WorkerAgent } from '@agent/queue';
 import { type AgentRunner, createAgentRunner, telemetrySettings, validateAgentFile } from '@agent/runtime';
-import { startOtelExport } from './otel-export.js';
+import { type OtelExport, startOtelExport } from '@agent/telemetry/export';
 import type { WorkerConfig } from './worker-options.js';
 
 /**
@@ -59,10 +59,10 @@ export async function startWorker(config: WorkerConfig, log: (line: string) => v
     maxMoves: config.maxMoves,
     onLog: log,
   });
-  let otel: ReturnType<typeof startOtelExport> | undefined;
+  let otel: OtelExport | undefined;
   try {
     // OpenTelemetry export (agent.json's `telemetry` or OTEL_*), as the server sets it up.
-    otel = startOtelExport(
+    otel = await startOtelExport(
       telemetrySettings({
         ...(config.agentConfig === undefined ? {} : { configPath: config.agentConfig }),
         ...(config.agents[0] === undefined ? {} : { agentFile: config.agents[0] }),

@@ -1,7 +1,7 @@
 // The agent-loop report: figure tables, ratios, targets and the profile, from the figures.
 import { formatNumber, formatSpread, type Spread } from '../harness/measure.js';
 import type { BenchTable } from '../harness/types.js';
-import { CORE_ID, type ContenderInfo, RAW_LOOP_ID } from './contenders/index.js';
+import { CORE_ID, CORE_TRACED_ID, type ContenderInfo, RAW_LOOP_ID } from './contenders/index.js';
 import { type Figures, pairedRatio, ratio } from './figures.js';
 import type { ProfileData } from './orchestrate.js';
 import { versionsOf } from './versions.js';
@@ -21,6 +21,7 @@ export interface ReportInput {
 
 const LABEL_NOTES: Record<string, string> = {
   'raw-loop': ' (floor)',
+  'agent-core-traced': ' (tracing on)',
   'ai-sdk-generate': ' (own fetch client; not streamed)',
   'ai-sdk-stream': ' (own fetch client)',
 };
@@ -130,6 +131,33 @@ export function figureTables(
   ];
 }
 
+/**
+ * What tracing costs: agent-core's CPU per turn with tracing off (no tracer provider: the one
+ * check per session) and on (agent-core-traced), and the paired ratio of the two.
+ */
+export function tracingTable(input: ReportInput): BenchTable | undefined {
+  const { figures, turns } = input;
+  const off = find(figures, CORE_ID);
+  const on = find(figures, CORE_TRACED_ID);
+  if (off === undefined || on === undefined) return undefined;
+  return {
+    caption:
+      'Tracing overhead: agent-core CPU per turn, ms, with tracing off (no tracer provider registered) and on (every session traced into a NodeTracerProvider with a BatchSpanProcessor); "on / off" is the median (min-max) of the ratios of runs made back to back',
+    columns: ['N', 'tracing off', 'tracing on', 'on / off', 'on - off, us per turn'],
+    rows: turns.map((n) => [
+      n,
+      cell(off.cpuPerTurnMs.get(n), 3),
+      cell(on.cpuPerTurnMs.get(n), 3),
+      pairedCell(on.cpuPerTurnRuns.get(n), off.cpuPerTurnRuns.get(n)),
+      formatNumber(
+        ((on.cpuPerTurnMs.get(n)?.median ?? Number.NaN) - (off.cpuPerTurnMs.get(n)?.median ?? Number.NaN)) *
+          1000,
+        0,
+      ),
+    ]),
+  };
+}
+
 export function ratioTable(input: ReportInput): BenchTable {
   const { figures, turns, counts } = input;
   const n = Math.max(...turns);
@@ -173,7 +201,7 @@ export function targets(input: ReportInput): TargetOutcome[] {
   const { figures, turns, counts } = input;
   const core = find(figures, CORE_ID);
   const raw = find(figures, RAW_LOOP_ID);
-  const peers = figures.filter((f) => f.id !== CORE_ID && f.id !== RAW_LOOP_ID);
+  const peers = figures.filter((f) => f.id !== CORE_ID && f.id !== RAW_LOOP_ID && f.id !== CORE_TRACED_ID);
   const perTurn = turns.map((n) => ({
     n,
     ratio: pairedRatio(core?.cpuPerTurnRuns.get(n), raw?.cpuPerTurnRuns.get(n))?.median ?? Number.NaN,

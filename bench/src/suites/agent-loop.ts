@@ -23,6 +23,7 @@ import {
   ratioTable,
   targets,
   targetsTable,
+  tracingTable,
 } from '../agent-loop/tables.js';
 import { versionsOf } from '../agent-loop/versions.js';
 import { formatNumber } from '../harness/measure.js';
@@ -103,6 +104,7 @@ function notes(plan: AgentLoopPlan, profile: ProfileData | undefined, quick: boo
     'Streamed events per second: the events each contender surfaces to its caller during a session, over the session wall time (same runs as CPU). What counts as an event differs by design (see the contenders table): agent-core does not surface tool-argument deltas but does surface logs, accounting and op-tree events; openai-agents surfaces raw model events plus run items; so read it with the events-per-session column.',
     'Transport: raw-loop, agent-core and openai-agents talk to the server through the official `openai` client (v6, streaming). The Vercel AI SDK cannot: `@ai-sdk/openai` is its own fetch-based provider (same global fetch), used here with `.chat()` so the same Chat Completions route is hit; `generateText` makes non-streamed calls, so it has no events and its CPU figures are for a non-streaming loop.',
     'Peers are configured as their docs recommend: openai-agents with tracing disabled (`setTracingDisabled(true)` and `Runner({ tracingDisabled: true })`, no exporter), `OpenAIChatCompletionsModel`, a zod `tool()`, `maxTurns` N + 2; the AI SDK with a zod `tool()` and `stopWhen: stepCountIs(N + 2)`, telemetry off (its default). agent-core: `defineAgent` + `run` with a `@agent/providers` client (`type: "openai"`), one `tool()` whose `parameters` is a JSON Schema (validated by the core), `maxTurns` N + 2, `output: { format: "text" }`; every `onEvent` call is counted.',
+    'Tracing: agent-core runs with no tracer provider registered (tracing off: @agent/telemetry asks once per session and wires nothing). agent-core-traced is the same session traced as @agent/runtime traces its sessions (`traceSession` from @agent/telemetry: spans for the session, each turn, each model and tool call), into a registered `NodeTracerProvider` (AsyncLocalStorage context, always-on sampler) whose `BatchSpanProcessor` hands the spans to an exporter that drops them: what an operator runs, minus the network. It is not a peer (the targets leave it out); the tracing-overhead table sets the two side by side.',
     `Targets: agent-core's CPU per turn at most ${CPU_TARGET_RATIO}x the raw loop and below every peer, at every N; heap per concurrent in-flight session at most ${MEMORY_TARGET_KB} KB above the raw loop. The targets table says where the project stands; a missed target is reported, not hidden, with a profile of agent-core.`,
     `Versions: Node ${process.version}; ${versionsOf(['@agent/core', '@agent/providers', '@agent/testkit', 'openai', '@openai/agents', 'ai', '@ai-sdk/openai', 'zod']).join(', ')}.`,
     'The machine may be shared with other work: figures are medians with their min-max spread; compare ratios rather than absolute milliseconds.',
@@ -146,6 +148,7 @@ export const agentLoopSuite: BenchSuite = {
       startMs: new Map(data.map((d) => [d.id, d.startMs])),
     };
     const outcomes = targets(input);
+    const tracing = tracingTable(input);
     let profile: ProfileData | undefined;
     let rawProfile: ProfileData | undefined;
     if (!quick && outcomes.some((t) => !t.met)) {
@@ -157,6 +160,7 @@ export const agentLoopSuite: BenchSuite = {
     const tables = [
       contendersTable(input),
       ...figureTables(input, runsText(plan)),
+      ...(tracing === undefined ? [] : [tracing]),
       ratioTable(input),
       targetsTable(outcomes, quick),
       ...(profile === undefined ? [] : profileTables(profile, rawProfile)),

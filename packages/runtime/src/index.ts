@@ -45,6 +45,11 @@ export {
   readSessionRecord,
   recordFileName,
 } from './persistence/record-file.js';
+export {
+  type ListRecordsOptions,
+  listSessionRecordFiles,
+  type RecordFileInfo,
+} from './persistence/record-listing.js';
 export { FORMAT_DESCRIPTIONS } from './prompt-variables.js';
 export { MAX_LOADED_FILE_BYTES } from './read-regular-file.js';
 export { runAgentFile } from './run-agent-file.js';

@@ -25,6 +25,7 @@ test('@agent/runtime exports exactly these values', async () => {
     'describeConfig',
     'findSessionRecord',
     'listAgentTools',
+    'listSessionRecordFiles',
     'readSessionRecord',
     'recordFileName',
     'resumeStoredSession',

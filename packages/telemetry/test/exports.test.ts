@@ -15,3 +15,10 @@ test('@agent/telemetry exports exactly these values', async () => {
     'traceparentOf',
   ]);
 });
+
+test('@agent/telemetry/export exports exactly these values', async () => {
+  expect(Object.keys(await import('@agent/telemetry/export')).sort()).toEqual([
+    'TRACE_SAMPLERS',
+    'startOtelExport',
+  ]);
+});

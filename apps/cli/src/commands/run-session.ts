@@ -1,11 +1,11 @@
 import type { AgentEvent, AgentEventMeta, AgentResult, ApprovalDecision } from '@agent/protocol';
 import { errorMessage } from '@agent/protocol/util';
 import type { ResolveOptions, RunAgentFileOptions } from '@agent/runtime';
+import type { OtelExport } from '@agent/telemetry/export';
 import { terminalApprover } from '../approval-prompt.js';
 import { CliError } from '../cli-error.js';
 import { CLI_EXIT, type CliExitCode, exitCodeForResult, signalExitCode } from '../exit-codes.js';
 import { type CliIo, writeAndFlush } from '../io.js';
-import type { OtelExport } from '../otel-export.js';
 import { AccountingFile } from '../output/accounting-file.js';
 import { formatCompactLog, showsWithoutVerbose } from '../output/compact-log.js';
 import { resultForJson } from '../output/json-result.js';
@@ -68,13 +68,8 @@ async function startTracing(
   } catch {
     return undefined;
   }
-  const named = [
-    section?.otlp?.endpoint,
-    env.OTEL_EXPORTER_OTLP_ENDPOINT,
-    env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT,
-  ];
-  if (!named.some((value) => value !== undefined && value.trim() !== '')) return undefined;
-  const { startOtelExport } = await import('../otel-export.js');
+  // startOtelExport loads the OpenTelemetry SDK only when an endpoint is named.
+  const { startOtelExport } = await import('@agent/telemetry/export');
   return startOtelExport(section, env, 'agent-cli');
 }
 

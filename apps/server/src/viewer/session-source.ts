@@ -1,14 +1,15 @@
-import type { SessionSummary, SessionView } from './view-model.js';
+import type { RecordSessionSource } from './record-source.js';
+import { type SessionSummary, type SessionView, summary } from './view-model.js';
 
 /**
- * Where the viewer reads sessions: the runs in flight and recent finished ones. The server's
- * source keeps them in memory (`MemorySessionSource`); snapshots on disk
- * (`persistence.sessionsDir`) can be another source behind the same three calls.
+ * Where the viewer reads sessions: the runs in flight and recent finished ones. The server keeps
+ * its own runs in memory (`MemorySessionSource`) and reads the session records of
+ * `persistence.sessionsDir` (`RecordSessionSource`); `ServerSessionSource` shows both.
  */
 export interface SessionSource {
   /** Newest first. */
-  list(): SessionSummary[];
-  get(id: string): SessionView | undefined;
+  list(): SessionSummary[] | Promise<SessionSummary[]>;
+  get(id: string): SessionView | undefined | Promise<SessionView | undefined>;
   /** Calls `listener` with a session's (viewer) id each time it changes; returns the unsubscribe. */
   subscribe(listener: (id: string) => void): () => void;
 }
@@ -78,16 +79,32 @@ export class MemorySessionSource implements SessionSource {
   }
 }
 
-function summary(view: SessionView): SessionSummary {
-  return {
-    id: view.id,
-    ...(view.sessionId === undefined ? {} : { sessionId: view.sessionId }),
-    agent: view.agent,
-    ...(view.headend === undefined ? {} : { headend: view.headend }),
-    status: view.status,
-    startedAt: view.startedAt,
-    ...(view.endedAt === undefined ? {} : { endedAt: view.endedAt }),
-    totals: view.totals,
-    ...(view.reportStatus === undefined ? {} : { reportStatus: view.reportStatus }),
-  };
+/** What the server's viewer shows: its own runs (in memory) and the session records on disk. */
+export class ServerSessionSource implements SessionSource {
+  constructor(
+    private readonly memory: MemorySessionSource,
+    private readonly records: RecordSessionSource | undefined,
+  ) {}
+
+  /** Newest first; a record of a session the server still holds in memory is listed once. */
+  async list(): Promise<SessionSummary[]> {
+    const own = this.memory.list();
+    if (this.records === undefined) return own;
+    const held = new Set(own.map((session) => session.sessionId));
+    const stored = (await this.records.list()).filter((session) => !held.has(session.sessionId));
+    return [...own, ...stored].sort((a, b) => b.startedAt - a.startedAt);
+  }
+
+  async get(id: string): Promise<SessionView | undefined> {
+    return this.memory.get(id) ?? (await this.records?.get(id));
+  }
+
+  subscribe(listener: (id: string) => void): () => void {
+    const fromMemory = this.memory.subscribe(listener);
+    const fromRecords = this.records?.subscribe(listener);
+    return () => {
+      fromMemory();
+      fromRecords?.();
+    };
+  }
 }

@@ -84,3 +84,18 @@ export function foldReport(report: FinalReport, limit: number): FinalReport {
   }
   return folded;
 }
+
+/** The list's line of a session. */
+export function summary(view: SessionView): SessionSummary {
+  return {
+    id: view.id,
+    ...(view.sessionId === undefined ? {} : { sessionId: view.sessionId }),
+    agent: view.agent,
+    ...(view.headend === undefined ? {} : { headend: view.headend }),
+    status: view.status,
+    startedAt: view.startedAt,
+    ...(view.endedAt === undefined ? {} : { endedAt: view.endedAt }),
+    totals: view.totals,
+    ...(view.reportStatus === undefined ? {} : { reportStatus: view.reportStatus }),
+  };
+}

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { errorMessage } from '@agent/protocol/util';
 import { json, type Replied, send } from './http-reply.js';
 import type { SessionSource } from './session-source.js';
 import type { SessionSummary } from './view-model.js';
@@ -29,7 +30,11 @@ export async function startViewerServer(options: ViewerServerOptions): Promise<V
   const streams = new Set<ServerResponse>();
   const server = createServer((request, response) => {
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) response.setHeader(name, value);
-    handle(request, response, options, streams);
+    handle(request, response, options, streams).catch((error: unknown) => {
+      if (!response.headersSent)
+        json(response, 500, { error: `the viewer could not answer: ${errorMessage(error)}` });
+      else response.end();
+    });
   });
   server.maxConnections = options.maxConnections ?? 256;
   await new Promise<void>((resolve, reject) => {
@@ -52,12 +57,12 @@ function closeServer(server: Server, streams: Set<ServerResponse>): Promise<void
   });
 }
 
-function handle(
+async function handle(
   request: IncomingMessage,
   response: ServerResponse,
   options: ViewerServerOptions,
   streams: Set<ServerResponse>,
-): Replied {
+): Promise<Replied> {
   const url = new URL(request.url ?? '/', 'http://viewer');
   if (request.method !== 'GET' && request.method !== 'HEAD') {
     return json(response, 405, { error: `${request.method} is not allowed: the viewer only answers GET` });
@@ -78,14 +83,15 @@ function handle(
     });
   }
   if (url.pathname === '/') return send(response, 200, 'text/html', PAGE);
-  if (url.pathname === '/api/sessions') return listSessions(response, options.source, url);
+  if (url.pathname === '/api/sessions') return await listSessions(response, options.source, url);
   if (url.pathname === '/api/stream') return openStream(request, response, options, streams, url);
-  const match = /^\/api\/sessions\/([\w-]{1,100})$/.exec(url.pathname);
-  if (match?.[1] !== undefined) {
-    const view = options.source.get(match[1]);
+  // A session id (`:` may come percent-encoded): letters, digits, `.`, `_`, `:` and `-`.
+  const id = /^\/api\/sessions\/((?:[\w.-]|:|%3[Aa]){1,384})$/.exec(url.pathname)?.[1]?.replace(/%3a/gi, ':');
+  if (id !== undefined && id.length <= 128) {
+    const view = await options.source.get(id);
     if (view === undefined)
       return json(response, 404, {
-        error: `no session ${match[1]} (finished ones are kept for a while only)`,
+        error: `no session ${id} (finished ones are kept for a while, and records read from persistence.sessionsDir)`,
       });
     return json(response, 200, view);
   }
@@ -94,7 +100,7 @@ function handle(
   });
 }
 
-function listSessions(response: ServerResponse, source: SessionSource, url: URL): Replied {
+async function listSessions(response: ServerResponse, source: SessionSource, url: URL): Promise<Replied> {
   const status = url.searchParams.get('status');
   if (status !== null && status !== '' && !STATUSES.has(status)) {
     return json(response, 400, {
@@ -102,7 +108,7 @@ function listSessions(response: ServerResponse, source: SessionSource, url: URL)
     });
   }
   return json(response, 200, {
-    sessions: filterSessions(source.list(), url.searchParams.get('agent'), status),
+    sessions: filterSessions(await source.list(), url.searchParams.get('agent'), status),
   });
 }
 

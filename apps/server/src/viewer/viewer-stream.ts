@@ -32,11 +32,21 @@ export function openStream(
   });
   streams.add(response);
   const { source } = options;
+  // Updates are read (the list may come from disk) and written one after another, in order.
+  let writing: Promise<void> = Promise.resolve();
   const push = (listChanged: boolean, sessionChanged: boolean) => {
-    if (listChanged) response.write(`event: list\ndata: ${JSON.stringify(source.list())}\n\n`);
-    const view = watched === null ? undefined : source.get(watched);
-    if (sessionChanged && view !== undefined)
-      response.write(`event: session\ndata: ${JSON.stringify(view)}\n\n`);
+    writing = writing.then(async () => {
+      try {
+        if (listChanged) {
+          const list = await source.list();
+          response.write(`event: list\ndata: ${JSON.stringify(list)}\n\n`);
+        }
+        const view = watched === null || !sessionChanged ? undefined : await source.get(watched);
+        if (view !== undefined) response.write(`event: session\ndata: ${JSON.stringify(view)}\n\n`);
+      } catch {
+        // The next change sends a fresh update.
+      }
+    });
   };
   push(true, true);
   let timer: NodeJS.Timeout | undefined;

@@ -1,9 +1,9 @@
 // `@agent/core` `run` over `@agent/providers` (`type: 'openai'`, the official `openai` client
 // underneath), one `tool()` with the local tool (its JSON Schema validated by the core).
-import { defineAgent, run, tool } from '@agent/core';
+import { defineAgent, type RunOptions, run, tool } from '@agent/core';
 import { createModelClient } from '@agent/providers';
 import { lookup, MODEL, TOOL_DESCRIPTION, TOOL_NAME, TOOL_SCHEMA } from '../script.js';
-import type { ContenderFactory, SessionOutcome } from './types.js';
+import type { ContenderFactory, SessionOutcome, SessionRunner } from './types.js';
 
 const lookupTool = tool({
   name: TOOL_NAME,
@@ -12,7 +12,15 @@ const lookupTool = tool({
   execute: ({ key }) => lookup(key),
 });
 
-export const createAgentCore: ContenderFactory = (baseURL) => {
+/** How one session is run: `run` as is, or wrapped (the traced contender). */
+export type CoreRun = (
+  agent: Parameters<typeof run>[0],
+  prompt: string,
+  options: RunOptions,
+) => ReturnType<typeof run>;
+
+/** The agent-core session, with `runWith` running each one (plain `run` by default). */
+export function coreSessions(baseURL: string, runWith: CoreRun = run): SessionRunner {
   const client = createModelClient({
     type: 'openai',
     provider: 'openai',
@@ -28,7 +36,7 @@ export const createAgentCore: ContenderFactory = (baseURL) => {
       maxTurns: turns + 2,
       output: { format: 'text' },
     });
-    const result = await run(agent, prompt, {
+    const result = await runWith(agent, prompt, {
       onEvent: () => {
         events++;
       },
@@ -36,4 +44,6 @@ export const createAgentCore: ContenderFactory = (baseURL) => {
     if (!result.success) throw new Error(`agent-core: ${result.exitCode}: ${result.error}`);
     return { finalText: result.finalReport.content ?? '', events };
   };
-};
+}
+
+export const createAgentCore: ContenderFactory = (baseURL) => coreSessions(baseURL);

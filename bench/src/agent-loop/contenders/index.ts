@@ -33,6 +33,20 @@ export const contenders: readonly ContenderInfo[] = [
     load: async () => (await import('./agent-core.js')).createAgentCore,
   },
   {
+    id: 'agent-core-traced',
+    packages: [
+      '@agent/core',
+      '@agent/providers',
+      '@agent/telemetry',
+      '@opentelemetry/sdk-trace-node',
+      'openai',
+    ],
+    transport: 'as agent-core, each session traced (`traceSession`) into a registered `NodeTracerProvider`',
+    events: 'as agent-core',
+    streams: true,
+    load: async () => (await import('./agent-core-traced.js')).createAgentCoreTraced,
+  },
+  {
     id: 'openai-agents',
     packages: ['@openai/agents', 'openai'],
     transport: '`OpenAIChatCompletionsModel` over the `openai` client, `run(..., { stream: true })`',
@@ -62,6 +76,8 @@ export const contenders: readonly ContenderInfo[] = [
 
 export const RAW_LOOP_ID = 'raw-loop';
 export const CORE_ID = 'agent-core';
+/** agent-core with tracing on: not a peer, the same runtime's cost of tracing. */
+export const CORE_TRACED_ID = 'agent-core-traced';
 
 export function contenderById(id: string): ContenderInfo {
   const found = contenders.find((contender) => contender.id === id);

@@ -17,6 +17,7 @@ import {
   type SamplingParam,
   TOOL_ID_FORMATS,
 } from '@agent/providers';
+import { type ExportSettings, TRACE_SAMPLERS, type TraceSamplerName } from '@agent/telemetry/export';
 import { DEFAULTS_SCHEMA } from '../agent-file/keys.js';
 import type { AgentSettings } from '../agent-file/settings.js';
 import { OPENAPI_SPEC, type OpenApiSpecEntry, REST_TOOL, type RestToolEntry } from './http-api-schema.js';
@@ -124,28 +125,13 @@ export interface PersistenceSection {
 }
 
 /** The OTEL_TRACES_SAMPLER names `telemetry.sampler` takes. */
-export const TRACE_SAMPLERS = [
-  'always_on',
-  'always_off',
-  'traceidratio',
-  'parentbased_always_on',
-  'parentbased_always_off',
-  'parentbased_traceidratio',
-] as const;
-export type TraceSamplerName = (typeof TRACE_SAMPLERS)[number];
-
 /**
- * OpenTelemetry export, set up by the CLI and agent-server (docs/observability.md). The standard
- * `OTEL_*` environment variables fill in what it leaves out.
+ * OpenTelemetry export, set up by the CLI and agent-server (docs/observability.md) with
+ * `@agent/telemetry/export`, whose settings these are. The standard `OTEL_*` environment
+ * variables fill in what it leaves out.
  */
-export interface TelemetrySection {
-  /** OTLP/HTTP: `endpoint` is the collector's base URL (`/v1/traces` is added) ; `headers` are secrets. */
-  otlp?: { endpoint?: string; headers?: Record<string, string> };
-  /** A sampler name, or `{ type, ratio }` for the ratio samplers (default `parentbased_always_on`). */
-  sampler?: TraceSamplerName | { type: TraceSamplerName; ratio?: number };
-  /** `service.name` of the spans (default the app's: `agent-cli`, `agent-server`). */
-  serviceName?: string;
-}
+export type TelemetrySection = ExportSettings;
+export { TRACE_SAMPLERS, type TraceSamplerName };
 
 export interface ConfigDefaults extends AgentSettings {
   /** Models for agents whose file lists none. */
