@@ -59,6 +59,7 @@ export type { ModelCallOptions, ModelRequest, ReasoningEffort, ReasoningOptions 
 export { REASONING_EFFORTS } from './model-request.js';
 export type { ModelStreamEvent, StopReason, TokenUsage } from './model-stream.js';
 export type { OpKind, OpNode, OpTotals, SessionNode } from './op-tree.js';
+export { emptyTotals } from './op-tree.js';
 export type { OrchestrationSummary } from './orchestration.js';
 export type { ExpectedOutput, OutputFormat } from './output-format.js';
 export { isOutputFormat, OUTPUT_FORMATS, TEXT_OUTPUT_FORMATS } from './output-format.js';

@@ -40,3 +40,16 @@ export interface SessionNode extends OpNode {
   sessionId: string;
   totals: OpTotals;
 }
+
+/** Totals of nothing yet: every count and cost 0 (`durationMs` when already known). */
+export function emptyTotals(durationMs = 0): OpTotals {
+  return {
+    llmCalls: 0,
+    toolCalls: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+    cachedTokens: 0,
+    costUsd: 0,
+    durationMs,
+  };
+}

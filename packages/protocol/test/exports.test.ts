@@ -35,6 +35,7 @@ test('@agent/protocol exports exactly these values', async () => {
     'TASK_STATUS_TOOL',
     'TEXT_OUTPUT_FORMATS',
     'TOOL_OUTPUT_TOOL',
+    'emptyTotals',
     'isModelError',
     'isOutputFormat',
     'isRetryableKind',

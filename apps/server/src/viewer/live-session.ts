@@ -1,10 +1,11 @@
-import type {
-  AccountingEntry,
-  AgentEvent,
-  AgentEventMeta,
-  AgentResult,
-  OpTotals,
-  ProgressEvent,
+import {
+  type AccountingEntry,
+  type AgentEvent,
+  type AgentEventMeta,
+  type AgentResult,
+  emptyTotals,
+  type OpTotals,
+  type ProgressEvent,
 } from '@agent/protocol';
 import {
   type FOLD_CHARS,
@@ -62,15 +63,7 @@ export class LiveSession {
       ...(headend === undefined ? {} : { headend }),
       status: 'running',
       startedAt: now,
-      totals: {
-        llmCalls: 0,
-        toolCalls: 0,
-        inputTokens: 0,
-        outputTokens: 0,
-        cachedTokens: 0,
-        costUsd: 0,
-        durationMs: 0,
-      },
+      totals: emptyTotals(),
       tree,
       droppedNodes: 0,
     };
@@ -260,15 +253,7 @@ function closeRunning(node: ViewNode, status: 'ok' | 'failed', now: number): voi
 }
 
 function sumTree(root: ViewNode): OpTotals {
-  const totals: OpTotals = {
-    llmCalls: 0,
-    toolCalls: 0,
-    inputTokens: 0,
-    outputTokens: 0,
-    cachedTokens: 0,
-    costUsd: 0,
-    durationMs: 0,
-  };
+  const totals: OpTotals = emptyTotals();
   const stack = [root];
   while (stack.length > 0) {
     const node = stack.pop() as ViewNode;

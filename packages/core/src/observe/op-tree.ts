@@ -1,4 +1,11 @@
-import type { AccountingEntry, OpKind, OpNode, OpTotals, SessionNode } from '@agent/protocol';
+import {
+  type AccountingEntry,
+  emptyTotals,
+  type OpKind,
+  type OpNode,
+  type OpTotals,
+  type SessionNode,
+} from '@agent/protocol';
 
 /** Builds the session's op tree as operations start and end; totals are summed once, at the end. */
 export class OpTreeBuilder {
@@ -62,18 +69,6 @@ export class OpTreeBuilder {
     this.root.totals = computeTotals(this.root);
     return this.root;
   }
-}
-
-export function emptyTotals(): OpTotals {
-  return {
-    llmCalls: 0,
-    toolCalls: 0,
-    inputTokens: 0,
-    outputTokens: 0,
-    cachedTokens: 0,
-    costUsd: 0,
-    durationMs: 0,
-  };
 }
 
 export function computeTotals(root: OpNode): OpTotals {

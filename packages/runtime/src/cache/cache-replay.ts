@@ -1,14 +1,15 @@
 import type { AgentSessionConfig } from '@agent/core';
-import type {
-  AgentEvent,
-  AgentEventMeta,
-  AgentResult,
-  CacheHit,
-  ConversationMessage,
-  FinalReport,
-  LlmAccountingEntry,
-  LogEntry,
-  SessionNode,
+import {
+  type AgentEvent,
+  type AgentEventMeta,
+  type AgentResult,
+  type CacheHit,
+  type ConversationMessage,
+  emptyTotals,
+  type FinalReport,
+  type LlmAccountingEntry,
+  type LogEntry,
+  type SessionNode,
 } from '@agent/protocol';
 
 /** What a response cache entry holds: the report, and which model wrote it. */
@@ -131,15 +132,7 @@ function cachedTree(name: string, sessionId: string, info: ReplayInfo): SessionN
     status: 'ok',
     cached: true,
     children: [],
-    totals: {
-      llmCalls: 0,
-      toolCalls: 0,
-      inputTokens: 0,
-      outputTokens: 0,
-      cachedTokens: 0,
-      costUsd: 0,
-      durationMs: info.endedAt - info.startedAt,
-    },
+    totals: emptyTotals(info.endedAt - info.startedAt),
   };
 }
 

@@ -1,16 +1,8 @@
-import type { AgentResult, OpTotals, SessionNode } from '@agent/protocol';
+import { type AgentResult, emptyTotals, type OpTotals, type SessionNode } from '@agent/protocol';
 import { mergeByTime } from '../run-scope.js';
 
 function sumTotals(trees: readonly SessionNode[], durationMs: number): OpTotals {
-  const totals: OpTotals = {
-    llmCalls: 0,
-    toolCalls: 0,
-    inputTokens: 0,
-    outputTokens: 0,
-    cachedTokens: 0,
-    costUsd: 0,
-    durationMs,
-  };
+  const totals: OpTotals = emptyTotals(durationMs);
   for (const tree of trees) {
     totals.llmCalls += tree.totals.llmCalls;
     totals.toolCalls += tree.totals.toolCalls;
