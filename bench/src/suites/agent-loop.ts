@@ -11,7 +11,7 @@ import {
   type ProfileData,
   profileContender,
 } from '../agent-loop/orchestrate.js';
-import { CALLS_PER_TURN, FINAL_ANSWER, MODEL } from '../agent-loop/script.js';
+import { CALLS_PER_TURN, FINAL_ANSWER, INSTRUCTIONS, MODEL } from '../agent-loop/script.js';
 import {
   CPU_TARGET_RATIO,
   code,
@@ -24,6 +24,7 @@ import {
   targets,
   targetsTable,
 } from '../agent-loop/tables.js';
+import { type TokenData, tokenChecks, tokenTable, tokenTarget } from '../agent-loop/token-table.js';
 import { versionsOf } from '../agent-loop/versions.js';
 import { formatNumber } from '../harness/measure.js';
 import type { BenchCheck, BenchSuite, SuiteResult } from '../harness/types.js';
@@ -35,6 +36,7 @@ const FULL: AgentLoopPlan = {
     { turns: 20, sessions: 3, runs: 5, warmup: 1 },
   ],
   memory: { counts: [1, 100, 1000], runs: 5, turns: 1, warmupSessions: 3 },
+  tokenTurns: 2,
   profile: { turns: 20, sessions: 20, runs: 1, warmup: 1 },
 };
 
@@ -44,6 +46,7 @@ const QUICK: AgentLoopPlan = {
     { turns: 3, sessions: 1, runs: 1, warmup: 0 },
   ],
   memory: { counts: [1, 10], runs: 1, turns: 1, warmupSessions: 1 },
+  tokenTurns: 2,
   profile: { turns: 3, sessions: 1, runs: 1, warmup: 0 },
 };
 
@@ -106,6 +109,7 @@ function notes(plan: AgentLoopPlan, profile: ProfileData | undefined, quick: boo
     `Targets: agent-core's CPU per turn at most ${CPU_TARGET_RATIO}x the raw loop and below every peer, at every N; heap per concurrent in-flight session at most ${MEMORY_TARGET_KB} KB above the raw loop. The targets table says where the project stands; a missed target is reported, not hidden, with a profile of agent-core.`,
     `Versions: Node ${process.version}; ${versionsOf(['@agent/core', '@agent/providers', '@agent/testkit', 'openai', '@openai/agents', 'ai', '@ai-sdk/openai', 'zod']).join(', ')}.`,
     'The machine may be shared with other work: figures are medians with their min-max spread; compare ratios rather than absolute milliseconds.',
+    `Tokens: before the CPU phase each contender plays one session of N=${plan.tokenTurns} alone while the server process reads every request body it receives (\`request-tokens.ts\`) and counts, with the o200k encoding (\`gpt-tokenizer\`, the one @agent/providers counts OpenAI models with), what the request carries beyond the user's own content: system text beyond the instructions, user messages other than the prompt (agent-core's XML-NEXT notice), tools the agent did not define (agent-core's internal tools), and what a contender adds to the definition of the agent's tool beyond the raw loop's (\`strict\`, \`$schema\` and the like). Every contender gets the same instructions (\`${INSTRUCTIONS}\`), prompt and tool. Counts are of the JSON the body carries; the provider renders tools in its own format, so read them as relative sizes. The conversation itself (tool calls, results, answers) is not counted: it is the same for all.`,
   ];
   if (profile !== undefined) {
     const perTurn = (ms: number) => `${formatNumber((ms * 1000) / profile.modelCalls, 0)} us`;
@@ -145,10 +149,12 @@ export const agentLoopSuite: BenchSuite = {
       counts: plan.memory.counts,
       startMs: new Map(data.map((d) => [d.id, d.startMs])),
     };
-    const outcomes = targets(input);
+    const tokens: TokenData[] = data.map((d) => ({ id: d.id, turns: plan.tokenTurns, requests: d.tokens }));
+    const cpuOutcomes = targets(input);
+    const outcomes = [...cpuOutcomes, tokenTarget(tokens)];
     let profile: ProfileData | undefined;
     let rawProfile: ProfileData | undefined;
-    if (!quick && outcomes.some((t) => !t.met)) {
+    if (!quick && cpuOutcomes.some((t) => !t.met)) {
       const profileStarted = Date.now();
       profile = await profileContender(CORE_ID, plan.profile);
       rawProfile = await profileContender(RAW_LOOP_ID, plan.profile);
@@ -158,18 +164,20 @@ export const agentLoopSuite: BenchSuite = {
       contendersTable(input),
       ...figureTables(input, runsText(plan)),
       ratioTable(input),
+      tokenTable(tokens),
       targetsTable(outcomes, quick),
       ...(profile === undefined ? [] : profileTables(profile, rawProfile)),
     ];
     return {
       tables,
       notes: [...notes(plan, profile, quick), ...warningNotes(data)],
-      checks: checksOf(data, plan),
+      checks: [...checksOf(data, plan), ...tokenChecks(tokens)],
       raw: {
         plan,
         durationMs: Date.now() - started,
         contenders: data,
         targets: outcomes,
+        tokens,
         profiles: { [CORE_ID]: profile, [RAW_LOOP_ID]: rawProfile },
       },
     };

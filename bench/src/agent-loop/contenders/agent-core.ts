@@ -2,7 +2,7 @@
 // underneath), one `tool()` with the local tool (its JSON Schema validated by the core).
 import { defineAgent, run, tool } from '@agent/core';
 import { createModelClient } from '@agent/providers';
-import { lookup, MODEL, TOOL_DESCRIPTION, TOOL_NAME, TOOL_SCHEMA } from '../script.js';
+import { INSTRUCTIONS, lookup, MODEL, TOOL_DESCRIPTION, TOOL_NAME, TOOL_SCHEMA } from '../script.js';
 import type { ContenderFactory, SessionOutcome } from './types.js';
 
 const lookupTool = tool({
@@ -24,6 +24,7 @@ export const createAgentCore: ContenderFactory = (baseURL) => {
     let events = 0;
     const agent = defineAgent({
       model: client,
+      instructions: INSTRUCTIONS,
       tools: [lookupTool],
       maxTurns: turns + 2,
       output: { format: 'text' },
