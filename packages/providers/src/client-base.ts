@@ -7,7 +7,11 @@ import { DEFAULT_SDK_TIMEOUT_MS } from './sdk-clients.js';
 import { tokenCounterFor } from './token-count.js';
 
 /** Provider types whose APIs make parallel tool calls natively (several `tool_calls` / `tool_use` blocks per answer). */
-const NATIVE_PARALLEL_TOOL_CALLS: ReadonlySet<ProviderType> = new Set(['openai', 'openai-responses', 'anthropic']);
+const NATIVE_PARALLEL_TOOL_CALLS: ReadonlySet<ProviderType> = new Set([
+  'openai',
+  'openai-responses',
+  'anthropic',
+]);
 
 /** A `ModelClient` built from a `ModelClientConfig`, with what the runtime needs to know about it. */
 export interface ProviderModelClient extends ModelClient {

@@ -53,8 +53,10 @@ export const BASE64_RULE =
 
 /** How the wrapper is introduced: when to send it, that it ends the task, and that only its content counts. */
 export const WRAPPER_INTRO = {
-  normal: 'When the task is done, send exactly one, in this wrapper; it ends the task and text outside it is not the report:',
-  forced: 'Reply now with the final report, exactly one, in this wrapper; it ends the task and text outside it is not the report:',
+  normal:
+    'When the task is done, send exactly one, in this wrapper; it ends the task and text outside it is not the report:',
+  forced:
+    'Reply now with the final report, exactly one, in this wrapper; it ends the task and text outside it is not the report:',
 } as const;
 
 export function lastRetryReminder(tagName: string): string {
