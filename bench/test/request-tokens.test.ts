@@ -40,6 +40,7 @@ describe('requestAdditions', () => {
     expect(added.system).toBe(countTokens(`${INSTRUCTIONS}${extraSystem}`) - countTokens(INSTRUCTIONS));
     expect(added.notice).toBe(countTokens(notice));
     expect(added.internalTools).toBe(countTokens(JSON.stringify(internal)));
+    expect(added.internalToolNames).toEqual(['agent__x']);
     expect(added.toolDefinition).toBe(0);
     expect(added.total).toBe(added.system + added.notice + added.internalTools);
   });
@@ -78,7 +79,7 @@ describe('the server process counts the requests it receives', () => {
     }
   }
 
-  it('the raw loop adds nothing; agent-core adds its notice on every request', async () => {
+  it('the raw loop adds nothing; agent-core adds its notice and task status (not agent__batch: OpenAI calls in parallel) on every request', async () => {
     const raw = await countedSession('raw-loop', 2);
     expect(raw).toHaveLength(3);
     for (const request of raw) expect(request.total).toBe(0);
@@ -87,6 +88,7 @@ describe('the server process counts the requests it receives', () => {
     expect(core).toHaveLength(3);
     for (const request of core) {
       expect(request.notice).toBeGreaterThan(0);
+      expect(request.internalToolNames).toEqual(['agent__task_status']);
       expect(request.system).toBe(0);
       expect(request.bodyBytes).toBeGreaterThan(raw[0]!.bodyBytes);
     }

@@ -14,6 +14,8 @@ export interface RequestAdditions {
   notice: number;
   /** Tools the agent did not define (internal tools), as the JSON the request carries. */
   internalTools: number;
+  /** Their names. */
+  internalToolNames: string[];
   /** The agent's own tool as sent, beyond its definition as the raw loop sends it. */
   toolDefinition: number;
   total: number;
@@ -70,16 +72,21 @@ export function requestAdditions(body: unknown, prompt: string): RequestAddition
   }
   let internalTools = 0;
   let toolDefinition = 0;
+  const internalToolNames: string[] = [];
   for (const tool of tools) {
     const json = JSON.stringify(tool);
-    if (toolName(tool) === TOOL_NAME)
-      toolDefinition += Math.max(0, countTokens(json) - countTokens(REFERENCE_TOOL));
-    else internalTools += countTokens(json);
+    const name = toolName(tool);
+    if (name === TOOL_NAME) toolDefinition += Math.max(0, countTokens(json) - countTokens(REFERENCE_TOOL));
+    else {
+      internalTools += countTokens(json);
+      internalToolNames.push(name ?? '(unnamed)');
+    }
   }
   return {
     system,
     notice,
     internalTools,
+    internalToolNames,
     toolDefinition,
     total: system + notice + internalTools + toolDefinition,
     bodyBytes: Buffer.byteLength(JSON.stringify(body ?? {})),

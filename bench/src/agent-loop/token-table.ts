@@ -14,7 +14,7 @@ export interface TokenData {
   requests: readonly RequestAdditions[];
 }
 
-type Field = Exclude<keyof RequestAdditions, 'bodyBytes'>;
+type Field = Exclude<keyof RequestAdditions, 'bodyBytes' | 'internalToolNames'>;
 
 const FIELDS: readonly { field: Field; column: string }[] = [
   { field: 'system', column: 'system additions' },
@@ -24,7 +24,7 @@ const FIELDS: readonly { field: Field; column: string }[] = [
   { field: 'total', column: 'total per turn' },
 ];
 
-function perTurn(data: TokenData, field: keyof RequestAdditions): number {
+function perTurn(data: TokenData, field: Field | 'bodyBytes'): number {
   return data.requests.length === 0 ? Number.NaN : median(data.requests.map((r) => r[field]));
 }
 
@@ -32,11 +32,13 @@ export function tokenTable(data: readonly TokenData[]): BenchTable {
   const turns = data[0]?.turns ?? 0;
   return {
     caption: `Tokens each request adds beyond the user's own content (o200k, as the JSON body carries them; median per request over one session of N=${turns}, ${turns + 1} requests; the same instructions, prompt and tool for every contender)`,
-    columns: ['contender', ...FIELDS.map((f) => f.column), 'request body, bytes'],
+    columns: ['contender', ...FIELDS.map((f) => f.column), 'request body, bytes', 'internal tools offered'],
     rows: data.map((d) => [
       d.id,
       ...FIELDS.map((f) => formatNumber(perTurn(d, f.field), 0)),
       formatNumber(perTurn(d, 'bodyBytes'), 0),
+      [...new Set(d.requests.flatMap((r) => r.internalToolNames))].map((n) => `\`${n}\``).join(', ') ||
+        'none',
     ]),
   };
 }
