@@ -28,6 +28,8 @@ test('@agent/protocol exports exactly these values', async () => {
     'REASONING_EFFORTS',
     'REDACTED',
     'REPORT_BACK_TOOL',
+    'SESSION_RECORD_KIND',
+    'SESSION_RECORD_VERSION',
     'SESSION_SNAPSHOT_VERSION',
     'SUB_AGENT_TOOL_PREFIX',
     'TASK_STATUS_TOOL',
