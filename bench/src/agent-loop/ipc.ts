@@ -1,11 +1,20 @@
+import type { RequestAdditions } from './request-tokens.js';
+
 // Messages between the suite (parent) and its two kinds of child process.
 
 /** Parent -> model server process. */
-export type ServerCommand = { type: 'release'; phase: string };
+export type ServerCommand =
+  | { type: 'release'; phase: string }
+  /** Start (or stop and report) counting what each request adds, in tokens. */
+  | { type: 'tokens-start' }
+  | { type: 'tokens-stop' };
 /** Model server process -> parent. */
 export type ServerMessage =
   | { type: 'listening'; url: string }
-  | { type: 'held'; phase: string; count: number };
+  | { type: 'held'; phase: string; count: number }
+  | { type: 'tokens-started' }
+  /** The additions of every request since `tokens-start`, in arrival order. */
+  | { type: 'tokens'; requests: RequestAdditions[] };
 
 /** Parent -> contender process; each gets exactly one reply with the same `id`. */
 export type ContenderCommand =

@@ -9,6 +9,7 @@ import type { ContenderInfo } from './contenders/index.js';
 import { type CpuProfile, type ProfileSummary, summariseProfile } from './cpu-profile.js';
 import type { SessionFailures } from './ipc.js';
 import { type CpuPlan, type CpuResult, cpuPhase, type MemoryRun, memoryRun } from './phases.js';
+import type { RequestAdditions } from './request-tokens.js';
 import { type ServerProcess, startServerProcess } from './server-launcher.js';
 
 export interface MemoryPlan {
@@ -24,6 +25,8 @@ export interface MemoryPlan {
 export interface AgentLoopPlan {
   cpu: CpuPlan[];
   memory: MemoryPlan;
+  /** Tool turns of the one session per contender whose requests the server counts in tokens. */
+  tokenTurns: number;
   /** The configuration `agent-core` is profiled in, when the targets are missed. */
   profile: CpuPlan;
 }
@@ -36,6 +39,8 @@ export interface ContenderData {
   memory: { count: number; runs: MemoryRun[] }[];
   /** RSS before any concurrent session (baseline of the first memory run). */
   rssBaseline: number;
+  /** What each request of its counted session added beyond the user's content. */
+  tokens: RequestAdditions[];
 }
 
 export interface ProfileData {
@@ -97,6 +102,22 @@ async function measureMemory(
   }
 }
 
+/** One session per contender, one contender at a time, while the server counts what its requests add. */
+async function measureTokens(
+  processes: Map<string, ContenderProcess>,
+  data: Map<string, ContenderData>,
+  server: ServerProcess,
+  turns: number,
+): Promise<void> {
+  for (const [id, contender] of processes) {
+    await server.startTokens();
+    const result = await cpuPhase(contender, { turns, sessions: 1, runs: 1, warmup: 0 });
+    const entry = data.get(id)!;
+    entry.tokens = await server.stopTokens();
+    if (result.failures.failed > 0) entry.tokens = [];
+  }
+}
+
 /** Measures every contender; each lives in its own process for the whole suite. */
 export async function measureContenders(
   contenders: readonly ContenderInfo[],
@@ -116,8 +137,10 @@ export async function measureContenders(
         cpu: [],
         memory: [],
         rssBaseline: 0,
+        tokens: [],
       });
     }
+    await measureTokens(processes, data, server, plan.tokenTurns);
     for (const cpuPlan of plan.cpu) {
       const started = Date.now();
       await measureCpu(processes, data, cpuPlan);

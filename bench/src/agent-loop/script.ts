@@ -9,6 +9,8 @@ import type { RecordedRequest, ScriptedAnswer } from '@agent/testkit';
 export const FINAL_ANSWER = 'FINAL-ANSWER-42';
 /** What the local tool returns, whatever it is asked. */
 export const LOOKUP_RESULT = 'lookup: the value is 42 (fixed benchmark output)';
+/** The agent's instructions, the same for every contender (its system prompt). */
+export const INSTRUCTIONS = 'Use the lookup tool, then answer.';
 export const TOOL_NAME = 'lookup';
 export const TOOL_DESCRIPTION = 'Looks a key up and returns its value.';
 export const TOOL_SCHEMA = {

@@ -2,6 +2,7 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { ServerCommand, ServerMessage } from './ipc.js';
 import { BENCH_DIR } from './paths.js';
+import type { RequestAdditions } from './request-tokens.js';
 
 const SERVER_SCRIPT = fileURLToPath(new URL('./server-process.ts', import.meta.url));
 
@@ -12,6 +13,10 @@ export interface ServerProcess {
   /** Resolves when `count` sessions of `phase` wait on their final request. */
   waitHeld(phase: string): Promise<void>;
   release(phase: string): void;
+  /** Counts what each request adds from when it resolves, until `stopTokens`. */
+  startTokens(): Promise<void>;
+  /** The additions of the requests received since `startTokens`. */
+  stopTokens(): Promise<RequestAdditions[]>;
   close(): Promise<void>;
 }
 
@@ -23,6 +28,8 @@ export async function startServerProcess(): Promise<ServerProcess> {
   });
   const held = new Map<string, () => void>();
   const heldEarly = new Set<string>();
+  let tokensWaiter: ((requests: RequestAdditions[]) => void) | undefined;
+  let startedWaiter: (() => void) | undefined;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = await new Promise<string>((resolve, reject) => {
     child.once('exit', (code) =>
@@ -30,6 +37,8 @@ export async function startServerProcess(): Promise<ServerProcess> {
     );
     child.on('message', (message: ServerMessage) => {
       if (message.type === 'listening') resolve(message.url);
+      else if (message.type === 'tokens') tokensWaiter?.(message.requests);
+      else if (message.type === 'tokens-started') startedWaiter?.();
       else if (message.type === 'held') {
         const waiter = held.get(message.phase);
         if (waiter === undefined) heldEarly.add(message.phase);
@@ -51,6 +60,28 @@ export async function startServerProcess(): Promise<ServerProcess> {
     release(phase) {
       const command: ServerCommand = { type: 'release', phase };
       child.send(command);
+    },
+    startTokens() {
+      const command: ServerCommand = { type: 'tokens-start' };
+      const started = new Promise<void>((resolve) => {
+        startedWaiter = () => {
+          startedWaiter = undefined;
+          resolve();
+        };
+      });
+      child.send(command);
+      return started;
+    },
+    stopTokens() {
+      const command: ServerCommand = { type: 'tokens-stop' };
+      const reply = new Promise<RequestAdditions[]>((resolve) => {
+        tokensWaiter = (requests) => {
+          tokensWaiter = undefined;
+          resolve(requests);
+        };
+      });
+      child.send(command);
+      return reply;
     },
     async close() {
       if (child.connected) child.disconnect();

@@ -5,7 +5,8 @@ import http from 'node:http';
 import { syncBuiltinESMExports } from 'node:module';
 import type { RecordedRequest, ScriptedAnswer } from '@agent/testkit';
 import type { ServerCommand, ServerMessage } from './ipc.js';
-import { planAnswer } from './script.js';
+import { type RequestAdditions, requestAdditions } from './request-tokens.js';
+import { planAnswer, promptFor, specFromMessages } from './script.js';
 
 /** Idle keep-alive sockets stay open this long, so no run ever races a closing socket. */
 const KEEP_ALIVE_MS = 120_000;
@@ -61,10 +62,21 @@ function gate(phase: string): Gate {
 }
 
 let recorded: RecordedRequest[] = [];
+/** Set while the parent counts request additions (never during the CPU or memory phases). */
+let counted: RequestAdditions[] | undefined;
+/** Requests counted at most, so a forgotten `tokens-stop` cannot grow the list without bound. */
+const MAX_COUNTED = 1_000;
+
+function count(request: RecordedRequest): void {
+  if (counted === undefined || counted.length >= MAX_COUNTED) return;
+  const spec = specFromMessages(request.messages);
+  if (spec !== undefined) counted.push(requestAdditions(request.body, promptFor({ turns: spec.turns })));
+}
 
 async function handler(request: RecordedRequest): Promise<ScriptedAnswer> {
   // The server records every request; nothing here needs them, so memory stays flat.
   recorded.length = 0;
+  count(request);
   const { answer, hold } = planAnswer(request);
   if (hold === undefined) return answer;
   const held = gate(hold.phase);
@@ -81,6 +93,12 @@ process.on('message', (command: ServerCommand) => {
   if (command.type === 'release') {
     gate(command.phase).release();
     gates.delete(command.phase);
+  } else if (command.type === 'tokens-start') {
+    counted = [];
+    send({ type: 'tokens-started' });
+  } else if (command.type === 'tokens-stop') {
+    send({ type: 'tokens', requests: counted ?? [] });
+    counted = undefined;
   }
 });
 // The parent going away (or closing the channel) ends the server.

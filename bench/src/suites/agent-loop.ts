@@ -11,7 +11,7 @@ import {
   type ProfileData,
   profileContender,
 } from '../agent-loop/orchestrate.js';
-import { CALLS_PER_TURN, FINAL_ANSWER, MODEL } from '../agent-loop/script.js';
+import { CALLS_PER_TURN, FINAL_ANSWER, INSTRUCTIONS, MODEL } from '../agent-loop/script.js';
 import {
   CPU_TARGET_RATIO,
   code,
@@ -25,6 +25,7 @@ import {
   targetsTable,
   tracingTable,
 } from '../agent-loop/tables.js';
+import { type TokenData, tokenChecks, tokenTable, tokenTarget } from '../agent-loop/token-table.js';
 import { versionsOf } from '../agent-loop/versions.js';
 import { formatNumber } from '../harness/measure.js';
 import type { BenchCheck, BenchSuite, SuiteResult } from '../harness/types.js';
@@ -36,6 +37,7 @@ const FULL: AgentLoopPlan = {
     { turns: 20, sessions: 3, runs: 5, warmup: 1 },
   ],
   memory: { counts: [1, 100, 1000], runs: 5, turns: 1, warmupSessions: 3 },
+  tokenTurns: 2,
   profile: { turns: 20, sessions: 20, runs: 1, warmup: 1 },
 };
 
@@ -45,6 +47,7 @@ const QUICK: AgentLoopPlan = {
     { turns: 3, sessions: 1, runs: 1, warmup: 0 },
   ],
   memory: { counts: [1, 10], runs: 1, turns: 1, warmupSessions: 1 },
+  tokenTurns: 2,
   profile: { turns: 3, sessions: 1, runs: 1, warmup: 0 },
 };
 
@@ -108,6 +111,7 @@ function notes(plan: AgentLoopPlan, profile: ProfileData | undefined, quick: boo
     `Targets: agent-core's CPU per turn at most ${CPU_TARGET_RATIO}x the raw loop and below every peer, at every N; heap per concurrent in-flight session at most ${MEMORY_TARGET_KB} KB above the raw loop. The targets table says where the project stands; a missed target is reported, not hidden, with a profile of agent-core.`,
     `Versions: Node ${process.version}; ${versionsOf(['@agent/core', '@agent/providers', '@agent/testkit', 'openai', '@openai/agents', 'ai', '@ai-sdk/openai', 'zod']).join(', ')}.`,
     'The machine may be shared with other work: figures are medians with their min-max spread; compare ratios rather than absolute milliseconds.',
+    `Tokens: before the CPU phase each contender plays one session of N=${plan.tokenTurns} alone while the server process reads every request body it receives (\`request-tokens.ts\`) and counts, with the o200k encoding (\`gpt-tokenizer\`, the one @agent/providers counts OpenAI models with), what the request carries beyond the user's own content: system text beyond the instructions, user messages other than the prompt (agent-core's XML-NEXT notice), tools the agent did not define (agent-core's internal tools), and what a contender adds to the definition of the agent's tool beyond the raw loop's (\`strict\`, \`$schema\` and the like). Every contender gets the same instructions (\`${INSTRUCTIONS}\`), prompt and tool. Counts are of the JSON the body carries; the provider renders tools in its own format, so read them as relative sizes. The conversation itself (tool calls, results, answers) is not counted: it is the same for all.`,
   ];
   if (profile !== undefined) {
     const perTurn = (ms: number) => `${formatNumber((ms * 1000) / profile.modelCalls, 0)} us`;
@@ -147,11 +151,13 @@ export const agentLoopSuite: BenchSuite = {
       counts: plan.memory.counts,
       startMs: new Map(data.map((d) => [d.id, d.startMs])),
     };
-    const outcomes = targets(input);
+    const tokens: TokenData[] = data.map((d) => ({ id: d.id, turns: plan.tokenTurns, requests: d.tokens }));
+    const cpuOutcomes = targets(input);
+    const outcomes = [...cpuOutcomes, tokenTarget(tokens)];
     const tracing = tracingTable(input);
     let profile: ProfileData | undefined;
     let rawProfile: ProfileData | undefined;
-    if (!quick && outcomes.some((t) => !t.met)) {
+    if (!quick && cpuOutcomes.some((t) => !t.met)) {
       const profileStarted = Date.now();
       profile = await profileContender(CORE_ID, plan.profile);
       rawProfile = await profileContender(RAW_LOOP_ID, plan.profile);
@@ -162,18 +168,20 @@ export const agentLoopSuite: BenchSuite = {
       ...figureTables(input, runsText(plan)),
       ...(tracing === undefined ? [] : [tracing]),
       ratioTable(input),
+      tokenTable(tokens),
       targetsTable(outcomes, quick),
       ...(profile === undefined ? [] : profileTables(profile, rawProfile)),
     ];
     return {
       tables,
       notes: [...notes(plan, profile, quick), ...warningNotes(data)],
-      checks: checksOf(data, plan),
+      checks: [...checksOf(data, plan), ...tokenChecks(tokens)],
       raw: {
         plan,
         durationMs: Date.now() - started,
         contenders: data,
         targets: outcomes,
+        tokens,
         profiles: { [CORE_ID]: profile, [RAW_LOOP_ID]: rawProfile },
       },
     };

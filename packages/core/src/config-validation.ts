@@ -3,6 +3,7 @@ import { isPositiveInteger, isRecord } from '@agent/protocol/util';
 import type { AgentConfig, AgentSessionConfig } from './config.js';
 import { exchangesProblem } from './context/conversation-fit.js';
 import { retryBackoffProblems } from './loop/retry-delay.js';
+import { internalToolsProblem } from './tools/internal-tool-choice.js';
 import { isTool } from './tools/tool.js';
 
 /** Keys of the config before 0.2, and what replaced them: named in the error, never silently ignored. */
@@ -114,6 +115,8 @@ export function agentProblems(config: AgentConfig): ConfigError[] {
     problems.push(problem('output.statusOptional', statusOptional, 'true or false'));
   if (config.reportBack !== undefined && typeof config.reportBack !== 'boolean')
     problems.push(problem('reportBack', config.reportBack, 'a boolean'));
+  const internal = internalToolsProblem(config.internalTools);
+  if (internal !== undefined) problems.push(problem('internalTools', config.internalTools, internal));
   for (const key of POSITIVE_INTEGER_KEYS) {
     const value = config[key];
     if (value !== undefined && !isPositiveInteger(value))

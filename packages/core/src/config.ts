@@ -40,6 +40,14 @@ export interface OutputSpec {
 export type EventListener = (event: AgentEvent, meta: AgentEventMeta) => void;
 
 /** What an agent is, defined once and run many times (`defineAgent`). */
+/** Which of the session's own tools are offered (see `AgentConfig.internalTools`). */
+export interface InternalToolsConfig {
+  /** `agent__task_status`: progress and status events from the model (default true). */
+  taskStatus?: boolean;
+  /** `agent__batch`: `'auto'` (default) offers it only to models without native parallel tool calls. */
+  batch?: boolean | 'auto';
+}
+
 export interface AgentConfig {
   /** The model; or `models`, an ordered fallback list (each failed attempt moves to the next). */
   model?: ModelInput;
@@ -100,8 +108,13 @@ export interface AgentConfig {
    * default store when `toolResponseMaxBytes` is set, else no hook (and no file I/O).
    */
   toolOutput?: ToolOutputConfig;
-  /** Offer the session's own `agent__task_status` and `agent__batch` tools (default true; extraction children turn them off). */
-  internalTools?: boolean;
+  /**
+   * The session's own tools. `false`: neither `agent__task_status` nor `agent__batch` (extraction
+   * children). `true` or absent: the defaults of the object form, `{ taskStatus: true, batch: 'auto' }`:
+   * task status always, the batch tool only when some model does not make parallel tool calls
+   * natively (`ModelClient.parallelToolCalls`). Each one is ~130-200 tokens on every request.
+   */
+  internalTools?: boolean | InternalToolsConfig;
   /**
    * Tool calls a person decides before they run: `tools`, globs over the tool names the model
    * sees (`fs__Write*`, `agent__deploy`), beside each `tool()`'s own `needsApproval`. Decided by

@@ -9,6 +9,7 @@ export type {
   AgentSessionConfig,
   EventListener,
   InternalHooks,
+  InternalToolsConfig,
   ModelInput,
   OutputSpec,
   RunInput,

@@ -17,6 +17,7 @@ import type { TurnNotices } from './loop/turn-notice.js';
 import type { OpTreeBuilder } from './observe/op-tree.js';
 import type { SessionRecorder } from './observe/recorder.js';
 import type { ApprovalGate } from './tools/approval-gate.js';
+import { internalToolChoice } from './tools/internal-tool-choice.js';
 import { batchTool, taskStatusTool } from './tools/internal-tools.js';
 import { ResultSizer } from './tools/result-sizer.js';
 import { ToolExecutor } from './tools/tool-executor.js';
@@ -50,6 +51,7 @@ export interface LoopWiring {
 /** Builds the turn loop with its result sizer and tool executor. */
 export function wireTurnLoop(w: LoopWiring): TurnLoop {
   const { config, hook, registry, reportBack, checkpointer } = w;
+  const choice = internalToolChoice(config.internalTools, w.targets);
   const sizer = new ResultSizer({
     hook,
     estimator: w.estimator,
@@ -68,14 +70,19 @@ export function wireTurnLoop(w: LoopWiring): TurnLoop {
     sizer,
     toolTimeoutMs: config.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
     maxToolCallsPerTurn: config.maxToolCallsPerTurn,
-    internalTools: config.internalTools !== false,
+    taskStatus: choice.taskStatus,
+    batch: choice.batch,
     reportBack: reportBack !== undefined,
     signal: w.signal,
     agentPath: w.agentPath,
     now: w.now,
   });
   const finalTools = reportBack === undefined ? [] : [reportBack];
-  const internal = [...(config.internalTools === false ? [] : [taskStatusTool, batchTool]), ...finalTools];
+  const internal = [
+    ...(choice.taskStatus ? [taskStatusTool] : []),
+    ...(choice.offerBatch ? [batchTool] : []),
+    ...finalTools,
+  ];
   return new TurnLoop({
     state: w.state,
     recorder: w.recorder,

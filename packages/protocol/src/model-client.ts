@@ -10,6 +10,12 @@ export interface ModelClient {
   readonly provider: string;
   /** Model name as configured, e.g. `gpt-4o-mini`. */
   readonly model: string;
+  /**
+   * The model makes several tool calls in one answer on its own (native parallel tool calls).
+   * When every model of a session says so, the session does not offer `agent__batch` by default;
+   * absent means unknown.
+   */
+  readonly parallelToolCalls?: boolean;
   stream(request: ModelRequest, options?: ModelCallOptions): AsyncIterable<ModelStreamEvent>;
   /**
    * Tokens of `text` as this model counts them, where the client knows its tokenizer (the

@@ -6,6 +6,13 @@ import type { CallContext } from './run-call.js';
 import { DEFAULT_SDK_TIMEOUT_MS } from './sdk-clients.js';
 import { tokenCounterFor } from './token-count.js';
 
+/** Provider types whose APIs make parallel tool calls natively (several `tool_calls` / `tool_use` blocks per answer). */
+const NATIVE_PARALLEL_TOOL_CALLS: ReadonlySet<ProviderType> = new Set([
+  'openai',
+  'openai-responses',
+  'anthropic',
+]);
+
 /** A `ModelClient` built from a `ModelClientConfig`, with what the runtime needs to know about it. */
 export interface ProviderModelClient extends ModelClient {
   readonly type: ProviderType;
@@ -27,6 +34,8 @@ export abstract class ProviderClientBase implements ProviderModelClient {
   readonly model: string;
   readonly contextWindow?: number;
   readonly pricing?: ModelPricing;
+  /** OpenAI's and Anthropic's APIs return several tool calls per answer; an OpenAI-compatible server may not (unknown). */
+  readonly parallelToolCalls?: boolean;
   /** Exact token counts, for models whose tokenizer the providers have (OpenAI's, loaded on first use). */
   readonly countTokens?: (text: string) => number;
   protected readonly context: CallContext;
@@ -37,6 +46,7 @@ export abstract class ProviderClientBase implements ProviderModelClient {
     this.provider = config.provider;
     this.model = config.model;
     if (config.contextWindow !== undefined) this.contextWindow = config.contextWindow;
+    if (NATIVE_PARALLEL_TOOL_CALLS.has(config.type)) this.parallelToolCalls = true;
     const pricing = lookupPricing(config.type, config.model, config.pricing);
     if (pricing !== undefined) this.pricing = pricing;
     const countTokens = tokenCounterFor(config.model, config.tokenizer);

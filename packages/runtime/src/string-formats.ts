@@ -66,5 +66,7 @@ export function withStringFormatFilter(client: ModelClient, keep: (format: strin
       ),
   };
   if (client.countTokens !== undefined) filtered.countTokens = (text) => client.countTokens!(text);
+  if (client.parallelToolCalls !== undefined)
+    return { ...filtered, parallelToolCalls: client.parallelToolCalls };
   return filtered;
 }

@@ -28,6 +28,7 @@ export function traceModelClient(client: ModelClient, sink: TraceSink): ModelCli
   return {
     provider: client.provider,
     model: client.model,
+    ...(client.parallelToolCalls === undefined ? {} : { parallelToolCalls: client.parallelToolCalls }),
     async *stream(request: ModelRequest, options?: ModelCallOptions): AsyncIterable<ModelStreamEvent> {
       const last = request.messages.at(-1);
       sink({

@@ -39,19 +39,25 @@ export const FORCED_FINAL_WORDING: Readonly<Record<ForcedFinalReason, string>> =
     'The user asked you to stop. Write the final report now with what you have; use status="partial" if the work is incomplete.',
 };
 
-export const STATUS_RULE =
-  'status: "success" (task done), "failure" (task could not be done) or "partial" (answer incomplete).';
+export const STATUS_RULE = 'status: "success" (done), "failure" (not possible) or "partial" (incomplete).';
 
 export const TOOLS_RULE =
-  'Call tools natively (as tool calls), never inside XML. Only the final report uses the XML tag below.';
+  'Call tools natively (as tool calls), never inside XML. Only the final report uses the XML tag.';
 
-/** Seed 000's `encoding: base64` for the tag: a payload that would end or break the tag travels encoded. */
-export function base64Rule(tagName: string): string {
-  return `If the payload contains </${tagName}> or anything else that would break the tag, send it base64-encoded (UTF-8) and add encoding="base64" to the opening tag.`;
-}
+/**
+ * Seed 000's `encoding: base64` for the tag: a payload that would end or break the tag travels
+ * encoded. The closing tag is named, not spelled out again: the wrapper above shows it.
+ */
+export const BASE64_RULE =
+  'If the payload would break the tag (e.g. it contains the closing tag), send it base64 (UTF-8) with encoding="base64" on the opening tag.';
 
-export const ENDS_TASK_RULE =
-  'The tag ends the task. Send exactly one. Anything outside the tag is not part of the report.';
+/** How the wrapper is introduced: when to send it, that it ends the task, and that only its content counts. */
+export const WRAPPER_INTRO = {
+  normal:
+    'When the task is done, send exactly one, in this wrapper; it ends the task and text outside it is not the report:',
+  forced:
+    'Reply now with the final report, exactly one, in this wrapper; it ends the task and text outside it is not the report:',
+} as const;
 
 export function lastRetryReminder(tagName: string): string {
   return `Last attempt: plain text does not end the task. Only a final report inside <${tagName}> ... </${tagName}> ends it. Send it now.`;

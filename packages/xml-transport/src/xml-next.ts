@@ -2,14 +2,14 @@ import { XmlTransportError } from './errors.js';
 import { FINAL_REPORT_TOOL, type ForcedFinalReason, type ReportFormat } from './formats.js';
 import { finalTagName } from './nonce.js';
 import {
-  base64Rule,
-  ENDS_TASK_RULE,
+  BASE64_RULE,
   FORCED_FINAL_WORDING,
   lastRetryReminder,
   PAYLOAD_PLACEHOLDERS,
   PAYLOAD_RULES,
   STATUS_RULE,
   TOOLS_RULE,
+  WRAPPER_INTRO,
 } from './xml-next-wording.js';
 
 export interface ForcedFinalTurn {
@@ -127,25 +127,17 @@ export function renderXmlNextBody(options: Omit<XmlNextOptions, 'turn' | 'contex
     TOOLS_RULE,
     '',
     '## Final report',
-    options.forcedFinal === undefined
-      ? 'When the task is done, reply with the final report in this exact wrapper:'
-      : 'Reply now with the final report in this exact wrapper:',
-    '',
+    options.forcedFinal === undefined ? WRAPPER_INTRO.normal : WRAPPER_INTRO.forced,
     `<${tag} tool="${FINAL_REPORT_TOOL}" status="success" format="${format}">`,
     PAYLOAD_PLACEHOLDERS[format],
     `</${tag}>`,
-    '',
     `- ${STATUS_RULE}`,
-    `- format: always "${format}".`,
   );
   const showSchema = options.schema !== undefined && (format === 'json' || format === 'slack-block-kit');
-  const payloadRule = PAYLOAD_RULES[format];
-  if (showSchema) {
-    lines.push(`- Payload: ${payloadRule}. It must match this JSON Schema:`, schemaText(options.schema));
-  } else {
-    lines.push(`- Payload: ${payloadRule}.`);
-  }
-  lines.push(`- ${base64Rule(tag)}`, `- ${ENDS_TASK_RULE}`);
+  const formatRule = `- format: always "${format}". Payload: ${PAYLOAD_RULES[format]}.`;
+  if (showSchema) lines.push(`${formatRule} It must match this JSON Schema:`, schemaText(options.schema));
+  else lines.push(formatRule);
+  lines.push(`- ${BASE64_RULE}`);
 
   if (attempt > 1 && options.maxAttempts !== undefined && attempt >= options.maxAttempts) {
     lines.push('', lastRetryReminder(tag));

@@ -36,8 +36,16 @@ describe('renderXmlNext', () => {
   it('tells how to send a payload that would break the tag: base64 with encoding="base64"', () => {
     for (const format of ['markdown', 'json', 'slack-block-kit', 'sub-agent'] as const) {
       expect(renderXmlNext({ ...base, format }), format).toContain(
-        `- If the payload contains </${tag}> or anything else that would break the tag, send it base64-encoded (UTF-8) and add encoding="base64" to the opening tag.`,
+        '- If the payload would break the tag (e.g. it contains the closing tag), send it base64 (UTF-8) with encoding="base64" on the opening tag.',
       );
+    }
+  });
+
+  it('names the tag only in the wrapper: every rule is said once, so the notice stays short', () => {
+    for (const format of ['text', 'json', 'markdown'] as const) {
+      const notice = renderXmlNext({ ...base, format });
+      expect(notice.split(tag).length - 1, format).toBe(2);
+      expect(notice.match(/base64/g), format).toHaveLength(2);
     }
   });
 

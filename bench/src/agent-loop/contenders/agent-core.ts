@@ -2,7 +2,7 @@
 // underneath), one `tool()` with the local tool (its JSON Schema validated by the core).
 import { defineAgent, type RunOptions, run, tool } from '@agent/core';
 import { createModelClient } from '@agent/providers';
-import { lookup, MODEL, TOOL_DESCRIPTION, TOOL_NAME, TOOL_SCHEMA } from '../script.js';
+import { INSTRUCTIONS, lookup, MODEL, TOOL_DESCRIPTION, TOOL_NAME, TOOL_SCHEMA } from '../script.js';
 import type { ContenderFactory, SessionOutcome, SessionRunner } from './types.js';
 
 const lookupTool = tool({
@@ -32,6 +32,7 @@ export function coreSessions(baseURL: string, runWith: CoreRun = run): SessionRu
     let events = 0;
     const agent = defineAgent({
       model: client,
+      instructions: INSTRUCTIONS,
       tools: [lookupTool],
       maxTurns: turns + 2,
       output: { format: 'text' },

@@ -1,5 +1,6 @@
 // Vercel AI SDK 6 `generateText` with a tool and a step limit (`ai-sdk-setup.ts`).
 import { generateText, stepCountIs } from 'ai';
+import { INSTRUCTIONS } from '../script.js';
 import { aiSdkSetup } from './ai-sdk-setup.js';
 import type { ContenderFactory, SessionOutcome } from './types.js';
 
@@ -7,7 +8,13 @@ import type { ContenderFactory, SessionOutcome } from './types.js';
 export const createAiSdkGenerate: ContenderFactory = (baseURL) => {
   const { model, tools } = aiSdkSetup(baseURL);
   return async (prompt, turns): Promise<SessionOutcome> => {
-    const result = await generateText({ model, tools, prompt, stopWhen: stepCountIs(turns + 2) });
+    const result = await generateText({
+      model,
+      tools,
+      system: INSTRUCTIONS,
+      prompt,
+      stopWhen: stepCountIs(turns + 2),
+    });
     return { finalText: result.text, events: 0 };
   };
 };

@@ -1,5 +1,6 @@
 // Vercel AI SDK 6 `streamText` with a tool and a step limit (`ai-sdk-setup.ts`).
 import { stepCountIs, streamText } from 'ai';
+import { INSTRUCTIONS } from '../script.js';
 import { aiSdkSetup } from './ai-sdk-setup.js';
 import type { ContenderFactory, SessionOutcome } from './types.js';
 
@@ -11,6 +12,7 @@ export const createAiSdkStream: ContenderFactory = (baseURL) => {
     const result = streamText({
       model,
       tools,
+      system: INSTRUCTIONS,
       prompt,
       stopWhen: stepCountIs(turns + 2),
       onError: ({ error }) => {

@@ -4,7 +4,7 @@
 import { Agent, OpenAIChatCompletionsModel, Runner, setTracingDisabled, tool } from '@openai/agents';
 import OpenAI from 'openai';
 import { z } from 'zod';
-import { lookup, MODEL, TOOL_DESCRIPTION, TOOL_NAME } from '../script.js';
+import { INSTRUCTIONS, lookup, MODEL, TOOL_DESCRIPTION, TOOL_NAME } from '../script.js';
 import type { ContenderFactory, SessionOutcome } from './types.js';
 
 export const createOpenAIAgents: ContenderFactory = (baseURL) => {
@@ -18,7 +18,7 @@ export const createOpenAIAgents: ContenderFactory = (baseURL) => {
   });
   const agent = new Agent({
     name: 'bench',
-    instructions: 'Use the lookup tool, then answer.',
+    instructions: INSTRUCTIONS,
     model: new OpenAIChatCompletionsModel(client, MODEL),
     tools: [lookupTool],
   });

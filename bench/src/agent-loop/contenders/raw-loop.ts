@@ -2,7 +2,7 @@
 // calls and appending the messages. No framework at all.
 import OpenAI from 'openai';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
-import { lookup, MODEL, TOOL_DESCRIPTION, TOOL_NAME, TOOL_SCHEMA } from '../script.js';
+import { INSTRUCTIONS, lookup, MODEL, TOOL_DESCRIPTION, TOOL_NAME, TOOL_SCHEMA } from '../script.js';
 import type { ContenderFactory, SessionOutcome } from './types.js';
 
 interface PendingCall {
@@ -21,7 +21,10 @@ const tools: ChatCompletionTool[] = [
 export const createRawLoop: ContenderFactory = (baseURL) => {
   const client = new OpenAI({ baseURL, apiKey: 'bench-key', maxRetries: 0, logLevel: 'off' });
   return async (prompt, turns): Promise<SessionOutcome> => {
-    const messages: ChatCompletionMessageParam[] = [{ role: 'user', content: prompt }];
+    const messages: ChatCompletionMessageParam[] = [
+      { role: 'system', content: INSTRUCTIONS },
+      { role: 'user', content: prompt },
+    ];
     let events = 0;
     for (let turn = 0; turn < turns + 2; turn++) {
       const stream = await client.chat.completions.create({

@@ -17,6 +17,7 @@ import {
   approvalRule,
   DEFAULT_APPROVAL_TIMEOUT_MS,
 } from '../tools/approval-gate.js';
+import { internalToolsKey } from '../tools/internal-tool-choice.js';
 import { isTool } from '../tools/tool.js';
 import { Checkpointer } from './checkpointer.js';
 import { type CheckpointParts, restoreSnapshot } from './session-checkpoint.js';
@@ -82,7 +83,7 @@ export function setUpDurability(input: DurabilityInput): Durability {
       instructions: config.instructions,
       expected: input.expected,
       reportBack: input.reportBack,
-      internalTools: config.internalTools !== false,
+      internalTools: internalToolsKey(config.internalTools),
       maxTurns: input.maxTurns,
       maxRetries: input.maxRetries,
       targets: input.targets,

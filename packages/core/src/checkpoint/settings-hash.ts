@@ -7,7 +7,8 @@ export interface HashedSettings {
   instructions: string | undefined;
   expected: ExpectedOutput;
   reportBack: boolean;
-  internalTools: boolean;
+  /** `internalToolsKey` of the setting. */
+  internalTools: boolean | string;
   maxTurns: number;
   maxRetries: number;
   targets: readonly ModelTarget[];

@@ -1,18 +1,16 @@
 import { BATCH_TOOL, type JsonSchema, TASK_STATUS_TOOL, type ToolDefinition } from '@agent/protocol';
 
+// The schemas and descriptions go with every request the tools are offered in: each fact is
+// said once, in as few tokens as keep it clear (issue 20).
 const taskStatusSchema: JsonSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['status', 'now'],
   properties: {
-    status: {
-      type: 'string',
-      enum: ['in-progress', 'completed', 'blocked'],
-      description: 'completed only when the task is done and you are about to send the final report',
-    },
-    done: { type: 'string', description: 'What you have finished so far' },
-    pending: { type: 'string', description: 'What is left to do' },
-    now: { type: 'string', description: 'What you are doing right now, in a short sentence' },
+    status: { type: 'string', enum: ['in-progress', 'completed', 'blocked'] },
+    done: { type: 'string', description: 'Finished so far' },
+    pending: { type: 'string', description: 'Left to do' },
+    now: { type: 'string', description: 'What you are doing now, one short sentence' },
   },
 };
 
@@ -30,8 +28,8 @@ const batchSchema: JsonSchema = {
         additionalProperties: false,
         required: ['tool', 'parameters'],
         properties: {
-          id: { type: 'string', description: 'Your label for this call; echoed in the results' },
-          tool: { type: 'string', description: 'Exact name of the tool to call' },
+          id: { type: 'string', description: 'Your label, echoed in the results' },
+          tool: { type: 'string', description: 'Exact tool name' },
           parameters: { type: 'object', description: "The tool's arguments" },
         },
       },
@@ -42,14 +40,14 @@ const batchSchema: JsonSchema = {
 export const taskStatusTool: ToolDefinition = {
   name: TASK_STATUS_TOOL,
   description:
-    'Report your progress to the user: what is done, what is pending, what you are doing now. Do not call it alone twice in a row, and set status "completed" only when you are ready to send the final report.',
+    'Tell the user your progress. Do not call it alone twice in a row; status "completed" only right before the final report.',
   inputSchema: taskStatusSchema,
 };
 
 export const batchTool: ToolDefinition = {
   name: BATCH_TOOL,
   description:
-    'Run several tool calls in parallel in one step. Each result is returned under its call id. The final report, task status and batch itself cannot be batched.',
+    'Run several tool calls in parallel; each result comes back under its id. Not for the final report, task status or batch itself.',
   inputSchema: batchSchema,
 };
 

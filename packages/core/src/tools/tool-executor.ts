@@ -35,8 +35,10 @@ export interface ToolExecutorOptions {
   sizer: ResultSizer;
   toolTimeoutMs: number;
   maxToolCallsPerTurn: number | undefined;
-  /** False when the session offers no internal tools: calls to them are unknown tools. */
-  internalTools: boolean;
+  /** `agent__task_status` is answered; when false its calls are unknown tools. */
+  taskStatus: boolean;
+  /** `agent__batch` is answered (offered or not); when false its calls are unknown tools. */
+  batch: boolean;
   /** The session offers `report_back`: like the final report, it cannot be batched. */
   reportBack?: boolean;
   signal: AbortSignal;
@@ -97,8 +99,7 @@ export class ToolExecutor {
       calls.map((call) => {
         const reason = denied?.get(call.id);
         if (reason !== undefined) return this.refuse(call, turnNode, deniedMessage(reason), 'denied');
-        const isBatch =
-          call.name === BATCH_TOOL && this.options.internalTools && call.parseError === undefined;
+        const isBatch = call.name === BATCH_TOOL && this.options.batch && call.parseError === undefined;
         if (!isBatch && !budget.take()) return this.refuse(call, turnNode, budget.refusal);
         return this.runCall(call, turnNode, requestFinal, budget);
       }),
@@ -176,9 +177,9 @@ export class ToolExecutor {
         text: failedText(`the arguments are not valid JSON (${call.parseError}); send a JSON object`),
         error: 'invalid_arguments',
       };
-    } else if (call.name === TASK_STATUS_TOOL && this.options.internalTools) {
+    } else if (call.name === TASK_STATUS_TOOL && this.options.taskStatus) {
       outcome = this.taskStatus(call, requestFinal);
-    } else if (call.name === BATCH_TOOL && this.options.internalTools) {
+    } else if (call.name === BATCH_TOOL && this.options.batch) {
       outcome = await this.batch(call, node, budget);
     } else if (call.name === FINAL_REPORT_TOOL) {
       outcome = { ok: true, text: 'Final report captured.' };
