@@ -110,6 +110,7 @@ async function main(): Promise<number> {
     for (const headend of running)
       if (headend.admission !== undefined)
         metrics.watchAdmission({ name: headend.name, admission: headend.admission });
+    if (queue !== undefined) metrics.watchRunQueue(queue);
     metricsServer = await startMetricsServer(metrics.registry, config.metrics);
     log(`agent-server: metrics listening on ${metricsServer.url}`);
   }

@@ -121,6 +121,24 @@ export class AgentMetrics {
     return new Counter({ name, help, labelNames, registers: [this.registry] });
   }
 
+  /**
+   * The shared run queue (`--queue redis://`): its jobs by state, read from Redis at each scrape.
+   * A Redis that does not answer leaves the gauge empty for that scrape (the face still serves).
+   */
+  watchRunQueue(queue: { counts(): Promise<Record<string, number>> }): void {
+    new Gauge({
+      name: 'agent_run_queue_jobs',
+      help: 'jobs on the shared run queue, by state (waiting, active, delayed, ...)',
+      labelNames: ['state'],
+      registers: [this.registry],
+      async collect() {
+        this.reset();
+        const counts = await queue.counts().catch(() => undefined);
+        for (const [state, count] of Object.entries(counts ?? {})) this.set({ state }, count);
+      },
+    });
+  }
+
   /** A headend whose admission the queue gauges read. */
   watchAdmission(view: AdmissionView): void {
     this.admissions.push(view);

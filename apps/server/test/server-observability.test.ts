@@ -16,7 +16,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { finalReport, type RunningServer, startServer } from './helpers.js';
+import { finalReport, type RunningServer, sample, startServer } from './helpers.js';
 
 // @agent/mcp's stdio fault fixture: its `hang` tool never answers, so the agent's toolTimeout fails it.
 const FAULT_SERVER = fileURLToPath(
@@ -204,19 +204,6 @@ describe('agent-server: OTLP/HTTP export (a loopback receiver) and traceparent t
 });
 
 /** The value of one sample of the exposition text, by metric name and labels. */
-function sample(text: string, name: string, labels: Record<string, string>): number | undefined {
-  for (const line of text.split('\n')) {
-    if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue;
-    const match = /^([^{ ]+)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (match === null || match[1] !== name) continue;
-    const found = Object.fromEntries(
-      [...(match[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1], m[2]]),
-    );
-    if (Object.entries(labels).every(([k, v]) => found[k] === v)) return Number(match[3]);
-  }
-  return undefined;
-}
-
 describe('agent-server --metrics: a scrape of /metrics after the runs', () => {
   it('counts LLM requests, tokens, tool calls and errors by label', () => {
     const m = (name: string, labels: Record<string, string>) => sample(metricsText, name, labels);
