@@ -37,3 +37,14 @@ export interface XmlOptionProblem {
 }
 
 Object.defineProperty(XmlTransportError.prototype, Symbol.for('@agent/error'), { value: true });
+
+/** Throws `invalid_option` unless a parser's `push()` was given a string. */
+export function assertChunk(chunk: unknown): asserts chunk is string {
+  if (typeof chunk !== 'string') {
+    throw new XmlTransportError('invalid_option', `push() expects a string, got ${typeof chunk}`, {
+      field: 'chunk',
+      value: chunk,
+      allowed: 'a string',
+    });
+  }
+}

@@ -1,4 +1,4 @@
-import { XmlTransportError } from './errors.js';
+import { assertChunk, XmlTransportError } from './errors.js';
 import { LEAD_NONE, LEAD_THINK, LeadingThinkDetector } from './lead-think.js';
 import { assertNonce } from './nonce.js';
 import { OpenTagScanner, SCAN_DONE, SCAN_MORE, TAG_PREFIX } from './open-tag.js';
@@ -90,13 +90,7 @@ export class FinalSlotParser {
     if (this.ended) {
       throw new XmlTransportError('parser_ended', 'push() after end(): create a new FinalSlotParser');
     }
-    if (typeof chunk !== 'string') {
-      throw new XmlTransportError('invalid_option', `push() expects a string, got ${typeof chunk}`, {
-        field: 'chunk',
-        value: chunk,
-        allowed: 'a string',
-      });
-    }
+    assertChunk(chunk);
     if (chunk.length === 0) return NO_EVENTS;
     this.input.add(chunk);
     // Fast path: a chunk that cannot start or end anything is plain text of the current phase.

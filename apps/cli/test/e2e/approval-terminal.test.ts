@@ -1,9 +1,8 @@
-import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
 import {
   agentFile,
-  CLI_BIN,
+  hasTmux,
+  inTmux,
   isolatedEnv,
   removeWorkspaces,
   report,
@@ -19,7 +18,6 @@ afterAll(removeWorkspaces);
 // Issue 16 at a real terminal (tmux): a tool call that needs approval is asked y/n with the tool
 // and its arguments; y runs it, n and a reason deny it (the model reads the reason), and no
 // answer within --approval-timeout denies it with a reason saying so.
-const hasTmux = spawnSync('tmux', ['-V'], { encoding: 'utf8' }).status === 0;
 
 const callHelper: Step = () => ({
   text: 'Asking the helper.',
@@ -45,24 +43,6 @@ async function helperWorkspace(steps: Step[]) {
     'helper.ai': agentFile('models: test/scripted-model\ndescription: Says hi'),
   });
   return { server, ws };
-}
-
-/** Runs `agent ARGS` in a detached tmux session; `screen()` is what the terminal shows. */
-function inTmux(ws: ReturnType<typeof workspace>, args: string[]) {
-  const socket = join(ws.dir, 'tmux.sock');
-  const env = { ...process.env, ...isolatedEnv(ws), TERM: 'xterm-256color' };
-  const quote = (part: string) => `'${part.replaceAll("'", "'\\''")}'`;
-  const command = [process.execPath, CLI_BIN, ...args, '--config', ws.file('agent.json')]
-    .map(quote)
-    .join(' ');
-  const tmux = (...rest: string[]) =>
-    spawnSync('tmux', ['-S', socket, ...rest], { encoding: 'utf8', env, cwd: ws.dir });
-  tmux('new-session', '-d', '-x', '160', '-y', '50', `${command}; echo "EXIT=$?"; sleep 60`);
-  return {
-    screen: () => tmux('capture-pane', '-p', '-J', '-S', '-100').stdout ?? '',
-    type: (...keys: string[]) => tmux('send-keys', ...keys),
-    close: () => tmux('kill-server'),
-  };
 }
 
 test.skipIf(!hasTmux)(

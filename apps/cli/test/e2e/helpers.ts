@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -222,4 +222,25 @@ export function agentFile(
 /** Environment for a spawned CLI inside a workspace: no user config of the machine leaks in. */
 export function isolatedEnv(ws: Workspace): Record<string, string | undefined> {
   return { XDG_CONFIG_HOME: join(ws.dir, 'xdg'), HOME: ws.dir };
+}
+
+/** tmux is on this machine (`.ci/run` installs it): the tests of the interactive terminal run. */
+export const hasTmux = spawnSync('tmux', ['-V'], { encoding: 'utf8' }).status === 0;
+
+/** Runs `agent ARGS` in a detached tmux session; `screen()` is what the terminal shows. */
+export function inTmux(ws: Workspace, args: string[]) {
+  const socket = join(ws.dir, 'tmux.sock');
+  const env = { ...process.env, ...isolatedEnv(ws), TERM: 'xterm-256color' };
+  const quote = (part: string) => `'${part.replaceAll("'", "'\\''")}'`;
+  const command = [process.execPath, CLI_BIN, ...args, '--config', ws.file('agent.json')]
+    .map(quote)
+    .join(' ');
+  const tmux = (...rest: string[]) =>
+    spawnSync('tmux', ['-S', socket, ...rest], { encoding: 'utf8', env, cwd: ws.dir });
+  tmux('new-session', '-d', '-x', '160', '-y', '50', `${command}; echo "EXIT=$?"; sleep 60`);
+  return {
+    screen: () => tmux('capture-pane', '-p', '-J', '-S', '-100').stdout ?? '',
+    type: (...keys: string[]) => tmux('send-keys', ...keys),
+    close: () => tmux('kill-server'),
+  };
 }

@@ -1,16 +1,14 @@
-import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   agentFile,
-  CLI_BIN,
+  hasTmux,
+  inTmux,
   isolatedEnv,
   removeWorkspaces,
   report,
   runCli,
   type Step,
   scriptedServer,
-  type Workspace,
   waitFor,
   workspace,
 } from './helpers.js';
@@ -34,25 +32,6 @@ async function twoTurnWorkspace(reportDelayMs: number) {
   const server = await scriptedServer(twoTurns(reportDelayMs));
   const ws = workspace(server, { 'ask.ai': agentFile('models: test/scripted-model\nmaxTurns: 4') });
   return { server, ws };
-}
-
-const hasTmux = spawnSync('tmux', ['-V'], { encoding: 'utf8' }).status === 0;
-
-/** Runs the CLI in a detached tmux pane; `screen()` reads what a person would see. */
-function inTmux(ws: Workspace, args: string[]) {
-  const socket = join(ws.dir, 'tmux.sock');
-  const env = { ...process.env, ...isolatedEnv(ws), TERM: 'xterm-256color' };
-  const quote = (part: string) => `'${part.replaceAll("'", "'\\''")}'`;
-  const command = [process.execPath, CLI_BIN, ...args, '--config', ws.file('agent.json')]
-    .map(quote)
-    .join(' ');
-  const tmux = (...tmuxArgs: string[]) =>
-    spawnSync('tmux', ['-S', socket, ...tmuxArgs], { encoding: 'utf8', env, cwd: ws.dir });
-  tmux('new-session', '-d', '-x', '160', '-y', '50', `${command}; echo "EXIT=$?"; sleep 60`);
-  return {
-    screen: () => tmux('capture-pane', '-p', '-J', '-S', '-100').stdout ?? '',
-    close: () => tmux('kill-server'),
-  };
 }
 
 describe.skipIf(!hasTmux)('live progress on a terminal (tmux)', () => {

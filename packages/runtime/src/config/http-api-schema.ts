@@ -1,5 +1,5 @@
-import { TTL_ALLOWED } from '@agent/cache';
 import { HTTP_METHODS, RESPONSE_MODES } from '@agent/http-tools';
+import { posInt, type Schema, str, stringList, TTL } from './schema-parts.js';
 
 // The `restTools` and `openapiSpecs` sections of `agent.json` (docs/http-tools.md): types and
 // the JSON Schema their entries are checked against.
@@ -56,16 +56,6 @@ export interface OpenApiSpecEntry extends HttpApiCommon {
   /** Per operation (its tool name without the `<name>__` prefix): a TTL that beats `cache`. */
   toolsCache?: Record<string, string | number>;
 }
-
-type Schema = Record<string, unknown>;
-const str = (what = 'a string'): Schema => ({ type: 'string', 'x-expects': what });
-const posInt = (what: string): Schema => ({ type: 'integer', minimum: 1, 'x-expects': what });
-const stringList = (what: string): Schema => ({
-  type: 'array',
-  items: { type: 'string', 'x-expects': 'a string' },
-  'x-expects': what,
-});
-const TTL: Schema = { type: ['integer', 'string'], 'x-expects': TTL_ALLOWED };
 
 const AUTH: Schema = {
   type: 'object',

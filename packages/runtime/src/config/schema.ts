@@ -1,10 +1,4 @@
-import {
-  CACHE_BACKENDS,
-  type CacheStoreConfig,
-  SESSION_STORES,
-  type SessionStoreConfig,
-  TTL_ALLOWED,
-} from '@agent/cache';
+import type { CacheStoreConfig, SessionStoreConfig } from '@agent/cache';
 import type { McpOAuthConfig } from '@agent/mcp';
 import { REASONING_EFFORTS, type ReasoningEffort } from '@agent/protocol';
 import {
@@ -21,6 +15,8 @@ import { type ExportSettings, TRACE_SAMPLERS, type TraceSamplerName } from '@age
 import { DEFAULTS_SCHEMA } from '../agent-file/keys.js';
 import type { AgentSettings } from '../agent-file/settings.js';
 import { OPENAPI_SPEC, type OpenApiSpecEntry, REST_TOOL, type RestToolEntry } from './http-api-schema.js';
+import { posInt, type Schema, str, stringList, stringMap, TTL } from './schema-parts.js';
+import { CACHE, PERSISTENCE, SESSIONS, TELEMETRY } from './section-schemas.js';
 
 export type { HttpAuthEntry, OpenApiSpecEntry, RestToolEntry } from './http-api-schema.js';
 
@@ -165,19 +161,6 @@ export interface ConfigFile {
 export const DEFAULT_MAX_SUB_AGENT_DEPTH = 5;
 export const DEFAULT_MAX_CONCURRENT_SUB_AGENTS = 4;
 
-type Schema = Record<string, unknown>;
-const str = (what = 'a string'): Schema => ({ type: 'string', 'x-expects': what });
-const posInt = (what = 'a positive integer'): Schema => ({ type: 'integer', minimum: 1, 'x-expects': what });
-const stringMap = (what: string): Schema => ({
-  type: 'object',
-  additionalProperties: { type: 'string', 'x-expects': 'a string' },
-  'x-expects': what,
-});
-const stringList = (what: string): Schema => ({
-  type: 'array',
-  items: { type: 'string', 'x-expects': 'a string' },
-  'x-expects': what,
-});
 const price = (what: string): Schema => ({
   type: 'number',
   minimum: 0,
@@ -269,79 +252,6 @@ const PROVIDER: Schema = {
   required: ['type'],
   additionalProperties: false,
   'x-expects': "a provider object (or null to remove a lower layer's entry)",
-};
-
-/** A TTL as JSON can write it; the grammar is checked by `parseTtl` (config/cache-checks.ts). */
-export const TTL: Schema = { type: ['integer', 'string'], 'x-expects': TTL_ALLOWED };
-
-const CACHE: Schema = {
-  type: 'object',
-  properties: {
-    backend: { enum: [...CACHE_BACKENDS], 'x-expects': `one of ${CACHE_BACKENDS.join(', ')}` },
-    path: { type: 'string', minLength: 1, 'x-expects': 'a file path (sqlite)' },
-    url: str('a redis:// or rediss:// URL'),
-    maxEntries: posInt('a positive integer (entries)'),
-  },
-  additionalProperties: false,
-  'x-expects': 'an object { backend, path | url, maxEntries }',
-};
-
-const SESSIONS: Schema = {
-  type: 'object',
-  properties: {
-    store: { enum: [...SESSION_STORES], 'x-expects': `one of ${SESSION_STORES.join(', ')}` },
-    path: { type: 'string', minLength: 1, 'x-expects': 'a file path (sqlite)' },
-    url: str('a redis:// or rediss:// URL'),
-    ttl: TTL,
-  },
-  additionalProperties: false,
-  'x-expects': 'an object { store, path | url, ttl }',
-};
-
-const SAMPLER_NAME: Schema = {
-  enum: [...TRACE_SAMPLERS],
-  'x-expects': `one of ${TRACE_SAMPLERS.join(', ')}`,
-};
-
-const TELEMETRY: Schema = {
-  type: 'object',
-  properties: {
-    otlp: {
-      type: 'object',
-      properties: {
-        endpoint: {
-          type: 'string',
-          pattern: '^https?://',
-          'x-expects': 'an http(s) URL (the OTLP/HTTP base URL)',
-        },
-        headers: {
-          type: 'object',
-          additionalProperties: str('a header value'),
-          'x-expects': 'an object of header names to values',
-        },
-      },
-      additionalProperties: false,
-      'x-expects': 'an object { endpoint, headers }',
-    },
-    sampler: {
-      oneOf: [
-        SAMPLER_NAME,
-        {
-          type: 'object',
-          properties: {
-            type: SAMPLER_NAME,
-            ratio: { type: 'number', minimum: 0, maximum: 1, 'x-expects': 'a number from 0 to 1' },
-          },
-          required: ['type'],
-          additionalProperties: false,
-        },
-      ],
-      'x-expects': `a sampler name (${TRACE_SAMPLERS.join(', ')}) or { type, ratio }`,
-    },
-    serviceName: { type: 'string', minLength: 1, 'x-expects': 'a service name' },
-  },
-  additionalProperties: false,
-  'x-expects': 'an object { otlp: { endpoint, headers }, sampler, serviceName }',
 };
 
 const MCP_SERVER: Schema = {
@@ -442,15 +352,7 @@ export const CONFIG_SCHEMA: Schema = {
     defaults: DEFAULTS_SCHEMA,
     cache: CACHE,
     sessions: SESSIONS,
-    persistence: {
-      type: 'object',
-      properties: {
-        sessionsDir: { type: 'string', minLength: 1, 'x-expects': 'a directory path' },
-        billingFile: { type: 'string', minLength: 1, 'x-expects': 'a file path (JSON lines)' },
-      },
-      additionalProperties: false,
-      'x-expects': 'an object { sessionsDir?, billingFile? }',
-    },
+    persistence: PERSISTENCE,
     telemetry: TELEMETRY,
   },
   additionalProperties: false,

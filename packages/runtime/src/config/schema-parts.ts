@@ -1,0 +1,26 @@
+import { TTL_ALLOWED } from '@agent/cache';
+
+// The building blocks of agent.json's JSON Schema (config/schema.ts and its sections): each
+// node carries `x-expects`, what the error message says is allowed there.
+
+export type Schema = Record<string, unknown>;
+
+export const str = (what = 'a string'): Schema => ({ type: 'string', 'x-expects': what });
+export const posInt = (what = 'a positive integer'): Schema => ({
+  type: 'integer',
+  minimum: 1,
+  'x-expects': what,
+});
+export const stringMap = (what: string): Schema => ({
+  type: 'object',
+  additionalProperties: { type: 'string', 'x-expects': 'a string' },
+  'x-expects': what,
+});
+export const stringList = (what: string): Schema => ({
+  type: 'array',
+  items: { type: 'string', 'x-expects': 'a string' },
+  'x-expects': what,
+});
+
+/** A TTL as JSON can write it; the grammar is checked by `parseTtl` (config/cache-checks.ts). */
+export const TTL: Schema = { type: ['integer', 'string'], 'x-expects': TTL_ALLOWED };
