@@ -1,6 +1,7 @@
-import Anthropic from '@anthropic-ai/sdk';
-import OpenAI from 'openai';
+import type Anthropic from '@anthropic-ai/sdk';
+import type OpenAI from 'openai';
 import type { ModelClientConfig } from './config.js';
+import { loadSdk } from './peers.js';
 
 /** The SDKs' own pre-header timeout when no timeout is configured (their default, 10 minutes). */
 export const DEFAULT_SDK_TIMEOUT_MS = 600_000;
@@ -32,21 +33,31 @@ function headersFor(config: ModelClientConfig): Record<string, string | null> {
   return headers;
 }
 
+type OpenAIClass = typeof OpenAI;
+const keepingErrorBodies = new WeakMap<OpenAIClass, OpenAIClass>();
+
 /**
  * The OpenAI SDK keeps only the `error` field of an error body; servers that answer in another
  * shape (Mistral's `{object: 'error', message, type, code}`) would lose their words, leaving
- * "422 status code (no body)". Such a body is kept whole.
+ * "422 status code (no body)". Such a body is kept whole. Made once per loaded SDK.
  */
-class OpenAIKeepingErrorBodies extends OpenAI {
-  protected override makeStatusError(
-    status: number,
-    error: object,
-    message: string | undefined,
-    headers: Headers,
-  ): ReturnType<OpenAI['makeStatusError']> {
-    const whole = typeof error === 'object' && error !== null && !('error' in error) ? { error } : error;
-    return super.makeStatusError(status, whole, message, headers);
+function openAIKeepingErrorBodies(Base: OpenAIClass): OpenAIClass {
+  let made = keepingErrorBodies.get(Base);
+  if (made === undefined) {
+    made = class extends Base {
+      protected override makeStatusError(
+        status: number,
+        error: object,
+        message: string | undefined,
+        headers: Headers,
+      ): ReturnType<OpenAI['makeStatusError']> {
+        const whole = typeof error === 'object' && error !== null && !('error' in error) ? { error } : error;
+        return super.makeStatusError(status, whole, message, headers);
+      }
+    };
+    keepingErrorBodies.set(Base, made);
   }
+  return made;
 }
 
 /**
@@ -54,7 +65,8 @@ class OpenAIKeepingErrorBodies extends OpenAI {
  * logging (a library does no I/O), nothing read from the environment (the config is the truth).
  */
 export function createOpenAISdk(config: ModelClientConfig): OpenAI {
-  return new OpenAIKeepingErrorBodies({
+  const OpenAIClient = openAIKeepingErrorBodies(loadSdk('openai', config.provider).default);
+  return new OpenAIClient({
     apiKey: config.apiKey ?? 'no-key',
     baseURL: config.baseURL ?? OPENAI_BASE_URL,
     organization: null,
@@ -70,7 +82,8 @@ export function createOpenAISdk(config: ModelClientConfig): OpenAI {
 export function createAnthropicSdk(config: ModelClientConfig): Anthropic {
   const headers = headersFor(config);
   if (config.longContext === true) withLongContextBeta(headers);
-  return new Anthropic({
+  const AnthropicClient = loadSdk('@anthropic-ai/sdk', config.provider).default;
+  return new AnthropicClient({
     apiKey: config.apiKey ?? 'no-key',
     authToken: null,
     baseURL: config.baseURL ?? ANTHROPIC_BASE_URL,

@@ -1,7 +1,8 @@
 import { errorMessage } from '@agent/protocol/util';
-import * as AnthropicSdk from '@anthropic-ai/sdk';
-import * as OpenAISdk from 'openai';
+import type * as AnthropicSdk from '@anthropic-ai/sdk';
+import type * as OpenAISdk from 'openai';
 import { type ErrorFacts, StreamFailure } from './errors.js';
+import { loadedSdks } from './peers.js';
 
 /** What an SDK error says, or `aborted` when it only reports that the call was cancelled. */
 export type SdkErrorFacts = ErrorFacts | 'aborted';
@@ -96,22 +97,35 @@ function anthropicFacts(err: AnthropicSdk.APIError): ErrorFacts {
   return facts;
 }
 
+type ErrorClass = 'APIUserAbortError' | 'APIConnectionTimeoutError' | 'APIConnectionError' | 'APIError';
+
+/** Whether `err` is an instance of that error class of a loaded SDK (one not loaded threw nothing). */
+function isSdkError(
+  err: unknown,
+  name: ErrorClass,
+  sdk: 'openai' | '@anthropic-ai/sdk' | 'any' = 'any',
+): boolean {
+  const { openai, '@anthropic-ai/sdk': anthropic } = loadedSdks();
+  if (sdk !== '@anthropic-ai/sdk' && openai !== undefined && err instanceof openai[name]) return true;
+  return sdk !== 'openai' && anthropic !== undefined && err instanceof anthropic[name];
+}
+
 /** Facts from any error an SDK call or its stream can throw. */
 export function factsFromError(err: unknown): SdkErrorFacts {
   if (err instanceof StreamFailure) return err.facts;
-  if (err instanceof OpenAISdk.APIUserAbortError || err instanceof AnthropicSdk.APIUserAbortError)
-    return 'aborted';
-  if (
-    err instanceof OpenAISdk.APIConnectionTimeoutError ||
-    err instanceof AnthropicSdk.APIConnectionTimeoutError
-  ) {
-    return { transport: 'timeout', message: err.message };
+  if (isSdkError(err, 'APIUserAbortError')) return 'aborted';
+  if (isSdkError(err, 'APIConnectionTimeoutError')) {
+    return { transport: 'timeout', message: (err as Error).message };
   }
-  if (err instanceof OpenAISdk.APIConnectionError || err instanceof AnthropicSdk.APIConnectionError) {
-    return { transport: transportOf(err.cause) ?? 'connection', message: innermostMessage(err) };
+  if (isSdkError(err, 'APIConnectionError')) {
+    const connection = err as OpenAISdk.APIConnectionError;
+    return {
+      transport: transportOf(connection.cause) ?? 'connection',
+      message: innermostMessage(connection),
+    };
   }
-  if (err instanceof OpenAISdk.APIError) return openAIFacts(err);
-  if (err instanceof AnthropicSdk.APIError) return anthropicFacts(err);
+  if (isSdkError(err, 'APIError', 'openai')) return openAIFacts(err as OpenAISdk.APIError);
+  if (isSdkError(err, 'APIError', '@anthropic-ai/sdk')) return anthropicFacts(err as AnthropicSdk.APIError);
   if (err instanceof Error && err.name === 'AbortError') return 'aborted';
   if (err instanceof SyntaxError)
     return { transport: 'malformed', message: `unreadable stream data: ${err.message}` };

@@ -1,5 +1,5 @@
-import { createRequire } from 'node:module';
 import { heuristicTokens } from '@agent/protocol/util';
+import { currentPeerRequire } from './peers.js';
 
 type CountTokens = (text: string) => number;
 
@@ -9,13 +9,35 @@ const EXACT_COUNT_MAX_CHARS = 262_144;
 /** Model names of the OpenAI family, which the o200k_base encoding counts exactly. */
 const OPENAI_MODEL = /^(gpt-|o\d|chatgpt|text-)/i;
 
+const O200K_MODULE = 'gpt-tokenizer/cjs/encoding/o200k_base';
+
 let o200k: CountTokens | undefined;
+/** Per peer resolver (tests swap it): whether it finds the tokenizer. */
+const installed = new WeakMap<NodeJS.Require, boolean>();
+
+/**
+ * Whether `gpt-tokenizer` (an optional peer: 52 MB installed) is there. Without it OpenAI models
+ * get no exact counter and callers fall back to their heuristic.
+ */
+function tokenizerInstalled(): boolean {
+  const require = currentPeerRequire();
+  let found = installed.get(require);
+  if (found === undefined) {
+    try {
+      require.resolve(O200K_MODULE);
+      found = true;
+    } catch {
+      found = false;
+    }
+    installed.set(require, found);
+  }
+  return found;
+}
 
 /** Loaded on first use: the BPE tables cost ~200 ms and several MB, paid only by processes that count. */
 function loadO200k(): CountTokens {
   if (o200k === undefined) {
-    const require = createRequire(import.meta.url);
-    const module = require('gpt-tokenizer/cjs/encoding/o200k_base') as { countTokens: CountTokens };
+    const module = currentPeerRequire()(O200K_MODULE) as { countTokens: CountTokens };
     o200k = module.countTokens;
   }
   return o200k;
@@ -33,9 +55,10 @@ export function countOpenAiTokens(text: string): number {
 
 /**
  * The exact counter for a model, if the providers have one: `tokenizer: 'openai'` asks for the
- * OpenAI tokenizer, any other value for none; without it the model name decides.
+ * OpenAI tokenizer, any other value for none; without it the model name decides. None either when
+ * `gpt-tokenizer` is not installed.
  */
 export function tokenCounterFor(model: string, tokenizer: string | undefined): CountTokens | undefined {
   const openAi = tokenizer === undefined ? OPENAI_MODEL.test(model) : tokenizer === 'openai';
-  return openAi ? countOpenAiTokens : undefined;
+  return openAi && tokenizerInstalled() ? countOpenAiTokens : undefined;
 }

@@ -2,12 +2,15 @@
 // transport failures; and the retry-after headers.
 
 import type { ModelErrorKind } from '@agent/protocol';
-import * as AnthropicSdk from '@anthropic-ai/sdk';
-import * as OpenAISdk from 'openai';
 import { describe, expect, it } from 'vitest';
 import { modelErrorFromFacts } from '../src/errors.js';
 import { classifyError, type ErrorFacts, retryAfterMsFromHeaders } from '../src/index.js';
+import { loadSdk } from '../src/peers.js';
 import { factsFromError } from '../src/sdk-errors.js';
+
+// The SDKs as the clients load them (lazily, by the loader): their errors are the ones classified.
+const OpenAISdk = loadSdk('openai', 'test');
+const AnthropicSdk = loadSdk('@anthropic-ai/sdk', 'test');
 
 const cases: [string, ErrorFacts, ModelErrorKind][] = [
   ['401', { status: 401 }, 'auth'],
