@@ -1,15 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import {
-  createMcpToolProviders,
-  defaultMcpAuthDir,
-  defaultToolQueues,
-  FileTokenStore,
-  type McpLogSink,
-  type McpServerConfig,
-  type McpWarning,
-} from '@agent/mcp';
+import type { McpLogSink, McpServerConfig, McpWarning } from '@agent/mcp';
 import type { ToolProvider } from '@agent/protocol';
 import { type ResolvedConfig, unusableValueError } from './config/layers.js';
 import type { ConfigEntry } from './config/merge.js';
@@ -116,6 +108,7 @@ export interface McpTools {
 /**
  * Starts the named servers once (shared by every agent of a runner) after setting the
  * config's `queues` on `defaultToolQueues`. A server that fails to start is a warning.
+ * `@agent/mcp` (the MCP SDK) is imported only when there is a server or a queue to set.
  */
 export async function startMcpServers(
   names: readonly string[],
@@ -127,7 +120,13 @@ export async function startMcpServers(
     const entry = config.mcpServers.get(name);
     if (entry !== undefined) servers[name] = mcpServerConfig(entry);
   }
-  if (Object.keys(config.queues).length > 0) defaultToolQueues.configure(config.queues);
+  const hasQueues = Object.keys(config.queues).length > 0;
+  if (Object.keys(servers).length === 0 && !hasQueues)
+    return { providers: new Map(), warnings: [], close: async () => {} };
+  const { createMcpToolProviders, defaultMcpAuthDir, defaultToolQueues, FileTokenStore } = await import(
+    '@agent/mcp'
+  );
+  if (hasQueues) defaultToolQueues.configure(config.queues);
   if (Object.keys(servers).length === 0) return { providers: new Map(), warnings: [], close: async () => {} };
   const set = await createMcpToolProviders(servers, {
     // Tokens from `agent mcp login`, refreshed when they expire; never an interactive flow here.

@@ -1,11 +1,11 @@
 import {
+  type CallQueues,
   createHttpToolProvider,
   type HttpAuth,
   type HttpToolProvider,
   loadOpenApiTools,
   type RestToolDefinition,
 } from '@agent/http-tools';
-import { defaultToolQueues } from '@agent/mcp';
 import { ConfigError } from '@agent/protocol';
 import { describeValue, errorMessage } from '@agent/protocol/util';
 import { type ResolvedConfig, unusableValueError } from './config/layers.js';
@@ -82,18 +82,30 @@ function authOf(auth: HttpAuthEntry | undefined): Parameters<typeof loadOpenApiT
   };
 }
 
-function common(entry: RestToolEntry | OpenApiSpecEntry, config: ResolvedConfig) {
+/**
+ * The process's tool queues (`@agent/mcp`'s, shared with MCP servers), imported only when an HTTP
+ * API is configured: a run without tools does not load the MCP client.
+ */
+async function toolQueues(): Promise<CallQueues> {
+  return (await import('@agent/mcp')).defaultToolQueues;
+}
+
+function common(entry: RestToolEntry | OpenApiSpecEntry, config: ResolvedConfig, queues: CallQueues) {
   return {
     ...(entry.allowedHosts === undefined ? {} : { allowedHosts: entry.allowedHosts }),
     ...(entry.timeoutMs === undefined ? {} : { timeoutMs: entry.timeoutMs }),
     ...(entry.maxResponseBytes === undefined ? {} : { maxResponseBytes: entry.maxResponseBytes }),
     queue: entry.queue ?? 'default',
-    queues: defaultToolQueues,
+    queues,
     secrets: config.secrets,
   };
 }
 
-function restProvider(entry: ConfigEntry<RestToolEntry>, config: ResolvedConfig): HttpToolProvider {
+function restProvider(
+  entry: ConfigEntry<RestToolEntry>,
+  config: ResolvedConfig,
+  queues: CallQueues,
+): HttpToolProvider {
   checkName(entry, 'restTools', REST_TOOL_PREFIX, config);
   const { value } = entry;
   const auth = authOf(value.auth);
@@ -116,13 +128,14 @@ function restProvider(entry: ConfigEntry<RestToolEntry>, config: ResolvedConfig)
     id: entry.name,
     tools: [tool],
     ...(auth === undefined ? {} : { auth: auth as HttpAuth }),
-    ...common(value, config),
+    ...common(value, config, queues),
   });
 }
 
 async function openApiProvider(
   entry: ConfigEntry<OpenApiSpecEntry>,
   config: ResolvedConfig,
+  queues: CallQueues,
   signal?: AbortSignal,
 ): Promise<HttpToolProvider> {
   checkName(entry, 'openapiSpecs', '__', config);
@@ -153,7 +166,7 @@ async function openApiProvider(
     id: entry.name,
     tools,
     ...(loaded.auth === undefined ? {} : { auth: loaded.auth }),
-    ...common(value, config),
+    ...common(value, config, queues),
   });
 }
 
@@ -161,15 +174,16 @@ async function openApiProvider(
  * Checks an HTTP API entry without contacting anything (`agent validate`): variables set, a
  * `restTools` definition that can work. An OpenAPI document is read only by a run.
  */
-export function checkHttpApi(name: string, config: ResolvedConfig): void {
+export async function checkHttpApi(name: string, config: ResolvedConfig): Promise<void> {
   const rest = config.restTools.get(name);
   const entry = rest ?? config.openapiSpecs.get(name);
   if (entry === undefined) return;
   const unusable = unusableValueError(entry.value);
   if (unusable !== undefined) throw unusable;
   if (rest === undefined) return;
+  const queues = await toolQueues();
   try {
-    restProvider(rest, config);
+    restProvider(rest, config, queues);
   } catch (error) {
     if (error instanceof RuntimeError) throw error;
     throw failure(rest, 'restTools', entryMessage(error), config);
@@ -187,6 +201,7 @@ export async function startHttpApis(
   options: { signal?: AbortSignal } = {},
 ): Promise<Map<string, HttpToolProvider>> {
   const providers = new Map<string, HttpToolProvider>();
+  let queues: CallQueues | undefined;
   for (const name of names) {
     const rest = config.restTools.get(name);
     const spec = config.openapiSpecs.get(name);
@@ -195,12 +210,13 @@ export async function startHttpApis(
     const section = rest === undefined ? 'openapiSpecs' : 'restTools';
     const unusable = unusableValueError(entry.value);
     if (unusable !== undefined) throw unusable;
+    queues ??= await toolQueues();
     try {
       providers.set(
         name,
         rest !== undefined
-          ? restProvider(rest, config)
-          : await openApiProvider(spec!, config, options.signal),
+          ? restProvider(rest, config, queues)
+          : await openApiProvider(spec!, config, queues, options.signal),
       );
     } catch (error) {
       if (error instanceof RuntimeError) throw error;

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { type AgentSessionConfig, createAgentSession } from '@agent/core';
-import { createInProcessFsProvider } from '@agent/mcp/fs-server';
 import type { AgentEventMeta, AgentResult, ModelTarget, PausedChild, ToolProvider } from '@agent/protocol';
 import { traceSession } from '@agent/telemetry';
 import type { AgentDefinition, ModelRef } from './agent-file/definition.js';
@@ -33,8 +32,11 @@ function toolOutputConfig(
     ...(models === undefined || models.length === 0
       ? {}
       : { models: modelTargets(models.map((spec) => modelRefOf(spec))) }),
-    createReadGrepTools: (root: string) =>
-      createInProcessFsProvider({ root, tools: ['Read', 'Grep'], naming: 'bare' }),
+    // The in-process filesystem server (the MCP SDK) is imported by the first extraction that reads.
+    createReadGrepTools: async (root: string) => {
+      const { createInProcessFsProvider } = await import('@agent/mcp/fs-server');
+      return createInProcessFsProvider({ root, tools: ['Read', 'Grep'], naming: 'bare' });
+    },
   };
 }
 

@@ -69,7 +69,7 @@ export async function validateAgentFile(
       if (seen.has(`s:${tool.name}`)) continue;
       seen.add(`s:${tool.name}`);
       try {
-        if (entry === undefined) checkHttpApi(tool.name, config);
+        if (entry === undefined) await checkHttpApi(tool.name, config);
         else mcpServerConfig(entry);
       } catch (error) {
         found.push(asProblem(error, definition.file, config));

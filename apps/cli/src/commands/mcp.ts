@@ -1,13 +1,5 @@
 import { spawn } from 'node:child_process';
-import {
-  defaultMcpAuthDir,
-  FileTokenStore,
-  loginMcpServer,
-  type McpServerConfig,
-  McpToolProvider,
-  mcpAuthState,
-  ToolQueues,
-} from '@agent/mcp';
+import type { McpServerConfig, McpTokenStore } from '@agent/mcp';
 import { errorMessage } from '@agent/protocol/util';
 import type { ConfiguredMcpServer } from '@agent/runtime';
 import { CliError } from '../cli-error.js';
@@ -47,7 +39,13 @@ async function serverConfig(name: string, options: McpCliOptions, cwd: string): 
   return found.config;
 }
 
-const store = (io: CliIo) => new FileTokenStore(defaultMcpAuthDir(io.env));
+/** `@agent/mcp` (the MCP SDK), imported by the `agent mcp` commands only: `agent run` never loads it for them. */
+const mcp = () => import('@agent/mcp');
+
+async function store(io: CliIo): Promise<McpTokenStore> {
+  const { FileTokenStore, defaultMcpAuthDir } = await mcp();
+  return new FileTokenStore(defaultMcpAuthDir(io.env));
+}
 
 /** Opens `url` in a browser when there is a display and a terminal; false when it cannot. */
 function openBrowser(url: URL, io: CliIo): boolean {
@@ -85,9 +83,11 @@ export async function mcpLoginCommand(
       CLI_EXIT.usage,
     );
   }
+  const { loginMcpServer } = await mcp();
+  const tokens = await store(io);
   try {
     const { tools } = await loginMcpServer(name, config, {
-      store: store(io),
+      store: tokens,
       onAuthorizationUrl: async (url) => {
         const opened = openBrowser(url, io);
         await writeAndFlush(
@@ -111,7 +111,7 @@ export async function mcpLogoutCommand(
   cwd = process.cwd(),
 ): Promise<CliExitCode> {
   await serverConfig(name, options, cwd);
-  const tokens = store(io);
+  const tokens = await store(io);
   const had = (await tokens.load(name)) !== undefined;
   await tokens.remove(name);
   await writeAndFlush(io.stdout, had ? `Logged out of ${name}.\n` : `No stored login for ${name}.\n`);
@@ -132,12 +132,13 @@ async function countTools(
   config: McpServerConfig,
   io: CliIo,
 ): Promise<{ tools: number | null; problem?: string }> {
+  const { McpToolProvider, ToolQueues } = await mcp();
   const provider = new McpToolProvider(
     name,
     { ...config, connectTimeoutMs: config.connectTimeoutMs ?? 10_000 },
     {
       queues: new ToolQueues(),
-      auth: { store: store(io) },
+      auth: { store: await store(io) },
     },
   );
   try {
@@ -166,7 +167,8 @@ export async function mcpListCommand(
           problem: server.problem ?? 'unusable',
         };
       }
-      const auth = await mcpAuthState(server.name, server.config, store(io));
+      const { mcpAuthState } = await mcp();
+      const auth = await mcpAuthState(server.name, server.config, await store(io));
       const counted = await countTools(server.name, server.config, io);
       return { name: server.name, transport: server.config.type, auth, ...counted };
     }),

@@ -1,6 +1,5 @@
 import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import $RefParser from '@apidevtools/json-schema-ref-parser';
 import picomatch from 'picomatch';
 import { parse as parseYaml } from 'yaml';
 import { boundedFetch } from '../bounded-fetch.js';
@@ -179,6 +178,8 @@ export async function loadOpenApiTools(options: OpenApiToolsOptions): Promise<Op
   if (!isNode(doc.paths))
     throw new HttpToolsError(`the OpenAPI document of "${options.name}" has no "paths" object`);
   let resolved: Node;
+  // Imported here: only a process that loads an OpenAPI document pays for the $ref resolver.
+  const { default: $RefParser } = await import('@apidevtools/json-schema-ref-parser');
   try {
     resolved = (await $RefParser.dereference(doc, {
       resolve: { external: false },
