@@ -1,7 +1,9 @@
 import type { BenchSuite } from '../harness/types.js';
 import { agentLoopSuite } from './agent-loop.js';
 import { cacheHitSuite } from './cache-hit.js';
+import { coldStartSuite } from './cold-start.js';
 import { headendLoadSuite } from './headend-load.js';
+import { installSizeSuite } from './install-size.js';
 import { mcpGrepSuite } from './mcp-grep.js';
 import { openapiLoadSuite } from './openapi-load.js';
 import { queueSoakSuite } from './queue-soak.js';
@@ -18,4 +20,6 @@ export const suites: BenchSuite[] = [
   cacheHitSuite,
   queueSoakSuite,
   openapiLoadSuite,
+  coldStartSuite,
+  installSizeSuite,
 ];

@@ -1,0 +1,179 @@
+// Cold start of the CLI: `agent run` from the spawn of the process to the arrival of its first
+// model request at a testkit server on loopback (in this process), against `node -e ''` from
+// spawn to exit, the floor any Node CLI pays. Runs alternate between the two; the target is at
+// most 250 ms above the floor. One more run under `--cpu-prof` says where the time goes.
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { finalReport, startModelServer } from '@agent/testkit';
+import { timeByPackage } from '../cold-start/cpu-profile.js';
+import { formatNumber, formatSpread, spread } from '../harness/measure.js';
+import type { BenchCheck, BenchSuite, SuiteResult } from '../harness/types.js';
+
+const CLI_BIN = fileURLToPath(new URL('../../../apps/cli/dist/agent.js', import.meta.url));
+/** Another checkout (built) whose CLI is timed in the same loop, e.g. the commit before a change. */
+const BEFORE_DIR = process.env.BENCH_BEFORE_DIR;
+const TARGET_MS = 250;
+const RUN_TIMEOUT_MS = 30_000;
+
+interface Workspace {
+  dir: string;
+  file: string;
+  env: NodeJS.ProcessEnv;
+}
+
+/** An agent on an `openai` provider at the server, with a model the OpenAI tokenizer counts. */
+function workspace(modelUrl: string): Workspace {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-cold-start-'));
+  mkdirSync(join(dir, 'xdg'));
+  writeFileSync(
+    join(dir, 'agent.json'),
+    JSON.stringify({
+      providers: { local: { type: 'openai', baseURL: `${modelUrl}/v1`, apiKey: 'sk-bench' } },
+    }),
+  );
+  const file = join(dir, 'ask.ai');
+  writeFileSync(file, '---\nmodels: local/gpt-4o-mini\nmaxTurns: 2\n---\nYou answer questions.\n');
+  const env: NodeJS.ProcessEnv = { ...process.env, HOME: dir, XDG_CONFIG_HOME: join(dir, 'xdg') };
+  for (const key of ['NODE_OPTIONS', 'FORCE_COLOR', 'NO_COLOR']) delete env[key];
+  return { dir, file, env };
+}
+
+/** Spawns `node args`, resolving with its exit code once it ends (killed after a bound). */
+function runNode(
+  args: string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<number | null> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { ...options, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      if (stderr.length < 4096) stderr += chunk;
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), RUN_TIMEOUT_MS);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      if (code === 0) resolve(code);
+      else reject(new Error(`node ${args.join(' ')} exited ${code}: ${stderr.trim()}`));
+    });
+  });
+}
+
+interface Contender {
+  label: string;
+  args: string[];
+  times: number[];
+}
+
+async function measure(quick: boolean): Promise<SuiteResult> {
+  const runs = quick ? 2 : 15;
+  let firstRequestAt: number | undefined;
+  const server = await startModelServer({
+    handler: () => {
+      firstRequestAt ??= performance.now();
+      return finalReport('ok');
+    },
+  });
+  const ws = workspace(server.url);
+  const runArgs = ['run', ws.file, 'Say ok.', '--config', join(ws.dir, 'agent.json')];
+  const clis: Contender[] = [
+    { label: '`agent run` (spawn to first request)', args: [CLI_BIN, ...runArgs], times: [] },
+  ];
+  if (BEFORE_DIR !== undefined) {
+    const bin = join(BEFORE_DIR, 'apps', 'cli', 'dist', 'agent.js');
+    clis.push({ label: `before: \`agent run\` of ${BEFORE_DIR}`, args: [bin, ...runArgs], times: [] });
+  }
+  const floor: number[] = [];
+  const checks: BenchCheck[] = [];
+  const options = { cwd: ws.dir, env: ws.env };
+  try {
+    for (const cli of clis) await runNode(cli.args, options); // warm the file cache, unmeasured
+    for (let i = 0; i < runs; i++) {
+      const start = performance.now();
+      await runNode(['-e', '']);
+      floor.push(performance.now() - start);
+      for (const cli of clis) {
+        firstRequestAt = undefined;
+        const started = performance.now();
+        await runNode(cli.args, options);
+        if (firstRequestAt === undefined) throw new Error(`${cli.label}: ended without a model request`);
+        cli.times.push(firstRequestAt - started);
+      }
+    }
+    checks.push({
+      name: 'agent run reaches the model server',
+      ok: clis[0]!.times.length === runs,
+      detail: `${runs} runs`,
+    });
+    const profileDir = join(ws.dir, 'profile');
+    if (!quick) await runNode(['--cpu-prof', '--cpu-prof-dir', profileDir, ...clis[0]!.args], options);
+    return report(clis, floor, checks, quick ? [] : timeByPackage(profileDir));
+  } finally {
+    await server.close();
+    rmSync(ws.dir, { recursive: true, force: true });
+  }
+}
+
+function report(
+  clis: Contender[],
+  floor: number[],
+  checks: BenchCheck[],
+  profile: { name: string; ms: number }[],
+): SuiteResult {
+  const floorSpread = spread(floor);
+  const spreads = clis.map((cli) => ({ cli, spread: spread(cli.times) }));
+  const above = spreads[0]!.spread.median - floorSpread.median;
+  const met = above <= TARGET_MS;
+  const profiled = profile.reduce((sum, entry) => sum + entry.ms, 0);
+  return {
+    tables: [
+      {
+        caption: 'Spawn to first model request (ms), median (min-max), runs alternated',
+        columns: ['process', 'ms', 'above the floor (ms, medians)', 'runs'],
+        rows: [
+          ["`node -e ''` (spawn to exit, the floor)", formatSpread(floorSpread), '', floorSpread.runs],
+          ...spreads.map(({ cli, spread: s }) => [
+            cli.label,
+            formatSpread(s),
+            formatNumber(s.median - floorSpread.median),
+            s.runs,
+          ]),
+        ],
+      },
+      ...(profile.length === 0
+        ? []
+        : [
+            {
+              caption: `Where one \`agent run\` spends its CPU until it exits (--cpu-prof, ${formatNumber(profiled, 0)} ms sampled; Node's own code counted for the package on its stack, e.g. the loader compiling that package's files)`,
+              columns: ['package', 'ms'],
+              rows: profile.slice(0, 12).map((entry) => [entry.name, formatNumber(entry.ms)]),
+            },
+          ]),
+    ],
+    notes: [
+      `Target: at most ${TARGET_MS} ms above the floor: ${met ? 'met' : 'not met'} (${formatNumber(above)} ms).`,
+      "The agent is an `openai` provider (model `gpt-4o-mini`, so the OpenAI tokenizer counts) at a testkit model server on loopback in the bench process; the server stamps the first request's arrival. `node -e ''` is timed from spawn to exit in the same loop, alternating with the CLI runs. One unmeasured run of each CLI warms the file cache first. 2 shared cores: figures are noisy, see the min-max.",
+    ],
+    checks,
+    raw: {
+      floorMs: floor,
+      clis: clis.map(({ label, times }) => ({ label, coldMs: times })),
+      aboveFloorMs: above,
+      targetMs: TARGET_MS,
+      met,
+      profile,
+    },
+  };
+}
+
+export const coldStartSuite: BenchSuite = {
+  id: 'cold-start',
+  title: 'Cold start of `agent run`',
+  description:
+    "`agent run` (the built CLI) from process spawn to its first model request at a loopback testkit server, against `node -e ''` spawn to exit; target: at most 250 ms above that floor.",
+  run: ({ quick }) => measure(quick),
+};
