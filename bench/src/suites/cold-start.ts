@@ -16,12 +16,15 @@ import type { BenchCheck, BenchSuite, SuiteResult } from '../harness/types.js';
 const CLI_BIN = fileURLToPath(new URL('../../../apps/cli/dist/agent.js', import.meta.url));
 /** Another checkout (built) whose CLI is timed in the same loop, e.g. the commit before a change. */
 const BEFORE_DIR = process.env.BENCH_BEFORE_DIR;
+const BEFORE_LABEL = process.env.BENCH_BEFORE_LABEL ?? BEFORE_DIR;
 const TARGET_MS = 250;
 const RUN_TIMEOUT_MS = 30_000;
 
 interface Workspace {
   dir: string;
   file: string;
+  /** The same agent, its model set to `tokenizer: heuristic`: no tokenizer is loaded. */
+  heuristicFile: string;
   env: NodeJS.ProcessEnv;
 }
 
@@ -32,14 +35,26 @@ function workspace(modelUrl: string): Workspace {
   writeFileSync(
     join(dir, 'agent.json'),
     JSON.stringify({
-      providers: { local: { type: 'openai', baseURL: `${modelUrl}/v1`, apiKey: 'sk-bench' } },
+      providers: {
+        local: { type: 'openai', baseURL: `${modelUrl}/v1`, apiKey: 'sk-bench' },
+        heuristic: {
+          type: 'openai',
+          baseURL: `${modelUrl}/v1`,
+          apiKey: 'sk-bench',
+          models: { 'gpt-4o-mini': { tokenizer: 'heuristic' } },
+        },
+      },
     }),
   );
+  const agent = (provider: string) =>
+    `---\nmodels: ${provider}/gpt-4o-mini\nmaxTurns: 2\n---\nYou answer questions.\n`;
   const file = join(dir, 'ask.ai');
-  writeFileSync(file, '---\nmodels: local/gpt-4o-mini\nmaxTurns: 2\n---\nYou answer questions.\n');
+  writeFileSync(file, agent('local'));
+  const heuristicFile = join(dir, 'ask-heuristic.ai');
+  writeFileSync(heuristicFile, agent('heuristic'));
   const env: NodeJS.ProcessEnv = { ...process.env, HOME: dir, XDG_CONFIG_HOME: join(dir, 'xdg') };
   for (const key of ['NODE_OPTIONS', 'FORCE_COLOR', 'NO_COLOR']) delete env[key];
-  return { dir, file, env };
+  return { dir, file, heuristicFile, env };
 }
 
 /** Spawns `node args`, resolving with its exit code once it ends (killed after a bound). */
@@ -82,10 +97,15 @@ async function measure(quick: boolean): Promise<SuiteResult> {
   const runArgs = ['run', ws.file, 'Say ok.', '--config', join(ws.dir, 'agent.json')];
   const clis: Contender[] = [
     { label: '`agent run` (spawn to first request)', args: [CLI_BIN, ...runArgs], times: [] },
+    {
+      label: '`agent run`, the model set to `tokenizer: heuristic` (no tokenizer loaded)',
+      args: [CLI_BIN, 'run', ws.heuristicFile, ...runArgs.slice(2)],
+      times: [],
+    },
   ];
   if (BEFORE_DIR !== undefined) {
     const bin = join(BEFORE_DIR, 'apps', 'cli', 'dist', 'agent.js');
-    clis.push({ label: `before: \`agent run\` of ${BEFORE_DIR}`, args: [bin, ...runArgs], times: [] });
+    clis.push({ label: `before: \`agent run\` (${BEFORE_LABEL})`, args: [bin, ...runArgs], times: [] });
   }
   const floor: number[] = [];
   const checks: BenchCheck[] = [];
@@ -106,8 +126,8 @@ async function measure(quick: boolean): Promise<SuiteResult> {
     }
     checks.push({
       name: 'agent run reaches the model server',
-      ok: clis[0]!.times.length === runs,
-      detail: `${runs} runs`,
+      ok: clis.every((cli) => cli.times.length === runs),
+      detail: `${runs} runs of each`,
     });
     const profileDir = join(ws.dir, 'profile');
     if (!quick) await runNode(['--cpu-prof', '--cpu-prof-dir', profileDir, ...clis[0]!.args], options);

@@ -22,6 +22,7 @@ const OURS = ['@agent/core', '@agent/providers'];
 const SDK_PEERS = ['openai', '@anthropic-ai/sdk', 'gpt-tokenizer'];
 /** Another checkout (built) to measure beside this one, e.g. the commit before a change. */
 const BEFORE_DIR = process.env.BENCH_BEFORE_DIR;
+const BEFORE_LABEL = process.env.BENCH_BEFORE_LABEL ?? BEFORE_DIR;
 
 /** The version the bench itself installed (the one the other suites run). */
 const versionOf = (name: string) => readManifest(join(REPO, 'bench', 'node_modules', name)).version;
@@ -90,7 +91,7 @@ async function measure(quick: boolean): Promise<SuiteResult> {
     if (BEFORE_DIR !== undefined) {
       const before = await packOurs(BEFORE_DIR, join(dir, 'tarballs-before'));
       rows.splice(3, 0, {
-        label: `before: @agent/core + @agent/providers (${BEFORE_DIR})`,
+        label: `before: @agent/core + @agent/providers (${BEFORE_LABEL})`,
         specs: before,
         contender: false,
       });
