@@ -7,7 +7,7 @@ import { type AgentSettings, pickSettings } from './agent-file/settings.js';
 import { schemaProblems } from './agent-file/validate.js';
 import { problem, problemsError } from './errors.js';
 
-const SETTINGS_SCHEMA: Record<string, unknown> = {
+export const SETTINGS_SCHEMA: Record<string, unknown> = {
   type: 'object',
   properties: SETTINGS_PROPERTIES,
   additionalProperties: false,

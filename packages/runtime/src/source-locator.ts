@@ -74,6 +74,25 @@ function rangeLine(node: unknown, lineAt: (offset: number) => number): number | 
 export type SourceData = { ok: true; value: unknown } | { ok: false; line: number; message: string };
 
 /**
+ * `locateSource`, parsed on first use: for text read by other means (`agent.json` is JSON), whose
+ * lines are wanted only when something in it is wrong.
+ */
+export function lazySourceLocator(text: string, firstLine = 1): SourceLocator {
+  let parsed: SourceLocator | undefined;
+  const located = () => {
+    parsed ??= locateSource(text, firstLine);
+    return parsed;
+  };
+  return {
+    get document() {
+      return located().document;
+    },
+    lineOf: (path) => located().lineOf(path),
+    lineAt: (offset) => located().lineAt(offset),
+  };
+}
+
+/**
  * The parsed document as plain data. An alias bomb is refused (at the line of the first
  * alias) instead of being expanded; call only when `document.errors` is empty.
  */

@@ -6,7 +6,7 @@ import { schemaProblems } from '../agent-file/validate.js';
 import { type Problem, problem, problemsError, RuntimeError } from '../errors.js';
 import { jsonSyntaxError } from '../json-syntax.js';
 import { readRegularFile } from '../read-regular-file.js';
-import { locateSource } from '../source-locator.js';
+import { lazySourceLocator } from '../source-locator.js';
 import { isAiAgentConfigFile, translateAiAgentConfig } from './ai-agent-config.js';
 import { cacheSettingProblems } from './cache-checks.js';
 import { envFileBeside, readEnvFile } from './env-files.js';
@@ -46,7 +46,8 @@ export function readLayer(
     });
   }
   const text = read.text;
-  const locator = locateSource(text);
+  // Lines are looked up only for a problem: a config without one is never parsed as YAML.
+  const locator = lazySourceLocator(text);
   let raw: unknown;
   try {
     raw = JSON.parse(text);
