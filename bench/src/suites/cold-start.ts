@@ -11,12 +11,10 @@ import { fileURLToPath } from 'node:url';
 import { finalReport, startModelServer } from '@agent/testkit';
 import { timeByPackage } from '../cold-start/cpu-profile.js';
 import { formatNumber, formatSpread, spread } from '../harness/measure.js';
+import { otherCheckouts } from '../harness/other-checkouts.js';
 import type { BenchCheck, BenchSuite, SuiteResult } from '../harness/types.js';
 
 const CLI_BIN = fileURLToPath(new URL('../../../apps/cli/dist/agent.js', import.meta.url));
-/** Another checkout (built) whose CLI is timed in the same loop, e.g. the commit before a change. */
-const BEFORE_DIR = process.env.BENCH_BEFORE_DIR;
-const BEFORE_LABEL = process.env.BENCH_BEFORE_LABEL ?? BEFORE_DIR;
 const TARGET_MS = 250;
 const RUN_TIMEOUT_MS = 30_000;
 
@@ -85,7 +83,7 @@ interface Contender {
 }
 
 async function measure(quick: boolean): Promise<SuiteResult> {
-  const runs = quick ? 2 : 15;
+  const runs = quick ? 2 : 25;
   let firstRequestAt: number | undefined;
   const server = await startModelServer({
     handler: () => {
@@ -103,9 +101,9 @@ async function measure(quick: boolean): Promise<SuiteResult> {
       times: [],
     },
   ];
-  if (BEFORE_DIR !== undefined) {
-    const bin = join(BEFORE_DIR, 'apps', 'cli', 'dist', 'agent.js');
-    clis.push({ label: `before: \`agent run\` (${BEFORE_LABEL})`, args: [bin, ...runArgs], times: [] });
+  for (const other of otherCheckouts()) {
+    const bin = join(other.dir, 'apps', 'cli', 'dist', 'agent.js');
+    clis.push({ label: `\`agent run\` of ${other.label}`, args: [bin, ...runArgs], times: [] });
   }
   const floor: number[] = [];
   const checks: BenchCheck[] = [];
@@ -176,6 +174,7 @@ function report(
     ],
     notes: [
       `Target: at most ${TARGET_MS} ms above the floor: ${met ? 'met' : 'not met'} (${formatNumber(above)} ms).`,
+      ...steps(spreads.map(({ cli, spread: s }) => ({ label: cli.label, median: s.median }))),
       "The agent is an `openai` provider (model `gpt-4o-mini`, so the OpenAI tokenizer counts) at a testkit model server on loopback in the bench process; the server stamps the first request's arrival. `node -e ''` is timed from spawn to exit in the same loop, alternating with the CLI runs. One unmeasured run of each CLI warms the file cache first. 2 shared cores: figures are noisy, see the min-max.",
     ],
     checks,
@@ -188,6 +187,22 @@ function report(
       profile,
     },
   };
+}
+
+/**
+ * What each change moved: the other checkouts in the order given (`BENCH_COMPARE`, oldest first),
+ * then this build; rows 0 and 1 are this build (with and without the tokenizer).
+ */
+function steps(rows: { label: string; median: number }[]): string[] {
+  if (rows.length < 3) return [];
+  const chain = [...rows.slice(2), rows[0]!];
+  const moves = chain.slice(1).map((row, index) => {
+    const from = chain[index]!;
+    return `${from.label} -> ${row.label}: ${formatNumber(row.median - from.median)} ms`;
+  });
+  return [
+    `Each change, as the median spawn-to-request moved between consecutive checkouts in this run: ${moves.join('; ')}.`,
+  ];
 }
 
 export const coldStartSuite: BenchSuite = {

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { formatNumber } from '../harness/measure.js';
+import { otherCheckouts } from '../harness/other-checkouts.js';
 import type { BenchCheck, BenchSuite, BenchTable, SuiteResult } from '../harness/types.js';
 import {
   type Installed,
@@ -20,9 +21,6 @@ import { peerChecks, usesOnlyItsPeers } from '../install-size/smoke.js';
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 const OURS = ['@agent/core', '@agent/providers'];
 const SDK_PEERS = ['openai', '@anthropic-ai/sdk', 'gpt-tokenizer'];
-/** Another checkout (built) to measure beside this one, e.g. the commit before a change. */
-const BEFORE_DIR = process.env.BENCH_BEFORE_DIR;
-const BEFORE_LABEL = process.env.BENCH_BEFORE_LABEL ?? BEFORE_DIR;
 
 /** The version the bench itself installed (the one the other suites run). */
 const versionOf = (name: string) => readManifest(join(REPO, 'bench', 'node_modules', name)).version;
@@ -32,6 +30,8 @@ interface Row {
   specs: string[];
   installed?: Installed;
   contender: boolean;
+  /** Ours from another checkout (`BENCH_COMPARE`). */
+  other?: boolean;
 }
 
 const mb = (bytes: number) => formatNumber(bytes / 1_000_000);
@@ -88,12 +88,13 @@ async function measure(quick: boolean): Promise<SuiteResult> {
         contender: true,
       },
     ];
-    if (BEFORE_DIR !== undefined) {
-      const before = await packOurs(BEFORE_DIR, join(dir, 'tarballs-before'));
-      rows.splice(3, 0, {
-        label: `before: @agent/core + @agent/providers (${BEFORE_LABEL})`,
-        specs: before,
+    for (const [index, other] of otherCheckouts().entries()) {
+      const theirs = await packOurs(other.dir, join(dir, `tarballs-other-${index}`));
+      rows.splice(3 + index, 0, {
+        label: `@agent/core + @agent/providers of ${other.label}`,
+        specs: theirs,
         contender: false,
+        other: true,
       });
     }
     for (const [index, row] of rows.entries())
@@ -103,6 +104,18 @@ async function measure(quick: boolean): Promise<SuiteResult> {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** What each peer took out, when the first other checkout is one from before the change. */
+function moves(rows: Row[]): string[] {
+  const before = rows.find((row) => row.other === true);
+  if (before === undefined) return [];
+  const [withOpenai, withTokenizer] = rows;
+  const tokenizer = withTokenizer!.installed!.bytes - withOpenai!.installed!.bytes;
+  const rest = before.installed!.bytes - withTokenizer!.installed!.bytes;
+  return [
+    `What each change moved (${before.label} had both SDKs and the tokenizer as dependencies): gpt-tokenizer as an optional peer, ${mb(tokenizer)} MB; @anthropic-ai/sdk as an optional peer (and what else differs between the two checkouts), ${mb(rest)} MB; ${mb(before.installed!.bytes)} -> ${mb(withOpenai!.installed!.bytes)} MB in all.`,
+  ];
 }
 
 function report(rows: Row[], checks: BenchCheck[], notes: string[]): SuiteResult {
@@ -125,6 +138,8 @@ function report(rows: Row[], checks: BenchCheck[], notes: string[]): SuiteResult
       .filter((row) => row !== ours)
       .map((row) => `${mb(row.installed!.bytes)} MB`)
       .join(' and ')}).`,
+    ...moves(rows),
+    'The tokenizer stays `gpt-tokenizer`, now an optional peer: it installs every encoding (the row with it shows its weight), but the one lighter package found, `js-tiktoken` (22 MB, also every encoding), loaded its o200k table in 740-1,040 ms against 200-345 ms for gpt-tokenizer (3 runs each, `require` + first count, by hand on this machine), which would cost every cold start that counts. Without it OpenAI models are counted by the heuristic.',
     'Ours: `pnpm pack` of @agent/core, @agent/providers and the workspace packages they depend on; the tarballs and the registry packages installed with `npm install --prefer-offline --no-package-lock` (npm resolves their registry dependencies). Contenders at the versions the other suites run, the same way. MB = 10^6 bytes; "on disk" counts allocated blocks.',
   );
   return {
