@@ -3,8 +3,8 @@
 // spawn to exit, the floor any Node CLI pays. Runs alternate between the two; the target is at
 // most 250 ms above the floor. One more run under `--cpu-prof` says where the time goes.
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -83,6 +83,10 @@ interface Contender {
 }
 
 async function measure(quick: boolean): Promise<SuiteResult> {
+  if (!existsSync(CLI_BIN))
+    throw new Error(
+      `cold-start runs the built CLI: ${CLI_BIN} is missing (pnpm turbo build --filter @agent/cli...)`,
+    );
   const runs = quick ? 2 : 25;
   let firstRequestAt: number | undefined;
   const server = await startModelServer({
@@ -175,6 +179,12 @@ function report(
     notes: [
       `Target: at most ${TARGET_MS} ms above the floor: ${met ? 'met' : 'not met'} (${formatNumber(above)} ms).`,
       ...steps(spreads.map(({ cli, spread: s }) => ({ label: cli.label, median: s.median }))),
+      `What remains: the o200k tokenizer's load on the first count, before the first request (the context guard counts the prompt), ${formatNumber(spreads[0]!.spread.median - spreads[1]!.spread.median)} ms of the median (the first two rows); gpt-tokenizer builds its 200k-entry table in that time, and the one lighter package (js-tiktoken) is slower to load (install-size notes). Ajv compiling agent.json's and the frontmatter's schemas at each start (about 115 + 35 ms measured alone; the meta-schema check, another ~50 ms, is already gone): generating their validators at build time (Ajv standalone code) is the next step. Then the openai SDK's own load, yaml, and Node's module loader (the profile above).`,
+      `Load average while this ran: ${loadavg()
+        .map((load) => load.toFixed(1))
+        .join(
+          ', ',
+        )} (1, 5, 15 min) on ${cpus().length} cores shared with other work: absolute figures are inflated and noisy, the rows' order and differences (alternated runs) are what to read.`,
       "The agent is an `openai` provider (model `gpt-4o-mini`, so the OpenAI tokenizer counts) at a testkit model server on loopback in the bench process; the server stamps the first request's arrival. `node -e ''` is timed from spawn to exit in the same loop, alternating with the CLI runs. One unmeasured run of each CLI warms the file cache first. 2 shared cores: figures are noisy, see the min-max.",
     ],
     checks,
