@@ -1,0 +1,36 @@
+// Messages between the headend-load suite (parent), the served process and the load client.
+import type { ChildReply } from '../harness/child-process.js';
+
+/** Parent -> served process (a contender's server). */
+export type ServedCommand =
+  | { id: number; type: 'url' }
+  /** Garbage-collects, takes the memory baseline and starts sampling the peak. */
+  | { id: number; type: 'memory-start' }
+  /** Stops sampling; replies with the peak growth over the baseline. */
+  | { id: number; type: 'memory-stop' }
+  | { id: number; type: 'exit' };
+
+export type ServedReply =
+  | ChildReply
+  | { id: number; type: 'url'; url: string }
+  | { id: number; type: 'memory-start' }
+  | { id: number; type: 'memory-stop'; peakHeapGrowth: number; peakRssGrowth: number };
+
+/** Parent -> load client. */
+export type ClientCommand =
+  /** `concurrency` streaming chat completions at once against `url`, each checked for `expected`. */
+  | { id: number; type: 'burst'; url: string; concurrency: number; expected: string }
+  | { id: number; type: 'exit' };
+
+export interface BurstOutcome {
+  /** Wall ms of each completed, correct request (first byte sent to `[DONE]` read). */
+  wallMs: number[];
+  /** Completed with another status, no `[DONE]` or another text. */
+  failed: number;
+  /** Never completed: connection refused or reset, or over the request timeout. */
+  lost: number;
+  /** The first problem seen, for the check's detail. */
+  firstProblem?: string;
+}
+
+export type ClientReply = ChildReply | ({ id: number; type: 'burst' } & BurstOutcome);

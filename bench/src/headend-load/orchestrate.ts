@@ -1,0 +1,107 @@
+// Runs the bursts: every contender's server in a process of its own, one load client process,
+// the contenders alternated within each run (the order flipped every run).
+import { fileURLToPath } from 'node:url';
+import { BENCH_DIR, CONTENDER_NODE_FLAGS } from '../agent-loop/paths.js';
+import { type ChildProcessCalls, forkChild } from '../harness/child-process.js';
+import { CONTENDERS } from './contenders.js';
+import type { ClientCommand, ClientReply, ServedCommand, ServedReply } from './ipc.js';
+import { SCRIPTED_MS } from './script.js';
+
+const SERVED_SCRIPT = fileURLToPath(new URL('./served-process.ts', import.meta.url));
+const CLIENT_SCRIPT = fileURLToPath(new URL('./load-client.ts', import.meta.url));
+
+export interface Plan {
+  concurrencies: readonly number[];
+  runs: number;
+  /** Extra Node flags of the served processes (e.g. --cpu-prof when profiling). */
+  servedFlags?: readonly string[];
+}
+
+/** One burst of one contender. */
+export interface BurstFigures {
+  contender: string;
+  concurrency: number;
+  run: number;
+  ok: number;
+  failed: number;
+  lost: number;
+  firstProblem?: string;
+  /** Wall ms minus the scripted time, per completed request. */
+  addedP50: number;
+  addedP99: number;
+  /** Peak growth over the gc'd baseline during the burst, per in-flight session. */
+  heapKbPerSession: number;
+  rssKbPerSession: number;
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+type Served = ChildProcessCalls<ServedCommand, ServedReply>;
+type Client = ChildProcessCalls<ClientCommand, ClientReply>;
+
+async function burst(
+  client: Client,
+  served: Served,
+  url: string,
+  contender: (typeof CONTENDERS)[number],
+  concurrency: number,
+  run: number,
+): Promise<BurstFigures> {
+  await served.call({ type: 'memory-start' });
+  const outcome = await client.call({ type: 'burst', url, concurrency, expected: contender.expected });
+  const memory = await served.call({ type: 'memory-stop' });
+  const added = outcome.wallMs.map((ms) => ms - SCRIPTED_MS).sort((a, b) => a - b);
+  return {
+    contender: contender.id,
+    concurrency,
+    run,
+    ok: outcome.wallMs.length,
+    failed: outcome.failed,
+    lost: outcome.lost,
+    ...(outcome.firstProblem === undefined ? {} : { firstProblem: outcome.firstProblem }),
+    addedP50: percentile(added, 50),
+    addedP99: percentile(added, 99),
+    heapKbPerSession: memory.peakHeapGrowth / concurrency / 1024,
+    rssKbPerSession: memory.peakRssGrowth / concurrency / 1024,
+  };
+}
+
+export async function runBursts(plan: Plan): Promise<BurstFigures[]> {
+  const max = Math.max(...plan.concurrencies);
+  const client: Client = await forkChild(CLIENT_SCRIPT, [], {
+    label: 'headend-load: client',
+    cwd: BENCH_DIR,
+    execArgv: CONTENDER_NODE_FLAGS,
+  });
+  const servers = new Map<string, { served: Served; url: string }>();
+  try {
+    for (const contender of CONTENDERS) {
+      const served: Served = await forkChild(SERVED_SCRIPT, [contender.id, String(max)], {
+        label: `headend-load: ${contender.id}`,
+        cwd: BENCH_DIR,
+        execArgv: [...CONTENDER_NODE_FLAGS, ...(plan.servedFlags ?? [])],
+      });
+      const { url } = await served.call({ type: 'url' });
+      servers.set(contender.id, { served, url });
+      // Warm-up, unmeasured: the code paths compiled, the heap grown once.
+      await burst(client, served, url, contender, Math.min(max, 50), -1);
+    }
+    const figures: BurstFigures[] = [];
+    for (const concurrency of plan.concurrencies) {
+      for (let run = 0; run < plan.runs; run++) {
+        const order = run % 2 === 0 ? CONTENDERS : [...CONTENDERS].reverse();
+        for (const contender of order) {
+          const { served, url } = servers.get(contender.id)!;
+          figures.push(await burst(client, served, url, contender, concurrency, run));
+        }
+      }
+    }
+    return figures;
+  } finally {
+    await client.exit();
+    for (const { served } of servers.values()) await served.exit();
+  }
+}

@@ -1,0 +1,52 @@
+// One contender's server in a process of its own (forked by the suite with --expose-gc):
+// serves until told to exit and measures its own peak heap / RSS growth during a burst.
+import { answerParent } from '../harness/child-process.js';
+import { contenderById } from './contenders.js';
+import type { ServedCommand, ServedReply } from './ipc.js';
+
+const [contenderId, maxConcurrency] = process.argv.slice(2);
+if (contenderId === undefined || maxConcurrency === undefined) {
+  throw new Error('usage: served-process.ts <contender-id> <max-concurrency>');
+}
+const gc = (globalThis as { gc?: () => void }).gc;
+if (gc === undefined) throw new Error('served-process: run with --expose-gc');
+/** How often the peak is sampled during a burst. */
+const SAMPLE_MS = 10;
+
+const served = await contenderById(contenderId).start(Number(maxConcurrency));
+
+let sampling: { baseHeap: number; baseRss: number; peakHeap: number; peakRss: number; timer: NodeJS.Timeout };
+
+function startSampling(): void {
+  gc?.();
+  gc?.();
+  const { heapUsed, rss } = process.memoryUsage();
+  const state = { baseHeap: heapUsed, baseRss: rss, peakHeap: heapUsed, peakRss: rss };
+  const timer = setInterval(() => {
+    const now = process.memoryUsage();
+    state.peakHeap = Math.max(state.peakHeap, now.heapUsed);
+    state.peakRss = Math.max(state.peakRss, now.rss);
+  }, SAMPLE_MS);
+  sampling = Object.assign(state, { timer });
+}
+
+answerParent<ServedCommand, ServedReply>(async (command) => {
+  switch (command.type) {
+    case 'url':
+      return { id: command.id, type: 'url', url: served.url };
+    case 'memory-start':
+      startSampling();
+      return { id: command.id, type: 'memory-start' };
+    case 'memory-stop': {
+      clearInterval(sampling.timer);
+      return {
+        id: command.id,
+        type: 'memory-stop',
+        peakHeapGrowth: sampling.peakHeap - sampling.baseHeap,
+        peakRssGrowth: sampling.peakRss - sampling.baseRss,
+      };
+    }
+    default:
+      throw new Error(`served-process: unknown command ${command.type}`);
+  }
+});
