@@ -4,9 +4,9 @@ import type { ChildReply } from '../harness/child-process.js';
 /** Parent -> served process (a contender's server). */
 export type ServedCommand =
   | { id: number; type: 'url' }
-  /** Garbage-collects, takes the memory baseline and starts sampling the peak. */
+  /** Garbage-collects, takes the memory baseline, starts sampling the peak and counting CPU. */
   | { id: number; type: 'memory-start' }
-  /** Stops sampling; replies with the peak growth over the baseline. */
+  /** Stops sampling; replies with the peak growth over the baseline and the process CPU since the start. */
   | { id: number; type: 'memory-stop' }
   | { id: number; type: 'exit' };
 
@@ -14,7 +14,7 @@ export type ServedReply =
   | ChildReply
   | { id: number; type: 'url'; url: string }
   | { id: number; type: 'memory-start' }
-  | { id: number; type: 'memory-stop'; peakHeapGrowth: number; peakRssGrowth: number };
+  | { id: number; type: 'memory-stop'; peakHeapGrowth: number; peakRssGrowth: number; cpuMs: number };
 
 /** Parent -> load client. */
 export type ClientCommand =

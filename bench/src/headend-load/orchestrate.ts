@@ -32,6 +32,8 @@ export interface BurstFigures {
   /** Peak growth over the gc'd baseline during the burst, per in-flight session. */
   heapKbPerSession: number;
   rssKbPerSession: number;
+  /** The server process's CPU (user + system) over the burst, per session. */
+  cpuMsPerSession: number;
 }
 
 function percentile(sorted: readonly number[], p: number): number {
@@ -66,6 +68,7 @@ async function burst(
     addedP99: percentile(added, 99),
     heapKbPerSession: memory.peakHeapGrowth / concurrency / 1024,
     rssKbPerSession: memory.peakRssGrowth / concurrency / 1024,
+    cpuMsPerSession: memory.cpuMs / concurrency,
   };
 }
 

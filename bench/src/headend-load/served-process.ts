@@ -15,13 +15,21 @@ const SAMPLE_MS = 10;
 
 const served = await contenderById(contenderId).start(Number(maxConcurrency));
 
-let sampling: { baseHeap: number; baseRss: number; peakHeap: number; peakRss: number; timer: NodeJS.Timeout };
+interface Sampling {
+  baseHeap: number;
+  baseRss: number;
+  peakHeap: number;
+  peakRss: number;
+  cpu: NodeJS.CpuUsage;
+  timer: NodeJS.Timeout;
+}
+let sampling: Sampling | undefined;
 
 function startSampling(): void {
   gc?.();
   gc?.();
   const { heapUsed, rss } = process.memoryUsage();
-  const state = { baseHeap: heapUsed, baseRss: rss, peakHeap: heapUsed, peakRss: rss };
+  const state = { baseHeap: heapUsed, baseRss: rss, peakHeap: heapUsed, peakRss: rss, cpu: process.cpuUsage() };
   const timer = setInterval(() => {
     const now = process.memoryUsage();
     state.peakHeap = Math.max(state.peakHeap, now.heapUsed);
@@ -38,12 +46,15 @@ answerParent<ServedCommand, ServedReply>(async (command) => {
       startSampling();
       return { id: command.id, type: 'memory-start' };
     case 'memory-stop': {
+      if (sampling === undefined) throw new Error('served-process: memory-stop without memory-start');
       clearInterval(sampling.timer);
+      const cpu = process.cpuUsage(sampling.cpu);
       return {
         id: command.id,
         type: 'memory-stop',
         peakHeapGrowth: sampling.peakHeap - sampling.baseHeap,
         peakRssGrowth: sampling.peakRss - sampling.baseRss,
+        cpuMs: (cpu.user + cpu.system) / 1000,
       };
     }
     default:

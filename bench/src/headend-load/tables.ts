@@ -36,6 +36,7 @@ export function figuresTable(figures: readonly BurstFigures[], concurrencies: re
         formatSpread(spreadOf(runs, (f) => f.addedP99)),
         formatSpread(spreadOf(runs, (f) => f.heapKbPerSession)),
         formatSpread(spreadOf(runs, (f) => f.rssKbPerSession)),
+        formatSpread(spreadOf(runs, (f) => f.cpuMsPerSession), 2),
       ]);
     }
   }
@@ -52,6 +53,7 @@ export function figuresTable(figures: readonly BurstFigures[], concurrencies: re
       'added p99 ms',
       'heap KB / session',
       'RSS KB / session',
+      'server CPU ms / session',
     ],
     rows,
   };
