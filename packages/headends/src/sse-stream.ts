@@ -1,0 +1,88 @@
+import type { ServerResponse } from 'node:http';
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
+import type { Context } from 'hono';
+import { streamSSE } from 'hono/streaming';
+
+/** One server-sent event. */
+export interface SseMessage {
+  data: string;
+  event?: string;
+}
+
+/** Where a headend writes its events. */
+export interface SseStream {
+  /** Resolves when the event is handed to the connection (after a `drain` when its buffer is full). */
+  writeSSE(message: SseMessage): Promise<void>;
+  /** Called once when the client goes away before the stream ended. */
+  onAbort(listener: () => void): void;
+}
+
+const SSE_HEADERS = {
+  'Content-Type': 'text/event-stream',
+  'Cache-Control': 'no-cache',
+  Connection: 'keep-alive',
+} as const;
+
+/** An event in the wire format: `event:` line, one `data:` line per line of the data, blank line. */
+export function sseFrame(message: SseMessage): string {
+  if (message.event !== undefined && /[\r\n]/.test(message.event))
+    throw new Error('an SSE event name must not contain "\\r" or "\\n"');
+  const data = /[\r\n]/.test(message.data)
+    ? message.data
+        .split(/\r\n|\r|\n/)
+        .map((line) => `data: ${line}`)
+        .join('\n')
+    : `data: ${message.data}`;
+  return message.event ? `event: ${message.event}\n${data}\n\n` : `${data}\n\n`;
+}
+
+/** The Node response of a request served by `@hono/node-server` (`serve`), if that is how it came. */
+function nodeResponse(c: Context): ServerResponse | undefined {
+  const outgoing = (c.env as { outgoing?: unknown } | undefined)?.outgoing;
+  return typeof outgoing === 'object' && outgoing !== null && 'writeHead' in outgoing
+    ? (outgoing as ServerResponse)
+    : undefined;
+}
+
+function writeTo(outgoing: ServerResponse, c: Context): SseStream {
+  // The headers a route set with c.header() go out with the SSE ones.
+  const headers: Record<string, string> = {};
+  for (const [name, value] of c.newResponse(null, { headers: SSE_HEADERS }).headers) headers[name] = value;
+  outgoing.writeHead(200, headers);
+  return {
+    writeSSE(message) {
+      const frame = sseFrame(message);
+      if (outgoing.destroyed) return Promise.resolve();
+      if (outgoing.write(frame)) return Promise.resolve();
+      return new Promise((resolve) => {
+        const done = () => {
+          outgoing.off('drain', done);
+          outgoing.off('close', done);
+          resolve();
+        };
+        outgoing.on('drain', done);
+        outgoing.on('close', done);
+      });
+    },
+    onAbort(listener) {
+      outgoing.once('close', () => {
+        if (!outgoing.writableFinished) listener();
+      });
+    },
+  };
+}
+
+/**
+ * Streams server-sent events from `run`. Served by `serve` (Node), the events are written
+ * straight to the Node response, each as one write; elsewhere (`app.request`, other runtimes)
+ * through Hono's `streamSSE`. The stream ends when `run` settles.
+ */
+export function streamEvents(c: Context, run: (stream: SseStream) => Promise<void>): Response {
+  const outgoing = nodeResponse(c);
+  if (outgoing === undefined) return streamSSE(c, run);
+  const stream = writeTo(outgoing, c);
+  void run(stream)
+    .catch(() => {})
+    .finally(() => outgoing.end());
+  return RESPONSE_ALREADY_SENT;
+}
