@@ -13,6 +13,18 @@ export interface Served {
   close(): Promise<void>;
 }
 
+/** Sessions being streamed right now and finished so far (one contender per process). */
+export const inFlight = { count: 0, finished: 0 };
+
+/** Counts `session` in `inFlight` until it settles. */
+function counted<T>(session: Promise<T>): Promise<T> {
+  inFlight.count++;
+  return session.finally(() => {
+    inFlight.count--;
+    inFlight.finished++;
+  });
+}
+
 export interface Contender {
   id: string;
   label: string;
@@ -25,10 +37,12 @@ function benchAgent(): ServedAgent {
   return {
     info: { name: 'bench', description: 'Streams a scripted answer.', outputFormat: 'markdown' },
     run: (input, options): Promise<AgentResult> =>
-      run(defineAgent({ model: benchModel() }), input, {
-        ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
-        ...(options.signal === undefined ? {} : { signal: options.signal }),
-      }),
+      counted(
+        run(defineAgent({ model: benchModel() }), input, {
+          ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
+          ...(options.signal === undefined ? {} : { signal: options.signal }),
+        }),
+      ),
   };
 }
 
@@ -84,7 +98,7 @@ async function relay(request: IncomingMessage, response: ServerResponse): Promis
 
 async function startProxy(): Promise<Served> {
   const server = createServer((request, response) => {
-    relay(request, response).catch((error: unknown) => response.destroy(error as Error));
+    counted(relay(request, response)).catch((error: unknown) => response.destroy(error as Error));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', 1024, resolve));
   const { port } = server.address() as AddressInfo;

@@ -8,12 +8,16 @@ export type ServedCommand =
   | { id: number; type: 'memory-start' }
   /** Stops sampling; replies with the peak growth over the baseline and the process CPU since the start. */
   | { id: number; type: 'memory-stop' }
+  /** Waits until `count` sessions stream at once, garbage-collects and replies the heap over the baseline. */
+  | { id: number; type: 'retained'; count: number }
   | { id: number; type: 'exit' };
 
 export type ServedReply =
   | ChildReply
   | { id: number; type: 'url'; url: string }
   | { id: number; type: 'memory-start' }
+  /** `inFlight`: the sessions streaming when the heap was weighed; `reached`: all `count` of them. */
+  | { id: number; type: 'retained'; heapGrowth: number; inFlight: number; reached: boolean }
   | { id: number; type: 'memory-stop'; peakHeapGrowth: number; peakRssGrowth: number; cpuMs: number };
 
 /** Parent -> load client. */

@@ -34,6 +34,10 @@ export interface BurstFigures {
   rssKbPerSession: number;
   /** The server process's CPU (user + system) over the burst, per session. */
   cpuMsPerSession: number;
+  /** Heap over the baseline, garbage collected while every session of a second burst streams, per session. */
+  retainedKbPerSession: number;
+  /** The sessions in flight when the retained heap was weighed (the concurrency, unless some finished early). */
+  retainedInFlight: number;
 }
 
 function percentile(sorted: readonly number[], p: number): number {
@@ -44,6 +48,35 @@ function percentile(sorted: readonly number[], p: number): number {
 type Served = ChildProcessCalls<ServedCommand, ServedReply>;
 type Client = ChildProcessCalls<ClientCommand, ClientReply>;
 
+/** A timed burst: latency, peak memory growth, CPU. */
+async function timedBurst(
+  client: Client,
+  served: Served,
+  url: string,
+  expected: string,
+  concurrency: number,
+) {
+  await served.call({ type: 'memory-start' });
+  const outcome = await client.call({ type: 'burst', url, concurrency, expected });
+  const memory = await served.call({ type: 'memory-stop' });
+  return { outcome, memory };
+}
+
+/** A second burst, its latency not used: the heap weighed after a gc while all its sessions stream. */
+async function retainedBurst(
+  client: Client,
+  served: Served,
+  url: string,
+  expected: string,
+  concurrency: number,
+) {
+  await served.call({ type: 'memory-start' });
+  const outcome = client.call({ type: 'burst', url, concurrency, expected });
+  const heap = await served.call({ type: 'retained', count: concurrency });
+  await served.call({ type: 'memory-stop' });
+  return { outcome: await outcome, heap };
+}
+
 async function burst(
   client: Client,
   served: Served,
@@ -52,23 +85,25 @@ async function burst(
   concurrency: number,
   run: number,
 ): Promise<BurstFigures> {
-  await served.call({ type: 'memory-start' });
-  const outcome = await client.call({ type: 'burst', url, concurrency, expected: contender.expected });
-  const memory = await served.call({ type: 'memory-stop' });
+  const { outcome, memory } = await timedBurst(client, served, url, contender.expected, concurrency);
+  const second = await retainedBurst(client, served, url, contender.expected, concurrency);
   const added = outcome.wallMs.map((ms) => ms - SCRIPTED_MS).sort((a, b) => a - b);
+  const firstProblem = outcome.firstProblem ?? second.outcome.firstProblem;
   return {
     contender: contender.id,
     concurrency,
     run,
-    ok: outcome.wallMs.length,
-    failed: outcome.failed,
-    lost: outcome.lost,
-    ...(outcome.firstProblem === undefined ? {} : { firstProblem: outcome.firstProblem }),
+    ok: outcome.wallMs.length + second.outcome.wallMs.length,
+    failed: outcome.failed + second.outcome.failed,
+    lost: outcome.lost + second.outcome.lost,
+    ...(firstProblem === undefined ? {} : { firstProblem }),
     addedP50: percentile(added, 50),
     addedP99: percentile(added, 99),
     heapKbPerSession: memory.peakHeapGrowth / concurrency / 1024,
     rssKbPerSession: memory.peakRssGrowth / concurrency / 1024,
     cpuMsPerSession: memory.cpuMs / concurrency,
+    retainedKbPerSession: second.heap.heapGrowth / Math.max(1, second.heap.inFlight) / 1024,
+    retainedInFlight: second.heap.inFlight,
   };
 }
 

@@ -36,7 +36,11 @@ export function figuresTable(figures: readonly BurstFigures[], concurrencies: re
         formatSpread(spreadOf(runs, (f) => f.addedP99)),
         formatSpread(spreadOf(runs, (f) => f.heapKbPerSession)),
         formatSpread(spreadOf(runs, (f) => f.rssKbPerSession)),
-        formatSpread(spreadOf(runs, (f) => f.cpuMsPerSession), 2),
+        formatSpread(spreadOf(runs, (f) => f.retainedKbPerSession)),
+        formatSpread(
+          spreadOf(runs, (f) => f.cpuMsPerSession),
+          2,
+        ),
       ]);
     }
   }
@@ -51,8 +55,9 @@ export function figuresTable(figures: readonly BurstFigures[], concurrencies: re
       'lost',
       'added p50 ms',
       'added p99 ms',
-      'heap KB / session',
-      'RSS KB / session',
+      'peak heap KB / session',
+      'peak RSS KB / session',
+      'retained heap KB / session',
       'server CPU ms / session',
     ],
     rows,

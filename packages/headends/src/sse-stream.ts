@@ -11,8 +11,11 @@ export interface SseMessage {
 
 /** Where a headend writes its events. */
 export interface SseStream {
-  /** Resolves when the event is handed to the connection (after a `drain` when its buffer is full). */
-  writeSSE(message: SseMessage): Promise<void>;
+  /**
+   * Hands the event to the connection: nothing returned when done at once, else a promise that
+   * resolves when it is (after a `drain` when the connection's buffer is full).
+   */
+  writeSSE(message: SseMessage): Promise<void> | undefined;
   /** Called once when the client goes away before the stream ended. */
   onAbort(listener: () => void): void;
 }
@@ -52,8 +55,7 @@ function writeTo(outgoing: ServerResponse, c: Context): SseStream {
   return {
     writeSSE(message) {
       const frame = sseFrame(message);
-      if (outgoing.destroyed) return Promise.resolve();
-      if (outgoing.write(frame)) return Promise.resolve();
+      if (outgoing.destroyed || outgoing.write(frame)) return undefined;
       return new Promise((resolve) => {
         const done = () => {
           outgoing.off('drain', done);
