@@ -69,7 +69,10 @@ async function relay(request: IncomingMessage, response: ServerResponse): Promis
     response.writeHead(404).end();
     return;
   }
-  const body = JSON.parse(await readBody(request)) as { model: string; messages: unknown[] };
+  const body = JSON.parse(await readBody(request)) as {
+    model: string;
+    messages: { role: 'user'; content: string }[];
+  };
   const id = `chatcmpl-${Math.random().toString(36).slice(2)}`;
   const created = Math.floor(Date.now() / 1000);
   const chunk = (delta: Record<string, unknown>, finishReason: string | null = null) =>
@@ -89,7 +92,9 @@ async function relay(request: IncomingMessage, response: ServerResponse): Promis
   });
   response.write(chunk({ role: 'assistant', content: '' }));
   const model = benchModel();
-  for await (const event of model.stream({ messages: [], stream: true }, { signal: controller.signal })) {
+  // The client's messages go upstream, as a relay would send them.
+  const upstream = { messages: body.messages, stream: true };
+  for await (const event of model.stream(upstream, { signal: controller.signal })) {
     if (event.type === 'text-delta') response.write(chunk({ content: event.text }));
   }
   response.write(chunk({}, 'stop'));
