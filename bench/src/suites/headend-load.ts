@@ -2,6 +2,7 @@
 // against a minimal pass-through proxy streaming the same scripted model, each server in its
 // own process, the load client in another (bench/src/headend-load/).
 
+import { loadavg } from 'node:os';
 import type { BenchSuite, SuiteResult } from '../harness/types.js';
 import { SERVED_NOTES } from '../headend-load/notes.js';
 import { runBursts } from '../headend-load/orchestrate.js';
@@ -11,11 +12,13 @@ import { completionChecks, figuresTable, targetsTable } from '../headend-load/ta
 async function measure(quick: boolean): Promise<SuiteResult> {
   const concurrencies = quick ? [20] : [100, 500];
   const runs = quick ? 2 : 5;
+  const loadBefore = loadavg()[0]!;
   const figures = await runBursts({ concurrencies, runs });
+  const load = `Load average (1 min) of the machine: ${loadBefore.toFixed(1)} when the run started, ${loadavg()[0]!.toFixed(1)} when it ended (2 cores).`;
   const targets = targetsTable(figures, concurrencies);
   return {
     tables: [figuresTable(figures, concurrencies), targets.table],
-    notes: [`The scripted stream: ${STREAM_SHAPE}.`, ...SERVED_NOTES],
+    notes: [`The scripted stream: ${STREAM_SHAPE}.`, load, ...SERVED_NOTES],
     checks: completionChecks(figures, concurrencies),
     raw: { concurrencies, runs, figures, verdicts: targets.verdicts },
   };

@@ -44,7 +44,7 @@ export async function answerRun(
       ticket.release();
     }
   }
-  return streamEvents(c, async (stream) => {
+  return streamEvents(c, {}, async (stream) => {
     stream.onAbort(() => ticket.abort('client disconnected'));
     try {
       const writes = writeQueue();

@@ -47,11 +47,8 @@ function nodeResponse(c: Context): ServerResponse | undefined {
     : undefined;
 }
 
-function writeTo(outgoing: ServerResponse, c: Context): SseStream {
-  // The headers a route set with c.header() go out with the SSE ones.
-  const headers: Record<string, string> = {};
-  for (const [name, value] of c.newResponse(null, { headers: SSE_HEADERS }).headers) headers[name] = value;
-  outgoing.writeHead(200, headers);
+function writeTo(outgoing: ServerResponse, headers: Readonly<Record<string, string>>): SseStream {
+  outgoing.writeHead(200, { ...SSE_HEADERS, ...headers });
   return {
     writeSSE(message) {
       const frame = sseFrame(message);
@@ -75,14 +72,21 @@ function writeTo(outgoing: ServerResponse, c: Context): SseStream {
 }
 
 /**
- * Streams server-sent events from `run`. Served by `serve` (Node), the events are written
- * straight to the Node response, each as one write; elsewhere (`app.request`, other runtimes)
- * through Hono's `streamSSE`. The stream ends when `run` settles.
+ * Streams server-sent events from `run`, with `headers` besides the SSE ones. Served by `serve`
+ * (Node), the events are written straight to the Node response, each as one write; elsewhere
+ * (`app.request`, other runtimes) through Hono's `streamSSE`. The stream ends when `run` settles.
  */
-export function streamEvents(c: Context, run: (stream: SseStream) => Promise<void>): Response {
+export function streamEvents(
+  c: Context,
+  headers: Readonly<Record<string, string>>,
+  run: (stream: SseStream) => Promise<void>,
+): Response {
   const outgoing = nodeResponse(c);
-  if (outgoing === undefined) return streamSSE(c, run);
-  const stream = writeTo(outgoing, c);
+  if (outgoing === undefined) {
+    for (const [name, value] of Object.entries(headers)) c.header(name, value);
+    return streamSSE(c, run);
+  }
+  const stream = writeTo(outgoing, headers);
   void run(stream)
     .catch(() => {})
     .finally(() => outgoing.end());

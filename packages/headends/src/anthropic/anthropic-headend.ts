@@ -97,7 +97,7 @@ export function createAnthropicHeadend(options: HeadendOptions): Headend {
         ticket.release();
       }
     }
-    return streamEvents(c, async (stream) => {
+    return streamEvents(c, {}, async (stream) => {
       stream.onAbort(() => ticket.abort('client disconnected'));
       try {
         const writes = writeQueue();

@@ -123,20 +123,17 @@ function streamChat(
   run: Runner,
   ticket: SessionTicket,
 ): Response {
-  return streamEvents(c, async (stream) => {
+  return streamEvents(c, {}, async (stream) => {
     stream.onAbort(() => ticket.abort('client disconnected'));
     try {
       const writes = writeQueue();
+      // A chunk's JSON around its delta, written once per stream (the same text JSON.stringify
+      // gives for { id, object, created, model, choices: [{ index, delta, logprobs, finish_reason }] }).
+      const head = `{"id":${JSON.stringify(id)},"object":"chat.completion.chunk","created":${created},"model":${JSON.stringify(request.model)},"choices":[{"index":0,"delta":`;
       const chunk = (delta: Record<string, unknown>, finishReason: string | null = null) =>
         writes.push(() =>
           stream.writeSSE({
-            data: JSON.stringify({
-              id,
-              object: 'chat.completion.chunk',
-              created,
-              model: request.model,
-              choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
-            }),
+            data: `${head}${JSON.stringify(delta)},"logprobs":null,"finish_reason":${JSON.stringify(finishReason)}}]}`,
           }),
         );
       chunk({ role: 'assistant', content: '' });

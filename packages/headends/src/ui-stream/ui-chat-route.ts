@@ -59,9 +59,8 @@ export function installUiChatRoute(app: Hono, options: UiChatRouteOptions): void
     const admitted = await admit(c, admission, respond);
     if (!admitted.ok) return admitted.response;
     const { ticket } = admitted;
-    c.header(UI_STREAM_HEADER, 'v1');
-    c.header('x-accel-buffering', 'no');
-    return streamEvents(c, async (stream) => {
+    const headers = { [UI_STREAM_HEADER]: 'v1', 'x-accel-buffering': 'no' };
+    return streamEvents(c, headers, async (stream) => {
       stream.onAbort(() => ticket.abort('client disconnected'));
       try {
         const writes = writeQueue();
