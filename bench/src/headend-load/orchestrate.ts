@@ -3,6 +3,7 @@
 import { fileURLToPath } from 'node:url';
 import { BENCH_DIR, CONTENDER_NODE_FLAGS } from '../agent-loop/paths.js';
 import { type ChildProcessCalls, forkChild } from '../harness/child-process.js';
+import { percentile } from '../harness/measure.js';
 import { CONTENDERS } from './contenders.js';
 import type { ClientCommand, ClientReply, ServedCommand, ServedReply } from './ipc.js';
 import { SCRIPTED_MS } from './script.js';
@@ -40,22 +41,20 @@ export interface BurstFigures {
   retainedInFlight: number;
 }
 
-function percentile(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
-
 type Served = ChildProcessCalls<ServedCommand, ServedReply>;
 type Client = ChildProcessCalls<ClientCommand, ClientReply>;
 
+/** One contender's server under one burst size. */
+interface Target {
+  client: Client;
+  served: Served;
+  url: string;
+  expected: string;
+  concurrency: number;
+}
+
 /** A timed burst: latency, peak memory growth, CPU. */
-async function timedBurst(
-  client: Client,
-  served: Served,
-  url: string,
-  expected: string,
-  concurrency: number,
-) {
+async function timedBurst({ client, served, url, expected, concurrency }: Target) {
   await served.call({ type: 'memory-start' });
   const outcome = await client.call({ type: 'burst', url, concurrency, expected });
   const memory = await served.call({ type: 'memory-stop' });
@@ -63,13 +62,7 @@ async function timedBurst(
 }
 
 /** A second burst, its latency not used: the heap weighed after a gc while all its sessions stream. */
-async function retainedBurst(
-  client: Client,
-  served: Served,
-  url: string,
-  expected: string,
-  concurrency: number,
-) {
+async function retainedBurst({ client, served, url, expected, concurrency }: Target) {
   await served.call({ type: 'memory-start' });
   const outcome = client.call({ type: 'burst', url, concurrency, expected });
   const heap = await served.call({ type: 'retained', count: concurrency });
@@ -77,20 +70,14 @@ async function retainedBurst(
   return { outcome: await outcome, heap };
 }
 
-async function burst(
-  client: Client,
-  served: Served,
-  url: string,
-  contender: (typeof CONTENDERS)[number],
-  concurrency: number,
-  run: number,
-): Promise<BurstFigures> {
-  const { outcome, memory } = await timedBurst(client, served, url, contender.expected, concurrency);
-  const second = await retainedBurst(client, served, url, contender.expected, concurrency);
+async function burst(target: Target, contender: string, run: number): Promise<BurstFigures> {
+  const { outcome, memory } = await timedBurst(target);
+  const second = await retainedBurst(target);
+  const { concurrency } = target;
   const added = outcome.wallMs.map((ms) => ms - SCRIPTED_MS).sort((a, b) => a - b);
   const firstProblem = outcome.firstProblem ?? second.outcome.firstProblem;
   return {
-    contender: contender.id,
+    contender,
     concurrency,
     run,
     ok: outcome.wallMs.length + second.outcome.wallMs.length,
@@ -125,7 +112,11 @@ export async function runBursts(plan: Plan): Promise<BurstFigures[]> {
       const { url } = await served.call({ type: 'url' });
       servers.set(contender.id, { served, url });
       // Warm-up, unmeasured: the code paths compiled, the heap grown once.
-      await burst(client, served, url, contender, Math.min(max, 50), -1);
+      await burst(
+        { client, served, url, expected: contender.expected, concurrency: Math.min(max, 50) },
+        contender.id,
+        -1,
+      );
     }
     const figures: BurstFigures[] = [];
     for (const concurrency of plan.concurrencies) {
@@ -133,7 +124,13 @@ export async function runBursts(plan: Plan): Promise<BurstFigures[]> {
         const order = run % 2 === 0 ? CONTENDERS : [...CONTENDERS].reverse();
         for (const contender of order) {
           const { served, url } = servers.get(contender.id)!;
-          figures.push(await burst(client, served, url, contender, concurrency, run));
+          figures.push(
+            await burst(
+              { client, served, url, expected: contender.expected, concurrency },
+              contender.id,
+              run,
+            ),
+          );
         }
       }
     }
