@@ -5,7 +5,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { defineAgent, run } from '@agent/core';
 import { createCatalog, createOpenAiHeadend, type ServedAgent, serve } from '@agent/headends';
-import type { AgentResult } from '@agent/protocol';
+import type { AgentResult, ModelClient } from '@agent/protocol';
 import { ANSWER, benchModel, RAW_TEXT } from './script.js';
 
 export interface Served {
@@ -33,12 +33,19 @@ export interface Contender {
   start(maxConcurrency: number): Promise<Served>;
 }
 
+/** The agent is defined once, as a server does; each model call streams a fresh scripted model. */
 function benchAgent(): ServedAgent {
+  const model: ModelClient = {
+    provider: 'scripted',
+    model: 'scripted-model',
+    stream: (request, options) => benchModel().stream(request, options),
+  };
+  const agent = defineAgent({ model });
   return {
     info: { name: 'bench', description: 'Streams a scripted answer.', outputFormat: 'markdown' },
     run: (input, options): Promise<AgentResult> =>
       counted(
-        run(defineAgent({ model: benchModel() }), input, {
+        run(agent, input, {
           ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
           ...(options.signal === undefined ? {} : { signal: options.signal }),
         }),
