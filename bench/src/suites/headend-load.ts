@@ -11,7 +11,7 @@ import { completionChecks, figuresTable, targetsTable } from '../headend-load/ta
 
 async function measure(quick: boolean): Promise<SuiteResult> {
   const concurrencies = quick ? [20] : [100, 500];
-  const runs = quick ? 2 : 5;
+  const runs = quick ? 2 : 9;
   const loadBefore = loadavg()[0]!;
   const figures = await runBursts({ concurrencies, runs });
   const load = `Load average (1 min) of the machine: ${loadBefore.toFixed(1)} when the run started, ${loadavg()[0]!.toFixed(1)} when it ended (2 cores).`;
@@ -28,6 +28,6 @@ export const headendLoadSuite: BenchSuite = {
   id: 'headend-load',
   title: 'Headend load: the served path against a pass-through proxy',
   description:
-    'N concurrent streaming chat completions (100 and 500; quick: 20) from a load client in its own process, against the OpenAI-compatible headend serving a core session and against a plain node:http proxy relaying the same scripted stream, each server in its own process, alternated, 5 runs each: failures, lost requests, latency added over the scripted time, heap / RSS per in-flight session.',
+    'N concurrent streaming chat completions (100 and 500; quick: 20) from a load client in its own process, against the OpenAI-compatible headend serving a core session and against a plain node:http proxy relaying the same scripted stream, each server in its own process, alternated, 9 runs each: failures, lost requests, latency added over the scripted time, heap / RSS per in-flight session.',
   run: ({ quick }) => measure(quick),
 };
