@@ -5,7 +5,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { defineAgent, run } from '@agent/core';
 import { createCatalog, createOpenAiHeadend, type ServedAgent, serve } from '@agent/headends';
-import type { AgentResult, ModelClient } from '@agent/protocol';
+import type { AgentEventMeta, AgentResult, ModelClient } from '@agent/protocol';
 import { ANSWER, benchModel, RAW_TEXT } from './script.js';
 
 export interface Served {
@@ -53,9 +53,50 @@ function benchAgent(): ServedAgent {
   };
 }
 
-async function startHeadend(maxConcurrency: number): Promise<Served> {
+/**
+ * The same headend without a core session (a decomposition, not a contender anyone would run):
+ * the run relays the scripted model's text between the FINAL tags as output events and answers
+ * it as the report, so the headend's HTTP, admission and SSE path is measured alone.
+ */
+function relayAgent(): ServedAgent {
+  const meta: AgentEventMeta = {
+    isMaster: true,
+    isFinal: false,
+    source: 'stream',
+    sessionId: 'relay',
+    agentPath: 'bench',
+  };
+  return {
+    info: { name: 'bench', description: 'Relays a scripted answer.', outputFormat: 'markdown' },
+    run: (input, options): Promise<AgentResult> =>
+      counted(
+        (async (): Promise<AgentResult> => {
+          const request = {
+            messages: [{ role: 'user' as const, content: typeof input === 'string' ? input : input.prompt }],
+            stream: true,
+          };
+          const callOptions = options.signal === undefined ? {} : { signal: options.signal };
+          for await (const event of benchModel().stream(request, callOptions)) {
+            if (event.type === 'text-delta' && !event.text.startsWith('<'))
+              options.onEvent?.({ type: 'output', text: event.text }, meta);
+          }
+          return {
+            success: true,
+            exitCode: 'EXIT-FINAL-ANSWER',
+            finalReport: { status: 'success', format: 'markdown', content: ANSWER, ts: Date.now() },
+            conversation: [],
+            logs: [],
+            accounting: [],
+            sessionId: 'relay',
+          };
+        })(),
+      ),
+  };
+}
+
+async function startHeadend(maxConcurrency: number, agent: ServedAgent = benchAgent()): Promise<Served> {
   const headend = createOpenAiHeadend({
-    catalog: createCatalog([benchAgent()]),
+    catalog: createCatalog([agent]),
     allowNoAuth: true,
     concurrency: maxConcurrency,
     queueSize: maxConcurrency,
@@ -130,6 +171,12 @@ export const CONTENDERS: readonly Contender[] = [
     label: 'OpenAI headend + core session',
     expected: ANSWER,
     start: startHeadend,
+  },
+  {
+    id: 'headend-no-session',
+    label: 'OpenAI headend, no core session (decomposition)',
+    expected: ANSWER,
+    start: (maxConcurrency) => startHeadend(maxConcurrency, relayAgent()),
   },
   {
     id: 'proxy',
