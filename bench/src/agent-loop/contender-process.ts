@@ -2,6 +2,7 @@
 // flags for all): it loads only its own framework, then runs what the parent asks and measures
 // its own process CPU and memory.
 import { performance } from 'node:perf_hooks';
+import { answerParent } from '../harness/child-process.js';
 import { contenderById } from './contenders/index.js';
 import type { SessionOutcome, SessionRunner } from './contenders/types.js';
 import type { ContenderCommand, ContenderReply, CpuRun, MemorySample, SessionFailures } from './ipc.js';
@@ -21,10 +22,6 @@ process.removeAllListeners('warning');
 process.on('warning', (warning) => warnings.add(`${warning.name}: ${warning.message}`));
 
 const runSession: SessionRunner = await (await contenderById(contenderId).load())(baseURL);
-
-function reply(message: ContenderReply): void {
-  process.send?.(message);
-}
 
 class Outcomes {
   readonly failures: SessionFailures = { failed: 0 };
@@ -135,7 +132,7 @@ async function memoryFinish(id: number): Promise<ContenderReply> {
   };
 }
 
-async function handle(command: ContenderCommand): Promise<ContenderReply | undefined> {
+async function handle(command: ContenderCommand): Promise<ContenderReply> {
   switch (command.type) {
     case 'cpu':
       return cpuPhase(command);
@@ -146,21 +143,8 @@ async function handle(command: ContenderCommand): Promise<ContenderReply | undef
     case 'memory-finish':
       return memoryFinish(command.id);
     case 'exit':
-      // Keep-alive sockets would hold the loop open; exiting also writes a --cpu-prof profile.
-      setImmediate(() => process.exit(0));
-      return undefined;
+      throw new Error('contender-process: exit is answered by answerParent');
   }
 }
 
-process.on('message', (command: ContenderCommand) => {
-  handle(command).then(
-    (message) => message && reply(message),
-    (error: unknown) =>
-      reply({
-        id: command.id,
-        type: 'error',
-        message: error instanceof Error ? (error.stack ?? error.message) : String(error),
-      }),
-  );
-});
-reply({ id: 0, type: 'ready' });
+answerParent(handle);

@@ -9,15 +9,10 @@ import { performance } from 'node:perf_hooks';
 import { type CacheStoreConfig, createCache, openCacheBackend } from '@agent/cache';
 import { createAgentRunner } from '@agent/runtime';
 import { finalReport, type RedisServer, startModelServer, startRedisServer } from '@agent/testkit';
-import { formatNumber } from '../harness/measure.js';
+import { formatNumber, percentile } from '../harness/measure.js';
 import type { BenchCheck, BenchSuite, BenchTable, SuiteResult } from '../harness/types.js';
 
 const REPORT = 'The answer is 42. '.repeat(40); // ~700 characters, a short report
-
-function percentile(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
 
 interface Figures {
   label: string;

@@ -16,23 +16,44 @@ export async function admit(
   }
 }
 
-/** Serialises async writes to a stream in call order; write errors end the chain quietly. */
-export function writeQueue(): { push(write: () => Promise<unknown>): void; flush(): Promise<void> } {
-  let tail: Promise<unknown> = Promise.resolve();
+/**
+ * Serialises writes to a stream in call order; write errors end the chain quietly. A write
+ * that returns nothing was handed over at once (no promise chained); one that returns a
+ * promise holds the writes after it until it settles (a full socket buffer).
+ */
+export function writeQueue(): {
+  push(write: () => Promise<unknown> | undefined): void;
+  flush(): Promise<void>;
+} {
+  let tail: Promise<void> | undefined;
   let failed = false;
+  const run = (write: () => Promise<unknown> | undefined): Promise<void> | undefined => {
+    if (failed) return undefined;
+    try {
+      return write()?.then(
+        () => undefined,
+        () => {
+          failed = true;
+        },
+      );
+    } catch {
+      failed = true;
+      return undefined;
+    }
+  };
+  const hold = (pending: Promise<void> | undefined) => {
+    tail = pending;
+    pending?.then(() => {
+      if (tail === pending) tail = undefined;
+    });
+  };
   return {
     push(write) {
-      tail = tail.then(async () => {
-        if (failed) return;
-        try {
-          await write();
-        } catch {
-          failed = true;
-        }
-      });
+      if (tail === undefined) hold(run(write));
+      else hold(tail.then(() => run(write)));
     },
     flush: async () => {
-      await tail;
+      while (tail !== undefined) await tail;
     },
   };
 }

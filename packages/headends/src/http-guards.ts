@@ -83,19 +83,29 @@ export function installGuards(app: Hono, options: GuardOptions): void {
     httpError(c, options.respond, 'server_error', `internal error: ${error.message}`),
   );
   app.use('*', auth);
-  app.use(
-    '*',
-    bodyLimit({
-      maxSize: options.bodyLimitBytes,
-      onError: (c) =>
-        httpError(
-          c,
-          options.respond,
-          'too_large',
-          `request body is larger than the limit of ${options.bodyLimitBytes} bytes`,
-        ),
-    }),
-  );
+  app.use('*', bodyLimitGuard(options));
+}
+
+/**
+ * The body limit. A body of declared length is judged by its `content-length` (Node's parser
+ * never reads past it), without touching `c.req.raw.body`: on @hono/node-server that getter
+ * builds a whole web `Request` and stream over the socket, the costliest part of a small POST.
+ * Chunked bodies are counted as they arrive by Hono's `bodyLimit`.
+ */
+function bodyLimitGuard(options: GuardOptions): MiddlewareHandler {
+  const tooLarge = (c: Context) =>
+    httpError(
+      c,
+      options.respond,
+      'too_large',
+      `request body is larger than the limit of ${options.bodyLimitBytes} bytes`,
+    );
+  const counted = bodyLimit({ maxSize: options.bodyLimitBytes, onError: tooLarge });
+  return async (c, next) => {
+    const length = c.req.header('content-length');
+    if (length === undefined || c.req.header('transfer-encoding') !== undefined) return counted(c, next);
+    return Number.parseInt(length, 10) > options.bodyLimitBytes ? tooLarge(c) : next();
+  };
 }
 
 /** The request body as a JSON object, or an error response saying what is wrong with it. */

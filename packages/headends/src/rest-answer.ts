@@ -1,9 +1,9 @@
 import type { AgentEvent, AgentEventMeta, AgentResult } from '@agent/protocol';
 import type { Context } from 'hono';
-import { streamSSE } from 'hono/streaming';
 import type { SessionTicket } from './admission.js';
 import { writeQueue } from './admit.js';
 import { type ErrorResponder, httpError } from './http-guards.js';
+import { streamEvents } from './sse-stream.js';
 import { inputRejection, usageTotals } from './usage.js';
 
 /** What a REST run (or resumed session) answers, and what the SSE `result` event carries. */
@@ -44,7 +44,7 @@ export async function answerRun(
       ticket.release();
     }
   }
-  return streamSSE(c, async (stream) => {
+  return streamEvents(c, {}, async (stream) => {
     stream.onAbort(() => ticket.abort('client disconnected'));
     try {
       const writes = writeQueue();

@@ -66,6 +66,18 @@ describe('HTTP faults', () => {
     expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(/2048 bytes/);
   });
 
+  it('answers an oversized chunked body (no content-length) with 413 too', async () => {
+    const body = JSON.stringify({ model: 'echo', messages: [{ role: 'user', content: 'x'.repeat(5000) }] });
+    const response = await fetch(`${server.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer secret' },
+      body: new Blob([body]).stream(),
+      duplex: 'half',
+    } as RequestInit);
+    expect(response.status).toBe(413);
+    expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(/2048 bytes/);
+  });
+
   it('answers malformed JSON with 400 and a message', async () => {
     const response = await post('{"model": "echo", ');
     expect(response.status).toBe(400);

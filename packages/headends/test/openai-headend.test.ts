@@ -72,6 +72,46 @@ describe('OpenAI-compatible headend with the official client', () => {
     expect(usage?.total_tokens).toBe(15);
   });
 
+  it('streams chunks in the exact JSON OpenAI writes (field order, nulls) and ends with [DONE]', async () => {
+    const response = await fetch(`${server.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer secret', 'content-type': 'application/json' },
+      body: JSON.stringify({
+        model: 'echo',
+        stream: true,
+        messages: [{ role: 'user', content: 'wire "quoted"' }],
+      }),
+    });
+    expect(response.headers.get('content-type')).toBe('text/event-stream');
+    const body = await response.text();
+    const events = body.split('\n\n').filter((event) => event !== '');
+    expect(events.at(-1)).toBe('data: [DONE]');
+    const chunks = events.slice(0, -1).map((event) => {
+      expect(event.startsWith('data: ')).toBe(true);
+      return event.slice(6);
+    });
+    const first = JSON.parse(chunks[0]!) as { id: string; created: number };
+    expect(first.id).toMatch(/^chatcmpl-/);
+    const exact = (delta: Record<string, unknown>, finish: string | null) =>
+      JSON.stringify({
+        id: first.id,
+        object: 'chat.completion.chunk',
+        created: first.created,
+        model: 'echo',
+        choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
+      });
+    expect(chunks[0]).toBe(exact({ role: 'assistant', content: '' }, null));
+    expect(chunks.at(-1)).toBe(exact({}, 'stop'));
+    let content = '';
+    for (const chunk of chunks.slice(1, -1)) {
+      const parsed = JSON.parse(chunk) as { choices: { delta: Record<string, string> }[] };
+      const delta = parsed.choices[0]!.delta;
+      expect(chunk).toBe(exact(delta, null));
+      content += delta.content ?? '';
+    }
+    expect(content).toBe('Echo: wire "quoted"');
+  });
+
   it('maps response_format json_schema to the json output contract', async () => {
     const schema = { type: 'object', properties: { answer: { type: 'number' } }, required: ['answer'] };
     const completion = await client.chat.completions.create({

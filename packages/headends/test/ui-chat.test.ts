@@ -169,6 +169,20 @@ describe('POST /api/chat read by the AI SDK client', () => {
     expect(result?.success).toBe(false);
   });
 
+  it('answers with the SSE headers and the UI message stream header set by the route', async () => {
+    const response = await fetch(`${server.url}/api/chat`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer k', 'content-type': 'application/json' },
+      body: JSON.stringify({ messages: [userMessage('m1', 'Headers?')] }),
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/event-stream');
+    expect(response.headers.get('cache-control')).toBe('no-cache');
+    expect(response.headers.get('x-vercel-ai-ui-message-stream')).toBe('v1');
+    expect(response.headers.get('x-accel-buffering')).toBe('no');
+    expect(await response.text()).toMatch(/data: \[DONE\]\n\n$/);
+  });
+
   it('refuses a body without UI messages with a 400 that says what is allowed', async () => {
     const response = await fetch(`${server.url}/api/chat`, {
       method: 'POST',

@@ -1,5 +1,7 @@
 /** Pieces up to this length are copied into the buffer. */
 const SMALL_PIECE = 8;
+/** The buffer starts this small and doubles up to `BUFFER_UNITS` (most streams are short). */
+const FIRST_BUFFER_UNITS = 64;
 const BUFFER_UNITS = 4096;
 /** Pieces are joined into strings of about this many characters as they come. */
 const BATCH_CHARS = 65_536;
@@ -8,7 +10,7 @@ const BATCH_CHARS = 65_536;
  * Collects text pieces in linear time and compact memory. Streams deliver many small
  * pieces (often one character, usually a few tokens): keeping each as its own string costs
  * a header per piece and an array slot, several times the text itself. So tiny pieces are
- * copied into a UTF-16 buffer, and pieces are joined in batches of about 64K characters as
+ * copied into a UTF-16 buffer (grown by doubling, so a short stream holds a small one), and pieces are joined in batches of about 64K characters as
  * they come; only pieces of a batch's size or more are kept as they are. Everything is
  * joined once, at the end. Lone surrogates survive unchanged.
  */
@@ -35,12 +37,9 @@ export class TextAccumulator {
     this.total += length;
     if (length <= SMALL_PIECE) {
       if (this.used + length > BUFFER_UNITS) this.flushBuffer();
-      let buffer = this.buffer;
-      if (buffer === undefined) {
-        buffer = new Uint16Array(BUFFER_UNITS);
-        this.buffer = buffer;
-      }
       let used = this.used;
+      let buffer = this.buffer;
+      if (buffer === undefined || used + length > buffer.length) buffer = this.grow(used + length);
       for (let k = 0; k < length; k++) buffer[used++] = text.charCodeAt(k);
       this.used = used;
       return;
@@ -76,6 +75,15 @@ export class TextAccumulator {
     this.parts.push(this.batch.length === 1 ? this.batch[0]! : this.batch.join(''));
     this.batch = [];
     this.batchChars = 0;
+  }
+
+  /** A buffer of at least `units` (doubled, at most `BUFFER_UNITS`), holding what was buffered. */
+  private grow(units: number): Uint16Array {
+    const size = Math.min(BUFFER_UNITS, Math.max(FIRST_BUFFER_UNITS, (this.buffer?.length ?? 0) * 2, units));
+    const grown = new Uint16Array(size);
+    if (this.buffer !== undefined) grown.set(this.buffer.subarray(0, this.used));
+    this.buffer = grown;
+    return grown;
   }
 
   private flushBuffer(): void {

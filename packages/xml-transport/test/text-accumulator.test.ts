@@ -25,6 +25,20 @@ describe('TextAccumulator', () => {
     );
   });
 
+  it('stays exact over thousands of small pieces (the buffer grows, then fills and flushes)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.string({ unit: 'binary', maxLength: 8 }), { minLength: 500, maxLength: 3000 }),
+        (pieces) => {
+          const acc = new TextAccumulator();
+          for (const p of pieces) acc.add(p);
+          expect(acc.toString()).toBe(pieces.join(''));
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
   it('keeps lone surrogates split across pieces intact', () => {
     const acc = new TextAccumulator();
     for (const p of ['a\uD83D', '\uDE00b', '\uD800', 'x'.repeat(20), '\uDC00']) acc.add(p);

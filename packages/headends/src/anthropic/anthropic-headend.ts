@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { AgentResult } from '@agent/protocol';
-import { streamSSE } from 'hono/streaming';
 import { admit, writeQueue } from '../admit.js';
 import type { Headend } from '../headend.js';
 import { createHeadendBase } from '../headend-base.js';
 import type { HeadendOptions } from '../headend-options.js';
 import { httpError, readJsonObject } from '../http-guards.js';
 import { ReportDeltas } from '../report-deltas.js';
+import { streamEvents } from '../sse-stream.js';
 import { requestTraceparent } from '../trace-context.js';
 import { answerText, failureMessage, inputRejection, usageTotals } from '../usage.js';
 import { anthropicErrorBody, respondAnthropic } from './anthropic-errors.js';
@@ -97,7 +97,7 @@ export function createAnthropicHeadend(options: HeadendOptions): Headend {
         ticket.release();
       }
     }
-    return streamSSE(c, async (stream) => {
+    return streamEvents(c, {}, async (stream) => {
       stream.onAbort(() => ticket.abort('client disconnected'));
       try {
         const writes = writeQueue();

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AgentEvent, AgentEventMeta, AgentResult } from '@agent/protocol';
 import type { Context } from 'hono';
-import { streamSSE } from 'hono/streaming';
 import type { SessionTicket } from '../admission.js';
 import { admit, writeQueue } from '../admit.js';
 import type { Headend } from '../headend.js';
@@ -9,6 +8,7 @@ import { createHeadendBase } from '../headend-base.js';
 import type { HeadendOptions } from '../headend-options.js';
 import { httpError, readJsonObject } from '../http-guards.js';
 import { ReportDeltas } from '../report-deltas.js';
+import { streamEvents } from '../sse-stream.js';
 import { requestTraceparent } from '../trace-context.js';
 import { answerText, failureMessage, inputRejection, usageTotals } from '../usage.js';
 import { type ChatRequest, parseChatRequest } from './chat-request.js';
@@ -123,20 +123,17 @@ function streamChat(
   run: Runner,
   ticket: SessionTicket,
 ): Response {
-  return streamSSE(c, async (stream) => {
+  return streamEvents(c, {}, async (stream) => {
     stream.onAbort(() => ticket.abort('client disconnected'));
     try {
       const writes = writeQueue();
+      // A chunk's JSON around its delta, written once per stream (the same text JSON.stringify
+      // gives for { id, object, created, model, choices: [{ index, delta, logprobs, finish_reason }] }).
+      const head = `{"id":${JSON.stringify(id)},"object":"chat.completion.chunk","created":${created},"model":${JSON.stringify(request.model)},"choices":[{"index":0,"delta":`;
       const chunk = (delta: Record<string, unknown>, finishReason: string | null = null) =>
         writes.push(() =>
           stream.writeSSE({
-            data: JSON.stringify({
-              id,
-              object: 'chat.completion.chunk',
-              created,
-              model: request.model,
-              choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
-            }),
+            data: `${head}${JSON.stringify(delta)},"logprobs":null,"finish_reason":${JSON.stringify(finishReason)}}]}`,
           }),
         );
       chunk({ role: 'assistant', content: '' });

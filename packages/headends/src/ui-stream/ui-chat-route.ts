@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { UIMessageChunk } from 'ai';
 import type { Hono } from 'hono';
-import { streamSSE } from 'hono/streaming';
 import type { Admission } from '../admission.js';
 import { admit, writeQueue } from '../admit.js';
 import type { AgentCatalog, ServedAgent } from '../agent-catalog.js';
 import { type ErrorResponder, httpError, readJsonObject } from '../http-guards.js';
+import { streamEvents } from '../sse-stream.js';
 import { requestTraceparent } from '../trace-context.js';
 import { answerText, failureMessage, inputRejection } from '../usage.js';
 import { parseUiChatRequest, type UiChatRequest } from './ui-chat-request.js';
@@ -59,9 +59,8 @@ export function installUiChatRoute(app: Hono, options: UiChatRouteOptions): void
     const admitted = await admit(c, admission, respond);
     if (!admitted.ok) return admitted.response;
     const { ticket } = admitted;
-    c.header(UI_STREAM_HEADER, 'v1');
-    c.header('x-accel-buffering', 'no');
-    return streamSSE(c, async (stream) => {
+    const headers = { [UI_STREAM_HEADER]: 'v1', 'x-accel-buffering': 'no' };
+    return streamEvents(c, headers, async (stream) => {
       stream.onAbort(() => ticket.abort('client disconnected'));
       try {
         const writes = writeQueue();
