@@ -118,8 +118,6 @@ function toolImagesMessage(
   return parts.length > 0 ? { role: 'user', content: parts } : undefined;
 }
 
-const NO_IDS: readonly string[] = [];
-
 function newProgress(options: ChatRequestOptions): ChatProgress {
   return {
     sources: [],
@@ -153,7 +151,6 @@ export function chatMessages(request: ModelRequest, options: ChatRequestOptions)
   const progress = progressFor(request, options);
   const { out, ids } = progress;
   const history: HistoryContext = { ids, options };
-  const { cache } = options;
   const pushUser = (message: ChatMessage): void => {
     if (options.rules.assistantAfterToolResults && out.at(-1)?.role === 'tool') {
       out.push({ role: 'assistant', content: TOOL_RESULTS_BRIDGE });
@@ -175,25 +172,19 @@ export function chatMessages(request: ModelRequest, options: ChatRequestOptions)
     if (message.role !== 'tool') flushToolImages();
     switch (message.role) {
       case 'system':
-        out.push(converted(cache, message, NO_IDS, () => ({ role: 'system', content: message.content })));
+        out.push({ role: 'system', content: message.content });
         break;
       case 'user':
-        pushUser(converted(cache, message, NO_IDS, () => ({ role: 'user', content: userContent(message) })));
+        pushUser({ role: 'user', content: userContent(message) });
         break;
       case 'assistant': {
         const callIds = (message.toolCalls ?? []).map((call) => ids.call(call.id));
-        out.push(converted(cache, message, callIds, () => assistantMessage(message, callIds, history)));
+        out.push(assistantMessage(message, callIds, history));
         break;
       }
       case 'tool': {
         const id = ids.result(message.toolCallId);
-        out.push(
-          converted(cache, message, [id], () => ({
-            role: 'tool',
-            tool_call_id: id,
-            content: message.content,
-          })),
-        );
+        out.push({ role: 'tool', tool_call_id: id, content: message.content });
         toolRun.push(message);
         break;
       }
@@ -214,15 +205,6 @@ export function chatMessages(request: ModelRequest, options: ChatRequestOptions)
     }
   }
   return messages;
-}
-
-function converted(
-  cache: ChatConversionCache | undefined,
-  message: ConversationMessage,
-  ids: readonly string[],
-  convert: () => ChatMessage,
-): ChatMessage {
-  return cache === undefined ? convert() : cache.message(message, ids, convert);
 }
 
 function toolChoice(choice: ToolChoice): OpenAI.Chat.ChatCompletionToolChoiceOption {
