@@ -55,6 +55,8 @@ function conform(id: string, format: ToolIdFormat, occurrence: number): string {
 export class ToolIdMapper {
   private readonly latest = new Map<string, string>();
   private readonly used = new Set<string>();
+  /** What each `call` changed, in order, so `rollback` can take the last ones back. */
+  private readonly changes: { id: string; mapped: string; previous: string | undefined }[] = [];
 
   constructor(private readonly format: ToolIdFormat) {}
 
@@ -63,6 +65,7 @@ export class ToolIdMapper {
     let mapped = conform(id, this.format, 0);
     for (let occurrence = 1; this.used.has(mapped); occurrence++)
       mapped = conform(id, this.format, occurrence);
+    this.changes.push({ id, mapped, previous: this.latest.get(id) });
     this.used.add(mapped);
     this.latest.set(id, mapped);
     return mapped;
@@ -71,5 +74,20 @@ export class ToolIdMapper {
   /** The id for a tool result: the one its call got (the latest call with that id). */
   result(id: string): string {
     return this.latest.get(id) ?? conform(id, this.format, 0);
+  }
+
+  /** How many calls were mapped so far: a point `rollback` can return to. */
+  get mark(): number {
+    return this.changes.length;
+  }
+
+  /** Forgets the calls mapped after `mark`, as if only the messages before it had been seen. */
+  rollback(mark: number): void {
+    while (this.changes.length > mark) {
+      const change = this.changes.pop()!;
+      this.used.delete(change.mapped);
+      if (change.previous === undefined) this.latest.delete(change.id);
+      else this.latest.set(change.id, change.previous);
+    }
   }
 }

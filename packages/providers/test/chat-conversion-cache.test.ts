@@ -3,6 +3,7 @@
 // changes with the messages before it, when a message is changed in place, and when the tools
 // change.
 import type { ConversationMessage, ModelRequest, ToolDefinition } from '@agent/protocol';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { resolveRequestRules } from '../src/model-traits.js';
 import { ChatConversionCache } from '../src/openai-chat/conversion-cache.js';
@@ -84,5 +85,40 @@ describe('the chat client conversion cache', () => {
       'lookup',
       'lookup_two',
     ]);
+  });
+
+  it('continues a conversation from where the last request left it, and gives what a fresh conversion gives', () => {
+    // Each step grows the conversation (tool turns, some with images, some reusing an id), then
+    // sends it with or without an ephemeral notice, or sends only a cut of it (a rewritten history).
+    const step = fc.record({
+      kind: fc.constantFrom('turn', 'user', 'cut'),
+      id: fc.constantFrom('call_a', 'call_b', 'dup', 'x'.repeat(50)),
+      image: fc.boolean(),
+      notice: fc.boolean(),
+      cut: fc.nat(),
+    });
+    const models = ['gpt-4.1-mini', 'mistral-large-latest'];
+    fc.assert(
+      fc.property(fc.constantFrom(...models), fc.array(step, { maxLength: 12 }), (model, steps) => {
+        const conversation: ConversationMessage[] = [{ role: 'system', content: 'Be terse.' }];
+        const requests: ModelRequest[] = [];
+        for (const [index, s] of steps.entries()) {
+          if (s.kind === 'turn') {
+            const [call, result] = turn(s.id) as [
+              ConversationMessage,
+              ConversationMessage & { role: 'tool' },
+            ];
+            if (s.image) result.parts = [{ type: 'image', mimeType: 'image/png', data: 'iVBORw0KGgo=' }];
+            conversation.push(call, result);
+          } else if (s.kind === 'user') conversation.push({ role: 'user', content: `more ${index}` });
+          const base =
+            s.kind === 'cut' ? conversation.slice(0, 1 + (s.cut % conversation.length)) : conversation;
+          const tail: ConversationMessage[] = s.notice ? [{ role: 'user', content: `notice ${index}` }] : [];
+          requests.push({ messages: [...base, ...tail], tools: [lookup] });
+        }
+        both(model, requests);
+      }),
+      { numRuns: 300 },
+    );
   });
 });

@@ -4,12 +4,25 @@ import { XmlTransportError } from './errors.js';
 const NONCE_SHAPE = /^[A-Za-z0-9_-]{1,64}$/;
 const HEX = '0123456789abcdef';
 
+/** Random bytes drawn in blocks: one `getRandomValues` call costs as much as a small session's own work. */
+const POOL_BYTES = 1024;
+const NONCE_BYTES = 4;
+const pool = new Uint8Array(POOL_BYTES);
+let poolOffset = POOL_BYTES;
+
 /** A fresh session nonce: 8 lowercase hex characters from a cryptographic source. */
 export function createNonce(): string {
-  const bytes = new Uint8Array(4);
-  globalThis.crypto.getRandomValues(bytes);
+  if (poolOffset + NONCE_BYTES > POOL_BYTES) {
+    globalThis.crypto.getRandomValues(pool);
+    poolOffset = 0;
+  }
   let out = '';
-  for (const byte of bytes) out += HEX[byte >> 4]! + HEX[byte & 15]!;
+  for (let i = poolOffset; i < poolOffset + NONCE_BYTES; i++) {
+    const byte = pool[i]!;
+    out += HEX[byte >> 4]! + HEX[byte & 15]!;
+  }
+  // Each byte is handed out once.
+  poolOffset += NONCE_BYTES;
   return out;
 }
 

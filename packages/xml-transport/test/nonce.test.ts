@@ -3,7 +3,8 @@ import { assertNonce, createNonce, finalTagName, XmlTransportError } from '../sr
 
 describe('nonce', () => {
   it('is 8 lowercase hex characters and differs between sessions', () => {
-    const nonces = Array.from({ length: 200 }, () => createNonce());
+    // Several times the random pool's size: nonces stay distinct across its refills.
+    const nonces = Array.from({ length: 600 }, () => createNonce());
     for (const nonce of nonces) expect(nonce).toMatch(/^[0-9a-f]{8}$/);
     expect(new Set(nonces).size).toBe(nonces.length);
   });

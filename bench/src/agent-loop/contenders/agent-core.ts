@@ -1,6 +1,6 @@
 // `@agent/core` `run` over `@agent/providers` (`type: 'openai'`, the official `openai` client
 // underneath), one `tool()` with the local tool (its JSON Schema validated by the core).
-import { defineAgent, type RunOptions, run, tool } from '@agent/core';
+import { type Agent, defineAgent, type RunOptions, run, tool } from '@agent/core';
 import { createModelClient } from '@agent/providers';
 import { INSTRUCTIONS, lookup, MODEL, TOOL_DESCRIPTION, TOOL_NAME, TOOL_SCHEMA } from '../script.js';
 import type { ContenderFactory, SessionOutcome, SessionRunner } from './types.js';
@@ -28,15 +28,25 @@ export function coreSessions(baseURL: string, runWith: CoreRun = run): SessionRu
     apiKey: 'bench-key',
     baseURL,
   });
+  // Defined once per session length and run many times, as an application does.
+  const agents = new Map<number, Agent>();
+  const agentFor = (turns: number): Agent => {
+    let agent = agents.get(turns);
+    if (agent === undefined) {
+      agent = defineAgent({
+        model: client,
+        instructions: INSTRUCTIONS,
+        tools: [lookupTool],
+        maxTurns: turns + 2,
+        output: { format: 'text' },
+      });
+      agents.set(turns, agent);
+    }
+    return agent;
+  };
   return async (prompt, turns): Promise<SessionOutcome> => {
     let events = 0;
-    const agent = defineAgent({
-      model: client,
-      instructions: INSTRUCTIONS,
-      tools: [lookupTool],
-      maxTurns: turns + 2,
-      output: { format: 'text' },
-    });
+    const agent = agentFor(turns);
     const result = await runWith(agent, prompt, {
       onEvent: () => {
         events++;

@@ -349,20 +349,21 @@ export class TurnLoop {
     forcedFinal: ForcedFinalReason | undefined,
     allowedTools: readonly string[],
   ): TurnNotice {
-    return this.o.notices.render({ ...this.noticeBase(target), turn, attempt, forcedFinal, allowedTools });
-  }
-
-  private noticeBase(target: ModelTarget | undefined) {
     const o = this.o;
     const window = o.guard.windowFor(target);
     const used = o.estimator.corrected(o.guard.rawConversationTokens);
-    return {
+    // Built whole, not spread from a base object: this runs several times per turn.
+    return o.notices.render({
       nonce: o.nonce,
+      turn,
       maxTurns: o.maxTurns,
+      attempt,
       maxAttempts: o.maxRetries,
       contextPercent: Math.min(100, Math.round((used / Math.max(1, window)) * 100)),
       expected: o.expected,
+      forcedFinal,
+      allowedTools,
       reportBack: o.reportBack,
-    };
+    });
   }
 }

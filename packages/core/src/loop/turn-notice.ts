@@ -55,22 +55,23 @@ function noticeHead(input: TurnNoticeInput): string {
 
 /**
  * A session's ephemeral XML-NEXT notices (never stored in the conversation), with their token
- * counts. Only the head (turn, attempt, context use)
- * changes between requests; the body is rendered and counted once per variant (a normal
- * turn, the final turn, the last attempt), and the last notice is kept, since a turn's
- * projection and its first request send the same one.
+ * counts. Only the head (turn, attempt, context use) changes between requests; the body is
+ * rendered and counted once per variant (a normal turn, the final turn, the last attempt), and
+ * the last notice is kept, since a turn's projection and its first request send the same one.
  */
 export class TurnNotices {
   private readonly bodies = new Map<string, { text: string; rawTokens: number }>();
-  private last: { key: string; notice: TurnNotice } | undefined;
+  private last: { input: TurnNoticeInput; lastAttempt: boolean; notice: TurnNotice } | undefined;
 
   constructor(private readonly tokens: NoticeTokens) {}
 
   render(input: TurnNoticeInput): TurnNotice {
     const lastAttempt = input.attempt > 1 && input.attempt >= input.maxAttempts;
+    const last = this.last;
+    // Compared field by field, not through a key string: a turn asks for its notice several times.
+    if (last !== undefined && last.lastAttempt === lastAttempt && sameNotice(last.input, input))
+      return last.notice;
     const variant = `${input.forcedFinal ?? ''}/${input.allowedTools.join(',')}/${lastAttempt}`;
-    const key = `${input.turn}/${input.attempt}/${input.contextPercent}/${variant}`;
-    if (this.last?.key === key) return this.last.notice;
     let body = this.bodies.get(variant);
     if (body === undefined) {
       const text = noticeBody(input);
@@ -79,7 +80,15 @@ export class TurnNotices {
     }
     const head = noticeHead(input);
     const notice = { text: `${head}\n\n${body.text}`, rawTokens: this.tokens.rawHead(head) + body.rawTokens };
-    this.last = { key, notice };
+    this.last = { input, lastAttempt, notice };
     return notice;
   }
+}
+
+/** Same head and same body variant (the session's fixed fields never change). */
+function sameNotice(a: TurnNoticeInput, b: TurnNoticeInput): boolean {
+  if (a.turn !== b.turn || a.attempt !== b.attempt || a.contextPercent !== b.contextPercent) return false;
+  if (a.forcedFinal !== b.forcedFinal || a.allowedTools.length !== b.allowedTools.length) return false;
+  for (let i = 0; i < a.allowedTools.length; i++) if (a.allowedTools[i] !== b.allowedTools[i]) return false;
+  return true;
 }

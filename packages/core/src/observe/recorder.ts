@@ -63,13 +63,17 @@ export class SessionRecorder {
   }
 
   log(entry: Omit<LogEntry, 'timestamp'>): LogEntry {
-    const full: LogEntry = {
-      timestamp: this.now(),
-      turn: this.turn,
-      agentPath: this.agentPath,
-      ...(this.headendId === undefined ? {} : { headendId: this.headendId }),
-      ...entry,
-    };
+    // No conditional spread: a session logs several lines per turn.
+    const full: LogEntry =
+      this.headendId === undefined
+        ? { timestamp: this.now(), turn: this.turn, agentPath: this.agentPath, ...entry }
+        : {
+            timestamp: this.now(),
+            turn: this.turn,
+            agentPath: this.agentPath,
+            headendId: this.headendId,
+            ...entry,
+          };
     this.logs.push(full);
     this.emit({ type: 'log', entry: full });
     return full;

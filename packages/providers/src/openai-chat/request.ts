@@ -18,7 +18,7 @@ import {
   samplingExtras,
 } from '../request-shaping.js';
 import { ToolIdMapper } from '../tool-call-ids.js';
-import type { ChatConversionCache } from './conversion-cache.js';
+import { type ChatConversionCache, type ChatProgress, rewind, sharedPrefix } from './conversion-cache.js';
 import { chatReasoningDetails } from './reasoning-details.js';
 
 type ChatMessage = OpenAI.Chat.ChatCompletionMessageParam;
@@ -118,56 +118,93 @@ function toolImagesMessage(
   return parts.length > 0 ? { role: 'user', content: parts } : undefined;
 }
 
-const NO_IDS: readonly string[] = [];
+function newProgress(options: ChatRequestOptions): ChatProgress {
+  return {
+    sources: [],
+    contents: [],
+    out: [],
+    outAfter: [],
+    marks: [],
+    ids: new ToolIdMapper(options.rules.toolIdFormat),
+  };
+}
+
+/**
+ * Where this request's conversion starts: a conversation already converted (the messages it
+ * starts with, unchanged) continues from there, its ephemeral tail (the last notice) taken back.
+ */
+function progressFor(request: ModelRequest, options: ChatRequestOptions): ChatProgress {
+  const { cache } = options;
+  const first = request.messages[0];
+  if (cache === undefined || first === undefined) return newProgress(options);
+  const kept = cache.progressOf(first);
+  if (kept === undefined) {
+    const progress = newProgress(options);
+    cache.keepProgress(first, progress);
+    return progress;
+  }
+  rewind(kept, sharedPrefix(kept, request.messages));
+  return kept;
+}
 
 export function chatMessages(request: ModelRequest, options: ChatRequestOptions): ChatMessage[] {
-  const history: HistoryContext = { ids: new ToolIdMapper(options.rules.toolIdFormat), options };
-  const { cache } = options;
-  const converted = (
-    message: ConversationMessage,
-    ids: readonly string[],
-    convert: () => ChatMessage,
-  ): ChatMessage => (cache === undefined ? convert() : cache.message(message, ids, convert));
-  const out: ChatMessage[] = [];
+  const progress = progressFor(request, options);
+  const { out, ids } = progress;
+  const history: HistoryContext = { ids, options };
   const pushUser = (message: ChatMessage): void => {
     if (options.rules.assistantAfterToolResults && out.at(-1)?.role === 'tool') {
       out.push({ role: 'assistant', content: TOOL_RESULTS_BRIDGE });
     }
     out.push(message);
   };
+  // Tool results at the end of what was converted: their images go after the run.
   let toolRun: ToolResultMessage[] = [];
+  for (let i = progress.sources.length - 1; i >= 0 && progress.sources[i]!.role === 'tool'; i--)
+    toolRun.unshift(progress.sources[i] as ToolResultMessage);
   const flushToolImages = (): void => {
     if (toolRun.length === 0) return;
-    const images = toolImagesMessage(toolRun, history.ids);
+    const images = toolImagesMessage(toolRun, ids);
     if (images) pushUser(images);
     toolRun = [];
   };
-  for (const message of request.messages) {
+  for (let index = progress.sources.length; index < request.messages.length; index++) {
+    const message = request.messages[index]!;
     if (message.role !== 'tool') flushToolImages();
     switch (message.role) {
       case 'system':
-        out.push(converted(message, NO_IDS, () => ({ role: 'system', content: message.content })));
+        out.push({ role: 'system', content: message.content });
         break;
       case 'user':
-        pushUser(converted(message, NO_IDS, () => ({ role: 'user', content: userContent(message) })));
+        pushUser({ role: 'user', content: userContent(message) });
         break;
       case 'assistant': {
-        const ids = (message.toolCalls ?? []).map((call) => history.ids.call(call.id));
-        out.push(converted(message, ids, () => assistantMessage(message, ids, history)));
+        const callIds = (message.toolCalls ?? []).map((call) => ids.call(call.id));
+        out.push(assistantMessage(message, callIds, history));
         break;
       }
       case 'tool': {
-        const id = history.ids.result(message.toolCallId);
-        out.push(
-          converted(message, [id], () => ({ role: 'tool', tool_call_id: id, content: message.content })),
-        );
+        const id = ids.result(message.toolCallId);
+        out.push({ role: 'tool', tool_call_id: id, content: message.content });
         toolRun.push(message);
         break;
       }
     }
+    progress.sources.push(message);
+    progress.contents.push(message.content);
+    progress.outAfter.push(out.length);
+    progress.marks.push(ids.mark);
   }
-  flushToolImages();
-  return out;
+  const messages = out.slice();
+  // The images of trailing tool results go in this request only: the next one may add results to the run.
+  if (toolRun.length > 0) {
+    const images = toolImagesMessage(toolRun, ids);
+    if (images) {
+      if (options.rules.assistantAfterToolResults)
+        messages.push({ role: 'assistant', content: TOOL_RESULTS_BRIDGE });
+      messages.push(images);
+    }
+  }
+  return messages;
 }
 
 function toolChoice(choice: ToolChoice): OpenAI.Chat.ChatCompletionToolChoiceOption {
