@@ -2,7 +2,7 @@
 // its target (agent-core adds no more than any peer) and the check that every request was read.
 import { formatNumber, median } from '../harness/measure.js';
 import type { BenchCheck, BenchTable } from '../harness/types.js';
-import { CORE_ID, RAW_LOOP_ID } from './contenders/index.js';
+import { CORE_ID, isPeer } from './contenders/index.js';
 import type { RequestAdditions } from './request-tokens.js';
 import type { TargetOutcome } from './tables.js';
 
@@ -46,7 +46,7 @@ export function tokenTable(data: readonly TokenData[]): BenchTable {
 /** agent-core adds no more tokens per turn than any peer (the raw loop, the floor, is no peer). */
 export function tokenTarget(data: readonly TokenData[]): TargetOutcome {
   const core = data.find((d) => d.id === CORE_ID);
-  const peers = data.filter((d) => d.id !== CORE_ID && d.id !== RAW_LOOP_ID);
+  const peers = data.filter((d) => isPeer(d.id));
   const coreTotal = core === undefined ? Number.NaN : perTurn(core, 'total');
   const peerText = peers.map((p) => `${p.id} ${formatNumber(perTurn(p, 'total'), 0)}`).join(', ');
   return {

@@ -13,9 +13,9 @@ import {
 } from '../agent-loop/orchestrate.js';
 import { CALLS_PER_TURN, FINAL_ANSWER, INSTRUCTIONS, MODEL } from '../agent-loop/script.js';
 import {
-  CPU_TARGET_RATIO,
   code,
   contendersTable,
+  cpuTargetRatio,
   figureTables,
   MEMORY_TARGET_KB,
   profileTables,
@@ -108,7 +108,7 @@ function notes(plan: AgentLoopPlan, profile: ProfileData | undefined, quick: boo
     'Transport: raw-loop, agent-core and openai-agents talk to the server through the official `openai` client (v6, streaming). The Vercel AI SDK cannot: `@ai-sdk/openai` is its own fetch-based provider (same global fetch), used here with `.chat()` so the same Chat Completions route is hit; `generateText` makes non-streamed calls, so it has no events and its CPU figures are for a non-streaming loop.',
     'Peers are configured as their docs recommend: openai-agents with tracing disabled (`setTracingDisabled(true)` and `Runner({ tracingDisabled: true })`, no exporter), `OpenAIChatCompletionsModel`, a zod `tool()`, `maxTurns` N + 2; the AI SDK with a zod `tool()` and `stopWhen: stepCountIs(N + 2)`, telemetry off (its default). agent-core: `defineAgent` + `run` with a `@agent/providers` client (`type: "openai"`), one `tool()` whose `parameters` is a JSON Schema (validated by the core), `maxTurns` N + 2, `output: { format: "text" }`; every `onEvent` call is counted.',
     'Tracing: agent-core runs with no tracer provider registered (tracing off: @agent/telemetry asks once per session and wires nothing). agent-core-traced is the same session traced as @agent/runtime traces its sessions (`traceSession` from @agent/telemetry: spans for the session, each turn, each model and tool call), into a registered `NodeTracerProvider` (AsyncLocalStorage context, always-on sampler) whose `BatchSpanProcessor` hands the spans to an exporter that drops them: what an operator runs, minus the network. It is not a peer (the targets leave it out); the tracing-overhead table sets the two side by side.',
-    `Targets: agent-core's CPU per turn at most ${CPU_TARGET_RATIO}x the raw loop and below every peer, at every N; heap per concurrent in-flight session at most ${MEMORY_TARGET_KB} KB above the raw loop. The targets table says where the project stands; a missed target is reported, not hidden, with a profile of agent-core.`,
+    `Targets: agent-core's CPU per turn at most ${cpuTargetRatio(1)}x the raw loop at N=1 and ${cpuTargetRatio(5)}x at N=5 and N=20 (tracing off), and below every peer at every N; heap per concurrent in-flight session at most ${MEMORY_TARGET_KB} KB above the raw loop. The targets table says where the project stands; a missed target is reported, not hidden, with a profile of agent-core.`,
     `Versions: Node ${process.version}; ${versionsOf(['@agent/core', '@agent/providers', '@agent/testkit', 'openai', '@openai/agents', 'ai', '@ai-sdk/openai', 'zod']).join(', ')}.`,
     'The machine may be shared with other work: figures are medians with their min-max spread; compare ratios rather than absolute milliseconds.',
     `Tokens: before the CPU phase each contender plays one session of N=${plan.tokenTurns} alone while the server process reads every request body it receives (\`request-tokens.ts\`) and counts, with the o200k encoding (\`gpt-tokenizer\`, the one @agent/providers counts OpenAI models with), what the request carries beyond the user's own content: system text beyond the instructions, user messages other than the prompt (agent-core's XML-NEXT notice), tools the agent did not define (agent-core's internal tools), and what a contender adds to the definition of the agent's tool beyond the raw loop's (\`strict\`, \`$schema\` and the like). Every contender gets the same instructions (\`${INSTRUCTIONS}\`), prompt and tool. Counts are of the JSON the body carries; the provider renders tools in its own format, so read them as relative sizes. The conversation itself (tool calls, results, answers) is not counted: it is the same for all.`,

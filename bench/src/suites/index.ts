@@ -2,6 +2,7 @@ import type { BenchSuite } from '../harness/types.js';
 import { agentLoopSuite } from './agent-loop.js';
 import { cacheHitSuite } from './cache-hit.js';
 import { coldStartSuite } from './cold-start.js';
+import { coreInProcessSuite } from './core-inprocess.js';
 import { headendLoadSuite } from './headend-load.js';
 import { installSizeSuite } from './install-size.js';
 import { mcpGrepSuite } from './mcp-grep.js';
@@ -15,6 +16,7 @@ export const suites: BenchSuite[] = [
   xmlTransportSuite,
   mcpGrepSuite,
   agentLoopSuite,
+  coreInProcessSuite,
   toolOutputMemorySuite,
   headendLoadSuite,
   cacheHitSuite,

@@ -25,6 +25,15 @@ export const contenders: readonly ContenderInfo[] = [
     load: async () => (await import('./raw-loop.js')).createRawLoop,
   },
   {
+    id: 'providers-loop',
+    packages: ['@agent/providers', 'openai'],
+    transport:
+      'the raw loop with each model call through `@agent/providers` (`openai` type over the `openai` client), no core',
+    events: '`ModelClient.stream` events',
+    streams: true,
+    load: async () => (await import('./providers-loop.js')).createProvidersLoop,
+  },
+  {
     id: 'agent-core',
     packages: ['@agent/core', '@agent/providers', 'openai'],
     transport: '`@agent/providers` `openai` type over the `openai` client, streaming',
@@ -76,6 +85,8 @@ export const contenders: readonly ContenderInfo[] = [
 
 export const RAW_LOOP_ID = 'raw-loop';
 export const CORE_ID = 'agent-core';
+/** The raw loop through @agent/providers: not a peer, the provider layer's share of agent-core's cost. */
+export const PROVIDERS_LOOP_ID = 'providers-loop';
 /** agent-core with tracing on: not a peer, the same runtime's cost of tracing. */
 export const CORE_TRACED_ID = 'agent-core-traced';
 
@@ -87,4 +98,9 @@ export function contenderById(id: string): ContenderInfo {
     );
   }
   return found;
+}
+
+/** Another framework a user would pick instead (not the raw floor, nor one of our own variants). */
+export function isPeer(id: string): boolean {
+  return id !== RAW_LOOP_ID && id !== CORE_ID && id !== CORE_TRACED_ID && id !== PROVIDERS_LOOP_ID;
 }

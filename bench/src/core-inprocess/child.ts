@@ -1,0 +1,55 @@
+// One measurement in a fresh process: `child.ts <turns> <sessions> <runs>` runs agent-core
+// sessions against the in-process model and prints the CPU per turn of each run as JSON.
+import { defineAgent, run, tool } from '@agent/core';
+import { createModelClient } from '@agent/providers';
+import {
+  FINAL_ANSWER,
+  INSTRUCTIONS,
+  lookup,
+  MODEL,
+  promptFor,
+  TOOL_DESCRIPTION,
+  TOOL_NAME,
+  TOOL_SCHEMA,
+} from '../agent-loop/script.js';
+import { inProcessModel, warmupSessions } from './in-process-model.js';
+
+const [turns, sessions, runs] = process.argv.slice(2).map(Number) as [number, number, number];
+const gc = (globalThis as { gc?: () => void }).gc;
+// The tokenizer an `openai` client of this model counts with (no request is made).
+const counter = createModelClient({ type: 'openai', provider: 'openai', model: MODEL, apiKey: 'unused' });
+const countTokens = counter.countTokens?.bind(counter);
+const agent = defineAgent({
+  model: inProcessModel(countTokens),
+  instructions: INSTRUCTIONS,
+  tools: [
+    tool({
+      name: TOOL_NAME,
+      description: TOOL_DESCRIPTION,
+      parameters: TOOL_SCHEMA,
+      execute: ({ key }) => lookup(key),
+    }),
+  ],
+  maxTurns: turns + 2,
+  output: { format: 'text' },
+});
+const prompt = promptFor({ turns });
+let events = 0;
+let answered = 0;
+async function session(): Promise<void> {
+  const result = await run(agent, prompt, { onEvent: () => void events++ });
+  if (!result.success) throw new Error(`core-inprocess: ${result.exitCode}: ${result.error}`);
+  if (result.finalReport.content !== FINAL_ANSWER)
+    throw new Error(`core-inprocess: answered ${JSON.stringify(result.finalReport.content)}`);
+  answered++;
+}
+for (let i = 0; i < warmupSessions(turns); i++) await session();
+const perTurnUs: number[] = [];
+for (let r = 0; r < runs; r++) {
+  gc?.();
+  const start = process.cpuUsage();
+  for (let i = 0; i < sessions; i++) await session();
+  const used = process.cpuUsage(start);
+  perTurnUs.push((used.user + used.system) / sessions / (turns + 1));
+}
+process.stdout.write(`${JSON.stringify({ perTurnUs, events, answered })}\n`);
