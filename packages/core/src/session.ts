@@ -142,11 +142,15 @@ async function runChecked(run: SessionRun): Promise<void> {
   const shared = sharedParts(run, checked);
   const tools = toolProviders(config.tools);
   const opening = resumeFrom?.conversation ?? initialConversation(config, tools);
-  const schemaProblem = outputSchemaProblem({
-    ...shared,
-    messages: opening,
-    ...(reportBack === undefined ? {} : { finalTools: [reportBack] }),
-  });
+  // Only a report with a schema has anything to check (and its input is not built otherwise).
+  const schemaProblem =
+    checked.expected.schema === undefined
+      ? undefined
+      : outputSchemaProblem({
+          ...shared,
+          messages: opening,
+          ...(reportBack === undefined ? {} : { finalTools: [reportBack] }),
+        });
   if (schemaProblem !== undefined) return configurationFailed(end, schemaProblem, true);
   await runLoop(run, shared, checked, tools, opening);
 }
@@ -165,7 +169,9 @@ function sharedParts(run: SessionRun, checked: CheckedSession) {
     nonce,
     targets,
     estimator,
-    guard: new ContextGuard(config.contextWindow, config.maxOutputTokens ?? 0),
+    guard: new ContextGuard(config.contextWindow, config.maxOutputTokens ?? 0, (messages) =>
+      estimator.rawMessages(messages),
+    ),
     maxTurns: config.maxTurns ?? DEFAULT_MAX_TURNS,
     maxRetries: config.maxRetries ?? DEFAULT_MAX_RETRIES,
     notices: new TurnNotices(new NoticeTokens(estimator, nonce)),
@@ -201,15 +207,27 @@ async function runLoop(
   const registry = await ToolRegistry.create(tools, reserved, signal);
   logRegistryWarnings(registry, recorder);
   const rotation = new TargetRotation(targets);
+  // Listed, not spread from `shared`: a spread plus new keys builds each object the slow way.
   const durable = setUpDurability({
-    ...shared,
+    config: shared.config,
     resumeFrom,
     sessionId: run.sessionId,
     agent: run.agentName,
+    agentPath: shared.agentPath,
+    expected: shared.expected,
     reportBack: reportBack !== undefined,
+    maxTurns: shared.maxTurns,
+    maxRetries: shared.maxRetries,
+    targets: shared.targets,
     tools: registry.definitions,
+    nonce: shared.nonce,
+    state: shared.state,
     rotation,
+    estimator: shared.estimator,
+    recorder: shared.recorder,
     opTree: end.opTree,
+    now: shared.now,
+    signal: shared.signal,
     hook: run.hook,
   });
   if (!durable.ok) return configurationFailed(end, durable.error, true);
@@ -217,14 +235,27 @@ async function runLoop(
   end.opTree = durable.opTree;
   run.checkpointer = durable.checkpointer;
   const loop = wireTurnLoop({
-    ...shared,
+    config: shared.config,
+    state: shared.state,
+    recorder: shared.recorder,
     opTree: end.opTree,
     rotation,
+    estimator: shared.estimator,
+    guard: shared.guard,
     registry,
     hook: run.hook,
     reportBack,
+    expected: shared.expected,
+    nonce: shared.nonce,
+    notices: shared.notices,
+    maxTurns: shared.maxTurns,
+    maxRetries: shared.maxRetries,
+    targets: shared.targets,
     checkpointer: durable.checkpointer,
     approvals: durable.approvals,
+    signal: shared.signal,
+    agentPath: shared.agentPath,
+    now: shared.now,
   });
   const first = resumeFrom === undefined ? withExchanges(opening, config.exchanges, loop, recorder) : opening;
   for (const message of first) loop.push(message);

@@ -1,4 +1,9 @@
-import { DEFAULT_CONTEXT_BUFFER, DEFAULT_CONTEXT_WINDOW, type ModelTarget } from '@agent/protocol';
+import {
+  type ConversationMessage,
+  DEFAULT_CONTEXT_BUFFER,
+  DEFAULT_CONTEXT_WINDOW,
+  type ModelTarget,
+} from '@agent/protocol';
 
 export interface ContextProjection {
   projected: number;
@@ -10,22 +15,32 @@ export interface ContextProjection {
 /**
  * Keeps the running token size of the conversation and projects what a request or a new
  * tool result would need against a target's window (window - buffer - max output tokens).
- * The conversation total is maintained incrementally: nothing is re-counted per turn.
+ * The conversation total is maintained incrementally: nothing is re-counted per turn, and a
+ * message is counted when a projection first needs it, so the answer that ends a session (its
+ * report) is never counted.
  */
 export class ContextGuard {
-  /** Raw (uncorrected) tokens of every message in the conversation so far. */
+  /** Raw (uncorrected) tokens of the counted messages of the conversation. */
   private conversationRaw = 0;
+  /** Messages added since the total was last read. */
+  private readonly uncounted: ConversationMessage[] = [];
 
   constructor(
     private readonly windowOverride: number | undefined,
     private readonly maxOutputTokens: number,
+    /** Raw tokens of messages (the session's estimator). */
+    private readonly countRaw: (messages: readonly ConversationMessage[]) => number,
   ) {}
 
-  addRaw(tokens: number): void {
-    this.conversationRaw += tokens;
+  add(message: ConversationMessage): void {
+    this.uncounted.push(message);
   }
 
   get rawConversationTokens(): number {
+    if (this.uncounted.length > 0) {
+      this.conversationRaw += this.countRaw(this.uncounted);
+      this.uncounted.length = 0;
+    }
     return this.conversationRaw;
   }
 

@@ -78,7 +78,7 @@ export class TurnLoop {
 
   push(message: ConversationMessage): void {
     this.o.state.conversation.push(message);
-    this.o.guard.addRaw(this.o.estimator.rawMessages([message]));
+    this.o.guard.add(message);
   }
 
   async run(): Promise<void> {

@@ -23,16 +23,10 @@ export class SessionRecorder {
     base: { isMaster: boolean; sessionId: string; agentPath: string; headendId?: string },
     private readonly now: () => number,
   ) {
-    const common = {
-      isMaster: base.isMaster,
-      sessionId: base.sessionId,
-      agentPath: base.agentPath,
-      ...(base.headendId === undefined ? {} : { headendId: base.headendId }),
-    };
-    this.metaPlain = Object.freeze({ ...common, isFinal: false });
-    this.metaStream = Object.freeze({ ...common, isFinal: false, source: 'stream' as const });
-    this.metaFinalize = Object.freeze({ ...common, isFinal: false, source: 'finalize' as const });
-    this.metaFinal = Object.freeze({ ...common, isFinal: true });
+    this.metaPlain = frozenMeta(base, false);
+    this.metaStream = frozenMeta(base, false, 'stream');
+    this.metaFinalize = frozenMeta(base, false, 'finalize');
+    this.metaFinal = frozenMeta(base, true);
     this.agentPath = base.agentPath;
     this.headendId = base.headendId;
   }
@@ -88,4 +82,24 @@ export class SessionRecorder {
     this.accounting.push(entry);
     this.emit({ type: 'accounting', entry });
   }
+}
+
+/** One event meta, built field by field rather than spread (four per session). */
+function frozenMeta(
+  base: { isMaster: boolean; sessionId: string; agentPath: string; headendId?: string },
+  isFinal: boolean,
+  source?: 'stream' | 'finalize',
+): AgentEventMeta {
+  const meta: AgentEventMeta =
+    base.headendId === undefined
+      ? { isMaster: base.isMaster, sessionId: base.sessionId, agentPath: base.agentPath, isFinal }
+      : {
+          isMaster: base.isMaster,
+          sessionId: base.sessionId,
+          agentPath: base.agentPath,
+          headendId: base.headendId,
+          isFinal,
+        };
+  if (source !== undefined) meta.source = source;
+  return Object.freeze(meta);
 }

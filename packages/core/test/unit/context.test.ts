@@ -127,23 +127,28 @@ describe('TokenEstimator', () => {
   });
 });
 
+/** A guard whose messages count as many tokens as their text has characters. */
+const byLength = (messages: readonly ConversationMessage[]) =>
+  messages.reduce((sum, message) => sum + message.content.length, 0);
+
 describe('ContextGuard', () => {
   test('the limit is the window less the buffer and the output reserve', () => {
-    const guard = new ContextGuard(undefined, 1000);
+    const guard = new ContextGuard(undefined, 1000, byLength);
     const target = {
       client: { provider: 'p', model: 'm', stream: async function* () {} },
       contextWindow: 10_000,
       contextBuffer: 500,
     };
     expect(guard.limitFor(target)).toBe(8500);
-    expect(new ContextGuard(4000, 0).limitFor(target)).toBe(3500);
-    expect(new ContextGuard(4000, 0).limitFor(undefined)).toBe(3744);
+    expect(new ContextGuard(4000, 0, byLength).limitFor(target)).toBe(3500);
+    expect(new ContextGuard(4000, 0, byLength).limitFor(undefined)).toBe(3744);
     expect(guard.limitFor(undefined)).toBe(131_072 - 256 - 1000);
   });
 
   test('projects a new result against what is already used', () => {
-    const guard = new ContextGuard(1256, 0);
-    guard.addRaw(900);
+    const guard = new ContextGuard(1256, 0, byLength);
+    guard.add({ role: 'user', content: 'x'.repeat(900) });
+    expect(guard.rawConversationTokens).toBe(900);
     expect(guard.project(900, 100, undefined)).toEqual({
       projected: 1000,
       limit: 1000,
@@ -151,5 +156,21 @@ describe('ContextGuard', () => {
       fits: true,
     });
     expect(guard.project(900, 101, undefined).fits).toBe(false);
+  });
+
+  test('counts a message when the total is first read, once', () => {
+    let counted = 0;
+    const guard = new ContextGuard(undefined, 0, (messages) => {
+      counted += messages.length;
+      return byLength(messages);
+    });
+    guard.add({ role: 'user', content: 'abc' });
+    guard.add({ role: 'assistant', content: 'de' });
+    expect(counted).toBe(0);
+    expect(guard.rawConversationTokens).toBe(5);
+    expect(guard.rawConversationTokens).toBe(5);
+    guard.add({ role: 'user', content: 'f' });
+    expect(guard.rawConversationTokens).toBe(6);
+    expect(counted).toBe(3);
   });
 });
