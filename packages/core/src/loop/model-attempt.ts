@@ -256,15 +256,16 @@ function llmEntry(
     error?: string;
   },
 ): LlmAccountingEntry {
-  const tokens = {
+  // Optional fields set one by one: a conditional spread per field cost an object each, per call.
+  const tokens: LlmAccountingEntry['tokens'] = {
     inputTokens: usage?.inputTokens ?? 0,
     outputTokens: usage?.outputTokens ?? 0,
     totalTokens: usage?.totalTokens ?? (usage?.inputTokens ?? 0) + (usage?.outputTokens ?? 0),
-    ...(usage?.cachedTokens === undefined ? {} : { cachedTokens: usage.cachedTokens }),
-    ...(usage?.cacheWriteTokens === undefined ? {} : { cacheWriteTokens: usage.cacheWriteTokens }),
-    ...(usage?.reasoningTokens === undefined ? {} : { reasoningTokens: usage.reasoningTokens }),
   };
-  return {
+  if (usage?.cachedTokens !== undefined) tokens.cachedTokens = usage.cachedTokens;
+  if (usage?.cacheWriteTokens !== undefined) tokens.cacheWriteTokens = usage.cacheWriteTokens;
+  if (usage?.reasoningTokens !== undefined) tokens.reasoningTokens = usage.reasoningTokens;
+  const entry: LlmAccountingEntry = {
     type: 'llm',
     timestamp: context.now(),
     status,
@@ -275,15 +276,15 @@ function llmEntry(
     turn: context.recorder.turn,
     attempt: context.attempt,
     agentPath: context.agentPath,
-    ...(usage?.costUsd === undefined ? {} : { costUsd: usage.costUsd }),
-    ...(usage?.upstreamInferenceCostUsd === undefined
-      ? {}
-      : { upstreamInferenceCostUsd: usage.upstreamInferenceCostUsd }),
-    ...(extra.stopReason === undefined ? {} : { stopReason: extra.stopReason }),
-    ...(extra.actualProvider === undefined ? {} : { actualProvider: extra.actualProvider }),
-    ...(extra.actualModel === undefined ? {} : { actualModel: extra.actualModel }),
-    ...(extra.error === undefined ? {} : { error: extra.error }),
   };
+  if (usage?.costUsd !== undefined) entry.costUsd = usage.costUsd;
+  if (usage?.upstreamInferenceCostUsd !== undefined)
+    entry.upstreamInferenceCostUsd = usage.upstreamInferenceCostUsd;
+  if (extra.stopReason !== undefined) entry.stopReason = extra.stopReason;
+  if (extra.actualProvider !== undefined) entry.actualProvider = extra.actualProvider;
+  if (extra.actualModel !== undefined) entry.actualModel = extra.actualModel;
+  if (extra.error !== undefined) entry.error = extra.error;
+  return entry;
 }
 
 /** Anything a client throws becomes a ModelError; a plain Error is a network-class failure. */

@@ -67,6 +67,14 @@ class LazyAbort {
   }
 }
 
+export interface ExternalCallOptions {
+  signal: AbortSignal;
+  timeoutMs: number;
+  onProgress?: (p: { progress: number; total?: number; message?: string }) => void;
+  /** The paused sub-agent session this call continues (a resumed session's paused turn). */
+  resume?: PausedChild;
+}
+
 /**
  * Runs one external tool call with its own timeout and the session's signal. A provider that
  * throws, hangs past the timeout or ignores the signal still yields an outcome: never a crash.
@@ -76,13 +84,7 @@ export async function runExternalCall(
   name: string,
   args: Record<string, unknown>,
   callId: string,
-  options: {
-    signal: AbortSignal;
-    timeoutMs: number;
-    onProgress?: (p: { progress: number; total?: number; message?: string }) => void;
-    /** The paused sub-agent session this call continues (a resumed session's paused turn). */
-    resume?: PausedChild;
-  },
+  options: ExternalCallOptions,
 ): Promise<RawToolOutcome> {
   const resolved = registry.resolve(name);
   if (resolved === undefined) {
@@ -96,25 +98,25 @@ export async function runExternalCall(
   }
   const { provider } = resolved;
   const abort = new LazyAbort();
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<ToolResult>((resolve) => {
-    timer = setTimeout(() => {
-      resolve({ ok: false, error: { kind: 'timeout', message: `no answer within ${options.timeoutMs} ms` } });
-      abort.abort(new Error('tool timeout'));
-    }, options.timeoutMs);
+  // One promise settled by whichever comes first: the answer, the timeout or the session's
+  // cancellation (a race of three promises cost each call three more).
+  let settle!: (result: ToolResult) => void;
+  const settled = new Promise<ToolResult>((resolve) => {
+    settle = resolve;
   });
+  const timer = setTimeout(() => {
+    settle({ ok: false, error: { kind: 'timeout', message: `no answer within ${options.timeoutMs} ms` } });
+    abort.abort(new Error('tool timeout'));
+  }, options.timeoutMs);
   // Only the session's own cancellation counts as "cancelled"; our timeout aborts the call too.
-  let onCancelled = () => {};
-  const aborted = new Promise<ToolResult>((resolve) => {
-    onCancelled = () => {
-      abort.abort(options.signal.reason);
-      resolve({ ok: false, error: { kind: 'aborted', message: 'the session was cancelled' } });
-    };
-    if (options.signal.aborted) onCancelled();
-    else options.signal.addEventListener('abort', onCancelled, { once: true });
-  });
+  const onCancelled = () => {
+    abort.abort(options.signal.reason);
+    settle({ ok: false, error: { kind: 'aborted', message: 'the session was cancelled' } });
+  };
+  if (options.signal.aborted) onCancelled();
+  else options.signal.addEventListener('abort', onCancelled, { once: true });
   try {
-    const call = provider
+    provider
       .execute(
         {
           name,
@@ -130,41 +132,39 @@ export async function runExternalCall(
           ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
         },
       )
-      .catch(
-        (error: unknown): ToolResult => ({
-          ok: false,
-          error: { kind: 'execution', message: errorMessage(error) },
-        }),
+      .then(settle, (error: unknown) =>
+        settle({ ok: false, error: { kind: 'execution', message: errorMessage(error) } }),
       );
-    const result = await Promise.race([call, deadline, aborted]);
-    const child = result.childSession === undefined ? {} : { childSession: result.childSession };
-    if (!result.ok) {
-      return {
-        ok: false,
-        text: failedText(result.error.message),
-        error: result.error.kind,
-        provider,
-        ...child,
-        ...(result.paused === undefined ? {} : { paused: result.paused }),
-      };
-    }
-    if (result.isError === true)
-      return { ok: false, text: result.text, error: 'tool_error', provider, ...child };
-    const structured = result.structured === undefined ? {} : { structured: result.structured };
-    const end = result.endSession === undefined ? {} : { endSession: result.endSession };
-    return {
-      ok: true,
-      text: result.text,
-      provider,
-      ...child,
-      ...structured,
-      ...end,
-      ...(result.cached ? { cached: true } : {}),
-    };
+    return outcomeOf(await settled, provider);
   } finally {
     clearTimeout(timer);
     options.signal.removeEventListener('abort', onCancelled);
   }
+}
+
+/** What the executor keeps of a tool's result. */
+function outcomeOf(result: ToolResult, provider: ToolProvider): RawToolOutcome {
+  if (!result.ok) {
+    const outcome: RawToolOutcome = {
+      ok: false,
+      text: failedText(result.error.message),
+      error: result.error.kind,
+      provider,
+    };
+    if (result.childSession !== undefined) outcome.childSession = result.childSession;
+    if (result.paused !== undefined) outcome.paused = result.paused;
+    return outcome;
+  }
+  const outcome: RawToolOutcome =
+    result.isError === true
+      ? { ok: false, text: result.text, error: 'tool_error', provider }
+      : { ok: true, text: result.text, provider };
+  if (result.childSession !== undefined) outcome.childSession = result.childSession;
+  if (result.isError === true) return outcome;
+  if (result.structured !== undefined) outcome.structured = result.structured;
+  if (result.endSession !== undefined) outcome.endSession = result.endSession;
+  if (result.cached) outcome.cached = true;
+  return outcome;
 }
 
 /** `protocol:namespace:tool` for log lines. */

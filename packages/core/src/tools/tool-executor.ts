@@ -17,6 +17,7 @@ import type { SessionRecorder } from '../observe/recorder.js';
 import { deniedMessage } from './approval-gate.js';
 import { CallBudget } from './call-budget.js';
 import {
+  type ExternalCallOptions,
   failedText,
   type PausedCall,
   type RawToolOutcome,
@@ -111,13 +112,14 @@ export class ToolExecutor {
       const sized = await this.options.sizer.admit(call, run.outcome.text);
       if (sized.contextExceeded) forceFinal = 'context';
       run.finish(sized.text);
-      messages.push({
+      const message: ToolResultMessage = {
         role: 'tool',
         toolCallId: call.id,
         toolName: call.name,
         content: sized.text,
-        ...(run.outcome.ok ? {} : { isError: true }),
-      });
+      };
+      if (!run.outcome.ok) message.isError = true;
+      messages.push(message);
     }
     const onlyTaskStatus = calls.length > 0 && calls.every((call) => call.name === TASK_STATUS_TOOL);
     // Set only on calls that succeeded (a batch carries the one of its inner calls).
@@ -193,12 +195,13 @@ export class ToolExecutor {
       });
       const resume = this.pausedChildren.get(call.id);
       this.pausedChildren.delete(call.id);
-      outcome = await runExternalCall(this.options.registry, call.name, call.arguments, call.id, {
+      const callOptions: ExternalCallOptions = {
         signal: this.options.signal,
         timeoutMs: this.options.toolTimeoutMs,
         onProgress: (p) => this.events.progress(call, p),
-        ...(resume === undefined ? {} : { resume }),
-      });
+      };
+      if (resume !== undefined) callOptions.resume = resume;
+      outcome = await runExternalCall(this.options.registry, call.name, call.arguments, call.id, callOptions);
     }
     this.events.finished(call, outcome, this.options.now() - started);
     return { outcome, finish: (text) => this.finishCall(call, node, started, argsJson, outcome, text) };
@@ -226,16 +229,16 @@ export class ToolExecutor {
       charactersOut: charactersOut(call, internal, outcome.ok, textOut),
       turn: this.options.recorder.turn,
       agentPath: this.options.agentPath,
-      ...(outcome.ok ? {} : { error: outcome.error ?? 'failed' }),
-      ...(outcome.cached ? { cached: true as const } : {}),
     };
+    if (!outcome.ok) entry.error = outcome.error ?? 'failed';
+    if (outcome.cached) entry.cached = true;
     this.options.recorder.account(entry);
     if (outcome.cached) node.cached = true;
     if (outcome.childSession !== undefined) node.children.push(outcome.childSession);
     this.options.opTree.end(node, outcome.ok ? 'ok' : 'failed', {
       accounting: entry,
-      ...(outcome.ok ? {} : { error: outcome.error ?? 'failed' }),
-      ...(outcome.structured === undefined ? {} : { structuredOutput: outcome.structured }),
+      error: outcome.ok ? undefined : (outcome.error ?? 'failed'),
+      structuredOutput: outcome.structured,
     });
     if (!internal) {
       this.options.recorder.log({
