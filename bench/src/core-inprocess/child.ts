@@ -1,7 +1,7 @@
-// One measurement in a fresh process: `child.ts <turns> <sessions> <runs>` runs agent-core
-// sessions against the in-process model and prints the CPU per turn of each run as JSON.
-import { defineAgent, run, tool } from '@agent/core';
-import { createModelClient } from '@agent/providers';
+// One measurement in a fresh process: `child.ts <turns> <sessions> <runs> [checkout]` runs
+// agent-core sessions against the in-process model and prints the CPU per turn of each run as
+// JSON. With a checkout (another built copy of the repository), its core and providers run.
+import { pathToFileURL } from 'node:url';
 import {
   FINAL_ANSWER,
   INSTRUCTIONS,
@@ -14,7 +14,12 @@ import {
 } from '../agent-loop/script.js';
 import { inProcessModel, warmupSessions } from './in-process-model.js';
 
-const [turns, sessions, runs] = process.argv.slice(2).map(Number) as [number, number, number];
+const [turns, sessions, runs] = process.argv.slice(2, 5).map(Number) as [number, number, number];
+const checkout = process.argv[5];
+const built = (pkg: string) =>
+  checkout === undefined ? `@agent/${pkg}` : pathToFileURL(`${checkout}/packages/${pkg}/dist/index.js`).href;
+const { defineAgent, run, tool } = (await import(built('core'))) as typeof import('@agent/core');
+const { createModelClient } = (await import(built('providers'))) as typeof import('@agent/providers');
 const gc = (globalThis as { gc?: () => void }).gc;
 // The tokenizer an `openai` client of this model counts with (no request is made).
 const counter = createModelClient({ type: 'openai', provider: 'openai', model: MODEL, apiKey: 'unused' });

@@ -7,7 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { BENCH_DIR } from '../agent-loop/paths.js';
 import { warmupSessions } from '../core-inprocess/in-process-model.js';
-import { formatNumber, formatSpread, spread } from '../harness/measure.js';
+import { formatSpread, spread } from '../harness/measure.js';
+import { otherCheckouts } from '../harness/other-checkouts.js';
 import type { BenchCheck, BenchSuite, SuiteResult } from '../harness/types.js';
 
 const CHILD = fileURLToPath(new URL('../core-inprocess/child.ts', import.meta.url));
@@ -33,23 +34,29 @@ interface Measured {
   expected: number;
 }
 
-async function measure(plan: Plan): Promise<Measured> {
-  const values: number[] = [];
-  let answered = 0;
-  let expected = 0;
-  for (let p = 0; p < plan.processes; p++) {
-    const { stdout } = await run(
-      process.execPath,
-      ['--import', 'tsx', '--expose-gc', CHILD, String(plan.turns), String(plan.sessions), String(plan.runs)],
-      { cwd: BENCH_DIR, maxBuffer: 1 << 20 },
-    );
-    const reply = JSON.parse(stdout) as { perTurnUs: number[]; answered: number };
-    values.push(...reply.perTurnUs);
-    answered += reply.answered;
-    expected += warmupSessions(plan.turns) + plan.sessions * plan.runs;
-  }
-  return { values, answered, expected };
+/** One fresh process of `checkout` (this one when undefined) playing `plan` once. */
+async function measureOnce(plan: Plan, checkout: string | undefined, into: Measured): Promise<void> {
+  const { stdout } = await run(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      '--expose-gc',
+      CHILD,
+      String(plan.turns),
+      String(plan.sessions),
+      String(plan.runs),
+      ...(checkout === undefined ? [] : [checkout]),
+    ],
+    { cwd: BENCH_DIR, maxBuffer: 1 << 20 },
+  );
+  const reply = JSON.parse(stdout) as { perTurnUs: number[]; answered: number };
+  into.values.push(...reply.perTurnUs);
+  into.answered += reply.answered;
+  into.expected += warmupSessions(plan.turns) + plan.sessions * plan.runs;
 }
+
+const cell = (values: readonly number[]) => formatSpread(spread(values), 0);
 
 export const coreInProcessSuite: BenchSuite = {
   id: 'core-inprocess',
@@ -58,30 +65,40 @@ export const coreInProcessSuite: BenchSuite = {
     'The agent-loop script (N turns of two lookup calls, then the FINAL-tagged answer) played by a model inside the process: CPU per turn of the core alone, with no HTTP, SDK or provider layer.',
   async run({ quick }): Promise<SuiteResult> {
     const plans = quick ? QUICK : FULL;
+    // This checkout, then any BENCH_COMPARE checkouts (built), their processes alternated.
+    const checkouts = [{ label: 'this checkout', dir: undefined as string | undefined }, ...otherCheckouts()];
     const rows: (string | number)[][] = [];
-    const raw: Record<string, number[]> = {};
+    const raw: Record<string, Record<string, number[]>> = {};
     const checks: BenchCheck[] = [];
     for (const plan of plans) {
-      const { values, answered, expected } = await measure(plan);
-      checks.push({
-        name: `core-inprocess N=${plan.turns}: every session answered ${'`'}FINAL-ANSWER-42${'`'}`,
-        ok: answered === expected,
-        detail: `${answered} of ${expected}`,
-      });
-      raw[`N=${plan.turns}`] = values;
-      rows.push([plan.turns, formatSpread(spread(values), 0), formatNumber(spread(values).median / 1000, 3)]);
+      const measured = checkouts.map((): Measured => ({ values: [], answered: 0, expected: 0 }));
+      for (let p = 0; p < plan.processes; p++) {
+        for (const [index, checkout] of checkouts.entries())
+          await measureOnce(plan, checkout.dir, measured[index]!);
+      }
+      for (const [index, checkout] of checkouts.entries()) {
+        const { values, answered, expected } = measured[index]!;
+        checks.push({
+          name: `core-inprocess N=${plan.turns} (${checkout.label}): every session answered ${'`'}FINAL-ANSWER-42${'`'}`,
+          ok: answered === expected,
+          detail: `${answered} of ${expected}`,
+        });
+        (raw[checkout.label] ??= {})[`N=${plan.turns}`] = values;
+      }
+      rows.push([plan.turns, ...measured.map((m) => cell(m.values))]);
     }
     return {
       tables: [
         {
-          caption: `agent-core CPU per turn with an in-process model (median (min-max); ${plans[0]!.processes} fresh processes x ${plans[0]!.runs} runs per N, after warm-up)`,
-          columns: ['N', 'us per turn', 'ms per turn'],
+          caption: `agent-core CPU per turn with an in-process model, microseconds (median (min-max); ${plans[0]!.processes} fresh processes x ${plans[0]!.runs} runs per N and checkout, after warm-up, the checkouts' processes alternated)`,
+          columns: ['N', ...checkouts.map((c) => c.label)],
           rows,
         },
       ],
       notes: [
         'The model is `inProcessModel` (`bench/src/core-inprocess/in-process-model.ts`): it answers each request with what the agent-loop server would (`planAnswer` of the same script: the same tool calls, the FINAL tag in 4-character deltas) as `ModelStreamEvent`s, so the session does all its own work (notice, context guard with the o200k tokenizer, tool validation and execution, FINAL-slot parsing, events, logs, accounting, op tree) and nothing else.',
         "Read it beside the agent-loop suite: agent-core's CPU per turn there minus this is what the same session costs around the HTTP path (the provider layer, the SDK, and what the core's work does to the rest of the process: garbage, caches); the providers-loop contender there gives the provider layer's share.",
+        '`BENCH_COMPARE="label=/path/to/checkout;..."` adds built checkouts of the repository (with `defineAgent` and `run`) as columns: the same child runs their `packages/core` and `packages/providers` builds.',
       ],
       checks,
       raw,
