@@ -1,27 +1,38 @@
 // `@agent/core` `run` over `@agent/providers` (`type: 'openai'`, the official `openai` client
 // underneath), one `tool()` with the local tool (its JSON Schema validated by the core).
-import { type Agent, defineAgent, type RunOptions, run, tool } from '@agent/core';
-import { createModelClient } from '@agent/providers';
+
+import type { Agent, RunOptions } from '@agent/core';
+import * as thisCore from '@agent/core';
+import * as thisProviders from '@agent/providers';
 import { INSTRUCTIONS, lookup, MODEL, TOOL_DESCRIPTION, TOOL_NAME, TOOL_SCHEMA } from '../script.js';
 import type { ContenderFactory, SessionOutcome, SessionRunner } from './types.js';
 
-const lookupTool = tool({
-  name: TOOL_NAME,
-  description: TOOL_DESCRIPTION,
-  parameters: TOOL_SCHEMA,
-  execute: ({ key }) => lookup(key),
-});
+/** The core and providers a session runs on: this checkout's, or another built one's. */
+export interface CoreModules {
+  core: Pick<typeof thisCore, 'defineAgent' | 'run' | 'tool'>;
+  providers: Pick<typeof thisProviders, 'createModelClient'>;
+}
 
 /** How one session is run: `run` as is, or wrapped (the traced contender). */
 export type CoreRun = (
-  agent: Parameters<typeof run>[0],
+  agent: Parameters<typeof thisCore.run>[0],
   prompt: string,
   options: RunOptions,
-) => ReturnType<typeof run>;
+) => ReturnType<typeof thisCore.run>;
 
 /** The agent-core session, with `runWith` running each one (plain `run` by default). */
-export function coreSessions(baseURL: string, runWith: CoreRun = run): SessionRunner {
-  const client = createModelClient({
+export function coreSessions(
+  baseURL: string,
+  runWith: CoreRun = thisCore.run,
+  { core, providers }: CoreModules = { core: thisCore, providers: thisProviders },
+): SessionRunner {
+  const lookupTool = core.tool({
+    name: TOOL_NAME,
+    description: TOOL_DESCRIPTION,
+    parameters: TOOL_SCHEMA,
+    execute: ({ key }) => lookup(key),
+  });
+  const client = providers.createModelClient({
     type: 'openai',
     provider: 'openai',
     model: MODEL,
@@ -33,7 +44,7 @@ export function coreSessions(baseURL: string, runWith: CoreRun = run): SessionRu
   const agentFor = (turns: number): Agent => {
     let agent = agents.get(turns);
     if (agent === undefined) {
-      agent = defineAgent({
+      agent = core.defineAgent({
         model: client,
         instructions: INSTRUCTIONS,
         tools: [lookupTool],

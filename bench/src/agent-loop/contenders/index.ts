@@ -1,3 +1,4 @@
+import { otherCheckouts } from '../../harness/other-checkouts.js';
 import type { ContenderFactory } from './types.js';
 
 /** What the report says about a contender, and how a child process loads it. */
@@ -15,7 +16,7 @@ export interface ContenderInfo {
   load(): Promise<ContenderFactory>;
 }
 
-export const contenders: readonly ContenderInfo[] = [
+const ownContenders: readonly ContenderInfo[] = [
   {
     id: 'raw-loop',
     packages: ['openai'],
@@ -83,12 +84,29 @@ export const contenders: readonly ContenderInfo[] = [
   },
 ];
 
+/** agent-core as each `BENCH_COMPARE` checkout (built) runs it: the code before a change, same run. */
+function checkoutContenders(): ContenderInfo[] {
+  return otherCheckouts().map(({ label, dir }) => ({
+    id: `${CHECKOUT_PREFIX}${label}`,
+    packages: [],
+    transport: `as agent-core, with the core and providers built in the checkout "${label}" (\`BENCH_COMPARE\`; one from before the API redesign runs the session through \`runAgent\` with a \`ToolProvider\`)`,
+    events: 'as agent-core',
+    streams: true,
+    load: async () => (await import('./agent-core-checkout.js')).checkoutCore(dir),
+  }));
+}
+
 export const RAW_LOOP_ID = 'raw-loop';
+/** Ids of the agent-core of another checkout start with this. */
+export const CHECKOUT_PREFIX = 'agent-core@';
 export const CORE_ID = 'agent-core';
 /** The raw loop through @agent/providers: not a peer, the provider layer's share of agent-core's cost. */
 export const PROVIDERS_LOOP_ID = 'providers-loop';
 /** agent-core with tracing on: not a peer, the same runtime's cost of tracing. */
 export const CORE_TRACED_ID = 'agent-core-traced';
+
+/** Every contender of this run: ours, the peers, then any `BENCH_COMPARE` checkouts. */
+export const contenders: readonly ContenderInfo[] = [...ownContenders, ...checkoutContenders()];
 
 export function contenderById(id: string): ContenderInfo {
   const found = contenders.find((contender) => contender.id === id);
@@ -102,5 +120,6 @@ export function contenderById(id: string): ContenderInfo {
 
 /** Another framework a user would pick instead (not the raw floor, nor one of our own variants). */
 export function isPeer(id: string): boolean {
-  return id !== RAW_LOOP_ID && id !== CORE_ID && id !== CORE_TRACED_ID && id !== PROVIDERS_LOOP_ID;
+  const ours = [RAW_LOOP_ID, CORE_ID, CORE_TRACED_ID, PROVIDERS_LOOP_ID];
+  return !ours.includes(id) && !id.startsWith(CHECKOUT_PREFIX);
 }
