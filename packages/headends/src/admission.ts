@@ -137,7 +137,7 @@ export class Admission {
 
   /** Aborts every running session. */
   abortAll(reason = 'server shutting down'): void {
-    for (const controller of this.sessions) controller.abort(new Error(reason));
+    for (const controller of this.sessions) controller.abort(new AgentError('aborted', reason));
   }
 
   /** Resolves when no session runs or waits. */
@@ -148,14 +148,14 @@ export class Admission {
 
   private ticket(clientSignal: AbortSignal | undefined): SessionTicket {
     const controller = new AbortController();
-    const onClientAbort = () => controller.abort(new Error('client disconnected'));
+    const onClientAbort = () => controller.abort(new AgentError('aborted', 'client disconnected'));
     if (clientSignal?.aborted) onClientAbort();
     else clientSignal?.addEventListener('abort', onClientAbort, { once: true });
     this.sessions.add(controller);
     let released = false;
     return {
       signal: controller.signal,
-      abort: (reason = 'session aborted') => controller.abort(new Error(reason)),
+      abort: (reason = 'session aborted') => controller.abort(new AgentError('aborted', reason)),
       release: () => {
         if (released) return;
         released = true;

@@ -7,7 +7,9 @@ export type HeadendErrorCode =
   /** Asking an MCP client for an approval failed (not a timeout, which is a denial). */
   | 'approval_failed'
   /** The client went away while its request waited for a session slot. */
-  | 'client_gone';
+  | 'client_gone'
+  /** An SSE event name with a line break (it would end the event early). */
+  | 'invalid_sse_event';
 
 /** Something a headend depends on answered in a way it cannot go on from. */
 export class HeadendError extends AgentError {

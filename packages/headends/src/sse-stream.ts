@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
+import { HeadendError } from './headend-error.js';
 
 /** One server-sent event. */
 export interface SseMessage {
@@ -29,7 +30,7 @@ const SSE_HEADERS = {
 /** An event in the wire format: `event:` line, one `data:` line per line of the data, blank line. */
 export function sseFrame(message: SseMessage): string {
   if (message.event !== undefined && /[\r\n]/.test(message.event))
-    throw new Error('an SSE event name must not contain "\\r" or "\\n"');
+    throw new HeadendError('invalid_sse_event', 'an SSE event name must not contain "\\r" or "\\n"');
   const data = /[\r\n]/.test(message.data)
     ? message.data
         .split(/\r\n|\r|\n/)

@@ -67,6 +67,8 @@ describe('Admission', () => {
     admission.abortAll('deadline');
     expect(running.signal.aborted).toBe(true);
     expect((running.signal.reason as Error).message).toBe('deadline');
+    // A reason a program can tell apart: the project's error base, code `aborted`.
+    expect(AgentError.is(running.signal.reason, 'aborted')).toBe(true);
     const idle = admission.idle();
     running.release();
     await idle;

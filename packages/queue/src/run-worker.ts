@@ -8,7 +8,7 @@ import type {
   OutputFormat,
   SessionSnapshot,
 } from '@agent/protocol';
-import { ConfigError } from '@agent/protocol';
+import { AgentError, ConfigError } from '@agent/protocol';
 import { abortableSleep, errorMessage, isPositiveInteger } from '@agent/protocol/util';
 import { DelayedError, type Job, UnrecoverableError, Worker } from 'bullmq';
 import { openQueueRedis } from './connection.js';
@@ -120,7 +120,7 @@ export async function openRunWorker(options: RunWorkerOptions): Promise<RunWorke
   let stopping = false;
 
   subscriber.on('message', (_channel: string, jobId: string) => {
-    running.get(jobId)?.controller.abort(new Error('the client went away'));
+    running.get(jobId)?.controller.abort(new AgentError('aborted', 'the client went away'));
   });
   await subscriber.subscribe(keys.cancel);
 
@@ -230,7 +230,9 @@ export async function openRunWorker(options: RunWorkerOptions): Promise<RunWorke
       for (const entry of running.values()) {
         entry.handedBack = true;
         sessionStore.handBack(entry.sessionId);
-        entry.controller.abort(new Error('the worker is stopping; the session moves to another worker'));
+        entry.controller.abort(
+          new AgentError('aborted', 'the worker is stopping; the session moves to another worker'),
+        );
       }
       await closing;
       await sessionStore.close().catch(() => undefined);

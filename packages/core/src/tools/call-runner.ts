@@ -1,12 +1,13 @@
-import type {
-  OpNode,
-  PausedChild,
-  PendingToolCall,
-  SessionNode,
-  SessionSnapshot,
-  ToolEndSession,
-  ToolProvider,
-  ToolResult,
+import {
+  AgentError,
+  type OpNode,
+  type PausedChild,
+  type PendingToolCall,
+  type SessionNode,
+  type SessionSnapshot,
+  type ToolEndSession,
+  type ToolProvider,
+  type ToolResult,
 } from '@agent/protocol';
 import { errorMessage } from '@agent/protocol/util';
 import type { ToolLookup } from './tool-registry.js';
@@ -106,7 +107,7 @@ export async function runExternalCall(
   });
   const timer = setTimeout(() => {
     settle({ ok: false, error: { kind: 'timeout', message: `no answer within ${options.timeoutMs} ms` } });
-    abort.abort(new Error('tool timeout'));
+    abort.abort(new AgentError('timeout', 'tool timeout'));
   }, options.timeoutMs);
   // Only the session's own cancellation counts as "cancelled"; our timeout aborts the call too.
   const onCancelled = () => {

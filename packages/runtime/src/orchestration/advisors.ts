@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { AgentEventMeta, AgentResult, ExpectedOutput, SessionNode } from '@agent/protocol';
+import {
+  AgentError,
+  type AgentEventMeta,
+  type AgentResult,
+  type ExpectedOutput,
+  type SessionNode,
+} from '@agent/protocol';
 import { errorMessage } from '@agent/protocol/util';
 import type { AgentDefinition, FileRef } from '../agent-file/definition.js';
 import type { RunnerContext } from '../session-request.js';
@@ -76,7 +82,7 @@ async function runOne(
     );
   const timer = new AbortController();
   const timeout = setTimeout(
-    () => timer.abort(new Error(`advisor ${source} timed out after ${timeoutMs} ms`)),
+    () => timer.abort(new AgentError('timeout', `advisor ${source} timed out after ${timeoutMs} ms`)),
     timeoutMs,
   );
   const signal = caller.signal === undefined ? timer.signal : AbortSignal.any([caller.signal, timer.signal]);
