@@ -83,7 +83,9 @@ export const coreInProcessSuite: BenchSuite = {
           ok: answered === expected,
           detail: `${answered} of ${expected}`,
         });
-        (raw[checkout.label] ??= {})[`N=${plan.turns}`] = values;
+        const byN = raw[checkout.label] ?? {};
+        byN[`N=${plan.turns}`] = values;
+        raw[checkout.label] = byN;
       }
       rows.push([plan.turns, ...measured.map((m) => cell(m.values))]);
     }

@@ -1,6 +1,5 @@
 import type {
   AssistantMessage,
-  ConversationMessage,
   ModelRequest,
   ToolChoice,
   ToolDefinition,
