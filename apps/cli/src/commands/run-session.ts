@@ -1,4 +1,10 @@
-import type { AgentEvent, AgentEventMeta, AgentResult, ApprovalDecision } from '@agent/protocol';
+import {
+  AgentError,
+  type AgentEvent,
+  type AgentEventMeta,
+  type AgentResult,
+  type ApprovalDecision,
+} from '@agent/protocol';
 import { errorMessage } from '@agent/protocol/util';
 import type { ResolveOptions, RunAgentFileOptions } from '@agent/runtime';
 import type { OtelExport } from '@agent/telemetry/export';
@@ -127,11 +133,11 @@ export async function runSession(params: RunSessionParams): Promise<CliExitCode>
       status?.setNote('stopping: asking for the report (Ctrl-C again to cancel at once)');
       if (status === undefined)
         printErr('agent: stopping, asking for the report (press Ctrl-C again to cancel at once)');
-      stopper.abort(new Error('stopped by the user (SIGINT)'));
+      stopper.abort(new AgentError('aborted', 'stopped by the user (SIGINT)'));
     },
     onAbort: (signal) => {
       interrupted = signal;
-      controller.abort(new Error(`cancelled by ${signal}`));
+      controller.abort(new AgentError('aborted', `cancelled by ${signal}`));
       status?.stop();
       printErr('agent: cancelled');
       forcedExit ??= setTimeout(() => process.exit(signalExitCode(signal)), ABORT_GRACE_MS);
