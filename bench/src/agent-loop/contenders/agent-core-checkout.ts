@@ -3,8 +3,9 @@
 // redesign (no `defineAgent`) run the same session through `runAgent` with a `ToolProvider`.
 import { pathToFileURL } from 'node:url';
 import type { ToolProvider } from '@agent/protocol';
-import { INSTRUCTIONS, lookup, MODEL, TOOL_DESCRIPTION, TOOL_NAME, TOOL_SCHEMA } from '../script.js';
+import { INSTRUCTIONS, lookup, TOOL_DESCRIPTION, TOOL_NAME, TOOL_SCHEMA } from '../script.js';
 import { coreSessions } from './agent-core.js';
+import { benchModelClient } from './bench-client.js';
 import type { ContenderFactory, SessionOutcome, SessionRunner } from './types.js';
 
 type Core = typeof import('@agent/core');
@@ -48,13 +49,7 @@ export function checkoutCore(dir: string): ContenderFactory {
     const core = (await import(built(dir, 'core'))) as Core & { runAgent?: LegacyRunAgent };
     const providers = (await import(built(dir, 'providers'))) as Providers;
     if (typeof core.defineAgent === 'function') return coreSessions(baseURL, core.run, { core, providers });
-    const client = providers.createModelClient({
-      type: 'openai',
-      provider: 'openai',
-      model: MODEL,
-      apiKey: 'bench-key',
-      baseURL,
-    });
+    const client = benchModelClient(baseURL, providers);
     if (core.runAgent === undefined)
       throw new Error(`agent-core checkout ${dir}: neither defineAgent nor runAgent`);
     return legacySessions(core.runAgent, client);

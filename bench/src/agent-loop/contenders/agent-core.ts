@@ -4,7 +4,8 @@
 import type { Agent, RunOptions } from '@agent/core';
 import * as thisCore from '@agent/core';
 import * as thisProviders from '@agent/providers';
-import { INSTRUCTIONS, lookup, MODEL, TOOL_DESCRIPTION, TOOL_NAME, TOOL_SCHEMA } from '../script.js';
+import { INSTRUCTIONS, lookup, TOOL_DESCRIPTION, TOOL_NAME, TOOL_SCHEMA } from '../script.js';
+import { benchModelClient } from './bench-client.js';
 import type { ContenderFactory, SessionOutcome, SessionRunner } from './types.js';
 
 /** The core and providers a session runs on: this checkout's, or another built one's. */
@@ -32,13 +33,7 @@ export function coreSessions(
     parameters: TOOL_SCHEMA,
     execute: ({ key }) => lookup(key),
   });
-  const client = providers.createModelClient({
-    type: 'openai',
-    provider: 'openai',
-    model: MODEL,
-    apiKey: 'bench-key',
-    baseURL,
-  });
+  const client = benchModelClient(baseURL, providers);
   // Defined once per session length and run many times, as an application does.
   const agents = new Map<number, Agent>();
   const agentFor = (turns: number): Agent => {

@@ -2,8 +2,8 @@
 // over the official client) and no core: what the provider layer costs on its own, so the
 // report can tell it apart from what the core adds.
 import type { ConversationMessage, ToolCall, ToolDefinition } from '@agent/protocol';
-import { createModelClient } from '@agent/providers';
-import { INSTRUCTIONS, lookup, MODEL, TOOL_DESCRIPTION, TOOL_NAME, TOOL_SCHEMA } from '../script.js';
+import { INSTRUCTIONS, lookup, TOOL_DESCRIPTION, TOOL_NAME, TOOL_SCHEMA } from '../script.js';
+import { benchModelClient } from './bench-client.js';
 import type { ContenderFactory, SessionOutcome } from './types.js';
 
 const tools: readonly ToolDefinition[] = [
@@ -11,13 +11,7 @@ const tools: readonly ToolDefinition[] = [
 ];
 
 export const createProvidersLoop: ContenderFactory = (baseURL) => {
-  const client = createModelClient({
-    type: 'openai',
-    provider: 'openai',
-    model: MODEL,
-    apiKey: 'bench-key',
-    baseURL,
-  });
+  const client = benchModelClient(baseURL);
   return async (prompt, turns): Promise<SessionOutcome> => {
     const messages: ConversationMessage[] = [
       { role: 'system', content: INSTRUCTIONS },

@@ -150,16 +150,12 @@ export function chatMessages(request: ModelRequest, options: ChatRequestOptions)
   const progress = progressFor(request, options);
   const { out, ids } = progress;
   const history: HistoryContext = { ids, options };
-  const pushUser = (message: ChatMessage): void => {
-    if (options.rules.assistantAfterToolResults && out.at(-1)?.role === 'tool') {
-      out.push({ role: 'assistant', content: TOOL_RESULTS_BRIDGE });
-    }
-    out.push(message);
-  };
+  const { rules } = options;
+  const pushUser = (message: ChatMessage): void => pushUserMessage(out, message, rules);
   // Tool results at the end of what was converted: their images go after the run.
-  let toolRun: ToolResultMessage[] = [];
-  for (let i = progress.sources.length - 1; i >= 0 && progress.sources[i]!.role === 'tool'; i--)
-    toolRun.unshift(progress.sources[i] as ToolResultMessage);
+  let runStart = progress.sources.length;
+  while (runStart > 0 && progress.sources[runStart - 1]!.role === 'tool') runStart--;
+  let toolRun = progress.sources.slice(runStart) as ToolResultMessage[];
   const flushToolImages = (): void => {
     if (toolRun.length === 0) return;
     const images = toolImagesMessage(toolRun, ids);
@@ -195,15 +191,17 @@ export function chatMessages(request: ModelRequest, options: ChatRequestOptions)
   }
   const messages = out.slice();
   // The images of trailing tool results go in this request only: the next one may add results to the run.
-  if (toolRun.length > 0) {
-    const images = toolImagesMessage(toolRun, ids);
-    if (images) {
-      if (options.rules.assistantAfterToolResults)
-        messages.push({ role: 'assistant', content: TOOL_RESULTS_BRIDGE });
-      messages.push(images);
-    }
-  }
+  const images = toolRun.length > 0 ? toolImagesMessage(toolRun, ids) : undefined;
+  if (images) pushUserMessage(messages, images, rules);
   return messages;
+}
+
+/** A user message; servers that refuse user after tool get an assistant bridge first. */
+function pushUserMessage(list: ChatMessage[], message: ChatMessage, rules: RequestRules): void {
+  if (rules.assistantAfterToolResults && list.at(-1)?.role === 'tool') {
+    list.push({ role: 'assistant', content: TOOL_RESULTS_BRIDGE });
+  }
+  list.push(message);
 }
 
 function toolChoice(choice: ToolChoice): OpenAI.Chat.ChatCompletionToolChoiceOption {
