@@ -42,8 +42,11 @@ export type EventListener = (event: AgentEvent, meta: AgentEventMeta) => void;
 /** What an agent is, defined once and run many times (`defineAgent`). */
 /** Which of the session's own tools are offered (see `AgentConfig.internalTools`). */
 export interface InternalToolsConfig {
-  /** `agent__task_status`: progress and status events from the model (default true). */
-  taskStatus?: boolean;
+  /**
+   * `agent__task_status`: progress and status events from the model. `'auto'` (default) offers
+   * it only to runs with an `onEvent` listener, the one way progress reaches anyone.
+   */
+  taskStatus?: boolean | 'auto';
   /** `agent__batch`: `'auto'` (default) offers it only to models without native parallel tool calls. */
   batch?: boolean | 'auto';
 }
@@ -110,9 +113,10 @@ export interface AgentConfig {
   toolOutput?: ToolOutputConfig;
   /**
    * The session's own tools. `false`: neither `agent__task_status` nor `agent__batch` (extraction
-   * children). `true` or absent: the defaults of the object form, `{ taskStatus: true, batch: 'auto' }`:
-   * task status always, the batch tool only when some model does not make parallel tool calls
-   * natively (`ModelClient.parallelToolCalls`). Each one is ~130-200 tokens on every request.
+   * children). `true` or absent: the defaults of the object form, `{ taskStatus: 'auto', batch: 'auto' }`:
+   * task status only when the run has an `onEvent` listener, the batch tool only when some model
+   * does not make parallel tool calls natively (`ModelClient.parallelToolCalls`). Each one is
+   * ~125-200 tokens on every request it is offered in; a tool not turned off is answered anyway.
    */
   internalTools?: boolean | InternalToolsConfig;
   /**

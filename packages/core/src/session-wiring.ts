@@ -51,7 +51,7 @@ export interface LoopWiring {
 /** Builds the turn loop with its result sizer and tool executor. */
 export function wireTurnLoop(w: LoopWiring): TurnLoop {
   const { config, hook, registry, reportBack, checkpointer } = w;
-  const choice = internalToolChoice(config.internalTools, w.targets);
+  const choice = internalToolChoice(config.internalTools, w.targets, config.onEvent !== undefined);
   const sizer = new ResultSizer({
     hook,
     estimator: w.estimator,
@@ -79,7 +79,7 @@ export function wireTurnLoop(w: LoopWiring): TurnLoop {
   });
   const finalTools = reportBack === undefined ? [] : [reportBack];
   const internal = [
-    ...(choice.taskStatus ? [taskStatusTool] : []),
+    ...(choice.offerTaskStatus ? [taskStatusTool] : []),
     ...(choice.offerBatch ? [batchTool] : []),
     ...finalTools,
   ];

@@ -62,7 +62,7 @@ describe('createAgentRunner', () => {
       'earlier answer',
       'again',
     ]);
-    expect(request.messages.at(-1)?.content).toContain('Turn 1 of 2');
+    expect(request.messages.at(-1)?.content).toContain('turn 1/2,');
     expect(logs).toContain('TRC scripted:scripted-model test-headend');
     expect(second.logs.some((l) => l.severity === 'TRC' && l.direction === 'response')).toBe(true);
 

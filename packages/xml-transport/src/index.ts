@@ -28,6 +28,7 @@ export { TextAccumulator } from './text-accumulator.js';
 export { stripLeadingThink, type ThinkSplit } from './think.js';
 export {
   type ForcedFinalTurn,
+  joinXmlNext,
   renderXmlNext,
   renderXmlNextBody,
   renderXmlNextHead,

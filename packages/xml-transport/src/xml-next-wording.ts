@@ -1,29 +1,31 @@
 import type { ForcedFinalReason, ReportFormat } from './formats.js';
 
+// The notice goes with every request of a session (seed 003: XML-NEXT each turn), so each fact
+// is said once, in as few tokens as keep it clear (issue 20): the wrapper example shows the tag,
+// its attributes and where the payload goes; the rules below it say only what it cannot show.
+
 /** What goes between the tags for each format, as an instruction to the model. */
 export const PAYLOAD_RULES: Readonly<Record<ReportFormat, string>> = {
-  json: 'one JSON value, raw: no code fences, no text around it',
-  'slack-block-kit':
-    'the JSON messages array itself (`[{"blocks": [...]}, ...]`), raw: not wrapped in an object, no code fences',
-  markdown: 'the report as raw Markdown text (not JSON, no code fence around the whole report)',
-  'markdown+mermaid':
-    'the report as raw Markdown text; put diagrams in ```mermaid code blocks (no fence around the whole report)',
-  tty: 'the report as raw text for a terminal; ANSI colour codes are allowed',
-  pipe: 'the report as raw plain text for another program: no Markdown, no decoration',
-  text: 'the report as raw plain text (no Markdown)',
-  'sub-agent': 'the report as raw text; it is handed unchanged to the agent that called you',
+  json: 'one raw JSON value, no code fence',
+  'slack-block-kit': 'the raw JSON messages array `[{"blocks": [...]}]`, not wrapped in an object, no code fence',
+  markdown: 'raw Markdown, no fence around it',
+  'markdown+mermaid': 'raw Markdown, diagrams in ```mermaid blocks, no fence around it',
+  tty: 'raw terminal text; ANSI colours allowed',
+  pipe: 'raw plain text for a program, no decoration',
+  text: 'raw plain text, no Markdown',
+  'sub-agent': 'raw text, handed unchanged to the agent that called you',
 };
 
 /** A placeholder body for the wrapper example. */
 export const PAYLOAD_PLACEHOLDERS: Readonly<Record<ReportFormat, string>> = {
-  json: '{ ... }',
-  'slack-block-kit': '[ ... ]',
-  markdown: '... your report ...',
-  'markdown+mermaid': '... your report ...',
-  tty: '... your report ...',
-  pipe: '... your report ...',
-  text: '... your report ...',
-  'sub-agent': '... your report ...',
+  json: '{...}',
+  'slack-block-kit': '[...]',
+  markdown: '...',
+  'markdown+mermaid': '...',
+  tty: '...',
+  pipe: '...',
+  text: '...',
+  'sub-agent': '...',
 };
 
 /** Why this is the final turn, and what to do about it. */
@@ -39,24 +41,20 @@ export const FORCED_FINAL_WORDING: Readonly<Record<ForcedFinalReason, string>> =
     'The user asked you to stop. Write the final report now with what you have; use status="partial" if the work is incomplete.',
 };
 
-export const STATUS_RULE = 'status: "success" (done), "failure" (not possible) or "partial" (incomplete).';
+export const STATUS_RULE = 'status: success, failure (not possible) or partial.';
 
-export const TOOLS_RULE =
-  'Call tools natively (as tool calls), never inside XML. Only the final report uses the XML tag.';
+export const TOOLS_RULE = 'Call tools natively, never in XML.';
 
 /**
  * Seed 000's `encoding: base64` for the tag: a payload that would end or break the tag travels
- * encoded. The closing tag is named, not spelled out again: the wrapper above shows it.
+ * encoded. The closing tag is named, not spelled out again: the wrapper shows it.
  */
-export const BASE64_RULE =
-  'If the payload would break the tag (e.g. it contains the closing tag), send it base64 (UTF-8) with encoding="base64" on the opening tag.';
+export const BASE64_RULE = 'If it contains the closing tag, send it base64 with encoding="base64".';
 
 /** How the wrapper is introduced: when to send it, that it ends the task, and that only its content counts. */
 export const WRAPPER_INTRO = {
-  normal:
-    'When the task is done, send exactly one, in this wrapper; it ends the task and text outside it is not the report:',
-  forced:
-    'Reply now with the final report, exactly one, in this wrapper; it ends the task and text outside it is not the report:',
+  normal: 'Finish with exactly one final report; only its content counts:',
+  forced: 'Reply now with exactly one final report; only its content counts:',
 } as const;
 
 export function lastRetryReminder(tagName: string): string {

@@ -72,14 +72,19 @@ function schemaText(schema: unknown): string {
  * The XML-NEXT notice: the ephemeral user message the model gets every turn. It says where
  * the session stands (turn, attempt, context use), how to wrap the final report, what the
  * payload must be, and on a forced final turn why and which tools are left. It is the head
- * and the body joined by a blank line.
+ * and the body, joined by `joinXmlNext`.
  */
 export function renderXmlNext(options: XmlNextOptions): string {
-  return `${renderXmlNextHead(options)}\n\n${renderXmlNextBody(options)}`;
+  return joinXmlNext(renderXmlNextHead(options), renderXmlNextBody(options));
+}
+
+/** The notice from its head and body, for callers that render (and count) them apart. */
+export function joinXmlNext(head: string, body: string): string {
+  return `${head}\n${body}`;
 }
 
 /**
- * The notice's head: turn, attempt and context use, the only lines that change from one
+ * The notice's head: turn, attempt and context use, the only line that changes from one
  * request to the next of a session (callers that count the notice keep the body's count).
  */
 export function renderXmlNextHead(options: XmlNextOptions): string {
@@ -94,18 +99,18 @@ export function renderXmlNextHead(options: XmlNextOptions): string {
       { field: 'contextPercent', value: contextPercent, allowed: 'a number >= 0' },
     );
   }
-  let status = `Turn ${turn} of ${maxTurns}.`;
+  let status = `turn ${turn}/${maxTurns}`;
   if (attempt > 1) {
     status +=
       options.maxAttempts === undefined
-        ? ` Attempt ${attempt}.`
-        : ` Attempt ${attempt} of ${positiveInteger('maxAttempts', options.maxAttempts)}.`;
+        ? `, attempt ${attempt}`
+        : `, attempt ${attempt}/${positiveInteger('maxAttempts', options.maxAttempts)}`;
   }
-  return `# XML-NEXT\n${status}\nContext window: ${Math.round(contextPercent)}% used.`;
+  return `# XML-NEXT: ${status}, context window ${Math.round(contextPercent)}% full`;
 }
 
 /**
- * The notice's body: the forced-final lines, the wrapper, the payload rules and schema, and
+ * The notice's body: the forced-final line, the wrapper, the status and payload rules (with the schema), and
  * the last-attempt reminder. The same for every turn of a session but the final one and the
  * last attempt; its `turn` and `contextPercent` are not read.
  */
@@ -121,31 +126,34 @@ export function renderXmlNextBody(options: Omit<XmlNextOptions, 'turn' | 'contex
     );
   }
   const lines: string[] = [];
-  if (options.forcedFinal !== undefined) lines.push(...finalTurnLines(options.forcedFinal), '');
-
+  const { forcedFinal } = options;
+  if (forcedFinal === undefined) lines.push(TOOLS_RULE);
+  else {
+    const tools = toolsLeft(forcedFinal);
+    lines.push(finalTurnLine(forcedFinal, tools));
+    if (tools.length > 0) lines.push(TOOLS_RULE);
+  }
   lines.push(
-    TOOLS_RULE,
-    '',
-    '## Final report',
-    options.forcedFinal === undefined ? WRAPPER_INTRO.normal : WRAPPER_INTRO.forced,
-    `<${tag} tool="${FINAL_REPORT_TOOL}" status="success" format="${format}">`,
-    PAYLOAD_PLACEHOLDERS[format],
-    `</${tag}>`,
-    `- ${STATUS_RULE}`,
+    forcedFinal === undefined ? WRAPPER_INTRO.normal : WRAPPER_INTRO.forced,
+    `<${tag} tool="${FINAL_REPORT_TOOL}" status="success" format="${format}">${PAYLOAD_PLACEHOLDERS[format]}</${tag}>`,
   );
   const showSchema = options.schema !== undefined && (format === 'json' || format === 'slack-block-kit');
-  const formatRule = `- format: always "${format}". Payload: ${PAYLOAD_RULES[format]}.`;
-  if (showSchema) lines.push(`${formatRule} It must match this JSON Schema:`, schemaText(options.schema));
-  else lines.push(formatRule);
-  lines.push(`- ${BASE64_RULE}`);
-
+  const payload = showSchema
+    ? `${PAYLOAD_RULES[format]}, matching this JSON Schema: ${schemaText(options.schema)}`
+    : PAYLOAD_RULES[format];
+  lines.push(`${STATUS_RULE} Payload: ${payload}. ${BASE64_RULE}`);
   if (attempt > 1 && options.maxAttempts !== undefined && attempt >= options.maxAttempts) {
-    lines.push('', lastRetryReminder(tag));
+    lines.push(lastRetryReminder(tag));
   }
   return lines.join('\n');
 }
 
-function finalTurnLines(forced: ForcedFinalTurn): string[] {
+/** The native tools a forced final turn still allows (never the final report: it goes in the tag). */
+function toolsLeft(forced: ForcedFinalTurn): string[] {
+  return (forced.allowedTools ?? []).filter((name) => name !== FINAL_REPORT_TOOL);
+}
+
+function finalTurnLine(forced: ForcedFinalTurn, tools: readonly string[]): string {
   const wording = Object.hasOwn(FORCED_FINAL_WORDING, forced.reason)
     ? FORCED_FINAL_WORDING[forced.reason]
     : undefined;
@@ -160,10 +168,9 @@ function finalTurnLines(forced: ForcedFinalTurn): string[] {
       },
     );
   }
-  const tools = (forced.allowedTools ?? []).filter((name) => name !== FINAL_REPORT_TOOL);
   const toolLine =
     tools.length === 0
       ? 'Do not call any tools.'
       : `You may still call only these tools: ${tools.join(', ')}.`;
-  return ['## FINAL TURN', wording, toolLine];
+  return `FINAL TURN: ${wording} ${toolLine}`;
 }

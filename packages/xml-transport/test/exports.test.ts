@@ -13,6 +13,7 @@ test('@agent/xml-transport exports exactly these values', async () => {
     'assertNonce',
     'createNonce',
     'finalTagName',
+    'joinXmlNext',
     'judgeUnclosed',
     'parseFinalSlot',
     'parseOpenTag',

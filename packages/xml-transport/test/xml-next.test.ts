@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   type ForcedFinalReason,
+  joinXmlNext,
   renderXmlNext,
   renderXmlNextBody,
   renderXmlNextHead,
@@ -21,22 +22,18 @@ const tag = `ai-agent-${NONCE}-FINAL`;
 describe('renderXmlNext', () => {
   it('says where the session stands and shows the wrapper with the expected format', () => {
     const notice = renderXmlNext(base);
-    expect(notice).toContain('Turn 3 of 10.');
-    expect(notice).toContain('Context window: 42% used.');
-    expect(notice).toContain(`<${tag} tool="agent__final_report" status="success" format="markdown">`);
-    expect(notice).toContain(`</${tag}>`);
-    expect(notice).toContain('"success"');
-    expect(notice).toContain('"failure"');
-    expect(notice).toContain('"partial"');
-    expect(notice).toMatch(/Call tools natively \(as tool calls\)/);
-    expect(notice).toMatch(/Only the final report uses the XML tag/);
-    expect(notice).toContain('raw Markdown text');
+    expect(notice).toMatch(/^# XML-NEXT: turn 3\/10, context window 42% full\n/);
+    expect(notice).toContain(`<${tag} tool="agent__final_report" status="success" format="markdown">...</${tag}>`);
+    expect(notice).toContain('status: success, failure (not possible) or partial.');
+    expect(notice).toContain('Call tools natively, never in XML.');
+    expect(notice).toContain('exactly one final report; only its content counts');
+    expect(notice).toContain('Payload: raw Markdown, no fence around it.');
   });
 
   it('tells how to send a payload that would break the tag: base64 with encoding="base64"', () => {
     for (const format of ['markdown', 'json', 'slack-block-kit', 'sub-agent'] as const) {
       expect(renderXmlNext({ ...base, format }), format).toContain(
-        '- If the payload would break the tag (e.g. it contains the closing tag), send it base64 (UTF-8) with encoding="base64" on the opening tag.',
+        'If it contains the closing tag, send it base64 with encoding="base64".',
       );
     }
   });
@@ -49,11 +46,18 @@ describe('renderXmlNext', () => {
     }
   });
 
+  it('stays short: it goes with every request (a text-format notice is under 450 characters)', () => {
+    // 121 o200k tokens for this one (issue 20: the notice was 202 before it was made compact).
+    const notice = renderXmlNext({ ...base, format: 'text' });
+    expect(notice.length).toBeLessThan(450);
+    expect(notice.split('\n')).toHaveLength(5);
+  });
+
   it('shows the attempt only when it is a retry', () => {
-    expect(renderXmlNext(base)).not.toContain('Attempt');
-    expect(renderXmlNext({ ...base, attempt: 1, maxAttempts: 3 })).not.toContain('Attempt');
-    expect(renderXmlNext({ ...base, attempt: 2, maxAttempts: 3 })).toContain('Turn 3 of 10. Attempt 2 of 3.');
-    expect(renderXmlNext({ ...base, attempt: 2 })).toContain('Turn 3 of 10. Attempt 2.\n');
+    expect(renderXmlNext(base)).not.toContain('attempt');
+    expect(renderXmlNext({ ...base, attempt: 1, maxAttempts: 3 })).not.toContain('attempt');
+    expect(renderXmlNext({ ...base, attempt: 2, maxAttempts: 3 })).toContain('turn 3/10, attempt 2/3, context');
+    expect(renderXmlNext({ ...base, attempt: 2 })).toContain('turn 3/10, attempt 2, context');
   });
 
   it('reminds the model on the last retry that plain text does not end the task', () => {
@@ -68,16 +72,18 @@ describe('renderXmlNext', () => {
     const schema = { type: 'object', properties: { answer: { type: 'string' } }, required: ['answer'] };
     const json = renderXmlNext({ ...base, format: 'json', schema });
     expect(json).toContain(JSON.stringify(schema));
-    expect(json).toContain('must match this JSON Schema');
+    expect(json).toContain(`Payload: one raw JSON value, no code fence, matching this JSON Schema: ${JSON.stringify(schema)}.`);
     expect(json).toContain('format="json"');
     expect(renderXmlNext({ ...base, format: 'json' })).not.toContain('JSON Schema');
     expect(renderXmlNext({ ...base, format: 'markdown', schema })).not.toContain('"required"');
   });
 
   it('asks for the messages array itself for slack-block-kit, and raw text for text formats', () => {
-    expect(renderXmlNext({ ...base, format: 'slack-block-kit' })).toContain('the JSON messages array itself');
+    expect(renderXmlNext({ ...base, format: 'slack-block-kit' })).toContain(
+      'Payload: the raw JSON messages array `[{"blocks": [...]}]`, not wrapped in an object',
+    );
     for (const format of ['text', 'tty', 'pipe', 'markdown', 'markdown+mermaid', 'sub-agent'] as const) {
-      expect(renderXmlNext({ ...base, format }), format).toMatch(/Payload: the report as raw/);
+      expect(renderXmlNext({ ...base, format }), format).toMatch(/Payload: raw /);
     }
   });
 
@@ -92,15 +98,17 @@ describe('renderXmlNext', () => {
   for (const [reason, wording] of Object.entries(reasons) as [ForcedFinalReason, RegExp][]) {
     it(`words the forced final turn for ${reason} and lists the tools left`, () => {
       const none = renderXmlNext({ ...base, forcedFinal: { reason } });
-      expect(none).toContain('## FINAL TURN');
+      expect(none).toContain('\nFINAL TURN: ');
       expect(none).toMatch(wording);
       expect(none).toContain('Do not call any tools.');
-      expect(none).toContain('Reply now with the final report');
+      expect(none).toContain('Reply now with exactly one final report');
+      expect(none).not.toContain('Call tools natively');
       const some = renderXmlNext({
         ...base,
         forcedFinal: { reason, allowedTools: ['agent__final_report', 'tool_output'] },
       });
       expect(some).toContain('You may still call only these tools: tool_output.');
+      expect(some).toContain('Call tools natively, never in XML.');
     });
   }
 
@@ -154,9 +162,10 @@ describe('renderXmlNextHead / renderXmlNextBody', () => {
       schema: { type: 'object' },
     };
     const turn4 = { ...turn3, turn: 4, contextPercent: 57 };
-    expect(renderXmlNext(turn3)).toBe(`${renderXmlNextHead(turn3)}\n\n${renderXmlNextBody(turn3)}`);
+    expect(renderXmlNext(turn3)).toBe(joinXmlNext(renderXmlNextHead(turn3), renderXmlNextBody(turn3)));
+    expect(renderXmlNext(turn3)).toBe(`${renderXmlNextHead(turn3)}\n${renderXmlNextBody(turn3)}`);
     expect(renderXmlNextHead(turn4)).not.toBe(renderXmlNextHead(turn3));
-    expect(renderXmlNextHead(turn4)).toContain('Turn 4 of 10.');
+    expect(renderXmlNextHead(turn4)).toBe('# XML-NEXT: turn 4/10, context window 57% full');
     expect(renderXmlNextBody(turn4)).toBe(renderXmlNextBody(turn3));
     expect(renderXmlNextBody(turn3)).toContain('{"type":"object"}');
   });
@@ -173,7 +182,7 @@ describe('renderXmlNextHead / renderXmlNextBody', () => {
       forcedFinal: { reason: 'max_turns' as const },
     };
     expect(renderXmlNextHead(final)).not.toContain('FINAL TURN');
-    expect(renderXmlNextBody(final)).toContain('## FINAL TURN');
+    expect(renderXmlNextBody(final)).toMatch(/^FINAL TURN: The turn limit is reached\./);
     expect(renderXmlNextBody(final)).toBe(renderXmlNextBody({ ...final, attempt: 4 }));
     expect(renderXmlNextBody(final)).not.toBe(renderXmlNextBody({ ...final, attempt: 2 }));
   });

@@ -1,5 +1,5 @@
 import { type ExpectedOutput, type ForcedFinalReason, REPORT_BACK_TOOL } from '@agent/protocol';
-import { renderXmlNextBody, renderXmlNextHead } from '@agent/xml-transport';
+import { joinXmlNext, renderXmlNextBody, renderXmlNextHead } from '@agent/xml-transport';
 import type { NoticeTokens } from '../context/notice-tokens.js';
 
 export interface TurnNoticeInput {
@@ -17,7 +17,7 @@ export interface TurnNoticeInput {
 }
 
 /** Added to the notice of a session with `report_back` (seed 004). */
-export const REPORT_BACK_NOTICE = `- Or, instead of the tag, call the ${REPORT_BACK_TOOL} tool natively with the payload as its arguments (no wrapper, no status): that ends the task too.`;
+export const REPORT_BACK_NOTICE = `Or, instead of the tag, call the ${REPORT_BACK_TOOL} tool natively with the payload as its arguments (no status): that ends the task too.`;
 
 /** A rendered notice and its raw (uncorrected) token count. */
 export interface TurnNotice {
@@ -79,7 +79,7 @@ export class TurnNotices {
       this.bodies.set(variant, body);
     }
     const head = noticeHead(input);
-    const notice = { text: `${head}\n\n${body.text}`, rawTokens: this.tokens.rawHead(head) + body.rawTokens };
+    const notice = { text: joinXmlNext(head, body.text), rawTokens: this.tokens.rawHead(head) + body.rawTokens };
     this.last = { input, lastAttempt, notice };
     return notice;
   }

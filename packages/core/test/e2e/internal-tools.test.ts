@@ -24,6 +24,9 @@ const weather = () =>
 
 type Client = Pick<ModelClientConfig, 'type' | 'model'> & Partial<ModelClientConfig>;
 
+// A listener, as an application that shows progress passes: `agent__task_status` is offered to it.
+const listening = { onEvent: () => {} } satisfies Partial<AgentSessionConfig>;
+
 async function session(client: Client, steps: ScriptStep[], extra: Partial<AgentSessionConfig> = {}) {
   server = await startModelServer({ strict: true, steps });
   const tools = weather();
@@ -53,13 +56,13 @@ describe('agent__batch is offered only to models without native parallel tool ca
     ['anthropic', { type: 'anthropic', model: 'claude-sonnet-4-5' } as Client],
     ['openai-responses', { type: 'openai-responses', model: 'gpt-4.1-mini' } as Client],
   ])('an %s model gets its tools and agent__task_status, not agent__batch', async (_name, client) => {
-    const { result, offered } = await session(client, [done]);
+    const { result, offered } = await session(client, [done], listening);
     expect(result.success).toBe(true);
     expect(offered).toEqual([['weather', 'agent__task_status']]);
   });
 
   test('an OpenAI-compatible server (parallel calls unknown) gets agent__batch too', async () => {
-    const { result, offered } = await session(compatible, [done]);
+    const { result, offered } = await session(compatible, [done], listening);
     expect(result.success).toBe(true);
     expect(offered).toEqual([['weather', 'agent__task_status', 'agent__batch']]);
   });
@@ -104,10 +107,10 @@ describe('agent__batch is offered only to models without native parallel tool ca
 
 describe('internalTools chooses each one', () => {
   test('{ batch: true } offers agent__batch to any model; { batch: false } to none', async () => {
-    const on = await session(openai, [done], { internalTools: { batch: true } });
+    const on = await session(openai, [done], { ...listening, internalTools: { batch: true } });
     expect(on.offered[0]).toEqual(['weather', 'agent__task_status', 'agent__batch']);
     await server?.close();
-    const off = await session(compatible, [done], { internalTools: { batch: false } });
+    const off = await session(compatible, [done], { ...listening, internalTools: { batch: false } });
     expect(off.offered[0]).toEqual(['weather', 'agent__task_status']);
   });
 
@@ -118,6 +121,7 @@ describe('internalTools chooses each one', () => {
       ],
     };
     const { result, offered, requests } = await session(openai, [status, done], {
+      ...listening,
       internalTools: { taskStatus: false },
     });
     expect(result.success).toBe(true);
@@ -128,9 +132,9 @@ describe('internalTools chooses each one', () => {
 
   test.each([
     [{ batch: 'sometimes' }, "batch: true, false or 'auto'"],
-    [{ taskStatus: 'yes' }, 'taskStatus: a boolean'],
+    [{ taskStatus: 'yes' }, "taskStatus: true, false or 'auto'"],
     [{ bacth: true }, 'unknown key bacth'],
-    ['on', "true, false or { taskStatus?: boolean, batch?: boolean | 'auto' }"],
+    ['on', "true, false or { taskStatus?: boolean | 'auto', batch?: boolean | 'auto' }"],
   ])('internalTools %j is a configuration error saying what is allowed', async (setting, allowed) => {
     const { result, requests } = await session(openai, [done], {
       internalTools: setting as AgentSessionConfig['internalTools'],
@@ -139,5 +143,47 @@ describe('internalTools chooses each one', () => {
     expect(result.error).toContain('internalTools');
     expect(result.error).toContain(allowed);
     expect(requests).toHaveLength(0);
+  });
+});
+
+describe('agent__task_status is offered only to a run whose progress someone reads', () => {
+  const status = {
+    toolCalls: [
+      { id: 'call_s', name: 'agent__task_status', arguments: { status: 'in-progress', now: 'looking' } },
+    ],
+  };
+
+  test('a run without an event listener is not offered it, and its requests are that much smaller', async () => {
+    const quiet = await session(openai, [done]);
+    expect(quiet.offered).toEqual([['weather']]);
+    const quietBytes = JSON.stringify(quiet.requests[0]!.tools).length;
+    await server?.close();
+    const watched = await session(openai, [done], listening);
+    expect(watched.offered).toEqual([['weather', 'agent__task_status']]);
+    expect(JSON.stringify(watched.requests[0]!.tools).length).toBeGreaterThan(quietBytes + 300);
+  });
+
+  test('a status call sent anyway is still answered, not refused as an unknown tool', async () => {
+    const { result, offered, requests } = await session(openai, [status, done]);
+    expect(result.success).toBe(true);
+    expect(offered[0]).toEqual(['weather']);
+    const answer = requests[1]!.messages.find((m) => m.role === 'tool')?.content ?? '';
+    expect(answer).toBe('Status recorded.');
+  });
+
+  test('a listener gets the progress the model reports', async () => {
+    const updates: unknown[] = [];
+    const { result } = await session(openai, [status, done], {
+      onEvent: (event) => {
+        if (event.type === 'progress') updates.push(event.event);
+      },
+    });
+    expect(result.success).toBe(true);
+    expect(updates).toEqual([expect.objectContaining({ type: 'agent_update', status: 'in-progress', now: 'looking' })]);
+  });
+
+  test('{ taskStatus: true } offers it without a listener', async () => {
+    const { offered } = await session(openai, [done], { internalTools: { taskStatus: true } });
+    expect(offered[0]).toEqual(['weather', 'agent__task_status']);
   });
 });

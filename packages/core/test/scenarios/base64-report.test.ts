@@ -9,7 +9,7 @@ describe('a payload that would break the FINAL tag (seed 000: encoding base64)',
     const run = await runScenario({ scripts: [[{ text: xmlReport('ok') }]] });
     const notice = run.models[0]!.requests[0]!.messages.at(-1)!.content;
     expect(notice).toContain(
-      'If the payload would break the tag (e.g. it contains the closing tag), send it base64 (UTF-8) with encoding="base64" on the opening tag.',
+      'If it contains the closing tag, send it base64 with encoding="base64".',
     );
   });
 

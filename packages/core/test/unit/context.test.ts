@@ -76,14 +76,14 @@ describe('TokenEstimator', () => {
     const sessionA = new TurnNotices(new NoticeTokens(new TokenEstimator({ countTokens }), 'aaaaaaaa'));
     const first = sessionA.render(input('aaaaaaaa', 1));
     expect(first.text).toContain('ai-agent-aaaaaaaa-FINAL');
-    expect(first.rawTokens).toBe(first.text.length - 2); // head + body, the blank line between not counted
+    expect(first.rawTokens).toBe(first.text.length - 1); // head + body, the line break between not counted
     expect(sessionA.render(input('aaaaaaaa', 1))).toBe(first);
     sessionA.render(input('aaaaaaaa', 2));
     const sessionB = new TurnNotices(new NoticeTokens(new TokenEstimator({ countTokens }), 'bbbbbbbb'));
     const other = sessionB.render(input('bbbbbbbb', 1));
     expect(other.text).toContain('ai-agent-bbbbbbbb-FINAL');
     expect(other.rawTokens).toBe(first.rawTokens);
-    const bodies = counted.filter((text) => text.includes('## Final report'));
+    const bodies = counted.filter((text) => text.includes('exactly one final report'));
     expect(bodies).toHaveLength(1);
     expect(bodies[0]).not.toContain('aaaaaaaa');
     expect(counted.filter((text) => text.startsWith('# XML-NEXT'))).toHaveLength(2); // A turn 1 and A turn 2; B's turn 1 head is A's, counted once per process
