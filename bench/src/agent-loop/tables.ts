@@ -24,6 +24,7 @@ export interface ReportInput {
 const LABEL_NOTES: Record<string, string> = {
   'raw-loop': ' (floor)',
   'agent-core-traced': ' (tracing on)',
+  'agent-core-unwatched': ' (no event listener)',
   'ai-sdk-generate': ' (own fetch client; not streamed)',
   'ai-sdk-stream': ' (own fetch client)',
 };

@@ -2,7 +2,7 @@
 // its target (agent-core adds no more than any peer) and the check that every request was read.
 import { formatNumber, median } from '../harness/measure.js';
 import type { BenchCheck, BenchTable } from '../harness/types.js';
-import { CORE_ID, isPeer } from './contenders/index.js';
+import { CORE_ID, CORE_UNWATCHED_ID, isPeer } from './contenders/index.js';
 import type { RequestAdditions } from './request-tokens.js';
 import type { TargetOutcome } from './tables.js';
 
@@ -49,9 +49,12 @@ export function tokenTarget(data: readonly TokenData[]): TargetOutcome {
   const peers = data.filter((d) => isPeer(d.id));
   const coreTotal = core === undefined ? Number.NaN : perTurn(core, 'total');
   const peerText = peers.map((p) => `${p.id} ${formatNumber(perTurn(p, 'total'), 0)}`).join(', ');
+  const unwatched = data.find((d) => d.id === CORE_UNWATCHED_ID);
+  const unwatchedText =
+    unwatched === undefined ? '' : ` (${CORE_UNWATCHED_ID} ${formatNumber(perTurn(unwatched, 'total'), 0)})`;
   return {
     name: `${CORE_ID} tokens added per turn no more than any peer's`,
-    measured: `${CORE_ID} ${formatNumber(coreTotal, 0)}; ${peerText}`,
+    measured: `${CORE_ID} ${formatNumber(coreTotal, 0)}${unwatchedText}; ${peerText}`,
     met: peers.every((p) => coreTotal <= perTurn(p, 'total')),
   };
 }

@@ -43,6 +43,14 @@ const ownContenders: readonly ContenderInfo[] = [
     load: async () => (await import('./agent-core.js')).createAgentCore,
   },
   {
+    id: 'agent-core-unwatched',
+    packages: ['@agent/core', '@agent/providers', 'openai'],
+    transport: 'as agent-core, run without an `onEvent` listener (so not offered `agent__task_status`)',
+    events: 'none (no listener)',
+    streams: false,
+    load: async () => (await import('./agent-core-unwatched.js')).createAgentCoreUnwatched,
+  },
+  {
     id: 'agent-core-traced',
     packages: [
       '@agent/core',
@@ -104,6 +112,8 @@ export const CORE_ID = 'agent-core';
 export const PROVIDERS_LOOP_ID = 'providers-loop';
 /** agent-core with tracing on: not a peer, the same runtime's cost of tracing. */
 export const CORE_TRACED_ID = 'agent-core-traced';
+/** agent-core run without an event listener: not a peer, what a run nobody watches costs. */
+export const CORE_UNWATCHED_ID = 'agent-core-unwatched';
 
 /** Every contender of this run: ours, the peers, then any `BENCH_COMPARE` checkouts. */
 export const contenders: readonly ContenderInfo[] = [...ownContenders, ...checkoutContenders()];
@@ -120,6 +130,6 @@ export function contenderById(id: string): ContenderInfo {
 
 /** Another framework a user would pick instead (not the raw floor, nor one of our own variants). */
 export function isPeer(id: string): boolean {
-  const ours = [RAW_LOOP_ID, CORE_ID, CORE_TRACED_ID, PROVIDERS_LOOP_ID];
+  const ours = [RAW_LOOP_ID, CORE_ID, CORE_TRACED_ID, CORE_UNWATCHED_ID, PROVIDERS_LOOP_ID];
   return !ours.includes(id) && !id.startsWith(CHECKOUT_PREFIX);
 }
