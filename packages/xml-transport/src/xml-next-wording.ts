@@ -7,7 +7,8 @@ import type { ForcedFinalReason, ReportFormat } from './formats.js';
 /** What goes between the tags for each format, as an instruction to the model. */
 export const PAYLOAD_RULES: Readonly<Record<ReportFormat, string>> = {
   json: 'one raw JSON value, no code fence',
-  'slack-block-kit': 'the raw JSON messages array `[{"blocks": [...]}]`, not wrapped in an object, no code fence',
+  'slack-block-kit':
+    'the raw JSON messages array `[{"blocks": [...]}]`, not wrapped in an object, no code fence',
   markdown: 'raw Markdown, no fence around it',
   'markdown+mermaid': 'raw Markdown, diagrams in ```mermaid blocks, no fence around it',
   tty: 'raw terminal text; ANSI colours allowed',

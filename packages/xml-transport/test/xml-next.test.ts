@@ -23,7 +23,9 @@ describe('renderXmlNext', () => {
   it('says where the session stands and shows the wrapper with the expected format', () => {
     const notice = renderXmlNext(base);
     expect(notice).toMatch(/^# XML-NEXT: turn 3\/10, context window 42% full\n/);
-    expect(notice).toContain(`<${tag} tool="agent__final_report" status="success" format="markdown">...</${tag}>`);
+    expect(notice).toContain(
+      `<${tag} tool="agent__final_report" status="success" format="markdown">...</${tag}>`,
+    );
     expect(notice).toContain('status: success, failure (not possible) or partial.');
     expect(notice).toContain('Call tools natively, never in XML.');
     expect(notice).toContain('exactly one final report; only its content counts');
@@ -56,7 +58,9 @@ describe('renderXmlNext', () => {
   it('shows the attempt only when it is a retry', () => {
     expect(renderXmlNext(base)).not.toContain('attempt');
     expect(renderXmlNext({ ...base, attempt: 1, maxAttempts: 3 })).not.toContain('attempt');
-    expect(renderXmlNext({ ...base, attempt: 2, maxAttempts: 3 })).toContain('turn 3/10, attempt 2/3, context');
+    expect(renderXmlNext({ ...base, attempt: 2, maxAttempts: 3 })).toContain(
+      'turn 3/10, attempt 2/3, context',
+    );
     expect(renderXmlNext({ ...base, attempt: 2 })).toContain('turn 3/10, attempt 2, context');
   });
 
@@ -72,7 +76,9 @@ describe('renderXmlNext', () => {
     const schema = { type: 'object', properties: { answer: { type: 'string' } }, required: ['answer'] };
     const json = renderXmlNext({ ...base, format: 'json', schema });
     expect(json).toContain(JSON.stringify(schema));
-    expect(json).toContain(`Payload: one raw JSON value, no code fence, matching this JSON Schema: ${JSON.stringify(schema)}.`);
+    expect(json).toContain(
+      `Payload: one raw JSON value, no code fence, matching this JSON Schema: ${JSON.stringify(schema)}.`,
+    );
     expect(json).toContain('format="json"');
     expect(renderXmlNext({ ...base, format: 'json' })).not.toContain('JSON Schema');
     expect(renderXmlNext({ ...base, format: 'markdown', schema })).not.toContain('"required"');

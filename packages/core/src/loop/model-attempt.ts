@@ -4,6 +4,7 @@ import {
   type LlmAccountingEntry,
   ModelError,
   type ModelRequest,
+  type ModelStreamEvent,
   type ModelTarget,
   type OpNode,
   type ReasoningPart,
@@ -12,11 +13,11 @@ import {
   type ToolCall,
 } from '@agent/protocol';
 import { errorMessage } from '@agent/protocol/util';
-import { TextAccumulator } from '@agent/xml-transport';
 import type { OpTreeBuilder } from '../observe/op-tree.js';
 import type { SessionRecorder } from '../observe/recorder.js';
-import { type SlotOutcome, SlotReader } from './slot-reader.js';
-import { StepStopper } from './step-stopper.js';
+import { AttemptAnswer } from './attempt-answer.js';
+import type { SlotOutcome } from './slot-reader.js';
+import { StreamDrain } from './stream-drain.js';
 
 export interface AttemptSuccess {
   ok: true;
@@ -69,10 +70,12 @@ export async function runModelAttempt(
   const label = `${client.provider}:${client.model}`;
   const node = context.opTree.begin(context.turnNode, 'llm', label);
   const started = context.now();
+  const log = (severity: 'VRB' | 'WRN' | 'THK', direction: 'request' | 'response', message: string) =>
+    recorder.log({ severity, direction, type: 'llm', remoteIdentifier: label, message });
   // The client gets the session's own signal and the timeout; no controller is made per call.
   // A client that ignores both is still stopped: the watchdog ends our wait a second later.
-  const stopper = new StepStopper();
-  const stopWaiting = (reason: unknown) => stopper.stop(reason);
+  const drain = new StreamDrain<ModelStreamEvent>();
+  const stopWaiting = (reason: unknown) => drain.stop(reason);
   let watchdogFired = false;
   const watchdog = setTimeout(() => {
     watchdogFired = true;
@@ -88,112 +91,42 @@ export async function runModelAttempt(
   const onSessionAbort = () => stopWaiting(context.signal.reason);
   if (context.signal.aborted) onSessionAbort();
   else context.signal.addEventListener('abort', onSessionAbort, { once: true });
-  const reader = new SlotReader(context.nonce, recorder, context.expected);
-  const reasoning: ReasoningPart[] = [];
-  // Reasoning may stream in millions of small deltas: accumulated, not concatenated (`+=` builds
-  // a rope of one node per delta before it is flattened).
-  let reasoningText = new TextAccumulator();
-  const toolCalls: ToolCall[] = [];
-  let usage: TokenUsage | undefined;
-  let stopReason: StopReason | undefined;
-  let rawStopReason: string | undefined;
-  let actualProvider: string | undefined;
-  let actualModel: string | undefined;
-  recorder.log({
-    severity: 'VRB',
-    direction: 'request',
-    type: 'llm',
-    remoteIdentifier: label,
-    message: `attempt ${context.attempt}: ${request.messages.length} messages, ${request.tools?.length ?? 0} tools`,
-  });
+  const answer = new AttemptAnswer(context.nonce, recorder, context.expected, (message) =>
+    log('VRB', 'request', `attempt ${context.attempt}: ${message}`),
+  );
+  log(
+    'VRB',
+    'request',
+    `attempt ${context.attempt}: ${request.messages.length} messages, ${request.tools?.length ?? 0} tools`,
+  );
   try {
     const stream = client.stream(request, { signal: context.signal, timeoutMs: context.timeoutMs });
     const iterator = stream[Symbol.asyncIterator]();
     try {
-      for (;;) {
-        const step = await stopper.next(iterator);
-        if (step.done === true) break;
-        const event = step.value;
-        switch (event.type) {
-          case 'text-delta':
-            reader.push(event.text);
-            break;
-          case 'reasoning-delta':
-            if (event.text.length > 0) {
-              reasoningText.add(event.text);
-              recorder.emit({ type: 'thinking', text: event.text }, 'stream');
-            }
-            if (
-              event.signature !== undefined ||
-              event.redactedData !== undefined ||
-              event.providerData !== undefined
-            ) {
-              reasoning.push(closeReasoning(reasoningText.toString(), event));
-              reasoningText = new TextAccumulator();
-            }
-            break;
-          case 'tool-call':
-            toolCalls.push(event.call);
-            break;
-          case 'usage':
-            usage = event.usage;
-            break;
-          case 'notice':
-            recorder.log({
-              severity: 'VRB',
-              direction: 'request',
-              type: 'llm',
-              remoteIdentifier: label,
-              message: `attempt ${context.attempt}: ${event.message}`,
-            });
-            break;
-          case 'finish':
-            stopReason = event.stopReason;
-            rawStopReason = event.rawStopReason;
-            actualProvider = event.actualProvider;
-            actualModel = event.actualModel;
-            break;
-        }
-      }
+      await drain.run(iterator, answer.take);
     } finally {
       if (watchdogFired || context.signal.aborted) void iterator.return?.()?.catch(() => {});
     }
-    if (reasoningText.length > 0) reasoning.push({ text: reasoningText.toString() });
-    const slot = reader.end();
+    const { slot, thinking } = answer.end();
     const latencyMs = context.now() - started;
-    const thinking =
-      reasoning.length === 0
-        ? slot.thinkText
-        : reasoning.length === 1 && slot.thinkText.length === 0
-          ? reasoning[0]!.text
-          : reasoning.map((part) => part.text).join('') + slot.thinkText;
-    if (thinking.length > 0) {
-      recorder.log({
-        severity: 'THK',
-        direction: 'response',
-        type: 'llm',
-        remoteIdentifier: label,
-        message: thinking,
-      });
-    }
+    if (thinking.length > 0) log('THK', 'response', thinking);
+    const { usage, stopReason, rawStopReason, toolCalls } = answer;
     const entry = llmEntry(target, context, 'ok', latencyMs, usage, {
       stopReason: rawStopReason ?? stopReason,
-      actualProvider,
-      actualModel,
+      actualProvider: answer.actualProvider,
+      actualModel: answer.actualModel,
     });
     recorder.account(entry);
     context.opTree.end(node, 'ok', { accounting: entry });
-    recorder.log({
-      severity: 'VRB',
-      direction: 'response',
-      type: 'llm',
-      remoteIdentifier: label,
-      message: `attempt ${context.attempt}: ${entry.tokens.inputTokens} in, ${entry.tokens.outputTokens} out, ${toolCalls.length} tool calls, stop ${rawStopReason ?? stopReason ?? 'unknown'}, ${latencyMs} ms`,
-    });
+    log(
+      'VRB',
+      'response',
+      `attempt ${context.attempt}: ${entry.tokens.inputTokens} in, ${entry.tokens.outputTokens} out, ${toolCalls.length} tool calls, stop ${rawStopReason ?? stopReason ?? 'unknown'}, ${latencyMs} ms`,
+    );
     return {
       ok: true,
       text: slot.fullText,
-      reasoning,
+      reasoning: answer.reasoning,
       toolCalls,
       usage,
       stopReason,
@@ -210,37 +143,23 @@ export async function runModelAttempt(
           model: client.model,
         })
       : toModelError(thrown, client.provider, client.model);
-    reader.abandon(error.kind, `the answer broke off: ${error.kind}: ${error.message}`);
+    answer.reader.abandon(error.kind, `the answer broke off: ${error.kind}: ${error.message}`);
     const latencyMs = context.now() - started;
-    const entry = llmEntry(target, context, 'failed', latencyMs, usage, {
+    const entry = llmEntry(target, context, 'failed', latencyMs, answer.usage, {
       error: `${error.kind}: ${error.message}`,
     });
     recorder.account(entry);
     context.opTree.end(node, 'failed', { accounting: entry, error: error.kind });
-    recorder.log({
-      severity: error.kind === 'aborted' ? 'VRB' : 'WRN',
-      direction: 'response',
-      type: 'llm',
-      remoteIdentifier: label,
-      message: `attempt ${context.attempt} failed: ${error.kind}${error.status === undefined ? '' : ` (HTTP ${error.status})`}: ${error.message}`,
-    });
+    log(
+      error.kind === 'aborted' ? 'VRB' : 'WRN',
+      'response',
+      `attempt ${context.attempt} failed: ${error.kind}${error.status === undefined ? '' : ` (HTTP ${error.status})`}: ${error.message}`,
+    );
     return { ok: false, error, latencyMs };
   } finally {
     clearTimeout(watchdog);
     context.signal.removeEventListener('abort', onSessionAbort);
   }
-}
-
-function closeReasoning(
-  text: string,
-  event: { signature?: string; redactedData?: string; providerData?: Record<string, unknown> },
-): ReasoningPart {
-  return {
-    text,
-    ...(event.signature === undefined ? {} : { signature: event.signature }),
-    ...(event.redactedData === undefined ? {} : { redactedData: event.redactedData }),
-    ...(event.providerData === undefined ? {} : { providerData: event.providerData }),
-  };
 }
 
 function llmEntry(

@@ -79,7 +79,10 @@ export class TurnNotices {
       this.bodies.set(variant, body);
     }
     const head = noticeHead(input);
-    const notice = { text: joinXmlNext(head, body.text), rawTokens: this.tokens.rawHead(head) + body.rawTokens };
+    const notice = {
+      text: joinXmlNext(head, body.text),
+      rawTokens: this.tokens.rawHead(head) + body.rawTokens,
+    };
     this.last = { input, lastAttempt, notice };
     return notice;
   }

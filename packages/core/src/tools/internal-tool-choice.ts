@@ -27,7 +27,8 @@ export function internalToolChoice(
   targets: readonly ModelTarget[],
   hasListener: boolean,
 ): InternalToolChoice {
-  if (setting === false) return { taskStatus: false, offerTaskStatus: false, batch: false, offerBatch: false };
+  if (setting === false)
+    return { taskStatus: false, offerTaskStatus: false, batch: false, offerBatch: false };
   const config = setting === true || setting === undefined ? {} : setting;
   const taskStatus = config.taskStatus ?? 'auto';
   const batch = config.batch ?? 'auto';

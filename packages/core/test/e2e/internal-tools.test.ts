@@ -179,7 +179,9 @@ describe('agent__task_status is offered only to a run whose progress someone rea
       },
     });
     expect(result.success).toBe(true);
-    expect(updates).toEqual([expect.objectContaining({ type: 'agent_update', status: 'in-progress', now: 'looking' })]);
+    expect(updates).toEqual([
+      expect.objectContaining({ type: 'agent_update', status: 'in-progress', now: 'looking' }),
+    ]);
   });
 
   test('{ taskStatus: true } offers it without a listener', async () => {

@@ -8,9 +8,7 @@ describe('a payload that would break the FINAL tag (seed 000: encoding base64)',
   test('the XML-NEXT notice tells the model to send it base64 with encoding="base64"', async () => {
     const run = await runScenario({ scripts: [[{ text: xmlReport('ok') }]] });
     const notice = run.models[0]!.requests[0]!.messages.at(-1)!.content;
-    expect(notice).toContain(
-      'If it contains the closing tag, send it base64 with encoding="base64".',
-    );
+    expect(notice).toContain('If it contains the closing tag, send it base64 with encoding="base64".');
   });
 
   test('a report sent that way commits decoded, whole, and its output is the decoded text', async () => {
