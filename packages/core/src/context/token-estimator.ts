@@ -39,6 +39,8 @@ export class TokenEstimator {
   /** The counting function: estimates made with it can be shared across sessions. */
   readonly countingKey: CountTokens;
   private readonly definitions: WeakMap<ToolDefinition, number>;
+  /** The last list counted (lists are not changed in place: a new offer is a new array). */
+  private lastTools: { list: readonly ToolDefinition[]; tokens: number } | undefined;
   /** Reported input tokens / estimated, smoothed; starts at 1. */
   private correction = 1;
 
@@ -107,6 +109,8 @@ export class TokenEstimator {
   }
 
   rawTools(definitions: readonly ToolDefinition[]): number {
+    // A session offers the same list turn after turn, and asks for it several times a turn.
+    if (definitions === this.lastTools?.list) return this.lastTools.tokens;
     const cache = this.definitions;
     let total = 0;
     for (const definition of definitions) {
@@ -119,6 +123,7 @@ export class TokenEstimator {
       }
       total += tokens;
     }
+    this.lastTools = { list: definitions, tokens: total };
     return total;
   }
 

@@ -5,11 +5,14 @@ import {
   type PendingToolCall,
   type SessionNode,
   type SessionSnapshot,
+  type ToolCallRequest,
   type ToolEndSession,
+  type ToolExecuteOptions,
   type ToolProvider,
   type ToolResult,
 } from '@agent/protocol';
 import { errorMessage } from '@agent/protocol/util';
+import type { AbortFanout } from './abort-fanout.js';
 import type { ToolLookup } from './tool-registry.js';
 
 export interface RawToolOutcome {
@@ -69,7 +72,8 @@ class LazyAbort {
 }
 
 export interface ExternalCallOptions {
-  signal: AbortSignal;
+  /** The session's signal, listened to once for every call in flight. */
+  cancel: AbortFanout;
   timeoutMs: number;
   onProgress?: (p: { progress: number; total?: number; message?: string }) => void;
   /** The paused sub-agent session this call continues (a resumed session's paused turn). */
@@ -110,36 +114,32 @@ export async function runExternalCall(
     abort.abort(new AgentError('timeout', 'tool timeout'));
   }, options.timeoutMs);
   // Only the session's own cancellation counts as "cancelled"; our timeout aborts the call too.
+  const { cancel } = options;
   const onCancelled = () => {
-    abort.abort(options.signal.reason);
+    abort.abort(cancel.signal.reason);
     settle({ ok: false, error: { kind: 'aborted', message: 'the session was cancelled' } });
   };
-  if (options.signal.aborted) onCancelled();
-  else options.signal.addEventListener('abort', onCancelled, { once: true });
+  cancel.add(onCancelled);
+  // Optional fields set after the literals: a conditional spread cost an object and a copy per call.
+  const call: ToolCallRequest = { name, arguments: args, callId };
+  if (options.resume !== undefined) call.resume = options.resume;
+  const callOptions: ToolExecuteOptions = {
+    get signal() {
+      return abort.signal;
+    },
+    timeoutMs: options.timeoutMs,
+  };
+  if (options.onProgress !== undefined) callOptions.onProgress = options.onProgress;
   try {
     provider
-      .execute(
-        {
-          name,
-          arguments: args,
-          callId,
-          ...(options.resume === undefined ? {} : { resume: options.resume }),
-        },
-        {
-          get signal() {
-            return abort.signal;
-          },
-          timeoutMs: options.timeoutMs,
-          ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
-        },
-      )
+      .execute(call, callOptions)
       .then(settle, (error: unknown) =>
         settle({ ok: false, error: { kind: 'execution', message: errorMessage(error) } }),
       );
     return outcomeOf(await settled, provider);
   } finally {
     clearTimeout(timer);
-    options.signal.removeEventListener('abort', onCancelled);
+    cancel.delete(onCancelled);
   }
 }
 

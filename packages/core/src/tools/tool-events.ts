@@ -32,26 +32,29 @@ export class ToolEvents {
 
   finished(call: ToolCall, outcome: RawToolOutcome, durationMs: number): void {
     if (!announced(call)) return;
-    this.send({
+    // Optional fields set after the literal: a conditional spread cost an object and a copy per call.
+    const event: ProgressEvent & { type: 'tool_finished' } = {
       type: 'tool_finished',
       agentPath: this.agentPath,
       tool: call.name,
       callId: call.id,
       message: finishMessage(outcome, durationMs),
-      ...(outcome.structured === undefined ? {} : { structuredOutput: outcome.structured }),
-    });
+    };
+    if (outcome.structured !== undefined) event.structuredOutput = outcome.structured;
+    this.send(event);
   }
 
   progress(call: ToolCall, p: { progress: number; total?: number; message?: string }): void {
-    this.send({
+    const event: ProgressEvent & { type: 'tool_progress' } = {
       type: 'tool_progress',
       agentPath: this.agentPath,
       tool: call.name,
       callId: call.id,
       progress: p.progress,
-      ...(p.total === undefined ? {} : { total: p.total }),
-      ...(p.message === undefined ? {} : { message: p.message }),
-    });
+    };
+    if (p.total !== undefined) event.total = p.total;
+    if (p.message !== undefined) event.message = p.message;
+    this.send(event);
   }
 
   private send(event: ProgressEvent): void {

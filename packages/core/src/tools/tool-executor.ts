@@ -5,6 +5,7 @@ import {
   INTERNAL_TOOL_SERVER,
   type OpNode,
   type PausedChild,
+  type ProgressEvent,
   REPORT_BACK_TOOL,
   TASK_STATUS_TOOL,
   type ToolAccountingEntry,
@@ -14,6 +15,7 @@ import {
 } from '@agent/protocol';
 import type { OpTreeBuilder } from '../observe/op-tree.js';
 import type { SessionRecorder } from '../observe/recorder.js';
+import { AbortFanout } from './abort-fanout.js';
 import { deniedMessage } from './approval-gate.js';
 import { CallBudget } from './call-budget.js';
 import {
@@ -70,12 +72,15 @@ export type { PausedCall };
 /** Runs the native tool calls of one turn in parallel and turns every outcome into a tool message. */
 export class ToolExecutor {
   private readonly events: ToolEvents;
+  /** The session's signal, listened to once for all the calls in flight. */
+  private readonly cancel: AbortFanout;
 
   /** Paused sub-agent sessions the next run of their calls continues, by call id (used once). */
   private readonly pausedChildren = new Map<string, PausedChild>();
 
   constructor(private readonly options: ToolExecutorOptions) {
     this.events = new ToolEvents(options.recorder, options.agentPath);
+    this.cancel = new AbortFanout(options.signal);
   }
 
   /** A resumed session's paused turn: its calls that ran a paused sub-agent continue that session. */
@@ -135,13 +140,12 @@ export class ToolExecutor {
       if (pausedInner !== undefined) return pausedInner;
       return child === undefined ? [] : [{ callId: call.id, ...child }];
     });
-    return {
-      messages,
-      ...(forceFinal === undefined ? {} : { forceFinal }),
-      onlyTaskStatus,
-      ...(endSession === undefined ? {} : { endSession }),
-      ...(paused.length === 0 ? {} : { paused }),
-    };
+    // Optional fields set after the literal: a conditional spread cost an object and a copy each.
+    const outcome: TurnToolsOutcome = { messages, onlyTaskStatus };
+    if (forceFinal !== undefined) outcome.forceFinal = forceFinal;
+    if (endSession !== undefined) outcome.endSession = endSession;
+    if (paused.length > 0) outcome.paused = paused;
+    return outcome;
   }
 
   private async refuse(
@@ -196,7 +200,7 @@ export class ToolExecutor {
       const resume = this.pausedChildren.get(call.id);
       this.pausedChildren.delete(call.id);
       const callOptions: ExternalCallOptions = {
-        signal: this.options.signal,
+        cancel: this.cancel,
         timeoutMs: this.options.toolTimeoutMs,
         onProgress: (p) => this.events.progress(call, p),
       };
@@ -255,15 +259,15 @@ export class ToolExecutor {
 
   private taskStatus(call: ToolCall, requestFinal: (reason: ForcedFinalReason) => void): RawToolOutcome {
     const status = readTaskStatus(call.arguments);
-    const event = {
-      type: 'agent_update' as const,
+    const event: ProgressEvent & { type: 'agent_update' } = {
+      type: 'agent_update',
       agentPath: this.options.agentPath,
       message: status.now,
       status: status.status,
-      ...(status.done === undefined ? {} : { done: status.done }),
-      ...(status.pending === undefined ? {} : { pending: status.pending }),
       now: status.now,
     };
+    if (status.done !== undefined) event.done = status.done;
+    if (status.pending !== undefined) event.pending = status.pending;
     this.options.recorder.emit({ type: 'progress', event });
     this.options.recorder.emit({ type: 'status', event });
     if (status.status === 'completed') requestFinal('task_status_completed');
