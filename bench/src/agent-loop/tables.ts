@@ -25,6 +25,7 @@ const LABEL_NOTES: Record<string, string> = {
   'raw-loop': ' (floor)',
   'agent-core-traced': ' (tracing on)',
   'agent-core-unwatched': ' (no event listener)',
+  'raw-loop-xml': " (agent-core's notice and FINAL tag, no runtime)",
   'ai-sdk-generate': ' (own fetch client; not streamed)',
   'ai-sdk-stream': ' (own fetch client)',
 };

@@ -3,6 +3,7 @@
 // The measuring machinery is in `../agent-loop/` (README there: bench/README.md).
 
 import { CORE_ID, contenders, RAW_LOOP_ID } from '../agent-loop/contenders/index.js';
+import { decompositionTable } from '../agent-loop/decomposition-table.js';
 import { figuresOf } from '../agent-loop/figures.js';
 import {
   type AgentLoopPlan,
@@ -108,6 +109,7 @@ function notes(plan: AgentLoopPlan, profile: ProfileData | undefined, quick: boo
     'Transport: raw-loop, agent-core and openai-agents talk to the server through the official `openai` client (v6, streaming). The Vercel AI SDK cannot: `@ai-sdk/openai` is its own fetch-based provider (same global fetch), used here with `.chat()` so the same Chat Completions route is hit; `generateText` makes non-streamed calls, so it has no events and its CPU figures are for a non-streaming loop.',
     'Peers are configured as their docs recommend: openai-agents with tracing disabled (`setTracingDisabled(true)` and `Runner({ tracingDisabled: true })`, no exporter), `OpenAIChatCompletionsModel`, a zod `tool()`, `maxTurns` N + 2; the AI SDK with a zod `tool()` and `stopWhen: stepCountIs(N + 2)`, telemetry off (its default). agent-core: `defineAgent` + `run` with a `@agent/providers` client (`type: "openai"`), one `tool()` whose `parameters` is a JSON Schema (validated by the core), `maxTurns` N + 2, `output: { format: "text" }`; every `onEvent` call is counted.',
     'Tracing: agent-core runs with no tracer provider registered (tracing off: @agent/telemetry asks once per session and wires nothing). agent-core-traced is the same session traced as @agent/runtime traces its sessions (`traceSession` from @agent/telemetry: spans for the session, each turn, each model and tool call), into a registered `NodeTracerProvider` (AsyncLocalStorage context, always-on sampler) whose `BatchSpanProcessor` hands the spans to an exporter that drops them: what an operator runs, minus the network. It is not a peer (the targets leave it out); the tracing-overhead table sets the two side by side.',
+    "Decomposition (not peers, not in the targets): agent-core-unwatched is agent-core's session run without an `onEvent` listener, so the default `internalTools` offers it no `agent__task_status` (issue 20: a progress tool only where progress reaches someone). raw-loop-xml is the raw loop carrying agent-core's protocol bytes and nothing else: each request gets the XML-NEXT notice agent-core sends (rendered by @agent/xml-transport with a fresh nonce per session), and the answer comes back inside the FINAL tag (109 characters of wrapper around the 15 of the answer: 31 4-character deltas instead of 4), read out with two string searches. So raw-loop-xml - raw-loop is what the seeds' transport costs any client, and agent-core-unwatched - raw-loop-xml what the runtime costs on the same requests.",
     `Targets: agent-core's CPU per turn at most ${cpuTargetRatio(1)}x the raw loop at N=1 and ${cpuTargetRatio(5)}x at N=5 and N=20 (tracing off), and below every peer at every N; heap per concurrent in-flight session at most ${MEMORY_TARGET_KB} KB above the raw loop. The targets table says where the project stands; a missed target is reported, not hidden, with a profile of agent-core.`,
     `Versions: Node ${process.version}; ${versionsOf(['@agent/core', '@agent/providers', '@agent/testkit', 'openai', '@openai/agents', 'ai', '@ai-sdk/openai', 'zod']).join(', ')}.`,
     'The machine may be shared with other work: figures are medians with their min-max spread; compare ratios rather than absolute milliseconds.',
@@ -155,6 +157,7 @@ export const agentLoopSuite: BenchSuite = {
     const cpuOutcomes = targets(input);
     const outcomes = [...cpuOutcomes, tokenTarget(tokens)];
     const tracing = tracingTable(input);
+    const decomposition = decompositionTable(input);
     let profile: ProfileData | undefined;
     let rawProfile: ProfileData | undefined;
     if (!quick && cpuOutcomes.some((t) => !t.met)) {
@@ -167,6 +170,7 @@ export const agentLoopSuite: BenchSuite = {
       contendersTable(input),
       ...figureTables(input, runsText(plan)),
       ...(tracing === undefined ? [] : [tracing]),
+      ...(decomposition === undefined ? [] : [decomposition]),
       ratioTable(input),
       tokenTable(tokens),
       targetsTable(outcomes, quick),

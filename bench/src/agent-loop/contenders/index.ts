@@ -26,6 +26,15 @@ const ownContenders: readonly ContenderInfo[] = [
     load: async () => (await import('./raw-loop.js')).createRawLoop,
   },
   {
+    id: 'raw-loop-xml',
+    packages: ['openai', '@agent/xml-transport'],
+    transport:
+      "the raw loop carrying agent-core's protocol bytes: its XML-NEXT notice on each request, the answer read from the FINAL tag; no runtime",
+    events: 'stream chunks',
+    streams: true,
+    load: async () => (await import('./raw-loop-xml.js')).createRawLoopXml,
+  },
+  {
     id: 'providers-loop',
     packages: ['@agent/providers', 'openai'],
     transport:
@@ -114,6 +123,8 @@ export const PROVIDERS_LOOP_ID = 'providers-loop';
 export const CORE_TRACED_ID = 'agent-core-traced';
 /** agent-core run without an event listener: not a peer, what a run nobody watches costs. */
 export const CORE_UNWATCHED_ID = 'agent-core-unwatched';
+/** The raw loop with agent-core's notice and FINAL tag: not a peer, the protocol's share of the cost. */
+export const RAW_LOOP_XML_ID = 'raw-loop-xml';
 
 /** Every contender of this run: ours, the peers, then any `BENCH_COMPARE` checkouts. */
 export const contenders: readonly ContenderInfo[] = [...ownContenders, ...checkoutContenders()];
@@ -130,6 +141,6 @@ export function contenderById(id: string): ContenderInfo {
 
 /** Another framework a user would pick instead (not the raw floor, nor one of our own variants). */
 export function isPeer(id: string): boolean {
-  const ours = [RAW_LOOP_ID, CORE_ID, CORE_TRACED_ID, CORE_UNWATCHED_ID, PROVIDERS_LOOP_ID];
+  const ours = [RAW_LOOP_ID, RAW_LOOP_XML_ID, CORE_ID, CORE_TRACED_ID, CORE_UNWATCHED_ID, PROVIDERS_LOOP_ID];
   return !ours.includes(id) && !id.startsWith(CHECKOUT_PREFIX);
 }

@@ -3,7 +3,7 @@
 import OpenAI from 'openai';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import { INSTRUCTIONS, lookup, MODEL, TOOL_DESCRIPTION, TOOL_NAME, TOOL_SCHEMA } from '../script.js';
-import type { ContenderFactory, SessionOutcome } from './types.js';
+import type { ContenderFactory, SessionOutcome, SessionRunner } from './types.js';
 
 interface PendingCall {
   id: string;
@@ -18,18 +18,32 @@ const tools: ChatCompletionTool[] = [
   },
 ];
 
-export const createRawLoop: ContenderFactory = (baseURL) => {
+/**
+ * What a loop adds to the plain one to speak agent-core's protocol (the raw-loop-xml contender):
+ * one session's ephemeral user message for each request, and the answer read out of its reply.
+ */
+export interface LoopProtocol {
+  session(): { notice(turn: number): string; answer(text: string): string };
+}
+
+export const createRawLoop: ContenderFactory = (baseURL) => rawLoop(baseURL);
+
+export function rawLoop(baseURL: string, protocol?: LoopProtocol): SessionRunner {
   const client = new OpenAI({ baseURL, apiKey: 'bench-key', maxRetries: 0, logLevel: 'off' });
   return async (prompt, turns): Promise<SessionOutcome> => {
     const messages: ChatCompletionMessageParam[] = [
       { role: 'system', content: INSTRUCTIONS },
       { role: 'user', content: prompt },
     ];
+    const speaking = protocol?.session();
     let events = 0;
     for (let turn = 0; turn < turns + 2; turn++) {
       const stream = await client.chat.completions.create({
         model: MODEL,
-        messages,
+        messages:
+          speaking === undefined
+            ? messages
+            : [...messages, { role: 'user', content: speaking.notice(turn + 1) }],
         tools,
         stream: true,
         stream_options: { include_usage: true },
@@ -52,7 +66,8 @@ export const createRawLoop: ContenderFactory = (baseURL) => {
           if (fragment.function?.arguments) call.arguments += fragment.function.arguments;
         }
       }
-      if (calls.length === 0) return { finalText: text, events };
+      if (calls.length === 0)
+        return { finalText: speaking === undefined ? text : speaking.answer(text), events };
       messages.push({
         role: 'assistant',
         content: text === '' ? null : text,
@@ -73,4 +88,4 @@ export const createRawLoop: ContenderFactory = (baseURL) => {
     }
     throw new Error(`raw-loop: no final answer after ${turns + 2} model calls`);
   };
-};
+}
