@@ -3,6 +3,7 @@ import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { HeadendError } from './headend-error.js';
+import { nodeResponse, onClientGone } from './node-response.js';
 
 /** One server-sent event. */
 export interface SseMessage {
@@ -40,14 +41,6 @@ export function sseFrame(message: SseMessage): string {
   return message.event ? `event: ${message.event}\n${data}\n\n` : `${data}\n\n`;
 }
 
-/** The Node response of a request served by `@hono/node-server` (`serve`), if that is how it came. */
-function nodeResponse(c: Context): ServerResponse | undefined {
-  const outgoing = (c.env as { outgoing?: unknown } | undefined)?.outgoing;
-  return typeof outgoing === 'object' && outgoing !== null && 'writeHead' in outgoing
-    ? (outgoing as ServerResponse)
-    : undefined;
-}
-
 function writeTo(outgoing: ServerResponse, headers: Readonly<Record<string, string>>): SseStream {
   outgoing.writeHead(200, { ...SSE_HEADERS, ...headers });
   return {
@@ -65,9 +58,7 @@ function writeTo(outgoing: ServerResponse, headers: Readonly<Record<string, stri
       });
     },
     onAbort(listener) {
-      outgoing.once('close', () => {
-        if (!outgoing.writableFinished) listener();
-      });
+      onClientGone(outgoing, listener);
     },
   };
 }
