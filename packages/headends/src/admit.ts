@@ -37,12 +37,13 @@ function abortWhenGone(outgoing: ServerResponse, ticket: SessionTicket): void {
 }
 
 /**
- * Serialises a stream's events in call order; write errors end the chain quietly. An event
+ * Serialises a stream's events in call order (a string: a `data:` line known to hold no line
+ * break, see `SseStream.writeData`); write errors end the chain quietly. An event
  * handed over at once chains no promise; one whose write returns a promise (a full socket
  * buffer) holds the events after it until it settles.
  */
 export function writeQueue(stream: SseStream): {
-  push(message: SseMessage): void;
+  push(message: SseMessage | string): void;
   flush(): Promise<void>;
 } {
   let tail: Promise<void> | undefined;
@@ -51,10 +52,11 @@ export function writeQueue(stream: SseStream): {
   const fail = () => {
     failed = true;
   };
-  const write = (message: SseMessage): Promise<void> | undefined => {
+  const write = (message: SseMessage | string): Promise<void> | undefined => {
     if (failed) return undefined;
     try {
-      return stream.writeSSE(message)?.then(settled, fail);
+      const pending = typeof message === 'string' ? stream.writeData(message) : stream.writeSSE(message);
+      return pending?.then(settled, fail);
     } catch {
       failed = true;
       return undefined;

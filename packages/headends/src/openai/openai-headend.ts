@@ -134,12 +134,13 @@ function streamChat(
       // gives for { id, object, created, model, choices: [{ index, delta, logprobs, finish_reason }] }).
       const head = `{"id":${JSON.stringify(id)},"object":"chat.completion.chunk","created":${created},"model":${JSON.stringify(request.model)},"choices":[{"index":0,"delta":`;
       const chunk = (delta: Record<string, unknown>, finishReason: string | null = null) =>
-        writes.push({
-          data: `${head}${JSON.stringify(delta)},"logprobs":null,"finish_reason":${JSON.stringify(finishReason)}}]}`,
-        });
-      // The per-token chunk, as `chunk({ content })` writes it, without the delta object.
+        writes.push(
+          `${head}${JSON.stringify(delta)},"logprobs":null,"finish_reason":${JSON.stringify(finishReason)}}]}`,
+        );
+      // The per-token chunk, as `chunk({ content })` writes it, without the delta object. JSON
+      // texts: pushed as data lines, not searched for line breaks.
       const content = (text: string) =>
-        writes.push({ data: `${head}{"content":${JSON.stringify(text)}}${OPEN_TAIL}` });
+        writes.push(`${head}{"content":${JSON.stringify(text)}}${OPEN_TAIL}`);
       chunk({ role: 'assistant', content: '' });
       const deltas = new ReportDeltas();
       let withdrawn: string | undefined;

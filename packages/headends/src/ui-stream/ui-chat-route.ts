@@ -65,7 +65,7 @@ export function installUiChatRoute(app: Hono, options: UiChatRouteOptions): void
       try {
         const writes = writeQueue(stream);
         const send = (chunks: readonly UIMessageChunk[]) => {
-          for (const chunk of chunks) writes.push({ data: JSON.stringify(chunk) });
+          for (const chunk of chunks) writes.push(JSON.stringify(chunk));
         };
         const mapper = new UiChunks(`msg-${randomUUID()}`);
         send(mapper.start());
