@@ -139,8 +139,7 @@ function streamChat(
         );
       // The per-token chunk, as `chunk({ content })` writes it, without the delta object. JSON
       // texts: pushed as data lines, not searched for line breaks.
-      const content = (text: string) =>
-        writes.push(`${head}{"content":${JSON.stringify(text)}}${OPEN_TAIL}`);
+      const content = (text: string) => writes.push(`${head}{"content":${JSON.stringify(text)}}${OPEN_TAIL}`);
       chunk({ role: 'assistant', content: '' });
       const deltas = new ReportDeltas();
       let withdrawn: string | undefined;
