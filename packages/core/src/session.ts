@@ -152,7 +152,8 @@ async function runChecked(run: SessionRun): Promise<void> {
           ...(reportBack === undefined ? {} : { finalTools: [reportBack] }),
         });
   if (schemaProblem !== undefined) return configurationFailed(end, schemaProblem, true);
-  await runLoop(run, shared, checked, tools, opening);
+  // Returned, not awaited: this frame is not kept for the whole loop.
+  return runLoop(run, shared, checked, tools, opening);
 }
 
 /** What the preflight, durability and the loop all take. */

@@ -126,11 +126,14 @@ class SessionParts implements CheckpointParts {
   opTree: OpTreeBuilder;
   readonly now: () => number;
   readonly toolOutputs: (() => Promise<SavedToolOutput[]>) | undefined;
-  readonly #input: DurabilityInput;
+  /** What the settings hash is made of (not the whole input: it is not kept for the session). */
+  readonly #hashed: Pick<
+    DurabilityInput,
+    'agent' | 'config' | 'expected' | 'reportBack' | 'maxTurns' | 'maxRetries' | 'targets' | 'tools'
+  >;
   #hash: string | undefined;
 
   constructor(input: DurabilityInput) {
-    this.#input = input;
     this.sessionId = input.sessionId;
     this.agent = input.agent;
     this.nonce = input.nonce;
@@ -141,6 +144,16 @@ class SessionParts implements CheckpointParts {
     this.opTree = input.opTree;
     this.now = input.now;
     this.toolOutputs = savedOutputsOf(input.hook);
+    this.#hashed = {
+      agent: input.agent,
+      config: input.config,
+      expected: input.expected,
+      reportBack: input.reportBack,
+      maxTurns: input.maxTurns,
+      maxRetries: input.maxRetries,
+      targets: input.targets,
+      tools: input.tools,
+    };
   }
 
   /**
@@ -148,17 +161,17 @@ class SessionParts implements CheckpointParts {
    * it may) nor checkpoints never hashes its settings.
    */
   get settingsHash(): string {
-    const input = this.#input;
+    const h = this.#hashed;
     this.#hash ??= settingsHash({
-      agent: input.agent,
-      instructions: input.config.instructions,
-      expected: input.expected,
-      reportBack: input.reportBack,
-      internalTools: internalToolsKey(input.config.internalTools),
-      maxTurns: input.maxTurns,
-      maxRetries: input.maxRetries,
-      targets: input.targets,
-      tools: input.tools,
+      agent: h.agent,
+      instructions: h.config.instructions,
+      expected: h.expected,
+      reportBack: h.reportBack,
+      internalTools: internalToolsKey(h.config.internalTools),
+      maxTurns: h.maxTurns,
+      maxRetries: h.maxRetries,
+      targets: h.targets,
+      tools: h.tools,
     });
     return this.#hash;
   }
