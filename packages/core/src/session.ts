@@ -17,7 +17,7 @@ import { errorMessage, isRecord } from '@agent/protocol/util';
 import { createNonce } from '@agent/xml-transport';
 import type { Checkpointer } from './checkpoint/checkpointer.js';
 import { setUpDurability } from './checkpoint/durability.js';
-import { takeSnapshot } from './checkpoint/session-checkpoint.js';
+import { type CheckpointParts, takeSnapshot } from './checkpoint/session-checkpoint.js';
 import { restoreToolOutputs } from './checkpoint/tool-output-carry.js';
 import type { AgentSessionConfig } from './config.js';
 import { ContextGuard } from './context/context-guard.js';
@@ -152,7 +152,8 @@ async function runChecked(run: SessionRun): Promise<void> {
           ...(reportBack === undefined ? {} : { finalTools: [reportBack] }),
         });
   if (schemaProblem !== undefined) return configurationFailed(end, schemaProblem, true);
-  await runLoop(run, shared, checked, tools, opening);
+  // Returned, not awaited: this frame is not kept for the whole loop.
+  return runLoop(run, shared, checked, tools, opening);
 }
 
 /** What the preflight, durability and the loop all take. */
@@ -192,7 +193,7 @@ async function runLoop(
   opening: readonly ConversationMessage[],
 ): Promise<void> {
   const { config, end, signal } = run;
-  const { state, recorder, nonce, targets } = shared;
+  const { recorder, nonce, targets } = shared;
   const { resumeFrom, reportBack } = checked;
   run.hook = checked.toolOutput.factory?.({
     sessionId: run.sessionId,
@@ -259,12 +260,19 @@ async function runLoop(
   });
   const first = resumeFrom === undefined ? withExchanges(opening, config.exchanges, loop, recorder) : opening;
   for (const message of first) loop.push(message);
-  if (resumeFrom?.status === 'awaiting_approval') {
-    await loop.resumePaused(resumeFrom.turnCalls ?? [], childResumes(resumeFrom, config.approvals));
-  } else await loop.run();
-  if (state.paused !== undefined && durable.parts !== undefined) {
-    end.pausedSnapshot = takeSnapshot(durable.parts, 'awaiting_approval', { paused: state.paused });
-  }
+  // Driven in a frame of its own: this one (the setup's parts) is not kept for the whole loop.
+  const turns =
+    resumeFrom?.status === 'awaiting_approval'
+      ? loop.resumePaused(resumeFrom.turnCalls ?? [], childResumes(resumeFrom, config.approvals))
+      : loop.run();
+  return untilDone(turns, end, durable.parts);
+}
+
+/** Waits for the loop; a session that paused keeps the snapshot to resume it from. */
+async function untilDone(turns: Promise<void>, end: SessionEnding, parts: CheckpointParts): Promise<void> {
+  await turns;
+  const { paused } = end.state;
+  if (paused !== undefined) end.pausedSnapshot = takeSnapshot(parts, 'awaiting_approval', { paused });
 }
 
 function configurationFailed(end: SessionEnding, error: string, inputRejected: boolean): void {

@@ -86,8 +86,13 @@ export class Admission {
     return this.isDraining;
   }
 
-  /** Waits for a slot (FIFO); throws `AdmissionError` when the queue is full or the server drains. */
-  async enter(clientSignal?: AbortSignal): Promise<SessionTicket> {
+  /**
+   * Waits for a slot (FIFO); throws `AdmissionError` when the queue is full or the server drains.
+   * `client` aborts when the client goes away; given as a function, it is called only if the
+   * request has to wait, and the ticket does not listen to it otherwise (the caller does).
+   */
+  async enter(client?: AbortSignal | (() => AbortSignal)): Promise<SessionTicket> {
+    let clientSignal = typeof client === 'function' ? undefined : client;
     if (this.isDraining) throw this.refuse('draining');
     const arrived = performance.now();
     // Without a gate nothing is awaited: a request joins the queue in call order.
@@ -104,6 +109,7 @@ export class Admission {
     }
     if (this.running >= this.limit) {
       if (this.waiters.length >= this.queueSize) throw this.refuse('queue_full');
+      if (typeof client === 'function') clientSignal = client();
       await new Promise<void>((resolve, reject) => {
         const waiter: Waiter = { resolve, reject };
         this.waiters.push(waiter);

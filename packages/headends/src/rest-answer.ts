@@ -47,11 +47,11 @@ export async function answerRun(
   return streamEvents(c, {}, async (stream) => {
     stream.onAbort(() => ticket.abort('client disconnected'));
     try {
-      const writes = writeQueue();
+      const writes = writeQueue(stream);
       const result = await start((event, meta) => {
-        writes.push(() => stream.writeSSE({ event: event.type, data: JSON.stringify({ event, meta }) }));
+        writes.push({ event: event.type, data: JSON.stringify({ event, meta }) });
       });
-      writes.push(() => stream.writeSSE({ event: 'result', data: JSON.stringify(runResponse(result)) }));
+      writes.push({ event: 'result', data: JSON.stringify(runResponse(result)) });
       await writes.flush();
     } finally {
       ticket.release();

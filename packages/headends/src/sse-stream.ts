@@ -3,6 +3,7 @@ import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { HeadendError } from './headend-error.js';
+import { nodeResponse, onClientGone } from './node-response.js';
 
 /** One server-sent event. */
 export interface SseMessage {
@@ -17,6 +18,11 @@ export interface SseStream {
    * resolves when it is (after a `drain` when the connection's buffer is full).
    */
   writeSSE(message: SseMessage): Promise<void> | undefined;
+  /**
+   * `writeSSE({ data: line })` for a line known to hold no "\r" or "\n" (a JSON text never
+   * does): written without looking for line breaks.
+   */
+  writeData(line: string): Promise<void> | undefined;
   /** Called once when the client goes away before the stream ended. */
   onAbort(listener: () => void): void;
 }
@@ -40,34 +46,25 @@ export function sseFrame(message: SseMessage): string {
   return message.event ? `event: ${message.event}\n${data}\n\n` : `${data}\n\n`;
 }
 
-/** The Node response of a request served by `@hono/node-server` (`serve`), if that is how it came. */
-function nodeResponse(c: Context): ServerResponse | undefined {
-  const outgoing = (c.env as { outgoing?: unknown } | undefined)?.outgoing;
-  return typeof outgoing === 'object' && outgoing !== null && 'writeHead' in outgoing
-    ? (outgoing as ServerResponse)
-    : undefined;
-}
-
 function writeTo(outgoing: ServerResponse, headers: Readonly<Record<string, string>>): SseStream {
   outgoing.writeHead(200, { ...SSE_HEADERS, ...headers });
+  const write = (frame: string): Promise<void> | undefined => {
+    if (outgoing.destroyed || outgoing.write(frame)) return undefined;
+    return new Promise((resolve) => {
+      const done = () => {
+        outgoing.off('drain', done);
+        outgoing.off('close', done);
+        resolve();
+      };
+      outgoing.on('drain', done);
+      outgoing.on('close', done);
+    });
+  };
   return {
-    writeSSE(message) {
-      const frame = sseFrame(message);
-      if (outgoing.destroyed || outgoing.write(frame)) return undefined;
-      return new Promise((resolve) => {
-        const done = () => {
-          outgoing.off('drain', done);
-          outgoing.off('close', done);
-          resolve();
-        };
-        outgoing.on('drain', done);
-        outgoing.on('close', done);
-      });
-    },
+    writeSSE: (message) => write(sseFrame(message)),
+    writeData: (line) => write(`data: ${line}\n\n`),
     onAbort(listener) {
-      outgoing.once('close', () => {
-        if (!outgoing.writableFinished) listener();
-      });
+      onClientGone(outgoing, listener);
     },
   };
 }
@@ -85,7 +82,13 @@ export function streamEvents(
   const outgoing = nodeResponse(c);
   if (outgoing === undefined) {
     for (const [name, value] of Object.entries(headers)) c.header(name, value);
-    return streamSSE(c, run);
+    return streamSSE(c, (api) =>
+      run({
+        writeSSE: (message) => api.writeSSE(message),
+        writeData: (line) => api.writeSSE({ data: line }),
+        onAbort: (listener) => api.onAbort(listener),
+      }),
+    );
   }
   const stream = writeTo(outgoing, headers);
   void run(stream)

@@ -1,6 +1,7 @@
 import type {
   ExpectedOutput,
   ModelTarget,
+  SavedToolOutput,
   SessionSnapshot,
   ToolDefinition,
   ToolOutputHook,
@@ -74,52 +75,19 @@ export function setUpDurability(input: DurabilityInput): Durability {
     approvalsGiven.map(([id]) => id),
   );
   if (problem !== undefined) return { ok: false, error: problem };
-  // Computed when a snapshot is taken or checked: a session that never pauses (a sub-agent of
-  // it may) nor checkpoints never hashes its settings.
-  let hash: string | undefined;
-  const hashOf = () =>
-    (hash ??= settingsHash({
-      agent: input.agent,
-      instructions: config.instructions,
-      expected: input.expected,
-      reportBack: input.reportBack,
-      internalTools: internalToolsKey(config.internalTools),
-      maxTurns: input.maxTurns,
-      maxRetries: input.maxRetries,
-      targets: input.targets,
-      tools: input.tools,
-    }));
+  const parts = new SessionParts(input);
   let opTree = input.opTree;
-  const base = {
-    sessionId: input.sessionId,
-    agent: input.agent,
-    get settingsHash() {
-      return hashOf();
-    },
-    nonce: input.nonce,
-    state: input.state,
-    rotation: input.rotation,
-    estimator: input.estimator,
-    recorder: input.recorder,
-    now: input.now,
-  };
   if (resumeFrom !== undefined) {
-    if (resumeFrom.settingsHash !== hashOf()) {
+    if (resumeFrom.settingsHash !== parts.settingsHash) {
       return {
         ok: false,
-        error: `resumeFrom: the snapshot of session ${resumeFrom.sessionId} was taken with other agent settings (agent "${resumeFrom.agent}", settings ${resumeFrom.settingsHash}; this agent "${input.agent}" has ${hashOf()}): resume it with the agent file, models and tools that started it`,
+        error: `resumeFrom: the snapshot of session ${resumeFrom.sessionId} was taken with other agent settings (agent "${resumeFrom.agent}", settings ${resumeFrom.settingsHash}; this agent "${input.agent}" has ${parts.settingsHash}): resume it with the agent file, models and tools that started it`,
       };
     }
     opTree = new OpTreeBuilder(input.sessionId, input.agent, input.now, structuredClone(resumeFrom.opTree));
-    restoreSnapshot(resumeFrom, base);
+    parts.opTree = opTree;
+    restoreSnapshot(resumeFrom, parts);
   }
-  const toolOutputs = savedOutputsOf(input.hook);
-  // Not a spread: it would read the hash getter.
-  const parts: CheckpointParts = Object.assign(
-    base,
-    { opTree },
-    toolOutputs === undefined ? {} : { toolOutputs },
-  );
   const approvals =
     rule === undefined
       ? undefined
@@ -141,6 +109,72 @@ export function setUpDurability(input: DurabilityInput): Durability {
       config.onCheckpoint === undefined ? undefined : new Checkpointer(parts, config.onCheckpoint),
     approvals,
   };
+}
+
+/**
+ * What a snapshot is built from. A class, not an object literal with a getter and keys added
+ * later (V8 makes such an object a slow dictionary): one per session.
+ */
+class SessionParts implements CheckpointParts {
+  readonly sessionId: string;
+  readonly agent: string;
+  readonly nonce: string;
+  readonly state: SessionState;
+  readonly rotation: TargetRotation;
+  readonly estimator: TokenEstimator;
+  readonly recorder: SessionRecorder;
+  opTree: OpTreeBuilder;
+  readonly now: () => number;
+  readonly toolOutputs: (() => Promise<SavedToolOutput[]>) | undefined;
+  /** What the settings hash is made of (not the whole input: it is not kept for the session). */
+  readonly #hashed: Pick<
+    DurabilityInput,
+    'agent' | 'config' | 'expected' | 'reportBack' | 'maxTurns' | 'maxRetries' | 'targets' | 'tools'
+  >;
+  #hash: string | undefined;
+
+  constructor(input: DurabilityInput) {
+    this.sessionId = input.sessionId;
+    this.agent = input.agent;
+    this.nonce = input.nonce;
+    this.state = input.state;
+    this.rotation = input.rotation;
+    this.estimator = input.estimator;
+    this.recorder = input.recorder;
+    this.opTree = input.opTree;
+    this.now = input.now;
+    this.toolOutputs = savedOutputsOf(input.hook);
+    this.#hashed = {
+      agent: input.agent,
+      config: input.config,
+      expected: input.expected,
+      reportBack: input.reportBack,
+      maxTurns: input.maxTurns,
+      maxRetries: input.maxRetries,
+      targets: input.targets,
+      tools: input.tools,
+    };
+  }
+
+  /**
+   * Computed when a snapshot is taken or checked: a session that never pauses (a sub-agent of
+   * it may) nor checkpoints never hashes its settings.
+   */
+  get settingsHash(): string {
+    const h = this.#hashed;
+    this.#hash ??= settingsHash({
+      agent: h.agent,
+      instructions: h.config.instructions,
+      expected: h.expected,
+      reportBack: h.reportBack,
+      internalTools: internalToolsKey(h.config.internalTools),
+      maxTurns: h.maxTurns,
+      maxRetries: h.maxRetries,
+      targets: h.targets,
+      tools: h.tools,
+    });
+    return this.#hash;
+  }
 }
 
 /** Each `tool()`'s own `needsApproval`, by name. */

@@ -47,7 +47,10 @@ export class OpTreeBuilder {
       status: 'running',
       children: [],
     };
-    parent.children.push(node);
+    // Most nodes get one child or none: a first child makes an array of one (a push onto the
+    // empty one would reserve room for 17).
+    if (parent.children.length === 0) parent.children = [node];
+    else parent.children.push(node);
     return node;
   }
 

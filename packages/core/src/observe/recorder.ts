@@ -8,7 +8,8 @@ type EventCallback = (event: AgentEvent, meta: AgentEventMeta) => void;
  * event, and a throwing callback cannot break the run.
  */
 export class SessionRecorder {
-  readonly logs: LogEntry[] = [];
+  /** Every log line (read at the end; the array is replaced at the first line, see `log`). */
+  logs: LogEntry[] = [];
   readonly accounting: AccountingEntry[] = [];
   private readonly metaPlain: AgentEventMeta;
   private readonly metaStream: AgentEventMeta;
@@ -68,7 +69,9 @@ export class SessionRecorder {
             headendId: this.headendId,
             ...entry,
           };
-    this.logs.push(full);
+    // The first line makes an array of one: a push onto the empty one would reserve 17 slots.
+    if (this.logs.length === 0) this.logs = [full];
+    else this.logs.push(full);
     this.emit({ type: 'log', entry: full });
     return full;
   }

@@ -100,9 +100,9 @@ export function createAnthropicHeadend(options: HeadendOptions): Headend {
     return streamEvents(c, {}, async (stream) => {
       stream.onAbort(() => ticket.abort('client disconnected'));
       try {
-        const writes = writeQueue();
+        const writes = writeQueue(stream);
         const emit = (event: string, data: Record<string, unknown>) =>
-          writes.push(() => stream.writeSSE({ event, data: JSON.stringify(data) }));
+          writes.push({ event, data: JSON.stringify(data) });
         emit('message_start', {
           type: 'message_start',
           message: message([], null, { input_tokens: 0, output_tokens: 0 }),

@@ -113,6 +113,9 @@ export function createOpenAiHeadend(options: HeadendOptions): Headend {
   return { kind: 'openai', app, admission, authRequired: tokens !== undefined };
 }
 
+/** The end of a chunk that does not finish the stream. */
+const OPEN_TAIL = ',"logprobs":null,"finish_reason":null}]}';
+
 type Runner = (onEvent: (event: AgentEvent, meta: AgentEventMeta) => void) => Promise<AgentResult>;
 
 function streamChat(
@@ -126,16 +129,17 @@ function streamChat(
   return streamEvents(c, {}, async (stream) => {
     stream.onAbort(() => ticket.abort('client disconnected'));
     try {
-      const writes = writeQueue();
+      const writes = writeQueue(stream);
       // A chunk's JSON around its delta, written once per stream (the same text JSON.stringify
       // gives for { id, object, created, model, choices: [{ index, delta, logprobs, finish_reason }] }).
       const head = `{"id":${JSON.stringify(id)},"object":"chat.completion.chunk","created":${created},"model":${JSON.stringify(request.model)},"choices":[{"index":0,"delta":`;
       const chunk = (delta: Record<string, unknown>, finishReason: string | null = null) =>
-        writes.push(() =>
-          stream.writeSSE({
-            data: `${head}${JSON.stringify(delta)},"logprobs":null,"finish_reason":${JSON.stringify(finishReason)}}]}`,
-          }),
+        writes.push(
+          `${head}${JSON.stringify(delta)},"logprobs":null,"finish_reason":${JSON.stringify(finishReason)}}]}`,
         );
+      // The per-token chunk, as `chunk({ content })` writes it, without the delta object. JSON
+      // texts: pushed as data lines, not searched for line breaks.
+      const content = (text: string) => writes.push(`${head}{"content":${JSON.stringify(text)}}${OPEN_TAIL}`);
       chunk({ role: 'assistant', content: '' });
       const deltas = new ReportDeltas();
       let withdrawn: string | undefined;
@@ -148,35 +152,31 @@ function streamChat(
           ticket.abort('the streamed answer was withdrawn');
           return;
         }
-        if (delta?.content !== undefined) chunk({ content: delta.content });
+        if (delta?.content !== undefined) content(delta.content);
         if (delta?.reasoning !== undefined) chunk({ reasoning_content: delta.reasoning });
       });
       const text = withdrawn === undefined ? answerText(result) : undefined;
       if (text === undefined) {
         const message = withdrawn ?? failureMessage(result);
-        writes.push(() =>
-          stream.writeSSE({ data: JSON.stringify(openAiErrorBody('server_error', message)) }),
-        );
+        writes.push({ data: JSON.stringify(openAiErrorBody('server_error', message)) });
       } else {
         const rest = deltas.remainder(text);
         if (rest !== undefined && rest !== '') chunk({ content: rest });
         chunk({}, 'stop');
         if (request.includeUsage) {
-          writes.push(() =>
-            stream.writeSSE({
-              data: JSON.stringify({
-                id,
-                object: 'chat.completion.chunk',
-                created,
-                model: request.model,
-                choices: [],
-                usage: usageOf(result),
-              }),
+          writes.push({
+            data: JSON.stringify({
+              id,
+              object: 'chat.completion.chunk',
+              created,
+              model: request.model,
+              choices: [],
+              usage: usageOf(result),
             }),
-          );
+          });
         }
       }
-      writes.push(() => stream.writeSSE({ data: '[DONE]' }));
+      writes.push({ data: '[DONE]' });
       await writes.flush();
     } finally {
       ticket.release();

@@ -63,9 +63,9 @@ export function installUiChatRoute(app: Hono, options: UiChatRouteOptions): void
     return streamEvents(c, headers, async (stream) => {
       stream.onAbort(() => ticket.abort('client disconnected'));
       try {
-        const writes = writeQueue();
+        const writes = writeQueue(stream);
         const send = (chunks: readonly UIMessageChunk[]) => {
-          for (const chunk of chunks) writes.push(() => stream.writeSSE({ data: JSON.stringify(chunk) }));
+          for (const chunk of chunks) writes.push(JSON.stringify(chunk));
         };
         const mapper = new UiChunks(`msg-${randomUUID()}`);
         send(mapper.start());
@@ -94,7 +94,7 @@ export function installUiChatRoute(app: Hono, options: UiChatRouteOptions): void
         } else {
           send(mapper.finish(result, text));
         }
-        writes.push(() => stream.writeSSE({ data: '[DONE]' }));
+        writes.push({ data: '[DONE]' });
         await writes.flush();
       } finally {
         ticket.release();
