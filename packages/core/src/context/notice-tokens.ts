@@ -1,47 +1,78 @@
 import { PerCounter, setBounded } from './per-counter.js';
 import type { TokenEstimator } from './token-estimator.js';
 
-/** Bodies whose count is kept per counting function (an agent has a few: normal, final, last attempt). */
+/** Body templates kept per counting function (an agent has a few: normal, final, last attempt). */
 const MAX_KEPT = 64;
 
 /** What the nonce is replaced by before a body is counted: the same shape, so the count stays honest. */
 const NONCE_STAND_IN = '00000000';
+/** Nonces a template is rendered with, to find where the session's nonce goes (valid nonce characters). */
+const MARKER = 'x7Qz9KpWv2nonce_marker_a';
+const CHECK_MARKER = 'x7Qz9KpWv2nonce_marker_b';
 
 /**
- * Body counts shared by every session of the process, per counting function: sessions of one
- * agent send the same body (format, schema, rules) and differ only in their nonce, so the body
- * is counted with a stand-in nonce once per process instead of once per session.
+ * A body as the parts between its nonces, with its count; `null` when it cannot be made one (its
+ * text holds the marker itself, e.g. in a schema): such a body is rendered for each session.
  */
-const sharedBodies = new PerCounter(() => new Map<string, number>());
+type BodyTemplate = { parts: readonly string[]; rawTokens: number } | null;
+
+/**
+ * Body templates shared by every session of the process, per counting function: sessions of one
+ * agent send the same body (format, schema, rules) and differ only in their nonce, so the body is
+ * rendered and counted once per process, and a session's body is the template's parts joined by
+ * its nonce (a few string nodes over the shared parts, not a copy of the text).
+ */
+const sharedTemplates = new PerCounter(() => new Map<string, BodyTemplate>());
+
+/** A notice body for one session, and its raw token count. */
+export interface NoticeBody {
+  text: string;
+  rawTokens: number;
+}
 
 /**
  * Tokens of the XML-NEXT notice, counted by the session's estimator: the final-report schema
- * it carries included. Heads and bodies are counted with a stand-in nonce, so each distinct
- * one is counted once per process: sessions of one agent send the same body, and heads that
- * differ only in turn, attempt and context use.
+ * it carries included. Bodies come from per-process templates (counted with a stand-in nonce);
+ * heads, which hold no nonce, are counted once per distinct text by the estimator's caches.
  */
 export class NoticeTokens {
-  private readonly bodies: Map<string, number>;
+  private readonly templates: Map<string, BodyTemplate>;
 
   constructor(
     private readonly estimator: TokenEstimator,
     private readonly nonce: string,
   ) {
-    this.bodies = sharedBodies.for(estimator.countingKey);
+    this.templates = sharedTemplates.for(estimator.countingKey);
   }
 
-  /** Heads differ only by turn, attempt and context use once the nonce is stood in: counted per process. */
   rawHead(head: string): number {
-    return this.estimator.rawText(head.replaceAll(this.nonce, NONCE_STAND_IN));
+    return this.estimator.rawText(head);
   }
 
-  rawBody(body: string): number {
-    const key = body.replaceAll(this.nonce, NONCE_STAND_IN);
-    let tokens = this.bodies.get(key);
-    if (tokens === undefined) {
-      tokens = this.estimator.rawText(key);
-      setBounded(this.bodies, key, tokens, MAX_KEPT);
+  /**
+   * The body `render` makes for this session's nonce. `key` names everything the body depends on
+   * but the nonce: bodies of one key differ only in their nonce.
+   */
+  body(key: string, render: (nonce: string) => string): NoticeBody {
+    let template = this.templates.get(key);
+    if (template === undefined) {
+      template = makeTemplate(render, this.estimator);
+      setBounded(this.templates, key, template, MAX_KEPT);
     }
-    return tokens;
+    if (template === null) {
+      const text = render(this.nonce);
+      return { text, rawTokens: this.estimator.rawText(text.replaceAll(this.nonce, NONCE_STAND_IN)) };
+    }
+    const { parts } = template;
+    let text = parts[0]!;
+    for (let i = 1; i < parts.length; i++) text = text + this.nonce + parts[i];
+    return { text, rawTokens: template.rawTokens };
   }
+}
+
+function makeTemplate(render: (nonce: string) => string, estimator: TokenEstimator): BodyTemplate {
+  const parts = render(MARKER).split(MARKER);
+  // The marker found only where the nonce goes: rendered with another, the parts must rejoin to it.
+  if (parts.join(CHECK_MARKER) !== render(CHECK_MARKER)) return null;
+  return { parts, rawTokens: estimator.rawText(parts.join(NONCE_STAND_IN)) };
 }

@@ -19,7 +19,7 @@ export class PerCounter<C> {
 }
 
 /** Sets a count in a map kept to `limit` entries: the oldest goes first. */
-export function setBounded(map: Map<string, number>, key: string, value: number, limit: number): void {
+export function setBounded<V>(map: Map<string, V>, key: string, value: V, limit: number): void {
   if (map.size >= limit) map.delete(map.keys().next().value as string);
   map.set(key, value);
 }

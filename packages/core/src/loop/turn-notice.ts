@@ -1,6 +1,6 @@
 import { type ExpectedOutput, type ForcedFinalReason, REPORT_BACK_TOOL } from '@agent/protocol';
 import { joinXmlNext, renderXmlNextBody, renderXmlNextHead } from '@agent/xml-transport';
-import type { NoticeTokens } from '../context/notice-tokens.js';
+import type { NoticeBody, NoticeTokens } from '../context/notice-tokens.js';
 
 export interface TurnNoticeInput {
   nonce: string;
@@ -25,20 +25,39 @@ export interface TurnNotice {
   rawTokens: number;
 }
 
-/** The body's part of the notice: everything after the head. */
-function noticeBody(input: Omit<TurnNoticeInput, 'turn' | 'contextPercent'>): string {
-  const body = renderXmlNextBody({
-    nonce: input.nonce,
+/** The body's part of the notice for `nonce`: everything after the head. */
+function noticeBody(input: Omit<TurnNoticeInput, 'turn' | 'contextPercent'>, nonce: string): string {
+  const options: Parameters<typeof renderXmlNextBody>[0] = {
+    nonce,
     maxTurns: input.maxTurns,
     attempt: input.attempt,
     maxAttempts: input.maxAttempts,
     format: input.expected.format,
-    ...(input.expected.schema === undefined ? {} : { schema: input.expected.schema }),
-    ...(input.forcedFinal === undefined
-      ? {}
-      : { forcedFinal: { reason: input.forcedFinal, allowedTools: input.allowedTools } }),
-  });
+  };
+  if (input.expected.schema !== undefined) options.schema = input.expected.schema;
+  if (input.forcedFinal !== undefined)
+    options.forcedFinal = { reason: input.forcedFinal, allowedTools: input.allowedTools };
+  const body = renderXmlNextBody(options);
   return input.reportBack === true ? `${body}\n${REPORT_BACK_NOTICE}` : body;
+}
+
+/** Schemas as JSON, once per schema object: bodies are keyed by content, so equal schemas share. */
+const schemaTexts = new WeakMap<object, string>();
+
+/** Everything a body depends on but the nonce and the variant: format, schema and `report_back`. */
+function sessionKey(input: TurnNoticeInput): string {
+  const { schema } = input.expected;
+  let schemaKey: string | undefined;
+  if (typeof schema === 'object' && schema !== null) {
+    schemaKey = schemaTexts.get(schema);
+    if (schemaKey === undefined) {
+      schemaKey = JSON.stringify(schema) ?? '';
+      schemaTexts.set(schema, schemaKey);
+    }
+  } else {
+    schemaKey = schema === undefined ? '' : String(JSON.stringify(schema));
+  }
+  return `${input.expected.format}/${schemaKey}/${input.reportBack === true}`;
 }
 
 function noticeHead(input: TurnNoticeInput): string {
@@ -60,7 +79,7 @@ function noticeHead(input: TurnNoticeInput): string {
  * the last notice is kept, since a turn's projection and its first request send the same one.
  */
 export class TurnNotices {
-  private readonly bodies = new Map<string, { text: string; rawTokens: number }>();
+  private readonly bodies = new Map<string, NoticeBody>();
   private last: { input: TurnNoticeInput; lastAttempt: boolean; notice: TurnNotice } | undefined;
 
   constructor(private readonly tokens: NoticeTokens) {}
@@ -74,8 +93,7 @@ export class TurnNotices {
     const variant = `${input.forcedFinal ?? ''}/${input.allowedTools.join(',')}/${lastAttempt}`;
     let body = this.bodies.get(variant);
     if (body === undefined) {
-      const text = noticeBody(input);
-      body = { text, rawTokens: this.tokens.rawBody(text) };
+      body = this.tokens.body(`${sessionKey(input)}/${variant}`, (nonce) => noticeBody(input, nonce));
       this.bodies.set(variant, body);
     }
     const head = noticeHead(input);

@@ -1,5 +1,6 @@
 import type { ConversationMessage } from '@agent/protocol';
 import { heuristicTokens } from '@agent/protocol/util';
+import { renderXmlNextBody } from '@agent/xml-transport';
 import { describe, expect, test } from 'vitest';
 import { ContextGuard } from '../../src/context/context-guard.js';
 import { NoticeTokens } from '../../src/context/notice-tokens.js';
@@ -87,6 +88,41 @@ describe('TokenEstimator', () => {
     expect(bodies).toHaveLength(1);
     expect(bodies[0]).not.toContain('aaaaaaaa');
     expect(counted.filter((text) => text.startsWith('# XML-NEXT'))).toHaveLength(2); // A turn 1 and A turn 2; B's turn 1 head is A's, counted once per process
+  });
+
+  test("a session's notice body is exactly the one rendered for its nonce, also when the schema holds the template's marker", () => {
+    const countTokens = (text: string) => text.length;
+    const render = (nonce: string, schema: Record<string, unknown>) =>
+      new TurnNotices(new NoticeTokens(new TokenEstimator({ countTokens }), nonce)).render({
+        nonce,
+        turn: 1,
+        maxTurns: 10,
+        attempt: 1,
+        maxAttempts: 3,
+        contextPercent: 0,
+        expected: { format: 'json', schema },
+        forcedFinal: undefined,
+        allowedTools: [],
+      });
+    for (const schema of [
+      { type: 'object', description: 'plain' },
+      { type: 'object', description: 'holds x7Qz9KpWv2nonce_marker_a and 00000000' },
+    ]) {
+      for (const nonce of ['cafe0001', 'cafe0002']) {
+        const notice = render(nonce, schema);
+        const body = renderXmlNextBody({
+          nonce,
+          maxTurns: 10,
+          attempt: 1,
+          maxAttempts: 3,
+          format: 'json',
+          schema,
+        });
+        expect(notice.text.endsWith(`\n${body}`)).toBe(true);
+        expect(notice.text.split(`ai-agent-${nonce}-FINAL`)).toHaveLength(3);
+        expect(notice.text).toContain(JSON.stringify(schema));
+      }
+    }
   });
 
   test('a message is counted once and the cache follows identity', () => {
