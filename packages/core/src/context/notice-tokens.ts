@@ -35,6 +35,17 @@ export class NoticeTokens {
     return this.estimator.rawText(head.replaceAll(this.nonce, NONCE_STAND_IN));
   }
 
+  /** Never below `rawHead(head)`. */
+  rawHeadBound(head: string): number {
+    return this.estimator.rawTextBound(head.replaceAll(this.nonce, NONCE_STAND_IN));
+  }
+
+  /** Never below `rawBody(body)`: its count when this process has it, else the estimator's bound. */
+  rawBodyBound(body: string): number {
+    const key = body.replaceAll(this.nonce, NONCE_STAND_IN);
+    return this.bodies.get(key) ?? this.estimator.rawTextBound(key);
+  }
+
   rawBody(body: string): number {
     const key = body.replaceAll(this.nonce, NONCE_STAND_IN);
     let tokens = this.bodies.get(key);

@@ -19,10 +19,46 @@ export interface TurnNoticeInput {
 /** Added to the notice of a session with `report_back` (seed 004). */
 export const REPORT_BACK_NOTICE = `- Or, instead of the tag, call the ${REPORT_BACK_TOOL} tool natively with the payload as its arguments (no wrapper, no status): that ends the task too.`;
 
-/** A rendered notice and its raw (uncorrected) token count. */
+/** A rendered notice and its raw (uncorrected) token count, counted on first read. */
 export interface TurnNotice {
+  readonly text: string;
+  readonly rawTokens: number;
+  /** Never below `rawTokens`, and counts nothing the estimator's bound settles. */
+  readonly rawTokensBound: number;
+}
+
+/** A notice's body: rendered once per variant, counted when first needed. */
+interface NoticeBody {
   text: string;
-  rawTokens: number;
+  rawTokens?: number;
+}
+
+/** A notice whose head and body are counted only when `rawTokens` is read. */
+class CountedNotice implements TurnNotice {
+  readonly text: string;
+  private raw: number | undefined;
+
+  constructor(
+    private readonly tokens: NoticeTokens,
+    private readonly head: string,
+    private readonly body: NoticeBody,
+  ) {
+    this.text = `${head}\n\n${body.text}`;
+  }
+
+  get rawTokens(): number {
+    if (this.raw === undefined) {
+      this.body.rawTokens ??= this.tokens.rawBody(this.body.text);
+      this.raw = this.tokens.rawHead(this.head) + this.body.rawTokens;
+    }
+    return this.raw;
+  }
+
+  get rawTokensBound(): number {
+    if (this.raw !== undefined) return this.raw;
+    const body = this.body.rawTokens ?? this.tokens.rawBodyBound(this.body.text);
+    return this.tokens.rawHeadBound(this.head) + body;
+  }
 }
 
 /** The body's part of the notice: everything after the head. */
@@ -55,12 +91,12 @@ function noticeHead(input: TurnNoticeInput): string {
 
 /**
  * A session's ephemeral XML-NEXT notices (never stored in the conversation), with their token
- * counts. Only the head (turn, attempt, context use) changes between requests; the body is
- * rendered and counted once per variant (a normal turn, the final turn, the last attempt), and
+ * counts (made when first read). Only the head (turn, attempt, context use) changes between
+ * requests; the body is rendered and counted once per variant (a normal turn, the final turn, the last attempt), and
  * the last notice is kept, since a turn's projection and its first request send the same one.
  */
 export class TurnNotices {
-  private readonly bodies = new Map<string, { text: string; rawTokens: number }>();
+  private readonly bodies = new Map<string, NoticeBody>();
   private last: { input: TurnNoticeInput; lastAttempt: boolean; notice: TurnNotice } | undefined;
 
   constructor(private readonly tokens: NoticeTokens) {}
@@ -74,12 +110,10 @@ export class TurnNotices {
     const variant = `${input.forcedFinal ?? ''}/${input.allowedTools.join(',')}/${lastAttempt}`;
     let body = this.bodies.get(variant);
     if (body === undefined) {
-      const text = noticeBody(input);
-      body = { text, rawTokens: this.tokens.rawBody(text) };
+      body = { text: noticeBody(input) };
       this.bodies.set(variant, body);
     }
-    const head = noticeHead(input);
-    const notice = { text: `${head}\n\n${body.text}`, rawTokens: this.tokens.rawHead(head) + body.rawTokens };
+    const notice = new CountedNotice(this.tokens, noticeHead(input), body);
     this.last = { input, lastAttempt, notice };
     return notice;
   }
