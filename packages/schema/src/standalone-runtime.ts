@@ -12,4 +12,5 @@ export const ucs2length = (require('ajv/dist/runtime/ucs2length') as { default: 
 export const equal = (require('ajv/dist/runtime/equal') as { default: (a: unknown, b: unknown) => boolean })
   .default;
 
-export { re2RegExp } from './re2-engine.js';
+/** RE2 patterns, each compiled on its first test (the generation already compiled them once). */
+export { re2RegExpOnFirstTest as re2RegExp } from './re2-engine.js';
