@@ -100,7 +100,12 @@ function re2(pattern: string, _unicode: string): RegExpLike {
  */
 export function re2RegExpOnFirstTest(pattern: string, _unicode: string): RegExpLike {
   let regex: RE2JS | undefined;
-  return { test: (text: string) => (regex ??= compiledOrThrow(pattern)).test(text) };
+  return {
+    test: (text: string) => {
+      regex ??= compiledOrThrow(pattern);
+      return regex.test(text);
+    },
+  };
 }
 
 /**
