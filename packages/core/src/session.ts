@@ -170,8 +170,11 @@ function sharedParts(run: SessionRun, checked: CheckedSession) {
     nonce,
     targets,
     estimator,
-    guard: new ContextGuard(config.contextWindow, config.maxOutputTokens ?? 0, (messages) =>
-      estimator.rawMessages(messages),
+    guard: new ContextGuard(
+      config.contextWindow,
+      config.maxOutputTokens ?? 0,
+      (messages) => estimator.rawMessages(messages),
+      (messages) => estimator.rawMessagesBound(messages),
     ),
     maxTurns: config.maxTurns ?? DEFAULT_MAX_TURNS,
     maxRetries: config.maxRetries ?? DEFAULT_MAX_RETRIES,

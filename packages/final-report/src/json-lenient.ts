@@ -1,5 +1,6 @@
+import { createRequire } from 'node:module';
 import { measureJson } from '@agent/schema';
-import { jsonrepair } from 'jsonrepair';
+import type { jsonrepair as JsonRepair } from 'jsonrepair';
 import { bracketDepth, fencedBodies, type JsonSpan, jsonSpans, trailingProseStart } from './json-extract.js';
 
 /**
@@ -26,6 +27,13 @@ export type LenientJsonResult =
   | { ok: false; error: string };
 
 type Parsed = { ok: true; value: unknown } | { ok: false };
+
+/** jsonrepair (its CommonJS build), loaded by the first JSON that needs a repair. */
+let repairer: typeof JsonRepair | undefined;
+function jsonrepair(text: string): string {
+  repairer ??= (createRequire(import.meta.url)('jsonrepair') as { jsonrepair: typeof JsonRepair }).jsonrepair;
+  return repairer(text);
+}
 
 const REPAIRED = 'repaired malformed JSON (quotes, commas, brackets, comments or literals)';
 

@@ -1,4 +1,4 @@
-import * as oauth from 'oauth4webapi';
+import type * as OAuth from 'oauth4webapi';
 import { HttpToolsError } from './errors.js';
 
 type OAuthConfig = { tokenUrl: string; clientId: string; clientSecret: string; scopes?: readonly string[] };
@@ -38,7 +38,7 @@ async function boundedTokenFetch(url: string, init: RequestInit): Promise<Respon
 export class ClientCredentialsTokens {
   #token: { value: string; expiresAt: number } | undefined;
   #pending: Promise<string> | undefined;
-  readonly #server: oauth.AuthorizationServer;
+  readonly #server: OAuth.AuthorizationServer;
 
   constructor(private readonly config: OAuthConfig) {
     const url = new URL(config.tokenUrl);
@@ -68,6 +68,8 @@ export class ClientCredentialsTokens {
         ? {}
         : { scope: this.config.scopes.join(' ') };
     try {
+      // Loaded by the first token request: a run without OAuth APIs never loads it.
+      const oauth = await import('oauth4webapi');
       const response = await oauth.clientCredentialsGrantRequest(
         this.#server,
         { client_id: this.config.clientId },

@@ -180,3 +180,32 @@ describe('documents from a URL', () => {
     );
   });
 });
+
+describe('an OpenAPI filter', () => {
+  it('keeps the operations whose path and operationId match its globs', async () => {
+    const all = await loadOpenApiTools({ name: 'pets', spec: petstoreDocument(api.url) });
+    const paths = await loadOpenApiTools({
+      name: 'pets',
+      spec: petstoreDocument(api.url),
+      filter: { paths: ['/pets/**'] },
+    });
+    expect(paths.tools.length).toBeGreaterThan(0);
+    expect(paths.tools.length).toBeLessThan(all.tools.length);
+    const firstId = all.tools[0]!.name.replace(/^pets__/, '');
+    const byId = await loadOpenApiTools({
+      name: 'pets',
+      spec: petstoreDocument(api.url),
+      filter: { operations: [`${firstId.slice(0, 3)}*`], methods: ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] },
+    });
+    expect(byId.tools.map((t) => t.name)).toContain(all.tools[0]!.name);
+    expect(
+      (
+        await loadOpenApiTools({
+          name: 'pets',
+          spec: petstoreDocument(api.url),
+          filter: { paths: ['/nowhere/*'] },
+        })
+      ).tools,
+    ).toEqual([]);
+  });
+});

@@ -23,6 +23,13 @@ export interface ModelClient {
    * per message; without it the session's context guard uses a heuristic.
    */
   countTokens?(text: string): number;
+  /**
+   * A cheap number never below `countTokens(text)` (the providers give the UTF-8 byte length for
+   * byte-level BPE tokenizers: every token is at least one byte). With it the context guard counts
+   * exactly only when the bound does not already settle a check, so a small first request is sent
+   * without loading the tokenizer.
+   */
+  countTokensBound?(text: string): number;
 }
 
 /** One entry of a session's ordered fallback list. */

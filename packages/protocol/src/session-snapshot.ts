@@ -64,7 +64,11 @@ export interface SessionSnapshot {
   loop: SnapshotLoopState;
   /** Per model target, in order: why it was dropped for the rest of the session (null: live). */
   droppedTargets: (string | null)[];
-  /** The token estimator's learned correction (reported / estimated). */
+  /**
+   * The token estimator's learned correction (reported / estimated), which a resumed session
+   * starts from. A finished session (never resumed) records the one its requests were estimated
+   * with: its last answer's report is not counted into it.
+   */
   tokenCorrection: number;
   accounting: AccountingEntry[];
   opTree: SessionNode;

@@ -4,7 +4,7 @@ import { lookupPricing } from './pricing.js';
 import { collectSecrets } from './redact.js';
 import type { CallContext } from './run-call.js';
 import { DEFAULT_SDK_TIMEOUT_MS } from './sdk-clients.js';
-import { tokenCounterFor } from './token-count.js';
+import { openAiTokensBound, tokenCounterFor } from './token-count.js';
 
 /** Provider types whose APIs make parallel tool calls natively (several `tool_calls` / `tool_use` blocks per answer). */
 const NATIVE_PARALLEL_TOOL_CALLS: ReadonlySet<ProviderType> = new Set([
@@ -38,6 +38,8 @@ export abstract class ProviderClientBase implements ProviderModelClient {
   readonly parallelToolCalls?: boolean;
   /** Exact token counts, for models whose tokenizer the providers have (OpenAI's, loaded on first use). */
   readonly countTokens?: (text: string) => number;
+  /** Never below `countTokens`, and loads nothing: set with it. */
+  readonly countTokensBound?: (text: string) => number;
   protected readonly context: CallContext;
 
   constructor(protected readonly config: ModelClientConfig) {
@@ -50,7 +52,10 @@ export abstract class ProviderClientBase implements ProviderModelClient {
     const pricing = lookupPricing(config.type, config.model, config.pricing);
     if (pricing !== undefined) this.pricing = pricing;
     const countTokens = tokenCounterFor(config.model, config.tokenizer);
-    if (countTokens !== undefined) this.countTokens = countTokens;
+    if (countTokens !== undefined) {
+      this.countTokens = countTokens;
+      this.countTokensBound = openAiTokensBound;
+    }
     this.context = {
       provider: config.provider,
       model: config.model,

@@ -54,6 +54,15 @@ export function countOpenAiTokens(text: string): number {
 }
 
 /**
+ * An upper bound on `countOpenAiTokens(text)` that loads nothing: its UTF-8 bytes. o200k_base is
+ * a byte-level BPE, so every token covers at least one byte of the text; the heuristic used above
+ * `EXACT_COUNT_MAX_CHARS` counts a token per 4 characters, also below the bytes.
+ */
+export function openAiTokensBound(text: string): number {
+  return Buffer.byteLength(text, 'utf8');
+}
+
+/**
  * The exact counter for a model, if the providers have one: `tokenizer: 'openai'` asks for the
  * OpenAI tokenizer, any other value for none; without it the model name decides. None either when
  * `gpt-tokenizer` is not installed.

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { heuristicTokens } from '@agent/protocol/util';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createModelClient, type ModelClientConfig } from '../src/index.js';
 
@@ -18,6 +19,21 @@ describe('countTokens', () => {
     expect(tokenizerLoaded()).toBe(true);
     // Every OpenAI-family client shares one function, so per-function caches are shared too.
     expect(createModelClient({ ...openai, model: 'o3-mini' }).countTokens).toBe(client.countTokens);
+  });
+
+  it('countTokensBound is never below the exact count (o200k tokens are at least one byte each)', () => {
+    const client = createModelClient(openai);
+    const bound = client.countTokensBound;
+    const count = client.countTokens;
+    if (bound === undefined || count === undefined) throw new Error('an OpenAI client has both');
+    expect(bound('héllo wörld 👋')).toBe(Buffer.byteLength('héllo wörld 👋'));
+    const samples = ['', ' ', '\u{10FFFF}', 'a'.repeat(5000), 'word '.repeat(60_000)];
+    for (const text of samples) expect(bound(text)).toBeGreaterThanOrEqual(count(text));
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 200 }), (text) => bound(text) >= count(text)),
+      { numRuns: 300 },
+    );
+    expect(createModelClient({ ...openai, tokenizer: 'heuristic' }).countTokensBound).toBeUndefined();
   });
 
   it('texts over 256 KiB are counted by the heuristic (exact counts cost too much CPU)', () => {

@@ -1,4 +1,13 @@
-import { type ParseError, parse, printParseErrorCode } from 'jsonc-parser';
+import { createRequire } from 'node:module';
+import type * as JsoncParser from 'jsonc-parser';
+import type { ParseError } from 'jsonc-parser';
+
+/** jsonc-parser, loaded by the first text `JSON.parse` rejected. */
+let jsonc: typeof JsoncParser | undefined;
+function parser(): typeof JsoncParser {
+  jsonc ??= createRequire(import.meta.url)('jsonc-parser') as typeof JsoncParser;
+  return jsonc;
+}
 
 // By `printParseErrorCode` name (the codes are a const enum, not importable as values).
 const WORDS: Partial<Record<string, string>> = {
@@ -34,6 +43,7 @@ export interface JsonSyntaxError {
  */
 export function jsonSyntaxError(text: string): JsonSyntaxError | undefined {
   const errors: ParseError[] = [];
+  const { parse, printParseErrorCode } = parser();
   parse(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
   const first = errors[0];
   if (first === undefined) return undefined;

@@ -73,13 +73,20 @@ export function promptVariables(context: PromptVariableContext): Record<string, 
 /**
  * Fills every variable of `PROMPT_VARIABLE_NAMES`, written `${NAME}` or `{{NAME}}`. Any other
  * is left as written (prompts may show shell snippets; `validate` warns about them); `$${X}`
- * gives `${X}`.
+ * gives `${X}`. `variables` may be a function: called once, at the first variable written.
  */
-export function expandPromptVariables(text: string, variables: Record<string, string>): string {
+export function expandPromptVariables(
+  text: string,
+  variables: Record<string, string> | (() => Record<string, string>),
+): string {
+  // Given as a function, the values are made only for a text that uses a variable: the clock's
+  // time zone costs the process its first Intl call (tens of ms).
+  let values = typeof variables === 'function' ? undefined : variables;
   return text.replace(VARIABLE, (match: string, dollar: string | undefined, braces: string | undefined) => {
     if (match.startsWith('$$')) return match.slice(1);
     const name = (dollar ?? braces)!;
-    return Object.hasOwn(variables, name) ? variables[name]! : match;
+    values ??= (variables as () => Record<string, string>)();
+    return Object.hasOwn(values, name) ? values[name]! : match;
   });
 }
 

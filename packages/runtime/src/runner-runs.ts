@@ -148,9 +148,9 @@ export class TopAgentRuns {
     this.persistence.attach(scope, sessionId, warn);
     this.logMcpWarnings(scope, meta);
     const labels = conversation?.labels();
-    const durable = this.resumable
-      ? await this.durableOptions(merged, given, scope, meta, labels)
-      : undefined;
+    const { durable, stored } = this.resumable
+      ? this.durableOptions(merged, given, scope, meta, labels)
+      : { durable: undefined, stored: () => false };
     const handle = { scope, meta };
     active.add(handle);
     try {
@@ -179,7 +179,7 @@ export class TopAgentRuns {
         merged.traceparent === undefined
           ? await chain()
           : await otelContext.with(contextFromTraceparent(merged.traceparent, otelContext.active()), chain);
-      const kept = await this.sessions.keepPaused(result, durable?.onCheckpoint !== undefined, labels);
+      const kept = await this.sessions.keepPaused(result, stored(), labels);
       await conversation?.record(kept, scope, meta);
       const final = scope.finish({ ...kept, finalAgentId: kept.finalAgentId ?? this.root.toolName });
       this.persistence.persist(final, scope.conversations, warn);
@@ -208,23 +208,24 @@ export class TopAgentRuns {
   }
 
   /**
-   * The session's checkpoint listener (a `durable` run, or a resumed one) and approver. A store
-   * that cannot open turns checkpoints off for the run, with a warning: the run itself goes on.
+   * The session's checkpoint listener (a `durable` run, or a resumed one) and approver, and
+   * whether its checkpoints reach a store. A durable run's store opens with its first
+   * checkpoint; one that cannot open turns checkpoints off for the run, with a warning: the run
+   * itself goes on.
    */
-  private async durableOptions(
+  private durableOptions(
     merged: RunOptions,
     given: Durable,
     scope: RunScope,
     meta: AgentEventMeta,
     labels: Record<string, string> | undefined,
-  ): Promise<Durable> {
+  ): { durable: Durable; stored: () => boolean } {
     const out: NonNullable<Durable> = { ...given };
     if (merged.approver !== undefined) out.approver = merged.approver;
     if (merged.approvalTimeoutMs !== undefined) out.approvalTimeoutMs = merged.approvalTimeoutMs;
+    let stored = () => out.onCheckpoint !== undefined;
     if (merged.durable === true && out.onCheckpoint === undefined) {
-      try {
-        out.onCheckpoint = this.sessions.checkpointer(await this.sessions.store(), labels);
-      } catch (error) {
+      const checkpoints = this.sessions.openingCheckpointer(labels, (error) =>
         scope.log(
           {
             severity: 'WRN',
@@ -234,10 +235,12 @@ export class TopAgentRuns {
             message: `the session store is unavailable, this run keeps no checkpoints: ${errorMessage(error)}`,
           },
           meta,
-        );
-      }
+        ),
+      );
+      out.onCheckpoint = checkpoints.listener;
+      stored = checkpoints.stored;
     }
-    return Object.keys(out).length === 0 ? undefined : out;
+    return { durable: Object.keys(out).length === 0 ? undefined : out, stored };
   }
 }
 

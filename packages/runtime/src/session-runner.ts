@@ -206,8 +206,7 @@ export function buildSessionConfig(
     ...sampling
   } = settings;
   const sessionSettings = withoutNulls(sampling);
-  const instructions = expandPromptVariables(
-    definition.prompt,
+  const instructions = expandPromptVariables(definition.prompt, () =>
     promptVariables({
       format: request.expectedOutput.format,
       cwd: ctx.cwd,

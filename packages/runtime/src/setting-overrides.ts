@@ -2,16 +2,10 @@ import { parseTtl } from '@agent/cache';
 import { ConfigError } from '@agent/protocol';
 import { describeValue } from '@agent/protocol/util';
 import { normaliseSettingForms } from './agent-file/ai-agent-forms.js';
-import { SETTINGS_PROPERTIES } from './agent-file/keys.js';
 import { type AgentSettings, pickSettings } from './agent-file/settings.js';
 import { schemaProblems } from './agent-file/validate.js';
 import { problem, problemsError } from './errors.js';
-
-export const SETTINGS_SCHEMA: Record<string, unknown> = {
-  type: 'object',
-  properties: SETTINGS_PROPERTIES,
-  additionalProperties: false,
-};
+import { settings } from './own-validators.generated.js';
 
 /**
  * Settings given on the command line (`--override key=value`, `--temperature 0.2`), in the
@@ -27,7 +21,7 @@ export function readSettingValues(values: Record<string, unknown>, label: string
   }
   normaliseSettingForms(data);
   if (typeof data.reasoning === 'string') data.reasoning = { effort: data.reasoning };
-  const problems = schemaProblems(SETTINGS_SCHEMA, data, { file: label, locator: undefined });
+  const problems = schemaProblems(settings, data, { file: label, locator: undefined });
   if (problems.length > 0) throw problemsError(problems);
   return pickSettings(data);
 }

@@ -1,10 +1,11 @@
-// The runtime's own schemas are compiled without the meta-schema check at each start
-// (agent-file/validate.ts); this is that check, once.
-import { createAjv } from '@agent/schema';
+// The runtime's own schemas are compiled ahead, without the meta-schema check (own-schemas.ts);
+// this is that check, once, and the check that the generated validators are current.
+import { readFileSync } from 'node:fs';
+import { createAjv, standaloneValidators } from '@agent/schema';
 import { describe, expect, it } from 'vitest';
-import { FRONTMATTER_SCHEMA } from '../src/agent-file/keys.js';
+import { FRONTMATTER_SCHEMA, SETTINGS_SCHEMA } from '../src/agent-file/keys.js';
 import { CONFIG_SCHEMA } from '../src/config/schema.js';
-import { SETTINGS_SCHEMA } from '../src/setting-overrides.js';
+import { GENERATED_HEADER, OWN_SCHEMAS, OWN_VALIDATOR_OPTIONS } from '../src/own-schemas.js';
 
 describe("the runtime's own schemas", () => {
   it.each([
@@ -19,5 +20,12 @@ describe("the runtime's own schemas", () => {
   it('a broken schema is caught by the same check', () => {
     const ajv = createAjv('draft-07');
     expect(ajv.validateSchema({ ...CONFIG_SCHEMA, type: 'no-such-type' })).toBe(false);
+  });
+
+  it('the generated validators are those of the schemas as they are now (else: pnpm --filter @agent/runtime generate)', () => {
+    const generated = readFileSync(new URL('../src/own-validators.generated.js', import.meta.url), 'utf8');
+    expect(generated === GENERATED_HEADER + standaloneValidators(OWN_SCHEMAS, OWN_VALIDATOR_OPTIONS)).toBe(
+      true,
+    );
   });
 });

@@ -32,6 +32,22 @@ describe('prompt variables', () => {
     );
   });
 
+  test('values given as a function are made once, and only for a prompt that uses a variable', () => {
+    let made = 0;
+    const values = () => {
+      made++;
+      return { CWD: '/w', DATE: '2025-06-02' };
+    };
+    expect(expandPromptVariables('No variables here; literally $${CWD}.', values)).toBe(
+      'No variables here; literally ${CWD}.',
+    );
+    expect(made).toBe(0);
+    expect(expandPromptVariables('In ${CWD} on {{ DATE }}, not ${HOME}.', values)).toBe(
+      'In /w on 2025-06-02, not ${HOME}.',
+    );
+    expect(made).toBe(1);
+  });
+
   test('known names are filled, unknown ones and $${X} are left for the reader', () => {
     const text = 'Use ${FORMAT} in ${CWD}; run `echo ${HOME}`; literally $${CWD}.';
     expect(expandPromptVariables(text, { FORMAT: 'plain text', CWD: '/w' })).toBe(

@@ -1,8 +1,12 @@
-import { Ajv, type Options } from 'ajv';
-import { Ajv2019 } from 'ajv/dist/2019.js';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import * as formatsModule from 'ajv-formats';
+import { createRequire } from 'node:module';
+import type { Ajv, Options } from 'ajv';
+import type { Ajv2019 } from 'ajv/dist/2019.js';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
 import { re2RegExp } from './re2-engine.js';
+
+// Ajv and ajv-formats (CommonJS) are loaded by the first `createAjv`, not with this package: a
+// process that only runs validators generated ahead (`standaloneValidators`) never loads them.
+const require = createRequire(import.meta.url);
 
 /** The JSON Schema dialects Ajv runs here. */
 export type SchemaDraft = 'draft-07' | '2019-09' | '2020-12';
@@ -10,13 +14,16 @@ export type AnyAjv = Ajv | Ajv2019 | Ajv2020;
 
 export const SUPPORTED_DRAFTS: readonly SchemaDraft[] = ['draft-07', '2019-09', '2020-12'];
 
-/** `ajv-formats` is CommonJS; under NodeNext its plugin sits on `default` (or `default.default`). */
+/** `ajv-formats` is CommonJS; its plugin is the module itself or sits on `default`. */
 type FormatsPlugin = (ajv: AnyAjv) => unknown;
 function formatsPlugin(): FormatsPlugin {
-  const mod = formatsModule as unknown as { default?: unknown };
-  const first = mod.default as { default?: unknown } | FormatsPlugin | undefined;
-  if (typeof first === 'function') return first as FormatsPlugin;
-  return first?.default as FormatsPlugin;
+  const mod = require('ajv-formats') as FormatsPlugin | { default: FormatsPlugin };
+  return typeof mod === 'function' ? mod : mod.default;
+}
+
+/** The RE2 engine as generated code names it: `standaloneValidators` imports `re2RegExp`. */
+function re2ForStandalone(): Options['code'] {
+  return { source: true, esm: true, regExp: Object.assign(re2RegExp.bind(undefined), { code: 're2RegExp' }) };
 }
 
 /**
@@ -39,29 +46,32 @@ export interface AjvFactoryOptions {
   verbose?: boolean;
   /** Check schemas against the draft's meta-schema when compiling (default true). */
   validateSchema?: boolean;
+  /** Keep each validator's source for `standaloneValidators` (build-time code generation). */
+  standalone?: boolean;
 }
 
 /**
  * The one way this project makes an Ajv instance: the draft's class, `allErrors`,
  * `strict: false`, formats from `ajv-formats`, `pattern` / `patternProperties` on RE2
  * (linear time; a pattern RE2 cannot run fails the compile with a `SchemaPatternError`),
- * and no registering of schemas by `$id` (two callers' schemas may share one).
+ * and no registering of schemas by `$id` (two callers' schemas may share one). Ajv itself is
+ * loaded by the first call.
  */
 export function createAjv(draft: SchemaDraft = 'draft-07', options: AjvFactoryOptions = {}): AnyAjv {
   const settings: Options = {
     allErrors: true,
     strict: false,
     addUsedSchema: false,
-    code: { regExp: re2RegExp },
+    code: options.standalone === true ? re2ForStandalone() : { regExp: re2RegExp },
     ...(options.verbose === true ? { verbose: true } : {}),
     ...(options.validateSchema === false ? { validateSchema: false } : {}),
   };
   const ajv =
     draft === '2020-12'
-      ? new Ajv2020(settings)
+      ? new (require('ajv/dist/2020') as { Ajv2020: typeof Ajv2020 }).Ajv2020(settings)
       : draft === '2019-09'
-        ? new Ajv2019(settings)
-        : new Ajv(settings);
+        ? new (require('ajv/dist/2019') as { Ajv2019: typeof Ajv2019 }).Ajv2019(settings)
+        : new (require('ajv') as { Ajv: typeof Ajv }).Ajv(settings);
   formatsPlugin()(ajv);
   return ajv;
 }

@@ -19,6 +19,7 @@ export { pointerSegments } from './json-pointer.js';
 export { type JsonShape, type MeasureOptions, measureJson } from './json-shape.js';
 export { DEFAULT_MAX_SCHEMA_BYTES, DEFAULT_MAX_SCHEMA_DEPTH, type SchemaLimits } from './limits.js';
 export { compilePattern, patternProblem, re2RegExp, SchemaPatternError } from './re2-engine.js';
+export { STANDALONE_RUNTIME, standaloneValidators } from './standalone.js';
 export {
   createToolFilter,
   type ToolNameFilter,

@@ -1,7 +1,15 @@
+import { createRequire } from 'node:module';
 import { AgentError } from '@agent/protocol';
 import { errorMessage } from '@agent/protocol/util';
 import type { RegExpEngine, RegExpLike } from 'ajv/dist/types/index.js';
-import { RE2JS } from 're2js';
+import type { RE2JS } from 're2js';
+
+/** `re2js` (its CommonJS build), loaded by the first pattern compiled. */
+let re2js: typeof RE2JS | undefined;
+function engine(): typeof RE2JS {
+  re2js ??= (createRequire(import.meta.url)('re2js') as { RE2JS: typeof RE2JS }).RE2JS;
+  return re2js;
+}
 
 /** Thrown (through Ajv's compile) for a `pattern` the linear-time engine cannot run. */
 export class SchemaPatternError extends AgentError {
@@ -55,7 +63,8 @@ export function compilePattern(pattern: string): { ok: true; regex: RE2JS } | { 
   const construct = unsupportedConstruct(pattern);
   if (construct !== undefined) return { ok: false, reason: `uses ${construct}, which ${UNSUPPORTED}` };
   try {
-    return { ok: true, regex: RE2JS.compile(RE2JS.translateRegExp(pattern)) };
+    const RE2 = engine();
+    return { ok: true, regex: RE2.compile(RE2.translateRegExp(pattern)) };
   } catch (error) {
     const detail = errorMessage(error);
     return { ok: false, reason: `is a regular expression ${UNSUPPORTED}: ${detail}` };
@@ -68,16 +77,35 @@ export function patternProblem(pattern: string): string | undefined {
   return compiled.ok ? undefined : `pattern ${JSON.stringify(pattern)} ${compiled.reason}`;
 }
 
-function re2(pattern: string, _unicode: string): RegExpLike {
+function compiledOrThrow(pattern: string): RE2JS {
   const compiled = compilePattern(pattern);
   if (!compiled.ok) throw new SchemaPatternError(pattern, compiled.reason);
-  const { regex } = compiled;
+  return compiled.regex;
+}
+
+function re2(pattern: string, _unicode: string): RegExpLike {
+  const regex = compiledOrThrow(pattern);
   const like: RegExpLike & { toString(): string } = {
     test: (text: string) => regex.test(text),
     // Ajv keys compiled patterns by `toString()`: it must differ per pattern.
     toString: () => `re2:${pattern}`,
   };
   return like;
+}
+
+/**
+ * `re2RegExp` for generated validators (`@agent/schema/standalone`): their patterns were
+ * compiled when the code was generated, so each is compiled again on its first test only, and
+ * a validator whose data has no patterned value never loads RE2.
+ */
+export function re2RegExpOnFirstTest(pattern: string, _unicode: string): RegExpLike {
+  let regex: RE2JS | undefined;
+  return {
+    test: (text: string) => {
+      regex ??= compiledOrThrow(pattern);
+      return regex.test(text);
+    },
+  };
 }
 
 /**

@@ -6,6 +6,7 @@ test('@agent/schema exports exactly these values', async () => {
   expect(Object.keys(await import('@agent/schema')).sort()).toEqual([
     'DEFAULT_MAX_SCHEMA_BYTES',
     'DEFAULT_MAX_SCHEMA_DEPTH',
+    'STANDALONE_RUNTIME',
     'SUPPORTED_DRAFTS',
     'SchemaPatternError',
     'checkSchema',
@@ -19,6 +20,15 @@ test('@agent/schema exports exactly these values', async () => {
     're2RegExp',
     'schemaDraft',
     'schemaShapeProblems',
+    'standaloneValidators',
     'toolNameMatcher',
+  ]);
+});
+
+test('@agent/schema/standalone exports exactly these values', async () => {
+  expect(Object.keys(await import('@agent/schema/standalone')).sort()).toEqual([
+    'equal',
+    're2RegExp',
+    'ucs2length',
   ]);
 });

@@ -56,7 +56,9 @@ export function takeSnapshot(
       ...(state.lastRejected === undefined ? {} : { lastRejected: state.lastRejected }),
     },
     droppedTargets: parts.rotation.droppedReasons(),
-    tokenCorrection: parts.estimator.correctionFactor,
+    // A finished session is never resumed: the correction its requests used, counting nothing more.
+    tokenCorrection:
+      status === 'finished' ? parts.estimator.appliedCorrection : parts.estimator.correctionFactor,
     accounting: parts.recorder.accounting,
     opTree: extra.result?.opTree ?? parts.opTree.root,
     ...(extra.paused === undefined

@@ -30,6 +30,8 @@ export class ContextGuard {
     private readonly maxOutputTokens: number,
     /** Raw tokens of messages (the session's estimator). */
     private readonly countRaw: (messages: readonly ConversationMessage[]) => number,
+    /** A number never below `countRaw` that counts nothing it can avoid (the estimator's bound). */
+    private readonly boundRaw: (messages: readonly ConversationMessage[]) => number = countRaw,
   ) {}
 
   add(message: ConversationMessage): void {
@@ -42,6 +44,26 @@ export class ContextGuard {
       this.uncounted.length = 0;
     }
     return this.conversationRaw;
+  }
+
+  /** Never below `rawConversationTokens`, and counts no message the bound settles. */
+  get rawConversationBound(): number {
+    return this.uncounted.length === 0
+      ? this.conversationRaw
+      : this.conversationRaw + this.boundRaw(this.uncounted);
+  }
+
+  /** Never above `rawConversationTokens`: the messages counted so far. */
+  get rawConversationFloor(): number {
+    return this.conversationRaw;
+  }
+
+  /** The raw tokens of the conversation as it is now, counted only when called. */
+  rawTokensNow(): () => number {
+    const base = this.conversationRaw;
+    if (this.uncounted.length === 0) return () => base;
+    const messages = [...this.uncounted];
+    return () => base + this.countRaw(messages);
   }
 
   limitFor(target: ModelTarget | undefined): number {

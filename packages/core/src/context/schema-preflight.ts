@@ -54,14 +54,22 @@ function fitProblem(input: SchemaPreflight): string | undefined {
     allowedTools: [],
     reportBack: (input.finalTools ?? []).length > 0,
   });
-  const schemaTokens = estimator.corrected(notice.rawTokens) + estimator.tools(input.finalTools ?? []);
-  const promptTokens = estimator.corrected(estimator.rawMessages(input.messages));
   let smallest: { target: ModelTarget; limit: number } | undefined;
   for (const target of input.targets) {
     const limit = guard.limitFor(target);
     if (smallest === undefined || limit < smallest.limit) smallest = { target, limit };
   }
-  if (smallest === undefined || promptTokens + schemaTokens <= smallest.limit) return undefined;
+  if (smallest === undefined) return undefined;
+  const finalTools = input.finalTools ?? [];
+  // Upper bounds first: when they fit, nothing is counted exactly.
+  const bound =
+    estimator.corrected(notice.rawTokensBound) +
+    estimator.corrected(estimator.rawToolsBound(finalTools)) +
+    estimator.corrected(estimator.rawMessagesBound(input.messages));
+  if (bound <= smallest.limit) return undefined;
+  const schemaTokens = estimator.corrected(notice.rawTokens) + estimator.tools(finalTools);
+  const promptTokens = estimator.corrected(estimator.rawMessages(input.messages));
+  if (promptTokens + schemaTokens <= smallest.limit) return undefined;
   const { target, limit } = smallest;
   const model = `${target.client.provider}/${target.client.model}`;
   return (

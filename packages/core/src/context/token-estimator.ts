@@ -32,6 +32,8 @@ const definitionTokens = new PerCounter(() => new WeakMap<ToolDefinition, number
 export class TokenEstimator {
   private readonly cache = new WeakMap<object, number>();
   private readonly exact: CountTokens;
+  /** Never below `exact` and cheap (loads no tokenizer); `exact` itself when the client has none. */
+  private readonly bound: CountTokens;
   /** The last texts counted: the same text is counted once, however many checks it passes. */
   private readonly recent = new Map<string, number>();
   /** Short texts, shared with every estimator of the same counting function; none for the heuristic. */
@@ -42,12 +44,19 @@ export class TokenEstimator {
   /** The last list counted (lists are not changed in place: a new offer is a new array). */
   private lastTools: { list: readonly ToolDefinition[]; tokens: number } | undefined;
   /** Reported input tokens / estimated, smoothed; starts at 1. */
-  private correction = 1;
+  private factor = 1;
+  /** Provider reports not learned from yet: their estimates are counted when the correction is next read. */
+  private readonly pending: { reported: number; rawEstimate: () => number }[] = [];
 
-  /** Counts with `client.countTokens` when the client has one, else with the heuristic. */
-  constructor(client?: Pick<ModelClient, 'countTokens'>) {
+  /**
+   * Counts with `client.countTokens` when the client has one, else with the heuristic; bounds
+   * with `client.countTokensBound` when it has that too.
+   */
+  constructor(client?: Pick<ModelClient, 'countTokens' | 'countTokensBound'>) {
     const method = client?.countTokens;
     this.exact = method === undefined ? heuristicTokens : (text) => method.call(client, text);
+    const bound = method === undefined ? undefined : client?.countTokensBound;
+    this.bound = bound === undefined ? (text) => this.count(text) : (text) => bound.call(client, text);
     this.countingKey = method ?? heuristicTokens;
     this.definitions = definitionTokens.for(this.countingKey);
     this.short = method === undefined ? undefined : shortTextTokens.for(method);
@@ -66,6 +75,13 @@ export class TokenEstimator {
       setBounded(memo, text, tokens, limit);
     }
     return tokens;
+  }
+
+  /** A number never below `rawText(text)`: the exact count when it is known, else the client's bound. */
+  rawTextBound(text: string): number {
+    if (text.length === 0) return 0;
+    const known = (text.length <= SHORT_TEXT ? this.short : this.recent)?.get(text);
+    return known ?? this.bound(text);
   }
 
   text(text: string): number {
@@ -90,6 +106,26 @@ export class TokenEstimator {
     }
     this.cache.set(message, tokens);
     return tokens;
+  }
+
+  /** Never below `rawMessages(messages)`; counts nothing the bound settles. */
+  rawMessagesBound(messages: readonly ConversationMessage[]): number {
+    let total = 0;
+    for (const message of messages) {
+      const cached = this.cache.get(message);
+      if (cached !== undefined) {
+        total += cached;
+        continue;
+      }
+      total += PER_MESSAGE_OVERHEAD + this.rawTextBound(message.content);
+      if (message.role !== 'assistant') continue;
+      for (const part of message.reasoning ?? []) total += this.rawTextBound(part.text);
+      for (const call of message.toolCalls ?? []) {
+        total += this.rawTextBound(call.name);
+        total += this.rawTextBound(call.rawArguments ?? JSON.stringify(call.arguments));
+      }
+    }
+    return total;
   }
 
   message(message: ConversationMessage): number {
@@ -127,23 +163,60 @@ export class TokenEstimator {
     return total;
   }
 
+  /** Never below `rawTools(definitions)`; counts nothing the bound settles. */
+  rawToolsBound(definitions: readonly ToolDefinition[]): number {
+    let total = 0;
+    for (const definition of definitions) {
+      total +=
+        this.definitions.get(definition) ??
+        this.bound(definition.name + definition.description + JSON.stringify(definition.inputSchema));
+    }
+    return total;
+  }
+
   corrected(rawTokens: number): number {
     return Math.ceil(rawTokens * this.correction);
   }
 
-  /** Learns from the provider: `reported` input tokens for a request we estimated at `rawEstimate`. */
-  observe(reported: number, rawEstimate: number): void {
-    if (reported <= 0 || rawEstimate <= 0) return;
-    const ratio = Math.min(4, Math.max(0.25, reported / rawEstimate));
-    this.correction = this.correction === 1 ? ratio : this.correction * 0.5 + ratio * 0.5;
+  /**
+   * Learns from the provider: `reported` input tokens for a request we estimated at
+   * `rawEstimate`. A function is counted only when the correction is next read: a session
+   * that ends with this answer never counts its request exactly.
+   */
+  observe(reported: number, rawEstimate: number | (() => number)): void {
+    if (reported <= 0) return;
+    this.pending.push({
+      reported,
+      rawEstimate: typeof rawEstimate === 'number' ? () => rawEstimate : rawEstimate,
+    });
   }
 
   /** A resumed session starts from the correction its snapshot learned. */
   restoreCorrection(value: number): void {
-    if (Number.isFinite(value) && value >= 0.25 && value <= 4) this.correction = value;
+    this.pending.length = 0;
+    if (Number.isFinite(value) && value >= 0.25 && value <= 4) this.factor = value;
   }
 
   get correctionFactor(): number {
     return this.correction;
+  }
+
+  /**
+   * The correction the estimates made so far used, without learning from the reports not yet
+   * counted (a finished session's snapshot: it never estimates again, so nothing is counted for it).
+   */
+  get appliedCorrection(): number {
+    return this.factor;
+  }
+
+  /** Reported input tokens / estimated, smoothed over the reports so far; starts at 1. */
+  private get correction(): number {
+    for (const { reported, rawEstimate } of this.pending.splice(0)) {
+      const estimate = rawEstimate();
+      if (estimate <= 0) continue;
+      const ratio = Math.min(4, Math.max(0.25, reported / estimate));
+      this.factor = this.factor === 1 ? ratio : this.factor * 0.5 + ratio * 0.5;
+    }
+    return this.factor;
   }
 }

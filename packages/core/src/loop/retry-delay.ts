@@ -1,5 +1,10 @@
+import { createRequire } from 'node:module';
 import { ConfigError, type ModelError } from '@agent/protocol';
-import { ExponentialBackoff, halfJitterGenerator, type IBackoff } from 'cockatiel';
+import type * as Cockatiel from 'cockatiel';
+import type { IBackoff } from 'cockatiel';
+
+/** cockatiel, loaded by the first retry (a run whose calls all answer never loads it). */
+let cockatiel: typeof Cockatiel | undefined;
 
 /** Backoff before a target is tried again after a transient failure. */
 export interface RetryBackoffSettings {
@@ -22,15 +27,21 @@ export type BackoffStep = IBackoff<unknown>;
 /** A configured backoff: `first()` starts a sequence, a step's `next()` continues it. */
 export function backoffFor(settings: RetryBackoffSettings | undefined): { first(): BackoffStep } {
   const maxDelay = settings?.maxMs ?? DEFAULT_RETRY_MAX_MS;
-  const factory = new ExponentialBackoff({
+  const initialDelay = Math.min(settings?.baseMs ?? DEFAULT_RETRY_BASE_MS, maxDelay);
+  let factory: Cockatiel.ExponentialBackoff<unknown> | undefined;
+  const made = () => {
+    cockatiel ??= createRequire(import.meta.url)('cockatiel') as typeof Cockatiel;
     // Half jitter: the n-th wait is uniform in [d/2, d), d = min(max, base * 2^(n-1)), so
     // retries of many sessions spread out while every wait still has a floor.
-    generator: halfJitterGenerator,
-    initialDelay: Math.min(settings?.baseMs ?? DEFAULT_RETRY_BASE_MS, maxDelay),
-    maxDelay,
-    exponent: 2,
-  });
-  return { first: () => factory.next() };
+    factory ??= new cockatiel.ExponentialBackoff({
+      generator: cockatiel.halfJitterGenerator,
+      initialDelay,
+      maxDelay,
+      exponent: 2,
+    });
+    return factory;
+  };
+  return { first: () => made().next() };
 }
 
 /**

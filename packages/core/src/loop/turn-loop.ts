@@ -11,6 +11,7 @@ import type {
   ToolDefinition,
 } from '@agent/protocol';
 import type { ContextGuard, ContextProjection } from '../context/context-guard.js';
+import { contextPercent } from '../context/context-use.js';
 import { type GuardTrigger, logContextGuard } from '../context/guard-log.js';
 import type { TokenEstimator } from '../context/token-estimator.js';
 import type { OpTreeBuilder } from '../observe/op-tree.js';
@@ -89,8 +90,8 @@ export class TurnLoop {
       if (state.forcedFinal === undefined && state.stopRequested) state.forcedFinal = 'user_stop';
       if (state.forcedFinal === undefined && state.turn >= o.maxTurns) state.forcedFinal = 'max_turns';
       if (state.forcedFinal === undefined) {
-        const projection = this.projectTurn();
-        if (!projection.fits) this.forceFinal('context', 'turn_projection', projection);
+        const overflow = this.turnOverflow();
+        if (overflow !== undefined) this.forceFinal('context', 'turn_projection', overflow);
       }
       const isFinal = state.forcedFinal !== undefined;
       if (isFinal) o.rotation.restoreContextDrops();
@@ -155,15 +156,24 @@ export class TurnLoop {
     if (reason === 'context') logContextGuard(this.o.recorder, trigger, projection);
   }
 
-  /** Whether this turn's request fits: conversation, tool definitions and its XML-NEXT notice. */
-  private projectTurn(): ContextProjection {
+  /**
+   * The projection of this turn's request (conversation, tool definitions and its XML-NEXT
+   * notice) when it does not fit; undefined when it does. Upper bounds first: when they fit,
+   * nothing is counted exactly (a small first request loads no tokenizer).
+   */
+  private turnOverflow(): ContextProjection | undefined {
     const { guard, estimator, rotation } = this.o;
     const target = rotation.current();
     const tools = this.o.tools();
     const notice = this.renderNotice(target, tools, false, 1);
+    const extraBound =
+      estimator.corrected(estimator.rawToolsBound(tools)) + estimator.corrected(notice.rawTokensBound);
+    const currentBound = estimator.corrected(guard.rawConversationBound);
+    if (guard.project(currentBound, extraBound, target).fits) return undefined;
     const extra = estimator.tools(tools) + estimator.corrected(notice.rawTokens);
     const current = estimator.corrected(guard.rawConversationTokens);
-    return guard.project(current, extra, target);
+    const projection = guard.project(current, extra, target);
+    return projection.fits ? undefined : projection;
   }
 
   /** Corrected tokens of messages not yet in the conversation. */
@@ -180,10 +190,14 @@ export class TurnLoop {
     return { extra, limit: guard.limitFor(target) };
   }
 
-  /** Tokens of the notice the next turn's request carries (for the tool-result checks of this turn). */
-  private nextNoticeTokens(): number {
+  /**
+   * Tokens of the notice the next turn's request carries (for the tool-result checks of this
+   * turn), with the correction of now, counted when a tool result is first checked.
+   */
+  private nextNoticeTokens(): () => number {
     const notice = this.noticeFor(this.o.rotation.current(), this.o.state.turn + 1, 1, undefined, []);
-    return this.o.estimator.corrected(notice.rawTokens);
+    const factor = this.o.estimator.correctionFactor;
+    return () => Math.ceil(notice.rawTokens * factor);
   }
 
   private async runTurn(turnNode: OpNode, isFinal: boolean): Promise<TurnEnd> {
@@ -234,9 +248,13 @@ export class TurnLoop {
       modelErrorsOnly = false;
       this.health.answered(target);
       // What we estimated for this request: the conversation's running total, the tool
-      // definitions (counted once per process) and the notice (its body counted once).
-      const rawEstimate = o.guard.rawConversationTokens + notice.rawTokens + o.estimator.rawTools(tools);
-      o.estimator.observe(outcome.usage?.inputTokens ?? 0, rawEstimate);
+      // definitions (counted once per process) and the notice (its body counted once); counted
+      // when the correction is next needed, so an answer that ends the session counts nothing.
+      const conversation = o.guard.rawTokensNow();
+      o.estimator.observe(
+        outcome.usage?.inputTokens ?? 0,
+        () => conversation() + notice.rawTokens + o.estimator.rawTools(tools),
+      );
       state.lastStopReason = outcome.rawStopReason ?? outcome.stopReason;
       warnProgressPairing(outcome, o.recorder);
       const end = await this.answers.handle(outcome, turnNode, isFinal);
@@ -350,8 +368,6 @@ export class TurnLoop {
     allowedTools: readonly string[],
   ): TurnNotice {
     const o = this.o;
-    const window = o.guard.windowFor(target);
-    const used = o.estimator.corrected(o.guard.rawConversationTokens);
     // Built whole, not spread from a base object: this runs several times per turn.
     return o.notices.render({
       nonce: o.nonce,
@@ -359,7 +375,7 @@ export class TurnLoop {
       maxTurns: o.maxTurns,
       attempt,
       maxAttempts: o.maxRetries,
-      contextPercent: Math.min(100, Math.round((used / Math.max(1, window)) * 100)),
+      contextPercent: contextPercent(o.guard, o.estimator, o.guard.windowFor(target)),
       expected: o.expected,
       forcedFinal,
       allowedTools,

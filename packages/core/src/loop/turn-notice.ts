@@ -19,10 +19,38 @@ export interface TurnNoticeInput {
 /** Added to the notice of a session with `report_back` (seed 004). */
 export const REPORT_BACK_NOTICE = `Or, instead of the tag, call the ${REPORT_BACK_TOOL} tool natively with the payload as its arguments (no status): that ends the task too.`;
 
-/** A rendered notice and its raw (uncorrected) token count. */
+/** A rendered notice and its raw (uncorrected) token count, counted on first read. */
 export interface TurnNotice {
-  text: string;
-  rawTokens: number;
+  readonly text: string;
+  readonly rawTokens: number;
+  /** Never below `rawTokens`, and counts nothing the estimator's bound settles. */
+  readonly rawTokensBound: number;
+}
+
+/** A notice whose head and body are counted only when `rawTokens` is read. */
+class CountedNotice implements TurnNotice {
+  readonly text: string;
+  private raw: number | undefined;
+
+  constructor(
+    private readonly tokens: NoticeTokens,
+    private readonly head: string,
+    private readonly body: NoticeBody,
+  ) {
+    this.text = joinXmlNext(head, body.text);
+  }
+
+  get rawTokens(): number {
+    if (this.raw === undefined) {
+      this.raw = this.tokens.rawHead(this.head) + this.tokens.rawBody(this.body);
+    }
+    return this.raw;
+  }
+
+  get rawTokensBound(): number {
+    if (this.raw !== undefined) return this.raw;
+    return this.tokens.rawHeadBound(this.head) + this.tokens.rawBodyBound(this.body);
+  }
 }
 
 /** The body's part of the notice for `nonce`: everything after the head. */
@@ -74,8 +102,8 @@ function noticeHead(input: TurnNoticeInput): string {
 
 /**
  * A session's ephemeral XML-NEXT notices (never stored in the conversation), with their token
- * counts. Only the head (turn, attempt, context use) changes between requests; the body is
- * rendered and counted once per variant (a normal turn, the final turn, the last attempt), and
+ * counts (made when first read). Only the head (turn, attempt, context use) changes between
+ * requests; the body is rendered and counted once per variant (a normal turn, the final turn, the last attempt), and
  * the last notice is kept, since a turn's projection and its first request send the same one.
  */
 export class TurnNotices {
@@ -96,11 +124,7 @@ export class TurnNotices {
       body = this.tokens.body(`${sessionKey(input)}/${variant}`, (nonce) => noticeBody(input, nonce));
       this.bodies.set(variant, body);
     }
-    const head = noticeHead(input);
-    const notice = {
-      text: joinXmlNext(head, body.text),
-      rawTokens: this.tokens.rawHead(head) + body.rawTokens,
-    };
+    const notice = new CountedNotice(this.tokens, noticeHead(input), body);
     this.last = { input, lastAttempt, notice };
     return notice;
   }

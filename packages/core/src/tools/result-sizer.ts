@@ -28,20 +28,26 @@ export interface ResultSizerOptions {
 export class ResultSizer {
   /** Raw tokens of results admitted this turn and not yet in the conversation. */
   private pendingRaw = 0;
-  /** Tokens the next request needs besides the conversation: its XML-NEXT notice. */
-  private reserved = 0;
+  /** Tokens the next request needs besides the conversation: its XML-NEXT notice (counted on first use). */
+  private reserve: () => number = () => 0;
+  private reserved: number | undefined;
 
   constructor(private readonly options: ResultSizerOptions) {}
 
-  /** `noticeTokens`: the next request's XML-NEXT notice (with the report schema), counted by the estimator. */
-  beginTurn(noticeTokens = 0): void {
+  /**
+   * `noticeTokens`: the next request's XML-NEXT notice (with the report schema), counted by the
+   * estimator when the first result of the turn is checked (a turn without tools counts none).
+   */
+  beginTurn(noticeTokens: number | (() => number) = 0): void {
     this.pendingRaw = 0;
-    this.reserved = noticeTokens;
+    this.reserve = typeof noticeTokens === 'number' ? () => noticeTokens : noticeTokens;
+    this.reserved = undefined;
   }
 
   /** Everything the next request already holds: the conversation, results admitted this turn, the notice. */
   private committedTokens(): number {
     const { estimator, guard } = this.options;
+    this.reserved ??= this.reserve();
     return estimator.corrected(guard.rawConversationTokens + this.pendingRaw) + this.reserved;
   }
 

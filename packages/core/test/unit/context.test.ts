@@ -79,7 +79,7 @@ describe('TokenEstimator', () => {
     expect(first.text).toContain('ai-agent-aaaaaaaa-FINAL');
     expect(first.rawTokens).toBe(first.text.length - 1); // head + body, the line break between not counted
     expect(sessionA.render(input('aaaaaaaa', 1))).toBe(first);
-    sessionA.render(input('aaaaaaaa', 2));
+    expect(sessionA.render(input('aaaaaaaa', 2)).rawTokens).toBeGreaterThan(0);
     const sessionB = new TurnNotices(new NoticeTokens(new TokenEstimator({ countTokens }), 'bbbbbbbb'));
     const other = sessionB.render(input('bbbbbbbb', 1));
     expect(other.text).toContain('ai-agent-bbbbbbbb-FINAL');

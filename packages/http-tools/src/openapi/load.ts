@@ -1,6 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
-import picomatch from 'picomatch';
+import type picomatchType from 'picomatch';
 import { parse as parseYaml } from 'yaml';
 import { boundedFetch } from '../bounded-fetch.js';
 import { HttpToolsError } from '../errors.js';
@@ -131,6 +132,13 @@ function baseUrlOf(doc: Node, options: OpenApiToolsOptions, from: URL | undefine
   throw new HttpToolsError(
     `the OpenAPI document of "${options.name}" has a relative server URL (${url}): set baseUrl`,
   );
+}
+
+/** picomatch, loaded by the first OpenAPI filter with globs (a start without one never loads it). */
+let picomatchModule: typeof picomatchType | undefined;
+function picomatch(globs: string[], options: picomatchType.PicomatchOptions): picomatchType.Matcher {
+  picomatchModule ??= createRequire(import.meta.url)('picomatch') as typeof picomatchType;
+  return picomatchModule(globs, options);
 }
 
 function selector(filter: OpenApiFilter | undefined): (operation: Operation) => boolean {

@@ -171,6 +171,13 @@ export const FRONTMATTER_SCHEMA: Schema = {
   additionalProperties: false,
 };
 
+/** Settings given on the command line (`--override`): the frontmatter's settings only. */
+export const SETTINGS_SCHEMA: Schema = {
+  type: 'object',
+  properties: SETTINGS_PROPERTIES,
+  additionalProperties: false,
+};
+
 export const FRONTMATTER_KEYS = Object.keys(FRONTMATTER_SCHEMA.properties as object);
 
 /** The config's `defaults`: the session settings plus runtime-wide ones. */

@@ -1,26 +1,12 @@
 import { REDACTED } from '@agent/protocol';
 import { describeValue } from '@agent/protocol/util';
-import { createAjv, type ErrorObject, pointerSegments, type ValidateFunction } from '@agent/schema';
+import type { ErrorObject, ValidateFunction } from '@agent/schema';
+import { pointerSegments } from '@agent/schema';
 import type { SettingProblem } from '../api.js';
 import { type Problem, problem } from '../errors.js';
+import { frontmatter } from '../own-validators.generated.js';
 import type { SourceLocator } from '../source-locator.js';
-import { FRONTMATTER_SCHEMA } from './keys.js';
 import { closestName, suggestion } from './suggest.js';
-
-// The project's own schemas (frontmatter, config): `verbose` keeps the failing value for messages.
-// They are not checked against the meta-schema at each start (tests check them once): that check
-// compiles the meta-schema, a third of the compile time of a run.
-const ajv = createAjv('draft-07', { verbose: true, validateSchema: false });
-const compiled = new WeakMap<object, ValidateFunction>();
-
-function validatorFor(schema: Record<string, unknown>): ValidateFunction {
-  let fn = compiled.get(schema);
-  if (fn === undefined) {
-    fn = ajv.compile(schema);
-    compiled.set(schema, fn);
-  }
-  return fn;
-}
 
 export interface ShapeCheck {
   /** Shown file path. */
@@ -32,9 +18,11 @@ export interface ShapeCheck {
   hideValue?: (path: readonly (string | number)[]) => boolean;
 }
 
-/** Checks `data` against `schema`; one friendly problem per wrong place, with its file line. */
-export function schemaProblems(schema: Record<string, unknown>, data: unknown, check: ShapeCheck): Problem[] {
-  const validate = validatorFor(schema);
+/**
+ * Checks `data` with one of the runtime's own validators (`own-schemas.ts`, generated ahead:
+ * no schema is compiled at start); one friendly problem per wrong place, with its file line.
+ */
+export function schemaProblems(validate: ValidateFunction, data: unknown, check: ShapeCheck): Problem[] {
   if (validate(data)) return [];
   const seen = new Set<string>();
   const problems: Problem[] = [];
@@ -64,7 +52,7 @@ export function frontmatterProblems(
   file: string,
   locator?: SourceLocator,
 ): Problem[] {
-  return schemaProblems(FRONTMATTER_SCHEMA, data, { file, locator });
+  return schemaProblems(frontmatter, data, { file, locator });
 }
 
 function pointerPath(pointer: string): (string | number)[] {

@@ -62,9 +62,20 @@ export interface MergedConfig {
   telemetry?: ConfigEntry<TelemetrySection>;
 }
 
+/**
+ * Where an entry was defined. Its line is looked up when first read (a message about the
+ * entry): a run whose configuration is fine never parses `agent.json` a second time for lines.
+ */
 function origin(layer: LoadedLayer, path: (string | number)[]): Origin {
-  const line = layer.locator.lineOf(path);
-  return { path: layer.path, file: layer.file, ...(line === undefined ? {} : { line }) };
+  let line: { value: number | undefined } | undefined;
+  return {
+    path: layer.path,
+    file: layer.file,
+    get line() {
+      line ??= { value: layer.locator.lineOf(path) };
+      return line.value;
+    },
+  };
 }
 
 function mergeNamed<T>(

@@ -5,6 +5,7 @@ import { normaliseDurations, normaliseSettingForms } from '../agent-file/ai-agen
 import { schemaProblems } from '../agent-file/validate.js';
 import { type Problem, problem, problemsError, RuntimeError } from '../errors.js';
 import { jsonSyntaxError } from '../json-syntax.js';
+import { config } from '../own-validators.generated.js';
 import { readRegularFile } from '../read-regular-file.js';
 import { lazySourceLocator } from '../source-locator.js';
 import { isAiAgentConfigFile, translateAiAgentConfig } from './ai-agent-config.js';
@@ -13,7 +14,7 @@ import { envFileBeside, readEnvFile } from './env-files.js';
 import { markUnsendableHeaders } from './header-values.js';
 import type { LoadedLayer } from './merge.js';
 import { SECRET_VARIABLE } from './redact.js';
-import { CONFIG_SCHEMA, type ConfigFile, isSecretPath, type McpServerEntry } from './schema.js';
+import { type ConfigFile, isSecretPath, type McpServerEntry } from './schema.js';
 import { labelOf, substituteTree, UnusableValue } from './substitute.js';
 
 export interface ReadLayerResult {
@@ -68,7 +69,7 @@ export function readLayer(
     warnings = translated.warnings;
   }
   normaliseConfigDurations(raw);
-  const shape: Problem[] = schemaProblems(CONFIG_SCHEMA, raw, { file, locator, hideValue: isSecretPath });
+  const shape: Problem[] = schemaProblems(config, raw, { file, locator, hideValue: isSecretPath });
   if (shape.length > 0) throw problemsError(shape);
   const dotenv = readEnvFile(envFileBeside(path, legacy), envFileBeside(file, legacy));
   // ai-agent: the `.ai-agent.env` beside the file, then the working directory's, then the environment.

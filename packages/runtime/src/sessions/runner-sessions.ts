@@ -51,6 +51,34 @@ export class RunnerSessions {
   }
 
   /**
+   * A durable run's checkpoint listener whose store is opened by the first snapshot, so the
+   * run's first request does not wait for it. A store that cannot open turns checkpoints off
+   * for the run: `unavailable` is called once and later snapshots are dropped; `stored()` says
+   * whether the snapshots so far could go to the store.
+   */
+  openingCheckpointer(
+    labels: Record<string, string> | undefined,
+    unavailable: (error: unknown) => void,
+  ): { listener: (snapshot: SessionSnapshot) => Promise<void>; stored(): boolean } {
+    let failed = false;
+    return {
+      listener: async (snapshot) => {
+        if (failed) return;
+        let store: SessionStore;
+        try {
+          store = await this.store();
+        } catch (error) {
+          failed = true;
+          unavailable(error);
+          return;
+        }
+        await store.save(this.labelled(snapshot, labels));
+      },
+      stored: () => !failed,
+    };
+  }
+
+  /**
    * A paused result's snapshot goes to the store even when the run did not checkpoint, so
    * `agent resume` can find it; a store that is down is said in the result's error (the
    * snapshot stays in the result).

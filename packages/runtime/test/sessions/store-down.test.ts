@@ -118,3 +118,30 @@ test('a SQLite store file that is not a database is named in the error and left 
   expect(resumed.error).toContain(`cannot open the session store ${path}: file is not a database`);
   expect(readFileSync(path, 'utf8')).toBe(garbage);
 });
+
+test('a durable run opens its store with its first checkpoint: a store that cannot open is said once, and the run answers', async () => {
+  const { server, root, options } = await tree({ store: 'sqlite', path: 'state/sessions.sqlite' });
+  const path = join(root, 'state', 'sessions.sqlite');
+  mkdirSync(join(root, 'state'), { recursive: true });
+  writeFileSync(path, 'not a database\n'.repeat(200));
+  server.push(toolCall('agent__helper', { prompt: 'say hi' }, { id: 'call_h2' }));
+  server.push(finalReport('hi', { format: 'sub-agent' }), finalReport('The helper said hi.'));
+  const runner = await createAgentRunner('main.ai', {
+    ...options,
+    approver: async () => ({ approved: true }),
+  });
+  try {
+    const result = await runner.run('Greet me.', { durable: true });
+    expect(result.success, result.error).toBe(true);
+    const warnings = (result.logs ?? []).filter((l) => l.remoteIdentifier === 'agent:checkpoint');
+    expect(warnings.map((l) => l.message)).toEqual([
+      `the session store is unavailable, this run keeps no checkpoints: cannot open the session store ${path}: file is not a database`,
+    ]);
+    // Said after the first turn's request, not before it: the request did not wait for the store.
+    const firstRequest = (result.logs ?? []).findIndex((l) => l.direction === 'request' && l.type === 'llm');
+    expect(firstRequest).toBeGreaterThanOrEqual(0);
+    expect((result.logs ?? []).indexOf(warnings[0]!)).toBeGreaterThan(firstRequest);
+  } finally {
+    await runner.close();
+  }
+});
