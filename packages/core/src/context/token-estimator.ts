@@ -211,6 +211,8 @@ export class TokenEstimator {
 
   /** Reported input tokens / estimated, smoothed over the reports so far; starts at 1. */
   private get correction(): number {
+    // Read several times a turn: nothing is allocated when no report waits (the common case).
+    if (this.pending.length === 0) return this.factor;
     for (const { reported, rawEstimate } of this.pending.splice(0)) {
       const estimate = rawEstimate();
       if (estimate <= 0) continue;
