@@ -14,6 +14,12 @@ const SHORT_TEXT = 256;
 /** Short texts kept per counting function (about 1 MB at most). */
 const SHORT_TEXTS = 4096;
 
+/**
+ * Counting functions that have counted in this process: their tokenizer is loaded, so an upper
+ * bound no longer saves anything and only adds work (`boundsHelp`).
+ */
+const countedWith = new WeakSet<CountTokens>();
+
 /** Counts of short texts, per counting function, for every session of the process. */
 const shortTextTokens = new PerCounter(() => new Map<string, number>());
 
@@ -34,6 +40,7 @@ export class TokenEstimator {
   private readonly exact: CountTokens;
   /** Never below `exact` and cheap (loads no tokenizer); `exact` itself when the client has none. */
   private readonly bound: CountTokens;
+  private readonly hasBound: boolean;
   /** The last texts counted: the same text is counted once, however many checks it passes. */
   private readonly recent = new Map<string, number>();
   /** Short texts, shared with every estimator of the same counting function; none for the heuristic. */
@@ -56,6 +63,7 @@ export class TokenEstimator {
     const method = client?.countTokens;
     this.exact = method === undefined ? heuristicTokens : (text) => method.call(client, text);
     const bound = method === undefined ? undefined : client?.countTokensBound;
+    this.hasBound = bound !== undefined;
     this.bound = bound === undefined ? (text) => this.count(text) : (text) => bound.call(client, text);
     this.countingKey = method ?? heuristicTokens;
     this.definitions = definitionTokens.for(this.countingKey);
@@ -73,8 +81,18 @@ export class TokenEstimator {
     if (tokens === undefined) {
       tokens = this.exact(text);
       setBounded(memo, text, tokens, limit);
+      countedWith.add(this.countingKey);
     }
     return tokens;
+  }
+
+  /**
+   * Whether trying the upper bound before an exact count can save anything: only while the client
+   * has a bound and its tokenizer has not counted in this process yet (the bound exists to keep a
+   * small first request from loading it). Afterwards the exact count is taken at once.
+   */
+  get boundsHelp(): boolean {
+    return this.hasBound && !countedWith.has(this.countingKey);
   }
 
   /** A number never below `rawText(text)`: the exact count when it is known, else the client's bound. */

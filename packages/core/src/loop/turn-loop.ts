@@ -166,10 +166,12 @@ export class TurnLoop {
     const target = rotation.current();
     const tools = this.o.tools();
     const notice = this.renderNotice(target, tools, false, 1);
-    const extraBound =
-      estimator.corrected(estimator.rawToolsBound(tools)) + estimator.corrected(notice.rawTokensBound);
-    const currentBound = estimator.corrected(guard.rawConversationBound);
-    if (guard.project(currentBound, extraBound, target).fits) return undefined;
+    if (estimator.boundsHelp) {
+      const extraBound =
+        estimator.corrected(estimator.rawToolsBound(tools)) + estimator.corrected(notice.rawTokensBound);
+      const currentBound = estimator.corrected(guard.rawConversationBound);
+      if (guard.project(currentBound, extraBound, target).fits) return undefined;
+    }
     const extra = estimator.tools(tools) + estimator.corrected(notice.rawTokens);
     const current = estimator.corrected(guard.rawConversationTokens);
     const projection = guard.project(current, extra, target);

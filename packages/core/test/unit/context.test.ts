@@ -125,6 +125,22 @@ describe('TokenEstimator', () => {
     }
   });
 
+  test('bounds are tried only until the tokenizer has counted in the process; then counts are exact at once', () => {
+    const countTokens = (text: string) => text.length;
+    const countTokensBound = (text: string) => text.length * 4;
+    const first = new TokenEstimator({ countTokens, countTokensBound });
+    expect(first.boundsHelp).toBe(true);
+    expect(first.rawTextBound('hello world')).toBe(44);
+    expect(first.boundsHelp).toBe(true); // a bound loads nothing
+    expect(first.rawText('hello world')).toBe(11);
+    expect(first.boundsHelp).toBe(false);
+    // Another session of the same tokenizer: it is loaded for it too.
+    expect(new TokenEstimator({ countTokens, countTokensBound }).boundsHelp).toBe(false);
+    // A client without a bound, or the heuristic, never tries one.
+    expect(new TokenEstimator({ countTokens: (text: string) => text.length }).boundsHelp).toBe(false);
+    expect(new TokenEstimator().boundsHelp).toBe(false);
+  });
+
   test('a message is counted once and the cache follows identity', () => {
     const estimator = new TokenEstimator();
     const message: ConversationMessage = { role: 'user', content: 'x'.repeat(400) };
