@@ -53,7 +53,7 @@ export class TokenEstimator {
   /** Reported input tokens / estimated, smoothed; starts at 1. */
   private factor = 1;
   /** Provider reports not learned from yet: their estimates are counted when the correction is next read. */
-  private readonly pending: { reported: number; rawEstimate: () => number }[] = [];
+  private readonly pending: { reported: number; rawEstimate: number | (() => number) }[] = [];
 
   /**
    * Counts with `client.countTokens` when the client has one, else with the heuristic; bounds
@@ -203,10 +203,7 @@ export class TokenEstimator {
    */
   observe(reported: number, rawEstimate: number | (() => number)): void {
     if (reported <= 0) return;
-    this.pending.push({
-      reported,
-      rawEstimate: typeof rawEstimate === 'number' ? () => rawEstimate : rawEstimate,
-    });
+    this.pending.push({ reported, rawEstimate });
   }
 
   /** A resumed session starts from the correction its snapshot learned. */
@@ -232,7 +229,7 @@ export class TokenEstimator {
     // Read several times a turn: nothing is allocated when no report waits (the common case).
     if (this.pending.length === 0) return this.factor;
     for (const { reported, rawEstimate } of this.pending.splice(0)) {
-      const estimate = rawEstimate();
+      const estimate = typeof rawEstimate === 'number' ? rawEstimate : rawEstimate();
       if (estimate <= 0) continue;
       const ratio = Math.min(4, Math.max(0.25, reported / estimate));
       this.factor = this.factor === 1 ? ratio : this.factor * 0.5 + ratio * 0.5;

@@ -252,11 +252,17 @@ export class TurnLoop {
       // What we estimated for this request: the conversation's running total, the tool
       // definitions (counted once per process) and the notice (its body counted once); counted
       // when the correction is next needed, so an answer that ends the session counts nothing.
-      const conversation = o.guard.rawTokensNow();
-      o.estimator.observe(
-        outcome.usage?.inputTokens ?? 0,
-        () => conversation() + notice.rawTokens + o.estimator.rawTools(tools),
-      );
+      // Once the tokenizer has counted in the process, counting now costs only cache lookups.
+      const reported = outcome.usage?.inputTokens ?? 0;
+      if (reported > 0 && o.estimator.boundsHelp) {
+        const conversation = o.guard.rawTokensNow();
+        o.estimator.observe(reported, () => conversation() + notice.rawTokens + o.estimator.rawTools(tools));
+      } else if (reported > 0) {
+        o.estimator.observe(
+          reported,
+          o.guard.rawConversationTokens + notice.rawTokens + o.estimator.rawTools(tools),
+        );
+      }
       state.lastStopReason = outcome.rawStopReason ?? outcome.stopReason;
       warnProgressPairing(outcome, o.recorder);
       const end = await this.answers.handle(outcome, turnNode, isFinal);
