@@ -99,6 +99,10 @@ function runsText(plan: AgentLoopPlan): { cpuRuns: string; memoryRuns: string } 
   };
 }
 
+/** What issue 20 changed and what it moved, measured when it was made (kept with the figures it explains). */
+const ISSUE_20_CHANGES =
+  'What issue 20 changed in agent-core, and what each change moved (docs/turn-loop.md, "Cost per turn", has the list): the XML-NEXT notice made compact (192 -> 115 o200k tokens per request in the token table, agent-core@c108052 against agent-core) and `agent__task_status` offered only to runs with an event listener (agent-core-unwatched: 113 tokens per request added in all, from 317); the model answer drained through one promise per stream instead of a stoppable promise and an await per delta (heap allocated per one-turn session in process, sampled with the inspector\'s heap profiler: 55.5 -> 48.5 MB over 400 sessions); tool calls sharing one abort listener and built without conditional spreads, the notice body a per-process template, upper bounds skipped once the tokenizer has counted (allocation -2 to -3% per session). None of these moved the CPU per turn beyond the noise of this machine: in this run agent-core and agent-core@c108052 trade places by N, and `core-inprocess`, run beside the same checkout, puts them within each other\'s min-max at every N. The decomposition table says where the rest is: at N=1 the FINAL tag the seeds require (109 characters streamed around the answer) costs the raw loop itself 0.64-0.73 ms per turn, more than the 1.3x target leaves for everything.';
+
 function notes(plan: AgentLoopPlan, profile: ProfileData | undefined, quick: boolean): string[] {
   const list = [
     `Script: the testkit model server (\`startModelServer\` with a stateless handler, in its own process, no added latency) answers each of N turns with ${CALLS_PER_TURN} calls to a local \`lookup\` tool that returns a fixed string, then the final answer \`${FINAL_ANSWER}\` (for agent-core inside its nonce-tagged XML FINAL slot, taken from the XML-NEXT notice; plain text for the others). The turn is read from the request (tool results in the conversation), so sessions never share state. Text is streamed in 4-character deltas; tool arguments in the testkit's 8-character fragments. Every session's answer is checked.`,
@@ -115,6 +119,7 @@ function notes(plan: AgentLoopPlan, profile: ProfileData | undefined, quick: boo
     'The machine may be shared with other work: figures are medians with their min-max spread; compare ratios rather than absolute milliseconds.',
     `Tokens: before the CPU phase each contender plays one session of N=${plan.tokenTurns} alone while the server process reads every request body it receives (\`request-tokens.ts\`) and counts, with the o200k encoding (\`gpt-tokenizer\`, the one @agent/providers counts OpenAI models with), what the request carries beyond the user's own content: system text beyond the instructions, user messages other than the prompt (agent-core's XML-NEXT notice), tools the agent did not define (agent-core's internal tools), and what a contender adds to the definition of the agent's tool beyond the raw loop's (\`strict\`, \`$schema\` and the like). Every contender gets the same instructions (\`${INSTRUCTIONS}\`), prompt and tool. Counts are of the JSON the body carries; the provider renders tools in its own format, so read them as relative sizes. The conversation itself (tool calls, results, answers) is not counted: it is the same for all.`,
   ];
+  list.push(ISSUE_20_CHANGES);
   if (profile !== undefined) {
     const perTurn = (ms: number) => `${formatNumber((ms * 1000) / profile.modelCalls, 0)} us`;
     const callers = profile.summary.byProjectCaller
