@@ -34,11 +34,20 @@ function tokenizerInstalled(): boolean {
   return found;
 }
 
+/**
+ * Special-token strings (`<|endoftext|>`) in a text are counted as the plain text they are: the
+ * API reads them so in a message, and gpt-tokenizer would otherwise throw on them (hostile tool
+ * output or prompts must not break the count).
+ */
+const AS_PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
+
 /** Loaded on first use: the BPE tables cost ~200 ms and several MB, paid only by processes that count. */
 function loadO200k(): CountTokens {
   if (o200k === undefined) {
-    const module = currentPeerRequire()(O200K_MODULE) as { countTokens: CountTokens };
-    o200k = module.countTokens;
+    const module = currentPeerRequire()(O200K_MODULE) as {
+      countTokens: (text: string, options: typeof AS_PLAIN_TEXT) => number;
+    };
+    o200k = (text) => module.countTokens(text, AS_PLAIN_TEXT);
   }
   return o200k;
 }

@@ -36,6 +36,17 @@ describe('countTokens', () => {
     expect(createModelClient({ ...openai, tokenizer: 'heuristic' }).countTokensBound).toBeUndefined();
   });
 
+  it('special-token strings in a text (hostile tool output) are counted as plain text, never thrown on', () => {
+    const count = createModelClient(openai).countTokens;
+    if (count === undefined) throw new Error('an OpenAI client counts');
+    for (const special of ['<|endoftext|>', '<|endofprompt|>', '<|im_start|>']) {
+      const text = `before ${special} after`;
+      expect(() => count(text)).not.toThrow();
+      // As many tokens as the same characters broken apart by a space, give or take the split.
+      expect(Math.abs(count(text) - count(text.replace('|>', '| >')))).toBeLessThanOrEqual(2);
+    }
+  });
+
   it('texts over 256 KiB are counted by the heuristic (exact counts cost too much CPU)', () => {
     const client = createModelClient(openai);
     const huge = 'word '.repeat(60_000);
