@@ -41,6 +41,8 @@ export class TokenEstimator {
   /** Never below `exact` and cheap (loads no tokenizer); `exact` itself when the client has none. */
   private readonly bound: CountTokens;
   private readonly hasBound: boolean;
+  /** Kept once seen: a tokenizer, once loaded, stays loaded. */
+  private tokenizerLoaded = false;
   /** The last texts counted: the same text is counted once, however many checks it passes. */
   private readonly recent = new Map<string, number>();
   /** Short texts, shared with every estimator of the same counting function; none for the heuristic. */
@@ -92,7 +94,9 @@ export class TokenEstimator {
    * small first request from loading it). Afterwards the exact count is taken at once.
    */
   get boundsHelp(): boolean {
-    return this.hasBound && !countedWith.has(this.countingKey);
+    if (!this.hasBound || this.tokenizerLoaded) return false;
+    this.tokenizerLoaded = countedWith.has(this.countingKey);
+    return !this.tokenizerLoaded;
   }
 
   /** A number never below `rawText(text)`: the exact count when it is known, else the client's bound. */
