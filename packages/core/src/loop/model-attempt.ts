@@ -68,18 +68,21 @@ export async function runModelAttempt(
   const { client } = target;
   const { recorder } = context;
   const label = `${client.provider}:${client.model}`;
-  const node = context.opTree.begin(context.turnNode, 'llm', label);
-  const started = context.now();
-  const log = (severity: 'VRB' | 'WRN' | 'THK', direction: 'request' | 'response', message: string) =>
-    recorder.log({ severity, direction, type: 'llm', remoteIdentifier: label, message });
+  const scope: AttemptScope = {
+    target,
+    context,
+    node: context.opTree.begin(context.turnNode, 'llm', label),
+    started: context.now(),
+    log: (severity, direction, message) =>
+      recorder.log({ severity, direction, type: 'llm', remoteIdentifier: label, message }),
+  };
   // The client gets the session's own signal and the timeout; no controller is made per call.
   // A client that ignores both is still stopped: the watchdog ends our wait a second later.
   const drain = new StreamDrain<ModelStreamEvent>();
-  const stopWaiting = (reason: unknown) => drain.stop(reason);
   let watchdogFired = false;
   const watchdog = setTimeout(() => {
     watchdogFired = true;
-    stopWaiting(
+    drain.stop(
       new ModelError({
         kind: 'timeout',
         message: `no answer within ${context.timeoutMs} ms`,
@@ -88,13 +91,13 @@ export async function runModelAttempt(
       }),
     );
   }, context.timeoutMs + 1_000);
-  const onSessionAbort = () => stopWaiting(context.signal.reason);
+  const onSessionAbort = () => drain.stop(context.signal.reason);
   if (context.signal.aborted) onSessionAbort();
   else context.signal.addEventListener('abort', onSessionAbort, { once: true });
   const answer = new AttemptAnswer(context.nonce, recorder, context.expected, (message) =>
-    log('VRB', 'request', `attempt ${context.attempt}: ${message}`),
+    scope.log('VRB', 'request', `attempt ${context.attempt}: ${message}`),
   );
-  log(
+  scope.log(
     'VRB',
     'request',
     `attempt ${context.attempt}: ${request.messages.length} messages, ${request.tools?.length ?? 0} tools`,
@@ -107,59 +110,81 @@ export async function runModelAttempt(
     } finally {
       if (watchdogFired || context.signal.aborted) void iterator.return?.()?.catch(() => {});
     }
-    const { slot, thinking } = answer.end();
-    const latencyMs = context.now() - started;
-    if (thinking.length > 0) log('THK', 'response', thinking);
-    const { usage, stopReason, rawStopReason, toolCalls } = answer;
-    const entry = llmEntry(target, context, 'ok', latencyMs, usage, {
-      stopReason: rawStopReason ?? stopReason,
-      actualProvider: answer.actualProvider,
-      actualModel: answer.actualModel,
-    });
-    recorder.account(entry);
-    context.opTree.end(node, 'ok', { accounting: entry });
-    log(
-      'VRB',
-      'response',
-      `attempt ${context.attempt}: ${entry.tokens.inputTokens} in, ${entry.tokens.outputTokens} out, ${toolCalls.length} tool calls, stop ${rawStopReason ?? stopReason ?? 'unknown'}, ${latencyMs} ms`,
-    );
-    return {
-      ok: true,
-      text: slot.fullText,
-      reasoning: answer.reasoning,
-      toolCalls,
-      usage,
-      stopReason,
-      rawStopReason,
-      slot,
-      latencyMs,
-    };
+    return attemptSucceeded(scope, answer);
   } catch (thrown) {
-    const error = context.signal.aborted
-      ? new ModelError({
-          kind: 'aborted',
-          message: 'the session was cancelled',
-          provider: client.provider,
-          model: client.model,
-        })
-      : toModelError(thrown, client.provider, client.model);
-    answer.reader.abandon(error.kind, `the answer broke off: ${error.kind}: ${error.message}`);
-    const latencyMs = context.now() - started;
-    const entry = llmEntry(target, context, 'failed', latencyMs, answer.usage, {
-      error: `${error.kind}: ${error.message}`,
-    });
-    recorder.account(entry);
-    context.opTree.end(node, 'failed', { accounting: entry, error: error.kind });
-    log(
-      error.kind === 'aborted' ? 'VRB' : 'WRN',
-      'response',
-      `attempt ${context.attempt} failed: ${error.kind}${error.status === undefined ? '' : ` (HTTP ${error.status})`}: ${error.message}`,
-    );
-    return { ok: false, error, latencyMs };
+    return attemptFailed(scope, answer, thrown);
   } finally {
     clearTimeout(watchdog);
     context.signal.removeEventListener('abort', onSessionAbort);
   }
+}
+
+/** What an attempt's ending records to: its target, context, op node, start and log. */
+interface AttemptScope {
+  target: ModelTarget;
+  context: AttemptContext;
+  node: OpNode;
+  started: number;
+  log(severity: 'VRB' | 'WRN' | 'THK', direction: 'request' | 'response', message: string): void;
+}
+
+/** The answer came whole: its thinking logged, its accounting recorded, its parts handed on. */
+function attemptSucceeded(scope: AttemptScope, answer: AttemptAnswer): AttemptSuccess {
+  const { context } = scope;
+  const { slot, thinking } = answer.end();
+  const latencyMs = context.now() - scope.started;
+  if (thinking.length > 0) scope.log('THK', 'response', thinking);
+  const { usage, stopReason, rawStopReason, toolCalls } = answer;
+  const entry = llmEntry(scope.target, context, 'ok', latencyMs, usage, {
+    stopReason: rawStopReason ?? stopReason,
+    actualProvider: answer.actualProvider,
+    actualModel: answer.actualModel,
+  });
+  context.recorder.account(entry);
+  context.opTree.end(scope.node, 'ok', { accounting: entry });
+  scope.log(
+    'VRB',
+    'response',
+    `attempt ${context.attempt}: ${entry.tokens.inputTokens} in, ${entry.tokens.outputTokens} out, ${toolCalls.length} tool calls, stop ${rawStopReason ?? stopReason ?? 'unknown'}, ${latencyMs} ms`,
+  );
+  return {
+    ok: true,
+    text: slot.fullText,
+    reasoning: answer.reasoning,
+    toolCalls,
+    usage,
+    stopReason,
+    rawStopReason,
+    slot,
+    latencyMs,
+  };
+}
+
+/** The answer broke off (or never came): what it streamed is retracted, the failure recorded. */
+function attemptFailed(scope: AttemptScope, answer: AttemptAnswer, thrown: unknown): AttemptFailure {
+  const { context } = scope;
+  const { client } = scope.target;
+  const error = context.signal.aborted
+    ? new ModelError({
+        kind: 'aborted',
+        message: 'the session was cancelled',
+        provider: client.provider,
+        model: client.model,
+      })
+    : toModelError(thrown, client.provider, client.model);
+  answer.reader.abandon(error.kind, `the answer broke off: ${error.kind}: ${error.message}`);
+  const latencyMs = context.now() - scope.started;
+  const entry = llmEntry(scope.target, context, 'failed', latencyMs, answer.usage, {
+    error: `${error.kind}: ${error.message}`,
+  });
+  context.recorder.account(entry);
+  context.opTree.end(scope.node, 'failed', { accounting: entry, error: error.kind });
+  scope.log(
+    error.kind === 'aborted' ? 'VRB' : 'WRN',
+    'response',
+    `attempt ${context.attempt} failed: ${error.kind}${error.status === undefined ? '' : ` (HTTP ${error.status})`}: ${error.message}`,
+  );
+  return { ok: false, error, latencyMs };
 }
 
 function llmEntry(
