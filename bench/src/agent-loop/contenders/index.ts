@@ -29,7 +29,7 @@ const ownContenders: readonly ContenderInfo[] = [
     id: 'raw-loop-xml',
     packages: ['openai', '@agent/xml-transport'],
     transport:
-      "the raw loop carrying agent-core's protocol bytes: its XML-NEXT notice on each request, the answer read from the FINAL tag; no runtime",
+      "the raw loop carrying agent-core's protocol bytes: its XML-NEXT notice on each request, the answer read from the FINAL tag by parseFinalSlot; no runtime",
     events: 'stream chunks',
     streams: true,
     load: async () => (await import('./raw-loop-xml.js')).createRawLoopXml,
