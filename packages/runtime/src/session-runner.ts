@@ -1,19 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { type AgentSessionConfig, createAgentSession } from '@agent/core';
-import type { AgentEventMeta, AgentResult, ModelTarget, PausedChild, ToolProvider } from '@agent/protocol';
+import type { AgentEventMeta, AgentResult, ModelTarget } from '@agent/protocol';
 import { traceSession } from '@agent/telemetry';
 import type { AgentDefinition, ModelRef } from './agent-file/definition.js';
 import { type AgentSettings, layerSettings, pickSettings } from './agent-file/settings.js';
 import { cachingTargetOptions } from './build-targets.js';
 import type { McpTools } from './build-tools.js';
 import { runWithResponseCache } from './cache/response-cache.js';
-import { cachedTools } from './cache/session-tools.js';
 import { expandPromptVariables, promptVariables } from './prompt-variables.js';
 import type { RunScope } from './run-scope.js';
 import type { RunnerContext, SessionRequest } from './session-request.js';
-import { SubAgentToolProvider } from './sub-agent-tool.js';
-import { agentToolFilters, filterTools } from './tool-filter.js';
-import { traceModelClient, traceToolProvider } from './tracing.js';
+import { sessionTools } from './session-tool-list.js';
+import { traceModelClient } from './tracing.js';
 
 /**
  * The tool-output settings for a session: on unless `enabled: false` (passed on as such: the core
@@ -123,15 +121,7 @@ export function buildSessionConfig(
     ...(request.headendId === undefined ? {} : { headendId: request.headendId }),
   };
   const trace = (entry: Parameters<RunScope['log']>[0]) => scope.log(entry, meta);
-  const run = ctx.runSettings ?? {};
-  // The per-setting flags beat the top agent's file; a sub-agent's own file beats them.
-  const fileAndFlags = request.depth === 0 ? [run.top, definition.settings] : [definition.settings, run.top];
-  const settings = layerSettings(
-    run.all,
-    request.overrides,
-    ...fileAndFlags,
-    pickSettings(ctx.config.defaults),
-  );
+  const settings = layeredSettings(ctx, request);
   const modelTargets = (refs: readonly ModelRef[]) =>
     ctx.targets.targets(refs, cachingTargetOptions(settings.caching)).map((target) => ({
       ...target,
@@ -142,91 +132,21 @@ export function buildSessionConfig(
     }));
   const modelRefs = ctx.tree.models.get(definition.path) ?? [];
   const targets = modelTargets(modelRefs);
-  const tools: ToolProvider[] = [];
-  for (const warning of own?.warnings ?? [])
-    trace({
-      severity: 'WRN',
-      direction: 'response',
-      type: 'tool',
-      remoteIdentifier: `mcp:${warning.server}`,
-      message: warning.message,
-    });
-  for (const ref of definition.tools) {
-    const provider =
-      own?.providers.get(ref.name) ?? ctx.mcp.providers.get(ref.name) ?? ctx.http?.get(ref.name);
-    if (provider === undefined) continue;
-    const traced = request.trace.mcp ? traceToolProvider(provider, trace) : provider;
-    tools.push(
-      cachedTools(ctx, ref.name, provider, traced, { scope, meta, listener: scope.listener(isMaster) }),
-    );
-  }
-  for (const ref of definition.agents) {
-    const child = ctx.tree.agents.get(ref.path);
-    if (child === undefined) continue;
-    tools.push(
-      new SubAgentToolProvider(child, {
-        depth: request.depth + 1,
-        maxDepth: ctx.tree.maxDepth,
-        parentAgentPath: agentPath,
-        limiter: ctx.limiter,
-        run: (childRequest) =>
-          (ctx.run ?? runAgentSession)(ctx, {
-            definition: childRequest.child,
-            prompt: childRequest.prompt,
-            expectedOutput: childRequest.expectedOutput,
-            reportBack: childRequest.reportBack,
-            depth: childRequest.depth,
-            parentAgentPath: childRequest.parentAgentPath,
-            signal: childRequest.signal,
-            ...(request.stopSignal === undefined ? {} : { stopSignal: request.stopSignal }),
-            trace: request.trace,
-            scope,
-            ...(request.headendId === undefined ? {} : { headendId: request.headendId }),
-            ...childDurable(request.durable, childRequest.resume),
-          }).then((result) => scope.keepConversation(result)),
-      }),
-    );
-  }
-  // The agent's `toolsAllowed` / `toolsDenied`, and those of the providers of all its models
-  // (fallbacks included: a tool must not appear when the call falls back), cover its MCP tools
-  // and sub-agents, not the runtime's own.
-  const filters = agentToolFilters(
-    definition.toolFilter,
-    new Set(modelRefs.map((ref) => ctx.config.providers.get(ref.provider)?.value)),
-  );
-  const offered = filters.length === 0 ? tools : tools.map((provider) => filterTools(provider, filters));
-  if (request.extraTools !== undefined) offered.push(...request.extraTools);
-  const {
-    toolOutput: _files,
-    llmTimeout,
-    toolTimeout,
-    caching: _caching,
-    contextWindowBufferTokens: _buffer,
-    maxRetries,
-    ...sampling
-  } = settings;
-  const sessionSettings = withoutNulls(sampling);
-  const instructions = expandPromptVariables(definition.prompt, () =>
-    promptVariables({
-      format: request.expectedOutput.format,
-      cwd: ctx.cwd,
-      ...(settings.maxTurns === undefined ? {} : { maxTurns: settings.maxTurns }),
-      ...(settings.maxToolCallsPerTurn === undefined
-        ? {}
-        : { maxToolCallsPerTurn: settings.maxToolCallsPerTurn }),
-    }),
-  ).trim();
+  const offered = sessionTools(ctx, request, {
+    ...(own === undefined ? {} : { own }),
+    agentPath,
+    meta,
+    trace,
+    modelRefs,
+    runChild: ctx.run ?? runAgentSession,
+  });
+  const instructions = sessionInstructions(ctx, request, settings);
   const toolOutput = toolOutputConfig(settings, modelTargets);
   const config: AgentSessionConfig = {
-    ...sessionSettings,
-    // ai-agent's `maxRetries: 0` (no retry) is one attempt.
-    ...(maxRetries === undefined ? {} : { maxRetries: Math.max(1, maxRetries) }),
-    // The agent file's keys keep their names (documented in milliseconds); the session's end in Ms.
-    ...(llmTimeout === undefined ? {} : { llmTimeoutMs: llmTimeout }),
-    ...(toolTimeout === undefined ? {} : { toolTimeoutMs: toolTimeout }),
+    ...sessionSettings(settings),
     models: targets,
     tools: offered,
-    ...(run.stream === undefined ? {} : { stream: run.stream }),
+    ...(ctx.runSettings?.stream === undefined ? {} : { stream: ctx.runSettings.stream }),
     ...(instructions === '' ? {} : { instructions }),
     prompt: request.prompt,
     ...(request.conversationHistory === undefined ? {} : { history: request.conversationHistory }),
@@ -247,21 +167,48 @@ export function buildSessionConfig(
   return config;
 }
 
-/**
- * A sub-agent's session decides its calls that need approval as its parent does: with the
- * parent's approver, or by pausing (which pauses the parent); a paused one continues its snapshot.
- */
-function childDurable(
-  parent: SessionRequest['durable'],
-  resume: PausedChild | undefined,
-): Pick<SessionRequest, 'durable' | 'sessionId'> {
-  const durable: NonNullable<SessionRequest['durable']> = {
-    ...(parent?.approver === undefined ? {} : { approver: parent.approver }),
-    ...(parent?.approvalTimeoutMs === undefined ? {} : { approvalTimeoutMs: parent.approvalTimeoutMs }),
-    ...(resume === undefined ? {} : { resumeFrom: resume.snapshot, approvals: resume.approvals }),
+/** The settings of one session, layered. */
+function layeredSettings(ctx: RunnerContext, request: SessionRequest): AgentSettings {
+  const run = ctx.runSettings ?? {};
+  const own = request.definition.settings;
+  // The per-setting flags beat the top agent's file; a sub-agent's own file beats them.
+  const fileAndFlags = request.depth === 0 ? [run.top, own] : [own, run.top];
+  return layerSettings(run.all, request.overrides, ...fileAndFlags, pickSettings(ctx.config.defaults));
+}
+
+/** The session config's part the settings make: sampling, retries and timeouts. */
+function sessionSettings(settings: AgentSettings) {
+  const {
+    toolOutput: _files,
+    llmTimeout,
+    toolTimeout,
+    caching: _caching,
+    contextWindowBufferTokens: _buffer,
+    maxRetries,
+    ...sampling
+  } = settings;
+  return {
+    ...withoutNulls(sampling),
+    // ai-agent's `maxRetries: 0` (no retry) is one attempt.
+    ...(maxRetries === undefined ? {} : { maxRetries: Math.max(1, maxRetries) }),
+    // The agent file's keys keep their names (documented in milliseconds); the session's end in Ms.
+    ...(llmTimeout === undefined ? {} : { llmTimeoutMs: llmTimeout }),
+    ...(toolTimeout === undefined ? {} : { toolTimeoutMs: toolTimeout }),
   };
-  if (Object.keys(durable).length === 0) return {};
-  return { durable, ...(resume === undefined ? {} : { sessionId: resume.snapshot.sessionId }) };
+}
+
+/** The agent's prompt with its variables expanded (computed only when the prompt uses one). */
+function sessionInstructions(ctx: RunnerContext, request: SessionRequest, settings: AgentSettings): string {
+  return expandPromptVariables(request.definition.prompt, () =>
+    promptVariables({
+      format: request.expectedOutput.format,
+      cwd: ctx.cwd,
+      ...(settings.maxTurns === undefined ? {} : { maxTurns: settings.maxTurns }),
+      ...(settings.maxToolCallsPerTurn === undefined
+        ? {}
+        : { maxToolCallsPerTurn: settings.maxToolCallsPerTurn }),
+    }),
+  ).trim();
 }
 
 /**
