@@ -1,10 +1,4 @@
-import {
-  AgentError,
-  type AgentEvent,
-  type AgentEventMeta,
-  type AgentResult,
-  type ApprovalDecision,
-} from '@agent/protocol';
+import type { AgentResult, ApprovalDecision } from '@agent/protocol';
 import { errorMessage } from '@agent/protocol/util';
 import type { ResolveOptions, RunAgentFileOptions } from '@agent/runtime';
 import type { OtelExport } from '@agent/telemetry/export';
@@ -13,28 +7,19 @@ import { CliError } from '../cli-error.js';
 import { CLI_EXIT, type CliExitCode, exitCodeForResult, signalExitCode } from '../exit-codes.js';
 import { type CliIo, writeAndFlush } from '../io.js';
 import { AccountingFile } from '../output/accounting-file.js';
-import { formatCompactLog, showsWithoutVerbose } from '../output/compact-log.js';
 import { resultForJson } from '../output/json-result.js';
-import { formatLogEntry } from '../output/logfmt.js';
-import { ProgressLines } from '../output/progress-lines.js';
 import { renderReport } from '../output/render-report.js';
-import { StatusLine } from '../output/status-line.js';
 import { terminalCaps } from '../output/terminal.js';
-import { type InterruptSignal, installInterruptHandlers } from '../signals.js';
 import { adoptionNotice, describeEnding, printableReport } from './run-ending.js';
 import type { ParsedRunOptions } from './run-options.js';
-
-/** How the CLI shows a run (terminal concerns only). */
-export interface RunDisplay {
-  verbose: boolean;
-  /** The whole AgentResult as JSON on stdout instead of the report. */
-  json: boolean;
-  accountingPath?: string;
-  /** `--quiet`: no progress on stderr, neither the live line nor `--progress` lines. */
-  quiet?: boolean;
-  /** `--progress`: one line per turn when stderr is not a terminal. */
-  progress?: boolean;
-}
+import {
+  type Interrupts,
+  openProgress,
+  type RunDisplay,
+  type RunProgress,
+  terminalEvents,
+  watchInterrupts,
+} from './run-terminal.js';
 
 export interface RunSessionParams {
   file: string;
@@ -83,103 +68,13 @@ async function startTracing(
 export async function runSession(params: RunSessionParams): Promise<CliExitCode> {
   const { io, display } = params;
   const errCaps = terminalCaps(io.stderr, io.env);
-  const outCaps = terminalCaps(io.stdout, io.env);
-  const status =
-    errCaps.isTty && display.quiet !== true
-      ? new StatusLine({
-          out: io.stderr,
-          ansi: errCaps.ansi,
-          columns: () => terminalCaps(io.stderr, io.env).columns,
-        })
-      : undefined;
-  const lines =
-    !errCaps.isTty && display.quiet !== true && display.progress === true
-      ? new ProgressLines(io.stderr)
-      : undefined;
-  if (lines !== undefined && params.run.maxTurns !== undefined) lines.state.maxTurns = params.run.maxTurns;
-  if (status !== undefined && params.run.maxTurns !== undefined) status.state.maxTurns = params.run.maxTurns;
-  const printErr = (line: string) => {
-    if (status === undefined) io.stderr.write(`${line}\n`);
-    else status.printAbove(`${line}\n`);
-  };
+  const progress = openProgress(io, display, params.run.maxTurns);
+  const accounting = await openAccounting(params, progress.printErr);
+  const onEvent = terminalEvents(progress, params.run, display, accounting);
+  const interrupts = watchInterrupts(progress, ABORT_GRACE_MS);
+  const options = runOptions(params, { onEvent, interrupts, progress, approvesOnTerminal: errCaps.isTty });
 
-  const accounting = await openAccounting(params, printErr);
-
-  // --verbose (and --trace-* for TRC): logfmt lines; otherwise warnings and errors, compactly.
-  const asLogfmt = (severity: string) =>
-    display.verbose || (severity === 'TRC' && (params.run.traceLlm || params.run.traceMcp));
-  const onEvent = (event: AgentEvent, meta: AgentEventMeta) => {
-    status?.onEvent(event, meta);
-    lines?.onEvent(event, meta);
-    if (event.type === 'log') {
-      const entry =
-        event.entry.agentPath === undefined ? { ...event.entry, agentPath: meta.agentPath } : event.entry;
-      if (asLogfmt(entry.severity)) printErr(formatLogEntry(entry));
-      else if (showsWithoutVerbose(entry, meta)) printErr(formatCompactLog(entry));
-    } else if (event.type === 'accounting') {
-      accounting?.append(event.entry, meta.agentPath);
-    }
-  };
-
-  // First Ctrl-C: `stopSignal` (a last turn that asks for the report); second, or SIGTERM: `signal`.
-  // The run ends with 130 (SIGINT) or 143 (SIGTERM) once a signal arrived, as shells expect.
-  const stopper = new AbortController();
-  const controller = new AbortController();
-  let interrupted: InterruptSignal | undefined;
-  let forcedExit: NodeJS.Timeout | undefined;
-  const removeHandlers = installInterruptHandlers({
-    onStop: () => {
-      interrupted = 'SIGINT';
-      status?.setNote('stopping: asking for the report (Ctrl-C again to cancel at once)');
-      if (status === undefined)
-        printErr('agent: stopping, asking for the report (press Ctrl-C again to cancel at once)');
-      stopper.abort(new AgentError('aborted', 'stopped by the user (SIGINT)'));
-    },
-    onAbort: (signal) => {
-      interrupted = signal;
-      controller.abort(new AgentError('aborted', `cancelled by ${signal}`));
-      status?.stop();
-      printErr('agent: cancelled');
-      forcedExit ??= setTimeout(() => process.exit(signalExitCode(signal)), ABORT_GRACE_MS);
-      forcedExit.unref();
-    },
-  });
-
-  const options: RunAgentFileOptions = {
-    ...params.resolve,
-    ...(params.run.configPath === undefined ? {} : { configPath: params.run.configPath }),
-    ...(params.run.models === undefined ? {} : { models: params.run.models }),
-    ...(params.run.topModels === undefined ? {} : { topModels: params.run.topModels }),
-    ...(params.run.format === undefined ? {} : { format: params.run.format }),
-    ...(params.run.schema === undefined ? {} : { schema: params.run.schema }),
-    ...(params.run.maxTurns === undefined ? {} : { maxTurns: params.run.maxTurns }),
-    ...(params.run.approvalTimeoutMs === undefined
-      ? {}
-      : { approvalTimeoutMs: params.run.approvalTimeoutMs }),
-    ...(params.run.overrides === undefined ? {} : { overrides: params.run.overrides }),
-    ...(params.run.settings === undefined ? {} : { settings: params.run.settings }),
-    traceLlm: params.run.traceLlm,
-    traceMcp: params.run.traceMcp,
-    headendId: 'cli',
-    onEvent,
-    signal: controller.signal,
-    stopSignal: stopper.signal,
-    // Every run keeps checkpoints, so `agent resume` can continue it after a crash.
-    durable: true,
-    ...(params.sessionId === undefined ? {} : { sessionId: params.sessionId }),
-    ...(params.conversationId === undefined ? {} : { conversationId: params.conversationId }),
-    // On a terminal a person answers approvals at once; elsewhere the run pauses (exit 10).
-    ...(process.stdin.isTTY === true && errCaps.isTty
-      ? {
-          approver: terminalApprover(process.stdin, process.stderr, {
-            pause: () => status?.stop(),
-            resume: () => status?.start(),
-          }),
-        }
-      : {}),
-  };
-
-  status?.start();
+  progress.status?.start();
   let result: AgentResult;
   let otel: OtelExport | undefined;
   try {
@@ -196,21 +91,75 @@ export async function runSession(params: RunSessionParams): Promise<CliExitCode>
             ...(resume.agentFile === undefined ? {} : { agentFile: resume.agentFile }),
           });
   } finally {
-    status?.stop();
-    lines?.finish();
-    removeHandlers();
+    progress.status?.stop();
+    progress.lines?.finish();
+    interrupts.remove();
     accounting?.close();
     // The run's spans are exported before the CLI exits.
     await otel?.shutdown().catch(() => undefined);
   }
 
   // An interrupted run exits 130/143 even when the model still handed in a report (printed below).
-  const code = interrupted === undefined ? exitCodeForResult(result) : signalExitCode(interrupted);
+  const code =
+    interrupts.received === undefined ? exitCodeForResult(result) : signalExitCode(interrupts.received);
+  await printOutcome(result, code, params);
+  return code;
+}
+
+/** The runtime's options for this run: the flags, the terminal's listener and signals, durability. */
+function runOptions(
+  params: RunSessionParams,
+  wired: {
+    onEvent: NonNullable<RunAgentFileOptions['onEvent']>;
+    interrupts: Interrupts;
+    progress: RunProgress;
+    approvesOnTerminal: boolean;
+  },
+): RunAgentFileOptions {
+  const { run } = params;
+  const { status } = wired.progress;
+  return {
+    ...params.resolve,
+    ...(run.configPath === undefined ? {} : { configPath: run.configPath }),
+    ...(run.models === undefined ? {} : { models: run.models }),
+    ...(run.topModels === undefined ? {} : { topModels: run.topModels }),
+    ...(run.format === undefined ? {} : { format: run.format }),
+    ...(run.schema === undefined ? {} : { schema: run.schema }),
+    ...(run.maxTurns === undefined ? {} : { maxTurns: run.maxTurns }),
+    ...(run.approvalTimeoutMs === undefined ? {} : { approvalTimeoutMs: run.approvalTimeoutMs }),
+    ...(run.overrides === undefined ? {} : { overrides: run.overrides }),
+    ...(run.settings === undefined ? {} : { settings: run.settings }),
+    traceLlm: run.traceLlm,
+    traceMcp: run.traceMcp,
+    headendId: 'cli',
+    onEvent: wired.onEvent,
+    signal: wired.interrupts.signal,
+    stopSignal: wired.interrupts.stopSignal,
+    // Every run keeps checkpoints, so `agent resume` can continue it after a crash.
+    durable: true,
+    ...(params.sessionId === undefined ? {} : { sessionId: params.sessionId }),
+    ...(params.conversationId === undefined ? {} : { conversationId: params.conversationId }),
+    // On a terminal a person answers approvals at once; elsewhere the run pauses (exit 10).
+    ...(process.stdin.isTTY === true && wired.approvesOnTerminal
+      ? {
+          approver: terminalApprover(process.stdin, process.stderr, {
+            pause: () => status?.stop(),
+            resume: () => status?.start(),
+          }),
+        }
+      : {}),
+  };
+}
+
+/** The report (or the whole result with --json) on stdout; the adoption notice and closing line on stderr. */
+async function printOutcome(result: AgentResult, code: CliExitCode, params: RunSessionParams): Promise<void> {
+  const { io, display } = params;
   // A report the session made up is no answer: a pipeline must not take it for one.
   const report = printableReport(result);
   if (display.json) {
     await writeAndFlush(io.stdout, `${JSON.stringify(resultForJson(result), null, 2)}\n`);
   } else if (report !== undefined) {
+    const outCaps = terminalCaps(io.stdout, io.env);
     const rendered = await renderReport(report, { ansi: outCaps.ansi, columns: outCaps.columns });
     await writeAndFlush(io.stdout, rendered);
   }
@@ -218,7 +167,6 @@ export async function runSession(params: RunSessionParams): Promise<CliExitCode>
   if (adopted !== undefined) await writeAndFlush(io.stderr, `${adopted}\n`);
   const ending = describeEnding(result, code);
   if (ending !== undefined) await writeAndFlush(io.stderr, `${ending}\n`);
-  return code;
 }
 
 /**
