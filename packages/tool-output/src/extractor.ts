@@ -8,7 +8,7 @@ import { DEFAULT_EXTRACTION_OUTPUT_TOKENS, type ResolvedOptions } from './option
 import { runReadGrep } from './read-grep.js';
 import { route } from './routing.js';
 import type { ToolOutputStore } from './store.js';
-import { readToolOutputArguments } from './tool-output-tool.js';
+import { readToolOutputArguments, type ToolOutputArguments } from './tool-output-tool.js';
 import { fileSource, truncateOutput } from './truncate.js';
 import type { ExtractionMode, ExtractionStrategy } from './types.js';
 
@@ -89,22 +89,7 @@ export async function executeToolOutput(
     concurrency: options.mapConcurrency,
     estimateTokens: options.estimateTokens,
   };
-  let strategy: ExtractionStrategy;
-  let why: string;
-  if (parsed.mode === 'auto') {
-    const plan = planChunkBudget(record, parsed.extract, settings);
-    const chosen = route({
-      chunkCount: plan.count,
-      maxChunks: options.maxChunks,
-      avgLineBytes: record.avgLineBytes,
-      avgLineBytesThreshold: options.avgLineBytesThreshold,
-    });
-    strategy = chosen.strategy;
-    why = chosen.reason;
-  } else {
-    strategy = parsed.mode;
-    why = 'requested by the model';
-  }
+  const { strategy, why } = chooseStrategy(record, parsed, settings, options);
   reporting.log({
     severity: 'VRB',
     direction: 'request',
@@ -116,6 +101,40 @@ export async function executeToolOutput(
   if (strategy === 'truncate') {
     return truncated(deps, record, 'The truncate mode was requested: this is not an extraction.', exec);
   }
+  return extract(deps, record, parsed.extract, { strategy, settings }, exec);
+}
+
+/** `auto` routes by the planned chunk count and the lines' length; otherwise the model's `mode`. */
+function chooseStrategy(
+  record: StoredOutput,
+  parsed: ToolOutputArguments,
+  settings: ExtractionSettings,
+  options: ResolvedOptions,
+): { strategy: ExtractionStrategy; why: string } {
+  if (parsed.mode !== 'auto') return { strategy: parsed.mode, why: 'requested by the model' };
+  const plan = planChunkBudget(record, parsed.extract, settings);
+  const chosen = route({
+    chunkCount: plan.count,
+    maxChunks: options.maxChunks,
+    avgLineBytes: record.avgLineBytes,
+    avgLineBytesThreshold: options.avgLineBytesThreshold,
+  });
+  return { strategy: chosen.strategy, why: chosen.reason };
+}
+
+/**
+ * Runs an extraction strategy within its share of the tool timeout; when it cannot run (an error,
+ * the deadline) the answer is the truncated output with a WARNING saying why.
+ */
+async function extract(
+  deps: ExtractorDeps,
+  record: StoredOutput,
+  request: string,
+  how: { strategy: Exclude<ExtractionStrategy, 'truncate'>; settings: ExtractionSettings },
+  exec: ToolExecuteOptions,
+): Promise<ToolResult> {
+  const { store, options, context, reporting } = deps;
+  const { strategy, settings } = how;
   const deadline =
     exec.timeoutMs === undefined
       ? undefined
@@ -124,11 +143,11 @@ export async function executeToolOutput(
   try {
     const result =
       strategy === 'full-chunked'
-        ? await runFullChunked(store, record, parsed.extract, settings, signal, reporting)
+        ? await runFullChunked(store, record, request, settings, signal, reporting)
         : await runReadGrep(
             store,
             record,
-            parsed.extract,
+            request,
             {
               targets: settings.targets,
               nonce: context.nonce,
@@ -159,16 +178,27 @@ export async function executeToolOutput(
           : `unexpected error: ${errorMessage(error)}`,
       store.directory,
     );
-    reporting.log({
-      severity: 'WRN',
-      direction: 'response',
-      type: 'tool',
-      remoteIdentifier: `agent:tool-output:${record.toolName}`,
-      message: `tool_output ${record.handle}: ${strategy} could not run (${reason}); falling back to truncate`,
-      details: { handle: record.handle, strategy, fallback: 'truncate', reason },
-    });
-    return truncated(deps, record, `The ${strategy} extraction could not run: ${reason}.`, exec);
+    return fallBack(deps, record, { strategy, reason }, exec);
   }
+}
+
+/** A strategy that could not run: a WARNING, and the truncated output saying why. */
+function fallBack(
+  deps: ExtractorDeps,
+  record: StoredOutput,
+  failure: { strategy: ExtractionStrategy; reason: string },
+  exec: ToolExecuteOptions,
+): Promise<ToolResult> {
+  const { strategy, reason } = failure;
+  deps.reporting.log({
+    severity: 'WRN',
+    direction: 'response',
+    type: 'tool',
+    remoteIdentifier: `agent:tool-output:${record.toolName}`,
+    message: `tool_output ${record.handle}: ${strategy} could not run (${reason}); falling back to truncate`,
+    details: { handle: record.handle, strategy, fallback: 'truncate', reason },
+  });
+  return truncated(deps, record, `The ${strategy} extraction could not run: ${reason}.`, exec);
 }
 
 async function truncated(
