@@ -92,31 +92,15 @@ export function loadAgentDefinition(
   path: string,
   options: LoadOptions,
 ): { definition?: AgentDefinition; problems: Problem[] } {
-  const { cwd, scope, from } = options;
+  const { cwd, scope } = options;
   const file = displayPath(path, cwd);
   const read: Problem[] = [];
-  const text =
-    from === undefined
-      ? readTopAgentFile(path, file, read)
-      : readReferencedFile(
-          path,
-          from.what ?? 'sub-agent file',
-          from.spec,
-          { file: from.file, line: from.line },
-          scope,
-          read,
-        );
+  const text = readAgentText(path, file, options, read);
   if (text === undefined) return { problems: read };
-  const parsed = parseAgentFile(path, file, text);
-  const problems = [...parsed.problems];
-  if (problems.length > 0) return { problems };
-  const lineOf = (...keys: (string | number)[]) => parsed.locator?.lineOf(keys);
-  const forms = { ...parsed.data };
-  normaliseFrontmatterForms(forms, file, lineOf, problems);
-  if (problems.length > 0) return { problems };
-  const data = normaliseShorthands(forms);
-  const shape = frontmatterProblems(data, file, parsed.locator);
-  if (shape.length > 0) return { problems: shape };
+  const checked = checkedFrontmatter(path, file, text);
+  if ('problems' in checked) return { problems: checked.problems };
+  const { parsed, data, lineOf } = checked;
+  const problems: Problem[] = [];
   const dir = dirname(path);
 
   const models = ((data.models as string[] | undefined) ?? []).map((spec, index) =>
@@ -133,17 +117,7 @@ export function loadAgentDefinition(
     lineOf('agents', index),
   );
   const orchestration = readOrchestration(data, { file, dir, lineOf, problems });
-  const toolName = (data.toolName as string | undefined) ?? toolNameFromFile(path);
-  if (RESERVED_TOOL_NAMES.includes(toolName)) {
-    problems.push(
-      problem(
-        'configuration',
-        file,
-        lineOf('toolName'),
-        `tool name \`${toolName}\` is reserved (agent__${toolName} is an internal tool); set another \`toolName\``,
-      ),
-    );
-  }
+  const toolName = checkedToolName(data, path, { file, lineOf, problems });
   const cacheTtlMs = readTtl(data.cache, file, lineOf('cache'), problems);
   const io = { file, dir, scope, lineOf, problems };
   const input = readIo('input', data.input as IoSpec | undefined, io);
@@ -184,6 +158,68 @@ export function loadAgentDefinition(
     warnings,
   };
   return { definition, problems: [] };
+}
+
+/** The agent file's text: a top agent's, or one a file references (its scope and size checked). */
+function readAgentText(
+  path: string,
+  file: string,
+  options: LoadOptions,
+  read: Problem[],
+): string | undefined {
+  const { from, scope } = options;
+  if (from === undefined) return readTopAgentFile(path, file, read);
+  return readReferencedFile(
+    path,
+    from.what ?? 'sub-agent file',
+    from.spec,
+    { file: from.file, line: from.line },
+    scope,
+    read,
+  );
+}
+
+type LineOf = (...keys: (string | number)[]) => number | undefined;
+
+/** The frontmatter parsed, its forms and shorthands normalised and its shape checked. */
+function checkedFrontmatter(
+  path: string,
+  file: string,
+  text: string,
+):
+  | { parsed: ReturnType<typeof parseAgentFile>; data: Record<string, unknown>; lineOf: LineOf }
+  | { problems: Problem[] } {
+  const parsed = parseAgentFile(path, file, text);
+  const problems = [...parsed.problems];
+  if (problems.length > 0) return { problems };
+  const lineOf: LineOf = (...keys) => parsed.locator?.lineOf(keys);
+  const forms = { ...parsed.data };
+  normaliseFrontmatterForms(forms, file, lineOf, problems);
+  if (problems.length > 0) return { problems };
+  const data = normaliseShorthands(forms);
+  const shape = frontmatterProblems(data, file, parsed.locator);
+  if (shape.length > 0) return { problems: shape };
+  return { parsed, data, lineOf };
+}
+
+/** `toolName` (default: from the file's name); the internal tools' names are refused. */
+function checkedToolName(
+  data: Record<string, unknown>,
+  path: string,
+  at: { file: string; lineOf: LineOf; problems: Problem[] },
+): string {
+  const toolName = (data.toolName as string | undefined) ?? toolNameFromFile(path);
+  if (RESERVED_TOOL_NAMES.includes(toolName)) {
+    at.problems.push(
+      problem(
+        'configuration',
+        at.file,
+        at.lineOf('toolName'),
+        `tool name \`${toolName}\` is reserved (agent__${toolName} is an internal tool); set another \`toolName\``,
+      ),
+    );
+  }
+  return toolName;
 }
 
 function toolFilterOf(data: Record<string, unknown>): Pick<AgentDefinition, 'toolFilter'> {
