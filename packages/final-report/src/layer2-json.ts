@@ -22,38 +22,8 @@ export function processJsonFormat(
 ): FormatResult {
   if (options.truncated === true) return truncatedFailure('json', options);
   const repairs: string[] = [];
-  let value: unknown;
-  if (payload.kind === 'value') {
-    value = payload.value;
-    if (!measureJson(value, { maxDepth: MAX_JSON_DEPTH }).ok) {
-      return {
-        ok: false,
-        slug: 'final_report_json_invalid',
-        reason: `content_json nests deeper than the limit of ${MAX_JSON_DEPTH} levels`,
-        diagnostics: [`${payload.field}: nests deeper than ${MAX_JSON_DEPTH} levels; send a flatter object`],
-      };
-    }
-  } else {
-    const text = resolvePayloadText(payload);
-    if (!text.ok) return text;
-    repairs.push(...text.repairs);
-    const parsed = parseJsonLenient(text.text, { unwrapStringified: true });
-    if (!parsed.ok) {
-      return {
-        ok: false,
-        slug: 'final_report_json_invalid',
-        reason: `the json final report is not JSON: ${parsed.error}`,
-        diagnostics: [
-          `${payload.field}: ${parsed.error}`,
-          shortLine(`it starts with: ${JSON.stringify(text.text.trim().slice(0, 80))}`),
-          'send exactly one JSON object, with no text around it',
-        ],
-      };
-    }
-    repairs.push(...parsed.repairs);
-    value = parsed.value;
-  }
-
+  const read = payloadValue(payload, repairs);
+  if ('ok' in read) return read;
   const compiled = compileSchema(schema ?? DEFAULT_JSON_SCHEMA);
   if (!compiled.ok) {
     return {
@@ -63,7 +33,7 @@ export function processJsonFormat(
       diagnostics: [shortLine(compiled.error)],
     };
   }
-  const checked = validateWithNestedRepair(value, compiled.validate);
+  const checked = validateWithNestedRepair(read.value, compiled.validate);
   repairs.push(...checked.repairs);
   if (checked.errors.length > 0) {
     return {
@@ -91,4 +61,41 @@ export function processJsonFormat(
     repairs,
     warnings: [],
   };
+}
+
+/**
+ * The payload's value: the tool's `content_json` as is (within the depth limit), or the text
+ * parsed leniently; the repairs made are added to `repairs`.
+ */
+function payloadValue(
+  payload: RawPayload,
+  repairs: string[],
+): { value: unknown } | Extract<FormatResult, { ok: false }> {
+  if (payload.kind === 'value') {
+    if (measureJson(payload.value, { maxDepth: MAX_JSON_DEPTH }).ok) return { value: payload.value };
+    return {
+      ok: false,
+      slug: 'final_report_json_invalid',
+      reason: `content_json nests deeper than the limit of ${MAX_JSON_DEPTH} levels`,
+      diagnostics: [`${payload.field}: nests deeper than ${MAX_JSON_DEPTH} levels; send a flatter object`],
+    };
+  }
+  const text = resolvePayloadText(payload);
+  if (!text.ok) return text;
+  repairs.push(...text.repairs);
+  const parsed = parseJsonLenient(text.text, { unwrapStringified: true });
+  if (!parsed.ok) {
+    return {
+      ok: false,
+      slug: 'final_report_json_invalid',
+      reason: `the json final report is not JSON: ${parsed.error}`,
+      diagnostics: [
+        `${payload.field}: ${parsed.error}`,
+        shortLine(`it starts with: ${JSON.stringify(text.text.trim().slice(0, 80))}`),
+        'send exactly one JSON object, with no text around it',
+      ],
+    };
+  }
+  repairs.push(...parsed.repairs);
+  return { value: parsed.value };
 }
