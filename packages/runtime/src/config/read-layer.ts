@@ -37,28 +37,10 @@ export function readLayer(
   /** ai-agent's `.ai-agent.env` of the working directory: its files' second source of variables. */
   cwdEnv: Record<string, string> = {},
 ): ReadLayerResult {
-  const read = readRegularFile(path);
-  if (!read.ok) {
-    const missing = read.reason === 'not_found';
-    throw new RuntimeError({
-      kind: missing ? 'not_found' : 'configuration',
-      file,
-      message: `${file}: ${missing ? 'config file does not exist' : `cannot read the config file: ${read.detail}`}`,
-    });
-  }
-  const text = read.text;
+  const { text, raw: parsed } = readConfigJson(path, file);
+  let raw = parsed;
   // Lines are looked up only for a problem: a config without one is never parsed as YAML.
   const locator = lazySourceLocator(text);
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch {
-    // `JSON.parse`'s message quotes the text, which may hold a key.
-    const error = jsonSyntaxError(text);
-    const message =
-      error === undefined ? 'invalid JSON' : `invalid JSON: ${error.message} (column ${error.column})`;
-    throw problemsError([problem('configuration', file, error?.line, message)]);
-  }
   // ai-agent's `.ai-agent.json` is translated first, then checked like any `agent.json`.
   const legacy = isAiAgentConfigFile(path);
   let warnings: Problem[] = [];
@@ -79,13 +61,7 @@ export function readLayer(
   const data = substituted.value as ConfigFile;
   const cacheProblems = cacheSettingProblems(data, file, (p) => locator.lineOf(p));
   if (cacheProblems.length > 0) throw problemsError(cacheProblems);
-  const secrets: string[] = [];
-  for (const use of substituted.uses) {
-    if (isSecretPath(use.path)) secrets.push(use.value, ...use.variables.map((v) => v.value));
-    for (const variable of use.variables)
-      if (SECRET_VARIABLE.test(variable.name)) secrets.push(variable.value);
-  }
-  secrets.push(...literalSecrets(data));
+  const secrets = [...substitutedSecrets(substituted.uses), ...literalSecrets(data)];
   markUnsendableHeaders(data, {
     file,
     lineOf: (p) => locator.lineOf(p),
@@ -100,7 +76,45 @@ export function readLayer(
               : 'the environment',
       })),
   });
-  const dir = dirname(path);
+  resolvePaths(data, dirname(path));
+  return { layer: { path, file, data, locator, warnings }, secrets };
+}
+
+/** The file read (a regular file within the size limit) and parsed as strict JSON. */
+function readConfigJson(path: string, file: string): { text: string; raw: unknown } {
+  const read = readRegularFile(path);
+  if (!read.ok) {
+    const missing = read.reason === 'not_found';
+    throw new RuntimeError({
+      kind: missing ? 'not_found' : 'configuration',
+      file,
+      message: `${file}: ${missing ? 'config file does not exist' : `cannot read the config file: ${read.detail}`}`,
+    });
+  }
+  try {
+    return { text: read.text, raw: JSON.parse(read.text) };
+  } catch {
+    // `JSON.parse`'s message quotes the text, which may hold a key.
+    const error = jsonSyntaxError(read.text);
+    const message =
+      error === undefined ? 'invalid JSON' : `invalid JSON: ${error.message} (column ${error.column})`;
+    throw problemsError([problem('configuration', file, error?.line, message)]);
+  }
+}
+
+/** The values `${VAR}` put where secrets go, and the values of secret-named variables. */
+function substitutedSecrets(uses: ReturnType<typeof substituteTree>['uses']): string[] {
+  const secrets: string[] = [];
+  for (const use of uses) {
+    if (isSecretPath(use.path)) secrets.push(use.value, ...use.variables.map((v) => v.value));
+    for (const variable of use.variables)
+      if (SECRET_VARIABLE.test(variable.name)) secrets.push(variable.value);
+  }
+  return secrets;
+}
+
+/** Every path of the file (MCP servers, OpenAPI documents, stores, persistence) is relative to its directory. */
+function resolvePaths(data: ConfigFile, dir: string): void {
   for (const server of Object.values(data.mcpServers ?? {}))
     if (server !== null) resolveServerPaths(server, dir);
   // An OpenAPI document's path, like every path of the file, is relative to its directory.
@@ -116,7 +130,6 @@ export function readLayer(
   }
   if (data.allowedPaths !== undefined)
     data.allowedPaths = data.allowedPaths.map((p) => (typeof p === 'string' ? resolve(dir, p) : p));
-  return { layer: { path, file, data, locator, warnings }, secrets };
 }
 
 /** Every time setting of a config file takes a duration (`30s`, `5m`) as well as milliseconds. */
