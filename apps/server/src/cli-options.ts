@@ -28,8 +28,32 @@ function limitValue(unit: LimitOption['unit']) {
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
-/** Parses argv (+ env, + `--config` file; flags win) into a checked `ServerConfig`. */
-export function parseServerArgs(argv: string[], env: Record<string, string | undefined>): ServerConfig {
+/** The flags `agent-server` takes (the limit flags are read by their attribute names). */
+interface ServerFlags {
+  agent?: string[];
+  config?: string;
+  agentConfig?: string;
+  host?: string;
+  api?: number;
+  openai?: number;
+  anthropic?: number;
+  mcp?: string;
+  viewer?: number;
+  slack?: boolean;
+  slackPort?: number;
+  token?: string[];
+  allowNoAuth?: boolean;
+  drainSeconds?: number;
+  bodyLimit?: number;
+  concurrency?: number;
+  queue?: string;
+  queueMax?: number;
+  queueName?: string;
+  metrics?: number;
+}
+
+/** The `agent-server` command line: its flags, their help and checks. */
+function serverProgram(): Command {
   const program = new Command('agent-server')
     .description('Serves agents over REST, OpenAI- and Anthropic-compatible APIs and MCP.')
     .option('--agent <file>', 'an .ai agent file to serve (repeatable)', collect)
@@ -64,33 +88,36 @@ export function parseServerArgs(argv: string[], env: Record<string, string | und
     .option('--queue-name <name>', 'with --queue redis://: the queue (default agent-runs)')
     .option('--metrics <port>', 'Prometheus metrics at http://127.0.0.1:<port>/metrics', port('--metrics'));
   for (const limit of LIMIT_OPTIONS) program.option(limit.flag, limit.description, limitValue(limit.unit));
+  return program;
+}
+
+/** Parses argv (+ env, + `--config` file; flags win) into a checked `ServerConfig`. */
+export function parseServerArgs(argv: string[], env: Record<string, string | undefined>): ServerConfig {
+  const program = serverProgram();
   program.exitOverride().configureOutput({ writeOut: (text) => process.stderr.write(text) });
   program.parse(argv, { from: 'user' });
-  const flags = program.opts<{
-    agent?: string[];
-    config?: string;
-    agentConfig?: string;
-    host?: string;
-    api?: number;
-    openai?: number;
-    anthropic?: number;
-    mcp?: string;
-    viewer?: number;
-    slack?: boolean;
-    slackPort?: number;
-    token?: string[];
-    allowNoAuth?: boolean;
-    drainSeconds?: number;
-    bodyLimit?: number;
-    concurrency?: number;
-    queue?: string;
-    queueMax?: number;
-    queueName?: string;
-    metrics?: number;
-  }>();
-  const queue = parseQueueFlag(flags.queue);
+  const flags = program.opts<ServerFlags>();
   const file = flags.config === undefined ? {} : readConfigFile(flags.config);
-  const config: ServerConfig = {
+  const config = flagsOverFile(flags, file, env);
+  if (file.slack === undefined)
+    applyAiAgentSlack(config, flags.slack === true || flags.slackPort !== undefined, flags.slackPort, env);
+  const limitFlags = program.opts<Record<string, number | undefined>>();
+  for (const { key, attribute } of LIMIT_OPTIONS) {
+    const value = limitFlags[attribute] ?? file[key];
+    if (value !== undefined) config[key] = value;
+  }
+  checkConfig(config);
+  return config;
+}
+
+/** The server config the flags and the config file make: a flag beats the file's key. */
+function flagsOverFile(
+  flags: ServerFlags,
+  file: ReturnType<typeof readConfigFile>,
+  env: Record<string, string | undefined>,
+): ServerConfig {
+  const queue = parseQueueFlag(flags.queue);
+  return {
     agents: [...(file.agents ?? []), ...(flags.agent ?? [])],
     host: flags.host ?? file.host ?? '127.0.0.1',
     api: flags.api ?? file.api,
@@ -117,15 +144,6 @@ export function parseServerArgs(argv: string[], env: Record<string, string | und
     ...viewerConfig(file.viewer, flags.viewer),
     ...(flags.metrics === undefined ? {} : { metrics: flags.metrics }),
   };
-  if (file.slack === undefined)
-    applyAiAgentSlack(config, flags.slack === true || flags.slackPort !== undefined, flags.slackPort, env);
-  const limitFlags = program.opts<Record<string, number | undefined>>();
-  for (const { key, attribute } of LIMIT_OPTIONS) {
-    const value = limitFlags[attribute] ?? file[key];
-    if (value !== undefined) config[key] = value;
-  }
-  checkConfig(config);
-  return config;
 }
 
 /** `--queue`: a number (this headend's wait queue) or a `redis://` URL (the shared run queue). */
