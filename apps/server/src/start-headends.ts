@@ -17,6 +17,14 @@ import type { ServerConfig } from './server-config.js';
 import { connectionLimits, mcpSessionLimits } from './server-limits.js';
 import { type RunningHeadend, startSlack } from './start-slack.js';
 
+/** A headend the config asks for: its name, port, the path its routes start with, and its maker. */
+interface PlannedHeadend {
+  name: string;
+  port: number;
+  path: string;
+  make: () => Headend;
+}
+
 /** Starts each configured headend; prints one line per listening headend to stderr. */
 export async function startHeadends(
   config: ServerConfig,
@@ -24,6 +32,55 @@ export async function startHeadends(
   log: (line: string) => void,
   admissionGate?: AdmissionGate,
 ): Promise<{ running: RunningHeadend[]; stdio?: McpStdioHeadend }> {
+  const running: RunningHeadend[] = [];
+  const served: ServedHeadend[] = [];
+  try {
+    for (const plan of plannedHeadends(config, catalog, admissionGate)) {
+      const headend = plan.make();
+      const handle = await serve(headend, {
+        port: plan.port,
+        host: config.host,
+        ...connectionLimits(config),
+      });
+      served.push(handle);
+      running.push({
+        name: plan.name,
+        admission: headend.admission,
+        drain: async (deadline) => void (await handle.drain(deadline)),
+      });
+      log(`agent-server: ${plan.name} listening on ${handle.url}${plan.path}`);
+    }
+    const slack = await startSlack(config, catalog, log);
+    if (slack !== undefined) running.push(slack);
+  } catch (error) {
+    await Promise.allSettled(served.map((handle) => handle.close()));
+    throw error;
+  }
+  if (config.mcp?.kind !== 'stdio') return { running };
+  const stdio = await serveMcpStdio({
+    catalog,
+    concurrency: config.concurrency,
+    queueSize: config.queueSize,
+  });
+  running.push({
+    name: 'mcp-stdio',
+    admission: stdio.admission,
+    drain: async (deadline) => {
+      stdio.admission.beginDrain();
+      await Promise.race([stdio.admission.idle(), new Promise((r) => setTimeout(r, deadline).unref())]);
+      await stdio.close();
+    },
+  });
+  log('agent-server: mcp listening on stdio');
+  return { running, stdio };
+}
+
+/** The HTTP headends the config names, in the order they start. */
+function plannedHeadends(
+  config: ServerConfig,
+  catalog: AgentCatalog,
+  admissionGate: AdmissionGate | undefined,
+): PlannedHeadend[] {
   const common: Omit<HeadendOptions, 'headendId'> = {
     catalog,
     tokens: config.tokens,
@@ -33,12 +90,12 @@ export async function startHeadends(
     queueSize: config.queueSize,
     ...(admissionGate === undefined ? {} : { admissionGate }),
   };
-  const planned: { name: string; port: number; path: string; make: () => Headend }[] = [];
+  const planned: PlannedHeadend[] = [];
   if (config.api !== undefined) {
+    // Also `POST /api/chat`, the AI SDK UI message stream.
     planned.push({
       name: 'rest',
       port: config.api,
-      // Also `POST /api/chat`, the AI SDK UI message stream.
       path: '/v1/agents',
       make: () => createRestHeadend(common),
     });
@@ -68,48 +125,5 @@ export async function startHeadends(
       make: () => createMcpHeadend({ ...common, ...mcpSessionLimits(config), allowedHostnames }),
     });
   }
-  const running: RunningHeadend[] = [];
-  const served: ServedHeadend[] = [];
-  try {
-    for (const plan of planned) {
-      const headend = plan.make();
-      const handle = await serve(headend, {
-        port: plan.port,
-        host: config.host,
-        ...connectionLimits(config),
-      });
-      served.push(handle);
-      running.push({
-        name: plan.name,
-        admission: headend.admission,
-        drain: async (deadline) => void (await handle.drain(deadline)),
-      });
-      log(`agent-server: ${plan.name} listening on ${handle.url}${plan.path}`);
-    }
-    const slack = await startSlack(config, catalog, log);
-    if (slack !== undefined) running.push(slack);
-  } catch (error) {
-    await Promise.allSettled(served.map((handle) => handle.close()));
-    throw error;
-  }
-  let stdio: McpStdioHeadend | undefined;
-  if (config.mcp?.kind === 'stdio') {
-    stdio = await serveMcpStdio({
-      catalog,
-      concurrency: config.concurrency,
-      queueSize: config.queueSize,
-    });
-    const handle = stdio;
-    running.push({
-      name: 'mcp-stdio',
-      admission: handle.admission,
-      drain: async (deadline) => {
-        handle.admission.beginDrain();
-        await Promise.race([handle.admission.idle(), new Promise((r) => setTimeout(r, deadline).unref())]);
-        await handle.close();
-      },
-    });
-    log('agent-server: mcp listening on stdio');
-  }
-  return { running, stdio };
+  return planned;
 }
