@@ -89,26 +89,7 @@ const FILE_KEYS = new Set([
 
 /** Reads `server.json`; agent and config paths are relative to the file. */
 export function readConfigFile(path: string): Partial<ServerConfig> {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (error) {
-    throw configError(path, undefined, 'a readable JSON file', `${path}: ${errorMessage(error)}`);
-  }
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    throw configError(path, raw, 'a JSON object', `${path}: the config must be a JSON object`);
-  }
-  const file = raw as Record<string, unknown>;
-  for (const key of Object.keys(file)) {
-    if (!FILE_KEYS.has(key)) {
-      throw configError(
-        key,
-        undefined,
-        `one of ${[...FILE_KEYS].join(', ')}`,
-        `${path}: unknown key "${key}" (allowed: ${[...FILE_KEYS].join(', ')})`,
-      );
-    }
-  }
+  const file = readServerJson(path);
   const base = dirname(resolve(path));
   const config: Partial<ServerConfig> = {};
   if (file.agents !== undefined) {
@@ -141,6 +122,38 @@ export function readConfigFile(path: string): Partial<ServerConfig> {
     config.tokens = file.tokens;
   }
   if (typeof file.allowNoAuth === 'boolean') config.allowNoAuth = file.allowNoAuth;
+  readNumbers(file, path, config);
+  if (typeof file.agentConfig === 'string') config.agentConfig = resolve(base, file.agentConfig);
+  return config;
+}
+
+/** `server.json` read as a JSON object whose keys are all known. */
+function readServerJson(path: string): Record<string, unknown> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw configError(path, undefined, 'a readable JSON file', `${path}: ${errorMessage(error)}`);
+  }
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    throw configError(path, raw, 'a JSON object', `${path}: the config must be a JSON object`);
+  }
+  const file = raw as Record<string, unknown>;
+  for (const key of Object.keys(file)) {
+    if (!FILE_KEYS.has(key)) {
+      throw configError(
+        key,
+        undefined,
+        `one of ${[...FILE_KEYS].join(', ')}`,
+        `${path}: unknown key "${key}" (allowed: ${[...FILE_KEYS].join(', ')})`,
+      );
+    }
+  }
+  return file;
+}
+
+/** The numeric keys: the server's counts and durations, and the limits (each checked against its unit). */
+function readNumbers(file: Record<string, unknown>, path: string, config: Partial<ServerConfig>): void {
   for (const key of ['drainSeconds', 'bodyLimitBytes', 'concurrency', 'queueSize'] as const) {
     const value = file[key];
     if (value === undefined) continue;
@@ -167,6 +180,4 @@ export function readConfigFile(path: string): Partial<ServerConfig> {
     }
     config[key] = file[key] as number;
   }
-  if (typeof file.agentConfig === 'string') config.agentConfig = resolve(base, file.agentConfig);
-  return config;
 }
