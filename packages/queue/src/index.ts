@@ -10,13 +10,13 @@ export {
   type RunQueueOptions,
   type SubmitOptions,
 } from './run-queue.js';
-export {
-  openRunWorker,
-  type QueueAgent,
-  type QueueRunOptions,
-  type RunWorker,
-  type RunWorkerOptions,
-  type WorkerAgent,
-  type WorkerAgents,
-} from './run-worker.js';
+export { openRunWorker } from './run-worker.js';
 export { openQueueSessionStore, WorkerSessionStore } from './worker-store.js';
+export type {
+  QueueAgent,
+  QueueRunOptions,
+  RunWorker,
+  RunWorkerOptions,
+  WorkerAgent,
+  WorkerAgents,
+} from './worker-types.js';

@@ -1,97 +1,16 @@
 import { hostname } from 'node:os';
-import { redisUrlSecrets } from '@agent/cache';
-import type {
-  AgentEvent,
-  AgentEventMeta,
-  AgentResult,
-  JsonSchema,
-  OutputFormat,
-  SessionSnapshot,
-} from '@agent/protocol';
+import type { AgentResult, SessionSnapshot } from '@agent/protocol';
 import { AgentError, ConfigError } from '@agent/protocol';
 import { abortableSleep, errorMessage, isPositiveInteger } from '@agent/protocol/util';
 import { DelayedError, type Job, UnrecoverableError, Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
 import { openQueueRedis } from './connection.js';
-import { DEFAULT_QUEUE_NAME, jobSessionId, queueKeys, type RunJobData } from './job.js';
+import { DEFAULT_QUEUE_NAME, jobSessionId, type QueueKeys, queueKeys, type RunJobData } from './job.js';
+import { runJobSession, unservedMessage } from './job-session.js';
 import { JobStreamWriter, queueFailure } from './job-stream.js';
 import { ProviderCaps } from './provider-caps.js';
 import { openQueueSessionStore, WorkerSessionStore } from './worker-store.js';
-
-/** Per-run options a worker passes to an agent (an `AgentRunner` of `@agent/runtime` fits). */
-export interface QueueRunOptions {
-  format?: OutputFormat;
-  schema?: JsonSchema;
-  headendId?: string;
-  /** The face's W3C `traceparent` (docs/observability.md). */
-  traceparent?: string;
-  onEvent?: (event: AgentEvent, meta: AgentEventMeta) => void;
-  signal?: AbortSignal;
-}
-
-/** One agent a worker runs; its runs must checkpoint into `worker.sessionStore`. */
-export interface QueueAgent {
-  run(
-    input: RunJobData['input'],
-    options: QueueRunOptions & { sessionId: string; durable: true },
-  ): Promise<AgentResult>;
-  resume(
-    sessionId: string,
-    options: QueueRunOptions & { approvals?: NonNullable<RunJobData['resume']>['approvals'] },
-  ): Promise<AgentResult>;
-}
-
-export interface RunWorkerOptions {
-  url: string;
-  name?: string;
-  /** Jobs this worker runs at once (default 4). */
-  concurrency?: number;
-  /** Fleet-wide cap of sessions at once per model provider, e.g. `{ openai: 8 }`. */
-  providerCaps?: Readonly<Record<string, number>>;
-  /**
-   * How long a job's lock lasts without renewal, ms (default 30000): a killed worker's job is
-   * taken over by another between one and two of these after its death.
-   */
-  lockMs?: number;
-  /** How many times one job may move to another worker before it fails (default 5). */
-  maxMoves?: number;
-  /** How long the job's event stream and result stay readable after the run, s (default 3600). */
-  resultTtlSeconds?: number;
-  /** This worker's name in `moved` notices (default host:pid). */
-  workerId?: string;
-  /** Lines for the operator (the app writes them to stderr). */
-  onLog?: (line: string) => void;
-}
-
-/** One agent a worker runs, with the providers of every model its runs may call (for the caps). */
-export interface WorkerAgent {
-  agent: QueueAgent;
-  providers?: readonly string[];
-}
-
-/** What a worker is given to run: its agents by name. */
-export interface WorkerAgents {
-  get(name: string): WorkerAgent | undefined;
-  /**
-   * The agent files this worker could not load, one `file: why` each (secrets removed): a job
-   * this worker cannot run fails once, saying them, instead of waiting for a worker that can.
-   */
-  loadFailures?: readonly string[];
-}
-
-export interface RunWorker {
-  readonly id: string;
-  /** The shared Redis session store; give it to the agents' runners (`sessionStore`). */
-  readonly sessionStore: WorkerSessionStore;
-  /** Starts taking jobs. */
-  start(agents: WorkerAgents): void;
-  /** Sessions running now. */
-  readonly running: number;
-  /**
-   * Stops taking jobs; lets running sessions finish for `drainMs`, then hands the rest back to
-   * the queue at their last checkpoint (another worker resumes them) and closes everything.
-   */
-  stop(drainMs?: number): Promise<void>;
-}
+import type { RunWorker, RunWorkerOptions, WorkerAgent, WorkerAgents } from './worker-types.js';
 
 interface RunningJob {
   sessionId: string;
@@ -100,55 +19,144 @@ interface RunningJob {
   done: Promise<unknown>;
 }
 
+/** A worker's settings, defaults applied and checked. */
+interface WorkerSettings {
+  url: string;
+  name: string;
+  keys: QueueKeys;
+  concurrency: number;
+  lockMs: number;
+  maxMoves: number;
+  resultTtl: number;
+  id: string;
+  log: (line: string) => void;
+}
+
 /** Opens a worker of the run queue on `url` (its session store included); `start` begins the work. */
 export async function openRunWorker(options: RunWorkerOptions): Promise<RunWorker> {
   const name = options.name ?? DEFAULT_QUEUE_NAME;
-  const keys = queueKeys(name);
-  const concurrency = options.concurrency ?? 4;
-  const lockMs = options.lockMs ?? 30_000;
-  const maxMoves = options.maxMoves ?? 5;
-  const resultTtl = options.resultTtlSeconds ?? 3600;
+  const settings: WorkerSettings = {
+    url: options.url,
+    name,
+    keys: queueKeys(name),
+    concurrency: options.concurrency ?? 4,
+    lockMs: options.lockMs ?? 30_000,
+    maxMoves: options.maxMoves ?? 5,
+    resultTtl: options.resultTtlSeconds ?? 3600,
+    id: options.workerId ?? `${hostname()}:${process.pid}`,
+    log: options.onLog ?? (() => undefined),
+  };
+  const { concurrency, lockMs, maxMoves, resultTtl } = settings;
   checkWorkerNumbers({ concurrency, lockMs, maxMoves, resultTtl });
-  const id = options.workerId ?? `${hostname()}:${process.pid}`;
-  const log = options.onLog ?? (() => undefined);
   const sessionStore = new WorkerSessionStore(await openQueueSessionStore(options.url));
   const redis = openQueueRedis(options.url);
   const subscriber = openQueueRedis(options.url);
-  const caps = new ProviderCaps(redis, keys, options.providerCaps ?? {}, lockMs);
-  const running = new Map<string, RunningJob>();
-  let worker: Worker<RunJobData> | undefined;
-  let stopping = false;
+  const caps = new ProviderCaps(redis, settings.keys, options.providerCaps ?? {}, lockMs);
+  const worker = new QueueRunWorker(settings, { sessionStore, redis, subscriber, caps });
+  // A face whose client went away publishes the job's id: its session is cancelled.
+  subscriber.on('message', (_channel: string, jobId: string) => worker.cancel(jobId));
+  await subscriber.subscribe(settings.keys.cancel);
+  return worker;
+}
 
-  subscriber.on('message', (_channel: string, jobId: string) => {
-    running.get(jobId)?.controller.abort(new AgentError('aborted', 'the client went away'));
-  });
-  await subscriber.subscribe(keys.cancel);
+class QueueRunWorker implements RunWorker {
+  readonly id: string;
+  readonly sessionStore: WorkerSessionStore;
+  private readonly jobs = new Map<string, RunningJob>();
+  private worker: Worker<RunJobData> | undefined;
+  private stopping = false;
 
-  async function processJob(
+  constructor(
+    private readonly settings: WorkerSettings,
+    private readonly deps: {
+      sessionStore: WorkerSessionStore;
+      redis: Redis;
+      subscriber: Redis;
+      caps: ProviderCaps;
+    },
+  ) {
+    this.id = settings.id;
+    this.sessionStore = deps.sessionStore;
+  }
+
+  get running(): number {
+    return this.jobs.size;
+  }
+
+  cancel(jobId: string): void {
+    this.jobs.get(jobId)?.controller.abort(new AgentError('aborted', 'the client went away'));
+  }
+
+  start(agents: WorkerAgents): void {
+    if (this.worker !== undefined) return;
+    const { name, url, concurrency, lockMs, maxMoves, log } = this.settings;
+    this.worker = new Worker<RunJobData>(
+      name,
+      async (job, token) => {
+        const done = this.processJob(agents, job, token);
+        const entry = this.jobs.get(job.id as string);
+        if (entry !== undefined) entry.done = done.catch(() => undefined);
+        return done;
+      },
+      {
+        connection: openQueueRedis(url),
+        concurrency,
+        lockDuration: lockMs,
+        stalledInterval: lockMs,
+        maxStalledCount: maxMoves,
+      },
+    );
+    this.worker.on('error', (error) => log(`queue worker: ${errorMessage(error)}`));
+    this.worker.on('failed', (job, error) => {
+      if (!(error instanceof DelayedError)) log(`job ${job?.id ?? '?'} failed: ${errorMessage(error)}`);
+    });
+  }
+
+  async stop(drainMs = 0): Promise<void> {
+    this.stopping = true;
+    const closing = this.worker?.close() ?? Promise.resolve();
+    const drained = closing.then(() => true);
+    if (this.jobs.size > 0 && drainMs > 0)
+      await Promise.race([drained, abortableSleep(drainMs).then(() => false)]);
+    for (const entry of this.jobs.values()) {
+      entry.handedBack = true;
+      this.sessionStore.handBack(entry.sessionId);
+      entry.controller.abort(
+        new AgentError('aborted', 'the worker is stopping; the session moves to another worker'),
+      );
+    }
+    await closing;
+    await this.sessionStore.close().catch(() => undefined);
+    this.deps.subscriber.disconnect();
+    this.deps.redis.disconnect();
+  }
+
+  private async processJob(
     agents: WorkerAgents,
     job: Job<RunJobData>,
     token: string | undefined,
   ): Promise<void> {
     const jobId = job.id as string;
     const sessionId = jobSessionId(jobId, job.data);
+    const { keys, resultTtl, url } = this.settings;
     // A stopping worker can still be handed a job (BullMQ fetches the next one as a job ends): pass it on untouched.
-    if (stopping) {
+    if (this.stopping) {
       await job.moveToDelayed(Date.now(), token);
       throw new DelayedError();
     }
-    if ((await redis.exists(keys.result(jobId))) === 1) return; // answered before its worker died
-    const writer = new JobStreamWriter(redis, keys, jobId, job.attemptsStarted, resultTtl * 24);
+    if ((await this.deps.redis.exists(keys.result(jobId))) === 1) return; // answered before its worker died
+    const writer = new JobStreamWriter(this.deps.redis, keys, jobId, job.attemptsStarted, resultTtl * 24);
     const served = agents.get(job.data.agent);
     if (served === undefined) {
-      const message = unservedMessage(job.data.agent, agents.loadFailures ?? [], options.url);
-      await finish(writer, jobId, queueFailure(sessionId, message, 'EXIT-CONFIGURATION'));
+      const message = unservedMessage(job.data.agent, agents.loadFailures ?? [], url);
+      await this.finish(writer, jobId, queueFailure(sessionId, message, 'EXIT-CONFIGURATION'));
       throw new UnrecoverableError(message);
     }
-    const snapshot = await sessionStore.load(sessionId);
+    const snapshot = await this.sessionStore.load(sessionId);
     // A snapshot under a fresh run's id can only come from an earlier attempt on another worker.
     const earlierAttempt = job.data.resume === undefined && snapshot !== undefined;
     if (job.attemptsStarted > 1 || job.stalledCounter > 0 || earlierAttempt) {
-      writer.write({ kind: 'moved', worker: id, fromTurn: snapshot?.turn ?? 0 });
+      writer.write({ kind: 'moved', worker: this.id, fromTurn: snapshot?.turn ?? 0 });
     }
     const entry: RunningJob = {
       sessionId,
@@ -156,150 +164,51 @@ export async function openRunWorker(options: RunWorkerOptions): Promise<RunWorke
       handedBack: false,
       done: Promise.resolve(),
     };
-    running.set(jobId, entry);
+    this.jobs.set(jobId, entry);
     try {
-      const lease = await caps.acquire(served.providers ?? [], entry.controller.signal);
-      let result: AgentResult;
-      try {
-        result = await runSession(served.agent, job.data, sessionId, snapshot, {
-          signal: entry.controller.signal,
-          onEvent: (event, meta) => {
-            if (!entry.handedBack) writer.write({ kind: 'event', event, meta });
-          },
-        });
-      } finally {
-        await lease.release();
-      }
+      const result = await this.runLeased(served, job.data, entry, { snapshot, writer });
       if (entry.handedBack) {
         await job.moveToDelayed(Date.now(), token);
         throw new DelayedError();
       }
-      await finish(writer, jobId, result);
+      await this.finish(writer, jobId, result);
     } finally {
-      running.delete(jobId);
-      sessionStore.forget(sessionId);
+      this.jobs.delete(jobId);
+      this.sessionStore.forget(sessionId);
     }
   }
 
-  async function finish(writer: JobStreamWriter, jobId: string, result: AgentResult): Promise<void> {
+  /** The job's session under its providers' caps; its events go to the job's stream until it is handed back. */
+  private async runLeased(
+    served: WorkerAgent,
+    data: RunJobData,
+    entry: RunningJob,
+    at: { snapshot: SessionSnapshot | undefined; writer: JobStreamWriter },
+  ): Promise<AgentResult> {
+    const lease = await this.deps.caps.acquire(served.providers ?? [], entry.controller.signal);
+    try {
+      return await runJobSession(served.agent, data, entry.sessionId, at.snapshot, {
+        signal: entry.controller.signal,
+        onEvent: (event, meta) => {
+          if (!entry.handedBack) at.writer.write({ kind: 'event', event, meta });
+        },
+      });
+    } finally {
+      await lease.release();
+    }
+  }
+
+  private async finish(writer: JobStreamWriter, jobId: string, result: AgentResult): Promise<void> {
+    const { keys, resultTtl } = this.settings;
     const { snapshot: _paused, ...kept } = result as AgentResult & { snapshot?: SessionSnapshot };
     writer.write({ kind: 'result', result: kept as AgentResult });
     await writer.flush();
-    await redis
+    await this.deps.redis
       .multi()
       .set(keys.result(jobId), '1', 'EX', resultTtl)
       .expire(keys.events(jobId), resultTtl)
       .exec();
   }
-
-  return {
-    id,
-    sessionStore,
-    get running() {
-      return running.size;
-    },
-    start(agents) {
-      if (worker !== undefined) return;
-      worker = new Worker<RunJobData>(
-        name,
-        async (job, token) => {
-          const done = processJob(agents, job, token);
-          const entry = running.get(job.id as string);
-          if (entry !== undefined) entry.done = done.catch(() => undefined);
-          return done;
-        },
-        {
-          connection: openQueueRedis(options.url),
-          concurrency,
-          lockDuration: lockMs,
-          stalledInterval: lockMs,
-          maxStalledCount: maxMoves,
-        },
-      );
-      worker.on('error', (error) => log(`queue worker: ${errorMessage(error)}`));
-      worker.on('failed', (job, error) => {
-        if (!(error instanceof DelayedError)) log(`job ${job?.id ?? '?'} failed: ${errorMessage(error)}`);
-      });
-    },
-    async stop(drainMs = 0) {
-      stopping = true;
-      const closing = worker?.close() ?? Promise.resolve();
-      const drained = closing.then(() => true);
-      if (running.size > 0 && drainMs > 0)
-        await Promise.race([drained, abortableSleep(drainMs).then(() => false)]);
-      for (const entry of running.values()) {
-        entry.handedBack = true;
-        sessionStore.handBack(entry.sessionId);
-        entry.controller.abort(
-          new AgentError('aborted', 'the worker is stopping; the session moves to another worker'),
-        );
-      }
-      await closing;
-      await sessionStore.close().catch(() => undefined);
-      subscriber.disconnect();
-      redis.disconnect();
-    },
-  };
-}
-
-/** Runs the job's session: fresh, resumed from its last checkpoint, or (already finished) answered from it. */
-function runSession(
-  agent: QueueAgent,
-  data: RunJobData,
-  sessionId: string,
-  snapshot: SessionSnapshot | undefined,
-  hooks: Pick<QueueRunOptions, 'signal' | 'onEvent'>,
-): Promise<AgentResult> {
-  const options: QueueRunOptions = {
-    ...hooks,
-    ...(data.format === undefined ? {} : { format: data.format }),
-    ...(data.schema === undefined ? {} : { schema: data.schema }),
-    ...(data.headendId === undefined ? {} : { headendId: data.headendId }),
-    ...(data.traceparent === undefined ? {} : { traceparent: data.traceparent }),
-  };
-  if (snapshot?.status === 'finished') return Promise.resolve(resultOfFinished(snapshot));
-  if (data.resume !== undefined) {
-    // The decisions answer the pause; a resume job that moved after its first checkpoint is past it.
-    const { approvals } = data.resume;
-    const decided = snapshot?.status === 'awaiting_approval' && approvals !== undefined;
-    return agent.resume(sessionId, decided ? { ...options, approvals } : options);
-  }
-  if (snapshot === undefined) return agent.run(data.input, { ...options, sessionId, durable: true });
-  return agent.resume(sessionId, options);
-}
-
-/** The result of a session whose worker died after its last checkpoint and before answering. */
-function resultOfFinished(snapshot: SessionSnapshot): AgentResult {
-  const base = {
-    exitCode: snapshot.exitCode ?? ('EXIT-UNCAUGHT-EXCEPTION' as const),
-    conversation: snapshot.conversation,
-    logs: [],
-    accounting: snapshot.accounting,
-    opTree: snapshot.opTree,
-    sessionId: snapshot.sessionId,
-  };
-  if (snapshot.exitCode === 'EXIT-FINAL-ANSWER' && snapshot.finalReport !== undefined) {
-    return { ...base, success: true, finalReport: snapshot.finalReport };
-  }
-  return {
-    ...base,
-    success: false,
-    error: `the session ended (${base.exitCode}) before its worker stopped`,
-    ...(snapshot.finalReport === undefined ? {} : { finalReport: snapshot.finalReport }),
-  };
-}
-
-/** Why a job's agent is not run here: the worker does not serve it, or its agent file did not load here. */
-function unservedMessage(agent: string, loadFailures: readonly string[], url: string): string {
-  const name = JSON.stringify(agent);
-  if (loadFailures.length === 0) {
-    return `this worker serves no agent named ${name}: start the workers with the same --agent files as the face`;
-  }
-  const secrets = redisUrlSecrets(url);
-  const why = loadFailures.map((line) =>
-    secrets.reduce((text, secret) => text.split(secret).join('[redacted]'), line),
-  );
-  return `this worker cannot run agent ${name}: agent files did not load here: ${why.join('; ')}`;
 }
 
 function checkWorkerNumbers(numbers: Record<string, number>): void {
