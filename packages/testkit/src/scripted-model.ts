@@ -4,7 +4,7 @@ import { answerEvents } from './answer-events.js';
 import { planAnswer } from './answer-plan.js';
 import { CallControl } from './call-control.js';
 import { StepQueue } from './step-queue.js';
-import type { RecordedRequest, ScriptedError, ScriptStep } from './steps.js';
+import type { RecordedRequest, ScriptedAnswer, ScriptedError, ScriptStep } from './steps.js';
 
 export interface ScriptedModelOptions {
   /** Provider key the client reports (default `scripted`). */
@@ -56,28 +56,7 @@ export function scriptedModel(
   const queue = new StepQueue('scriptedModel', steps);
   const requests: RecordedRequest[] = [];
 
-  const scriptedError = (error: ScriptedError, callNumber: number): ModelError =>
-    new ModelError({
-      kind: error.kind,
-      message:
-        error.message ?? `scriptedModel: call #${callNumber} failed with a scripted ${error.kind} error`,
-      ...(error.message === undefined ? {} : { providerMessage: error.message }),
-      ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }),
-      ...(error.status === undefined ? {} : { status: error.status }),
-      provider,
-      model,
-    });
-
-  const faultError = (kind: 'network' | 'invalid_response', callNumber: number): ModelError =>
-    new ModelError({
-      kind,
-      message:
-        kind === 'network'
-          ? `scriptedModel: call #${callNumber}: the stream was cut (scripted cut-stream fault)`
-          : `scriptedModel: call #${callNumber}: the stream carried data that is not JSON (scripted malformed-sse fault)`,
-      provider,
-      model,
-    });
+  const names = { provider, model };
 
   async function* stream(
     request: ModelRequest,
@@ -120,30 +99,10 @@ export function scriptedModel(
       }
       await control.sleep(answer.delayMs ?? 0);
       if (answer.error !== undefined && answer.error.midStream !== true)
-        throw scriptedError(answer.error, callNumber);
+        throw scriptedError(answer.error, callNumber, names);
       if (answer.fault === 'hang' || answer.fault === 'hang-after-headers') await control.waitUntilStopped();
 
-      const { events, textEnd } = answerEvents(plan, callNumber);
-      // What a provider client makes of a broken stream: a cut is a network failure, bad data an invalid response.
-      const cutAt =
-        answer.fault === 'cut-stream'
-          ? Math.max(1, Math.floor(events.length / 2))
-          : answer.fault === 'malformed-sse'
-            ? 1
-            : -1;
-      const gap = streaming ? (answer.tokenDelayMs ?? 0) : 0;
-      let paced = 0;
-      for (const [index, planned] of events.entries()) {
-        if (index === textEnd && answer.error !== undefined) throw scriptedError(answer.error, callNumber);
-        if (index === cutAt)
-          throw faultError(answer.fault === 'cut-stream' ? 'network' : 'invalid_response', callNumber);
-        if (planned.paced) {
-          if (paced > 0) await control.sleep(gap);
-          paced += 1;
-        }
-        yield planned.event;
-        control.check();
-      }
+      yield* playEvents(plan, answer, { callNumber, streaming, control, names });
     } finally {
       control.dispose();
     }
@@ -163,4 +122,65 @@ export function scriptedModel(
     push: (...more) => queue.push(...more),
     assertAllConsumed: () => queue.assertAllConsumed(),
   };
+}
+
+type ClientNames = { provider: string; model: string };
+
+function scriptedError(error: ScriptedError, callNumber: number, names: ClientNames): ModelError {
+  return new ModelError({
+    kind: error.kind,
+    message: error.message ?? `scriptedModel: call #${callNumber} failed with a scripted ${error.kind} error`,
+    ...(error.message === undefined ? {} : { providerMessage: error.message }),
+    ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }),
+    ...(error.status === undefined ? {} : { status: error.status }),
+    ...names,
+  });
+}
+
+function faultError(
+  kind: 'network' | 'invalid_response',
+  callNumber: number,
+  names: ClientNames,
+): ModelError {
+  return new ModelError({
+    kind,
+    message:
+      kind === 'network'
+        ? `scriptedModel: call #${callNumber}: the stream was cut (scripted cut-stream fault)`
+        : `scriptedModel: call #${callNumber}: the stream carried data that is not JSON (scripted malformed-sse fault)`,
+    ...names,
+  });
+}
+
+/**
+ * The answer's events, paced by `tokenDelayMs` when streaming; a mid-stream error or a
+ * cut-stream / malformed-sse fault ends them where a provider client would.
+ */
+async function* playEvents(
+  plan: ReturnType<typeof planAnswer>,
+  answer: ScriptedAnswer,
+  at: { callNumber: number; streaming: boolean; control: CallControl; names: ClientNames },
+): AsyncGenerator<ModelStreamEvent, void, undefined> {
+  const { callNumber, control, names } = at;
+  const { events, textEnd } = answerEvents(plan, callNumber);
+  // What a provider client makes of a broken stream: a cut is a network failure, bad data an invalid response.
+  const cutAt =
+    answer.fault === 'cut-stream'
+      ? Math.max(1, Math.floor(events.length / 2))
+      : answer.fault === 'malformed-sse'
+        ? 1
+        : -1;
+  const gap = at.streaming ? (answer.tokenDelayMs ?? 0) : 0;
+  let paced = 0;
+  for (const [index, planned] of events.entries()) {
+    if (index === textEnd && answer.error !== undefined) throw scriptedError(answer.error, callNumber, names);
+    if (index === cutAt)
+      throw faultError(answer.fault === 'cut-stream' ? 'network' : 'invalid_response', callNumber, names);
+    if (planned.paced) {
+      if (paced > 0) await control.sleep(gap);
+      paced += 1;
+    }
+    yield planned.event;
+    control.check();
+  }
 }
