@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { ConfigError } from '@agent/protocol';
 import { defaultFixturesDir } from '../fixtures-dir.js';
@@ -87,60 +87,14 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
   const sockets = new Set<Socket>();
   const inFlight = new Set<AbortController>();
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const controller = new AbortController();
-    inFlight.add(controller);
-    res.on('close', () => {
-      controller.abort();
-      inFlight.delete(controller);
-    });
-    const { flavour, path: unprefixed } = splitFlavour(new URL(req.url ?? '/', 'http://testkit').pathname);
-    const path = unprefixed.replace(/^\/v1(?=\/)/, '').replace(/\/$/, '');
-    const anthropicClient = req.headers['anthropic-version'] !== undefined;
-    const api = ROUTES[path];
-    try {
-      if (req.method === 'GET' && path === '/models') {
-        const body = JSON.stringify(modelsList(options.models ?? ['scripted-model'], anthropicClient));
-        res.writeHead(200, { 'content-type': 'application/json' }).end(body);
-        return;
-      }
-      if (req.method !== 'POST' || api === undefined) {
-        req.resume();
-        const message = `agent-testkit server: no route for ${req.method} ${req.url}; routes: POST /v1/chat/completions, POST /v1/responses, POST /v1/messages, GET /v1/models`;
-        const wire = testkitErrorAnswer(
-          anthropicClient ? 'anthropic' : 'openai-chat',
-          404,
-          message,
-          'req_testkit_noroute',
-        );
-        await playWireAnswer(res, wire, { signal: controller.signal });
-        return;
-      }
-      const { wire, ...pacing } = await answerer.answerCall(api, req, controller.signal, flavour);
-      await playWireAnswer(res, wire, { ...pacing, signal: controller.signal });
-    } catch (error) {
-      if (controller.signal.aborted) return;
-      if (res.headersSent) res.destroy();
-      else
-        res
-          .writeHead(500, { 'content-type': 'text/plain' })
-          .end(`agent-testkit server: ${(error as Error).message}`);
-    }
-  }
-
-  const server = createServer((req, res) => void handle(req, res));
+  const routing = { answerer, inFlight, models: options.models ?? ['scripted-model'] };
+  const server = createServer((req, res) => void handleModelRequest(req, res, routing));
   server.on('connection', (socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
   const host = options.host ?? '127.0.0.1';
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
+  await listen(server, options.port ?? 0, host);
   const { port } = server.address() as AddressInfo;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
@@ -167,4 +121,69 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
     assertAllConsumed: () => queue.assertAllConsumed(),
     close,
   };
+}
+
+/** What the request handler needs of its server. */
+interface Routing {
+  answerer: ReturnType<typeof createCallAnswerer>;
+  /** The controllers of the requests being answered (aborted when the server closes). */
+  inFlight: Set<AbortController>;
+  models: readonly string[];
+}
+
+/** One request: `GET /models`, a model call on one of the routes, or a 404 in the client's error format. */
+async function handleModelRequest(
+  req: IncomingMessage,
+  res: ServerResponse,
+  routing: Routing,
+): Promise<void> {
+  const { answerer, inFlight } = routing;
+  const controller = new AbortController();
+  inFlight.add(controller);
+  res.on('close', () => {
+    controller.abort();
+    inFlight.delete(controller);
+  });
+  const { flavour, path: unprefixed } = splitFlavour(new URL(req.url ?? '/', 'http://testkit').pathname);
+  const path = unprefixed.replace(/^\/v1(?=\/)/, '').replace(/\/$/, '');
+  const anthropicClient = req.headers['anthropic-version'] !== undefined;
+  const api = ROUTES[path];
+  try {
+    if (req.method === 'GET' && path === '/models') {
+      const body = JSON.stringify(modelsList(routing.models, anthropicClient));
+      res.writeHead(200, { 'content-type': 'application/json' }).end(body);
+      return;
+    }
+    if (req.method !== 'POST' || api === undefined) {
+      req.resume();
+      const message = `agent-testkit server: no route for ${req.method} ${req.url}; routes: POST /v1/chat/completions, POST /v1/responses, POST /v1/messages, GET /v1/models`;
+      const wire = testkitErrorAnswer(
+        anthropicClient ? 'anthropic' : 'openai-chat',
+        404,
+        message,
+        'req_testkit_noroute',
+      );
+      await playWireAnswer(res, wire, { signal: controller.signal });
+      return;
+    }
+    const { wire, ...pacing } = await answerer.answerCall(api, req, controller.signal, flavour);
+    await playWireAnswer(res, wire, { ...pacing, signal: controller.signal });
+  } catch (error) {
+    if (controller.signal.aborted) return;
+    if (res.headersSent) res.destroy();
+    else
+      res
+        .writeHead(500, { 'content-type': 'text/plain' })
+        .end(`agent-testkit server: ${(error as Error).message}`);
+  }
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
 }
