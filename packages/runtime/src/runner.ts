@@ -12,7 +12,7 @@ import { problemsError, RuntimeError } from './errors.js';
 import { startHttpApis } from './http-apis.js';
 import { LevelLimiter } from './limiter.js';
 import { runAgentChain } from './orchestration/run-chain.js';
-import { loadAgentTree } from './registry.js';
+import { type AgentTree, loadAgentTree } from './registry.js';
 import type { RunScope } from './run-scope.js';
 import { TopAgentRuns } from './runner-runs.js';
 import type { PreparedRunner } from './session-request.js';
@@ -40,18 +40,15 @@ function redacted(error: unknown, config: ResolvedConfig): unknown {
   });
 }
 
-/** Resolves the config, loads the tree, builds every client and starts the MCP servers. */
-export async function prepareRunner(
-  path: string,
-  options: RunAgentFileOptions = {},
-): Promise<PreparedRunner> {
-  const cwd = resolve(options.cwd ?? process.cwd());
-  const file = resolve(cwd, path);
-  const config = resolveConfig({ ...options, cwd }, dirname(file));
-  const runSettings: RunSettings = readRunSettings(options);
-  const active = new Set<{ scope: RunScope; meta: AgentEventMeta }>();
-  const trace = { llm: options.traceLlm === true, mcp: options.traceMcp === true };
-  const broadcast = (entry: McpLogEntry): void => {
+/**
+ * The MCP servers' log lines to every run going on: errors and warnings always, the rest at TRC
+ * with --trace-mcp.
+ */
+function mcpLogBroadcast(
+  active: ReadonlySet<{ scope: RunScope; meta: AgentEventMeta }>,
+  trace: { mcp: boolean },
+): (entry: McpLogEntry) => void {
+  return (entry) => {
     const severity =
       entry.level === 'error' ? 'ERR' : entry.level === 'warn' ? 'WRN' : trace.mcp ? 'TRC' : undefined;
     if (severity === undefined) return;
@@ -68,6 +65,36 @@ export async function prepareRunner(
       );
     }
   };
+}
+
+/** Every model client of the tree, built now so a bad provider setting fails before anything starts. */
+function checkedTargets(
+  tree: AgentTree,
+  config: ResolvedConfig,
+  clientFactory: RunAgentFileOptions['clientFactory'],
+): TargetBuilder {
+  const targets = new TargetBuilder(config, clientFactory);
+  for (const definition of tree.agents.values()) {
+    const { caching } = layerSettings(definition.settings, pickSettings(config.defaults));
+    const options = cachingTargetOptions(caching);
+    targets.targets(tree.models.get(definition.path) ?? [], options);
+    targets.targets(definition.toolOutputModels ?? [], options);
+  }
+  return targets;
+}
+
+/** Resolves the config, loads the tree, builds every client and starts the MCP servers. */
+export async function prepareRunner(
+  path: string,
+  options: RunAgentFileOptions = {},
+): Promise<PreparedRunner> {
+  const cwd = resolve(options.cwd ?? process.cwd());
+  const file = resolve(cwd, path);
+  const config = resolveConfig({ ...options, cwd }, dirname(file));
+  const runSettings: RunSettings = readRunSettings(options);
+  const active = new Set<{ scope: RunScope; meta: AgentEventMeta }>();
+  const trace = { llm: options.traceLlm === true, mcp: options.traceMcp === true };
+  const broadcast = mcpLogBroadcast(active, trace);
   try {
     const { tree, problems } = loadAgentTree(file, config, {
       cwd,
@@ -75,14 +102,7 @@ export async function prepareRunner(
       ...(options.topModels === undefined ? {} : { topModels: options.topModels }),
     });
     if (tree === undefined) throw problemsError(problems);
-    const targets = new TargetBuilder(config, options.clientFactory);
-    // Built now so a bad provider setting fails before anything starts (as the sessions will ask).
-    for (const definition of tree.agents.values()) {
-      const { caching } = layerSettings(definition.settings, pickSettings(config.defaults));
-      const options = cachingTargetOptions(caching);
-      targets.targets(tree.models.get(definition.path) ?? [], options);
-      targets.targets(definition.toolOutputModels ?? [], options);
-    }
+    const targets = checkedTargets(tree, config, options.clientFactory);
     const servers = [...new Set([...tree.agents.values()].flatMap((d) => d.tools.map((t) => t.name)))];
     // HTTP APIs first: a document that cannot load fails before any cache or server is opened.
     const http = await startHttpApis(
