@@ -123,27 +123,7 @@ export function createCallAnswerer(options: CallAnswererOptions) {
     signal: AbortSignal,
     flavour?: Flavour,
   ): Promise<CallOutcome> {
-    const text = await readBody(req);
-    let body: unknown = text;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      // Recorded as the raw text and answered with a 400 below.
-    }
-    const decoded = decodeRequest(api, body);
-    const route = `${req.method} ${req.url}`;
-    const { model, messages, tools, options: callOptions } = decoded;
-    const recorded: RecordedRequest = {
-      api,
-      model,
-      messages,
-      tools,
-      options: callOptions,
-      body,
-      headers: recordHeaders(req),
-      route,
-      ...(flavour === undefined ? {} : { flavour }),
-    };
+    const { text, body, decoded, recorded, route } = await readAndRecord(api, req, flavour);
     options.requests.push(recorded);
     if (typeof body === 'string') {
       const message = `agent-testkit server: the body of ${route} is not JSON: ${JSON.stringify(text.slice(0, 80))}`;
@@ -172,24 +152,7 @@ export function createCallAnswerer(options: CallAnswererOptions) {
       ...(answer.tokenDelayMs === undefined ? {} : { tokenDelayMs: answer.tokenDelayMs }),
     };
     await abortableSleep(answer.delayMs ?? 0, signal);
-    if (answer.replay === undefined)
-      return { wire: render(api, answer, decoded, callNumber, flavour), ...pacing };
-    try {
-      return {
-        wire: await replayAnswer(answer.replay, api, options.fixturesDir, `req_testkit_${callNumber}`),
-        ...pacing,
-      };
-    } catch (error) {
-      if (!(error instanceof ReplayError)) throw error;
-      return {
-        wire: testkitErrorAnswer(
-          api,
-          500,
-          `agent-testkit server: ${error.message}`,
-          `req_testkit_${callNumber}`,
-        ),
-      };
-    }
+    return rendered(api, { answer, decoded, callNumber, pacing, fixturesDir: options.fixturesDir }, flavour);
   }
 
   return {
@@ -197,4 +160,63 @@ export function createCallAnswerer(options: CallAnswererOptions) {
     /** Model calls taken so far, from the queue or the handler. */
     calls: () => ('queue' in options.source ? options.source.queue.calls : handlerCalls),
   };
+}
+
+/** The request read, parsed (a body that is not JSON stays its text) and recorded as the model saw it. */
+async function readAndRecord(api: WireApi, req: IncomingMessage, flavour: Flavour | undefined) {
+  const text = await readBody(req);
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // Recorded as the raw text and answered with a 400.
+  }
+  const decoded = decodeRequest(api, body);
+  const route = `${req.method} ${req.url}`;
+  const { model, messages, tools, options: callOptions } = decoded;
+  const recorded: RecordedRequest = {
+    api,
+    model,
+    messages,
+    tools,
+    options: callOptions,
+    body,
+    headers: recordHeaders(req),
+    route,
+    ...(flavour === undefined ? {} : { flavour }),
+  };
+  return { text, body, decoded, recorded, route };
+}
+
+/** The step's answer rendered for the API, or its replayed recording (a 500 when that cannot load). */
+async function rendered(
+  api: WireApi,
+  step: {
+    answer: ScriptedAnswer;
+    decoded: ReturnType<typeof decodeRequest>;
+    callNumber: number;
+    pacing: Omit<CallOutcome, 'wire'>;
+    fixturesDir: string;
+  },
+  flavour: Flavour | undefined,
+): Promise<CallOutcome> {
+  const { answer, decoded, callNumber, pacing } = step;
+  if (answer.replay === undefined)
+    return { wire: render(api, answer, decoded, callNumber, flavour), ...pacing };
+  try {
+    return {
+      wire: await replayAnswer(answer.replay, api, step.fixturesDir, `req_testkit_${callNumber}`),
+      ...pacing,
+    };
+  } catch (error) {
+    if (!(error instanceof ReplayError)) throw error;
+    return {
+      wire: testkitErrorAnswer(
+        api,
+        500,
+        `agent-testkit server: ${error.message}`,
+        `req_testkit_${callNumber}`,
+      ),
+    };
+  }
 }
