@@ -3,8 +3,16 @@ import { redactRedisUrl } from '@agent/cache';
 import type { AgentEvent, AgentEventMeta, AgentResult } from '@agent/protocol';
 import { errorMessage } from '@agent/protocol/util';
 import { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
 import { openQueueRedis } from './connection.js';
-import { DEFAULT_QUEUE_NAME, type JobStreamEntry, jobSessionId, queueKeys, type RunJobData } from './job.js';
+import {
+  DEFAULT_QUEUE_NAME,
+  type JobStreamEntry,
+  jobSessionId,
+  type QueueKeys,
+  queueKeys,
+  type RunJobData,
+} from './job.js';
 import { followJob, queueFailure } from './job-stream.js';
 import { JobNotifier } from './notifier.js';
 
@@ -51,21 +59,101 @@ export const DEFAULT_MAX_WAITING = 1000;
 
 /** Opens the face side of the queue on `url` (connections open lazily, reconnect by themselves). */
 export function createRunQueue(options: RunQueueOptions): RunQueue {
-  const name = options.name ?? DEFAULT_QUEUE_NAME;
-  const keys = queueKeys(name);
-  const redis = openQueueRedis(options.url);
-  const subscriber = openQueueRedis(options.url);
-  const notifier = new JobNotifier(subscriber);
-  const queue = new Queue<RunJobData>(name, { connection: redis });
-  queue.on('error', () => undefined);
-  const maxWaiting = options.maxWaiting ?? DEFAULT_MAX_WAITING;
-  const retryAfterSeconds = options.retryAfterSeconds ?? 5;
-  const pollMs = options.pollMs ?? 2000;
-  const where = redactRedisUrl(options.url);
+  return new RedisRunQueue(options);
+}
 
-  async function gone(jobId: string): Promise<string | undefined> {
-    const job = await queue.getJob(jobId);
-    if (job === undefined) return `job ${jobId} left the queue ${name} without a result`;
+class RedisRunQueue implements RunQueue {
+  readonly name: string;
+  private readonly keys: QueueKeys;
+  private readonly redis: Redis;
+  private readonly subscriber: Redis;
+  private readonly notifier: JobNotifier;
+  private readonly queue: Queue<RunJobData>;
+  private readonly maxWaiting: number;
+  private readonly retryAfterSeconds: number;
+  private readonly pollMs: number;
+  /** The URL with its password removed, for messages. */
+  private readonly where: string;
+
+  constructor(options: RunQueueOptions) {
+    this.name = options.name ?? DEFAULT_QUEUE_NAME;
+    this.keys = queueKeys(this.name);
+    this.redis = openQueueRedis(options.url);
+    this.subscriber = openQueueRedis(options.url);
+    this.notifier = new JobNotifier(this.subscriber);
+    this.queue = new Queue<RunJobData>(this.name, { connection: this.redis });
+    this.queue.on('error', () => undefined);
+    this.maxWaiting = options.maxWaiting ?? DEFAULT_MAX_WAITING;
+    this.retryAfterSeconds = options.retryAfterSeconds ?? 5;
+    this.pollMs = options.pollMs ?? 2000;
+    this.where = redactRedisUrl(options.url);
+  }
+
+  // `submit` and `admission` are fields, not methods: callers pass them on detached (a headend's admission gate).
+  readonly submit = async (data: RunJobData, submitOptions: SubmitOptions = {}): Promise<AgentResult> => {
+    // A resumed session runs as a job of its own: its first run's job id (and result) is taken.
+    const jobId =
+      data.resume === undefined ? (submitOptions.sessionId ?? randomUUID()) : `resume-${randomUUID()}`;
+    const sessionId = jobSessionId(jobId, data);
+    const channel = this.keys.notify(jobId);
+    const relay = eventRelay(data, sessionId, submitOptions.onEvent);
+    const { signal } = submitOptions;
+    const onAbort = () => void this.cancel(jobId);
+    try {
+      await this.notifier.watch(channel);
+      await this.queue.add('run', data, {
+        jobId,
+        removeOnComplete: true,
+        removeOnFail: { age: 24 * 3600 },
+        attempts: 1,
+      });
+      signal?.addEventListener('abort', onAbort, { once: true });
+      const outcome = await followJob(this.redis, this.keys, jobId, {
+        onEntry: relay,
+        wake: (wakeSignal) => this.notifier.next(channel, wakeSignal),
+        gone: () => this.gone(jobId),
+        pollMs: this.pollMs,
+        ...(signal === undefined ? {} : { signal }),
+      });
+      if (typeof outcome !== 'string') return outcome;
+      return queueFailure(sessionId, outcome, signal?.aborted ? 'EXIT-ABORTED' : 'EXIT-UNCAUGHT-EXCEPTION');
+    } catch (error) {
+      return queueFailure(
+        sessionId,
+        `the run queue ${this.name} at ${this.where} failed: ${errorMessage(error)}`,
+      );
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+      await this.notifier.unwatch(channel);
+    }
+  };
+
+  readonly admission = async (): Promise<QueueRefusal | undefined> => {
+    const { maxWaiting } = this;
+    if (maxWaiting === 0) return undefined;
+    const counts = await this.queue.getJobCounts('waiting', 'prioritized', 'delayed');
+    const waiting = Object.values(counts).reduce((sum, count) => sum + count, 0);
+    if (waiting < maxWaiting) return undefined;
+    return {
+      retryAfterSeconds: this.retryAfterSeconds,
+      message: `the run queue is full: ${waiting} runs wait for a worker (the limit is ${maxWaiting}); retry later`,
+    };
+  };
+
+  counts(): Promise<Record<string, number>> {
+    return this.queue.getJobCounts();
+  }
+
+  async close(): Promise<void> {
+    await this.queue.close().catch(() => undefined);
+    this.subscriber.disconnect();
+    this.redis.disconnect();
+  }
+
+  /** Why a job without a result will not get one: it left the queue or failed (undefined while it may). */
+  private async gone(jobId: string): Promise<string | undefined> {
+    const job = await this.queue.getJob(jobId);
+    if (job === undefined) return `job ${jobId} left the queue ${this.name} without a result`;
     const state = await job.getState();
     if (state !== 'failed') return undefined;
     // BullMQ's words when a job stalled (its worker died or stopped) more often than maxStalledCount.
@@ -75,71 +163,16 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
     return `job ${jobId} failed: ${job.failedReason}`;
   }
 
-  async function submit(data: RunJobData, submitOptions: SubmitOptions = {}): Promise<AgentResult> {
-    // A resumed session runs as a job of its own: its first run's job id (and result) is taken.
-    const jobId =
-      data.resume === undefined ? (submitOptions.sessionId ?? randomUUID()) : `resume-${randomUUID()}`;
-    const sessionId = jobSessionId(jobId, data);
-    const channel = keys.notify(jobId);
-    const relay = eventRelay(data, sessionId, submitOptions.onEvent);
-    const { signal } = submitOptions;
-    const onAbort = () => void cancel(jobId);
+  /** A waiting job is removed; a running one is cancelled by its worker. */
+  private async cancel(jobId: string): Promise<void> {
     try {
-      await notifier.watch(channel);
-      await queue.add('run', data, {
-        jobId,
-        removeOnComplete: true,
-        removeOnFail: { age: 24 * 3600 },
-        attempts: 1,
-      });
-      signal?.addEventListener('abort', onAbort, { once: true });
-      const outcome = await followJob(redis, keys, jobId, {
-        onEntry: relay,
-        wake: (wakeSignal) => notifier.next(channel, wakeSignal),
-        gone: () => gone(jobId),
-        pollMs,
-        ...(signal === undefined ? {} : { signal }),
-      });
-      if (typeof outcome !== 'string') return outcome;
-      return queueFailure(sessionId, outcome, signal?.aborted ? 'EXIT-ABORTED' : 'EXIT-UNCAUGHT-EXCEPTION');
-    } catch (error) {
-      return queueFailure(sessionId, `the run queue ${name} at ${where} failed: ${errorMessage(error)}`);
-    } finally {
-      signal?.removeEventListener('abort', onAbort);
-      await notifier.unwatch(channel);
-    }
-  }
-
-  async function cancel(jobId: string): Promise<void> {
-    try {
-      const job = await queue.getJob(jobId);
+      const job = await this.queue.getJob(jobId);
       if (job !== undefined && (await job.getState()) === 'waiting') await job.remove();
-      else await redis.publish(keys.cancel, jobId);
+      else await this.redis.publish(this.keys.cancel, jobId);
     } catch {
       // Redis is away: the run goes on and its result expires unread.
     }
   }
-
-  return {
-    name,
-    submit,
-    async admission() {
-      if (maxWaiting === 0) return undefined;
-      const counts = await queue.getJobCounts('waiting', 'prioritized', 'delayed');
-      const waiting = Object.values(counts).reduce((sum, count) => sum + count, 0);
-      if (waiting < maxWaiting) return undefined;
-      return {
-        retryAfterSeconds,
-        message: `the run queue is full: ${waiting} runs wait for a worker (the limit is ${maxWaiting}); retry later`,
-      };
-    },
-    counts: () => queue.getJobCounts(),
-    async close() {
-      await queue.close().catch(() => undefined);
-      subscriber.disconnect();
-      redis.disconnect();
-    },
-  };
 }
 
 /**
