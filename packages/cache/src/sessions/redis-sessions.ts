@@ -53,23 +53,33 @@ export interface RedisSessionStoreOptions {
 export async function openRedisSessionStore(options: RedisSessionStoreOptions): Promise<SessionStore> {
   const { url } = options;
   const shown = redactRedisUrl(url);
-  const where = `session store ${shown}`;
   if (!isRedisUrl(url)) throw new SessionStoreError(`${shown} is not a redis:// or rediss:// URL`);
-  const prefix = options.prefix ?? 'agent:session:';
-  const conversationPrefix = options.conversationPrefix ?? 'agent:conversation:';
-  const timeoutMs = options.timeoutMs ?? 2000;
-  let Redis: new (url: string, options: RedisOptions) => RedisClient;
-  try {
-    Redis = (await import('ioredis')).Redis;
-  } catch (error) {
-    throw new SessionStoreError(`${where}: the Redis session store needs ioredis, which did not load`, {
-      cause: error,
-    });
-  }
+  const where = `session store ${shown}`;
   const fail = (what: string, error: unknown) =>
     new SessionStoreError(redactRedisText(`${where}: ${what}: ${(error as Error).message}`, url), {
       cause: error,
     });
+  const client = await connectRedis(url, options.timeoutMs ?? 2000, { where, fail });
+  return new RedisSessionStore(client, options, { shown, where, fail });
+}
+
+/** A connected client (ioredis loaded on first use), bounded by `timeoutMs` on connecting and on each command. */
+async function connectRedis(
+  url: string,
+  timeoutMs: number,
+  report: { where: string; fail: (what: string, error: unknown) => SessionStoreError },
+): Promise<RedisClient> {
+  let Redis: new (url: string, options: RedisOptions) => RedisClient;
+  try {
+    Redis = (await import('ioredis')).Redis;
+  } catch (error) {
+    throw new SessionStoreError(
+      `${report.where}: the Redis session store needs ioredis, which did not load`,
+      {
+        cause: error,
+      },
+    );
+  }
   const client = new Redis(url, {
     lazyConnect: true,
     connectTimeout: timeoutMs,
@@ -83,69 +93,100 @@ export async function openRedisSessionStore(options: RedisSessionStoreOptions): 
     await client.connect();
   } catch (error) {
     client.disconnect();
-    throw fail('cannot connect', error);
+    throw report.fail('cannot connect', error);
   }
-  const run = async <T>(what: string, fn: () => Promise<T>): Promise<T> => {
+  return client;
+}
+
+class RedisSessionStore implements SessionStore {
+  readonly name = 'redis';
+  readonly location: string;
+  private readonly prefix: string;
+  private readonly conversationPrefix: string;
+  private readonly ttlMs: number;
+  private readonly where: string;
+  private readonly fail: (what: string, error: unknown) => SessionStoreError;
+  private closed = false;
+
+  constructor(
+    private readonly client: RedisClient,
+    options: RedisSessionStoreOptions,
+    names: { shown: string; where: string; fail: (what: string, error: unknown) => SessionStoreError },
+  ) {
+    this.location = names.shown;
+    this.where = names.where;
+    this.fail = names.fail;
+    this.prefix = options.prefix ?? 'agent:session:';
+    this.conversationPrefix = options.conversationPrefix ?? 'agent:conversation:';
+    this.ttlMs = options.ttlMs;
+  }
+
+  async save(snapshot: SessionSnapshot): Promise<void> {
+    const text = encodeSnapshot(snapshot, this.where);
+    const id = snapshot.sessionId;
+    await this.run(`saving session ${id}`, () =>
+      this.client.set(this.prefix + id, text, 'PX', keepFor(snapshot, this.ttlMs)),
+    );
+  }
+
+  async load(sessionId: string): Promise<SessionSnapshot | undefined> {
+    const id = checkSessionId(sessionId);
+    const text = await this.run(`reading session ${id}`, () => this.client.get(this.prefix + id));
+    return text === null ? undefined : decodeSnapshot(text, id, this.where);
+  }
+
+  async delete(sessionId: string): Promise<boolean> {
+    const id = checkSessionId(sessionId);
+    return (await this.run(`deleting session ${id}`, () => this.client.del(this.prefix + id))) > 0;
+  }
+
+  async loadConversation(conversationId: string): Promise<ConversationExchange[]> {
+    const id = checkConversationId(conversationId);
+    const items = await this.run(`reading conversation ${id}`, () =>
+      this.client.lrange(this.conversationPrefix + id, 0, -1),
+    );
+    return items.map((text) => decodeExchange(text, id, this.where));
+  }
+
+  async appendExchange(conversationId: string, exchange: ConversationExchange): Promise<void> {
+    const id = checkConversationId(conversationId);
+    const text = encodeExchange(id, exchange, this.where);
+    await this.run(`adding to conversation ${id}`, () =>
+      this.client.eval(
+        APPEND_EXCHANGE,
+        1,
+        this.conversationPrefix + id,
+        text,
+        MAX_CONVERSATION_EXCHANGES,
+        MAX_CONVERSATION_BYTES,
+        conversationKeepFor(this.ttlMs),
+      ),
+    );
+  }
+
+  async deleteConversation(conversationId: string): Promise<boolean> {
+    const id = checkConversationId(conversationId);
+    return (
+      (await this.run(`deleting conversation ${id}`, () => this.client.del(this.conversationPrefix + id))) > 0
+    );
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    try {
+      await this.client.quit();
+    } catch {
+      this.client.disconnect();
+    }
+  }
+
+  /** A command whose failure becomes a SessionStoreError naming what was done (the password removed). */
+  private async run<T>(what: string, fn: () => Promise<T>): Promise<T> {
     try {
       return await fn();
     } catch (error) {
-      throw fail(what, error);
+      throw this.fail(what, error);
     }
-  };
-  let closed = false;
-  return {
-    name: 'redis',
-    location: shown,
-    async save(snapshot: SessionSnapshot) {
-      const text = encodeSnapshot(snapshot, where);
-      const id = snapshot.sessionId;
-      await run(`saving session ${id}`, () =>
-        client.set(prefix + id, text, 'PX', keepFor(snapshot, options.ttlMs)),
-      );
-    },
-    async load(sessionId: string) {
-      const id = checkSessionId(sessionId);
-      const text = await run(`reading session ${id}`, () => client.get(prefix + id));
-      return text === null ? undefined : decodeSnapshot(text, id, where);
-    },
-    async delete(sessionId: string) {
-      const id = checkSessionId(sessionId);
-      return (await run(`deleting session ${id}`, () => client.del(prefix + id))) > 0;
-    },
-    async loadConversation(conversationId: string) {
-      const id = checkConversationId(conversationId);
-      const items = await run(`reading conversation ${id}`, () =>
-        client.lrange(conversationPrefix + id, 0, -1),
-      );
-      return items.map((text) => decodeExchange(text, id, where));
-    },
-    async appendExchange(conversationId: string, exchange: ConversationExchange) {
-      const id = checkConversationId(conversationId);
-      const text = encodeExchange(id, exchange, where);
-      await run(`adding to conversation ${id}`, () =>
-        client.eval(
-          APPEND_EXCHANGE,
-          1,
-          conversationPrefix + id,
-          text,
-          MAX_CONVERSATION_EXCHANGES,
-          MAX_CONVERSATION_BYTES,
-          conversationKeepFor(options.ttlMs),
-        ),
-      );
-    },
-    async deleteConversation(conversationId: string) {
-      const id = checkConversationId(conversationId);
-      return (await run(`deleting conversation ${id}`, () => client.del(conversationPrefix + id))) > 0;
-    },
-    async close() {
-      if (closed) return;
-      closed = true;
-      try {
-        await client.quit();
-      } catch {
-        client.disconnect();
-      }
-    },
-  };
+  }
 }
