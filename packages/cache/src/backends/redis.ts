@@ -1,5 +1,6 @@
-import type { Redis as RedisClient, RedisOptions } from 'ioredis';
+import type { Redis as RedisClient } from 'ioredis';
 import { CacheError } from '../errors.js';
+import { connectRedisClient, quitRedis, redisCommand } from '../redis-client.js';
 import { isRedisUrl, redactRedisText, redactRedisUrl } from '../redis-url.js';
 import type { CacheBackend } from '../types.js';
 
@@ -80,35 +81,17 @@ export async function openRedisBackend(options: RedisBackendOptions): Promise<Ca
   if (!isRedisUrl(url)) throw new CacheError(`${shown} is not a redis:// or rediss:// URL`);
   const prefix = options.prefix ?? 'agent:cache:';
   const timeoutMs = options.timeoutMs ?? 2000;
-  let Redis: new (url: string, options: RedisOptions) => RedisClient;
-  try {
-    Redis = (await import('ioredis')).Redis;
-  } catch (error) {
-    throw new CacheError('the Redis cache needs the ioredis package, which did not load', { cause: error });
-  }
   const fail = (what: string, error: unknown) =>
     new CacheError(redactRedisText(`Redis cache ${shown}: ${what}: ${(error as Error).message}`, url), {
       cause: error,
     });
-  const client = new Redis(url, {
-    lazyConnect: true,
-    connectTimeout: timeoutMs,
-    commandTimeout: timeoutMs,
-    maxRetriesPerRequest: 1,
-    // Reconnects forever (a restarted server comes back), never faster than every 2 s.
-    retryStrategy: (times) => Math.min(times * 200, 2000),
-  }) as ScriptedClient;
-  // ioredis prints unhandled 'error' events to the console; a library must not. Commands report failures.
-  client.on('error', () => {});
-  client.defineCommand('cacheSet', { numberOfKeys: 4, lua: SET_SCRIPT });
-  client.defineCommand('cacheGet', { numberOfKeys: 4, lua: GET_SCRIPT });
-  client.defineCommand('cacheDel', { numberOfKeys: 3, lua: DEL_SCRIPT });
-  try {
-    await client.connect();
-  } catch (error) {
-    client.disconnect();
-    throw fail('cannot connect', error);
-  }
+  const notLoaded = (error: unknown) =>
+    new CacheError('the Redis cache needs the ioredis package, which did not load', { cause: error });
+  const client = (await connectRedisClient(url, timeoutMs, { fail, notLoaded }, (unprepared) => {
+    unprepared.defineCommand('cacheSet', { numberOfKeys: 4, lua: SET_SCRIPT });
+    unprepared.defineCommand('cacheGet', { numberOfKeys: 4, lua: GET_SCRIPT });
+    unprepared.defineCommand('cacheDel', { numberOfKeys: 3, lua: DEL_SCRIPT });
+  })) as ScriptedClient;
   return redisBackend(client, { shown, prefix, maxEntries: options.maxEntries, fail });
 }
 
@@ -127,13 +110,7 @@ function redisBackend(
   const expiry = `${prefix}expiry`;
   const clock = `${prefix}clock`;
   const entryPrefix = `${prefix}e:`;
-  const run = async <T>(what: string, fn: () => Promise<T>): Promise<T> => {
-    try {
-      return await fn();
-    } catch (error) {
-      throw fail(what, error);
-    }
-  };
+  const run = <T>(what: string, command: () => Promise<T>): Promise<T> => redisCommand(fail, what, command);
   let closed = false;
   return {
     name: 'redis',
@@ -192,11 +169,7 @@ function redisBackend(
     async close() {
       if (closed) return;
       closed = true;
-      try {
-        await client.quit();
-      } catch {
-        client.disconnect();
-      }
+      await quitRedis(client);
     },
   };
 }

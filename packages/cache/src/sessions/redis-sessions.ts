@@ -1,6 +1,7 @@
 import type { ConversationExchange, SessionSnapshot, SessionStore } from '@agent/protocol';
-import type { Redis as RedisClient, RedisOptions } from 'ioredis';
+import type { Redis as RedisClient } from 'ioredis';
 import { SessionStoreError } from '../errors.js';
+import { connectRedisClient, quitRedis, redisCommand } from '../redis-client.js';
 import { isRedisUrl, redactRedisText, redactRedisUrl } from '../redis-url.js';
 import {
   checkConversationId,
@@ -59,43 +60,14 @@ export async function openRedisSessionStore(options: RedisSessionStoreOptions): 
     new SessionStoreError(redactRedisText(`${where}: ${what}: ${(error as Error).message}`, url), {
       cause: error,
     });
-  const client = await connectRedis(url, options.timeoutMs ?? 2000, { where, fail });
-  return new RedisSessionStore(client, options, { shown, where, fail });
-}
-
-/** A connected client (ioredis loaded on first use), bounded by `timeoutMs` on connecting and on each command. */
-async function connectRedis(
-  url: string,
-  timeoutMs: number,
-  report: { where: string; fail: (what: string, error: unknown) => SessionStoreError },
-): Promise<RedisClient> {
-  let Redis: new (url: string, options: RedisOptions) => RedisClient;
-  try {
-    Redis = (await import('ioredis')).Redis;
-  } catch (error) {
-    throw new SessionStoreError(
-      `${report.where}: the Redis session store needs ioredis, which did not load`,
-      {
+  const client = await connectRedisClient(url, options.timeoutMs ?? 2000, {
+    fail,
+    notLoaded: (error) =>
+      new SessionStoreError(`${where}: the Redis session store needs ioredis, which did not load`, {
         cause: error,
-      },
-    );
-  }
-  const client = new Redis(url, {
-    lazyConnect: true,
-    connectTimeout: timeoutMs,
-    commandTimeout: timeoutMs,
-    maxRetriesPerRequest: 1,
-    retryStrategy: (times) => Math.min(times * 200, 2000),
+      }),
   });
-  // ioredis prints unhandled 'error' events; a library must not. Commands report failures.
-  client.on('error', () => {});
-  try {
-    await client.connect();
-  } catch (error) {
-    client.disconnect();
-    throw report.fail('cannot connect', error);
-  }
-  return client;
+  return new RedisSessionStore(client, options, { shown, where, fail });
 }
 
 class RedisSessionStore implements SessionStore {
@@ -174,19 +146,10 @@ class RedisSessionStore implements SessionStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    try {
-      await this.client.quit();
-    } catch {
-      this.client.disconnect();
-    }
+    await quitRedis(this.client);
   }
 
-  /** A command whose failure becomes a SessionStoreError naming what was done (the password removed). */
-  private async run<T>(what: string, fn: () => Promise<T>): Promise<T> {
-    try {
-      return await fn();
-    } catch (error) {
-      throw this.fail(what, error);
-    }
+  private run<T>(what: string, command: () => Promise<T>): Promise<T> {
+    return redisCommand(this.fail, what, command);
   }
 }

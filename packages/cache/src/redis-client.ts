@@ -1,0 +1,65 @@
+import type { Redis as RedisClient, RedisOptions } from 'ioredis';
+
+/** How a Redis store of this package reports: the error for a failed step, and for ioredis not loading. */
+export interface RedisFailures {
+  fail: (what: string, error: unknown) => Error;
+  notLoaded: (error: unknown) => Error;
+}
+
+/**
+ * A connected client, ioredis loaded on first use: connecting and each command bounded by
+ * `timeoutMs`, reconnecting forever (a restarted server comes back) never faster than every
+ * 2 s, and silent (ioredis prints unhandled 'error' events; a library must not: commands report
+ * failures). `prepare` runs before connecting (scripts are defined there).
+ */
+export async function connectRedisClient(
+  url: string,
+  timeoutMs: number,
+  failures: RedisFailures,
+  prepare?: (client: RedisClient) => void,
+): Promise<RedisClient> {
+  let Redis: new (url: string, options: RedisOptions) => RedisClient;
+  try {
+    Redis = (await import('ioredis')).Redis;
+  } catch (error) {
+    throw failures.notLoaded(error);
+  }
+  const client = new Redis(url, {
+    lazyConnect: true,
+    connectTimeout: timeoutMs,
+    commandTimeout: timeoutMs,
+    maxRetriesPerRequest: 1,
+    retryStrategy: (times) => Math.min(times * 200, 2000),
+  });
+  client.on('error', () => {});
+  prepare?.(client);
+  try {
+    await client.connect();
+  } catch (error) {
+    client.disconnect();
+    throw failures.fail('cannot connect', error);
+  }
+  return client;
+}
+
+/** Runs one command; its failure becomes `fail(what, error)`. */
+export async function redisCommand<T>(
+  fail: RedisFailures['fail'],
+  what: string,
+  command: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await command();
+  } catch (error) {
+    throw fail(what, error);
+  }
+}
+
+/** Quits, or drops the connection when the server does not answer. */
+export async function quitRedis(client: RedisClient): Promise<void> {
+  try {
+    await client.quit();
+  } catch {
+    client.disconnect();
+  }
+}
