@@ -1,12 +1,8 @@
-// Loading an OpenAPI document of thousands of operations as HTTP tools: a generated document (a
-// JSON file in a temp dir, shared `$ref` schemas, a body and parameters per operation) is read,
-// `$ref`-resolved and filtered by `@agent/http-tools`' `loadOpenApiTools`, in a child process so
-// RSS is this work's alone. The child samples RSS every 5 ms and reads the kernel's VmHWM.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { spawnJsonChild } from '../harness/json-child.js';
 import { formatNumber, median } from '../harness/measure.js';
 import type { BenchCheck, BenchSuite, SuiteResult } from '../harness/types.js';
 
@@ -125,33 +121,11 @@ async function runChild(operations: number): Promise<ChildReport> {
 }
 
 function spawnChild(operations: number): Promise<ChildReport> {
-  const file = fileURLToPath(import.meta.url);
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [...process.execArgv, '--expose-gc', file, CHILD_FLAG, String(operations)],
-      {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-    });
-    child.stderr.on('data', (d: Buffer) => {
-      err += d.toString();
-    });
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      const line = out.trim().split('\n').at(-1) ?? '';
-      if (code !== 0 || !line.startsWith('{')) {
-        reject(new Error(`openapi-load child failed (exit ${code}): ${err.slice(-2000)}`));
-        return;
-      }
-      resolve(JSON.parse(line) as ChildReport);
-    });
-  });
+  return spawnJsonChild<ChildReport>(
+    fileURLToPath(import.meta.url),
+    [CHILD_FLAG, String(operations)],
+    'openapi-load',
+  );
 }
 
 export const openapiLoadSuite: BenchSuite = {

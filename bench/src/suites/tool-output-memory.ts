@@ -1,13 +1,8 @@
-// Memory of the tool-output store: a session whose tool returns a huge output (200 MB; 5 MB
-// in quick mode) stores it behind a handle, then `tool_output` in read-grep mode runs a child
-// session that greps the whole stored file through the in-process filesystem MCP server. It
-// runs in a child process (RSS of this one is polluted by other suites); the child samples
-// `process.memoryUsage().rss` every 5 ms and reads the kernel's high-water mark (VmHWM).
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { spawnJsonChild } from '../harness/json-child.js';
 import { formatNumber, median } from '../harness/measure.js';
 import type { BenchCheck, BenchSuite, SuiteResult } from '../harness/types.js';
 
@@ -203,33 +198,11 @@ async function runChild(bytes: number): Promise<ChildReport> {
 }
 
 function spawnChild(bytes: number): Promise<ChildReport> {
-  const file = fileURLToPath(import.meta.url);
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [...process.execArgv, '--expose-gc', file, CHILD_FLAG, String(bytes)],
-      {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-    });
-    child.stderr.on('data', (d: Buffer) => {
-      err += d.toString();
-    });
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      const line = out.trim().split('\n').at(-1) ?? '';
-      if (code !== 0 || !line.startsWith('{')) {
-        reject(new Error(`tool-output memory child failed (exit ${code}): ${err.slice(-2000)}`));
-        return;
-      }
-      resolve(JSON.parse(line) as ChildReport);
-    });
-  });
+  return spawnJsonChild<ChildReport>(
+    fileURLToPath(import.meta.url),
+    [CHILD_FLAG, String(bytes)],
+    'tool-output memory',
+  );
 }
 
 interface Row {
