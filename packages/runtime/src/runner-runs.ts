@@ -155,25 +155,10 @@ export class TopAgentRuns {
     active.add(handle);
     try {
       const chain = () =>
-        runAgentChain(context, {
-          definition: this.root,
-          prompt,
-          expectedOutput: runExpectedOutput(this.root, merged),
-          depth: 0,
-          ...(merged.maxTurns === undefined ? {} : { overrides: { maxTurns: merged.maxTurns } }),
-          ...(history === undefined ? {} : { conversationHistory: history }),
-          ...(exchanges.length === 0 ? {} : { exchanges }),
-          ...(merged.signal === undefined ? {} : { signal: merged.signal }),
-          ...(merged.stopSignal === undefined ? {} : { stopSignal: merged.stopSignal }),
-          ...(merged.headendId === undefined ? {} : { headendId: merged.headendId }),
-          trace: {
-            llm: merged.traceLlm ?? this.prepared.trace.llm,
-            mcp: merged.traceMcp ?? this.prepared.trace.mcp,
-          },
-          scope,
-          sessionId,
-          ...(durable === undefined ? {} : { durable }),
-        });
+        runAgentChain(
+          context,
+          this.topRequest(prompt, merged, { sessionId, scope, history, exchanges, durable }),
+        );
       // An incoming `traceparent` (a headend's request) is the parent of the run's spans.
       const result =
         merged.traceparent === undefined
@@ -189,6 +174,40 @@ export class TopAgentRuns {
     } finally {
       active.delete(handle);
     }
+  }
+
+  /** The top agent's session request for this run. */
+  private topRequest(
+    prompt: string,
+    merged: RunOptions,
+    run: {
+      sessionId: string;
+      scope: RunScope;
+      history: RunInputObject['history'] | undefined;
+      exchanges: ConversationExchange[];
+      durable: Durable;
+    },
+  ): SessionRequest {
+    const { history, exchanges, durable } = run;
+    return {
+      definition: this.root,
+      prompt,
+      expectedOutput: runExpectedOutput(this.root, merged),
+      depth: 0,
+      ...(merged.maxTurns === undefined ? {} : { overrides: { maxTurns: merged.maxTurns } }),
+      ...(history === undefined ? {} : { conversationHistory: history }),
+      ...(exchanges.length === 0 ? {} : { exchanges }),
+      ...(merged.signal === undefined ? {} : { signal: merged.signal }),
+      ...(merged.stopSignal === undefined ? {} : { stopSignal: merged.stopSignal }),
+      ...(merged.headendId === undefined ? {} : { headendId: merged.headendId }),
+      trace: {
+        llm: merged.traceLlm ?? this.prepared.trace.llm,
+        mcp: merged.traceMcp ?? this.prepared.trace.mcp,
+      },
+      scope: run.scope,
+      sessionId: run.sessionId,
+      ...(durable === undefined ? {} : { durable }),
+    };
   }
 
   /** The warnings the shared MCP servers left at start, in every run's log. */
