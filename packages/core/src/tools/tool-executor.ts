@@ -114,7 +114,8 @@ export class ToolExecutor {
     const messages: ToolResultMessage[] = [];
     for (const [index, call] of calls.entries()) {
       const run = runs[index]!;
-      const sized = await this.options.sizer.admit(call, run.outcome.text);
+      const admitted = this.options.sizer.admit(call, run.outcome.text);
+      const sized = admitted instanceof Promise ? await admitted : admitted;
       if (sized.contextExceeded) forceFinal = 'context';
       run.finish(sized.text);
       const message: ToolResultMessage = {
