@@ -71,12 +71,15 @@ export type AnyTool = Tool<any, unknown>;
 
 type ArgumentCheck = { ok: true; value: unknown } | { ok: false; problems: string[] };
 
+/** Synchronous when the schema checks synchronously (a JSON Schema always does): no promise per call. */
+type Validator = (args: unknown) => ArgumentCheck | Promise<ArgumentCheck>;
+
 /** What the session needs of a tool that users do not: its validator. */
-const validators = new WeakMap<object, (args: unknown) => Promise<ArgumentCheck>>();
+const validators = new WeakMap<object, Validator>();
 
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
-function jsonSchemaValidator(schema: JsonSchema, source: string): (args: unknown) => Promise<ArgumentCheck> {
+function jsonSchemaValidator(schema: JsonSchema, source: string): Validator {
   const compiled = compileSchema(schema);
   if (!compiled.ok) {
     throw new ConfigError({
@@ -86,7 +89,7 @@ function jsonSchemaValidator(schema: JsonSchema, source: string): (args: unknown
       source,
     });
   }
-  return async (args) => {
+  return (args) => {
     const errors = compiled.validate(args);
     return errors.length === 0
       ? { ok: true, value: args }
@@ -94,13 +97,22 @@ function jsonSchemaValidator(schema: JsonSchema, source: string): (args: unknown
   };
 }
 
-function standardValidator(schema: StandardSchemaV1): (args: unknown) => Promise<ArgumentCheck> {
-  return async (args) => {
-    const result = await schema['~standard'].validate(args);
-    return result.issues === undefined
-      ? { ok: true, value: result.value }
-      : { ok: false, problems: describeIssues(result.issues) };
+function standardValidator(schema: StandardSchemaV1): Validator {
+  return (args) => {
+    const result = schema['~standard'].validate(args);
+    // Any thenable a library answers with is awaited, as `await` would.
+    return isThenable(result) ? Promise.resolve(result).then(standardCheck) : standardCheck(result);
   };
+}
+
+function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as { then?: unknown }).then === 'function';
+}
+
+function standardCheck(result: StandardSchemaV1.Result<unknown>): ArgumentCheck {
+  return result.issues === undefined
+    ? { ok: true, value: result.value }
+    : { ok: false, problems: describeIssues(result.issues) };
 }
 
 /**
@@ -187,7 +199,8 @@ export function functionToolProvider(tools: readonly AnyTool[]): ToolProvider {
       if (found === undefined || validate === undefined) {
         return { ok: false, error: { kind: 'unknown_tool', message: `unknown tool "${call.name}"` } };
       }
-      const checked = await validate(call.arguments);
+      const pending = validate(call.arguments);
+      const checked = pending instanceof Promise ? await pending : pending;
       if (!checked.ok) {
         return {
           ok: false,
