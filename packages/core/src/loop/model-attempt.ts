@@ -73,8 +73,7 @@ export async function runModelAttempt(
     context,
     node: context.opTree.begin(context.turnNode, 'llm', label),
     started: context.now(),
-    log: (severity, direction, message) =>
-      recorder.log({ severity, direction, type: 'llm', remoteIdentifier: label, message }),
+    log: (severity, direction, message) => recorder.line(severity, direction, 'llm', label, message),
   };
   // The client gets the session's own signal and the timeout; no controller is made per call.
   // A client that ignores both is still stopped: the watchdog ends our wait a second later.

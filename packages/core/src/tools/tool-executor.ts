@@ -191,13 +191,13 @@ export class ToolExecutor {
     } else if (call.name === FINAL_REPORT_TOOL) {
       outcome = { ok: true, text: 'Final report captured.' };
     } else {
-      this.options.recorder.log({
-        severity: 'VRB',
-        direction: 'request',
-        type: 'tool',
-        remoteIdentifier: remoteIdentifier(this.options.registry.resolve(call.name)?.provider, call.name),
-        message: `call ${call.id}: ${truncateForLog(argsJson)}`,
-      });
+      this.options.recorder.line(
+        'VRB',
+        'request',
+        'tool',
+        remoteIdentifier(this.options.registry.resolve(call.name)?.provider, call.name),
+        `call ${call.id}: ${truncateForLog(argsJson)}`,
+      );
       const resume = this.pausedChildren.get(call.id);
       this.pausedChildren.delete(call.id);
       const callOptions: ExternalCallOptions = {
@@ -246,15 +246,15 @@ export class ToolExecutor {
       structuredOutput: outcome.structured,
     });
     if (!internal) {
-      this.options.recorder.log({
-        severity: outcome.ok ? 'VRB' : 'WRN',
-        direction: 'response',
-        type: 'tool',
-        remoteIdentifier: remoteIdentifier(outcome.provider, call.name),
-        message: outcome.ok
+      this.options.recorder.line(
+        outcome.ok ? 'VRB' : 'WRN',
+        'response',
+        'tool',
+        remoteIdentifier(outcome.provider, call.name),
+        outcome.ok
           ? `call ${call.id}: ${outcome.text.length} characters in ${entry.latency} ms`
           : `call ${call.id} failed (${outcome.error}): ${truncateForLog(outcome.text)}`,
-      });
+      );
     }
   }
 
