@@ -1,4 +1,5 @@
 import type {
+  AgentEvent,
   ConversationMessage,
   ExpectedOutput,
   ForcedFinalReason,
@@ -66,6 +67,9 @@ export interface TurnLoopOptions {
   /** Set when someone asked for checkpoints: called after every turn the session goes on from. */
   checkpoint?: () => Promise<unknown>;
 }
+
+/** The tools a notice names when the turn is not a forced final one: none (one list, not one per notice). */
+const NO_TOOLS: readonly string[] = Object.freeze([]);
 
 /** Runs turns until a report is committed or the session has to end. */
 export class TurnLoop {
@@ -187,7 +191,7 @@ export class TurnLoop {
   requestBudget(): { extra: number; limit: number } {
     const { estimator, guard, rotation } = this.o;
     const target = rotation.current();
-    const notice = this.noticeFor(target, this.o.state.turn + 1, 1, undefined, []);
+    const notice = this.noticeFor(target, this.o.state.turn + 1, 1, undefined, NO_TOOLS);
     const extra = estimator.tools(this.o.tools()) + estimator.corrected(notice.rawTokens);
     return { extra, limit: guard.limitFor(target) };
   }
@@ -197,7 +201,7 @@ export class TurnLoop {
    * turn), with the correction of now, counted when a tool result is first checked.
    */
   private nextNoticeTokens(): () => number {
-    const notice = this.noticeFor(this.o.rotation.current(), this.o.state.turn + 1, 1, undefined, []);
+    const notice = this.noticeFor(this.o.rotation.current(), this.o.state.turn + 1, 1, undefined, NO_TOOLS);
     const factor = this.o.estimator.correctionFactor;
     return () => Math.ceil(notice.rawTokens * factor);
   }
@@ -216,15 +220,7 @@ export class TurnLoop {
       if (target === undefined) return noTargetLeft(o.rotation, isFinal, this.health.lastErrors());
       if (!(await this.waitForTarget(target))) return ABORTED;
       const attemptNo = failures + 1;
-      o.recorder.emit({
-        type: 'turn_started',
-        turn: state.turn,
-        attempt: attemptNo,
-        isRetry: attemptNo > 1,
-        isFinalTurn: isFinal,
-        ...(state.forcedFinal === undefined ? {} : { forcedFinalReason: state.forcedFinal }),
-        ...(retrySlugs === undefined ? {} : { retrySlugs }),
-      });
+      if (o.recorder.hasListener) o.recorder.emit(turnStarted(state, attemptNo, isFinal, retrySlugs));
       const tools = isFinal ? o.finalTools : o.tools();
       const notice = this.renderNotice(target, tools, isFinal, attemptNo);
       const request = this.buildRequest(notice, tools);
@@ -349,11 +345,14 @@ export class TurnLoop {
   private buildRequest(notice: TurnNotice, tools: readonly ToolDefinition[]): ModelRequest {
     const o = this.o;
     const messages: ConversationMessage[] = [...o.state.conversation, { role: 'user', content: notice.text }];
-    return {
-      messages,
-      ...(tools.length > 0 ? { tools, toolChoice: 'auto' as const } : {}),
-      ...o.sampling,
-    };
+    // Optional fields set after the literal (same keys, same order): conditional spreads cost
+    // an object and a copy each, per request.
+    const request: ModelRequest = { messages };
+    if (tools.length > 0) {
+      request.tools = tools;
+      request.toolChoice = 'auto';
+    }
+    return Object.assign(request, o.sampling);
   }
 
   private renderNotice(
@@ -364,7 +363,7 @@ export class TurnLoop {
   ): TurnNotice {
     const forcedFinal = isFinal ? this.o.state.forcedFinal : undefined;
     // Only read on a forced final turn: the tools that turn still offers (`report_back`).
-    const allowedTools = isFinal ? tools.map((t) => t.name) : [];
+    const allowedTools = isFinal ? tools.map((t) => t.name) : NO_TOOLS;
     return this.noticeFor(target, this.o.state.turn, attempt, forcedFinal, allowedTools);
   }
 
@@ -390,4 +389,23 @@ export class TurnLoop {
       reportBack: o.reportBack,
     });
   }
+}
+
+/** The `turn_started` event; optional fields set after the literal (same keys, same order). */
+function turnStarted(
+  state: SessionState,
+  attempt: number,
+  isFinal: boolean,
+  retrySlugs: string[] | undefined,
+): AgentEvent {
+  const event: AgentEvent & { type: 'turn_started' } = {
+    type: 'turn_started',
+    turn: state.turn,
+    attempt,
+    isRetry: attempt > 1,
+    isFinalTurn: isFinal,
+  };
+  if (state.forcedFinal !== undefined) event.forcedFinalReason = state.forcedFinal;
+  if (retrySlugs !== undefined) event.retrySlugs = retrySlugs;
+  return event;
 }
