@@ -17,13 +17,14 @@ import { type GuardTrigger, logContextGuard } from '../context/guard-log.js';
 import type { TokenEstimator } from '../context/token-estimator.js';
 import type { OpTreeBuilder } from '../observe/op-tree.js';
 import type { SessionRecorder } from '../observe/recorder.js';
+import type { AbortFanout } from '../tools/abort-fanout.js';
 import type { ApprovalGate } from '../tools/approval-gate.js';
 import type { ResultSizer } from '../tools/result-sizer.js';
 import type { ToolExecutor } from '../tools/tool-executor.js';
 import { AnswerHandler } from './answer-handler.js';
 import { warnPlainTextRetry, warnProgressPairing } from './answer-warnings.js';
 import { classifyModelError } from './error-policy.js';
-import { runModelAttempt } from './model-attempt.js';
+import { type AttemptContext, runModelAttempt } from './model-attempt.js';
 import type { RetryBackoffSettings } from './retry-delay.js';
 import type { SamplingOptions } from './sampling.js';
 import type { SessionState } from './session-state.js';
@@ -57,6 +58,8 @@ export interface TurnLoopOptions {
   llmTimeoutMs: number;
   sampling: SamplingOptions;
   signal: AbortSignal;
+  /** The session's signal, listened to once for every model attempt and tool call in flight. */
+  cancel: AbortFanout;
   agentPath: string;
   now: () => number;
   sleep: (ms: number, signal: AbortSignal) => Promise<void>;
@@ -75,10 +78,23 @@ const NO_TOOLS: readonly string[] = Object.freeze([]);
 export class TurnLoop {
   private readonly answers: AnswerHandler;
   private readonly health: TargetHealth;
+  /** What every model attempt of the session records to: one object for the session, not one per attempt. */
+  private readonly attempts: AttemptContext;
 
   constructor(private readonly o: TurnLoopOptions) {
     this.answers = new AnswerHandler(o, (message) => this.push(message));
     this.health = new TargetHealth(o.targets, o.retryBackoff);
+    this.attempts = {
+      recorder: o.recorder,
+      opTree: o.opTree,
+      nonce: o.nonce,
+      expected: o.expected,
+      signal: o.signal,
+      cancel: o.cancel,
+      timeoutMs: o.llmTimeoutMs,
+      agentPath: o.agentPath,
+      now: o.now,
+    };
   }
 
   push(message: ConversationMessage): void {
@@ -218,24 +234,15 @@ export class TurnLoop {
       if (o.signal.aborted) return ABORTED;
       const target = o.rotation.current();
       if (target === undefined) return noTargetLeft(o.rotation, isFinal, this.health.lastErrors());
-      if (!(await this.waitForTarget(target))) return ABORTED;
+      // Awaited only when there is a wait: most attempts have none, and cost no promise for it.
+      const wait = this.health.waitBefore(target, o.now());
+      if (wait > 0 && !(await this.waitOut(target, wait))) return ABORTED;
       const attemptNo = failures + 1;
       if (o.recorder.hasListener) o.recorder.emit(turnStarted(state, attemptNo, isFinal, retrySlugs));
       const tools = isFinal ? o.finalTools : o.tools();
       const notice = this.renderNotice(target, tools, isFinal, attemptNo);
       const request = this.buildRequest(notice, tools);
-      const outcome = await runModelAttempt(target, request, {
-        recorder: o.recorder,
-        opTree: o.opTree,
-        turnNode,
-        nonce: o.nonce,
-        expected: o.expected,
-        signal: o.signal,
-        timeoutMs: o.llmTimeoutMs,
-        attempt: attemptNo,
-        agentPath: o.agentPath,
-        now: o.now,
-      });
+      const outcome = await runModelAttempt(target, request, this.attempts, turnNode, attemptNo);
       if (!outcome.ok) {
         retrySlugs = [outcome.error.kind];
         const next = await this.afterModelError(target, outcome.error, failures + 1);
@@ -321,12 +328,11 @@ export class TurnLoop {
   }
 
   /**
-   * Waits out the target's backoff, if it failed transiently and its time has not come (moving
-   * to another target never waits: that one has its own). False when the session was aborted.
+   * Waits out the target's backoff (`wait` ms), when it failed transiently and its time has not
+   * come (moving to another target never waits: that one has its own). False when the session
+   * was aborted.
    */
-  private async waitForTarget(target: ModelTarget): Promise<boolean> {
-    const wait = this.health.waitBefore(target, this.o.now());
-    if (wait <= 0) return true;
+  private async waitOut(target: ModelTarget, wait: number): Promise<boolean> {
     this.o.recorder.log({
       severity: 'WRN',
       direction: 'response',

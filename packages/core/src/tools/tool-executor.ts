@@ -45,6 +45,8 @@ export interface ToolExecutorOptions {
   /** The session offers `report_back`: like the final report, it cannot be batched. */
   reportBack?: boolean;
   signal: AbortSignal;
+  /** The session's signal, listened to once (shared with the model attempts); made from `signal` when not given. */
+  cancel?: AbortFanout;
   agentPath: string;
   now: () => number;
 }
@@ -80,7 +82,7 @@ export class ToolExecutor {
 
   constructor(private readonly options: ToolExecutorOptions) {
     this.events = new ToolEvents(options.recorder, options.agentPath);
-    this.cancel = new AbortFanout(options.signal);
+    this.cancel = options.cancel ?? new AbortFanout(options.signal);
   }
 
   /** A resumed session's paused turn: its calls that ran a paused sub-agent continue that session. */
