@@ -155,7 +155,7 @@ function attemptSucceeded(scope: AttemptScope, answer: AttemptAnswer): AttemptSu
     actualModel: answer.actualModel,
   });
   context.recorder.account(entry);
-  context.opTree.end(scope.node, 'ok', { accounting: entry });
+  context.opTree.end(scope.node, 'ok', entry);
   logAttempt(
     scope,
     'VRB',
@@ -193,7 +193,7 @@ function attemptFailed(scope: AttemptScope, answer: AttemptAnswer, thrown: unkno
     error: `${error.kind}: ${error.message}`,
   });
   context.recorder.account(entry);
-  context.opTree.end(scope.node, 'failed', { accounting: entry, error: error.kind });
+  context.opTree.end(scope.node, 'failed', entry, error.kind);
   logAttempt(
     scope,
     error.kind === 'aborted' ? 'VRB' : 'WRN',

@@ -242,11 +242,13 @@ export class ToolExecutor {
     this.options.recorder.account(entry);
     if (outcome.cached) node.cached = true;
     if (outcome.childSession !== undefined) node.children.push(outcome.childSession);
-    this.options.opTree.end(node, outcome.ok ? 'ok' : 'failed', {
-      accounting: entry,
-      error: outcome.ok ? undefined : (outcome.error ?? 'failed'),
-      structuredOutput: outcome.structured,
-    });
+    this.options.opTree.end(
+      node,
+      outcome.ok ? 'ok' : 'failed',
+      entry,
+      outcome.ok ? undefined : (outcome.error ?? 'failed'),
+      outcome.structured,
+    );
     if (!internal) {
       this.options.recorder.line(
         outcome.ok ? 'VRB' : 'WRN',
