@@ -13,7 +13,6 @@ import {
 } from '@agent/protocol';
 import { errorMessage } from '@agent/protocol/util';
 import type { AbortFanout } from './abort-fanout.js';
-import type { CallTimeouts } from './call-timeouts.js';
 import type { ToolLookup } from './tool-registry.js';
 
 export interface RawToolOutcome {
@@ -75,8 +74,7 @@ class LazyAbort {
 export interface ExternalCallOptions {
   /** The session's signal, listened to once for every call in flight. */
   cancel: AbortFanout;
-  /** The calls' time limit, timed on one timer per group of calls started together. */
-  timeouts: CallTimeouts;
+  timeoutMs: number;
   onProgress?: (p: { progress: number; total?: number; message?: string }) => void;
   /** The paused sub-agent session this call continues (a resumed session's paused turn). */
   resume?: PausedChild;
@@ -104,8 +102,7 @@ export function runExternalCall(
     });
   }
   const { provider } = resolved;
-  const { cancel, timeouts } = options;
-  const { timeoutMs } = timeouts;
+  const { cancel } = options;
   const abort = new LazyAbort();
   // One promise settled by whichever comes first: the answer, the timeout or the session's
   // cancellation (a race of three promises cost each call three more). Settling cleans up at
@@ -118,15 +115,14 @@ export function runExternalCall(
   const settle = (result: ToolResult) => {
     if (!open) return;
     open = false;
-    timeouts.finished(timing);
+    clearTimeout(timer);
     cancel.delete(onCancelled);
     finish(outcomeOf(result, provider));
   };
-  const timing = timeouts.start(() => {
-    if (!open) return;
-    settle({ ok: false, error: { kind: 'timeout', message: `no answer within ${timeoutMs} ms` } });
+  const timer = setTimeout(() => {
+    settle({ ok: false, error: { kind: 'timeout', message: `no answer within ${options.timeoutMs} ms` } });
     abort.abort(new AgentError('timeout', 'tool timeout'));
-  });
+  }, options.timeoutMs);
   // Only the session's own cancellation counts as "cancelled"; our timeout aborts the call too.
   const onCancelled = () => {
     abort.abort(cancel.signal.reason);
@@ -140,7 +136,7 @@ export function runExternalCall(
     get signal() {
       return abort.signal;
     },
-    timeoutMs,
+    timeoutMs: options.timeoutMs,
   };
   if (options.onProgress !== undefined) callOptions.onProgress = options.onProgress;
   try {
@@ -152,7 +148,7 @@ export function runExternalCall(
   } catch (error) {
     // A provider that throws instead of rejecting: the call fails as the async wrapper made it.
     open = false;
-    timeouts.finished(timing);
+    clearTimeout(timer);
     cancel.delete(onCancelled);
     return Promise.reject(error);
   }

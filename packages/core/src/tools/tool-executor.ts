@@ -26,7 +26,6 @@ import {
   remoteIdentifier,
   runExternalCall,
 } from './call-runner.js';
-import { CallTimeouts } from './call-timeouts.js';
 import { readBatchCalls, readTaskStatus, taskStatusCharacters } from './internal-tools.js';
 import type { ResultSizer } from './result-sizer.js';
 import { ToolEvents } from './tool-events.js';
@@ -77,8 +76,6 @@ export class ToolExecutor {
   private readonly events: ToolEvents;
   /** The session's signal, listened to once for all the calls in flight. */
   private readonly cancel: AbortFanout;
-  /** The calls' time limit, on one timer per group of calls started together. */
-  private readonly timeouts: CallTimeouts;
 
   /** Paused sub-agent sessions the next run of their calls continues, by call id (used once). */
   private readonly pausedChildren = new Map<string, PausedChild>();
@@ -86,7 +83,6 @@ export class ToolExecutor {
   constructor(private readonly options: ToolExecutorOptions) {
     this.events = new ToolEvents(options.recorder, options.agentPath);
     this.cancel = options.cancel ?? new AbortFanout(options.signal);
-    this.timeouts = new CallTimeouts(options.toolTimeoutMs);
   }
 
   /** A resumed session's paused turn: its calls that ran a paused sub-agent continue that session. */
@@ -208,7 +204,7 @@ export class ToolExecutor {
       this.pausedChildren.delete(call.id);
       const callOptions: ExternalCallOptions = {
         cancel: this.cancel,
-        timeouts: this.timeouts,
+        timeoutMs: this.options.toolTimeoutMs,
         onProgress: (p) => this.events.progress(call, p),
       };
       if (resume !== undefined) callOptions.resume = resume;
