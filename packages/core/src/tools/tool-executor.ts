@@ -51,10 +51,16 @@ export interface ToolExecutorOptions {
   now: () => number;
 }
 
-/** A call that ran; `finish` writes its accounting and log once the text the model gets is known. */
+/**
+ * A call that ran: what `finishCall` needs to write its accounting and log once the text the
+ * model gets is known (kept as data, not in a closure per call).
+ */
 interface CallRun {
+  call: ToolCall;
+  node: OpNode;
+  started: number;
+  argsJson: string;
   outcome: RawToolOutcome;
-  finish: (textOut: string) => void;
 }
 
 export interface TurnToolsOutcome {
@@ -119,7 +125,7 @@ export class ToolExecutor {
       const admitted = this.options.sizer.admit(call, run.outcome.text);
       const sized = admitted instanceof Promise ? await admitted : admitted;
       if (sized.contextExceeded) forceFinal = 'context';
-      run.finish(sized.text);
+      this.finishCall(run, sized.text);
       const message: ToolResultMessage = {
         role: 'tool',
         toolCallId: call.id,
@@ -164,10 +170,10 @@ export class ToolExecutor {
     this.events.started(call);
     this.events.finished(call, outcome, 0);
     const argsJson = call.rawArguments ?? JSON.stringify(call.arguments);
-    return { outcome, finish: (text) => this.finishCall(call, node, started, argsJson, outcome, text) };
+    return { call, node, started, argsJson, outcome };
   }
 
-  /** Runs one call; its accounting is written by `finish`, once the text the model gets is known. */
+  /** Runs one call; its accounting is written by `finishCall`, once the text the model gets is known. */
   private async runCall(
     call: ToolCall,
     parent: OpNode,
@@ -211,17 +217,11 @@ export class ToolExecutor {
       outcome = await runExternalCall(this.options.registry, call.name, call.arguments, call.id, callOptions);
     }
     this.events.finished(call, outcome, this.options.now() - started);
-    return { outcome, finish: (text) => this.finishCall(call, node, started, argsJson, outcome, text) };
+    return { call, node, started, argsJson, outcome };
   }
 
-  private finishCall(
-    call: ToolCall,
-    node: OpNode,
-    started: number,
-    argsJson: string,
-    outcome: RawToolOutcome,
-    textOut: string,
-  ): void {
+  private finishCall(run: CallRun, textOut: string): void {
+    const { call, node, started, argsJson, outcome } = run;
     const internal =
       call.name.startsWith('agent__') && this.options.registry.resolve(call.name) === undefined;
     const entry: ToolAccountingEntry = {
@@ -307,7 +307,7 @@ export class ToolExecutor {
           ? await this.runCall(innerCall, node, () => {}, budget)
           : await this.refuse(innerCall, node, budget.refusal);
         const sized = await this.options.sizer.resize(innerCall, run.outcome.text);
-        run.finish(sized);
+        this.finishCall(run, sized);
         const endSession = run.outcome.ok ? run.outcome.endSession : undefined;
         const paused =
           run.outcome.paused === undefined ? undefined : { callId: innerCall.id, ...run.outcome.paused };
