@@ -190,12 +190,12 @@ export class TurnLoop {
       const extraBound =
         estimator.corrected(estimator.rawToolsBound(tools)) + estimator.corrected(notice.rawTokensBound);
       const currentBound = estimator.corrected(guard.rawConversationBound);
-      if (guard.project(currentBound, extraBound, target).fits) return undefined;
+      if (guard.fits(currentBound, extraBound, target)) return undefined;
     }
     const extra = estimator.tools(tools) + estimator.corrected(notice.rawTokens);
     const current = estimator.corrected(guard.rawConversationTokens);
-    const projection = guard.project(current, extra, target);
-    return projection.fits ? undefined : projection;
+    if (guard.fits(current, extra, target)) return undefined;
+    return guard.project(current, extra, target);
   }
 
   /** Corrected tokens of messages not yet in the conversation. */

@@ -95,11 +95,13 @@ export class ResultSizer {
   private check(call: ToolCall, sized: string): Admitted {
     const { estimator, guard } = this.options;
     const tokens = estimator.text(sized);
-    const projection = guard.project(this.committedTokens(), tokens, this.options.target());
-    if (projection.fits) {
+    const committed = this.committedTokens();
+    const target = this.options.target();
+    if (guard.fits(committed, tokens, target)) {
       this.pendingRaw += Math.ceil(tokens / estimator.correctionFactor);
       return { text: sized, contextExceeded: false };
     }
+    const projection = guard.project(committed, tokens, target);
     this.options.recorder.account({
       type: 'tool',
       timestamp: this.options.now(),
