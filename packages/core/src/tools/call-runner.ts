@@ -71,6 +71,33 @@ class LazyAbort {
   }
 }
 
+/**
+ * What a provider's `execute` gets: `signal` an own enumerable getter (as an object literal's
+ * would be, so a spread copies it), then `timeoutMs` and `onProgress`. An object literal with
+ * a getter is built the slow way and kept in dictionary mode, costing more than the rest of
+ * the options; one accessor descriptor for every call keeps these objects fast.
+ */
+class CallExecuteOptions implements ToolExecuteOptions {
+  static readonly #signal: PropertyDescriptor = {
+    get(this: CallExecuteOptions): AbortSignal {
+      return this.#abort.signal;
+    },
+    enumerable: true,
+    configurable: true,
+  };
+  readonly #abort: LazyAbort;
+  declare readonly signal: AbortSignal;
+  declare readonly timeoutMs: number;
+  declare onProgress?: ToolExecuteOptions['onProgress'];
+
+  constructor(abort: LazyAbort, timeoutMs: number, onProgress: ToolExecuteOptions['onProgress']) {
+    this.#abort = abort;
+    Object.defineProperty(this, 'signal', CallExecuteOptions.#signal);
+    (this as { timeoutMs: number }).timeoutMs = timeoutMs;
+    if (onProgress !== undefined) this.onProgress = onProgress;
+  }
+}
+
 export interface ExternalCallOptions {
   /** The session's signal, listened to once for every call in flight. */
   cancel: AbortFanout;
@@ -132,13 +159,7 @@ export function runExternalCall(
   // Optional fields set after the literals: a conditional spread cost an object and a copy per call.
   const call: ToolCallRequest = { name, arguments: args, callId };
   if (options.resume !== undefined) call.resume = options.resume;
-  const callOptions: ToolExecuteOptions = {
-    get signal() {
-      return abort.signal;
-    },
-    timeoutMs: options.timeoutMs,
-  };
-  if (options.onProgress !== undefined) callOptions.onProgress = options.onProgress;
+  const callOptions = new CallExecuteOptions(abort, options.timeoutMs, options.onProgress);
   try {
     provider
       .execute(call, callOptions)

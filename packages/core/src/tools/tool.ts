@@ -3,6 +3,7 @@ import {
   ConfigError,
   type JsonSchema,
   type ToolDefinition,
+  type ToolExecuteOptions,
   type ToolProvider,
   type ToolResult,
 } from '@agent/protocol';
@@ -164,6 +165,31 @@ export function isTool(value: unknown): value is AnyTool {
   return typeof value === 'object' && value !== null && validators.has(value);
 }
 
+/**
+ * What a tool's `execute` gets: `signal`, read only if the tool reads it (made on first read,
+ * see runExternalCall), an own enumerable getter as an object literal's would be, then
+ * `callId`. One accessor descriptor for every call: a literal with a getter is built the slow
+ * way and kept in dictionary mode.
+ */
+class FunctionToolContext implements ToolContext {
+  static readonly #signal: PropertyDescriptor = {
+    get(this: FunctionToolContext): AbortSignal {
+      return this.#options.signal;
+    },
+    enumerable: true,
+    configurable: true,
+  };
+  readonly #options: ToolExecuteOptions;
+  declare readonly signal: AbortSignal;
+  declare readonly callId: string;
+
+  constructor(options: ToolExecuteOptions, callId: string) {
+    this.#options = options;
+    Object.defineProperty(this, 'signal', FunctionToolContext.#signal);
+    (this as { callId: string }).callId = callId;
+  }
+}
+
 function resultOf(value: unknown): ToolResult {
   if (typeof value === 'string') return { ok: true, text: value };
   if (value === undefined) return { ok: true, text: '' };
@@ -210,14 +236,7 @@ export function functionToolProvider(tools: readonly AnyTool[]): ToolProvider {
           },
         };
       }
-      // The signal is read only if the tool reads it (made on first read, see runExternalCall).
-      const context = {
-        get signal() {
-          return options.signal;
-        },
-        callId: call.callId,
-      };
-      return resultOf(await found.execute(checked.value, context));
+      return resultOf(await found.execute(checked.value, new FunctionToolContext(options, call.callId)));
     },
   };
 }
