@@ -16,6 +16,7 @@ import { TurnLoop } from './loop/turn-loop.js';
 import type { TurnNotices } from './loop/turn-notice.js';
 import type { OpTreeBuilder } from './observe/op-tree.js';
 import type { SessionRecorder } from './observe/recorder.js';
+import { AbortFanout } from './tools/abort-fanout.js';
 import type { ApprovalGate } from './tools/approval-gate.js';
 import { internalToolChoice } from './tools/internal-tool-choice.js';
 import { batchTool, taskStatusTool } from './tools/internal-tools.js';
@@ -52,6 +53,8 @@ export interface LoopWiring {
 export function wireTurnLoop(w: LoopWiring): TurnLoop {
   const { config, hook, registry, reportBack, checkpointer } = w;
   const choice = internalToolChoice(config.internalTools, w.targets, config.onEvent !== undefined);
+  // The session's own signal (gone with it): listened to once for the whole session.
+  const cancel = new AbortFanout(w.signal, true);
   const sizer = new ResultSizer({
     hook,
     estimator: w.estimator,
@@ -74,6 +77,7 @@ export function wireTurnLoop(w: LoopWiring): TurnLoop {
     batch: choice.batch,
     reportBack: reportBack !== undefined,
     signal: w.signal,
+    cancel,
     agentPath: w.agentPath,
     now: w.now,
   });
@@ -103,6 +107,7 @@ export function wireTurnLoop(w: LoopWiring): TurnLoop {
     llmTimeoutMs: config.llmTimeoutMs ?? DEFAULT_LLM_TIMEOUT_MS,
     sampling: samplingOptions(config),
     signal: w.signal,
+    cancel,
     agentPath: w.agentPath,
     now: w.now,
     sleep: config.internal?.sleep ?? abortableSleep,

@@ -76,6 +76,11 @@ export class ContextGuard {
     return this.windowOverride ?? target?.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
   }
 
+  /** `project(...).fits` without the projection: the common answer, asked per result and per turn. */
+  fits(current: number, extra: number, target: ModelTarget | undefined): boolean {
+    return current + extra <= this.limitFor(target);
+  }
+
   /** `current` is the corrected size of everything already committed to the next request. */
   project(current: number, extra: number, target: ModelTarget | undefined): ContextProjection {
     const limit = this.limitFor(target);

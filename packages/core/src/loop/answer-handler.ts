@@ -63,12 +63,10 @@ export class AnswerHandler {
   /** Handles a successful answer. Returns how the turn ends, or undefined to retry within it. */
   async handle(outcome: AttemptSuccess, turnNode: OpNode, isFinal: boolean): Promise<TurnEnd | undefined> {
     const o = this.o;
-    const assistant: AssistantMessage = {
-      role: 'assistant',
-      content: outcome.text,
-      ...(outcome.reasoning.length > 0 ? { reasoning: outcome.reasoning } : {}),
-      ...(outcome.toolCalls.length > 0 ? { toolCalls: outcome.toolCalls } : {}),
-    };
+    // Optional fields set after the literal (same keys, same order): no conditional spreads per answer.
+    const assistant: AssistantMessage = { role: 'assistant', content: outcome.text };
+    if (outcome.reasoning.length > 0) assistant.reasoning = outcome.reasoning;
+    if (outcome.toolCalls.length > 0) assistant.toolCalls = outcome.toolCalls;
     for (const ignored of outcome.slot.ignored) {
       o.recorder.log({
         severity: 'WRN',
@@ -132,7 +130,7 @@ export class AnswerHandler {
     if (result.endSession !== undefined) return this.endByTool(result.endSession);
     state.taskStatusOnlyTurns = result.onlyTaskStatus ? state.taskStatusOnlyTurns + 1 : 0;
     const forceFinal = result.forceFinal ?? (state.taskStatusOnlyTurns >= 2 ? 'task_status_only' : undefined);
-    return { kind: 'tools', ...(forceFinal === undefined ? {} : { forceFinal }) };
+    return forceFinal === undefined ? TOOLS_RAN : { kind: 'tools', forceFinal };
   }
 
   /**
@@ -276,6 +274,9 @@ export class AnswerHandler {
     }
   }
 }
+
+/** A turn whose tools ran and that goes on: one object, read and never changed. */
+const TOOLS_RAN: TurnEnd = Object.freeze({ kind: 'tools' });
 
 type Committed = Extract<Adoption, { kind: 'committed' }>;
 type Rejected = Extract<Adoption, { kind: 'invalid' }>;

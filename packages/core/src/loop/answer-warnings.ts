@@ -8,9 +8,15 @@ import type { AttemptSuccess } from './model-attempt.js';
  * should not send more progress.
  */
 export function warnProgressPairing(outcome: AttemptSuccess, recorder: SessionRecorder): void {
-  const names = outcome.toolCalls.map((call) => call.name);
-  if (!names.includes(TASK_STATUS_TOOL)) return;
-  if (!outcome.slot.found && !names.includes(FINAL_REPORT_TOOL)) return;
+  // Read once per answer: one pass over the calls, no list of their names.
+  let status = false;
+  let reportCall = false;
+  for (const call of outcome.toolCalls) {
+    if (call.name === TASK_STATUS_TOOL) status = true;
+    else if (call.name === FINAL_REPORT_TOOL) reportCall = true;
+  }
+  if (!status) return;
+  if (!outcome.slot.found && !reportCall) return;
   recorder.log({
     severity: 'WRN',
     direction: 'response',

@@ -15,6 +15,7 @@ import {
 import { errorMessage } from '@agent/protocol/util';
 import type { OpTreeBuilder } from '../observe/op-tree.js';
 import type { SessionRecorder } from '../observe/recorder.js';
+import type { AbortFanout } from '../tools/abort-fanout.js';
 import { AttemptAnswer } from './attempt-answer.js';
 import type { SlotOutcome } from './slot-reader.js';
 import { StreamDrain } from './stream-drain.js';
@@ -43,13 +44,13 @@ export type AttemptOutcome = AttemptSuccess | AttemptFailure;
 export interface AttemptContext {
   recorder: SessionRecorder;
   opTree: OpTreeBuilder;
-  turnNode: OpNode;
   nonce: string;
   /** The report the session asks for: decides whether the report's body streams live. */
   expected: ExpectedOutput;
   signal: AbortSignal;
+  /** The session's signal, listened to once for everything in flight (no listener per attempt). */
+  cancel: AbortFanout;
   timeoutMs: number;
-  attempt: number;
   agentPath: string;
   now: () => number;
 }
@@ -64,6 +65,8 @@ export async function runModelAttempt(
   target: ModelTarget,
   request: ModelRequest,
   context: AttemptContext,
+  turnNode: OpNode,
+  attempt: number,
 ): Promise<AttemptOutcome> {
   const { client } = target;
   const { recorder } = context;
@@ -71,10 +74,10 @@ export async function runModelAttempt(
   const scope: AttemptScope = {
     target,
     context,
-    node: context.opTree.begin(context.turnNode, 'llm', label),
+    attempt,
+    label,
+    node: context.opTree.begin(turnNode, 'llm', label),
     started: context.now(),
-    log: (severity, direction, message) =>
-      recorder.log({ severity, direction, type: 'llm', remoteIdentifier: label, message }),
   };
   // The client gets the session's own signal and the timeout; no controller is made per call.
   // A client that ignores both is still stopped: the watchdog ends our wait a second later.
@@ -92,15 +95,15 @@ export async function runModelAttempt(
     );
   }, context.timeoutMs + 1_000);
   const onSessionAbort = () => drain.stop(context.signal.reason);
-  if (context.signal.aborted) onSessionAbort();
-  else context.signal.addEventListener('abort', onSessionAbort, { once: true });
+  context.cancel.add(onSessionAbort);
   const answer = new AttemptAnswer(context.nonce, recorder, context.expected, (message) =>
-    scope.log('VRB', 'request', `attempt ${context.attempt}: ${message}`),
+    logAttempt(scope, 'VRB', 'request', `attempt ${attempt}: ${message}`),
   );
-  scope.log(
+  logAttempt(
+    scope,
     'VRB',
     'request',
-    `attempt ${context.attempt}: ${request.messages.length} messages, ${request.tools?.length ?? 0} tools`,
+    `attempt ${attempt}: ${request.messages.length} messages, ${request.tools?.length ?? 0} tools`,
   );
   try {
     const stream = client.stream(request, { signal: context.signal, timeoutMs: context.timeoutMs });
@@ -115,17 +118,28 @@ export async function runModelAttempt(
     return attemptFailed(scope, answer, thrown);
   } finally {
     clearTimeout(watchdog);
-    context.signal.removeEventListener('abort', onSessionAbort);
+    context.cancel.delete(onSessionAbort);
   }
 }
 
-/** What an attempt's ending records to: its target, context, op node, start and log. */
+/** What an attempt's ending records to: its target, context, attempt number, op node and start. */
 interface AttemptScope {
   target: ModelTarget;
   context: AttemptContext;
+  attempt: number;
+  /** `provider:model`, the log lines' remote identifier. */
+  label: string;
   node: OpNode;
   started: number;
-  log(severity: 'VRB' | 'WRN' | 'THK', direction: 'request' | 'response', message: string): void;
+}
+
+function logAttempt(
+  scope: AttemptScope,
+  severity: 'VRB' | 'WRN' | 'THK',
+  direction: 'request' | 'response',
+  message: string,
+): void {
+  scope.context.recorder.line(severity, direction, 'llm', scope.label, message);
 }
 
 /** The answer came whole: its thinking logged, its accounting recorded, its parts handed on. */
@@ -133,19 +147,20 @@ function attemptSucceeded(scope: AttemptScope, answer: AttemptAnswer): AttemptSu
   const { context } = scope;
   const { slot, thinking } = answer.end();
   const latencyMs = context.now() - scope.started;
-  if (thinking.length > 0) scope.log('THK', 'response', thinking);
+  if (thinking.length > 0) logAttempt(scope, 'THK', 'response', thinking);
   const { usage, stopReason, rawStopReason, toolCalls } = answer;
-  const entry = llmEntry(scope.target, context, 'ok', latencyMs, usage, {
+  const entry = llmEntry(scope, 'ok', latencyMs, usage, {
     stopReason: rawStopReason ?? stopReason,
     actualProvider: answer.actualProvider,
     actualModel: answer.actualModel,
   });
   context.recorder.account(entry);
-  context.opTree.end(scope.node, 'ok', { accounting: entry });
-  scope.log(
+  context.opTree.end(scope.node, 'ok', entry);
+  logAttempt(
+    scope,
     'VRB',
     'response',
-    `attempt ${context.attempt}: ${entry.tokens.inputTokens} in, ${entry.tokens.outputTokens} out, ${toolCalls.length} tool calls, stop ${rawStopReason ?? stopReason ?? 'unknown'}, ${latencyMs} ms`,
+    `attempt ${scope.attempt}: ${entry.tokens.inputTokens} in, ${entry.tokens.outputTokens} out, ${toolCalls.length} tool calls, stop ${rawStopReason ?? stopReason ?? 'unknown'}, ${latencyMs} ms`,
   );
   return {
     ok: true,
@@ -174,22 +189,22 @@ function attemptFailed(scope: AttemptScope, answer: AttemptAnswer, thrown: unkno
     : toModelError(thrown, client.provider, client.model);
   answer.reader.abandon(error.kind, `the answer broke off: ${error.kind}: ${error.message}`);
   const latencyMs = context.now() - scope.started;
-  const entry = llmEntry(scope.target, context, 'failed', latencyMs, answer.usage, {
+  const entry = llmEntry(scope, 'failed', latencyMs, answer.usage, {
     error: `${error.kind}: ${error.message}`,
   });
   context.recorder.account(entry);
-  context.opTree.end(scope.node, 'failed', { accounting: entry, error: error.kind });
-  scope.log(
+  context.opTree.end(scope.node, 'failed', entry, error.kind);
+  logAttempt(
+    scope,
     error.kind === 'aborted' ? 'VRB' : 'WRN',
     'response',
-    `attempt ${context.attempt} failed: ${error.kind}${error.status === undefined ? '' : ` (HTTP ${error.status})`}: ${error.message}`,
+    `attempt ${scope.attempt} failed: ${error.kind}${error.status === undefined ? '' : ` (HTTP ${error.status})`}: ${error.message}`,
   );
   return { ok: false, error, latencyMs };
 }
 
 function llmEntry(
-  target: ModelTarget,
-  context: AttemptContext,
+  scope: AttemptScope,
   status: 'ok' | 'failed',
   latency: number,
   usage: TokenUsage | undefined,
@@ -200,6 +215,7 @@ function llmEntry(
     error?: string;
   },
 ): LlmAccountingEntry {
+  const { context, target } = scope;
   // Optional fields set one by one: a conditional spread per field cost an object each, per call.
   const tokens: LlmAccountingEntry['tokens'] = {
     inputTokens: usage?.inputTokens ?? 0,
@@ -218,7 +234,7 @@ function llmEntry(
     model: target.client.model,
     tokens,
     turn: context.recorder.turn,
-    attempt: context.attempt,
+    attempt: scope.attempt,
     agentPath: context.agentPath,
   };
   if (usage?.costUsd !== undefined) entry.costUsd = usage.costUsd;

@@ -55,23 +55,19 @@ export class SlotReader {
     const result = this.parser.result;
     // The parser keeps the text once; its payload and outside text are slices of it, so the
     // conversation's copy of the answer and the report share one string.
-    const fullText = result.text;
-    const common = {
+    // Built whole (same keys, same order): a spread after other keys copied the slow way, per answer.
+    return {
+      found: result.found,
+      closed: result.found && result.closed,
+      attributes: result.found ? result.attributes : {},
+      payload: result.found ? result.payload : '',
       outsideText: result.outsideText,
       thinkText: result.think?.text ?? '',
       ignored: result.ignored.map((item) => `${item.tag}: ${item.reason}`),
-      fullText,
+      fullText: result.text,
       streamedContent: this.streamedChars > 0,
       streamedChars: this.streamedChars,
       raw: result,
-    };
-    if (!result.found) return { found: false, closed: false, attributes: {}, payload: '', ...common };
-    return {
-      found: true,
-      closed: result.closed,
-      attributes: result.attributes,
-      payload: result.payload,
-      ...common,
     };
   }
 

@@ -39,10 +39,17 @@ export class TargetRotation {
     for (const state of this.states) if (state.dropped === 'bad_request') delete state.dropped;
   }
 
+  /** Read several times a turn: counted in place, no list of the live targets made. */
   current(): ModelTarget | undefined {
-    const live = this.liveStates();
-    if (live.length === 0) return undefined;
-    return live[this.cursor % live.length]!.target;
+    const live = this.liveCount;
+    if (live === 0) return undefined;
+    let skip = this.cursor % live;
+    for (const state of this.states) {
+      if (state.dropped !== undefined) continue;
+      if (skip === 0) return state.target;
+      skip--;
+    }
+    return undefined;
   }
 
   /** After a failed attempt. */

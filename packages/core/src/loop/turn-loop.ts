@@ -1,4 +1,5 @@
 import type {
+  AgentEvent,
   ConversationMessage,
   ExpectedOutput,
   ForcedFinalReason,
@@ -16,13 +17,14 @@ import { type GuardTrigger, logContextGuard } from '../context/guard-log.js';
 import type { TokenEstimator } from '../context/token-estimator.js';
 import type { OpTreeBuilder } from '../observe/op-tree.js';
 import type { SessionRecorder } from '../observe/recorder.js';
+import type { AbortFanout } from '../tools/abort-fanout.js';
 import type { ApprovalGate } from '../tools/approval-gate.js';
 import type { ResultSizer } from '../tools/result-sizer.js';
 import type { ToolExecutor } from '../tools/tool-executor.js';
 import { AnswerHandler } from './answer-handler.js';
 import { warnPlainTextRetry, warnProgressPairing } from './answer-warnings.js';
 import { classifyModelError } from './error-policy.js';
-import { runModelAttempt } from './model-attempt.js';
+import { type AttemptContext, runModelAttempt } from './model-attempt.js';
 import type { RetryBackoffSettings } from './retry-delay.js';
 import type { SamplingOptions } from './sampling.js';
 import type { SessionState } from './session-state.js';
@@ -56,6 +58,8 @@ export interface TurnLoopOptions {
   llmTimeoutMs: number;
   sampling: SamplingOptions;
   signal: AbortSignal;
+  /** The session's signal, listened to once for every model attempt and tool call in flight. */
+  cancel: AbortFanout;
   agentPath: string;
   now: () => number;
   sleep: (ms: number, signal: AbortSignal) => Promise<void>;
@@ -67,14 +71,30 @@ export interface TurnLoopOptions {
   checkpoint?: () => Promise<unknown>;
 }
 
+/** The tools a notice names when the turn is not a forced final one: none (one list, not one per notice). */
+const NO_TOOLS: readonly string[] = Object.freeze([]);
+
 /** Runs turns until a report is committed or the session has to end. */
 export class TurnLoop {
   private readonly answers: AnswerHandler;
   private readonly health: TargetHealth;
+  /** What every model attempt of the session records to: one object for the session, not one per attempt. */
+  private readonly attempts: AttemptContext;
 
   constructor(private readonly o: TurnLoopOptions) {
     this.answers = new AnswerHandler(o, (message) => this.push(message));
     this.health = new TargetHealth(o.targets, o.retryBackoff);
+    this.attempts = {
+      recorder: o.recorder,
+      opTree: o.opTree,
+      nonce: o.nonce,
+      expected: o.expected,
+      signal: o.signal,
+      cancel: o.cancel,
+      timeoutMs: o.llmTimeoutMs,
+      agentPath: o.agentPath,
+      now: o.now,
+    };
   }
 
   push(message: ConversationMessage): void {
@@ -170,12 +190,12 @@ export class TurnLoop {
       const extraBound =
         estimator.corrected(estimator.rawToolsBound(tools)) + estimator.corrected(notice.rawTokensBound);
       const currentBound = estimator.corrected(guard.rawConversationBound);
-      if (guard.project(currentBound, extraBound, target).fits) return undefined;
+      if (guard.fits(currentBound, extraBound, target)) return undefined;
     }
     const extra = estimator.tools(tools) + estimator.corrected(notice.rawTokens);
     const current = estimator.corrected(guard.rawConversationTokens);
-    const projection = guard.project(current, extra, target);
-    return projection.fits ? undefined : projection;
+    if (guard.fits(current, extra, target)) return undefined;
+    return guard.project(current, extra, target);
   }
 
   /** Corrected tokens of messages not yet in the conversation. */
@@ -187,7 +207,7 @@ export class TurnLoop {
   requestBudget(): { extra: number; limit: number } {
     const { estimator, guard, rotation } = this.o;
     const target = rotation.current();
-    const notice = this.noticeFor(target, this.o.state.turn + 1, 1, undefined, []);
+    const notice = this.noticeFor(target, this.o.state.turn + 1, 1, undefined, NO_TOOLS);
     const extra = estimator.tools(this.o.tools()) + estimator.corrected(notice.rawTokens);
     return { extra, limit: guard.limitFor(target) };
   }
@@ -197,7 +217,7 @@ export class TurnLoop {
    * turn), with the correction of now, counted when a tool result is first checked.
    */
   private nextNoticeTokens(): () => number {
-    const notice = this.noticeFor(this.o.rotation.current(), this.o.state.turn + 1, 1, undefined, []);
+    const notice = this.noticeFor(this.o.rotation.current(), this.o.state.turn + 1, 1, undefined, NO_TOOLS);
     const factor = this.o.estimator.correctionFactor;
     return () => Math.ceil(notice.rawTokens * factor);
   }
@@ -214,32 +234,15 @@ export class TurnLoop {
       if (o.signal.aborted) return ABORTED;
       const target = o.rotation.current();
       if (target === undefined) return noTargetLeft(o.rotation, isFinal, this.health.lastErrors());
-      if (!(await this.waitForTarget(target))) return ABORTED;
+      // Awaited only when there is a wait: most attempts have none, and cost no promise for it.
+      const wait = this.health.waitBefore(target, o.now());
+      if (wait > 0 && !(await this.waitOut(target, wait))) return ABORTED;
       const attemptNo = failures + 1;
-      o.recorder.emit({
-        type: 'turn_started',
-        turn: state.turn,
-        attempt: attemptNo,
-        isRetry: attemptNo > 1,
-        isFinalTurn: isFinal,
-        ...(state.forcedFinal === undefined ? {} : { forcedFinalReason: state.forcedFinal }),
-        ...(retrySlugs === undefined ? {} : { retrySlugs }),
-      });
+      if (o.recorder.hasListener) o.recorder.emit(turnStarted(state, attemptNo, isFinal, retrySlugs));
       const tools = isFinal ? o.finalTools : o.tools();
       const notice = this.renderNotice(target, tools, isFinal, attemptNo);
       const request = this.buildRequest(notice, tools);
-      const outcome = await runModelAttempt(target, request, {
-        recorder: o.recorder,
-        opTree: o.opTree,
-        turnNode,
-        nonce: o.nonce,
-        expected: o.expected,
-        signal: o.signal,
-        timeoutMs: o.llmTimeoutMs,
-        attempt: attemptNo,
-        agentPath: o.agentPath,
-        now: o.now,
-      });
+      const outcome = await runModelAttempt(target, request, this.attempts, turnNode, attemptNo);
       if (!outcome.ok) {
         retrySlugs = [outcome.error.kind];
         const next = await this.afterModelError(target, outcome.error, failures + 1);
@@ -325,12 +328,11 @@ export class TurnLoop {
   }
 
   /**
-   * Waits out the target's backoff, if it failed transiently and its time has not come (moving
-   * to another target never waits: that one has its own). False when the session was aborted.
+   * Waits out the target's backoff (`wait` ms), when it failed transiently and its time has not
+   * come (moving to another target never waits: that one has its own). False when the session
+   * was aborted.
    */
-  private async waitForTarget(target: ModelTarget): Promise<boolean> {
-    const wait = this.health.waitBefore(target, this.o.now());
-    if (wait <= 0) return true;
+  private async waitOut(target: ModelTarget, wait: number): Promise<boolean> {
     this.o.recorder.log({
       severity: 'WRN',
       direction: 'response',
@@ -349,11 +351,14 @@ export class TurnLoop {
   private buildRequest(notice: TurnNotice, tools: readonly ToolDefinition[]): ModelRequest {
     const o = this.o;
     const messages: ConversationMessage[] = [...o.state.conversation, { role: 'user', content: notice.text }];
-    return {
-      messages,
-      ...(tools.length > 0 ? { tools, toolChoice: 'auto' as const } : {}),
-      ...o.sampling,
-    };
+    // Optional fields set after the literal (same keys, same order): conditional spreads cost
+    // an object and a copy each, per request.
+    const request: ModelRequest = { messages };
+    if (tools.length > 0) {
+      request.tools = tools;
+      request.toolChoice = 'auto';
+    }
+    return Object.assign(request, o.sampling);
   }
 
   private renderNotice(
@@ -364,7 +369,7 @@ export class TurnLoop {
   ): TurnNotice {
     const forcedFinal = isFinal ? this.o.state.forcedFinal : undefined;
     // Only read on a forced final turn: the tools that turn still offers (`report_back`).
-    const allowedTools = isFinal ? tools.map((t) => t.name) : [];
+    const allowedTools = isFinal ? tools.map((t) => t.name) : NO_TOOLS;
     return this.noticeFor(target, this.o.state.turn, attempt, forcedFinal, allowedTools);
   }
 
@@ -390,4 +395,23 @@ export class TurnLoop {
       reportBack: o.reportBack,
     });
   }
+}
+
+/** The `turn_started` event; optional fields set after the literal (same keys, same order). */
+function turnStarted(
+  state: SessionState,
+  attempt: number,
+  isFinal: boolean,
+  retrySlugs: string[] | undefined,
+): AgentEvent {
+  const event: AgentEvent & { type: 'turn_started' } = {
+    type: 'turn_started',
+    turn: state.turn,
+    attempt,
+    isRetry: attempt > 1,
+    isFinalTurn: isFinal,
+  };
+  if (state.forcedFinal !== undefined) event.forcedFinalReason = state.forcedFinal;
+  if (retrySlugs !== undefined) event.retrySlugs = retrySlugs;
+  return event;
 }

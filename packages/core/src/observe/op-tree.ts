@@ -54,21 +54,24 @@ export class OpTreeBuilder {
     return node;
   }
 
+  /** The optional parts come as arguments, not in an object: every call and attempt ends here. */
   end(
     node: OpNode,
     status: 'ok' | 'failed',
-    extra?: { error?: string; accounting?: AccountingEntry; structuredOutput?: unknown },
+    accounting?: AccountingEntry,
+    error?: string,
+    structuredOutput?: unknown,
   ): void {
     node.endedAt = this.now();
     node.status = status;
-    if (extra?.error !== undefined) node.error = extra.error;
-    if (extra?.accounting !== undefined) node.accounting = extra.accounting;
-    if (extra?.structuredOutput !== undefined) node.structuredOutput = extra.structuredOutput;
+    if (error !== undefined) node.error = error;
+    if (accounting !== undefined) node.accounting = accounting;
+    if (structuredOutput !== undefined) node.structuredOutput = structuredOutput;
   }
 
   /** Closes the root and computes totals over the whole tree (sub-agent trees included). */
   finish(status: 'ok' | 'failed', error?: string): SessionNode {
-    this.end(this.root, status, error === undefined ? undefined : { error });
+    this.end(this.root, status, undefined, error);
     this.root.totals = computeTotals(this.root);
     return this.root;
   }

@@ -1,15 +1,19 @@
 /**
- * One `abort` listener on the session's signal for every tool call in flight, instead of one
- * per call: an EventTarget listener (its options object, its registration and removal) cost
- * more than the rest of an in-process call's bookkeeping. The listener is added when the first
- * call starts waiting and removed when the last one is done, so a signal that outlives the
- * session (a caller's) keeps nothing.
+ * One `abort` listener on the session's signal for every tool call and model attempt in
+ * flight, instead of one per call: an EventTarget listener (its options object, its
+ * registration and removal) cost more than the rest of an in-process call's bookkeeping. The
+ * listener is added when the first call starts waiting and removed when the last one is done,
+ * so a signal that outlives the session (a caller's) keeps nothing; with `keep` (a signal the
+ * session owns, gone with it) it stays, and a turn adds and removes none.
  */
 export class AbortFanout {
   private readonly waiting = new Set<() => void>();
   private listening = false;
 
-  constructor(readonly signal: AbortSignal) {}
+  constructor(
+    readonly signal: AbortSignal,
+    private readonly keep = false,
+  ) {}
 
   /** Calls `onAbort` once when the signal aborts, at once if it already has. */
   add(onAbort: () => void): void {
@@ -26,7 +30,7 @@ export class AbortFanout {
 
   /** Forgets `onAbort` (its call is done). */
   delete(onAbort: () => void): void {
-    if (!this.waiting.delete(onAbort) || this.waiting.size > 0 || !this.listening) return;
+    if (!this.waiting.delete(onAbort) || this.keep || this.waiting.size > 0 || !this.listening) return;
     this.listening = false;
     this.signal.removeEventListener('abort', this.fire);
   }

@@ -71,6 +71,33 @@ class LazyAbort {
   }
 }
 
+/**
+ * What a provider's `execute` gets: `signal` an own enumerable getter (as an object literal's
+ * would be, so a spread copies it), then `timeoutMs` and `onProgress`. An object literal with
+ * a getter is built the slow way and kept in dictionary mode, costing more than the rest of
+ * the options; one accessor descriptor for every call keeps these objects fast.
+ */
+class CallExecuteOptions implements ToolExecuteOptions {
+  static readonly #signal: PropertyDescriptor = {
+    get(this: CallExecuteOptions): AbortSignal {
+      return this.#abort.signal;
+    },
+    enumerable: true,
+    configurable: true,
+  };
+  readonly #abort: LazyAbort;
+  declare readonly signal: AbortSignal;
+  declare readonly timeoutMs: number;
+  declare onProgress?: ToolExecuteOptions['onProgress'];
+
+  constructor(abort: LazyAbort, timeoutMs: number, onProgress: ToolExecuteOptions['onProgress']) {
+    this.#abort = abort;
+    Object.defineProperty(this, 'signal', CallExecuteOptions.#signal);
+    (this as { timeoutMs: number }).timeoutMs = timeoutMs;
+    if (onProgress !== undefined) this.onProgress = onProgress;
+  }
+}
+
 export interface ExternalCallOptions {
   /** The session's signal, listened to once for every call in flight. */
   cancel: AbortFanout;
@@ -84,7 +111,7 @@ export interface ExternalCallOptions {
  * Runs one external tool call with its own timeout and the session's signal. A provider that
  * throws, hangs past the timeout or ignores the signal still yields an outcome: never a crash.
  */
-export async function runExternalCall(
+export function runExternalCall(
   registry: ToolLookup,
   name: string,
   args: Record<string, unknown>,
@@ -95,26 +122,35 @@ export async function runExternalCall(
   if (resolved === undefined) {
     const available = registry.names();
     const list = available.length > 0 ? available.join(', ') : 'none';
-    return {
+    return Promise.resolve({
       ok: false,
       text: failedText(`unknown tool "${name}"; available tools: ${list}`),
       error: 'unknown_tool',
-    };
+    });
   }
   const { provider } = resolved;
+  const { cancel } = options;
   const abort = new LazyAbort();
   // One promise settled by whichever comes first: the answer, the timeout or the session's
-  // cancellation (a race of three promises cost each call three more).
-  let settle!: (result: ToolResult) => void;
-  const settled = new Promise<ToolResult>((resolve) => {
-    settle = resolve;
+  // cancellation (a race of three promises cost each call three more). Settling cleans up at
+  // once, so the call's outcome is the promise itself, with no async function around it.
+  let finish!: (outcome: RawToolOutcome) => void;
+  const outcome = new Promise<RawToolOutcome>((resolve) => {
+    finish = resolve;
   });
+  let open = true;
+  const settle = (result: ToolResult) => {
+    if (!open) return;
+    open = false;
+    clearTimeout(timer);
+    cancel.delete(onCancelled);
+    finish(outcomeOf(result, provider));
+  };
   const timer = setTimeout(() => {
     settle({ ok: false, error: { kind: 'timeout', message: `no answer within ${options.timeoutMs} ms` } });
     abort.abort(new AgentError('timeout', 'tool timeout'));
   }, options.timeoutMs);
   // Only the session's own cancellation counts as "cancelled"; our timeout aborts the call too.
-  const { cancel } = options;
   const onCancelled = () => {
     abort.abort(cancel.signal.reason);
     settle({ ok: false, error: { kind: 'aborted', message: 'the session was cancelled' } });
@@ -123,24 +159,21 @@ export async function runExternalCall(
   // Optional fields set after the literals: a conditional spread cost an object and a copy per call.
   const call: ToolCallRequest = { name, arguments: args, callId };
   if (options.resume !== undefined) call.resume = options.resume;
-  const callOptions: ToolExecuteOptions = {
-    get signal() {
-      return abort.signal;
-    },
-    timeoutMs: options.timeoutMs,
-  };
-  if (options.onProgress !== undefined) callOptions.onProgress = options.onProgress;
+  const callOptions = new CallExecuteOptions(abort, options.timeoutMs, options.onProgress);
   try {
     provider
       .execute(call, callOptions)
       .then(settle, (error: unknown) =>
         settle({ ok: false, error: { kind: 'execution', message: errorMessage(error) } }),
       );
-    return outcomeOf(await settled, provider);
-  } finally {
+  } catch (error) {
+    // A provider that throws instead of rejecting: the call fails as the async wrapper made it.
+    open = false;
     clearTimeout(timer);
     cancel.delete(onCancelled);
+    return Promise.reject(error);
   }
+  return outcome;
 }
 
 /** What the executor keeps of a tool's result. */

@@ -19,6 +19,12 @@ export interface ResultSizerOptions {
   agentPath: string;
 }
 
+/** A result as it joins the conversation, and whether the context budget refused it. */
+export interface Admitted {
+  text: string;
+  contextExceeded: boolean;
+}
+
 /**
  * The seam where a tool result is sized before it joins the conversation. An oversized result
  * (over the byte cap, or overflowing the context) is offered to the tool-output hook, which may
@@ -75,16 +81,27 @@ export class ResultSizer {
     return decision.action === 'replace' ? decision.text : text;
   }
 
-  /** Sizes a top-level result and checks it against the context budget. */
-  async admit(call: ToolCall, text: string): Promise<{ text: string; contextExceeded: boolean }> {
+  /**
+   * Sizes a top-level result and checks it against the context budget. Synchronous when the
+   * session has no hook: there is nothing to wait for, and `resize` would only count the text
+   * the check counts again.
+   */
+  admit(call: ToolCall, text: string): Admitted | Promise<Admitted> {
+    if (this.options.hook === undefined) return this.check(call, text);
+    return this.resize(call, text).then((sized) => this.check(call, sized));
+  }
+
+  /** Checks a sized result against the context budget: admitted, or replaced by the refusal. */
+  private check(call: ToolCall, sized: string): Admitted {
     const { estimator, guard } = this.options;
-    const sized = await this.resize(call, text);
     const tokens = estimator.text(sized);
-    const projection = guard.project(this.committedTokens(), tokens, this.options.target());
-    if (projection.fits) {
+    const committed = this.committedTokens();
+    const target = this.options.target();
+    if (guard.fits(committed, tokens, target)) {
       this.pendingRaw += Math.ceil(tokens / estimator.correctionFactor);
       return { text: sized, contextExceeded: false };
     }
+    const projection = guard.project(committed, tokens, target);
     this.options.recorder.account({
       type: 'tool',
       timestamp: this.options.now(),

@@ -68,8 +68,10 @@ function announced(call: ToolCall): boolean {
 
 /** `ok in 12 ms`, or `failed in 12 ms: <why, short>`. */
 export function finishMessage(outcome: RawToolOutcome, durationMs: number): string {
-  const took = `in ${Math.max(0, Math.round(durationMs))} ms`;
-  if (outcome.ok) return `ok ${took}`;
+  const ms = Math.max(0, Math.round(durationMs));
+  // One string for the usual case, not a part and then the whole.
+  if (outcome.ok) return `ok in ${ms} ms`;
+  const took = `in ${ms} ms`;
   let why = outcome.summary ?? outcome.text;
   if (why.startsWith(FAILED_PREFIX) && why.endsWith(')')) why = why.slice(FAILED_PREFIX.length, -1);
   why = why.replace(/\s+/g, ' ').trim();

@@ -45,14 +45,22 @@ export interface ToolExecutorOptions {
   /** The session offers `report_back`: like the final report, it cannot be batched. */
   reportBack?: boolean;
   signal: AbortSignal;
+  /** The session's signal, listened to once (shared with the model attempts); made from `signal` when not given. */
+  cancel?: AbortFanout;
   agentPath: string;
   now: () => number;
 }
 
-/** A call that ran; `finish` writes its accounting and log once the text the model gets is known. */
+/**
+ * A call that ran: what `finishCall` needs to write its accounting and log once the text the
+ * model gets is known (kept as data, not in a closure per call).
+ */
 interface CallRun {
+  call: ToolCall;
+  node: OpNode;
+  started: number;
+  argsJson: string;
   outcome: RawToolOutcome;
-  finish: (textOut: string) => void;
 }
 
 export interface TurnToolsOutcome {
@@ -80,7 +88,7 @@ export class ToolExecutor {
 
   constructor(private readonly options: ToolExecutorOptions) {
     this.events = new ToolEvents(options.recorder, options.agentPath);
-    this.cancel = new AbortFanout(options.signal);
+    this.cancel = options.cancel ?? new AbortFanout(options.signal);
   }
 
   /** A resumed session's paused turn: its calls that ran a paused sub-agent continue that session. */
@@ -114,9 +122,10 @@ export class ToolExecutor {
     const messages: ToolResultMessage[] = [];
     for (const [index, call] of calls.entries()) {
       const run = runs[index]!;
-      const sized = await this.options.sizer.admit(call, run.outcome.text);
+      const admitted = this.options.sizer.admit(call, run.outcome.text);
+      const sized = admitted instanceof Promise ? await admitted : admitted;
       if (sized.contextExceeded) forceFinal = 'context';
-      run.finish(sized.text);
+      this.finishCall(run, sized.text);
       const message: ToolResultMessage = {
         role: 'tool',
         toolCallId: call.id,
@@ -161,10 +170,10 @@ export class ToolExecutor {
     this.events.started(call);
     this.events.finished(call, outcome, 0);
     const argsJson = call.rawArguments ?? JSON.stringify(call.arguments);
-    return { outcome, finish: (text) => this.finishCall(call, node, started, argsJson, outcome, text) };
+    return { call, node, started, argsJson, outcome };
   }
 
-  /** Runs one call; its accounting is written by `finish`, once the text the model gets is known. */
+  /** Runs one call; its accounting is written by `finishCall`, once the text the model gets is known. */
   private async runCall(
     call: ToolCall,
     parent: OpNode,
@@ -190,13 +199,13 @@ export class ToolExecutor {
     } else if (call.name === FINAL_REPORT_TOOL) {
       outcome = { ok: true, text: 'Final report captured.' };
     } else {
-      this.options.recorder.log({
-        severity: 'VRB',
-        direction: 'request',
-        type: 'tool',
-        remoteIdentifier: remoteIdentifier(this.options.registry.resolve(call.name)?.provider, call.name),
-        message: `call ${call.id}: ${truncateForLog(argsJson)}`,
-      });
+      this.options.recorder.line(
+        'VRB',
+        'request',
+        'tool',
+        remoteIdentifier(this.options.registry.resolve(call.name)?.provider, call.name),
+        `call ${call.id}: ${truncateForLog(argsJson)}`,
+      );
       const resume = this.pausedChildren.get(call.id);
       this.pausedChildren.delete(call.id);
       const callOptions: ExternalCallOptions = {
@@ -208,17 +217,11 @@ export class ToolExecutor {
       outcome = await runExternalCall(this.options.registry, call.name, call.arguments, call.id, callOptions);
     }
     this.events.finished(call, outcome, this.options.now() - started);
-    return { outcome, finish: (text) => this.finishCall(call, node, started, argsJson, outcome, text) };
+    return { call, node, started, argsJson, outcome };
   }
 
-  private finishCall(
-    call: ToolCall,
-    node: OpNode,
-    started: number,
-    argsJson: string,
-    outcome: RawToolOutcome,
-    textOut: string,
-  ): void {
+  private finishCall(run: CallRun, textOut: string): void {
+    const { call, node, started, argsJson, outcome } = run;
     const internal =
       call.name.startsWith('agent__') && this.options.registry.resolve(call.name) === undefined;
     const entry: ToolAccountingEntry = {
@@ -239,21 +242,23 @@ export class ToolExecutor {
     this.options.recorder.account(entry);
     if (outcome.cached) node.cached = true;
     if (outcome.childSession !== undefined) node.children.push(outcome.childSession);
-    this.options.opTree.end(node, outcome.ok ? 'ok' : 'failed', {
-      accounting: entry,
-      error: outcome.ok ? undefined : (outcome.error ?? 'failed'),
-      structuredOutput: outcome.structured,
-    });
+    this.options.opTree.end(
+      node,
+      outcome.ok ? 'ok' : 'failed',
+      entry,
+      outcome.ok ? undefined : (outcome.error ?? 'failed'),
+      outcome.structured,
+    );
     if (!internal) {
-      this.options.recorder.log({
-        severity: outcome.ok ? 'VRB' : 'WRN',
-        direction: 'response',
-        type: 'tool',
-        remoteIdentifier: remoteIdentifier(outcome.provider, call.name),
-        message: outcome.ok
+      this.options.recorder.line(
+        outcome.ok ? 'VRB' : 'WRN',
+        'response',
+        'tool',
+        remoteIdentifier(outcome.provider, call.name),
+        outcome.ok
           ? `call ${call.id}: ${outcome.text.length} characters in ${entry.latency} ms`
           : `call ${call.id} failed (${outcome.error}): ${truncateForLog(outcome.text)}`,
-      });
+      );
     }
   }
 
@@ -302,7 +307,7 @@ export class ToolExecutor {
           ? await this.runCall(innerCall, node, () => {}, budget)
           : await this.refuse(innerCall, node, budget.refusal);
         const sized = await this.options.sizer.resize(innerCall, run.outcome.text);
-        run.finish(sized);
+        this.finishCall(run, sized);
         const endSession = run.outcome.ok ? run.outcome.endSession : undefined;
         const paused =
           run.outcome.paused === undefined ? undefined : { callId: innerCall.id, ...run.outcome.paused };

@@ -3,6 +3,7 @@ import {
   ConfigError,
   type JsonSchema,
   type ToolDefinition,
+  type ToolExecuteOptions,
   type ToolProvider,
   type ToolResult,
 } from '@agent/protocol';
@@ -71,12 +72,15 @@ export type AnyTool = Tool<any, unknown>;
 
 type ArgumentCheck = { ok: true; value: unknown } | { ok: false; problems: string[] };
 
+/** Synchronous when the schema checks synchronously (a JSON Schema always does): no promise per call. */
+type Validator = (args: unknown) => ArgumentCheck | Promise<ArgumentCheck>;
+
 /** What the session needs of a tool that users do not: its validator. */
-const validators = new WeakMap<object, (args: unknown) => Promise<ArgumentCheck>>();
+const validators = new WeakMap<object, Validator>();
 
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
-function jsonSchemaValidator(schema: JsonSchema, source: string): (args: unknown) => Promise<ArgumentCheck> {
+function jsonSchemaValidator(schema: JsonSchema, source: string): Validator {
   const compiled = compileSchema(schema);
   if (!compiled.ok) {
     throw new ConfigError({
@@ -86,7 +90,7 @@ function jsonSchemaValidator(schema: JsonSchema, source: string): (args: unknown
       source,
     });
   }
-  return async (args) => {
+  return (args) => {
     const errors = compiled.validate(args);
     return errors.length === 0
       ? { ok: true, value: args }
@@ -94,13 +98,22 @@ function jsonSchemaValidator(schema: JsonSchema, source: string): (args: unknown
   };
 }
 
-function standardValidator(schema: StandardSchemaV1): (args: unknown) => Promise<ArgumentCheck> {
-  return async (args) => {
-    const result = await schema['~standard'].validate(args);
-    return result.issues === undefined
-      ? { ok: true, value: result.value }
-      : { ok: false, problems: describeIssues(result.issues) };
+function standardValidator(schema: StandardSchemaV1): Validator {
+  return (args) => {
+    const result = schema['~standard'].validate(args);
+    // Any thenable a library answers with is awaited, as `await` would.
+    return isThenable(result) ? Promise.resolve(result).then(standardCheck) : standardCheck(result);
   };
+}
+
+function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as { then?: unknown }).then === 'function';
+}
+
+function standardCheck(result: StandardSchemaV1.Result<unknown>): ArgumentCheck {
+  return result.issues === undefined
+    ? { ok: true, value: result.value }
+    : { ok: false, problems: describeIssues(result.issues) };
 }
 
 /**
@@ -152,6 +165,31 @@ export function isTool(value: unknown): value is AnyTool {
   return typeof value === 'object' && value !== null && validators.has(value);
 }
 
+/**
+ * What a tool's `execute` gets: `signal`, read only if the tool reads it (made on first read,
+ * see runExternalCall), an own enumerable getter as an object literal's would be, then
+ * `callId`. One accessor descriptor for every call: a literal with a getter is built the slow
+ * way and kept in dictionary mode.
+ */
+class FunctionToolContext implements ToolContext {
+  static readonly #signal: PropertyDescriptor = {
+    get(this: FunctionToolContext): AbortSignal {
+      return this.#options.signal;
+    },
+    enumerable: true,
+    configurable: true,
+  };
+  readonly #options: ToolExecuteOptions;
+  declare readonly signal: AbortSignal;
+  declare readonly callId: string;
+
+  constructor(options: ToolExecuteOptions, callId: string) {
+    this.#options = options;
+    Object.defineProperty(this, 'signal', FunctionToolContext.#signal);
+    (this as { callId: string }).callId = callId;
+  }
+}
+
 function resultOf(value: unknown): ToolResult {
   if (typeof value === 'string') return { ok: true, text: value };
   if (value === undefined) return { ok: true, text: '' };
@@ -187,7 +225,8 @@ export function functionToolProvider(tools: readonly AnyTool[]): ToolProvider {
       if (found === undefined || validate === undefined) {
         return { ok: false, error: { kind: 'unknown_tool', message: `unknown tool "${call.name}"` } };
       }
-      const checked = await validate(call.arguments);
+      const pending = validate(call.arguments);
+      const checked = pending instanceof Promise ? await pending : pending;
       if (!checked.ok) {
         return {
           ok: false,
@@ -197,14 +236,7 @@ export function functionToolProvider(tools: readonly AnyTool[]): ToolProvider {
           },
         };
       }
-      // The signal is read only if the tool reads it (made on first read, see runExternalCall).
-      const context = {
-        get signal() {
-          return options.signal;
-        },
-        callId: call.callId,
-      };
-      return resultOf(await found.execute(checked.value, context));
+      return resultOf(await found.execute(checked.value, new FunctionToolContext(options, call.callId)));
     },
   };
 }
