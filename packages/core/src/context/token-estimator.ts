@@ -43,8 +43,11 @@ export class TokenEstimator {
   private readonly hasBound: boolean;
   /** Kept once seen: a tokenizer, once loaded, stays loaded. */
   private tokenizerLoaded = false;
-  /** The last texts counted: the same text is counted once, however many checks it passes. */
-  private readonly recent = new Map<string, number>();
+  /**
+   * The last long texts counted: the same text is counted once, however many checks it passes.
+   * Made with the first long text (many sessions count none).
+   */
+  private recent: Map<string, number> | undefined;
   /** Short texts, shared with every estimator of the same counting function; none for the heuristic. */
   private readonly short: Map<string, number> | undefined;
   /** The counting function: estimates made with it can be shared across sessions. */
@@ -77,7 +80,8 @@ export class TokenEstimator {
     if (text.length === 0) return 0;
     if (this.short === undefined) return this.exact(text);
     const isShort = text.length <= SHORT_TEXT;
-    const memo = isShort ? this.short : this.recent;
+    if (!isShort) this.recent ??= new Map();
+    const memo = isShort ? this.short : this.recent!;
     const limit = isShort ? SHORT_TEXTS : RECENT_TEXTS;
     let tokens = memo.get(text);
     if (tokens === undefined) {

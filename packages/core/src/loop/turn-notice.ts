@@ -107,7 +107,11 @@ function noticeHead(input: TurnNoticeInput): string {
  * the last notice is kept, since a turn's projection and its first request send the same one.
  */
 export class TurnNotices {
-  private readonly bodies = new Map<string, NoticeBody>();
+  // The first variant's body in fields, others in a map made at the second: most sessions end
+  // on their first variant (an empty map is ~180 bytes kept for the whole session).
+  private firstVariant: string | undefined;
+  private firstBody: NoticeBody | undefined;
+  private otherBodies: Map<string, NoticeBody> | undefined;
   private last: { input: TurnNoticeInput; lastAttempt: boolean; notice: TurnNotice } | undefined;
 
   constructor(private readonly tokens: NoticeTokens) {}
@@ -119,10 +123,16 @@ export class TurnNotices {
     if (last !== undefined && last.lastAttempt === lastAttempt && sameNotice(last.input, input))
       return last.notice;
     const variant = `${input.forcedFinal ?? ''}/${input.allowedTools.join(',')}/${lastAttempt}`;
-    let body = this.bodies.get(variant);
+    let body = variant === this.firstVariant ? this.firstBody : this.otherBodies?.get(variant);
     if (body === undefined) {
       body = this.tokens.body(`${sessionKey(input)}/${variant}`, (nonce) => noticeBody(input, nonce));
-      this.bodies.set(variant, body);
+      if (this.firstVariant === undefined) {
+        this.firstVariant = variant;
+        this.firstBody = body;
+      } else {
+        this.otherBodies ??= new Map();
+        this.otherBodies.set(variant, body);
+      }
     }
     const notice = new CountedNotice(this.tokens, noticeHead(input), body);
     this.last = { input, lastAttempt, notice };
