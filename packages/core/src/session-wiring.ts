@@ -10,6 +10,7 @@ import {
 import type { ContextGuard } from './context/context-guard.js';
 import type { TokenEstimator } from './context/token-estimator.js';
 import { samplingOptions } from './loop/sampling.js';
+import type { SessionCancel } from './loop/session-cancel.js';
 import type { SessionState } from './loop/session-state.js';
 import type { TargetRotation } from './loop/target-rotation.js';
 import { TurnLoop } from './loop/turn-loop.js';
@@ -44,6 +45,7 @@ export interface LoopWiring {
   checkpointer: Checkpointer | undefined;
   approvals: ApprovalGate | undefined;
   signal: AbortSignal;
+  cancel: SessionCancel;
   agentPath: string;
   now: () => number;
 }
@@ -103,6 +105,7 @@ export function wireTurnLoop(w: LoopWiring): TurnLoop {
     llmTimeoutMs: config.llmTimeoutMs ?? DEFAULT_LLM_TIMEOUT_MS,
     sampling: samplingOptions(config),
     signal: w.signal,
+    cancel: w.cancel,
     agentPath: w.agentPath,
     now: w.now,
     sleep: config.internal?.sleep ?? abortableSleep,

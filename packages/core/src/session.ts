@@ -26,6 +26,7 @@ import { NoticeTokens } from './context/notice-tokens.js';
 import { outputSchemaProblem } from './context/schema-preflight.js';
 import { TokenEstimator } from './context/token-estimator.js';
 import { childResumes } from './loop/paused-children.js';
+import { SessionCancel } from './loop/session-cancel.js';
 import { newSessionState, type SessionState } from './loop/session-state.js';
 import { TargetRotation } from './loop/target-rotation.js';
 import { TurnNotices } from './loop/turn-notice.js';
@@ -50,24 +51,24 @@ const RESERVED_TOOLS = new Set([FINAL_REPORT_TOOL, TASK_STATUS_TOOL, BATCH_TOOL,
 export function createAgentSession(config: AgentSessionConfig): AgentSession {
   const resumedId = isRecord(config.resumeFrom) ? config.resumeFrom.sessionId : undefined;
   const sessionId = typeof resumedId === 'string' ? resumedId : (config.sessionId ?? randomUUID());
-  const controller = new AbortController();
+  const cancel = new SessionCancel();
   const state = newSessionState();
   const onExternalAbort = () =>
-    controller.abort(new ModelError({ kind: 'aborted', message: 'the caller aborted the session' }));
+    cancel.abort(new ModelError({ kind: 'aborted', message: 'the caller aborted the session' }));
   if (config.signal?.aborted) onExternalAbort();
   else config.signal?.addEventListener('abort', onExternalAbort, { once: true });
   let running: Promise<AgentResult> | undefined;
   return {
     sessionId,
     run() {
-      running ??= runSession(config, sessionId, controller.signal, state).finally(() =>
+      running ??= runSession(config, sessionId, cancel, state).finally(() =>
         config.signal?.removeEventListener('abort', onExternalAbort),
       );
       return running;
     },
     stop(reason) {
       if (reason === 'abort')
-        controller.abort(new ModelError({ kind: 'aborted', message: 'the session was stopped' }));
+        cancel.abort(new ModelError({ kind: 'aborted', message: 'the session was stopped' }));
       else state.stopRequested = true;
     },
   };
@@ -81,9 +82,10 @@ export function runAgent(config: AgentSessionConfig): Promise<AgentResult> {
 async function runSession(
   config: AgentSessionConfig,
   sessionId: string,
-  signal: AbortSignal,
+  cancel: SessionCancel,
   state: SessionState,
 ): Promise<AgentResult> {
+  const { signal } = cancel;
   const now = config.internal?.now ?? Date.now;
   const agentName = config.name ?? 'main';
   const agentPath =
@@ -108,7 +110,7 @@ async function runSession(
     inputRejected: false,
     pausedSnapshot: undefined,
   };
-  const run: SessionRun = { config, sessionId, agentName, agentPath, signal, end };
+  const run: SessionRun = { config, sessionId, agentName, agentPath, signal, cancel, end };
   try {
     await runChecked(run);
   } catch (error) {
@@ -127,6 +129,7 @@ interface SessionRun {
   agentName: string;
   agentPath: string;
   signal: AbortSignal;
+  cancel: SessionCancel;
   end: SessionEnding;
   hook?: ToolOutputHook;
   checkpointer?: Checkpointer;
@@ -182,6 +185,7 @@ function sharedParts(run: SessionRun, checked: CheckedSession) {
     agentPath: run.agentPath,
     now: end.now,
     signal: run.signal,
+    cancel: run.cancel,
   };
 }
 
@@ -258,6 +262,7 @@ async function runLoop(
     checkpointer: durable.checkpointer,
     approvals: durable.approvals,
     signal: shared.signal,
+    cancel: shared.cancel,
     agentPath: shared.agentPath,
     now: shared.now,
   });

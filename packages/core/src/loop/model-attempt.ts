@@ -16,6 +16,7 @@ import { errorMessage } from '@agent/protocol/util';
 import type { OpTreeBuilder } from '../observe/op-tree.js';
 import type { SessionRecorder } from '../observe/recorder.js';
 import { AttemptAnswer } from './attempt-answer.js';
+import type { SessionCancel } from './session-cancel.js';
 import type { SlotOutcome } from './slot-reader.js';
 import { StreamDrain } from './stream-drain.js';
 
@@ -47,7 +48,8 @@ export interface AttemptContext {
   nonce: string;
   /** The report the session asks for: decides whether the report's body streams live. */
   expected: ExpectedOutput;
-  signal: AbortSignal;
+  /** The session's cancellation: its signal goes to the client, and it tells the attempt directly. */
+  cancel: SessionCancel;
   timeoutMs: number;
   attempt: number;
   agentPath: string;
@@ -91,9 +93,8 @@ export async function runModelAttempt(
       }),
     );
   }, context.timeoutMs + 1_000);
-  const onSessionAbort = () => drain.stop(context.signal.reason);
-  if (context.signal.aborted) onSessionAbort();
-  else context.signal.addEventListener('abort', onSessionAbort, { once: true });
+  const onSessionAbort = (reason: unknown) => drain.stop(reason);
+  context.cancel.hear(onSessionAbort);
   const answer = new AttemptAnswer(context.nonce, recorder, context.expected, (message) =>
     scope.log('VRB', 'request', `attempt ${context.attempt}: ${message}`),
   );
@@ -103,19 +104,19 @@ export async function runModelAttempt(
     `attempt ${context.attempt}: ${request.messages.length} messages, ${request.tools?.length ?? 0} tools`,
   );
   try {
-    const stream = client.stream(request, { signal: context.signal, timeoutMs: context.timeoutMs });
+    const stream = client.stream(request, { signal: context.cancel.signal, timeoutMs: context.timeoutMs });
     const iterator = stream[Symbol.asyncIterator]();
     try {
       await drain.run(iterator, answer.take);
     } finally {
-      if (watchdogFired || context.signal.aborted) void iterator.return?.()?.catch(() => {});
+      if (watchdogFired || context.cancel.signal.aborted) void iterator.return?.()?.catch(() => {});
     }
     return attemptSucceeded(scope, answer);
   } catch (thrown) {
     return attemptFailed(scope, answer, thrown);
   } finally {
     clearTimeout(watchdog);
-    context.signal.removeEventListener('abort', onSessionAbort);
+    context.cancel.forget(onSessionAbort);
   }
 }
 
@@ -164,7 +165,7 @@ function attemptSucceeded(scope: AttemptScope, answer: AttemptAnswer): AttemptSu
 function attemptFailed(scope: AttemptScope, answer: AttemptAnswer, thrown: unknown): AttemptFailure {
   const { context } = scope;
   const { client } = scope.target;
-  const error = context.signal.aborted
+  const error = context.cancel.signal.aborted
     ? new ModelError({
         kind: 'aborted',
         message: 'the session was cancelled',

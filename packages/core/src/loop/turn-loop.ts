@@ -25,6 +25,7 @@ import { classifyModelError } from './error-policy.js';
 import { runModelAttempt } from './model-attempt.js';
 import type { RetryBackoffSettings } from './retry-delay.js';
 import type { SamplingOptions } from './sampling.js';
+import type { SessionCancel } from './session-cancel.js';
 import type { SessionState } from './session-state.js';
 import { TargetHealth } from './target-health.js';
 import type { TargetRotation } from './target-rotation.js';
@@ -56,6 +57,8 @@ export interface TurnLoopOptions {
   llmTimeoutMs: number;
   sampling: SamplingOptions;
   signal: AbortSignal;
+  /** Tells the model attempt in flight that the session was cancelled (`signal` aborts with it). */
+  cancel: SessionCancel;
   agentPath: string;
   now: () => number;
   sleep: (ms: number, signal: AbortSignal) => Promise<void>;
@@ -234,7 +237,7 @@ export class TurnLoop {
         turnNode,
         nonce: o.nonce,
         expected: o.expected,
-        signal: o.signal,
+        cancel: o.cancel,
         timeoutMs: o.llmTimeoutMs,
         attempt: attemptNo,
         agentPath: o.agentPath,
