@@ -52,7 +52,7 @@ export interface LoopWiring {
 
 /** Builds the turn loop with its result sizer and tool executor. */
 export function wireTurnLoop(w: LoopWiring): TurnLoop {
-  const { config, hook, registry, reportBack, checkpointer } = w;
+  const { config, hook, registry, reportBack, checkpointer, rotation } = w;
   const choice = internalToolChoice(config.internalTools, w.targets, config.onEvent !== undefined);
   const sizer = new ResultSizer({
     hook,
@@ -60,7 +60,8 @@ export function wireTurnLoop(w: LoopWiring): TurnLoop {
     guard: w.guard,
     recorder: w.recorder,
     toolResponseMaxBytes: config.toolResponseMaxBytes ?? DEFAULT_TOOL_RESPONSE_MAX_BYTES,
-    target: () => w.rotation.current(),
+    // Captures the rotation alone: a closure over `w` would keep the whole wiring for the session.
+    target: () => rotation.current(),
     signal: w.signal,
     now: w.now,
     agentPath: w.agentPath,
