@@ -104,7 +104,8 @@ function noticeHead(input: TurnNoticeInput): string {
  * A session's ephemeral XML-NEXT notices (never stored in the conversation), with their token
  * counts (made when first read). Only the head (turn, attempt, context use) changes between
  * requests; the body is rendered and counted once per variant (a normal turn, the final turn, the last attempt), and
- * the last notice is kept, since a turn's projection and its first request send the same one.
+ * the last two notices are kept: a turn's projection and its first request send the same one,
+ * and the next turn's notice (for this turn's tool-result checks) is rendered between them.
  */
 export class TurnNotices {
   // The first variant's body in fields, others in a map made at the second: most sessions end
@@ -112,7 +113,8 @@ export class TurnNotices {
   private firstVariant: string | undefined;
   private firstBody: NoticeBody | undefined;
   private otherBodies: Map<string, NoticeBody> | undefined;
-  private last: { input: TurnNoticeInput; lastAttempt: boolean; notice: TurnNotice } | undefined;
+  private last: RenderedNotice | undefined;
+  private previous: RenderedNotice | undefined;
 
   constructor(private readonly tokens: NoticeTokens) {}
 
@@ -122,6 +124,12 @@ export class TurnNotices {
     // Compared field by field, not through a key string: a turn asks for its notice several times.
     if (last !== undefined && last.lastAttempt === lastAttempt && sameNotice(last.input, input))
       return last.notice;
+    const previous = this.previous;
+    if (previous !== undefined && previous.lastAttempt === lastAttempt && sameNotice(previous.input, input)) {
+      this.previous = last;
+      this.last = previous;
+      return previous.notice;
+    }
     const variant = `${input.forcedFinal ?? ''}/${input.allowedTools.join(',')}/${lastAttempt}`;
     let body = variant === this.firstVariant ? this.firstBody : this.otherBodies?.get(variant);
     if (body === undefined) {
@@ -135,9 +143,16 @@ export class TurnNotices {
       }
     }
     const notice = new CountedNotice(this.tokens, noticeHead(input), body);
+    this.previous = last;
     this.last = { input, lastAttempt, notice };
     return notice;
   }
+}
+
+interface RenderedNotice {
+  input: TurnNoticeInput;
+  lastAttempt: boolean;
+  notice: TurnNotice;
 }
 
 /** Same head and same body variant (the session's fixed fields never change). */
