@@ -61,9 +61,7 @@ export function createAgentSession(config: AgentSessionConfig): AgentSession {
   return {
     sessionId,
     run() {
-      running ??= runSession(config, sessionId, cancel, state).finally(() =>
-        config.signal?.removeEventListener('abort', onExternalAbort),
-      );
+      running ??= runSession(config, sessionId, cancel, state, onExternalAbort);
       return running;
     },
     stop(reason) {
@@ -79,11 +77,16 @@ export function runAgent(config: AgentSessionConfig): Promise<AgentResult> {
   return createAgentSession(config).run();
 }
 
+/**
+ * Runs the session, then stops listening to the caller's signal (`onExternalAbort`): here, not
+ * in a `.finally` on this promise, which cost a promise, a reaction and three closures more.
+ */
 async function runSession(
   config: AgentSessionConfig,
   sessionId: string,
   cancel: SessionCancel,
   state: SessionState,
+  onExternalAbort: () => void,
 ): Promise<AgentResult> {
   const { signal } = cancel;
   const now = config.internal?.now ?? Date.now;
@@ -112,14 +115,30 @@ async function runSession(
   };
   const run: SessionRun = { config, sessionId, agentName, agentPath, signal, cancel, end };
   try {
-    await runChecked(run);
-  } catch (error) {
-    state.exitCode = signal.aborted ? 'EXIT-ABORTED' : 'EXIT-UNCAUGHT-EXCEPTION';
-    state.error = signal.aborted ? 'the session was cancelled' : `unexpected error: ${errorMessage(error)}`;
+    try {
+      // The loop's promise is awaited here, not returned up through the setup's async frames:
+      // each level that returns a promise resolves its own through one more job and reaction.
+      const loop = await runChecked(run);
+      if (loop !== undefined) {
+        await loop.turns;
+        keepPausedSnapshot(end, loop.parts);
+      }
+    } catch (error) {
+      state.exitCode = signal.aborted ? 'EXIT-ABORTED' : 'EXIT-UNCAUGHT-EXCEPTION';
+      state.error = signal.aborted ? 'the session was cancelled' : `unexpected error: ${errorMessage(error)}`;
+    } finally {
+      await releaseHook(run);
+    }
+    return await settle(run, finishSession(end));
   } finally {
-    await releaseHook(run);
+    config.signal?.removeEventListener('abort', onExternalAbort);
   }
-  return settle(run, finishSession(end));
+}
+
+/** The loop, running: handed up in an object (a promise returned would be resolved through). */
+interface RunningLoop {
+  turns: Promise<void>;
+  parts: CheckpointParts;
 }
 
 /** One run's context, filled in as the session is set up. */
@@ -136,7 +155,7 @@ interface SessionRun {
 }
 
 /** Checks the configuration, sets the session up and runs its loop. */
-async function runChecked(run: SessionRun): Promise<void> {
+async function runChecked(run: SessionRun): Promise<RunningLoop | undefined> {
   const { config, end } = run;
   const checked = await checkSession(config, run.agentPath, runAgent);
   if (!checked.ok) return configurationFailed(end, checked.error, false);
@@ -155,7 +174,7 @@ async function runChecked(run: SessionRun): Promise<void> {
           ...(reportBack === undefined ? {} : { finalTools: [reportBack] }),
         });
   if (schemaProblem !== undefined) return configurationFailed(end, schemaProblem, true);
-  // Returned, not awaited: this frame is not kept for the whole loop.
+  // Settles when the setup is done (the loop runs on): this frame is not kept for the whole loop.
   return runLoop(run, shared, checked, tools, opening);
 }
 
@@ -198,7 +217,7 @@ async function runLoop(
   checked: CheckedSession,
   tools: ToolProvider[],
   opening: readonly ConversationMessage[],
-): Promise<void> {
+): Promise<RunningLoop | undefined> {
   const { config, end, signal } = run;
   const { recorder, nonce, targets } = shared;
   const { resumeFrom, reportBack } = checked;
@@ -273,20 +292,20 @@ async function runLoop(
     resumeFrom?.status === 'awaiting_approval'
       ? loop.resumePaused(resumeFrom.turnCalls ?? [], childResumes(resumeFrom, config.approvals))
       : loop.run();
-  return untilDone(turns, end, durable.parts);
+  return { turns, parts: durable.parts };
 }
 
-/** Waits for the loop; a session that paused keeps the snapshot to resume it from. */
-async function untilDone(turns: Promise<void>, end: SessionEnding, parts: CheckpointParts): Promise<void> {
-  await turns;
+/** After the loop: a session that paused keeps the snapshot to resume it from. */
+function keepPausedSnapshot(end: SessionEnding, parts: CheckpointParts): void {
   const { paused } = end.state;
   if (paused !== undefined) end.pausedSnapshot = takeSnapshot(parts, 'awaiting_approval', { paused });
 }
 
-function configurationFailed(end: SessionEnding, error: string, inputRejected: boolean): void {
+function configurationFailed(end: SessionEnding, error: string, inputRejected: boolean): undefined {
   end.state.exitCode = 'EXIT-CONFIGURATION';
   end.state.error = error;
   end.inputRejected = inputRejected;
+  return undefined;
 }
 
 function logRegistryWarnings(registry: ToolRegistry, recorder: SessionRecorder): void {
