@@ -27,17 +27,23 @@ export interface TurnNotice {
   readonly rawTokensBound: number;
 }
 
-/** A notice whose head and body are counted only when `rawTokens` is read. */
+/**
+ * A notice whose head and body are counted only when `rawTokens` is read, and joined only when
+ * `text` is (the next turn's notice, rendered for this turn's tool-result checks, is only counted).
+ */
 class CountedNotice implements TurnNotice {
-  readonly text: string;
+  private joined: string | undefined;
   private raw: number | undefined;
 
   constructor(
     private readonly tokens: NoticeTokens,
     private readonly head: string,
     private readonly body: NoticeBody,
-  ) {
-    this.text = joinXmlNext(head, body.text);
+  ) {}
+
+  get text(): string {
+    this.joined ??= joinXmlNext(this.head, this.body.text);
+    return this.joined;
   }
 
   get rawTokens(): number {
