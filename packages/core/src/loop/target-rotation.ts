@@ -40,9 +40,16 @@ export class TargetRotation {
   }
 
   current(): ModelTarget | undefined {
-    const live = this.liveStates();
-    if (live.length === 0) return undefined;
-    return live[this.cursor % live.length]!.target;
+    // Counted, not filtered into a list: asked several times a turn.
+    const live = this.liveCount;
+    if (live === 0) return undefined;
+    let skip = this.cursor % live;
+    for (const state of this.states) {
+      if (state.dropped !== undefined) continue;
+      if (skip === 0) return state.target;
+      skip--;
+    }
+    return undefined;
   }
 
   /** After a failed attempt. */
