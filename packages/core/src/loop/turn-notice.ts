@@ -34,12 +34,26 @@ export interface TurnNotice {
 class CountedNotice implements TurnNotice {
   private joined: string | undefined;
   private raw: number | undefined;
+  // What it was rendered for, as `sameNotice` compares it (not the whole input: kept per session).
+  readonly turn: number;
+  readonly attempt: number;
+  readonly contextPercent: number;
+  readonly forcedFinal: ForcedFinalReason | undefined;
+  readonly allowedTools: readonly string[];
 
   constructor(
     private readonly tokens: NoticeTokens,
     private readonly head: string,
     private readonly body: NoticeBody,
-  ) {}
+    input: TurnNoticeInput,
+    readonly lastAttempt: boolean,
+  ) {
+    this.turn = input.turn;
+    this.attempt = input.attempt;
+    this.contextPercent = input.contextPercent;
+    this.forcedFinal = input.forcedFinal;
+    this.allowedTools = input.allowedTools;
+  }
 
   get text(): string {
     this.joined ??= joinXmlNext(this.head, this.body.text);
@@ -119,8 +133,8 @@ export class TurnNotices {
   private firstVariant: string | undefined;
   private firstBody: NoticeBody | undefined;
   private otherBodies: Map<string, NoticeBody> | undefined;
-  private last: RenderedNotice | undefined;
-  private previous: RenderedNotice | undefined;
+  private last: CountedNotice | undefined;
+  private previous: CountedNotice | undefined;
 
   constructor(private readonly tokens: NoticeTokens) {}
 
@@ -128,13 +142,12 @@ export class TurnNotices {
     const lastAttempt = input.attempt > 1 && input.attempt >= input.maxAttempts;
     const last = this.last;
     // Compared field by field, not through a key string: a turn asks for its notice several times.
-    if (last !== undefined && last.lastAttempt === lastAttempt && sameNotice(last.input, input))
-      return last.notice;
+    if (last !== undefined && last.lastAttempt === lastAttempt && sameNotice(last, input)) return last;
     const previous = this.previous;
-    if (previous !== undefined && previous.lastAttempt === lastAttempt && sameNotice(previous.input, input)) {
+    if (previous !== undefined && previous.lastAttempt === lastAttempt && sameNotice(previous, input)) {
       this.previous = last;
       this.last = previous;
-      return previous.notice;
+      return previous;
     }
     const variant = `${input.forcedFinal ?? ''}/${input.allowedTools.join(',')}/${lastAttempt}`;
     let body = variant === this.firstVariant ? this.firstBody : this.otherBodies?.get(variant);
@@ -148,21 +161,15 @@ export class TurnNotices {
         this.otherBodies.set(variant, body);
       }
     }
-    const notice = new CountedNotice(this.tokens, noticeHead(input), body);
+    const notice = new CountedNotice(this.tokens, noticeHead(input), body, input, lastAttempt);
     this.previous = last;
-    this.last = { input, lastAttempt, notice };
+    this.last = notice;
     return notice;
   }
 }
 
-interface RenderedNotice {
-  input: TurnNoticeInput;
-  lastAttempt: boolean;
-  notice: TurnNotice;
-}
-
 /** Same head and same body variant (the session's fixed fields never change). */
-function sameNotice(a: TurnNoticeInput, b: TurnNoticeInput): boolean {
+function sameNotice(a: CountedNotice, b: TurnNoticeInput): boolean {
   if (a.turn !== b.turn || a.attempt !== b.attempt || a.contextPercent !== b.contextPercent) return false;
   if (a.forcedFinal !== b.forcedFinal || a.allowedTools.length !== b.allowedTools.length) return false;
   for (let i = 0; i < a.allowedTools.length; i++) if (a.allowedTools[i] !== b.allowedTools[i]) return false;
