@@ -37,9 +37,10 @@ const definitionTokens = new PerCounter(() => new WeakMap<ToolDefinition, number
  */
 export class TokenEstimator {
   private readonly cache = new WeakMap<object, number>();
-  private readonly exact: CountTokens;
-  /** Never below `exact` and cheap (loads no tokenizer); `exact` itself when the client has none. */
-  private readonly bound: CountTokens;
+  // The client and its methods, called through `exact` and `bound` (no closures per session).
+  private readonly client: Pick<ModelClient, 'countTokens' | 'countTokensBound'> | undefined;
+  private readonly exactMethod: CountTokens | undefined;
+  private readonly boundMethod: CountTokens | undefined;
   private readonly hasBound: boolean;
   /** Kept once seen: a tokenizer, once loaded, stays loaded. */
   private tokenizerLoaded = false;
@@ -66,13 +67,25 @@ export class TokenEstimator {
    */
   constructor(client?: Pick<ModelClient, 'countTokens' | 'countTokensBound'>) {
     const method = client?.countTokens;
-    this.exact = method === undefined ? heuristicTokens : (text) => method.call(client, text);
-    const bound = method === undefined ? undefined : client?.countTokensBound;
-    this.hasBound = bound !== undefined;
-    this.bound = bound === undefined ? (text) => this.count(text) : (text) => bound.call(client, text);
+    this.client = client;
+    this.exactMethod = method;
+    this.boundMethod = method === undefined ? undefined : client?.countTokensBound;
+    this.hasBound = this.boundMethod !== undefined;
     this.countingKey = method ?? heuristicTokens;
     this.definitions = definitionTokens.for(this.countingKey);
     this.short = method === undefined ? undefined : shortTextTokens.for(method);
+  }
+
+  /** The client's count, or the heuristic when it has none. */
+  private exact(text: string): number {
+    const method = this.exactMethod;
+    return method === undefined ? heuristicTokens(text) : method.call(this.client, text);
+  }
+
+  /** Never below `exact` and cheap (loads no tokenizer); the (cached) exact count when the client has none. */
+  private bound(text: string): number {
+    const method = this.boundMethod;
+    return method === undefined ? this.count(text) : method.call(this.client, text);
   }
 
   /** The exact count, made once per text: per process for short texts, per session for recent ones. */
