@@ -33,8 +33,8 @@ export class AttemptAnswer {
     nonce: string,
     private readonly recorder: SessionRecorder,
     expected: ExpectedOutput,
-    /** Says a provider's notice in the attempt's log line. */
-    private readonly logNotice: (message: string) => void,
+    /** Says a provider's notice in the attempt's log. */
+    private readonly notices: { logNotice(message: string): void },
   ) {
     this.reader = new SlotReader(nonce, recorder, expected);
   }
@@ -67,7 +67,7 @@ export class AttemptAnswer {
         this.usage = event.usage;
         break;
       case 'notice':
-        this.logNotice(event.message);
+        this.notices.logNotice(event.message);
         break;
       case 'finish':
         this.stopReason = event.stopReason;

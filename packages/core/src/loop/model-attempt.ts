@@ -68,16 +68,7 @@ export async function runModelAttempt(
   context: AttemptContext,
 ): Promise<AttemptOutcome> {
   const { client } = target;
-  const { recorder } = context;
-  const label = `${client.provider}:${client.model}`;
-  const scope: AttemptScope = {
-    target,
-    context,
-    node: context.opTree.begin(context.turnNode, 'llm', label),
-    started: context.now(),
-    log: (severity, direction, message) =>
-      recorder.log({ severity, direction, type: 'llm', remoteIdentifier: label, message }),
-  };
+  const scope = new AttemptScope(target, context);
   // The client gets the session's own signal and the timeout; no controller is made per call.
   // A client that ignores both is still stopped: the watchdog ends our wait a second later.
   const drain = new StreamDrain<ModelStreamEvent>();
@@ -95,9 +86,7 @@ export async function runModelAttempt(
   }, context.timeoutMs + 1_000);
   const onSessionAbort = (reason: unknown) => drain.stop(reason);
   context.cancel.hear(onSessionAbort);
-  const answer = new AttemptAnswer(context.nonce, recorder, context.expected, (message) =>
-    scope.log('VRB', 'request', `attempt ${context.attempt}: ${message}`),
-  );
+  const answer = new AttemptAnswer(context.nonce, context.recorder, context.expected, scope);
   scope.log(
     'VRB',
     'request',
@@ -120,13 +109,32 @@ export async function runModelAttempt(
   }
 }
 
-/** What an attempt's ending records to: its target, context, op node, start and log. */
-interface AttemptScope {
-  target: ModelTarget;
-  context: AttemptContext;
-  node: OpNode;
-  started: number;
-  log(severity: 'VRB' | 'WRN' | 'THK', direction: 'request' | 'response', message: string): void;
+/**
+ * What an attempt's ending records to: its target, context, op node, start and log (a class:
+ * its log lines need no closures made per attempt).
+ */
+class AttemptScope {
+  private readonly label: string;
+  readonly node: OpNode;
+  readonly started: number;
+
+  constructor(
+    readonly target: ModelTarget,
+    readonly context: AttemptContext,
+  ) {
+    this.label = `${target.client.provider}:${target.client.model}`;
+    this.node = context.opTree.begin(context.turnNode, 'llm', this.label);
+    this.started = context.now();
+  }
+
+  log(severity: 'VRB' | 'WRN' | 'THK', direction: 'request' | 'response', message: string): void {
+    this.context.recorder.log({ severity, direction, type: 'llm', remoteIdentifier: this.label, message });
+  }
+
+  /** A provider's notice, said in the attempt's log. */
+  logNotice(message: string): void {
+    this.log('VRB', 'request', `attempt ${this.context.attempt}: ${message}`);
+  }
 }
 
 /** The answer came whole: its thinking logged, its accounting recorded, its parts handed on. */
