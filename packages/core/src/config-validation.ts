@@ -22,6 +22,9 @@ const RENAMED: Record<string, string> = {
   sleep: 'internal.sleep',
 };
 
+/** `RENAMED` as pairs, listed once (not per session). */
+const RENAMED_ENTRIES = Object.entries(RENAMED);
+
 const POSITIVE_INTEGER_KEYS = [
   'maxTurns',
   'maxRetries',
@@ -90,7 +93,7 @@ function toolProblems(tools: unknown): ConfigError[] {
 export function agentProblems(config: AgentConfig): ConfigError[] {
   if (typeof config !== 'object' || config === null) return [problem('config', config, 'an object')];
   const problems: ConfigError[] = [];
-  for (const [old, replacement] of Object.entries(RENAMED)) {
+  for (const [old, replacement] of RENAMED_ENTRIES) {
     if (old in config)
       problems.push(problem(old, undefined, 'absent', `${old} is no longer a setting: use ${replacement}`));
   }

@@ -10,6 +10,7 @@ import {
 import type { ContextGuard } from './context/context-guard.js';
 import type { TokenEstimator } from './context/token-estimator.js';
 import { samplingOptions } from './loop/sampling.js';
+import type { SessionCancel } from './loop/session-cancel.js';
 import type { SessionState } from './loop/session-state.js';
 import type { TargetRotation } from './loop/target-rotation.js';
 import { TurnLoop } from './loop/turn-loop.js';
@@ -45,23 +46,25 @@ export interface LoopWiring {
   checkpointer: Checkpointer | undefined;
   approvals: ApprovalGate | undefined;
   signal: AbortSignal;
+  cancel: SessionCancel;
   agentPath: string;
   now: () => number;
 }
 
 /** Builds the turn loop with its result sizer and tool executor. */
 export function wireTurnLoop(w: LoopWiring): TurnLoop {
-  const { config, hook, registry, reportBack, checkpointer } = w;
+  const { config, hook, registry, reportBack, checkpointer, rotation } = w;
   const choice = internalToolChoice(config.internalTools, w.targets, config.onEvent !== undefined);
-  // The session's own signal (gone with it): listened to once for the whole session.
-  const cancel = new AbortFanout(w.signal, true);
+  // The session's own signal (gone with it): listened to once for all its tool calls.
+  const toolCancel = new AbortFanout(w.signal, true);
   const sizer = new ResultSizer({
     hook,
     estimator: w.estimator,
     guard: w.guard,
     recorder: w.recorder,
     toolResponseMaxBytes: config.toolResponseMaxBytes ?? DEFAULT_TOOL_RESPONSE_MAX_BYTES,
-    target: () => w.rotation.current(),
+    // Captures the rotation alone: a closure over `w` would keep the whole wiring for the session.
+    target: () => rotation.current(),
     signal: w.signal,
     now: w.now,
     agentPath: w.agentPath,
@@ -77,7 +80,7 @@ export function wireTurnLoop(w: LoopWiring): TurnLoop {
     batch: choice.batch,
     reportBack: reportBack !== undefined,
     signal: w.signal,
-    cancel,
+    cancel: toolCancel,
     agentPath: w.agentPath,
     now: w.now,
   });
@@ -107,7 +110,7 @@ export function wireTurnLoop(w: LoopWiring): TurnLoop {
     llmTimeoutMs: config.llmTimeoutMs ?? DEFAULT_LLM_TIMEOUT_MS,
     sampling: samplingOptions(config),
     signal: w.signal,
-    cancel,
+    cancel: w.cancel,
     agentPath: w.agentPath,
     now: w.now,
     sleep: config.internal?.sleep ?? abortableSleep,

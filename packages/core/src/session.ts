@@ -26,6 +26,7 @@ import { NoticeTokens } from './context/notice-tokens.js';
 import { outputSchemaProblem } from './context/schema-preflight.js';
 import { TokenEstimator } from './context/token-estimator.js';
 import { childResumes } from './loop/paused-children.js';
+import { SessionCancel } from './loop/session-cancel.js';
 import { newSessionState, type SessionState } from './loop/session-state.js';
 import { TargetRotation } from './loop/target-rotation.js';
 import { TurnNotices } from './loop/turn-notice.js';
@@ -49,28 +50,35 @@ const RESERVED_TOOLS = new Set([FINAL_REPORT_TOOL, TASK_STATUS_TOOL, BATCH_TOOL,
 
 export function createAgentSession(config: AgentSessionConfig): AgentSession {
   const resumedId = isRecord(config.resumeFrom) ? config.resumeFrom.sessionId : undefined;
-  const sessionId = typeof resumedId === 'string' ? resumedId : (config.sessionId ?? randomUUID());
-  const controller = new AbortController();
+  const sessionId = typeof resumedId === 'string' ? resumedId : (config.sessionId ?? newSessionId());
+  const cancel = new SessionCancel();
   const state = newSessionState();
   const onExternalAbort = () =>
-    controller.abort(new ModelError({ kind: 'aborted', message: 'the caller aborted the session' }));
+    cancel.abort(new ModelError({ kind: 'aborted', message: 'the caller aborted the session' }));
   if (config.signal?.aborted) onExternalAbort();
   else config.signal?.addEventListener('abort', onExternalAbort, { once: true });
   let running: Promise<AgentResult> | undefined;
   return {
     sessionId,
     run() {
-      running ??= runSession(config, sessionId, controller.signal, state).finally(() =>
-        config.signal?.removeEventListener('abort', onExternalAbort),
-      );
+      running ??= runSession(config, sessionId, cancel, state, onExternalAbort);
       return running;
     },
     stop(reason) {
       if (reason === 'abort')
-        controller.abort(new ModelError({ kind: 'aborted', message: 'the session was stopped' }));
+        cancel.abort(new ModelError({ kind: 'aborted', message: 'the session was stopped' }));
       else state.stopRequested = true;
     },
   };
+}
+
+/**
+ * A random session id as one flat string. `randomUUID` builds its text by concatenation, a rope
+ * of about a dozen nodes (~400 bytes) kept for the whole session and walked wherever the id is
+ * read; `toLowerCase`, which changes nothing in it, hands back the text flattened (56 bytes).
+ */
+function newSessionId(): string {
+  return randomUUID().toLowerCase();
 }
 
 /** Creates a session and runs it. */
@@ -78,12 +86,18 @@ export function runAgent(config: AgentSessionConfig): Promise<AgentResult> {
   return createAgentSession(config).run();
 }
 
+/**
+ * Runs the session, then stops listening to the caller's signal (`onExternalAbort`): here, not
+ * in a `.finally` on this promise, which cost a promise, a reaction and three closures more.
+ */
 async function runSession(
   config: AgentSessionConfig,
   sessionId: string,
-  signal: AbortSignal,
+  cancel: SessionCancel,
   state: SessionState,
+  onExternalAbort: () => void,
 ): Promise<AgentResult> {
+  const { signal } = cancel;
   const now = config.internal?.now ?? Date.now;
   const agentName = config.name ?? 'main';
   const agentPath =
@@ -108,16 +122,32 @@ async function runSession(
     inputRejected: false,
     pausedSnapshot: undefined,
   };
-  const run: SessionRun = { config, sessionId, agentName, agentPath, signal, end };
+  const run: SessionRun = { config, sessionId, agentName, agentPath, signal, cancel, end };
   try {
-    await runChecked(run);
-  } catch (error) {
-    state.exitCode = signal.aborted ? 'EXIT-ABORTED' : 'EXIT-UNCAUGHT-EXCEPTION';
-    state.error = signal.aborted ? 'the session was cancelled' : `unexpected error: ${errorMessage(error)}`;
+    try {
+      // The loop's promise is awaited here, not returned up through the setup's async frames:
+      // each level that returns a promise resolves its own through one more job and reaction.
+      const loop = await runChecked(run);
+      if (loop !== undefined) {
+        await loop.turns;
+        keepPausedSnapshot(end, loop.parts);
+      }
+    } catch (error) {
+      state.exitCode = signal.aborted ? 'EXIT-ABORTED' : 'EXIT-UNCAUGHT-EXCEPTION';
+      state.error = signal.aborted ? 'the session was cancelled' : `unexpected error: ${errorMessage(error)}`;
+    } finally {
+      await releaseHook(run);
+    }
+    return await settle(run, finishSession(end));
   } finally {
-    await releaseHook(run);
+    config.signal?.removeEventListener('abort', onExternalAbort);
   }
-  return settle(run, finishSession(end));
+}
+
+/** The loop, running: handed up in an object (a promise returned would be resolved through). */
+interface RunningLoop {
+  turns: Promise<void>;
+  parts: CheckpointParts;
 }
 
 /** One run's context, filled in as the session is set up. */
@@ -127,13 +157,14 @@ interface SessionRun {
   agentName: string;
   agentPath: string;
   signal: AbortSignal;
+  cancel: SessionCancel;
   end: SessionEnding;
   hook?: ToolOutputHook;
   checkpointer?: Checkpointer;
 }
 
 /** Checks the configuration, sets the session up and runs its loop. */
-async function runChecked(run: SessionRun): Promise<void> {
+async function runChecked(run: SessionRun): Promise<RunningLoop | undefined> {
   const { config, end } = run;
   const checked = await checkSession(config, run.agentPath, runAgent);
   if (!checked.ok) return configurationFailed(end, checked.error, false);
@@ -152,7 +183,7 @@ async function runChecked(run: SessionRun): Promise<void> {
           ...(reportBack === undefined ? {} : { finalTools: [reportBack] }),
         });
   if (schemaProblem !== undefined) return configurationFailed(end, schemaProblem, true);
-  // Returned, not awaited: this frame is not kept for the whole loop.
+  // Settles when the setup is done (the loop runs on): this frame is not kept for the whole loop.
   return runLoop(run, shared, checked, tools, opening);
 }
 
@@ -182,6 +213,7 @@ function sharedParts(run: SessionRun, checked: CheckedSession) {
     agentPath: run.agentPath,
     now: end.now,
     signal: run.signal,
+    cancel: run.cancel,
   };
 }
 
@@ -194,7 +226,7 @@ async function runLoop(
   checked: CheckedSession,
   tools: ToolProvider[],
   opening: readonly ConversationMessage[],
-): Promise<void> {
+): Promise<RunningLoop | undefined> {
   const { config, end, signal } = run;
   const { recorder, nonce, targets } = shared;
   const { resumeFrom, reportBack } = checked;
@@ -258,6 +290,7 @@ async function runLoop(
     checkpointer: durable.checkpointer,
     approvals: durable.approvals,
     signal: shared.signal,
+    cancel: shared.cancel,
     agentPath: shared.agentPath,
     now: shared.now,
   });
@@ -268,20 +301,20 @@ async function runLoop(
     resumeFrom?.status === 'awaiting_approval'
       ? loop.resumePaused(resumeFrom.turnCalls ?? [], childResumes(resumeFrom, config.approvals))
       : loop.run();
-  return untilDone(turns, end, durable.parts);
+  return { turns, parts: durable.parts };
 }
 
-/** Waits for the loop; a session that paused keeps the snapshot to resume it from. */
-async function untilDone(turns: Promise<void>, end: SessionEnding, parts: CheckpointParts): Promise<void> {
-  await turns;
+/** After the loop: a session that paused keeps the snapshot to resume it from. */
+function keepPausedSnapshot(end: SessionEnding, parts: CheckpointParts): void {
   const { paused } = end.state;
   if (paused !== undefined) end.pausedSnapshot = takeSnapshot(parts, 'awaiting_approval', { paused });
 }
 
-function configurationFailed(end: SessionEnding, error: string, inputRejected: boolean): void {
+function configurationFailed(end: SessionEnding, error: string, inputRejected: boolean): undefined {
   end.state.exitCode = 'EXIT-CONFIGURATION';
   end.state.error = error;
   end.inputRejected = inputRejected;
+  return undefined;
 }
 
 function logRegistryWarnings(registry: ToolRegistry, recorder: SessionRecorder): void {

@@ -12,7 +12,7 @@ import {
   SCAN,
   THINK,
 } from './parser-phases.js';
-import type { FinalSlotResult, SlotEvent } from './slot-events.js';
+import type { FinalSlotResult, SlotEvent, SlotSink } from './slot-events.js';
 import { NO_EVENTS, SlotRecorder, type TextType } from './slot-recorder.js';
 import { slotResult } from './slot-result.js';
 import { indexOfLt, startsPartially } from './starts-partially.js';
@@ -24,6 +24,11 @@ import { isWhitespaceCode } from './whitespace.js';
 export interface FinalSlotParserOptions {
   /** This session's nonce (`createNonce()`); only `<ai-agent-<nonce>-FINAL>` counts. */
   nonce: string;
+  /**
+   * Takes the events as they complete: `push` and `end` then return the shared empty array.
+   * For a consumer that acts on each event at once (no array nor event object per chunk).
+   */
+  sink?: SlotSink;
 }
 
 const LT = 0x3c;
@@ -48,7 +53,7 @@ export class FinalSlotParser {
   private ended = false;
   private finalResult: FinalSlotResult | undefined;
 
-  private readonly rec = new SlotRecorder();
+  private readonly rec: SlotRecorder;
   /** Every chunk, in order: the texts of the result are slices of it. */
   private readonly input = new TextAccumulator();
   /** Characters pushed before the current chunk: `consumed + i` is a position in the input. */
@@ -83,6 +88,7 @@ export class FinalSlotParser {
     assertNonce(options?.nonce);
     this.nonce = options.nonce;
     this.closeTag = `</ai-agent-${options.nonce}-FINAL>`;
+    this.rec = new SlotRecorder(options.sink);
   }
 
   /** Feeds the next piece of text; returns what it completed (a shared empty array when nothing). */

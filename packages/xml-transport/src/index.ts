@@ -23,6 +23,7 @@ export type {
   SlotEvent,
   SlotFound,
   SlotNotFound,
+  SlotSink,
 } from './slot-events.js';
 export { TextAccumulator } from './text-accumulator.js';
 export { stripLeadingThink, type ThinkSplit } from './think.js';

@@ -55,3 +55,13 @@ export interface SlotFound extends SlotResultBase {
 }
 
 export type FinalSlotResult = SlotNotFound | SlotFound;
+
+/**
+ * Takes a parser's events as they complete, instead of an array per call (see
+ * `FinalSlotParserOptions.sink`): text as its type and text, merged as in the arrays, the other
+ * events as they are.
+ */
+export interface SlotSink {
+  slotText(type: 'think' | 'outside' | 'content', text: string): void;
+  slotEvent(event: Exclude<SlotEvent, { type: 'think' | 'outside' | 'content' }>): void;
+}

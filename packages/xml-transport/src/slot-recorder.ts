@@ -1,4 +1,4 @@
-import type { IgnoredTag, SlotEvent } from './slot-events.js';
+import type { IgnoredTag, SlotEvent, SlotSink } from './slot-events.js';
 
 export type TextType = 'outside' | 'content' | 'think';
 
@@ -18,9 +18,21 @@ export class SlotRecorder {
   readonly ignored: IgnoredTag[] = [];
   private out: SlotEvent[] | undefined;
   private lastText: TextEvent | undefined;
+  // With a sink: the text not handed over yet (merged while its type goes on), no event objects.
+  private pendingType: TextType | undefined;
+  private pendingText = '';
 
-  /** Hands over the events of the current call (a shared frozen empty array when none). */
+  constructor(private readonly sink?: SlotSink) {}
+
+  /**
+   * Hands over the events of the current call (a shared frozen empty array when none); with a
+   * sink, gives it the text still pending and returns the empty array.
+   */
   take(): readonly SlotEvent[] {
+    if (this.sink !== undefined) {
+      this.flushPending(this.sink);
+      return NO_EVENTS;
+    }
     const events = this.out;
     this.out = undefined;
     this.lastText = undefined;
@@ -29,6 +41,16 @@ export class SlotRecorder {
 
   text(type: TextType, text: string): void {
     if (text.length === 0) return;
+    if (this.sink !== undefined) {
+      if (this.pendingType === type) {
+        this.pendingText += text;
+        return;
+      }
+      this.flushPending(this.sink);
+      this.pendingType = type;
+      this.pendingText = text;
+      return;
+    }
     const last = this.lastText;
     if (last !== undefined && last.type === type) {
       last.text += text;
@@ -39,9 +61,23 @@ export class SlotRecorder {
     this.lastText = event;
   }
 
-  event(event: SlotEvent): void {
+  event(event: Exclude<SlotEvent, TextEvent>): void {
+    if (this.sink !== undefined) {
+      this.flushPending(this.sink);
+      this.sink.slotEvent(event);
+      return;
+    }
     this.push(event);
     this.lastText = undefined;
+  }
+
+  private flushPending(sink: SlotSink): void {
+    const type = this.pendingType;
+    if (type === undefined) return;
+    const text = this.pendingText;
+    this.pendingType = undefined;
+    this.pendingText = '';
+    sink.slotText(type, text);
   }
 
   ignore(tag: string, reason: string): void {

@@ -1,27 +1,29 @@
-/** Pieces up to this length are copied into the buffer. */
+/** Pieces up to this length wait in a short list, joined once they make `SMALL_RUN` characters. */
 const SMALL_PIECE = 8;
-/** The buffer starts this small and doubles up to `BUFFER_UNITS` (most streams are short). */
-const FIRST_BUFFER_UNITS = 64;
-const BUFFER_UNITS = 4096;
+/** Small pieces are joined into strings of about this many characters. */
+const SMALL_RUN = 64;
 /** Pieces are joined into strings of about this many characters as they come. */
 const BATCH_CHARS = 65_536;
 
 /**
  * Collects text pieces in linear time and compact memory. Streams deliver many small
  * pieces (often one character, usually a few tokens): keeping each as its own string costs
- * a header per piece and an array slot, several times the text itself. So tiny pieces are
- * copied into a UTF-16 buffer (grown by doubling, so a short stream holds a small one), and pieces are joined in batches of about 64K characters as
- * they come; only pieces of a batch's size or more are kept as they are. Everything is
- * joined once, at the end. Lone surrogates survive unchanged.
+ * a header per piece and an array slot, several times the text itself. So tiny pieces wait in
+ * a short list only until they make 64 characters, and are joined into one string then; runs
+ * and larger pieces are joined in batches of about 64K characters as they come; only pieces of
+ * a batch's size or more are kept as they are. Everything is joined once, at the end. No typed
+ * buffer: an ArrayBuffer per stream cost more than the rest of a short stream's accumulation.
+ * Lone surrogates survive unchanged.
  */
 export class TextAccumulator {
   /** Joined batches and large pieces, in order. */
   private readonly parts: string[] = [];
-  /** Pieces of the current batch, in order (the buffer's text comes first when flushed). */
-  private batch: string[] = [];
+  /** Pieces of the current batch, in order (made with its first piece: an empty list's first push reserves 17 slots). */
+  private batch: string[] | undefined;
   private batchChars = 0;
-  private buffer: Uint16Array | undefined;
-  private used = 0;
+  /** Small pieces not joined yet, in order (they come after the batch's). */
+  private small: string[] | undefined;
+  private smallChars = 0;
   private joined: string | undefined;
   private total = 0;
 
@@ -36,15 +38,13 @@ export class TextAccumulator {
     this.joined = undefined;
     this.total += length;
     if (length <= SMALL_PIECE) {
-      if (this.used + length > BUFFER_UNITS) this.flushBuffer();
-      let used = this.used;
-      let buffer = this.buffer;
-      if (buffer === undefined || used + length > buffer.length) buffer = this.grow(used + length);
-      for (let k = 0; k < length; k++) buffer[used++] = text.charCodeAt(k);
-      this.used = used;
+      if (this.small === undefined) this.small = [text];
+      else this.small.push(text);
+      this.smallChars += length;
+      if (this.smallChars >= SMALL_RUN) this.flushSmall();
       return;
     }
-    this.flushBuffer();
+    this.flushSmall();
     if (length >= BATCH_CHARS) {
       this.flushBatch();
       this.parts.push(text);
@@ -55,7 +55,7 @@ export class TextAccumulator {
 
   toString(): string {
     if (this.joined === undefined) {
-      this.flushBuffer();
+      this.flushSmall();
       this.flushBatch();
       this.joined = this.parts.length === 1 ? this.parts[0]! : this.parts.join('');
       this.parts.length = 0;
@@ -65,31 +65,25 @@ export class TextAccumulator {
   }
 
   private addToBatch(text: string): void {
-    this.batch.push(text);
+    if (this.batch === undefined) this.batch = [text];
+    else this.batch.push(text);
     this.batchChars += text.length;
     if (this.batchChars >= BATCH_CHARS) this.flushBatch();
   }
 
   private flushBatch(): void {
-    if (this.batch.length === 0) return;
-    this.parts.push(this.batch.length === 1 ? this.batch[0]! : this.batch.join(''));
-    this.batch = [];
+    const batch = this.batch;
+    if (batch === undefined) return;
+    this.parts.push(batch.length === 1 ? batch[0]! : batch.join(''));
+    this.batch = undefined;
     this.batchChars = 0;
   }
 
-  /** A buffer of at least `units` (doubled, at most `BUFFER_UNITS`), holding what was buffered. */
-  private grow(units: number): Uint16Array {
-    const size = Math.min(BUFFER_UNITS, Math.max(FIRST_BUFFER_UNITS, (this.buffer?.length ?? 0) * 2, units));
-    const grown = new Uint16Array(size);
-    if (this.buffer !== undefined) grown.set(this.buffer.subarray(0, this.used));
-    this.buffer = grown;
-    return grown;
-  }
-
-  private flushBuffer(): void {
-    if (this.used === 0 || this.buffer === undefined) return;
-    const text = String.fromCharCode.apply(null, this.buffer.subarray(0, this.used) as unknown as number[]);
-    this.used = 0;
-    this.addToBatch(text);
+  private flushSmall(): void {
+    const small = this.small;
+    if (small === undefined) return;
+    this.small = undefined;
+    this.smallChars = 0;
+    this.addToBatch(small.length === 1 ? small[0]! : small.join(''));
   }
 }

@@ -177,15 +177,19 @@ class SessionParts implements CheckpointParts {
   }
 }
 
-/** Each `tool()`'s own `needsApproval`, by name. */
-function toolRules(tools: AgentSessionConfig['tools']): Map<string, ApprovalRule> {
-  const rules = new Map<string, ApprovalRule>();
+/** No tool asks for approval itself: shared, read only. */
+const NO_TOOL_RULES: ReadonlyMap<string, ApprovalRule> = new Map();
+
+/** Each `tool()`'s own `needsApproval`, by name (a map made only when some tool has one). */
+function toolRules(tools: AgentSessionConfig['tools']): ReadonlyMap<string, ApprovalRule> {
+  let rules: Map<string, ApprovalRule> | undefined;
   for (const entry of tools ?? []) {
     if (!isTool(entry) || entry.needsApproval === undefined || entry.needsApproval === false) continue;
     const needs = entry.needsApproval;
+    rules ??= new Map();
     rules.set(entry.name, needs === true ? () => true : (_tool, args) => needs(args));
   }
-  return rules;
+  return rules ?? NO_TOOL_RULES;
 }
 
 /** Decisions must name calls the resumed session is waiting for. */

@@ -37,14 +37,18 @@ const definitionTokens = new PerCounter(() => new WeakMap<ToolDefinition, number
  */
 export class TokenEstimator {
   private readonly cache = new WeakMap<object, number>();
-  private readonly exact: CountTokens;
-  /** Never below `exact` and cheap (loads no tokenizer); `exact` itself when the client has none. */
-  private readonly bound: CountTokens;
+  // The client and its methods, called through `exact` and `bound` (no closures per session).
+  private readonly client: Pick<ModelClient, 'countTokens' | 'countTokensBound'> | undefined;
+  private readonly exactMethod: CountTokens | undefined;
+  private readonly boundMethod: CountTokens | undefined;
   private readonly hasBound: boolean;
   /** Kept once seen: a tokenizer, once loaded, stays loaded. */
   private tokenizerLoaded = false;
-  /** The last texts counted: the same text is counted once, however many checks it passes. */
-  private readonly recent = new Map<string, number>();
+  /**
+   * The last long texts counted: the same text is counted once, however many checks it passes.
+   * Made with the first long text (many sessions count none).
+   */
+  private recent: Map<string, number> | undefined;
   /** Short texts, shared with every estimator of the same counting function; none for the heuristic. */
   private readonly short: Map<string, number> | undefined;
   /** The counting function: estimates made with it can be shared across sessions. */
@@ -63,13 +67,25 @@ export class TokenEstimator {
    */
   constructor(client?: Pick<ModelClient, 'countTokens' | 'countTokensBound'>) {
     const method = client?.countTokens;
-    this.exact = method === undefined ? heuristicTokens : (text) => method.call(client, text);
-    const bound = method === undefined ? undefined : client?.countTokensBound;
-    this.hasBound = bound !== undefined;
-    this.bound = bound === undefined ? (text) => this.count(text) : (text) => bound.call(client, text);
+    this.client = client;
+    this.exactMethod = method;
+    this.boundMethod = method === undefined ? undefined : client?.countTokensBound;
+    this.hasBound = this.boundMethod !== undefined;
     this.countingKey = method ?? heuristicTokens;
     this.definitions = definitionTokens.for(this.countingKey);
     this.short = method === undefined ? undefined : shortTextTokens.for(method);
+  }
+
+  /** The client's count, or the heuristic when it has none. */
+  private exact(text: string): number {
+    const method = this.exactMethod;
+    return method === undefined ? heuristicTokens(text) : method.call(this.client, text);
+  }
+
+  /** Never below `exact` and cheap (loads no tokenizer); the (cached) exact count when the client has none. */
+  private bound(text: string): number {
+    const method = this.boundMethod;
+    return method === undefined ? this.count(text) : method.call(this.client, text);
   }
 
   /** The exact count, made once per text: per process for short texts, per session for recent ones. */
@@ -77,7 +93,8 @@ export class TokenEstimator {
     if (text.length === 0) return 0;
     if (this.short === undefined) return this.exact(text);
     const isShort = text.length <= SHORT_TEXT;
-    const memo = isShort ? this.short : this.recent;
+    if (!isShort) this.recent ??= new Map();
+    const memo = isShort ? this.short : this.recent!;
     const limit = isShort ? SHORT_TEXTS : RECENT_TEXTS;
     let tokens = memo.get(text);
     if (tokens === undefined) {

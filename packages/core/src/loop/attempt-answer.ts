@@ -25,15 +25,16 @@ export class AttemptAnswer {
   actualProvider: string | undefined;
   actualModel: string | undefined;
   // Reasoning may stream in millions of small deltas: accumulated, not concatenated (`+=` builds
-  // a rope of one node per delta before it is flattened).
-  private reasoningText = new TextAccumulator();
+  // a rope of one node per delta before it is flattened). Made with the first reasoning delta:
+  // most answers have none.
+  private reasoningText: TextAccumulator | undefined;
 
   constructor(
     nonce: string,
     private readonly recorder: SessionRecorder,
     expected: ExpectedOutput,
-    /** Says a provider's notice in the attempt's log line. */
-    private readonly logNotice: (message: string) => void,
+    /** Says a provider's notice in the attempt's log. */
+    private readonly notices: { logNotice(message: string): void },
   ) {
     this.reader = new SlotReader(nonce, recorder, expected);
   }
@@ -46,6 +47,7 @@ export class AttemptAnswer {
         break;
       case 'reasoning-delta':
         if (event.text.length > 0) {
+          this.reasoningText ??= new TextAccumulator();
           this.reasoningText.add(event.text);
           this.recorder.emit({ type: 'thinking', text: event.text }, 'stream');
         }
@@ -54,8 +56,8 @@ export class AttemptAnswer {
           event.redactedData !== undefined ||
           event.providerData !== undefined
         ) {
-          this.reasoning.push(closeReasoning(this.reasoningText.toString(), event));
-          this.reasoningText = new TextAccumulator();
+          this.reasoning.push(closeReasoning(this.reasoningText?.toString() ?? '', event));
+          this.reasoningText = undefined;
         }
         break;
       case 'tool-call':
@@ -65,7 +67,7 @@ export class AttemptAnswer {
         this.usage = event.usage;
         break;
       case 'notice':
-        this.logNotice(event.message);
+        this.notices.logNotice(event.message);
         break;
       case 'finish':
         this.stopReason = event.stopReason;
@@ -78,7 +80,9 @@ export class AttemptAnswer {
 
   /** Ends the answer: the slot's outcome and all the thinking, reasoning parts then `<think>` text. */
   end(): { slot: SlotOutcome; thinking: string } {
-    if (this.reasoningText.length > 0) this.reasoning.push({ text: this.reasoningText.toString() });
+    const reasoningText = this.reasoningText;
+    if (reasoningText !== undefined && reasoningText.length > 0)
+      this.reasoning.push({ text: reasoningText.toString() });
     const slot = this.reader.end();
     const { reasoning } = this;
     const thinking =

@@ -15,8 +15,8 @@ import {
 import { errorMessage } from '@agent/protocol/util';
 import type { OpTreeBuilder } from '../observe/op-tree.js';
 import type { SessionRecorder } from '../observe/recorder.js';
-import type { AbortFanout } from '../tools/abort-fanout.js';
 import { AttemptAnswer } from './attempt-answer.js';
+import type { SessionCancel } from './session-cancel.js';
 import type { SlotOutcome } from './slot-reader.js';
 import { StreamDrain } from './stream-drain.js';
 
@@ -47,9 +47,8 @@ export interface AttemptContext {
   nonce: string;
   /** The report the session asks for: decides whether the report's body streams live. */
   expected: ExpectedOutput;
-  signal: AbortSignal;
-  /** The session's signal, listened to once for everything in flight (no listener per attempt). */
-  cancel: AbortFanout;
+  /** The session's cancellation: its signal goes to the client, and it tells the attempt directly. */
+  cancel: SessionCancel;
   timeoutMs: number;
   agentPath: string;
   now: () => number;
@@ -69,16 +68,7 @@ export async function runModelAttempt(
   attempt: number,
 ): Promise<AttemptOutcome> {
   const { client } = target;
-  const { recorder } = context;
-  const label = `${client.provider}:${client.model}`;
-  const scope: AttemptScope = {
-    target,
-    context,
-    attempt,
-    label,
-    node: context.opTree.begin(turnNode, 'llm', label),
-    started: context.now(),
-  };
+  const scope = new AttemptScope(target, context, turnNode, attempt);
   // The client gets the session's own signal and the timeout; no controller is made per call.
   // A client that ignores both is still stopped: the watchdog ends our wait a second later.
   const drain = new StreamDrain<ModelStreamEvent>();
@@ -94,52 +84,60 @@ export async function runModelAttempt(
       }),
     );
   }, context.timeoutMs + 1_000);
-  const onSessionAbort = () => drain.stop(context.signal.reason);
-  context.cancel.add(onSessionAbort);
-  const answer = new AttemptAnswer(context.nonce, recorder, context.expected, (message) =>
-    logAttempt(scope, 'VRB', 'request', `attempt ${attempt}: ${message}`),
-  );
-  logAttempt(
-    scope,
+  const onSessionAbort = (reason: unknown) => drain.stop(reason);
+  context.cancel.hear(onSessionAbort);
+  const answer = new AttemptAnswer(context.nonce, context.recorder, context.expected, scope);
+  scope.log(
     'VRB',
     'request',
     `attempt ${attempt}: ${request.messages.length} messages, ${request.tools?.length ?? 0} tools`,
   );
   try {
-    const stream = client.stream(request, { signal: context.signal, timeoutMs: context.timeoutMs });
+    const stream = client.stream(request, { signal: context.cancel.signal, timeoutMs: context.timeoutMs });
     const iterator = stream[Symbol.asyncIterator]();
     try {
       await drain.run(iterator, answer.take);
     } finally {
-      if (watchdogFired || context.signal.aborted) void iterator.return?.()?.catch(() => {});
+      if (watchdogFired || context.cancel.signal.aborted) void iterator.return?.()?.catch(() => {});
     }
     return attemptSucceeded(scope, answer);
   } catch (thrown) {
     return attemptFailed(scope, answer, thrown);
   } finally {
     clearTimeout(watchdog);
-    context.cancel.delete(onSessionAbort);
+    context.cancel.forget(onSessionAbort);
   }
 }
 
-/** What an attempt's ending records to: its target, context, attempt number, op node and start. */
-interface AttemptScope {
-  target: ModelTarget;
-  context: AttemptContext;
-  attempt: number;
+/**
+ * What an attempt's ending records to: its target, context, attempt number, op node, start and
+ * log (a class: its log lines need no closures made per attempt).
+ */
+class AttemptScope {
   /** `provider:model`, the log lines' remote identifier. */
-  label: string;
-  node: OpNode;
-  started: number;
-}
+  readonly label: string;
+  readonly node: OpNode;
+  readonly started: number;
 
-function logAttempt(
-  scope: AttemptScope,
-  severity: 'VRB' | 'WRN' | 'THK',
-  direction: 'request' | 'response',
-  message: string,
-): void {
-  scope.context.recorder.line(severity, direction, 'llm', scope.label, message);
+  constructor(
+    readonly target: ModelTarget,
+    readonly context: AttemptContext,
+    turnNode: OpNode,
+    readonly attempt: number,
+  ) {
+    this.label = `${target.client.provider}:${target.client.model}`;
+    this.node = context.opTree.begin(turnNode, 'llm', this.label);
+    this.started = context.now();
+  }
+
+  log(severity: 'VRB' | 'WRN' | 'THK', direction: 'request' | 'response', message: string): void {
+    this.context.recorder.line(severity, direction, 'llm', this.label, message);
+  }
+
+  /** A provider's notice, said in the attempt's log. */
+  logNotice(message: string): void {
+    this.log('VRB', 'request', `attempt ${this.attempt}: ${message}`);
+  }
 }
 
 /** The answer came whole: its thinking logged, its accounting recorded, its parts handed on. */
@@ -147,7 +145,7 @@ function attemptSucceeded(scope: AttemptScope, answer: AttemptAnswer): AttemptSu
   const { context } = scope;
   const { slot, thinking } = answer.end();
   const latencyMs = context.now() - scope.started;
-  if (thinking.length > 0) logAttempt(scope, 'THK', 'response', thinking);
+  if (thinking.length > 0) scope.log('THK', 'response', thinking);
   const { usage, stopReason, rawStopReason, toolCalls } = answer;
   const entry = llmEntry(scope, 'ok', latencyMs, usage, {
     stopReason: rawStopReason ?? stopReason,
@@ -156,8 +154,7 @@ function attemptSucceeded(scope: AttemptScope, answer: AttemptAnswer): AttemptSu
   });
   context.recorder.account(entry);
   context.opTree.end(scope.node, 'ok', entry);
-  logAttempt(
-    scope,
+  scope.log(
     'VRB',
     'response',
     `attempt ${scope.attempt}: ${entry.tokens.inputTokens} in, ${entry.tokens.outputTokens} out, ${toolCalls.length} tool calls, stop ${rawStopReason ?? stopReason ?? 'unknown'}, ${latencyMs} ms`,
@@ -179,7 +176,7 @@ function attemptSucceeded(scope: AttemptScope, answer: AttemptAnswer): AttemptSu
 function attemptFailed(scope: AttemptScope, answer: AttemptAnswer, thrown: unknown): AttemptFailure {
   const { context } = scope;
   const { client } = scope.target;
-  const error = context.signal.aborted
+  const error = context.cancel.signal.aborted
     ? new ModelError({
         kind: 'aborted',
         message: 'the session was cancelled',
@@ -194,8 +191,7 @@ function attemptFailed(scope: AttemptScope, answer: AttemptAnswer, thrown: unkno
   });
   context.recorder.account(entry);
   context.opTree.end(scope.node, 'failed', entry, error.kind);
-  logAttempt(
-    scope,
+  scope.log(
     error.kind === 'aborted' ? 'VRB' : 'WRN',
     'response',
     `attempt ${scope.attempt} failed: ${error.kind}${error.status === undefined ? '' : ` (HTTP ${error.status})`}: ${error.message}`,

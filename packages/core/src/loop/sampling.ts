@@ -16,11 +16,16 @@ const SAMPLING_KEYS = [
   'stream',
 ] as const satisfies readonly (keyof SamplingOptions)[];
 
+/** A config that sets none: one shared, read-only empty set (not an object kept per session). */
+const NO_SAMPLING: SamplingOptions = Object.freeze({});
+
 /** The config's request options, only those it sets. */
 export function samplingOptions(config: SamplingOptions): SamplingOptions {
-  const out: SamplingOptions = {};
+  let out: SamplingOptions | undefined;
   for (const key of SAMPLING_KEYS) {
-    if (config[key] !== undefined) Object.assign(out, { [key]: config[key] });
+    if (config[key] === undefined) continue;
+    out ??= {};
+    Object.assign(out, { [key]: config[key] });
   }
-  return out;
+  return out ?? NO_SAMPLING;
 }

@@ -1,6 +1,6 @@
 import { checkWrapper } from '@agent/final-report';
 import { type ExpectedOutput, TEXT_OUTPUT_FORMATS } from '@agent/protocol';
-import { FinalSlotParser, type FinalSlotResult, type SlotEvent } from '@agent/xml-transport';
+import { FinalSlotParser, type FinalSlotResult, type SlotEvent, type SlotSink } from '@agent/xml-transport';
 import type { SessionRecorder } from '../observe/recorder.js';
 
 /** What one answer's text held, as far as the final report is concerned. */
@@ -31,9 +31,10 @@ export interface SlotOutcome {
  * with a valid status and raw encoding streams to `output` events as it arrives (source
  * `stream`); anything else (an invalid status, base64, `json`, `slack-block-kit`,
  * `sub-agent`) is held, and goes out only once committed (source `finalize`). Everything
- * else is kept for fallbacks.
+ * else is kept for fallbacks. The parser hands each event to this reader as it completes (its
+ * sink): no array nor event object per streamed chunk.
  */
-export class SlotReader {
+export class SlotReader implements SlotSink {
   private readonly parser: FinalSlotParser;
   private live = false;
   private streamedChars = 0;
@@ -43,15 +44,15 @@ export class SlotReader {
     private readonly recorder: SessionRecorder,
     private readonly expected: ExpectedOutput,
   ) {
-    this.parser = new FinalSlotParser({ nonce });
+    this.parser = new FinalSlotParser({ nonce, sink: this });
   }
 
   push(text: string): void {
-    this.handle(this.parser.push(text));
+    this.parser.push(text);
   }
 
   end(): SlotOutcome {
-    this.handle(this.parser.end());
+    this.parser.end();
     const result = this.parser.result;
     // The parser keeps the text once; its payload and outside text are slices of it, so the
     // conversation's copy of the answer and the report share one string.
@@ -77,18 +78,20 @@ export class SlotReader {
     this.streamedChars = 0;
   }
 
-  private handle(events: readonly SlotEvent[]): void {
-    for (const event of events) {
-      if (event.type === 'open') {
-        this.live = streamsLive(event.attributes, this.expected);
-      } else if (event.type === 'content' && event.text.length > 0) {
-        if (!this.live) continue;
-        this.streamedChars += event.text.length;
-        this.recorder.emit({ type: 'output', text: event.text }, 'stream');
-      } else if (event.type === 'think' && event.text.length > 0) {
-        this.recorder.emit({ type: 'thinking', text: event.text }, 'stream');
-      }
+  /** The parser's text, as it completes (`SlotSink`). */
+  slotText(type: 'think' | 'outside' | 'content', text: string): void {
+    if (type === 'content' && text.length > 0) {
+      if (!this.live) return;
+      this.streamedChars += text.length;
+      this.recorder.emit({ type: 'output', text }, 'stream');
+    } else if (type === 'think' && text.length > 0) {
+      this.recorder.emit({ type: 'thinking', text }, 'stream');
     }
+  }
+
+  /** The parser's other events, as they complete (`SlotSink`): the report's opening tag decides. */
+  slotEvent(event: Exclude<SlotEvent, { type: 'think' | 'outside' | 'content' }>): void {
+    if (event.type === 'open') this.live = streamsLive(event.attributes, this.expected);
   }
 }
 

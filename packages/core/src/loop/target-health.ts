@@ -20,7 +20,8 @@ interface Health {
  * the last error it gave, to say in the result why no model answered. An answer clears both.
  */
 export class TargetHealth {
-  private readonly byTarget = new Map<ModelTarget, Health>();
+  /** Made at the first failure: most sessions never see one (an empty map is ~180 bytes kept). */
+  private byTarget: Map<ModelTarget, Health> | undefined;
   private readonly backoff: ReturnType<typeof backoffFor>;
 
   constructor(
@@ -42,12 +43,12 @@ export class TargetHealth {
 
   /** The target answered: its backoff starts over and its old error no longer explains anything. */
   answered(target: ModelTarget): void {
-    this.byTarget.delete(target);
+    this.byTarget?.delete(target);
   }
 
   /** Milliseconds to wait before calling this target now (0 when it may be called at once). */
   waitBefore(target: ModelTarget, now: number): number {
-    const retryAt = this.byTarget.get(target)?.retryAt;
+    const retryAt = this.byTarget?.get(target)?.retryAt;
     return retryAt === undefined ? 0 : Math.max(0, retryAt - now);
   }
 
@@ -55,13 +56,14 @@ export class TargetHealth {
   lastErrors(): string[] {
     const out: string[] = [];
     for (const target of this.targets) {
-      const error = this.byTarget.get(target)?.lastError;
+      const error = this.byTarget?.get(target)?.lastError;
       if (error !== undefined) out.push(error);
     }
     return out;
   }
 
   private of(target: ModelTarget): Health {
+    this.byTarget ??= new Map();
     let health = this.byTarget.get(target);
     if (health === undefined) {
       health = {};

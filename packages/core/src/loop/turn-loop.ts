@@ -17,7 +17,6 @@ import { type GuardTrigger, logContextGuard } from '../context/guard-log.js';
 import type { TokenEstimator } from '../context/token-estimator.js';
 import type { OpTreeBuilder } from '../observe/op-tree.js';
 import type { SessionRecorder } from '../observe/recorder.js';
-import type { AbortFanout } from '../tools/abort-fanout.js';
 import type { ApprovalGate } from '../tools/approval-gate.js';
 import type { ResultSizer } from '../tools/result-sizer.js';
 import type { ToolExecutor } from '../tools/tool-executor.js';
@@ -27,6 +26,7 @@ import { classifyModelError } from './error-policy.js';
 import { type AttemptContext, runModelAttempt } from './model-attempt.js';
 import type { RetryBackoffSettings } from './retry-delay.js';
 import type { SamplingOptions } from './sampling.js';
+import type { SessionCancel } from './session-cancel.js';
 import type { SessionState } from './session-state.js';
 import { TargetHealth } from './target-health.js';
 import type { TargetRotation } from './target-rotation.js';
@@ -58,8 +58,8 @@ export interface TurnLoopOptions {
   llmTimeoutMs: number;
   sampling: SamplingOptions;
   signal: AbortSignal;
-  /** The session's signal, listened to once for every model attempt and tool call in flight. */
-  cancel: AbortFanout;
+  /** Tells the model attempt in flight that the session was cancelled (`signal` aborts with it). */
+  cancel: SessionCancel;
   agentPath: string;
   now: () => number;
   sleep: (ms: number, signal: AbortSignal) => Promise<void>;
@@ -89,7 +89,6 @@ export class TurnLoop {
       opTree: o.opTree,
       nonce: o.nonce,
       expected: o.expected,
-      signal: o.signal,
       cancel: o.cancel,
       timeoutMs: o.llmTimeoutMs,
       agentPath: o.agentPath,

@@ -27,17 +27,37 @@ export interface TurnNotice {
   readonly rawTokensBound: number;
 }
 
-/** A notice whose head and body are counted only when `rawTokens` is read. */
+/**
+ * A notice whose head and body are counted only when `rawTokens` is read, and joined only when
+ * `text` is (the next turn's notice, rendered for this turn's tool-result checks, is only counted).
+ */
 class CountedNotice implements TurnNotice {
-  readonly text: string;
+  private joined: string | undefined;
   private raw: number | undefined;
+  // What it was rendered for, as `sameNotice` compares it (not the whole input: kept per session).
+  readonly turn: number;
+  readonly attempt: number;
+  readonly contextPercent: number;
+  readonly forcedFinal: ForcedFinalReason | undefined;
+  readonly allowedTools: readonly string[];
 
   constructor(
     private readonly tokens: NoticeTokens,
     private readonly head: string,
     private readonly body: NoticeBody,
+    input: TurnNoticeInput,
+    readonly lastAttempt: boolean,
   ) {
-    this.text = joinXmlNext(head, body.text);
+    this.turn = input.turn;
+    this.attempt = input.attempt;
+    this.contextPercent = input.contextPercent;
+    this.forcedFinal = input.forcedFinal;
+    this.allowedTools = input.allowedTools;
+  }
+
+  get text(): string {
+    this.joined ??= joinXmlNext(this.head, this.body.text);
+    return this.joined;
   }
 
   get rawTokens(): number {
@@ -104,11 +124,17 @@ function noticeHead(input: TurnNoticeInput): string {
  * A session's ephemeral XML-NEXT notices (never stored in the conversation), with their token
  * counts (made when first read). Only the head (turn, attempt, context use) changes between
  * requests; the body is rendered and counted once per variant (a normal turn, the final turn, the last attempt), and
- * the last notice is kept, since a turn's projection and its first request send the same one.
+ * the last two notices are kept: a turn's projection and its first request send the same one,
+ * and the next turn's notice (for this turn's tool-result checks) is rendered between them.
  */
 export class TurnNotices {
-  private readonly bodies = new Map<string, NoticeBody>();
-  private last: { input: TurnNoticeInput; lastAttempt: boolean; notice: TurnNotice } | undefined;
+  // The first variant's body in fields, others in a map made at the second: most sessions end
+  // on their first variant (an empty map is ~180 bytes kept for the whole session).
+  private firstVariant: string | undefined;
+  private firstBody: NoticeBody | undefined;
+  private otherBodies: Map<string, NoticeBody> | undefined;
+  private last: CountedNotice | undefined;
+  private previous: CountedNotice | undefined;
 
   constructor(private readonly tokens: NoticeTokens) {}
 
@@ -116,22 +142,34 @@ export class TurnNotices {
     const lastAttempt = input.attempt > 1 && input.attempt >= input.maxAttempts;
     const last = this.last;
     // Compared field by field, not through a key string: a turn asks for its notice several times.
-    if (last !== undefined && last.lastAttempt === lastAttempt && sameNotice(last.input, input))
-      return last.notice;
+    if (last !== undefined && last.lastAttempt === lastAttempt && sameNotice(last, input)) return last;
+    const previous = this.previous;
+    if (previous !== undefined && previous.lastAttempt === lastAttempt && sameNotice(previous, input)) {
+      this.previous = last;
+      this.last = previous;
+      return previous;
+    }
     const variant = `${input.forcedFinal ?? ''}/${input.allowedTools.join(',')}/${lastAttempt}`;
-    let body = this.bodies.get(variant);
+    let body = variant === this.firstVariant ? this.firstBody : this.otherBodies?.get(variant);
     if (body === undefined) {
       body = this.tokens.body(`${sessionKey(input)}/${variant}`, (nonce) => noticeBody(input, nonce));
-      this.bodies.set(variant, body);
+      if (this.firstVariant === undefined) {
+        this.firstVariant = variant;
+        this.firstBody = body;
+      } else {
+        this.otherBodies ??= new Map();
+        this.otherBodies.set(variant, body);
+      }
     }
-    const notice = new CountedNotice(this.tokens, noticeHead(input), body);
-    this.last = { input, lastAttempt, notice };
+    const notice = new CountedNotice(this.tokens, noticeHead(input), body, input, lastAttempt);
+    this.previous = last;
+    this.last = notice;
     return notice;
   }
 }
 
 /** Same head and same body variant (the session's fixed fields never change). */
-function sameNotice(a: TurnNoticeInput, b: TurnNoticeInput): boolean {
+function sameNotice(a: CountedNotice, b: TurnNoticeInput): boolean {
   if (a.turn !== b.turn || a.attempt !== b.attempt || a.contextPercent !== b.contextPercent) return false;
   if (a.forcedFinal !== b.forcedFinal || a.allowedTools.length !== b.allowedTools.length) return false;
   for (let i = 0; i < a.allowedTools.length; i++) if (a.allowedTools[i] !== b.allowedTools[i]) return false;

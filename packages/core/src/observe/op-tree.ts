@@ -7,6 +7,12 @@ import {
   type SessionNode,
 } from '@agent/protocol';
 
+/**
+ * A running session's totals: all zero until `finish` sums the tree, so every running root
+ * shares this one (read-only) instead of keeping an object of its own.
+ */
+const RUNNING_TOTALS: OpTotals = Object.freeze(emptyTotals());
+
 /** Builds the session's op tree as operations start and end; totals are summed once, at the end. */
 export class OpTreeBuilder {
   readonly root: SessionNode;
@@ -34,7 +40,7 @@ export class OpTreeBuilder {
       startedAt: now(),
       status: 'running',
       children: [],
-      totals: emptyTotals(),
+      totals: RUNNING_TOTALS,
     };
   }
 

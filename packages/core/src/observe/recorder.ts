@@ -13,8 +13,9 @@ export class SessionRecorder {
   readonly accounting: AccountingEntry[] = [];
   private readonly metaPlain: AgentEventMeta;
   private readonly metaStream: AgentEventMeta;
-  private readonly metaFinalize: AgentEventMeta;
-  private readonly metaFinal: AgentEventMeta;
+  // Made when first used: a streamed report needs no `finalize` meta, and the final one comes last.
+  private metaFinalize: AgentEventMeta | undefined;
+  private metaFinal: AgentEventMeta | undefined;
   /** Set by the session so every log line carries the current turn. */
   turn = 0;
   callbackFailures = 0;
@@ -26,8 +27,6 @@ export class SessionRecorder {
   ) {
     this.metaPlain = frozenMeta(base, false);
     this.metaStream = frozenMeta(base, false, 'stream');
-    this.metaFinalize = frozenMeta(base, false, 'finalize');
-    this.metaFinal = frozenMeta(base, true);
     this.agentPath = base.agentPath;
     this.headendId = base.headendId;
   }
@@ -43,11 +42,11 @@ export class SessionRecorder {
     if (this.onEvent === undefined) return;
     const meta =
       event.type === 'final_report'
-        ? this.metaFinal
+        ? this.finalMeta()
         : source === 'stream'
           ? this.metaStream
           : source === 'finalize'
-            ? this.metaFinalize
+            ? this.finalizeMeta()
             : this.metaPlain;
     try {
       this.onEvent(event, meta);
@@ -55,6 +54,16 @@ export class SessionRecorder {
       // A listener's bug must not end the run; it is counted and reported in the FIN summary.
       this.callbackFailures++;
     }
+  }
+
+  private finalMeta(): AgentEventMeta {
+    this.metaFinal ??= frozenMeta(this.metaPlain, true);
+    return this.metaFinal;
+  }
+
+  private finalizeMeta(): AgentEventMeta {
+    this.metaFinalize ??= frozenMeta(this.metaPlain, false, 'finalize');
+    return this.metaFinalize;
   }
 
   log(entry: Omit<LogEntry, 'timestamp'>): LogEntry {

@@ -34,6 +34,8 @@ export class ToolRegistry implements ToolLookup {
     signal: AbortSignal,
   ): Promise<ToolRegistry> {
     const registry = new ToolRegistry();
+    // No providers (a plain served agent): nothing to wait for, no allSettled of an empty list.
+    if (providers.length === 0) return registry;
     const listed = await Promise.allSettled(providers.map((provider) => provider.listTools({ signal })));
     listed.forEach((outcome, index) => {
       const provider = providers[index]!;

@@ -62,7 +62,9 @@ export function createOpenAiHeadend(options: HeadendOptions): Headend {
     const admitted = await admit(c, admission, respondOpenAi);
     if (!admitted.ok) return admitted.response;
     const { ticket } = admitted;
-    const id = `chatcmpl-${randomUUID()}`;
+    // Lowercased (it is already): randomUUID's text is a rope of a dozen nodes, and toLowerCase
+    // hands back one flat string, kept for the whole stream.
+    const id = `chatcmpl-${randomUUID()}`.toLowerCase();
     const input = { prompt: request.prompt, history: request.history };
     const base = {
       format: request.format,
@@ -132,7 +134,16 @@ function streamChat(
       const writes = writeQueue(stream);
       // A chunk's JSON around its delta, written once per stream (the same text JSON.stringify
       // gives for { id, object, created, model, choices: [{ index, delta, logprobs, finish_reason }] }).
-      const head = `{"id":${JSON.stringify(id)},"object":"chat.completion.chunk","created":${created},"model":${JSON.stringify(request.model)},"choices":[{"index":0,"delta":`;
+      // Joined, not a template: one flat string, not a rope walked again by every chunk's write.
+      const head = [
+        '{"id":',
+        JSON.stringify(id),
+        ',"object":"chat.completion.chunk","created":',
+        created,
+        ',"model":',
+        JSON.stringify(request.model),
+        ',"choices":[{"index":0,"delta":',
+      ].join('');
       const chunk = (delta: Record<string, unknown>, finishReason: string | null = null) =>
         writes.push(
           `${head}${JSON.stringify(delta)},"logprobs":null,"finish_reason":${JSON.stringify(finishReason)}}]}`,
