@@ -1,22 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import type { AgentResult } from '@agent/protocol';
-import { admit, writeQueue } from '../admit.js';
+import { admit } from '../admit.js';
 import type { Headend } from '../headend.js';
 import { createHeadendBase } from '../headend-base.js';
 import type { HeadendOptions } from '../headend-options.js';
 import { httpError, readJsonObject } from '../http-guards.js';
-import { ReportDeltas } from '../report-deltas.js';
-import { streamEvents } from '../sse-stream.js';
 import { requestTraceparent } from '../trace-context.js';
-import { answerText, failureMessage, inputRejection, usageTotals } from '../usage.js';
-import { anthropicErrorBody, respondAnthropic } from './anthropic-errors.js';
-import { MessageBlocks } from './message-blocks.js';
+import { respondAnthropic } from './anthropic-errors.js';
+import { answerMessage, type MessageCall, streamMessage } from './messages-answer.js';
 import { CONVERSATION_HEADER, parseMessagesRequest } from './messages-request.js';
-
-function usageOf(result: AgentResult) {
-  const totals = usageTotals(result);
-  return { input_tokens: totals.inputTokens, output_tokens: totals.outputTokens };
-}
 
 /** Anthropic-compatible headend: `GET /v1/models`, `POST /v1/messages` (streaming and not). */
 export function createAnthropicHeadend(options: HeadendOptions): Headend {
@@ -74,78 +65,8 @@ export function createAnthropicHeadend(options: HeadendOptions): Headend {
       stop_sequence: null,
       usage,
     });
-    if (!request.stream) {
-      try {
-        const reasoning: string[] = [];
-        const result = await agent.run(input, {
-          ...base,
-          onEvent: (event, meta) => {
-            if (event.type === 'thinking' && meta.isMaster && meta.source !== 'replay')
-              reasoning.push(event.text);
-          },
-        });
-        const rejection = inputRejection(result);
-        if (rejection !== undefined) return httpError(c, respondAnthropic, 'bad_request', rejection);
-        const text = answerText(result);
-        if (text === undefined) return httpError(c, respondAnthropic, 'server_error', failureMessage(result));
-        const content: unknown[] = [];
-        if (reasoning.length > 0)
-          content.push({ type: 'thinking', thinking: reasoning.join(''), signature: '' });
-        content.push({ type: 'text', text });
-        return c.json(message(content, 'end_turn', usageOf(result)));
-      } finally {
-        ticket.release();
-      }
-    }
-    return streamEvents(c, {}, async (stream) => {
-      stream.onAbort(() => ticket.abort('client disconnected'));
-      try {
-        const writes = writeQueue(stream);
-        const emit = (event: string, data: Record<string, unknown>) =>
-          writes.push({ event, data: JSON.stringify(data) });
-        emit('message_start', {
-          type: 'message_start',
-          message: message([], null, { input_tokens: 0, output_tokens: 0 }),
-        });
-        const blocks = new MessageBlocks(emit);
-        const deltas = new ReportDeltas();
-        let withdrawn: string | undefined;
-        const result = await agent.run(input, {
-          ...base,
-          onEvent: (event, meta) => {
-            if (withdrawn !== undefined) return;
-            const delta = deltas.onEvent(event, meta);
-            if (delta?.withdrawn !== undefined) {
-              // Sent text cannot be taken back in this protocol: end with an error, stop the run.
-              withdrawn = delta.withdrawn;
-              ticket.abort('the streamed answer was withdrawn');
-              return;
-            }
-            if (delta?.reasoning !== undefined) blocks.thinking(delta.reasoning);
-            if (delta?.content !== undefined) blocks.text(delta.content);
-          },
-        });
-        const text = withdrawn === undefined ? answerText(result) : undefined;
-        if (text === undefined) {
-          blocks.close();
-          emit('error', anthropicErrorBody('server_error', withdrawn ?? failureMessage(result)));
-        } else {
-          const rest = deltas.remainder(text);
-          if (rest !== undefined && rest !== '') blocks.text(rest);
-          else if (!blocks.wroteText) blocks.text('');
-          blocks.close();
-          emit('message_delta', {
-            type: 'message_delta',
-            delta: { stop_reason: 'end_turn', stop_sequence: null },
-            usage: usageOf(result),
-          });
-          emit('message_stop', { type: 'message_stop' });
-        }
-        await writes.flush();
-      } finally {
-        ticket.release();
-      }
-    });
+    const call: MessageCall = { agent, input, options: base, ticket, message };
+    return request.stream ? streamMessage(c, call) : answerMessage(c, call);
   });
 
   return { kind: 'anthropic', app, admission, authRequired: tokens !== undefined };
