@@ -111,97 +111,21 @@ export function createAgentToolsServer(options: AgentToolsOptions): Server {
     if (agent === undefined) {
       throw new McpError(ErrorCode.InvalidParams, `unknown tool "${request.params.name}"`);
     }
-    const args = request.params.arguments ?? {};
-    const prompt = args.prompt;
-    if (typeof prompt !== 'string' || prompt === '') {
-      return errorResult('"prompt" must be a non-empty string');
-    }
-    const format = args.format;
-    if (format !== undefined && !(OUTPUT_FORMATS as readonly unknown[]).includes(format)) {
-      return errorResult(`"format" must be one of ${OUTPUT_FORMATS.join(', ')}`);
-    }
-    const schema = args.schema;
-    if (schema !== undefined) {
-      const problem = requestSchemaProblem(schema, '"schema"');
-      if (problem !== undefined) return errorResult(problem);
-    }
-    const conversationId = args.conversationId;
-    if (conversationId !== undefined) {
-      const problem = conversationIdProblem(conversationId);
-      if (problem !== undefined) {
-        return errorResult(`"conversationId": ${problem}`);
-      }
-    }
+    const args = readCallArguments(request.params.arguments ?? {});
+    if (typeof args === 'string') return errorResult(args);
+    const { prompt, format, schema, conversationId } = args;
     return runAdmitted(extra, (runOptions) =>
       agent.run(prompt, {
         ...runOptions,
-        format: format as OutputFormat | undefined,
-        ...(conversationId === undefined ? {} : { conversationId: conversationId as string }),
-        schema:
-          typeof schema === 'object' && schema !== null ? (schema as Record<string, unknown>) : undefined,
+        format,
+        ...(conversationId === undefined ? {} : { conversationId }),
+        schema,
       }),
     );
   };
 
-  /**
-   * Waits for a slot, then runs `start` with the run options every call shares: progress and
-   * log notifications, the ticket's signal, and (when the client elicits) an approver asking it.
-   */
-  const runAdmitted = async (
-    extra: CallExtra,
-    start: (runOptions: ServedRunOptions) => Promise<AgentResult>,
-  ): Promise<CallToolResult> => {
-    let ticket: SessionTicket;
-    try {
-      const signals = [extra.signal, options.signal, options.requestSignal?.(extra.requestId)].filter(
-        (signal): signal is AbortSignal => signal !== undefined,
-      );
-      ticket = await options.admission.enter(AbortSignal.any(signals));
-    } catch (error) {
-      return errorResult(errorMessage(error));
-    }
-    const progressToken = extra._meta?.progressToken;
-    let progress = 0;
-    try {
-      const result = await start({
-        headendId: options.headendId,
-        signal: ticket.signal,
-        // Streamable HTTP: the request's header; any transport: the call's `_meta.traceparent`.
-        ...traceparentOption(extra.requestInfo?.headers?.traceparent ?? extra._meta?.traceparent),
-        ...(clientElicits(server)
-          ? {
-              approver: elicitingApprover(
-                server,
-                extra.requestId,
-                options.approvalTimeoutMs ?? DEFAULT_MCP_APPROVAL_TIMEOUT_MS,
-              ),
-            }
-          : {}),
-        onEvent: (event, meta) => {
-          if (event.type === 'log') {
-            if (!logging.wants(event.entry.severity)) return;
-            void extra
-              .sendNotification({ method: 'notifications/message', params: logMessage(event.entry) })
-              .catch(() => undefined);
-            return;
-          }
-          if (progressToken === undefined || !meta.isMaster) return;
-          const message = progressMessage(event);
-          if (message === undefined) return;
-          progress += 1;
-          void extra
-            .sendNotification({
-              method: 'notifications/progress',
-              params: { progressToken, progress, message },
-            })
-            .catch(() => undefined);
-        },
-      });
-      return agentToolResult(result);
-    } finally {
-      ticket.release();
-    }
-  };
+  const runAdmitted = (extra: CallExtra, start: (runOptions: ServedRunOptions) => Promise<AgentResult>) =>
+    runAdmittedCall({ server, options, logging }, extra, start);
   const resume = resumeSessionTool(options.catalog, runAdmitted);
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     // The session must not expire while a call runs (or waits for a slot).
@@ -224,4 +148,101 @@ export function createAgentToolsServer(options: AgentToolsOptions): Server {
     }
   });
   return server;
+}
+
+/** A call's arguments checked: the prompt, and the optional format, schema and conversation id. */
+function readCallArguments(
+  args: Record<string, unknown>,
+):
+  | { prompt: string; format?: OutputFormat; schema?: Record<string, unknown>; conversationId?: string }
+  | string {
+  const { prompt, format, schema, conversationId } = args;
+  if (typeof prompt !== 'string' || prompt === '') return '"prompt" must be a non-empty string';
+  if (format !== undefined && !(OUTPUT_FORMATS as readonly unknown[]).includes(format)) {
+    return `"format" must be one of ${OUTPUT_FORMATS.join(', ')}`;
+  }
+  if (schema !== undefined) {
+    const problem = requestSchemaProblem(schema, '"schema"');
+    if (problem !== undefined) return problem;
+  }
+  if (conversationId !== undefined) {
+    const problem = conversationIdProblem(conversationId);
+    if (problem !== undefined) return `"conversationId": ${problem}`;
+  }
+  return {
+    prompt,
+    ...(format === undefined ? {} : { format: format as OutputFormat }),
+    ...(typeof schema === 'object' && schema !== null ? { schema: schema as Record<string, unknown> } : {}),
+    ...(conversationId === undefined ? {} : { conversationId: conversationId as string }),
+  };
+}
+
+/**
+ * A run's events as MCP notifications: log lines the client's logging level wants, and the
+ * master's progress when the call carries a progress token.
+ */
+function mcpNotifications(extra: CallExtra, logging: SessionLogging): ServedRunOptions['onEvent'] {
+  const progressToken = extra._meta?.progressToken;
+  let progress = 0;
+  return (event, meta) => {
+    if (event.type === 'log') {
+      if (!logging.wants(event.entry.severity)) return;
+      void extra
+        .sendNotification({ method: 'notifications/message', params: logMessage(event.entry) })
+        .catch(() => undefined);
+      return;
+    }
+    if (progressToken === undefined || !meta.isMaster) return;
+    const message = progressMessage(event);
+    if (message === undefined) return;
+    progress += 1;
+    void extra
+      .sendNotification({
+        method: 'notifications/progress',
+        params: { progressToken, progress, message },
+      })
+      .catch(() => undefined);
+  };
+}
+
+/**
+ * Waits for a slot, then runs `start` with the run options every call shares: progress and
+ * log notifications, the ticket's signal, and (when the client elicits) an approver asking it.
+ */
+async function runAdmittedCall(
+  ctx: { server: Server; options: AgentToolsOptions; logging: SessionLogging },
+  extra: CallExtra,
+  start: (runOptions: ServedRunOptions) => Promise<AgentResult>,
+): Promise<CallToolResult> {
+  const { server, options, logging } = ctx;
+  let ticket: SessionTicket;
+  try {
+    const signals = [extra.signal, options.signal, options.requestSignal?.(extra.requestId)].filter(
+      (signal): signal is AbortSignal => signal !== undefined,
+    );
+    ticket = await options.admission.enter(AbortSignal.any(signals));
+  } catch (error) {
+    return errorResult(errorMessage(error));
+  }
+  try {
+    const result = await start({
+      headendId: options.headendId,
+      signal: ticket.signal,
+      // Streamable HTTP: the request's header; any transport: the call's `_meta.traceparent`.
+      ...traceparentOption(extra.requestInfo?.headers?.traceparent ?? extra._meta?.traceparent),
+      ...(clientElicits(server)
+        ? {
+            approver: elicitingApprover(
+              server,
+              extra.requestId,
+              options.approvalTimeoutMs ?? DEFAULT_MCP_APPROVAL_TIMEOUT_MS,
+            ),
+          }
+        : {}),
+      onEvent: mcpNotifications(extra, logging),
+    });
+    return agentToolResult(result);
+  } finally {
+    ticket.release();
+  }
 }
