@@ -72,44 +72,10 @@ export function createOpenAiHeadend(options: HeadendOptions): Headend {
       ...requestTraceparent(c),
       ...(request.conversationId === undefined ? {} : { conversationId: request.conversationId }),
     };
-    if (!request.stream) {
-      try {
-        const reasoning: string[] = [];
-        const result = await agent.run(input, {
-          ...base,
-          headendId,
-          signal: ticket.signal,
-          onEvent: (event, meta) => {
-            if (event.type === 'thinking' && meta.isMaster && meta.source !== 'replay')
-              reasoning.push(event.text);
-          },
-        });
-        const rejection = inputRejection(result);
-        if (rejection !== undefined) return httpError(c, respondOpenAi, 'bad_request', rejection);
-        const text = answerText(result);
-        if (text === undefined) return httpError(c, respondOpenAi, 'server_error', failureMessage(result));
-        const message: Record<string, unknown> = { role: 'assistant', content: text, refusal: null };
-        if (reasoning.length > 0) message.reasoning_content = reasoning.join('');
-        return c.json({
-          id,
-          object: 'chat.completion',
-          created: created(),
-          model: request.model,
-          choices: [{ index: 0, message, logprobs: null, finish_reason: 'stop' }],
-          usage: usageOf(result),
-        });
-      } finally {
-        ticket.release();
-      }
-    }
-    return streamChat(
-      c,
-      request,
-      id,
-      created(),
-      (onEvent) => agent.run(input, { ...base, headendId, signal: ticket.signal, onEvent }),
-      ticket,
-    );
+    const run: Runner = (onEvent) => agent.run(input, { ...base, headendId, signal: ticket.signal, onEvent });
+    return request.stream
+      ? streamChat(c, request, id, created(), run, ticket)
+      : answerChat(c, request, id, created(), run, ticket);
   });
 
   return { kind: 'openai', app, admission, authRequired: tokens !== undefined };
@@ -119,6 +85,39 @@ export function createOpenAiHeadend(options: HeadendOptions): Headend {
 const OPEN_TAIL = ',"logprobs":null,"finish_reason":null}]}';
 
 type Runner = (onEvent: (event: AgentEvent, meta: AgentEventMeta) => void) => Promise<AgentResult>;
+
+/** The whole completion once the run ends: the report as the message, the master's thinking as `reasoning_content`. */
+async function answerChat(
+  c: Context,
+  request: ChatRequest,
+  id: string,
+  created: number,
+  run: Runner,
+  ticket: SessionTicket,
+): Promise<Response> {
+  try {
+    const reasoning: string[] = [];
+    const result = await run((event, meta) => {
+      if (event.type === 'thinking' && meta.isMaster && meta.source !== 'replay') reasoning.push(event.text);
+    });
+    const rejection = inputRejection(result);
+    if (rejection !== undefined) return httpError(c, respondOpenAi, 'bad_request', rejection);
+    const text = answerText(result);
+    if (text === undefined) return httpError(c, respondOpenAi, 'server_error', failureMessage(result));
+    const message: Record<string, unknown> = { role: 'assistant', content: text, refusal: null };
+    if (reasoning.length > 0) message.reasoning_content = reasoning.join('');
+    return c.json({
+      id,
+      object: 'chat.completion',
+      created,
+      model: request.model,
+      choices: [{ index: 0, message, logprobs: null, finish_reason: 'stop' }],
+      usage: usageOf(result),
+    });
+  } finally {
+    ticket.release();
+  }
+}
 
 function streamChat(
   c: Context,
