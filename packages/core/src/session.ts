@@ -29,6 +29,7 @@ import { childResumes } from './loop/paused-children.js';
 import { SessionCancel } from './loop/session-cancel.js';
 import { newSessionState, type SessionState } from './loop/session-state.js';
 import { TargetRotation } from './loop/target-rotation.js';
+import type { TurnLoop } from './loop/turn-loop.js';
 import { TurnNotices } from './loop/turn-notice.js';
 import { OpTreeBuilder } from './observe/op-tree.js';
 import { SessionRecorder } from './observe/recorder.js';
@@ -228,72 +229,19 @@ async function runLoop(
   opening: readonly ConversationMessage[],
 ): Promise<RunningLoop | undefined> {
   const { config, end, signal } = run;
-  const { recorder, nonce, targets } = shared;
+  const { recorder, targets } = shared;
   const { resumeFrom, reportBack } = checked;
-  run.hook = checked.toolOutput.factory?.({
-    sessionId: run.sessionId,
-    nonce,
-    targets,
-    ...(config.maxOutputTokens === undefined ? {} : { maxOutputTokens: config.maxOutputTokens }),
-    signal,
-    log: (entry) => recorder.log(entry),
-    account: (entry) => recorder.account(entry),
-  });
+  run.hook = openToolOutputHook(run, shared, checked);
   const reserved = reportBack === undefined ? RESERVED_TOOLS : new Set([...RESERVED_TOOLS, REPORT_BACK_TOOL]);
   const registry = await ToolRegistry.create(tools, reserved, signal);
   logRegistryWarnings(registry, recorder);
   const rotation = new TargetRotation(targets);
-  // Listed, not spread from `shared`: a spread plus new keys builds each object the slow way.
-  const durable = setUpDurability({
-    config: shared.config,
-    resumeFrom,
-    sessionId: run.sessionId,
-    agent: run.agentName,
-    agentPath: shared.agentPath,
-    expected: shared.expected,
-    reportBack: reportBack !== undefined,
-    maxTurns: shared.maxTurns,
-    maxRetries: shared.maxRetries,
-    targets: shared.targets,
-    tools: registry.definitions,
-    nonce: shared.nonce,
-    state: shared.state,
-    rotation,
-    estimator: shared.estimator,
-    recorder: shared.recorder,
-    opTree: end.opTree,
-    now: shared.now,
-    signal: shared.signal,
-    hook: run.hook,
-  });
+  const durable = durabilityOf(run, shared, checked, registry, rotation);
   if (!durable.ok) return configurationFailed(end, durable.error, true);
   await restoreToolOutputs(run.hook, resumeFrom, recorder);
   end.opTree = durable.opTree;
   run.checkpointer = durable.checkpointer;
-  const loop = wireTurnLoop({
-    config: shared.config,
-    state: shared.state,
-    recorder: shared.recorder,
-    opTree: end.opTree,
-    rotation,
-    estimator: shared.estimator,
-    guard: shared.guard,
-    registry,
-    hook: run.hook,
-    reportBack,
-    expected: shared.expected,
-    nonce: shared.nonce,
-    notices: shared.notices,
-    maxTurns: shared.maxTurns,
-    maxRetries: shared.maxRetries,
-    targets: shared.targets,
-    checkpointer: durable.checkpointer,
-    approvals: durable.approvals,
-    signal: shared.signal,
-    cancel: shared.cancel,
-    agentPath: shared.agentPath,
-    now: shared.now,
-  });
+  const loop = turnLoopOf(run, shared, checked, { registry, rotation, durable });
   const first = resumeFrom === undefined ? withExchanges(opening, config.exchanges, loop, recorder) : opening;
   for (const message of first) loop.push(message);
   // Driven in a frame of its own: this one (the setup's parts) is not kept for the whole loop.
@@ -354,4 +302,90 @@ async function settle(run: SessionRun, result: AgentResult): Promise<AgentResult
   if ((await checkpointer.paused(paused)) || result.success) return result;
   // The caller still has the snapshot in the result: nothing is lost, but it must know.
   return { ...result, error: `${result.error}; storing its snapshot failed: ${checkpointer.lastError}` };
+}
+
+/** The tool-output module's hook of this session, when its store is on. */
+function openToolOutputHook(run: SessionRun, shared: SharedParts, checked: CheckedSession) {
+  const { config, signal } = run;
+  const { recorder, nonce, targets } = shared;
+  return checked.toolOutput.factory?.({
+    sessionId: run.sessionId,
+    nonce,
+    targets,
+    ...(config.maxOutputTokens === undefined ? {} : { maxOutputTokens: config.maxOutputTokens }),
+    signal,
+    log: (entry) => recorder.log(entry),
+    account: (entry) => recorder.account(entry),
+  });
+}
+
+/** Checkpoints and approvals of the session (a fresh one, or the snapshot it continues). */
+function durabilityOf(
+  run: SessionRun,
+  shared: SharedParts,
+  checked: CheckedSession,
+  registry: ToolRegistry,
+  rotation: TargetRotation,
+) {
+  // Listed, not spread from `shared`: a spread plus new keys builds each object the slow way.
+  return setUpDurability({
+    config: shared.config,
+    resumeFrom: checked.resumeFrom,
+    sessionId: run.sessionId,
+    agent: run.agentName,
+    agentPath: shared.agentPath,
+    expected: shared.expected,
+    reportBack: checked.reportBack !== undefined,
+    maxTurns: shared.maxTurns,
+    maxRetries: shared.maxRetries,
+    targets: shared.targets,
+    tools: registry.definitions,
+    nonce: shared.nonce,
+    state: shared.state,
+    rotation,
+    estimator: shared.estimator,
+    recorder: shared.recorder,
+    opTree: run.end.opTree,
+    now: shared.now,
+    signal: shared.signal,
+    hook: run.hook,
+  });
+}
+
+/** The turn loop over the session's parts, once durability is set up. */
+function turnLoopOf(
+  run: SessionRun,
+  shared: SharedParts,
+  checked: CheckedSession,
+  parts: {
+    registry: ToolRegistry;
+    rotation: TargetRotation;
+    durable: Extract<ReturnType<typeof setUpDurability>, { ok: true }>;
+  },
+): TurnLoop {
+  const { durable } = parts;
+  return wireTurnLoop({
+    config: shared.config,
+    state: shared.state,
+    recorder: shared.recorder,
+    opTree: run.end.opTree,
+    rotation: parts.rotation,
+    estimator: shared.estimator,
+    guard: shared.guard,
+    registry: parts.registry,
+    hook: run.hook,
+    reportBack: checked.reportBack,
+    expected: shared.expected,
+    nonce: shared.nonce,
+    notices: shared.notices,
+    maxTurns: shared.maxTurns,
+    maxRetries: shared.maxRetries,
+    targets: shared.targets,
+    checkpointer: durable.checkpointer,
+    approvals: durable.approvals,
+    signal: shared.signal,
+    cancel: shared.cancel,
+    agentPath: shared.agentPath,
+    now: shared.now,
+  });
 }
