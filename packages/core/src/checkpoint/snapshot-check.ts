@@ -3,22 +3,83 @@ import { isRecord } from '@agent/protocol/util';
 
 const STATUSES = ['running', 'awaiting_approval', 'finished'];
 
+/** One rule of the envelope: the field a problem names, the test, what is allowed, the message. */
+interface EnvelopeRule {
+  field: string;
+  holds: (snapshot: Record<string, unknown>) => boolean;
+  allowed: string;
+  message: string;
+  /** Whether the problem quotes the field's value (not for lists and objects). */
+  quotes?: boolean;
+}
+
+const isCount = (value: unknown, from: number) =>
+  typeof value === 'number' && Number.isInteger(value) && value >= from;
+
+const ENVELOPE: readonly EnvelopeRule[] = [
+  ...(['sessionId', 'agent', 'settingsHash', 'nonce'] as const).map((key) => ({
+    field: key,
+    holds: (s: Record<string, unknown>) => typeof s[key] === 'string' && (s[key] as string).length > 0,
+    allowed: 'a non-empty string',
+    message: `the snapshot's ${key} is missing`,
+    quotes: true,
+  })),
+  {
+    field: 'status',
+    holds: (s) => STATUSES.includes(s.status as string),
+    allowed: STATUSES.join(', '),
+    message: `the snapshot's status is not one of ${STATUSES.join(', ')}`,
+    quotes: true,
+  },
+  {
+    field: 'turn',
+    holds: (s) => isCount(s.turn, 0),
+    allowed: 'an integer from 0',
+    message: "the snapshot's turn is not a count of turns",
+    quotes: true,
+  },
+  {
+    field: 'conversation',
+    holds: (s) => Array.isArray(s.conversation) && s.conversation.every(isRecord),
+    allowed: 'an array of messages',
+    message: "the snapshot's conversation is not a list of messages",
+  },
+  {
+    field: 'loop',
+    holds: (s) => isRecord(s.loop) && isRecord(s.opTree) && Array.isArray(s.accounting),
+    allowed: 'loop, opTree and accounting objects',
+    message: 'the snapshot is missing its loop state, op tree or accounting',
+  },
+  {
+    field: 'droppedTargets',
+    holds: (s) => Array.isArray(s.droppedTargets) && typeof s.tokenCorrection === 'number',
+    allowed: 'droppedTargets and tokenCorrection',
+    message: 'the snapshot is missing its fallback state',
+  },
+  {
+    field: 'pending',
+    holds: (s) =>
+      s.status !== 'awaiting_approval' || (Array.isArray(s.turnCalls) && Array.isArray(s.pending)),
+    allowed: 'turnCalls and pending lists',
+    message: 'the snapshot awaits approval but lists no pending calls',
+  },
+];
+
+function fail(field: string, got: unknown, allowed: string, message: string): never {
+  const name = field === '' ? 'resumeFrom' : `resumeFrom.${field}`;
+  throw new ConfigError({ field: name, value: got, allowed, message: `${name}: ${message}` });
+}
+
 /**
  * Checks that `value` is a snapshot this release can resume (any version up to
  * `SESSION_SNAPSHOT_VERSION`) and returns it; throws a `ConfigError` naming what is wrong.
  * It checks the envelope, not every message: a snapshot is data this library wrote.
  */
 export function checkSnapshot(value: unknown): SessionSnapshot {
-  const fail = (field: string, got: unknown, allowed: string, message: string): never => {
-    const name = field === '' ? 'resumeFrom' : `resumeFrom.${field}`;
-    throw new ConfigError({ field: name, value: got, allowed, message: `${name}: ${message}` });
-  };
   if (!isRecord(value)) return fail('', value, 'a session snapshot object', 'not a session snapshot');
   const version = value.version;
-  if (typeof version !== 'number' || !Number.isInteger(version) || version < 1) {
-    return fail('version', version, 'an integer from 1', 'no valid snapshot version');
-  }
-  if (version > SESSION_SNAPSHOT_VERSION) {
+  if (!isCount(version, 1)) return fail('version', version, 'an integer from 1', 'no valid snapshot version');
+  if ((version as number) > SESSION_SNAPSHOT_VERSION) {
     fail(
       'version',
       version,
@@ -26,57 +87,9 @@ export function checkSnapshot(value: unknown): SessionSnapshot {
       `the snapshot is version ${version}, newer than this release reads (up to ${SESSION_SNAPSHOT_VERSION}): resume it with a newer @agent/core`,
     );
   }
-  const strings = ['sessionId', 'agent', 'settingsHash', 'nonce'] as const;
-  for (const key of strings) {
-    if (typeof value[key] !== 'string' || (value[key] as string).length === 0) {
-      fail(key, value[key], 'a non-empty string', `the snapshot's ${key} is missing`);
-    }
-  }
-  if (!STATUSES.includes(value.status as string)) {
-    fail(
-      'status',
-      value.status,
-      STATUSES.join(', '),
-      `the snapshot's status is not one of ${STATUSES.join(', ')}`,
-    );
-  }
-  if (typeof value.turn !== 'number' || !Number.isInteger(value.turn) || value.turn < 0) {
-    fail('turn', value.turn, 'an integer from 0', "the snapshot's turn is not a count of turns");
-  }
-  if (!Array.isArray(value.conversation) || !value.conversation.every(isRecord)) {
-    fail(
-      'conversation',
-      undefined,
-      'an array of messages',
-      "the snapshot's conversation is not a list of messages",
-    );
-  }
-  if (!isRecord(value.loop) || !isRecord(value.opTree) || !Array.isArray(value.accounting)) {
-    fail(
-      'loop',
-      undefined,
-      'loop, opTree and accounting objects',
-      'the snapshot is missing its loop state, op tree or accounting',
-    );
-  }
-  if (!Array.isArray(value.droppedTargets) || typeof value.tokenCorrection !== 'number') {
-    fail(
-      'droppedTargets',
-      undefined,
-      'droppedTargets and tokenCorrection',
-      'the snapshot is missing its fallback state',
-    );
-  }
-  if (
-    value.status === 'awaiting_approval' &&
-    (!Array.isArray(value.turnCalls) || !Array.isArray(value.pending))
-  ) {
-    fail(
-      'pending',
-      undefined,
-      'turnCalls and pending lists',
-      'the snapshot awaits approval but lists no pending calls',
-    );
+  for (const rule of ENVELOPE) {
+    if (!rule.holds(value))
+      fail(rule.field, rule.quotes ? value[rule.field] : undefined, rule.allowed, rule.message);
   }
   return value as unknown as SessionSnapshot;
 }
