@@ -73,9 +73,8 @@ export function createOpenAiHeadend(options: HeadendOptions): Headend {
       ...(request.conversationId === undefined ? {} : { conversationId: request.conversationId }),
     };
     const run: Runner = (onEvent) => agent.run(input, { ...base, headendId, signal: ticket.signal, onEvent });
-    return request.stream
-      ? streamChat(c, request, id, created(), run, ticket)
-      : answerChat(c, request, id, created(), run, ticket);
+    const call: ChatCall = { request, id, created: created(), run, ticket };
+    return request.stream ? streamChat(c, call) : answerChat(c, call);
   });
 
   return { kind: 'openai', app, admission, authRequired: tokens !== undefined };
@@ -86,15 +85,18 @@ const OPEN_TAIL = ',"logprobs":null,"finish_reason":null}]}';
 
 type Runner = (onEvent: (event: AgentEvent, meta: AgentEventMeta) => void) => Promise<AgentResult>;
 
+/** One admitted chat completion: the request, the completion's id and time, its run and ticket. */
+interface ChatCall {
+  request: ChatRequest;
+  id: string;
+  created: number;
+  run: Runner;
+  ticket: SessionTicket;
+}
+
 /** The whole completion once the run ends: the report as the message, the master's thinking as `reasoning_content`. */
-async function answerChat(
-  c: Context,
-  request: ChatRequest,
-  id: string,
-  created: number,
-  run: Runner,
-  ticket: SessionTicket,
-): Promise<Response> {
+async function answerChat(c: Context, call: ChatCall): Promise<Response> {
+  const { request, id, created, run, ticket } = call;
   try {
     const reasoning: string[] = [];
     const result = await run((event, meta) => {
@@ -119,14 +121,8 @@ async function answerChat(
   }
 }
 
-function streamChat(
-  c: Context,
-  request: ChatRequest,
-  id: string,
-  created: number,
-  run: Runner,
-  ticket: SessionTicket,
-): Response {
+function streamChat(c: Context, call: ChatCall): Response {
+  const { request, id, created, run, ticket } = call;
   return streamEvents(c, {}, async (stream) => {
     stream.onAbort(() => ticket.abort('client disconnected'));
     try {
