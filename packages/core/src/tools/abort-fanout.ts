@@ -1,6 +1,6 @@
 /**
- * One `abort` listener on the session's signal for every tool call and model attempt in
- * flight, instead of one per call: an EventTarget listener (its options object, its
+ * One `abort` listener on the session's signal for every tool call in flight, instead of one
+ * per call (a model attempt needs none: the session tells it, `loop/session-cancel.ts`): an EventTarget listener (its options object, its
  * registration and removal) cost more than the rest of an in-process call's bookkeeping. The
  * listener is added when the first call starts waiting and removed when the last one is done,
  * so a signal that outlives the session (a caller's) keeps nothing; with `keep` (a signal the
