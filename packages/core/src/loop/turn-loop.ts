@@ -1,10 +1,8 @@
 import type {
-  AgentEvent,
   ConversationMessage,
   ExpectedOutput,
   ForcedFinalReason,
   ModelError,
-  ModelRequest,
   ModelTarget,
   OpNode,
   PausedChild,
@@ -12,7 +10,6 @@ import type {
   ToolDefinition,
 } from '@agent/protocol';
 import type { ContextGuard, ContextProjection } from '../context/context-guard.js';
-import { contextPercent } from '../context/context-use.js';
 import { type GuardTrigger, logContextGuard } from '../context/guard-log.js';
 import type { TokenEstimator } from '../context/token-estimator.js';
 import type { OpTreeBuilder } from '../observe/op-tree.js';
@@ -33,6 +30,7 @@ import type { TargetRotation } from './target-rotation.js';
 import { commitToolMessageReport } from './tool-message-adoption.js';
 import { ABORTED, finalTurnFailed, noTargetLeft, type TurnEnd } from './turn-end.js';
 import type { TurnNotice, TurnNotices } from './turn-notice.js';
+import { NO_TOOLS, noticeFor, turnRequest, turnStarted } from './turn-request.js';
 
 export interface TurnLoopOptions {
   state: SessionState;
@@ -70,9 +68,6 @@ export interface TurnLoopOptions {
   /** Set when someone asked for checkpoints: called after every turn the session goes on from. */
   checkpoint?: () => Promise<unknown>;
 }
-
-/** The tools a notice names when the turn is not a forced final one: none (one list, not one per notice). */
-const NO_TOOLS: readonly string[] = Object.freeze([]);
 
 /** Runs turns until a report is committed or the session has to end. */
 export class TurnLoop {
@@ -206,7 +201,7 @@ export class TurnLoop {
   requestBudget(): { extra: number; limit: number } {
     const { estimator, guard, rotation } = this.o;
     const target = rotation.current();
-    const notice = this.noticeFor(target, this.o.state.turn + 1, 1, undefined, NO_TOOLS);
+    const notice = noticeFor(this.o, target, this.o.state.turn + 1, 1, undefined, NO_TOOLS);
     const extra = estimator.tools(this.o.tools()) + estimator.corrected(notice.rawTokens);
     return { extra, limit: guard.limitFor(target) };
   }
@@ -216,7 +211,14 @@ export class TurnLoop {
    * turn), with the correction of now, counted when a tool result is first checked.
    */
   private nextNoticeTokens(): () => number {
-    const notice = this.noticeFor(this.o.rotation.current(), this.o.state.turn + 1, 1, undefined, NO_TOOLS);
+    const notice = noticeFor(
+      this.o,
+      this.o.rotation.current(),
+      this.o.state.turn + 1,
+      1,
+      undefined,
+      NO_TOOLS,
+    );
     const factor = this.o.estimator.correctionFactor;
     return () => Math.ceil(notice.rawTokens * factor);
   }
@@ -240,7 +242,7 @@ export class TurnLoop {
       if (o.recorder.hasListener) o.recorder.emit(turnStarted(state, attemptNo, isFinal, retrySlugs));
       const tools = isFinal ? o.finalTools : o.tools();
       const notice = this.renderNotice(target, tools, isFinal, attemptNo);
-      const request = this.buildRequest(notice, tools);
+      const request = turnRequest(o.state.conversation, notice, tools, o.sampling);
       const outcome = await runModelAttempt(target, request, this.attempts, turnNode, attemptNo);
       if (!outcome.ok) {
         retrySlugs = [outcome.error.kind];
@@ -347,19 +349,6 @@ export class TurnLoop {
     }
   }
 
-  private buildRequest(notice: TurnNotice, tools: readonly ToolDefinition[]): ModelRequest {
-    const o = this.o;
-    const messages: ConversationMessage[] = [...o.state.conversation, { role: 'user', content: notice.text }];
-    // Optional fields set after the literal (same keys, same order): conditional spreads cost
-    // an object and a copy each, per request.
-    const request: ModelRequest = { messages };
-    if (tools.length > 0) {
-      request.tools = tools;
-      request.toolChoice = 'auto';
-    }
-    return Object.assign(request, o.sampling);
-  }
-
   private renderNotice(
     target: ModelTarget | undefined,
     tools: readonly ToolDefinition[],
@@ -369,48 +358,6 @@ export class TurnLoop {
     const forcedFinal = isFinal ? this.o.state.forcedFinal : undefined;
     // Only read on a forced final turn: the tools that turn still offers (`report_back`).
     const allowedTools = isFinal ? tools.map((t) => t.name) : NO_TOOLS;
-    return this.noticeFor(target, this.o.state.turn, attempt, forcedFinal, allowedTools);
+    return noticeFor(this.o, target, this.o.state.turn, attempt, forcedFinal, allowedTools);
   }
-
-  private noticeFor(
-    target: ModelTarget | undefined,
-    turn: number,
-    attempt: number,
-    forcedFinal: ForcedFinalReason | undefined,
-    allowedTools: readonly string[],
-  ): TurnNotice {
-    const o = this.o;
-    // Built whole, not spread from a base object: this runs several times per turn.
-    return o.notices.render({
-      nonce: o.nonce,
-      turn,
-      maxTurns: o.maxTurns,
-      attempt,
-      maxAttempts: o.maxRetries,
-      contextPercent: contextPercent(o.guard, o.estimator, o.guard.windowFor(target)),
-      expected: o.expected,
-      forcedFinal,
-      allowedTools,
-      reportBack: o.reportBack,
-    });
-  }
-}
-
-/** The `turn_started` event; optional fields set after the literal (same keys, same order). */
-function turnStarted(
-  state: SessionState,
-  attempt: number,
-  isFinal: boolean,
-  retrySlugs: string[] | undefined,
-): AgentEvent {
-  const event: AgentEvent & { type: 'turn_started' } = {
-    type: 'turn_started',
-    turn: state.turn,
-    attempt,
-    isRetry: attempt > 1,
-    isFinalTurn: isFinal,
-  };
-  if (state.forcedFinal !== undefined) event.forcedFinalReason = state.forcedFinal;
-  if (retrySlugs !== undefined) event.retrySlugs = retrySlugs;
-  return event;
 }
