@@ -12,7 +12,7 @@ import {
   SCAN,
   THINK,
 } from './parser-phases.js';
-import type { FinalSlotResult, SlotEvent, SlotSink } from './slot-events.js';
+import type { FinalSlotParserOptions, FinalSlotResult, SlotEvent } from './slot-events.js';
 import { NO_EVENTS, SlotRecorder, type TextType } from './slot-recorder.js';
 import { slotResult } from './slot-result.js';
 import { indexOfLt, startsPartially } from './starts-partially.js';
@@ -20,16 +20,6 @@ import { emptyContentReason, malformedReason, whyIgnored } from './tag-rules.js'
 import { TextAccumulator } from './text-accumulator.js';
 import { THINK_CLOSE, THINK_OPEN } from './think.js';
 import { isWhitespaceCode } from './whitespace.js';
-
-export interface FinalSlotParserOptions {
-  /** This session's nonce (`createNonce()`); only `<ai-agent-<nonce>-FINAL>` counts. */
-  nonce: string;
-  /**
-   * Takes the events as they complete: `push` and `end` then return the shared empty array.
-   * For a consumer that acts on each event at once (no array nor event object per chunk).
-   */
-  sink?: SlotSink;
-}
 
 const LT = 0x3c;
 

@@ -1,5 +1,5 @@
 export { type XmlOptionProblem, XmlTransportError, type XmlTransportErrorCode } from './errors.js';
-export { FinalSlotParser, type FinalSlotParserOptions } from './final-slot-parser.js';
+export { FinalSlotParser } from './final-slot-parser.js';
 export {
   FINAL_REPORT_TOOL,
   type ForcedFinalReason,
@@ -17,6 +17,7 @@ export { assertNonce, createNonce, finalTagName } from './nonce.js';
 export { MAX_OPEN_TAG_LENGTH, type OpenTag, parseOpenTag } from './open-tag.js';
 export { parseFinalSlot } from './parse-final-slot.js';
 export type {
+  FinalSlotParserOptions,
   FinalSlotResult,
   IgnoredTag,
   LeadingThink,

@@ -1,5 +1,5 @@
-import { FinalSlotParser, type FinalSlotParserOptions } from './final-slot-parser.js';
-import type { FinalSlotResult } from './slot-events.js';
+import { FinalSlotParser } from './final-slot-parser.js';
+import type { FinalSlotParserOptions, FinalSlotResult } from './slot-events.js';
 
 /** `FinalSlotParser` over a whole text in one call: the same result as any chunked feed. */
 export function parseFinalSlot(text: string, options: FinalSlotParserOptions): FinalSlotResult {

@@ -65,3 +65,14 @@ export interface SlotSink {
   slotText(type: 'think' | 'outside' | 'content', text: string): void;
   slotEvent(event: Exclude<SlotEvent, { type: 'think' | 'outside' | 'content' }>): void;
 }
+
+/** What a `FinalSlotParser` is made with. */
+export interface FinalSlotParserOptions {
+  /** This session's nonce (`createNonce()`); only `<ai-agent-<nonce>-FINAL>` counts. */
+  nonce: string;
+  /**
+   * Takes the events as they complete: `push` and `end` then return the shared empty array.
+   * For a consumer that acts on each event at once (no array nor event object per chunk).
+   */
+  sink?: SlotSink;
+}
