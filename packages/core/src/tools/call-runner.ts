@@ -12,7 +12,8 @@ import {
   type ToolResult,
 } from '@agent/protocol';
 import { errorMessage } from '@agent/protocol/util';
-import type { AbortFanout } from './abort-fanout.js';
+import type { CancelSource } from './abort-fanout.js';
+import { ownGetter } from './own-getter.js';
 import type { ToolLookup } from './tool-registry.js';
 
 export interface RawToolOutcome {
@@ -73,18 +74,10 @@ class LazyAbort {
 
 /**
  * What a provider's `execute` gets: `signal` an own enumerable getter (as an object literal's
- * would be, so a spread copies it), then `timeoutMs` and `onProgress`. An object literal with
- * a getter is built the slow way and kept in dictionary mode, costing more than the rest of
- * the options; one accessor descriptor for every call keeps these objects fast.
+ * would be, so a spread copies it; see `ownGetter`), then `timeoutMs` and `onProgress`.
  */
 class CallExecuteOptions implements ToolExecuteOptions {
-  static readonly #signal: PropertyDescriptor = {
-    get(this: CallExecuteOptions): AbortSignal {
-      return this.#abort.signal;
-    },
-    enumerable: true,
-    configurable: true,
-  };
+  static readonly #signal = ownGetter((self: CallExecuteOptions) => self.#abort.signal);
   readonly #abort: LazyAbort;
   declare readonly signal: AbortSignal;
   declare readonly timeoutMs: number;
@@ -99,8 +92,8 @@ class CallExecuteOptions implements ToolExecuteOptions {
 }
 
 export interface ExternalCallOptions {
-  /** The session's signal, listened to once for every call in flight. */
-  cancel: AbortFanout;
+  /** Where the call hears the session's cancellation (no listener per call). */
+  cancel: CancelSource;
   timeoutMs: number;
   onProgress?: (p: { progress: number; total?: number; message?: string }) => void;
   /** The paused sub-agent session this call continues (a resumed session's paused turn). */

@@ -10,6 +10,7 @@ import {
 import { compileSchema } from '@agent/schema';
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { FromJsonSchema } from './json-schema-type.js';
+import { ownGetter } from './own-getter.js';
 import { describeIssues, isStandardSchema, jsonSchemaOf } from './schema-input.js';
 
 /** What `parameters` takes: any Standard Schema (zod 4, valibot, arktype), or a JSON Schema object. */
@@ -167,18 +168,11 @@ export function isTool(value: unknown): value is AnyTool {
 
 /**
  * What a tool's `execute` gets: `signal`, read only if the tool reads it (made on first read,
- * see runExternalCall), an own enumerable getter as an object literal's would be, then
- * `callId`. One accessor descriptor for every call: a literal with a getter is built the slow
- * way and kept in dictionary mode.
+ * see runExternalCall), an own enumerable getter as an object literal's would be (see
+ * `ownGetter`), then `callId`.
  */
 class FunctionToolContext implements ToolContext {
-  static readonly #signal: PropertyDescriptor = {
-    get(this: FunctionToolContext): AbortSignal {
-      return this.#options.signal;
-    },
-    enumerable: true,
-    configurable: true,
-  };
+  static readonly #signal = ownGetter((self: FunctionToolContext) => self.#options.signal);
   readonly #options: ToolExecuteOptions;
   declare readonly signal: AbortSignal;
   declare readonly callId: string;
