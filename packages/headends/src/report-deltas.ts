@@ -18,6 +18,30 @@ export interface ReportDelta {
 export class ReportDeltas {
   private streamed = false;
   private readonly pendingFinalize: string[] = [];
+  /** Set when streamed text was withdrawn: why the stream ends with an error. */
+  withdrawn: string | undefined;
+
+  /**
+   * A chat stream's run listener: each delta goes to `write`; a withdrawn answer (sent text
+   * cannot be taken back in these protocols) is kept in `withdrawn`, `stop` ends the run and
+   * nothing more is written.
+   */
+  listener(
+    write: (delta: ReportDelta) => void,
+    stop: (why: string) => void,
+  ): (event: AgentEvent, meta: AgentEventMeta) => void {
+    return (event, meta) => {
+      if (this.withdrawn !== undefined) return;
+      const delta = this.onEvent(event, meta);
+      if (delta === undefined) return;
+      if (delta.withdrawn !== undefined) {
+        this.withdrawn = delta.withdrawn;
+        stop('the streamed answer was withdrawn');
+        return;
+      }
+      write(delta);
+    };
+  }
 
   /** The delta to send now for an event, if any. */
   onEvent(event: AgentEvent, meta: AgentEventMeta): ReportDelta | undefined {

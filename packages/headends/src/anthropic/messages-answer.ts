@@ -69,21 +69,17 @@ export function streamMessage(c: Context, call: MessageCall): Response | Promise
       });
       const blocks = new MessageBlocks(emit);
       const deltas = new ReportDeltas();
-      let withdrawn: string | undefined;
       const result = await agent.run(input, {
         ...call.options,
-        onEvent: (event, meta) => {
-          if (withdrawn !== undefined) return;
-          const delta = deltas.onEvent(event, meta);
-          if (delta?.withdrawn !== undefined) {
-            withdrawn = delta.withdrawn;
-            ticket.abort('the streamed answer was withdrawn');
-            return;
-          }
-          if (delta?.reasoning !== undefined) blocks.thinking(delta.reasoning);
-          if (delta?.content !== undefined) blocks.text(delta.content);
-        },
+        onEvent: deltas.listener(
+          (delta) => {
+            if (delta.reasoning !== undefined) blocks.thinking(delta.reasoning);
+            if (delta.content !== undefined) blocks.text(delta.content);
+          },
+          (why) => ticket.abort(why),
+        ),
       });
+      const { withdrawn } = deltas;
       const text = withdrawn === undefined ? answerText(result) : undefined;
       if (text === undefined) {
         blocks.close();

@@ -148,19 +148,16 @@ function streamChat(c: Context, call: ChatCall): Response {
       const content = (text: string) => writes.push(`${head}{"content":${JSON.stringify(text)}}${OPEN_TAIL}`);
       chunk({ role: 'assistant', content: '' });
       const deltas = new ReportDeltas();
-      let withdrawn: string | undefined;
-      const result = await run((event, meta) => {
-        if (withdrawn !== undefined) return;
-        const delta = deltas.onEvent(event, meta);
-        if (delta?.withdrawn !== undefined) {
-          // Sent text cannot be taken back in this protocol: end with an error, stop the run.
-          withdrawn = delta.withdrawn;
-          ticket.abort('the streamed answer was withdrawn');
-          return;
-        }
-        if (delta?.content !== undefined) content(delta.content);
-        if (delta?.reasoning !== undefined) chunk({ reasoning_content: delta.reasoning });
-      });
+      const result = await run(
+        deltas.listener(
+          (delta) => {
+            if (delta.content !== undefined) content(delta.content);
+            if (delta.reasoning !== undefined) chunk({ reasoning_content: delta.reasoning });
+          },
+          (why) => ticket.abort(why),
+        ),
+      );
+      const { withdrawn } = deltas;
       const text = withdrawn === undefined ? answerText(result) : undefined;
       if (text === undefined) {
         const message = withdrawn ?? failureMessage(result);
