@@ -17,7 +17,6 @@ import { TurnLoop } from './loop/turn-loop.js';
 import type { TurnNotices } from './loop/turn-notice.js';
 import type { OpTreeBuilder } from './observe/op-tree.js';
 import type { SessionRecorder } from './observe/recorder.js';
-import { AbortFanout } from './tools/abort-fanout.js';
 import type { ApprovalGate } from './tools/approval-gate.js';
 import { internalToolChoice } from './tools/internal-tool-choice.js';
 import { batchTool, taskStatusTool } from './tools/internal-tools.js';
@@ -55,8 +54,6 @@ export interface LoopWiring {
 export function wireTurnLoop(w: LoopWiring): TurnLoop {
   const { config, hook, registry, reportBack, checkpointer, rotation } = w;
   const choice = internalToolChoice(config.internalTools, w.targets, config.onEvent !== undefined);
-  // The session's own signal (gone with it): listened to once for all its tool calls.
-  const toolCancel = new AbortFanout(w.signal, true);
   const sizer = new ResultSizer({
     hook,
     estimator: w.estimator,
@@ -80,7 +77,7 @@ export function wireTurnLoop(w: LoopWiring): TurnLoop {
     batch: choice.batch,
     reportBack: reportBack !== undefined,
     signal: w.signal,
-    cancel: toolCancel,
+    cancel: w.cancel,
     agentPath: w.agentPath,
     now: w.now,
   });

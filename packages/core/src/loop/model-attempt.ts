@@ -84,8 +84,8 @@ export async function runModelAttempt(
       }),
     );
   }, context.timeoutMs + 1_000);
-  const onSessionAbort = (reason: unknown) => drain.stop(reason);
-  context.cancel.hear(onSessionAbort);
+  const onSessionAbort = () => drain.stop(context.cancel.signal.reason);
+  context.cancel.add(onSessionAbort);
   const answer = new AttemptAnswer(context.nonce, context.recorder, context.expected, scope);
   scope.log(
     'VRB',
@@ -105,7 +105,7 @@ export async function runModelAttempt(
     return attemptFailed(scope, answer, thrown);
   } finally {
     clearTimeout(watchdog);
-    context.cancel.forget(onSessionAbort);
+    context.cancel.delete(onSessionAbort);
   }
 }
 

@@ -1,19 +1,24 @@
+/** What a tool call or model attempt hears a cancellation from: the signal, and callbacks. */
+export interface CancelSource {
+  readonly signal: AbortSignal;
+  /** Calls `onAbort` once when the signal aborts, at once if it already has. */
+  add(onAbort: () => void): void;
+  /** Forgets `onAbort` (its call is done). */
+  delete(onAbort: () => void): void;
+}
+
 /**
- * One `abort` listener on the session's signal for every tool call in flight, instead of one
- * per call (a model attempt needs none: the session tells it, `loop/session-cancel.ts`): an EventTarget listener (its options object, its
- * registration and removal) cost more than the rest of an in-process call's bookkeeping. The
- * listener is added when the first call starts waiting and removed when the last one is done,
- * so a signal that outlives the session (a caller's) keeps nothing; with `keep` (a signal the
- * session owns, gone with it) it stays, and a turn adds and removes none.
+ * A `CancelSource` over a signal the caller owns (a session's own is `SessionCancel`, which
+ * needs no listener): one `abort` listener for every call in flight instead of one per call, as
+ * an EventTarget listener (its options object, registration and removal) costs more than the
+ * rest of an in-process call's bookkeeping. It is added when the first call starts waiting and
+ * removed when the last one is done, so a signal that outlives its calls keeps nothing.
  */
-export class AbortFanout {
+export class AbortFanout implements CancelSource {
   private readonly waiting = new Set<() => void>();
   private listening = false;
 
-  constructor(
-    readonly signal: AbortSignal,
-    private readonly keep = false,
-  ) {}
+  constructor(readonly signal: AbortSignal) {}
 
   /** Calls `onAbort` once when the signal aborts, at once if it already has. */
   add(onAbort: () => void): void {
@@ -30,7 +35,7 @@ export class AbortFanout {
 
   /** Forgets `onAbort` (its call is done). */
   delete(onAbort: () => void): void {
-    if (!this.waiting.delete(onAbort) || this.keep || this.waiting.size > 0 || !this.listening) return;
+    if (!this.waiting.delete(onAbort) || this.waiting.size > 0 || !this.listening) return;
     this.listening = false;
     this.signal.removeEventListener('abort', this.fire);
   }

@@ -15,7 +15,7 @@ import {
 } from '@agent/protocol';
 import type { OpTreeBuilder } from '../observe/op-tree.js';
 import type { SessionRecorder } from '../observe/recorder.js';
-import { AbortFanout } from './abort-fanout.js';
+import { AbortFanout, type CancelSource } from './abort-fanout.js';
 import { deniedMessage } from './approval-gate.js';
 import { CallBudget } from './call-budget.js';
 import {
@@ -45,8 +45,8 @@ export interface ToolExecutorOptions {
   /** The session offers `report_back`: like the final report, it cannot be batched. */
   reportBack?: boolean;
   signal: AbortSignal;
-  /** The session's signal, listened to once (shared with the model attempts); made from `signal` when not given. */
-  cancel?: AbortFanout;
+  /** Where the calls hear a cancellation: the session's `SessionCancel`; a fanout over `signal` when not given. */
+  cancel?: CancelSource;
   agentPath: string;
   now: () => number;
 }
@@ -80,8 +80,8 @@ export type { PausedCall };
 /** Runs the native tool calls of one turn in parallel and turns every outcome into a tool message. */
 export class ToolExecutor {
   private readonly events: ToolEvents;
-  /** The session's signal, listened to once for all the calls in flight. */
-  private readonly cancel: AbortFanout;
+  /** Where the calls in flight hear a cancellation. */
+  private readonly cancel: CancelSource;
 
   /** Paused sub-agent sessions the next run of their calls continues, by call id (used once). */
   private readonly pausedChildren = new Map<string, PausedChild>();

@@ -2,27 +2,31 @@ import { describe, expect, test } from 'vitest';
 import { SessionCancel } from '../../src/loop/session-cancel.js';
 
 describe('SessionCancel', () => {
-  test('the attempt waiting hears the reason once, after the signal has aborted with it', () => {
+  test('every attempt and call waiting hears it once, after the signal has aborted with the reason', () => {
     const cancel = new SessionCancel();
     const heard: unknown[] = [];
-    cancel.hear((reason) => heard.push([reason, cancel.signal.aborted]));
+    cancel.add(() => heard.push(['attempt', cancel.signal.reason, cancel.signal.aborted]));
+    cancel.add(() => heard.push(['call', cancel.signal.reason]));
     const reason = new Error('stop');
     cancel.abort(reason);
     cancel.abort(new Error('again'));
-    expect(heard).toEqual([[reason, true]]);
+    expect(heard).toEqual([
+      ['attempt', reason, true],
+      ['call', reason],
+    ]);
     expect(cancel.signal.reason).toBe(reason);
   });
 
   test('an attempt that starts after the abort hears it at once; a forgotten one never', () => {
     const cancel = new SessionCancel();
     const forgotten: unknown[] = [];
-    const onCancel = (reason: unknown) => forgotten.push(reason);
-    cancel.hear(onCancel);
-    cancel.forget(onCancel);
+    const onCancel = () => forgotten.push(cancel.signal.reason);
+    cancel.add(onCancel);
+    cancel.delete(onCancel);
     cancel.abort('gone');
     expect(forgotten).toEqual([]);
     const late: unknown[] = [];
-    cancel.hear((reason) => late.push(reason));
+    cancel.add(() => late.push(cancel.signal.reason));
     expect(late).toEqual(['gone']);
   });
 
@@ -34,7 +38,7 @@ describe('SessionCancel', () => {
       added++;
       add(...args);
     }) as typeof add;
-    cancel.hear(() => {});
+    cancel.add(() => {});
     expect(added).toBe(0);
   });
 });
