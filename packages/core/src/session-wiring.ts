@@ -18,7 +18,7 @@ import type { TurnNotices } from './loop/turn-notice.js';
 import type { OpTreeBuilder } from './observe/op-tree.js';
 import type { SessionRecorder } from './observe/recorder.js';
 import type { ApprovalGate } from './tools/approval-gate.js';
-import { internalToolChoice } from './tools/internal-tool-choice.js';
+import { type InternalToolChoice, internalToolChoice } from './tools/internal-tool-choice.js';
 import { batchTool, taskStatusTool } from './tools/internal-tools.js';
 import { ResultSizer } from './tools/result-sizer.js';
 import { ToolExecutor } from './tools/tool-executor.js';
@@ -52,35 +52,9 @@ export interface LoopWiring {
 
 /** Builds the turn loop with its result sizer and tool executor. */
 export function wireTurnLoop(w: LoopWiring): TurnLoop {
-  const { config, hook, registry, reportBack, checkpointer, rotation } = w;
+  const { config, hook, registry, reportBack, checkpointer } = w;
   const choice = internalToolChoice(config.internalTools, w.targets, config.onEvent !== undefined);
-  const sizer = new ResultSizer({
-    hook,
-    estimator: w.estimator,
-    guard: w.guard,
-    recorder: w.recorder,
-    toolResponseMaxBytes: config.toolResponseMaxBytes ?? DEFAULT_TOOL_RESPONSE_MAX_BYTES,
-    // Captures the rotation alone: a closure over `w` would keep the whole wiring for the session.
-    target: () => rotation.current(),
-    signal: w.signal,
-    now: w.now,
-    agentPath: w.agentPath,
-  });
-  const executor = new ToolExecutor({
-    registry: withHookTools(registry, hook),
-    recorder: w.recorder,
-    opTree: w.opTree,
-    sizer,
-    toolTimeoutMs: config.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
-    maxToolCallsPerTurn: config.maxToolCallsPerTurn,
-    taskStatus: choice.taskStatus,
-    batch: choice.batch,
-    reportBack: reportBack !== undefined,
-    signal: w.signal,
-    cancel: w.cancel,
-    agentPath: w.agentPath,
-    now: w.now,
-  });
+  const sizer = resultSizerFor(w);
   const finalTools = reportBack === undefined ? [] : [reportBack];
   const internal = [
     ...(choice.offerTaskStatus ? [taskStatusTool] : []),
@@ -94,7 +68,7 @@ export function wireTurnLoop(w: LoopWiring): TurnLoop {
     rotation: w.rotation,
     estimator: w.estimator,
     guard: w.guard,
-    executor,
+    executor: toolExecutorFor(w, sizer, choice),
     sizer,
     tools: offeredTools([...registry.definitions, ...internal], hook),
     finalTools,
@@ -115,6 +89,42 @@ export function wireTurnLoop(w: LoopWiring): TurnLoop {
     targets: w.targets,
     ...(checkpointer === undefined ? {} : { checkpoint: () => checkpointer.turnEnded() }),
     ...(w.approvals === undefined ? {} : { approvals: w.approvals }),
+  });
+}
+
+/** Sizes each tool result against the byte cap and the context, storing what is too large. */
+function resultSizerFor(w: LoopWiring): ResultSizer {
+  const { rotation } = w;
+  return new ResultSizer({
+    hook: w.hook,
+    estimator: w.estimator,
+    guard: w.guard,
+    recorder: w.recorder,
+    toolResponseMaxBytes: w.config.toolResponseMaxBytes ?? DEFAULT_TOOL_RESPONSE_MAX_BYTES,
+    // Captures the rotation alone: a closure over `w` would keep the whole wiring for the session.
+    target: () => rotation.current(),
+    signal: w.signal,
+    now: w.now,
+    agentPath: w.agentPath,
+  });
+}
+
+/** Runs the model's tool calls: the registry's tools, the hook's, and the internal ones chosen. */
+function toolExecutorFor(w: LoopWiring, sizer: ResultSizer, choice: InternalToolChoice): ToolExecutor {
+  return new ToolExecutor({
+    registry: withHookTools(w.registry, w.hook),
+    recorder: w.recorder,
+    opTree: w.opTree,
+    sizer,
+    toolTimeoutMs: w.config.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
+    maxToolCallsPerTurn: w.config.maxToolCallsPerTurn,
+    taskStatus: choice.taskStatus,
+    batch: choice.batch,
+    reportBack: w.reportBack !== undefined,
+    signal: w.signal,
+    cancel: w.cancel,
+    agentPath: w.agentPath,
+    now: w.now,
   });
 }
 

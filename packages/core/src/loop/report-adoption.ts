@@ -66,17 +66,8 @@ export function adoptFinalReport(
 
 /** A `report_back` call: its arguments are the JSON payload, validated like a native report's. */
 function fromReportBack(call: ToolCall, expected: ExpectedOutput): Adoption {
-  if (call.parseError !== undefined) {
-    return {
-      kind: 'invalid',
-      source: 'report_back',
-      slug: 'final_report_arguments_invalid',
-      reason: `the ${REPORT_BACK_TOOL} arguments are not valid JSON: ${call.parseError}`,
-      diagnostics: [],
-      payload: call.rawArguments ?? '',
-      call,
-    };
-  }
+  const payload = call.rawArguments ?? '';
+  if (call.parseError !== undefined) return argumentsNotJson(call, 'report_back', payload);
   const params = { status: 'success', report_format: 'json', content_json: call.arguments };
   const adoption = fromProcessor(
     processFinalReport({ source: 'tool', params }, expected),
@@ -87,60 +78,16 @@ function fromReportBack(call: ToolCall, expected: ExpectedOutput): Adoption {
   return adoption.kind === 'none' ? adoption : { ...adoption, call };
 }
 
+/** The report the model declared: the XML slot, else a native call, else (final turn) its text. */
 function adoptDeclared(
   attempt: AttemptSuccess,
   expected: ExpectedOutput,
   options: AdoptionOptions,
 ): Adoption {
-  const { slot } = attempt;
-  if (slot.found) {
-    let truncated = false;
-    if (!slot.closed) {
-      const judged = judgeUnclosed(slot.raw, {
-        stopReason: attempt.rawStopReason ?? attempt.stopReason ?? 'unknown',
-        format: expected.format,
-        ...(options.maxOutputTokens === undefined ? {} : { maxOutputTokens: options.maxOutputTokens }),
-      });
-      if (judged.verdict === 'reject') {
-        return {
-          kind: 'invalid',
-          source: 'xml',
-          slug: judged.slug,
-          reason: judged.reason,
-          diagnostics: [],
-          payload: slot.payload,
-        };
-      }
-      truncated = judged.verdict === 'accept-truncated';
-    }
-    return fromProcessor(
-      processFinalReport({ source: 'xml', attributes: slot.attributes, payload: slot.payload }, expected),
-      'xml',
-      truncated,
-      slot.payload,
-    );
-  }
+  if (attempt.slot.found) return fromXmlSlot(attempt, expected, options);
   const nativeCall = attempt.toolCalls.find((call) => call.name === FINAL_REPORT_TOOL);
-  if (nativeCall !== undefined) {
-    const payload = nativeCall.rawArguments ?? JSON.stringify(nativeCall.arguments);
-    if (nativeCall.parseError !== undefined) {
-      return {
-        kind: 'invalid',
-        source: 'final_report_tool',
-        slug: 'final_report_arguments_invalid',
-        reason: `the ${FINAL_REPORT_TOOL} arguments are not valid JSON: ${nativeCall.parseError}`,
-        diagnostics: [],
-        payload,
-      };
-    }
-    return fromProcessor(
-      processFinalReport({ source: 'tool', params: nativeCall.arguments }, expected),
-      'final_report_tool',
-      false,
-      payload,
-    );
-  }
-  const text = slot.outsideText.trim();
+  if (nativeCall !== undefined) return fromNativeCall(nativeCall, expected);
+  const text = attempt.slot.outsideText.trim();
   if (options.isFinalTurn && text.length > 0) {
     return fromProcessor(
       processFinalReport({ source: 'xml', attributes: {}, payload: text }, expected, {
@@ -152,6 +99,65 @@ function adoptDeclared(
     );
   }
   return { kind: 'none' };
+}
+
+/** The nonce-tagged slot; an unclosed one is judged by why the answer stopped. */
+function fromXmlSlot(attempt: AttemptSuccess, expected: ExpectedOutput, options: AdoptionOptions): Adoption {
+  const { slot } = attempt;
+  let truncated = false;
+  if (!slot.closed) {
+    const judged = judgeUnclosed(slot.raw, {
+      stopReason: attempt.rawStopReason ?? attempt.stopReason ?? 'unknown',
+      format: expected.format,
+      ...(options.maxOutputTokens === undefined ? {} : { maxOutputTokens: options.maxOutputTokens }),
+    });
+    if (judged.verdict === 'reject') {
+      return {
+        kind: 'invalid',
+        source: 'xml',
+        slug: judged.slug,
+        reason: judged.reason,
+        diagnostics: [],
+        payload: slot.payload,
+      };
+    }
+    truncated = judged.verdict === 'accept-truncated';
+  }
+  return fromProcessor(
+    processFinalReport({ source: 'xml', attributes: slot.attributes, payload: slot.payload }, expected),
+    'xml',
+    truncated,
+    slot.payload,
+  );
+}
+
+/** A native `agent__final_report` call, made although the tag is the way to report. */
+function fromNativeCall(call: ToolCall, expected: ExpectedOutput): Adoption {
+  const payload = call.rawArguments ?? JSON.stringify(call.arguments);
+  if (call.parseError !== undefined) return argumentsNotJson(call, 'final_report_tool', payload);
+  return fromProcessor(
+    processFinalReport({ source: 'tool', params: call.arguments }, expected),
+    'final_report_tool',
+    false,
+    payload,
+  );
+}
+
+/** A report call whose arguments did not parse: invalid, with the parser's reason. */
+function argumentsNotJson(
+  call: ToolCall,
+  source: 'report_back' | 'final_report_tool',
+  payload: string,
+): Adoption {
+  return {
+    kind: 'invalid',
+    source,
+    slug: 'final_report_arguments_invalid',
+    reason: `the ${call.name} arguments are not valid JSON: ${call.parseError}`,
+    diagnostics: [],
+    payload,
+    ...(source === 'report_back' ? { call } : {}),
+  };
 }
 
 function fromProcessor(

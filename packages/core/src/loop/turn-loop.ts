@@ -253,20 +253,8 @@ export class TurnLoop {
       }
       modelErrorsOnly = false;
       this.health.answered(target);
-      // What we estimated for this request: the conversation's running total, the tool
-      // definitions (counted once per process) and the notice (its body counted once); counted
-      // when the correction is next needed, so an answer that ends the session counts nothing.
-      // Once the tokenizer has counted in the process, counting now costs only cache lookups.
       const reported = outcome.usage?.inputTokens ?? 0;
-      if (reported > 0 && o.estimator.boundsHelp) {
-        const conversation = o.guard.rawTokensNow();
-        o.estimator.observe(reported, () => conversation() + notice.rawTokens + o.estimator.rawTools(tools));
-      } else if (reported > 0) {
-        o.estimator.observe(
-          reported,
-          o.guard.rawConversationTokens + notice.rawTokens + o.estimator.rawTools(tools),
-        );
-      }
+      if (reported > 0) this.observeReported(reported, notice, tools);
       state.lastStopReason = outcome.rawStopReason ?? outcome.stopReason;
       warnProgressPairing(outcome, o.recorder);
       const end = await this.answers.handle(outcome, turnNode, isFinal);
@@ -278,15 +266,39 @@ export class TurnLoop {
       o.rotation.advance();
       retrySlugs = [this.answers.lastRetrySlug];
     }
+    return this.attemptsExhausted(isFinal, modelErrorsOnly);
+  }
+
+  /**
+   * Corrects the estimator by what the provider reported for the request. What we estimated:
+   * the conversation's running total, the tool definitions (counted once per process) and the
+   * notice (its body counted once; read `rawTokens` only inside the closure, as reading it
+   * counts); counted when the correction is next needed, so an answer that ends the session
+   * counts nothing. Once the tokenizer has counted in the process, counting costs only cache
+   * lookups.
+   */
+  private observeReported(reported: number, notice: TurnNotice, tools: readonly ToolDefinition[]): void {
+    const { estimator, guard } = this.o;
+    if (estimator.boundsHelp) {
+      const conversation = guard.rawTokensNow();
+      estimator.observe(reported, () => conversation() + notice.rawTokens + estimator.rawTools(tools));
+    } else {
+      estimator.observe(reported, guard.rawConversationTokens + notice.rawTokens + estimator.rawTools(tools));
+    }
+  }
+
+  /** Every attempt of the turn failed: force the final turn, or end a final one. */
+  private attemptsExhausted(isFinal: boolean, modelErrorsOnly: boolean): TurnEnd {
+    const { state, expected, recorder, maxRetries } = this.o;
     if (!isFinal) return { kind: 'force-final', reason: 'retry_exhaustion' };
     // A model answered, no report attempt was rejected: the last tool result may still answer.
     if (
       !modelErrorsOnly &&
       !state.finalReportFailedEver &&
-      commitToolMessageReport(state, o.expected, o.recorder)
+      commitToolMessageReport(state, expected, recorder)
     )
       return { kind: 'report' };
-    return finalTurnFailed(state, o.maxRetries, modelErrorsOnly ? this.health.lastErrors() : undefined);
+    return finalTurnFailed(state, maxRetries, modelErrorsOnly ? this.health.lastErrors() : undefined);
   }
 
   /**

@@ -1,73 +1,90 @@
-import type { AccountingEntry, LogEntry } from '@agent/protocol';
+import type { AccountingEntry, LlmAccountingEntry, LogEntry, ToolAccountingEntry } from '@agent/protocol';
 
 type LogInput = Omit<LogEntry, 'timestamp'>;
 
-/** The two FIN lines every run ends with, failures included: LLM totals and tool totals. */
-export function finSummaries(accounting: readonly AccountingEntry[]): LogInput[] {
-  let llmCalls = 0;
-  let llmFailed = 0;
-  let input = 0;
-  let output = 0;
-  let cached = 0;
-  let cost = 0;
-  let costKnown = false;
-  let llmLatency = 0;
-  let toolCalls = 0;
-  let toolFailed = 0;
-  let charsIn = 0;
-  let charsOut = 0;
-  let toolLatency = 0;
-  for (const entry of accounting) {
-    if (entry.type === 'llm') {
-      llmCalls++;
-      if (entry.status === 'failed') llmFailed++;
-      input += entry.tokens.inputTokens;
-      output += entry.tokens.outputTokens;
-      cached += entry.tokens.cachedTokens ?? 0;
-      if (entry.costUsd !== undefined) {
-        cost += entry.costUsd;
-        costKnown = true;
-      }
-      llmLatency += entry.latency;
-    } else {
-      toolCalls++;
-      if (entry.status === 'failed') toolFailed++;
-      charsIn += entry.charactersIn;
-      charsOut += entry.charactersOut;
-      toolLatency += entry.latency;
-    }
+/** The LLM calls' totals, and the FIN line that reports them. */
+class LlmTotals {
+  calls = 0;
+  failed = 0;
+  input = 0;
+  output = 0;
+  cached = 0;
+  latency = 0;
+  /** Known only when some call's cost was: an unknown cost is not $0. */
+  cost: number | undefined;
+
+  add(entry: LlmAccountingEntry): void {
+    this.calls++;
+    if (entry.status === 'failed') this.failed++;
+    this.input += entry.tokens.inputTokens;
+    this.output += entry.tokens.outputTokens;
+    this.cached += entry.tokens.cachedTokens ?? 0;
+    if (entry.costUsd !== undefined) this.cost = (this.cost ?? 0) + entry.costUsd;
+    this.latency += entry.latency;
   }
-  const costText = costKnown ? `$${cost.toFixed(6)}` : 'unknown';
-  return [
-    {
+
+  line(): LogInput {
+    const costText = this.cost === undefined ? 'unknown' : `$${this.cost.toFixed(6)}`;
+    return {
       severity: 'FIN',
       direction: 'response',
       type: 'llm',
       remoteIdentifier: 'agent:summary',
-      message: `LLM: ${llmCalls} calls (${llmFailed} failed), ${input} input tokens (${cached} cached), ${output} output tokens, cost ${costText}, ${llmLatency} ms`,
+      message: `LLM: ${this.calls} calls (${this.failed} failed), ${this.input} input tokens (${this.cached} cached), ${this.output} output tokens, cost ${costText}, ${this.latency} ms`,
       details: {
-        calls: llmCalls,
-        failed: llmFailed,
-        input_tokens: input,
-        output_tokens: output,
-        cached_tokens: cached,
-        latency_ms: llmLatency,
-        ...(costKnown ? { cost_usd: cost } : {}),
+        calls: this.calls,
+        failed: this.failed,
+        input_tokens: this.input,
+        output_tokens: this.output,
+        cached_tokens: this.cached,
+        latency_ms: this.latency,
+        ...(this.cost === undefined ? {} : { cost_usd: this.cost }),
       },
-    },
-    {
+    };
+  }
+}
+
+/** The tool calls' totals, and the FIN line that reports them. */
+class ToolTotals {
+  calls = 0;
+  failed = 0;
+  charsIn = 0;
+  charsOut = 0;
+  latency = 0;
+
+  add(entry: ToolAccountingEntry): void {
+    this.calls++;
+    if (entry.status === 'failed') this.failed++;
+    this.charsIn += entry.charactersIn;
+    this.charsOut += entry.charactersOut;
+    this.latency += entry.latency;
+  }
+
+  line(): LogInput {
+    return {
       severity: 'FIN',
       direction: 'response',
       type: 'tool',
       remoteIdentifier: 'agent:summary',
-      message: `tools: ${toolCalls} calls (${toolFailed} failed), ${charsIn} characters in, ${charsOut} characters out, ${toolLatency} ms`,
+      message: `tools: ${this.calls} calls (${this.failed} failed), ${this.charsIn} characters in, ${this.charsOut} characters out, ${this.latency} ms`,
       details: {
-        calls: toolCalls,
-        failed: toolFailed,
-        characters_in: charsIn,
-        characters_out: charsOut,
-        latency_ms: toolLatency,
+        calls: this.calls,
+        failed: this.failed,
+        characters_in: this.charsIn,
+        characters_out: this.charsOut,
+        latency_ms: this.latency,
       },
-    },
-  ];
+    };
+  }
+}
+
+/** The two FIN lines every run ends with, failures included: LLM totals and tool totals. */
+export function finSummaries(accounting: readonly AccountingEntry[]): LogInput[] {
+  const llm = new LlmTotals();
+  const tools = new ToolTotals();
+  for (const entry of accounting) {
+    if (entry.type === 'llm') llm.add(entry);
+    else tools.add(entry);
+  }
+  return [llm.line(), tools.line()];
 }

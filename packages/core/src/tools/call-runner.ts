@@ -112,61 +112,85 @@ export function runExternalCall(
   options: ExternalCallOptions,
 ): Promise<RawToolOutcome> {
   const resolved = registry.resolve(name);
-  if (resolved === undefined) {
-    const available = registry.names();
-    const list = available.length > 0 ? available.join(', ') : 'none';
-    return Promise.resolve({
-      ok: false,
-      text: failedText(`unknown tool "${name}"; available tools: ${list}`),
-      error: 'unknown_tool',
-    });
-  }
-  const { provider } = resolved;
-  const { cancel } = options;
-  const abort = new LazyAbort();
-  // One promise settled by whichever comes first: the answer, the timeout or the session's
-  // cancellation (a race of three promises cost each call three more). Settling cleans up at
-  // once, so the call's outcome is the promise itself, with no async function around it.
-  let finish!: (outcome: RawToolOutcome) => void;
-  const outcome = new Promise<RawToolOutcome>((resolve) => {
-    finish = resolve;
-  });
-  let open = true;
-  const settle = (result: ToolResult) => {
-    if (!open) return;
-    open = false;
-    clearTimeout(timer);
-    cancel.delete(onCancelled);
-    finish(outcomeOf(result, provider));
-  };
-  const timer = setTimeout(() => {
-    settle({ ok: false, error: { kind: 'timeout', message: `no answer within ${options.timeoutMs} ms` } });
-    abort.abort(new AgentError('timeout', 'tool timeout'));
-  }, options.timeoutMs);
-  // Only the session's own cancellation counts as "cancelled"; our timeout aborts the call too.
-  const onCancelled = () => {
-    abort.abort(cancel.signal.reason);
-    settle({ ok: false, error: { kind: 'aborted', message: 'the session was cancelled' } });
-  };
-  cancel.add(onCancelled);
+  if (resolved === undefined) return Promise.resolve(unknownTool(registry, name));
+  const pending = new PendingCall(resolved.provider, options.cancel, options.timeoutMs);
   // Optional fields set after the literals: a conditional spread cost an object and a copy per call.
   const call: ToolCallRequest = { name, arguments: args, callId };
   if (options.resume !== undefined) call.resume = options.resume;
-  const callOptions = new CallExecuteOptions(abort, options.timeoutMs, options.onProgress);
+  const callOptions = new CallExecuteOptions(pending.abort, options.timeoutMs, options.onProgress);
   try {
-    provider
-      .execute(call, callOptions)
-      .then(settle, (error: unknown) =>
-        settle({ ok: false, error: { kind: 'execution', message: errorMessage(error) } }),
-      );
+    resolved.provider.execute(call, callOptions).then(pending.settle, pending.fail);
   } catch (error) {
     // A provider that throws instead of rejecting: the call fails as the async wrapper made it.
-    open = false;
-    clearTimeout(timer);
-    cancel.delete(onCancelled);
+    pending.close();
     return Promise.reject(error);
   }
-  return outcome;
+  return pending.outcome;
+}
+
+function unknownTool(registry: ToolLookup, name: string): RawToolOutcome {
+  const available = registry.names();
+  const list = available.length > 0 ? available.join(', ') : 'none';
+  return {
+    ok: false,
+    text: failedText(`unknown tool "${name}"; available tools: ${list}`),
+    error: 'unknown_tool',
+  };
+}
+
+/**
+ * One call in flight, settled once by whichever comes first: the answer, the timeout or the
+ * session's cancellation (a race of three promises cost each call three more). Settling cleans
+ * up at once, so the call's outcome is the promise itself, with no async function around it.
+ */
+class PendingCall {
+  readonly outcome: Promise<RawToolOutcome>;
+  readonly abort = new LazyAbort();
+  private finish!: (outcome: RawToolOutcome) => void;
+  private open = true;
+  private readonly timer: ReturnType<typeof setTimeout>;
+
+  constructor(
+    private readonly provider: ToolProvider,
+    private readonly cancel: CancelSource,
+    readonly timeoutMs: number,
+  ) {
+    this.outcome = new Promise<RawToolOutcome>((resolve) => {
+      this.finish = resolve;
+    });
+    this.timer = setTimeout(timeOut, timeoutMs, this);
+    cancel.add(this.onCancelled);
+  }
+
+  readonly settle = (result: ToolResult): void => {
+    if (!this.open) return;
+    this.close();
+    this.finish(outcomeOf(result, this.provider));
+  };
+
+  readonly fail = (error: unknown): void =>
+    this.settle({ ok: false, error: { kind: 'execution', message: errorMessage(error) } });
+
+  // Only the session's own cancellation counts as "cancelled"; our timeout aborts the call too.
+  private readonly onCancelled = (): void => {
+    this.abort.abort(this.cancel.signal.reason);
+    this.settle({ ok: false, error: { kind: 'aborted', message: 'the session was cancelled' } });
+  };
+
+  /** Stops the timer and unhooks the cancellation; nothing settles the outcome after this. */
+  close(): void {
+    this.open = false;
+    clearTimeout(this.timer);
+    this.cancel.delete(this.onCancelled);
+  }
+}
+
+function timeOut(pending: PendingCall): void {
+  pending.settle({
+    ok: false,
+    error: { kind: 'timeout', message: `no answer within ${pending.timeoutMs} ms` },
+  });
+  pending.abort.abort(new AgentError('timeout', 'tool timeout'));
 }
 
 /** What the executor keeps of a tool's result. */
