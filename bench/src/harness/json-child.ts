@@ -28,3 +28,22 @@ export function spawnJsonChild<T>(file: string, args: readonly string[], label: 
     });
   });
 }
+
+/**
+ * The child side of `spawnJsonChild`: when this process was started with `flag`, runs `run`
+ * with the number after the flag, prints its report as one JSON line and exits (1 on failure).
+ */
+export function serveJsonChild(flag: string, run: (value: number) => Promise<unknown>): void {
+  const at = process.argv.indexOf(flag);
+  if (at === -1) return;
+  run(Number(process.argv[at + 1])).then(
+    (report) => {
+      process.stdout.write(`${JSON.stringify(report)}\n`);
+      process.exit(0);
+    },
+    (error: unknown) => {
+      process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      process.exit(1);
+    },
+  );
+}

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { spawnJsonChild } from '../harness/json-child.js';
+import { serveJsonChild, spawnJsonChild } from '../harness/json-child.js';
 import { formatNumber, median } from '../harness/measure.js';
 import type { BenchCheck, BenchSuite, SuiteResult } from '../harness/types.js';
 
@@ -193,16 +193,4 @@ export const openapiLoadSuite: BenchSuite = {
   },
 };
 
-if (process.argv.includes(CHILD_FLAG)) {
-  const operations = Number(process.argv[process.argv.indexOf(CHILD_FLAG) + 1]);
-  runChild(operations).then(
-    (report) => {
-      process.stdout.write(`${JSON.stringify(report)}\n`);
-      process.exit(0);
-    },
-    (error: unknown) => {
-      process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-      process.exit(1);
-    },
-  );
-}
+serveJsonChild(CHILD_FLAG, runChild);
