@@ -1,7 +1,7 @@
 import { ConfigError } from '@agent/protocol';
 import { isPositiveInteger } from '@agent/protocol/util';
 import { decodeValue, encodeValue, ValueTooLarge } from './codec.js';
-import type { CacheBackend } from './types.js';
+import type { CacheBackend, StoredEntry } from './types.js';
 
 /** Largest value stored, as JSON bytes, unless `maxValueBytes` says otherwise (4 MiB). */
 export const DEFAULT_MAX_VALUE_BYTES = 4 * 1024 * 1024;
@@ -52,28 +52,10 @@ export interface CacheOptions {
 
 /** A cache over `backend`. Backend failures are thrown as `CacheError`s (callers usually treat them as misses). */
 export function createCache(backend: CacheBackend, options: CacheOptions = {}): Cache {
-  const maxValueBytes = options.maxValueBytes ?? DEFAULT_MAX_VALUE_BYTES;
-  if (!isPositiveInteger(maxValueBytes)) {
-    throw new ConfigError({
-      field: 'maxValueBytes',
-      value: maxValueBytes,
-      allowed: 'a positive integer (bytes)',
-      source: 'createCache',
-    });
-  }
+  const maxValueBytes = checkedMaxValueBytes(options.maxValueBytes ?? DEFAULT_MAX_VALUE_BYTES);
   const now = options.now ?? Date.now;
   const namespace = options.namespace ?? '';
-  const fullKey = (key: string): string => {
-    if (typeof key !== 'string' || key.length === 0 || key.length > MAX_KEY_LENGTH) {
-      throw new ConfigError({
-        field: 'key',
-        value: key,
-        allowed: `a string of 1 to ${MAX_KEY_LENGTH} characters (cacheKey makes one)`,
-        source: 'cache',
-      });
-    }
-    return namespace + key;
-  };
+  const fullKey = (key: string): string => namespace + checkedKey(key);
   return {
     backend,
     async get<T>(key: string) {
@@ -87,13 +69,7 @@ export function createCache(backend: CacheBackend, options: CacheOptions = {}): 
         await backend.delete(id);
         return undefined;
       }
-      return {
-        value: decoded.value as T,
-        storedAt: entry.storedAt,
-        expiresAt: entry.expiresAt,
-        ageMs: Math.max(0, at - entry.storedAt),
-        expiresInMs: Math.max(0, entry.expiresAt - at),
-      };
+      return hitEntry(decoded.value as T, entry, at);
     },
     async set(key, value, ttlMs) {
       const id = fullKey(key);
@@ -114,5 +90,37 @@ export function createCache(backend: CacheBackend, options: CacheOptions = {}): 
     size: () => backend.size(),
     clear: () => backend.clear(),
     close: () => backend.close(),
+  };
+}
+
+function checkedMaxValueBytes(maxValueBytes: number): number {
+  if (isPositiveInteger(maxValueBytes)) return maxValueBytes;
+  throw new ConfigError({
+    field: 'maxValueBytes',
+    value: maxValueBytes,
+    allowed: 'a positive integer (bytes)',
+    source: 'createCache',
+  });
+}
+
+/** The key as given, or a `ConfigError` for one no backend should hold (empty, too long, not a string). */
+function checkedKey(key: string): string {
+  if (typeof key === 'string' && key.length > 0 && key.length <= MAX_KEY_LENGTH) return key;
+  throw new ConfigError({
+    field: 'key',
+    value: key,
+    allowed: `a string of 1 to ${MAX_KEY_LENGTH} characters (cacheKey makes one)`,
+    source: 'cache',
+  });
+}
+
+/** A stored entry as a hit read at `at`: its age and time left never below zero (clocks of other processes may differ). */
+function hitEntry<T>(value: T, entry: StoredEntry, at: number): CacheHitEntry<T> {
+  return {
+    value,
+    storedAt: entry.storedAt,
+    expiresAt: entry.expiresAt,
+    ageMs: Math.max(0, at - entry.storedAt),
+    expiresInMs: Math.max(0, entry.expiresAt - at),
   };
 }

@@ -39,71 +39,82 @@ export function defaultCachePath(env: Record<string, string | undefined> = proce
 
 /** The problems of a store config, each a `ConfigError` (empty when it can work). The URL's password is never quoted. */
 export function cacheConfigProblems(config: CacheStoreConfig, source = 'cache'): ConfigError[] {
-  const problems: ConfigError[] = [];
   const backend = config.backend ?? 'sqlite';
   if (!CACHE_BACKENDS.includes(backend)) {
-    problems.push(
+    return [
       new ConfigError({
         field: 'backend',
         value: backend,
         allowed: `one of ${CACHE_BACKENDS.join(', ')}`,
         source,
       }),
-    );
-    return problems;
+    ];
   }
-  if (config.maxEntries !== undefined && !isPositiveInteger(config.maxEntries)) {
-    problems.push(
-      new ConfigError({
-        field: 'maxEntries',
-        value: config.maxEntries,
-        allowed: 'a positive integer',
-        source,
-      }),
-    );
-  }
+  const problems: (ConfigError | undefined)[] = [
+    config.maxEntries !== undefined && !isPositiveInteger(config.maxEntries)
+      ? new ConfigError({
+          field: 'maxEntries',
+          value: config.maxEntries,
+          allowed: 'a positive integer',
+          source,
+        })
+      : undefined,
+    urlProblem(config.url, backend, source),
+    pathProblem(config.path, backend, source),
+  ];
+  return problems.filter((problem) => problem !== undefined);
+}
+
+/** `url`: required by the redis backend (a redis:// or rediss:// URL), absent for the others. */
+function urlProblem(
+  url: string | undefined,
+  backend: CacheBackendName,
+  source: string,
+): ConfigError | undefined {
   if (backend === 'redis') {
-    if (config.url === undefined) {
-      problems.push(
-        new ConfigError({
-          field: 'url',
-          allowed: 'a redis:// or rediss:// URL (the redis backend needs one)',
-          source,
-        }),
-      );
-    } else if (!isRedisUrl(config.url)) {
-      problems.push(
-        new ConfigError({
-          field: 'url',
-          value: redactRedisUrl(config.url),
-          allowed: 'a redis:// or rediss:// URL with a host',
-          source,
-        }),
-      );
-    }
-  } else if (config.url !== undefined) {
-    problems.push(
-      new ConfigError({
+    if (url === undefined) {
+      return new ConfigError({
         field: 'url',
-        value: redactRedisUrl(config.url),
-        allowed: `absent: \`url\` is for the redis backend, not ${backend}`,
+        allowed: 'a redis:// or rediss:// URL (the redis backend needs one)',
         source,
-      }),
-    );
+      });
+    }
+    if (isRedisUrl(url)) return undefined;
+    return new ConfigError({
+      field: 'url',
+      value: redactRedisUrl(url),
+      allowed: 'a redis:// or rediss:// URL with a host',
+      source,
+    });
   }
-  if (config.path !== undefined && backend !== 'sqlite') {
-    problems.push(
-      new ConfigError({
-        field: 'path',
-        value: config.path,
-        allowed: `absent: \`path\` is for the sqlite backend, not ${backend}`,
-        source,
-      }),
-    );
-  } else if (config.path !== undefined && (typeof config.path !== 'string' || config.path === '')) {
-    problems.push(new ConfigError({ field: 'path', value: config.path, allowed: 'a file path', source }));
+  if (url === undefined) return undefined;
+  return new ConfigError({
+    field: 'url',
+    value: redactRedisUrl(url),
+    allowed: `absent: \`url\` is for the redis backend, not ${backend}`,
+    source,
+  });
+}
+
+/** `path`: a file path for the sqlite backend, absent for the others. */
+function pathProblem(
+  path: string | undefined,
+  backend: CacheBackendName,
+  source: string,
+): ConfigError | undefined {
+  if (path === undefined) return undefined;
+  if (backend !== 'sqlite') {
+    return new ConfigError({
+      field: 'path',
+      value: path,
+      allowed: `absent: \`path\` is for the sqlite backend, not ${backend}`,
+      source,
+    });
   }
-  return problems;
+  if (typeof path !== 'string' || path === '') {
+    return new ConfigError({ field: 'path', value: path, allowed: 'a file path', source });
+  }
+  return undefined;
 }
 
 /**

@@ -5,7 +5,7 @@ import { layerSettings, pickSettings } from './agent-file/settings.js';
 import type { AgentRunner, RunAgentFileOptions } from './api.js';
 import { cachingTargetOptions, TargetBuilder } from './build-targets.js';
 import { startMcpServers } from './build-tools.js';
-import { openRuntimeCache } from './cache/runtime-cache.js';
+import { openRuntimeCache, type RuntimeCache } from './cache/runtime-cache.js';
 import { type ResolvedConfig, resolveConfig } from './config/layers.js';
 import { DEFAULT_MAX_CONCURRENT_SUB_AGENTS } from './config/schema.js';
 import { problemsError, RuntimeError } from './errors.js';
@@ -83,6 +83,42 @@ function checkedTargets(
   return targets;
 }
 
+/** The agent tree of the top file (with `models` / `topModels` from the options); its problems thrown as one error. */
+function loadRunnerTree(
+  file: string,
+  config: ResolvedConfig,
+  cwd: string,
+  options: RunAgentFileOptions,
+): AgentTree {
+  const { tree, problems } = loadAgentTree(file, config, {
+    cwd,
+    ...(options.models === undefined ? {} : { models: options.models }),
+    ...(options.topModels === undefined ? {} : { topModels: options.topModels }),
+  });
+  if (tree === undefined) throw problemsError(problems);
+  return tree;
+}
+
+/**
+ * Starts the MCP servers the sessions share; a `shared: false` server is started by each session
+ * that uses it (session-runner.ts). When one cannot start, the cache opened before them is closed.
+ */
+async function startSharedServers(
+  servers: readonly string[],
+  config: ResolvedConfig,
+  onLog: (entry: McpLogEntry) => void,
+  signal: AbortSignal | undefined,
+  cache: RuntimeCache | undefined,
+): Promise<Awaited<ReturnType<typeof startMcpServers>>> {
+  try {
+    const shared = servers.filter((name) => config.mcpServers.get(name)?.value.shared !== false);
+    return await startMcpServers(shared, config, { onLog, ...(signal === undefined ? {} : { signal }) });
+  } catch (error) {
+    await cache?.close();
+    throw error;
+  }
+}
+
 /** Resolves the config, loads the tree, builds every client and starts the MCP servers. */
 export async function prepareRunner(
   path: string,
@@ -96,12 +132,7 @@ export async function prepareRunner(
   const trace = { llm: options.traceLlm === true, mcp: options.traceMcp === true };
   const broadcast = mcpLogBroadcast(active, trace);
   try {
-    const { tree, problems } = loadAgentTree(file, config, {
-      cwd,
-      ...(options.models === undefined ? {} : { models: options.models }),
-      ...(options.topModels === undefined ? {} : { topModels: options.topModels }),
-    });
-    if (tree === undefined) throw problemsError(problems);
+    const tree = loadRunnerTree(file, config, cwd, options);
     const targets = checkedTargets(tree, config, options.clientFactory);
     const servers = [...new Set([...tree.agents.values()].flatMap((d) => d.tools.map((t) => t.name)))];
     // HTTP APIs first: a document that cannot load fails before any cache or server is opened.
@@ -111,18 +142,7 @@ export async function prepareRunner(
       options.signal === undefined ? {} : { signal: options.signal },
     );
     const cache = await openRuntimeCache(tree, config, servers, runSettings);
-    let mcp: Awaited<ReturnType<typeof startMcpServers>>;
-    try {
-      // A `shared: false` server is started by each session that uses it (session-runner.ts).
-      const shared = servers.filter((name) => config.mcpServers.get(name)?.value.shared !== false);
-      mcp = await startMcpServers(shared, config, {
-        onLog: broadcast,
-        ...(options.signal === undefined ? {} : { signal: options.signal }),
-      });
-    } catch (error) {
-      await cache?.close();
-      throw error;
-    }
+    const mcp = await startSharedServers(servers, config, broadcast, options.signal, cache);
     const limiter = new LevelLimiter(
       config.defaults.maxConcurrentSubAgents ?? DEFAULT_MAX_CONCURRENT_SUB_AGENTS,
     );

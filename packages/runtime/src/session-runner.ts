@@ -11,7 +11,7 @@ import { expandPromptVariables, promptVariables } from './prompt-variables.js';
 import type { RunScope } from './run-scope.js';
 import type { RunnerContext, SessionRequest } from './session-request.js';
 import { sessionTools } from './session-tool-list.js';
-import { traceModelClient } from './tracing.js';
+import { type TraceSink, traceModelClient } from './tracing.js';
 
 /**
  * The tool-output settings for a session: on unless `enabled: false` (passed on as such: the core
@@ -109,27 +109,10 @@ export function buildSessionConfig(
   own?: McpTools,
 ): AgentSessionConfig {
   const { definition, scope } = request;
-  const isMaster = request.isMaster ?? request.depth === 0;
-  const sessionId = request.sessionId ?? randomUUID();
-  const name = request.name ?? definition.toolName;
-  const agentPath = request.parentAgentPath === undefined ? name : `${request.parentAgentPath}.${name}`;
-  const meta: AgentEventMeta = {
-    isMaster,
-    isFinal: false,
-    sessionId,
-    agentPath,
-    ...(request.headendId === undefined ? {} : { headendId: request.headendId }),
-  };
+  const { isMaster, sessionId, name, agentPath, meta } = sessionIdentity(request);
   const trace = (entry: Parameters<RunScope['log']>[0]) => scope.log(entry, meta);
   const settings = layeredSettings(ctx, request);
-  const modelTargets = (refs: readonly ModelRef[]) =>
-    ctx.targets.targets(refs, cachingTargetOptions(settings.caching)).map((target) => ({
-      ...target,
-      ...(settings.contextWindowBufferTokens === undefined
-        ? {}
-        : { contextBuffer: settings.contextWindowBufferTokens }),
-      ...(request.trace.llm ? { client: traceModelClient(target.client, trace) } : {}),
-    }));
+  const modelTargets = sessionModelTargets(ctx, request, settings, trace);
   const modelRefs = ctx.tree.models.get(definition.path) ?? [];
   const targets = modelTargets(modelRefs);
   const offered = sessionTools(ctx, request, {
@@ -165,6 +148,39 @@ export function buildSessionConfig(
     ...request.durable,
   };
   return config;
+}
+
+/** Who the session is: master or not, its id, name and path, and the meta of its events. */
+function sessionIdentity(request: SessionRequest) {
+  const isMaster = request.isMaster ?? request.depth === 0;
+  const sessionId = request.sessionId ?? randomUUID();
+  const name = request.name ?? request.definition.toolName;
+  const agentPath = request.parentAgentPath === undefined ? name : `${request.parentAgentPath}.${name}`;
+  const meta: AgentEventMeta = {
+    isMaster,
+    isFinal: false,
+    sessionId,
+    agentPath,
+    ...(request.headendId === undefined ? {} : { headendId: request.headendId }),
+  };
+  return { isMaster, sessionId, name, agentPath, meta };
+}
+
+/** The model targets of references for this session: its caching and context buffer, its clients traced with --trace-llm. */
+function sessionModelTargets(
+  ctx: RunnerContext,
+  request: SessionRequest,
+  settings: AgentSettings,
+  trace: TraceSink,
+): (refs: readonly ModelRef[]) => ModelTarget[] {
+  return (refs) =>
+    ctx.targets.targets(refs, cachingTargetOptions(settings.caching)).map((target) => ({
+      ...target,
+      ...(settings.contextWindowBufferTokens === undefined
+        ? {}
+        : { contextBuffer: settings.contextWindowBufferTokens }),
+      ...(request.trace.llm ? { client: traceModelClient(target.client, trace) } : {}),
+    }));
 }
 
 /** The settings of one session, layered. */

@@ -4,9 +4,9 @@ import type { AgentSummary, ResolveOptions, ValidationProblem } from './api.js';
 import { modelClientConfig } from './build-targets.js';
 import { mcpServerConfig } from './build-tools.js';
 import { type ResolvedConfig, resolveConfig } from './config/layers.js';
-import { RuntimeError } from './errors.js';
+import { type Problem, RuntimeError } from './errors.js';
 import { checkHttpApi } from './http-apis.js';
-import { loadAgentTree } from './registry.js';
+import { type AgentTree, loadAgentTree } from './registry.js';
 import { summarizeAgent } from './summary.js';
 
 function asProblem(error: unknown, fallbackFile: string, config?: ResolvedConfig): ValidationProblem {
@@ -48,11 +48,38 @@ export async function validateAgentFile(
     return { ok: false, problems: [asProblem(error, path)], warnings: [], agents: [] };
   }
   const { tree, problems } = loadAgentTree(file, config, { cwd });
-  const found: ValidationProblem[] = problems.map(({ kind: _kind, ...rest }) => ({
+  const found = shownProblems(problems, config);
+  if (tree === undefined) return { ok: false, problems: found, warnings: [], agents: [] };
+  found.push(...(await targetProblems(tree, config)));
+  const agents = [...tree.agents.values()].map((definition) =>
+    summarizeAgent(
+      definition,
+      definition.agents.map((ref) => tree.agents.get(ref.path)),
+      tree.models.get(definition.path),
+      (path) => tree.agents.get(path),
+    ),
+  );
+  const warnings = shownProblems(
+    [...config.warnings, ...[...tree.agents.values()].flatMap((definition) => definition.warnings)],
+    config,
+  );
+  return { ok: found.length === 0, problems: found, warnings, agents };
+}
+
+/** Problems as `validate` shows them: without their kind, messages redacted. */
+function shownProblems(problems: readonly Problem[], config: ResolvedConfig): ValidationProblem[] {
+  return problems.map(({ kind: _kind, ...rest }) => ({
     ...rest,
     message: config.redact(rest.message),
   }));
-  if (tree === undefined) return { ok: false, problems: found, warnings: [], agents: [] };
+}
+
+/**
+ * Whether every model and MCP server (or HTTP API) the tree names is configured and usable,
+ * each checked once, its problem at the first file naming it.
+ */
+async function targetProblems(tree: AgentTree, config: ResolvedConfig): Promise<ValidationProblem[]> {
+  const found: ValidationProblem[] = [];
   const seen = new Set<string>();
   for (const definition of tree.agents.values()) {
     for (const ref of tree.models.get(definition.path) ?? []) {
@@ -76,20 +103,5 @@ export async function validateAgentFile(
       }
     }
   }
-  const agents = [...tree.agents.values()].map((definition) =>
-    summarizeAgent(
-      definition,
-      definition.agents.map((ref) => tree.agents.get(ref.path)),
-      tree.models.get(definition.path),
-      (path) => tree.agents.get(path),
-    ),
-  );
-  const warnings = [
-    ...config.warnings,
-    ...[...tree.agents.values()].flatMap((definition) => definition.warnings),
-  ].map(({ kind: _kind, ...rest }) => ({
-    ...rest,
-    message: config.redact(rest.message),
-  }));
-  return { ok: found.length === 0, problems: found, warnings, agents };
+  return found;
 }

@@ -2,7 +2,7 @@ import type { Redis as RedisClient } from 'ioredis';
 import { CacheError } from '../errors.js';
 import { connectRedisClient, quitRedis, redisCommand } from '../redis-client.js';
 import { isRedisUrl, redactRedisText, redactRedisUrl } from '../redis-url.js';
-import type { CacheBackend } from '../types.js';
+import type { CacheBackend, StoredEntry } from '../types.js';
 
 export interface RedisBackendOptions {
   /** `redis://[:password@]host[:port][/db]` or `rediss://...` (TLS). */
@@ -106,10 +106,7 @@ function redisBackend(
   },
 ): CacheBackend {
   const { shown, prefix, fail } = options;
-  const lru = `${prefix}lru`;
-  const expiry = `${prefix}expiry`;
-  const clock = `${prefix}clock`;
-  const entryPrefix = `${prefix}e:`;
+  const { lru, expiry, clock, entryPrefix } = storeKeys(prefix);
   const run = <T>(what: string, command: () => Promise<T>): Promise<T> => redisCommand(fail, what, command);
   let closed = false;
   return {
@@ -119,36 +116,16 @@ function redisBackend(
       const packed = await run('read', () =>
         client.cacheGetBuffer(entryPrefix + key, lru, expiry, clock, key),
       );
-      if (packed === null || packed.length < HEADER_BYTES) return undefined;
-      const storedAt = packed.readDoubleBE(0);
-      const expiresAt = packed.readDoubleBE(8);
-      if (expiresAt <= now) {
+      const entry = packed === null ? undefined : unpackEntry(packed);
+      if (entry === undefined) return undefined;
+      if (entry.expiresAt <= now) {
         await run('delete', () => client.cacheDel(entryPrefix + key, lru, expiry, key));
         return undefined;
       }
-      return { value: packed.subarray(HEADER_BYTES), storedAt, expiresAt };
+      return entry;
     },
     async set(key, entry, now) {
-      const header = Buffer.allocUnsafe(HEADER_BYTES);
-      header.writeDoubleBE(entry.storedAt, 0);
-      header.writeDoubleBE(entry.expiresAt, 8);
-      const packed = Buffer.concat([header, entry.value]);
-      const liveMs = Math.max(1, Math.ceil(entry.expiresAt - now));
-      await run('write', () =>
-        client.cacheSet(
-          entryPrefix + key,
-          lru,
-          expiry,
-          clock,
-          packed,
-          liveMs,
-          key,
-          entry.expiresAt,
-          now,
-          options.maxEntries,
-          entryPrefix,
-        ),
-      );
+      await run('write', () => storeEntry(client, prefix, key, entry, now, options.maxEntries));
     },
     async delete(key) {
       return (await run('delete', () => client.cacheDel(entryPrefix + key, lru, expiry, key))) > 0;
@@ -157,14 +134,7 @@ function redisBackend(
       return run('count', () => client.zcard(lru));
     },
     async clear() {
-      await run('clear', async () => {
-        let cursor = '0';
-        do {
-          const [next, keys] = await client.scan(cursor, 'MATCH', `${escapeGlob(prefix)}*`, 'COUNT', 500);
-          if (keys.length > 0) await client.unlink(...keys);
-          cursor = next;
-        } while (cursor !== '0');
-      });
+      await run('clear', () => unlinkPrefixed(client, prefix));
     },
     async close() {
       if (closed) return;
@@ -172,6 +142,60 @@ function redisBackend(
       await quitRedis(client);
     },
   };
+}
+
+/** The keys of the store under `prefix`: the recency and expiry sets, the recency clock, and what every entry key starts with. */
+function storeKeys(prefix: string) {
+  return {
+    lru: `${prefix}lru`,
+    expiry: `${prefix}expiry`,
+    clock: `${prefix}clock`,
+    entryPrefix: `${prefix}e:`,
+  };
+}
+
+/** Runs SET_SCRIPT for one entry: its KEYS and ARGV in the order the script reads them. */
+function storeEntry(
+  client: ScriptedClient,
+  prefix: string,
+  key: string,
+  entry: StoredEntry,
+  now: number,
+  maxEntries: number,
+): Promise<number> {
+  const { lru, expiry, clock, entryPrefix } = storeKeys(prefix);
+  const liveMs = Math.max(1, Math.ceil(entry.expiresAt - now));
+  const keys = [entryPrefix + key, lru, expiry, clock];
+  const args = [packEntry(entry), liveMs, key, entry.expiresAt, now, maxEntries, entryPrefix];
+  return client.cacheSet(...keys, ...args);
+}
+
+/** An entry as one Redis string: the header (its times), then the value. */
+function packEntry(entry: StoredEntry): Buffer {
+  const header = Buffer.allocUnsafe(HEADER_BYTES);
+  header.writeDoubleBE(entry.storedAt, 0);
+  header.writeDoubleBE(entry.expiresAt, 8);
+  return Buffer.concat([header, entry.value]);
+}
+
+/** The entry `packEntry` wrote, or undefined for a string too short to hold the header. */
+function unpackEntry(packed: Buffer): StoredEntry | undefined {
+  if (packed.length < HEADER_BYTES) return undefined;
+  return {
+    value: packed.subarray(HEADER_BYTES),
+    storedAt: packed.readDoubleBE(0),
+    expiresAt: packed.readDoubleBE(8),
+  };
+}
+
+/** Unlinks every key under `prefix`, a batch of the scan at a time (SCAN, not KEYS: the server is not blocked). */
+async function unlinkPrefixed(client: RedisClient, prefix: string): Promise<void> {
+  let cursor = '0';
+  do {
+    const [next, keys] = await client.scan(cursor, 'MATCH', `${escapeGlob(prefix)}*`, 'COUNT', 500);
+    if (keys.length > 0) await client.unlink(...keys);
+    cursor = next;
+  } while (cursor !== '0');
 }
 
 function escapeGlob(text: string): string {

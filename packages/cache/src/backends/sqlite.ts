@@ -1,7 +1,6 @@
-import { closeSync, mkdirSync, openSync } from 'node:fs';
-import { dirname } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { CacheError } from '../errors.js';
+import { openSqliteFile } from '../sqlite-file.js';
 import type { CacheBackend, StoredEntry } from '../types.js';
 
 export interface SqliteBackendOptions {
@@ -34,40 +33,31 @@ export async function openSqliteBackend(options: SqliteBackendOptions): Promise<
   if (!TABLE_NAME.test(table)) {
     throw new CacheError(`SQLite cache table name ${JSON.stringify(table)} must be letters, digits and _`);
   }
-  let Database: typeof BetterSqlite3;
-  try {
-    Database = (await import('better-sqlite3')).default;
-  } catch (error) {
-    throw new CacheError(
-      'the SQLite cache needs the better-sqlite3 package, which did not load (was its native build skipped?); use the redis or memory backend instead',
-      { cause: error },
-    );
-  }
-  let db: BetterSqlite3.Database | undefined;
-  try {
-    mkdirSync(dirname(options.path), { recursive: true, mode: 0o700 });
-    // Created here so the answers it will hold are readable by this user only.
-    closeSync(openSync(options.path, 'a', 0o600));
-    db = new Database(options.path, { timeout: options.busyTimeoutMs ?? 2000 });
-    db.pragma('journal_mode = WAL');
-    // In WAL mode NORMAL loses no consistency, only the last commits on a power cut: fine for a cache.
-    db.pragma('synchronous = NORMAL');
-    db.exec(schemaSql(table));
-  } catch (error) {
-    db?.close();
-    throw new CacheError(`cannot open the SQLite cache ${options.path}: ${(error as Error).message}`, {
-      cause: error,
-    });
-  }
-  return sqliteBackend(db, options.path, table, options.maxEntries);
+  const db = await openSqliteFile(
+    {
+      path: options.path,
+      busyTimeoutMs: options.busyTimeoutMs,
+      // In WAL mode NORMAL loses no consistency, only the last commits on a power cut: fine for a cache.
+      synchronous: 'NORMAL',
+      schema: schemaSql(table),
+    },
+    {
+      notLoaded: (error) =>
+        new CacheError(
+          'the SQLite cache needs the better-sqlite3 package, which did not load (was its native build skipped?); use the redis or memory backend instead',
+          { cause: error },
+        ),
+      cannotOpen: (error) =>
+        new CacheError(`cannot open the SQLite cache ${options.path}: ${(error as Error).message}`, {
+          cause: error,
+        }),
+    },
+  );
+  return sqliteBackend(db, options.path, entryStatements(db, table, options.maxEntries));
 }
 
-function sqliteBackend(
-  db: BetterSqlite3.Database,
-  path: string,
-  table: string,
-  maxEntries: number,
-): CacheBackend {
+/** The prepared statements of an entries table, the read and the write each one transaction. */
+function entryStatements(db: BetterSqlite3.Database, table: string, maxEntries: number) {
   const select = db.prepare<[string], Row>(`SELECT value, stored_at, expires_at FROM ${table} WHERE key = ?`);
   const touch = db.prepare(`UPDATE ${table} SET used = (SELECT max(used) FROM ${table}) + 1 WHERE key = ?`);
   const dropExpiredKey = db.prepare(`DELETE FROM ${table} WHERE key = ? AND expires_at <= ?`);
@@ -106,7 +96,14 @@ function sqliteBackend(
     const over = (count.get()?.n ?? 0) - maxEntries;
     if (over > 0) evict.run(over);
   });
+  return { read, write, remove, removeAll, count };
+}
 
+type EntryStatements = ReturnType<typeof entryStatements>;
+
+/** The backend over an open file: each call one statement or transaction, a failure a `CacheError`. */
+function sqliteBackend(db: BetterSqlite3.Database, path: string, statements: EntryStatements): CacheBackend {
+  const { read, write, remove, removeAll, count } = statements;
   let closed = false;
   const guard = <T>(what: string, fn: () => T): T => {
     if (closed) throw new CacheError(`the SQLite cache ${path} is closed`);

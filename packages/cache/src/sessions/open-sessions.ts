@@ -67,47 +67,70 @@ export function sessionStoreConfigProblems(config: unknown, source = 'sessions')
     );
     return problems;
   }
-  if (store === 'redis') {
-    if (typeof config.url !== 'string' || !isRedisUrl(config.url)) {
-      const value = typeof config.url === 'string' ? redactRedisUrl(config.url) : config.url;
-      problems.push(
-        new ConfigError({ field: 'url', value, allowed: 'a redis:// or rediss:// URL with a host', source }),
-      );
-    }
-    if (config.path !== undefined) {
-      problems.push(
-        new ConfigError({
-          field: 'path',
-          value: config.path,
-          allowed: 'absent: `path` is for the sqlite store',
-          source,
-        }),
-      );
-    }
-  } else {
-    if (config.url !== undefined) {
-      const value = typeof config.url === 'string' ? redactRedisUrl(config.url) : config.url;
-      problems.push(
-        new ConfigError({ field: 'url', value, allowed: 'absent: `url` is for the redis store', source }),
-      );
-    }
-    if (config.path !== undefined && (typeof config.path !== 'string' || config.path === '')) {
-      problems.push(new ConfigError({ field: 'path', value: config.path, allowed: 'a file path', source }));
-    }
-  }
-  if (config.ttl !== undefined) {
-    if (!ttlIsOn(config.ttl)) {
-      problems.push(
-        new ConfigError({
-          field: 'ttl',
-          value: config.ttl,
-          allowed: 'a duration such as 30m, 12h, 7d (not off), or milliseconds',
-          source,
-        }),
-      );
-    }
+  problems.push(
+    ...(store === 'redis' ? redisStoreProblems(config, source) : sqliteStoreProblems(config, source)),
+  );
+  if (config.ttl !== undefined && !ttlIsOn(config.ttl)) {
+    problems.push(
+      new ConfigError({
+        field: 'ttl',
+        value: config.ttl,
+        allowed: 'a duration such as 30m, 12h, 7d (not off), or milliseconds',
+        source,
+      }),
+    );
   }
   return problems;
+}
+
+/** The redis store: a redis:// or rediss:// `url`, no `path`. */
+function redisStoreProblems(config: Record<string, unknown>, source: string): ConfigError[] {
+  const problems: ConfigError[] = [];
+  if (typeof config.url !== 'string' || !isRedisUrl(config.url)) {
+    problems.push(
+      new ConfigError({
+        field: 'url',
+        value: shownUrl(config.url),
+        allowed: 'a redis:// or rediss:// URL with a host',
+        source,
+      }),
+    );
+  }
+  if (config.path !== undefined) {
+    problems.push(
+      new ConfigError({
+        field: 'path',
+        value: config.path,
+        allowed: 'absent: `path` is for the sqlite store',
+        source,
+      }),
+    );
+  }
+  return problems;
+}
+
+/** The sqlite store: no `url`, and a `path` (when given) that is a file path. */
+function sqliteStoreProblems(config: Record<string, unknown>, source: string): ConfigError[] {
+  const problems: ConfigError[] = [];
+  if (config.url !== undefined) {
+    problems.push(
+      new ConfigError({
+        field: 'url',
+        value: shownUrl(config.url),
+        allowed: 'absent: `url` is for the redis store',
+        source,
+      }),
+    );
+  }
+  if (config.path !== undefined && (typeof config.path !== 'string' || config.path === '')) {
+    problems.push(new ConfigError({ field: 'path', value: config.path, allowed: 'a file path', source }));
+  }
+  return problems;
+}
+
+/** A `url` as a message may quote it: a string with its password redacted, anything else as it is. */
+function shownUrl(url: unknown): unknown {
+  return typeof url === 'string' ? redactRedisUrl(url) : url;
 }
 
 /** A TTL that parses and is not `off`. */

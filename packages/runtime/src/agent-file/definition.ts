@@ -1,7 +1,5 @@
 import { basename, dirname, extname, resolve } from 'node:path';
-import { parseTtl } from '@agent/cache';
-import { ConfigError, type JsonSchema, type OutputFormat } from '@agent/protocol';
-import { describeValue } from '@agent/protocol/util';
+import type { JsonSchema, OutputFormat } from '@agent/protocol';
 import { checkSchema } from '@agent/schema';
 import { displayPath, type Problem, problem } from '../errors.js';
 import { type AgentOrchestration, readOrchestration } from '../orchestration/frontmatter.js';
@@ -15,6 +13,7 @@ import type { ReferenceScope } from './reference-scope.js';
 import { readReferencedFile } from './referenced-file.js';
 import { parseSchemaText } from './schema-file.js';
 import { type AgentSettings, pickSettings } from './settings.js';
+import { readTtlSetting } from './ttl-setting.js';
 import { frontmatterProblems } from './validate.js';
 
 /** A `provider/model` reference as written, with its line. */
@@ -103,22 +102,14 @@ export function loadAgentDefinition(
   const problems: Problem[] = [];
   const dir = dirname(path);
 
-  const models = ((data.models as string[] | undefined) ?? []).map((spec, index) =>
-    parseModelRef(spec, file, lineOf('models', index), problems),
-  );
-  const toolOutputModels = (
-    ((data.toolOutput as { models?: string[] } | undefined)?.models ?? []) as string[]
-  ).map((spec, index) => parseModelRef(spec, file, lineOf('toolOutput', 'models', index), problems));
-  const tools = ((data.tools as string[] | undefined) ?? []).map((name, index) => ({
-    name,
-    ...line(lineOf('tools', index)),
-  }));
-  const agents: FileRef[] = fileRefs((data.agents as string[] | undefined) ?? [], dir, (index) =>
-    lineOf('agents', index),
-  );
+  const { models, toolOutputModels, tools, agents } = referencesOf(data, { file, dir, lineOf, problems });
   const orchestration = readOrchestration(data, { file, dir, lineOf, problems });
   const toolName = checkedToolName(data, path, { file, lineOf, problems });
-  const cacheTtlMs = readTtl(data.cache, file, lineOf('cache'), problems);
+  // `cache: 1h` in milliseconds; 0 when absent or `off`.
+  const cacheTtlMs =
+    data.cache === undefined
+      ? 0
+      : readTtlSetting(data.cache, 'cache', { file, line: lineOf('cache') }, problems);
   const io = { file, dir, scope, lineOf, problems };
   const input = readIo('input', data.input as IoSpec | undefined, io);
   const output = readIo('output', data.output as IoSpec | undefined, io);
@@ -142,6 +133,44 @@ export function loadAgentDefinition(
     agents,
     settings: pickSettings(data),
     ...(toolOutputModels.length === 0 ? {} : { toolOutputModels }),
+    ...ioOf(input, output),
+    prompt,
+    ...(orchestration === undefined ? {} : { orchestration }),
+    cacheTtlMs,
+    cacheWritten: data.cache !== undefined,
+    warnings,
+  };
+  return { definition, problems: [] };
+}
+
+/** What the file names, with their lines: `models` and `toolOutput.models` (each checked), `tools`, `agents`. */
+function referencesOf(
+  data: Record<string, unknown>,
+  at: { file: string; dir: string; lineOf: LineOf; problems: Problem[] },
+): Pick<AgentDefinition, 'models' | 'tools' | 'agents'> & { toolOutputModels: ModelRef[] } {
+  const { file, lineOf, problems } = at;
+  const models = ((data.models as string[] | undefined) ?? []).map((spec, index) =>
+    parseModelRef(spec, file, lineOf('models', index), problems),
+  );
+  const toolOutputModels = (
+    ((data.toolOutput as { models?: string[] } | undefined)?.models ?? []) as string[]
+  ).map((spec, index) => parseModelRef(spec, file, lineOf('toolOutput', 'models', index), problems));
+  const tools = ((data.tools as string[] | undefined) ?? []).map((name, index) => ({
+    name,
+    ...line(lineOf('tools', index)),
+  }));
+  const agents = fileRefs((data.agents as string[] | undefined) ?? [], at.dir, (index) =>
+    lineOf('agents', index),
+  );
+  return { models, toolOutputModels, tools, agents };
+}
+
+/** The definition's `input` and `output`: text in and markdown out unless the file says otherwise. */
+function ioOf(
+  input: ReturnType<typeof readIo>,
+  output: ReturnType<typeof readIo>,
+): Pick<AgentDefinition, 'input' | 'output'> {
+  return {
     input: {
       format: (input?.format as 'text' | 'json' | undefined) ?? 'text',
       ...(input?.schema === undefined ? {} : { schema: input.schema }),
@@ -151,13 +180,7 @@ export function loadAgentDefinition(
       ...(output?.schema === undefined ? {} : { schema: output.schema }),
       declared: output !== undefined,
     },
-    prompt,
-    ...(orchestration === undefined ? {} : { orchestration }),
-    cacheTtlMs,
-    cacheWritten: data.cache !== undefined,
-    warnings,
   };
-  return { definition, problems: [] };
 }
 
 /** The agent file's text: a top agent's, or one a file references (its scope and size checked). */
@@ -243,26 +266,6 @@ function readTopAgentFile(path: string, file: string, problems: Problem[]): stri
       : problem('configuration', file, undefined, `cannot read the agent file: ${read.detail}`),
   );
   return undefined;
-}
-
-/** `cache: 1h` in milliseconds (0 when absent or `off`); a value `parseTtl` refuses is a problem at its line. */
-function readTtl(value: unknown, file: string, lineNo: number | undefined, problems: Problem[]): number {
-  if (value === undefined) return 0;
-  try {
-    return parseTtl(value);
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    problems.push(
-      problem(
-        'configuration',
-        file,
-        lineNo,
-        `\`cache\` must be ${error.allowed}, got ${describeValue(value)}`,
-        { field: 'cache', value, allowed: error.allowed },
-      ),
-    );
-    return 0;
-  }
 }
 
 function line(value: number | undefined): { line?: number } {

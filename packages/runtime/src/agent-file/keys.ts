@@ -1,6 +1,7 @@
 import { TTL_ALLOWED } from '@agent/cache';
 import { OUTPUT_FORMATS, REASONING_EFFORTS } from '@agent/protocol';
 import { normaliseOrchestration, ORCHESTRATION_PROPERTIES } from '../orchestration/frontmatter.js';
+import { listShorthand } from './list-shorthand.js';
 
 // The keys of an agent file's frontmatter and of the config's `defaults`, as JSON Schemas.
 // `x-expects` says in words what a value must be; validation messages quote it.
@@ -193,14 +194,6 @@ export const DEFAULTS_SCHEMA: Schema = {
   'x-expects': 'an object of default settings',
 };
 
-function listOf(value: unknown): unknown {
-  if (typeof value !== 'string') return value;
-  return value
-    .split(',')
-    .map((part) => part.trim())
-    .filter((part) => part.length > 0);
-}
-
 /**
  * Expands the shorthands before validation: a string for a list (`models: a/b, c/d`), an
  * effort for `reasoning`, a boolean for `toolOutput`, a format for `input` / `output`.
@@ -208,12 +201,12 @@ function listOf(value: unknown): unknown {
 export function normaliseShorthands(data: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...data };
   for (const key of ['models', 'tools', 'agents', 'toolsAllowed', 'toolsDenied'])
-    if (key in out) out[key] = listOf(out[key]);
+    if (key in out) out[key] = listShorthand(out[key]);
   if (typeof out.reasoning === 'string') out.reasoning = { effort: out.reasoning };
   if (typeof out.toolOutput === 'boolean') out.toolOutput = { enabled: out.toolOutput };
   const toolOutput = out.toolOutput as Record<string, unknown> | undefined;
   if (typeof toolOutput === 'object' && toolOutput !== null && 'models' in toolOutput)
-    out.toolOutput = { ...toolOutput, models: listOf(toolOutput.models) };
+    out.toolOutput = { ...toolOutput, models: listShorthand(toolOutput.models) };
   for (const key of ['input', 'output']) if (typeof out[key] === 'string') out[key] = { format: out[key] };
   normaliseOrchestration(out);
   return out;

@@ -27,8 +27,7 @@ const END_FENCE = /^(---|\.\.\.)\s*$/;
  */
 export function parseAgentFile(path: string, file: string, text: string): ParsedAgentFile {
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
-  let start = 0;
-  if (lines[0]?.startsWith('#!')) start = 1;
+  const start = lines[0]?.startsWith('#!') ? 1 : 0;
   const result: ParsedAgentFile = {
     path,
     file,
@@ -39,13 +38,7 @@ export function parseAgentFile(path: string, file: string, text: string): Parsed
     problems: [],
   };
   if (!FENCE.test(lines[start] ?? '')) return result;
-  let end = -1;
-  for (let index = start + 1; index < lines.length; index++) {
-    if (END_FENCE.test(lines[index]!)) {
-      end = index;
-      break;
-    }
-  }
+  const end = lines.findIndex((line, index) => index > start && END_FENCE.test(line));
   if (end === -1) {
     result.problems.push(
       problem(
@@ -61,40 +54,60 @@ export function parseAgentFile(path: string, file: string, text: string): Parsed
   result.bodyLine = end + 2;
   const locator = locateSource(lines.slice(start + 1, end).join('\n'), start + 2);
   result.locator = locator;
+  const frontmatter = frontmatterData(locator, file, start + 2);
+  if ('problems' in frontmatter) result.problems.push(...frontmatter.problems);
+  else if (frontmatter.data !== undefined) result.data = frontmatter.data;
+  return result;
+}
+
+/**
+ * The frontmatter's mapping (undefined when it is empty), or the problems that stop it being
+ * read: YAML errors, YAML that does not convert, anything but a mapping.
+ */
+function frontmatterData(
+  locator: SourceLocator,
+  file: string,
+  firstLine: number,
+): { data: Record<string, unknown> | undefined } | { problems: Problem[] } {
   const errors = locator.document.errors;
   if (errors.length > 0) {
-    for (const error of errors) {
-      result.problems.push(
+    return {
+      problems: errors.map((error) =>
         problem(
           'configuration',
           file,
           locator.lineAt(error.pos[0]),
           `invalid YAML in the frontmatter: ${yamlErrorText(error)}`,
         ),
-      );
-    }
-    return result;
+      ),
+    };
   }
   const converted = sourceData(locator);
   if (!converted.ok) {
-    result.problems.push(
-      problem('configuration', file, converted.line, `invalid YAML in the frontmatter: ${converted.message}`),
-    );
-    return result;
+    return {
+      problems: [
+        problem(
+          'configuration',
+          file,
+          converted.line,
+          `invalid YAML in the frontmatter: ${converted.message}`,
+        ),
+      ],
+    };
   }
   const data = converted.value;
-  if (data === null || data === undefined) return result;
+  if (data === null || data === undefined) return { data: undefined };
   if (typeof data !== 'object' || Array.isArray(data)) {
-    result.problems.push(
-      problem(
-        'configuration',
-        file,
-        start + 2,
-        `the frontmatter must be a mapping of \`key: value\` lines, got ${Array.isArray(data) ? 'a list' : typeof data}`,
-      ),
-    );
-    return result;
+    return {
+      problems: [
+        problem(
+          'configuration',
+          file,
+          firstLine,
+          `the frontmatter must be a mapping of \`key: value\` lines, got ${Array.isArray(data) ? 'a list' : typeof data}`,
+        ),
+      ],
+    };
   }
-  result.data = data as Record<string, unknown>;
-  return result;
+  return { data: data as Record<string, unknown> };
 }

@@ -38,67 +38,84 @@ export function replayCachedResponse(
   cached: CachedResponse,
   info: ReplayInfo,
 ): AgentResult {
-  const name = config.name ?? 'main';
-  const agentPath = config.parentAgentPath === undefined ? name : `${config.parentAgentPath}.${name}`;
-  const sessionId = config.sessionId ?? '';
-  const base = {
-    isMaster: config.isMaster ?? true,
-    sessionId,
-    agentPath,
-    ...(config.headendId === undefined ? {} : { headendId: config.headendId }),
-  };
-  const emit = (event: AgentEvent, meta: Partial<AgentEventMeta> = {}) => {
-    try {
-      config.onEvent?.(event, { ...base, isFinal: false, ...meta });
-    } catch {
-      // A listener's bug must not end the run.
-    }
-  };
-  const logs: LogEntry[] = [];
-  const log = (entry: Omit<LogEntry, 'timestamp' | 'agentPath'>) => {
-    const full: LogEntry = {
-      timestamp: info.endedAt,
-      agentPath,
-      ...(config.headendId === undefined ? {} : { headendId: config.headendId }),
-      ...entry,
-    };
-    logs.push(full);
-    emit({ type: 'log', entry: full });
-  };
+  const meta = sessionEventMeta(config);
+  const events = new ReplayEvents(config, meta, info.endedAt);
   const { report } = cached;
-  emit({ type: 'cache_hit', hit: info.hit });
-  log({
+  events.emit({ type: 'cache_hit', hit: info.hit });
+  events.log({
     severity: 'VRB',
     direction: 'response',
     type: 'llm',
     remoteIdentifier: 'agent:cache',
     message: `answered from the response cache (${info.hit.backend}, key ${info.hit.key}, stored ${seconds(info.hit.ageMs)} ago by ${cached.provider}/${cached.model}, expires in ${seconds(info.hit.expiresInMs)})`,
   });
-  const entry = cachedEntry(cached, agentPath, info);
-  emit({ type: 'accounting', entry });
+  const entry = cachedEntry(cached, meta.agentPath, info);
+  events.emit({ type: 'accounting', entry });
   const text =
     report.content ?? (report.content_json === undefined ? '' : JSON.stringify(report.content_json));
-  if (text.length > 0) emit({ type: 'output', text }, { source: 'finalize' });
-  emit({ type: 'final_report', report }, { isFinal: true });
-  log({
+  if (text.length > 0) events.emit({ type: 'output', text }, { source: 'finalize' });
+  events.emit({ type: 'final_report', report }, { isFinal: true });
+  events.log({
     severity: 'VRB',
     direction: 'response',
     type: 'llm',
     remoteIdentifier: 'agent:EXIT-FINAL-ANSWER',
     message: `final report replayed from the response cache (${report.status})`,
   });
-  const opTree = cachedTree(name, sessionId, info);
-  emit({ type: 'op_tree', tree: opTree });
+  const opTree = cachedTree(config.name ?? 'main', meta.sessionId, info);
+  events.emit({ type: 'op_tree', tree: opTree });
   return {
     success: true,
     exitCode: 'EXIT-FINAL-ANSWER',
     finalReport: report,
     conversation: [...opening(config), { role: 'assistant', content: text }],
-    logs,
+    logs: events.logs,
     accounting: [entry],
     opTree,
-    sessionId,
+    sessionId: meta.sessionId,
   };
+}
+
+/** The meta of a session's events, as the session itself would give them (not final). */
+export function sessionEventMeta(config: AgentSessionConfig): AgentEventMeta {
+  const name = config.name ?? 'main';
+  return {
+    isMaster: config.isMaster ?? true,
+    isFinal: false,
+    sessionId: config.sessionId ?? '',
+    agentPath: config.parentAgentPath === undefined ? name : `${config.parentAgentPath}.${name}`,
+    ...(config.headendId === undefined ? {} : { headendId: config.headendId }),
+  };
+}
+
+/** A replay's events to the session's listener, and its log lines kept for the result. */
+class ReplayEvents {
+  readonly logs: LogEntry[] = [];
+
+  constructor(
+    private readonly config: AgentSessionConfig,
+    private readonly meta: AgentEventMeta,
+    private readonly at: number,
+  ) {}
+
+  emit(event: AgentEvent, meta: Partial<AgentEventMeta> = {}): void {
+    try {
+      this.config.onEvent?.(event, { ...this.meta, ...meta });
+    } catch {
+      // A listener's bug must not end the run.
+    }
+  }
+
+  log(entry: Omit<LogEntry, 'timestamp' | 'agentPath'>): void {
+    const full: LogEntry = {
+      timestamp: this.at,
+      agentPath: this.meta.agentPath,
+      ...(this.config.headendId === undefined ? {} : { headendId: this.config.headendId }),
+      ...entry,
+    };
+    this.logs.push(full);
+    this.emit({ type: 'log', entry: full });
+  }
 }
 
 /** The accounting entry of a replay: the model that wrote the report, no tokens, cost 0, `cached`. */

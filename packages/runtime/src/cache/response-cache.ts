@@ -1,11 +1,11 @@
-import { cacheKey, formatTtl } from '@agent/cache';
+import { type Cache, cacheKey, formatTtl } from '@agent/cache';
 import type { AgentSessionConfig } from '@agent/core';
-import type { AgentEventMeta, AgentResult } from '@agent/protocol';
+import type { AgentResult } from '@agent/protocol';
 import { errorMessage, isRecord } from '@agent/protocol/util';
 import type { RunnerContext, SessionRequest } from '../session-request.js';
 import { effectiveCacheTtl } from '../setting-overrides.js';
 import { agentHash } from './agent-hash.js';
-import { type CachedResponse, replayCachedResponse } from './cache-replay.js';
+import { type CachedResponse, replayCachedResponse, sessionEventMeta } from './cache-replay.js';
 
 /**
  * Runs a session through the response cache when its agent has a `cache` TTL: the same request
@@ -22,8 +22,8 @@ export async function runWithResponseCache(
   const ttlMs = effectiveCacheTtl(ctx.runSettings, request.definition, request.depth);
   // A resumed session continues its own conversation: not a request another run could share.
   if (ttlMs === 0 || ctx.cache === undefined || config.resumeFrom !== undefined) return run();
-  const meta = metaOf(config);
-  const log = (severity: 'VRB' | 'WRN', message: string) =>
+  const meta = sessionEventMeta(config);
+  const log: CacheLog = (severity, message) =>
     request.scope.log(
       { severity, direction: 'response', type: 'llm', remoteIdentifier: 'agent:cache', message },
       meta,
@@ -60,19 +60,32 @@ export async function runWithResponseCache(
   }
   const result = await run();
   const cacheable = cacheableResponse(result, meta.agentPath);
-  if (cacheable === undefined) return result;
+  if (cacheable !== undefined) await storeResponse(responses, ctx.cache.backend, key, cacheable, ttlMs, log);
+  return result;
+}
+
+type CacheLog = (severity: 'VRB' | 'WRN', message: string) => void;
+
+/** Stores the response for `ttlMs` and logs what became of it (a store that fails is a warning). */
+async function storeResponse(
+  responses: Cache,
+  backend: string,
+  key: string,
+  response: CachedResponse,
+  ttlMs: number,
+  log: CacheLog,
+): Promise<void> {
   try {
-    const stored = await responses.set(key, cacheable, ttlMs);
+    const stored = await responses.set(key, response, ttlMs);
     log(
       'VRB',
       stored.stored
-        ? `response cached for ${formatTtl(ttlMs)} (${ctx.cache.backend}, key ${key.slice(0, 16)})`
+        ? `response cached for ${formatTtl(ttlMs)} (${backend}, key ${key.slice(0, 16)})`
         : `response not cached: ${stored.detail}`,
     );
   } catch (error) {
     log('WRN', `response cache store failed: ${errorMessage(error)}`);
   }
-  return result;
 }
 
 /**
@@ -125,15 +138,4 @@ function cacheableResponse(result: AgentResult, agentPath: string): CachedRespon
   );
   if (answered?.type !== 'llm') return undefined;
   return { v: 1, report, provider: answered.provider, model: answered.model };
-}
-
-function metaOf(config: AgentSessionConfig): AgentEventMeta {
-  const name = config.name ?? 'main';
-  return {
-    isMaster: config.isMaster ?? true,
-    isFinal: false,
-    sessionId: config.sessionId ?? '',
-    agentPath: config.parentAgentPath === undefined ? name : `${config.parentAgentPath}.${name}`,
-    ...(config.headendId === undefined ? {} : { headendId: config.headendId }),
-  };
 }

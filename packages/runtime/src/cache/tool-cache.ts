@@ -38,7 +38,7 @@ export interface ToolCacheOptions {
  * sends the event). Failures, tool errors (`isError`) and sub-agent results are never stored.
  */
 export function withToolCache(provider: ToolProvider, options: ToolCacheOptions): ToolProvider {
-  const { cache, policy } = options;
+  const { policy } = options;
   return {
     id: provider.id,
     ...(provider.kind === undefined ? {} : { kind: provider.kind }),
@@ -62,51 +62,72 @@ export function withToolCache(provider: ToolProvider, options: ToolCacheOptions)
         options.onProblem(`tool cache: ${errorMessage(error)}`, true);
         return provider.execute(call, executeOptions);
       }
-      try {
-        const hit = await cache.get<CachedToolResult>(key);
-        if (hit !== undefined && hit.value.v === 1 && typeof hit.value.text === 'string') {
-          options.onHit({
-            kind: 'tool',
-            key: key.slice(0, 16),
-            backend: options.backend,
-            ageMs: hit.ageMs,
-            expiresInMs: hit.expiresInMs,
-            server: provider.id,
-            tool,
-          });
-          const { text, parts, structured } = hit.value;
-          return {
-            ok: true,
-            text,
-            ...(parts === undefined ? {} : { parts }),
-            ...(structured === undefined ? {} : { structured }),
-            cached: true,
-          };
-        }
-      } catch (error) {
-        options.onProblem(`tool cache lookup failed, calling the tool: ${errorMessage(error)}`, true);
-      }
+      const hit = await cachedResult(key, provider.id, tool, options);
+      if (hit !== undefined) return hit;
       const result = await provider.execute(call, executeOptions);
-      if (result.ok && result.isError !== true && result.childSession === undefined) {
-        const value: CachedToolResult = {
-          v: 1,
-          text: result.text,
-          ...(result.parts === undefined ? {} : { parts: result.parts }),
-          ...(result.structured === undefined ? {} : { structured: result.structured }),
-        };
-        try {
-          const stored = await cache.set(key, value, ttlMs);
-          if (!stored.stored && stored.reason === 'too_large') {
-            options.onProblem(
-              `tool cache: the ${tool} result is not cached (${formatTtl(ttlMs)}): ${stored.detail}`,
-              false,
-            );
-          }
-        } catch (error) {
-          options.onProblem(`tool cache store failed: ${errorMessage(error)}`, true);
-        }
-      }
+      await storeResult(key, tool, ttlMs, result, options);
       return result;
     },
   };
+}
+
+/** The stored result of this call as a `cached` result, reporting the hit; undefined on a miss or a lookup that failed. */
+async function cachedResult(
+  key: string,
+  server: string,
+  tool: string,
+  options: ToolCacheOptions,
+): Promise<ToolResult | undefined> {
+  try {
+    const hit = await options.cache.get<CachedToolResult>(key);
+    if (hit === undefined || hit.value.v !== 1 || typeof hit.value.text !== 'string') return undefined;
+    options.onHit({
+      kind: 'tool',
+      key: key.slice(0, 16),
+      backend: options.backend,
+      ageMs: hit.ageMs,
+      expiresInMs: hit.expiresInMs,
+      server,
+      tool,
+    });
+    const { text, parts, structured } = hit.value;
+    return {
+      ok: true,
+      text,
+      ...(parts === undefined ? {} : { parts }),
+      ...(structured === undefined ? {} : { structured }),
+      cached: true,
+    };
+  } catch (error) {
+    options.onProblem(`tool cache lookup failed, calling the tool: ${errorMessage(error)}`, true);
+    return undefined;
+  }
+}
+
+/** Stores a successful result for `ttlMs`; a result too large to keep is said, a store that fails warned about. */
+async function storeResult(
+  key: string,
+  tool: string,
+  ttlMs: number,
+  result: ToolResult,
+  options: ToolCacheOptions,
+): Promise<void> {
+  if (!result.ok || result.isError === true || result.childSession !== undefined) return;
+  const value: CachedToolResult = {
+    v: 1,
+    text: result.text,
+    ...(result.parts === undefined ? {} : { parts: result.parts }),
+    ...(result.structured === undefined ? {} : { structured: result.structured }),
+  };
+  try {
+    const stored = await options.cache.set(key, value, ttlMs);
+    if (!stored.stored && stored.reason === 'too_large') {
+      options.onProblem(
+        `tool cache: the ${tool} result is not cached (${formatTtl(ttlMs)}): ${stored.detail}`,
+        false,
+      );
+    }
+  } catch (error) {
+    options.onProblem(`tool cache store failed: ${errorMessage(error)}`, true);
+  }
 }

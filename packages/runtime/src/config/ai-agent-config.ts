@@ -123,6 +123,27 @@ function provider(name: string, value: unknown, ctx: Context): unknown {
     out.baseURL ??= out.baseUrl;
     delete out.baseUrl;
   }
+  providerType(out, path, ctx);
+  if ('openaiMode' in out) {
+    openaiMode(out, [...path, 'openaiMode'], ctx);
+    delete out.openaiMode;
+  }
+  if ('cacheStrategy' in out) {
+    cacheStrategy(out, [...path, 'cacheStrategy'], ctx);
+    delete out.cacheStrategy;
+  }
+  toolGlobs(out);
+  if (isRecord(out.models))
+    out.models = mapEntries(out.models, (model, m) => modelEntry(name, out.type, model, m, ctx));
+  if ('tokenizer' in out) {
+    providerTokenizer(out, [...path, 'tokenizer'], ctx);
+    delete out.tokenizer;
+  }
+  return out;
+}
+
+/** ai-agent's provider types this runtime reaches through their OpenAI-compatible API; `test-llm` is refused. */
+function providerType(out: Json, path: string[], ctx: Context): void {
   const type = out.type;
   if (type === 'openrouter' || type === 'ollama' || type === 'google') {
     out.type = 'openai-compatible';
@@ -136,51 +157,49 @@ function provider(name: string, value: unknown, ctx: Context): unknown {
       "provider type `test-llm` (ai-agent's scripted model) is not available; use an `openai-compatible` provider pointed at a test server",
     );
   }
-  if ('openaiMode' in out) {
-    const mode = out.openaiMode;
-    if (mode === 'responses' && out.type === 'openai') out.type = 'openai-responses';
-    else if (mode !== 'chat' && mode !== 'responses')
-      fail(
-        ctx,
-        [...path, 'openaiMode'],
-        `\`openaiMode\` must be chat or responses, got ${JSON.stringify(mode)}`,
-      );
-    delete out.openaiMode;
-  }
-  if ('cacheStrategy' in out) {
-    const strategy = out.cacheStrategy;
-    if (strategy === 'full' || strategy === 'none') out.promptCaching ??= strategy === 'full';
-    else
-      fail(
-        ctx,
-        [...path, 'cacheStrategy'],
-        `\`cacheStrategy\` must be full or none, got ${JSON.stringify(strategy)}`,
-      );
-    delete out.cacheStrategy;
-  }
-  toolGlobs(out);
-  if (isRecord(out.models))
-    out.models = mapEntries(out.models, (model, m) => modelEntry(name, out.type, model, m, ctx));
-  if ('tokenizer' in out) {
-    // This runtime sets the tokenizer per model: the provider's goes to each model it lists.
-    const models = isRecord(out.models) ? out.models : {};
-    for (const entry of Object.values(models))
-      if (isRecord(entry) && typeof out.tokenizer === 'string') entry.tokenizer ??= tokenizer(out.tokenizer);
-    if (Object.keys(models).length === 0)
-      warn(
-        ctx,
-        [...path, 'tokenizer'],
-        '`tokenizer` is ignored: list the models under `models` to give them one',
-      );
-    delete out.tokenizer;
-  }
-  return out;
+}
+
+/** `openaiMode: responses` makes an `openai` provider `openai-responses`; `chat` leaves it as it is. */
+function openaiMode(out: Json, path: string[], ctx: Context): void {
+  const mode = out.openaiMode;
+  if (mode === 'responses' && out.type === 'openai') out.type = 'openai-responses';
+  else if (mode !== 'chat' && mode !== 'responses')
+    fail(ctx, path, `\`openaiMode\` must be chat or responses, got ${JSON.stringify(mode)}`);
+}
+
+/** `cacheStrategy: full` turns prompt caching on, `none` off (unless `promptCaching` says). */
+function cacheStrategy(out: Json, path: string[], ctx: Context): void {
+  const strategy = out.cacheStrategy;
+  if (strategy === 'full' || strategy === 'none') out.promptCaching ??= strategy === 'full';
+  else fail(ctx, path, `\`cacheStrategy\` must be full or none, got ${JSON.stringify(strategy)}`);
+}
+
+/** This runtime sets the tokenizer per model: the provider's goes to each model it lists. */
+function providerTokenizer(out: Json, path: string[], ctx: Context): void {
+  const models = isRecord(out.models) ? out.models : {};
+  for (const entry of Object.values(models))
+    if (isRecord(entry) && typeof out.tokenizer === 'string') entry.tokenizer ??= tokenizer(out.tokenizer);
+  if (Object.keys(models).length === 0)
+    warn(ctx, path, '`tokenizer` is ignored: list the models under `models` to give them one');
 }
 
 /** ai-agent's `tiktoken:<model>` ids count with OpenAI's encoding here. */
 function tokenizer(id: string): string {
   return id.startsWith('tiktoken') ? 'openai' : id;
 }
+
+const OUR_MODEL_KEYS = [
+  'pricing',
+  'extraBody',
+  'contextBuffer',
+  'reasoningModel',
+  'omitSampling',
+  'reasoningEfforts',
+  'outputTokenLimit',
+  'maxTokensField',
+  'longContext',
+  'chatReasoningField',
+];
 
 function modelEntry(
   providerName: string,
@@ -192,56 +211,14 @@ function modelEntry(
   if (!isRecord(value)) return value;
   const path = ['providers', providerName, 'models', model];
   const out: Json = { ...value };
-  checkKeys(
-    out,
-    MODEL_KEYS,
-    [
-      'pricing',
-      'extraBody',
-      'contextBuffer',
-      'reasoningModel',
-      'omitSampling',
-      'reasoningEfforts',
-      'outputTokenLimit',
-      'maxTokensField',
-      'longContext',
-      'chatReasoningField',
-    ],
-    path,
-    ctx,
-  );
+  checkKeys(out, MODEL_KEYS, OUR_MODEL_KEYS, path, ctx);
   if (typeof out.tokenizer === 'string') out.tokenizer = tokenizer(out.tokenizer);
   if ('contextWindowBufferTokens' in out) {
     out.contextBuffer ??= out.contextWindowBufferTokens;
     delete out.contextWindowBufferTokens;
   }
   if ('overrides' in out) {
-    const overrides = out.overrides;
-    if (isRecord(overrides)) {
-      // Forced values and `null` (omit) go into the body last: `extraBody` wins over the request's own.
-      const body: Json = isRecord(out.extraBody) ? { ...out.extraBody } : {};
-      for (const [key, forced] of Object.entries(overrides)) {
-        const field = OVERRIDE_FIELDS[key];
-        if (field === undefined || (forced !== null && typeof forced !== 'number')) {
-          fail(
-            ctx,
-            [...path, 'overrides', key],
-            field === undefined
-              ? `unknown override \`${key}\`${suggestion(key, Object.keys(OVERRIDE_FIELDS), 'allowed')}`
-              : `override \`${key}\` must be a number or null (not sent)`,
-          );
-          continue;
-        }
-        body[field] = forced;
-      }
-      out.extraBody = body;
-    } else {
-      fail(
-        ctx,
-        [...path, 'overrides'],
-        '`overrides` must be an object of parameter names to a number or null',
-      );
-    }
+    overrides(out, [...path, 'overrides'], ctx);
     delete out.overrides;
   }
   if ('interleaved' in out) {
@@ -249,6 +226,32 @@ function modelEntry(
     delete out.interleaved;
   }
   return out;
+}
+
+/** A model's `overrides` (forced sampling values, `null` to omit one) as `extraBody` fields. */
+function overrides(out: Json, path: string[], ctx: Context): void {
+  const value = out.overrides;
+  if (!isRecord(value)) {
+    fail(ctx, path, '`overrides` must be an object of parameter names to a number or null');
+    return;
+  }
+  // Forced values and `null` (omit) go into the body last: `extraBody` wins over the request's own.
+  const body: Json = isRecord(out.extraBody) ? { ...out.extraBody } : {};
+  for (const [key, forced] of Object.entries(value)) {
+    const field = OVERRIDE_FIELDS[key];
+    if (field === undefined || (forced !== null && typeof forced !== 'number')) {
+      fail(
+        ctx,
+        [...path, key],
+        field === undefined
+          ? `unknown override \`${key}\`${suggestion(key, Object.keys(OVERRIDE_FIELDS), 'allowed')}`
+          : `override \`${key}\` must be a number or null (not sent)`,
+      );
+      continue;
+    }
+    body[field] = forced;
+  }
+  out.extraBody = body;
 }
 
 /** Chat Completions fields this runtime can send reasoning back in. */

@@ -1,6 +1,7 @@
-import { cacheConfigProblems, parseTtl, sessionStoreConfigProblems } from '@agent/cache';
-import { ConfigError } from '@agent/protocol';
+import { cacheConfigProblems, sessionStoreConfigProblems } from '@agent/cache';
+import type { ConfigError } from '@agent/protocol';
 import { describeValue } from '@agent/protocol/util';
+import { readTtlSetting } from '../agent-file/ttl-setting.js';
 import { type Problem, problem } from '../errors.js';
 import type { ConfigFile } from './schema.js';
 import { UnusableValue } from './substitute.js';
@@ -16,20 +17,7 @@ export function cacheSettingProblems(data: ConfigFile, file: string, lineOf: Lin
   const problems: Problem[] = [];
   const ttl = (value: unknown, path: (string | number)[]) => {
     if (value === undefined || value instanceof UnusableValue) return;
-    try {
-      parseTtl(value, label(path));
-    } catch (error) {
-      if (!(error instanceof ConfigError)) throw error;
-      problems.push(
-        problem(
-          'configuration',
-          file,
-          lineOf(path),
-          `\`${label(path)}\` must be ${error.allowed}, got ${describeValue(value)}`,
-          { field: label(path), value, allowed: error.allowed },
-        ),
-      );
-    }
+    readTtlSetting(value, label(path), { file, line: lineOf(path) }, problems);
   };
   for (const [name, server] of Object.entries(data.mcpServers ?? {})) {
     if (server === null) continue;

@@ -91,21 +91,7 @@ async function runOne(
   let failure: string | undefined;
   try {
     result = await ctx.limiter.run(caller.depth + 1, signal, () =>
-      run({
-        definition: advisor,
-        prompt: caller.prompt,
-        expectedOutput: advisorOutput(advisor),
-        depth: caller.depth + 1,
-        parentAgentPath: callerPath,
-        name,
-        isMaster: false,
-        sessionId,
-        signal,
-        ...(caller.stopSignal === undefined ? {} : { stopSignal: caller.stopSignal }),
-        ...(caller.headendId === undefined ? {} : { headendId: caller.headendId }),
-        trace: caller.trace,
-        scope: caller.scope,
-      }),
+      run(advisorRequest(caller, callerPath, advisor, { name, sessionId, signal })),
     );
   } catch (error) {
     // A slot wait that was cancelled, or a bug: either way this advisor gives no advice.
@@ -118,6 +104,30 @@ async function runOne(
   log(advice.ok ? 'VRB' : 'WRN', advice.log(source));
   const tree = result?.opTree;
   return { block: advisoryBlock(source, advice.text), ...(tree === undefined ? {} : { tree }) };
+}
+
+/** The advisor's run: the caller's prompt, trace and scope, at the next depth, as a sub-agent that is not the master. */
+function advisorRequest(
+  caller: ChainRequest,
+  callerPath: string,
+  advisor: AgentDefinition,
+  session: { name: string; sessionId: string; signal: AbortSignal },
+): ChainRequest {
+  return {
+    definition: advisor,
+    prompt: caller.prompt,
+    expectedOutput: advisorOutput(advisor),
+    depth: caller.depth + 1,
+    parentAgentPath: callerPath,
+    name: session.name,
+    isMaster: false,
+    sessionId: session.sessionId,
+    signal: session.signal,
+    ...(caller.stopSignal === undefined ? {} : { stopSignal: caller.stopSignal }),
+    ...(caller.headendId === undefined ? {} : { headendId: caller.headendId }),
+    trace: caller.trace,
+    scope: caller.scope,
+  };
 }
 
 /** What an advisor's block says, and the log line about it. */

@@ -1,4 +1,5 @@
 import { type FileRef, fileRef, fileRefs } from '../agent-file/file-ref.js';
+import { listShorthand } from '../agent-file/list-shorthand.js';
 import { type Problem, problem } from '../errors.js';
 
 // The orchestration keys of an agent file: advisors before it, a router's destinations, a
@@ -47,22 +48,15 @@ export const ORCHESTRATION_PROPERTIES: Record<string, Record<string, unknown>> =
   handoff: { type: 'string', minLength: 1, 'x-expects': 'an agent file path' },
 };
 
-function listOf(value: unknown): unknown {
-  if (typeof value !== 'string') return value;
-  return value
-    .split(',')
-    .map((part) => part.trim())
-    .filter((part) => part.length > 0);
-}
-
 /** Shorthands: a comma-separated string for `advisors` and `router.destinations`, a list for `router`. */
 export function normaliseOrchestration(out: Record<string, unknown>): void {
-  if ('advisors' in out) out.advisors = listOf(out.advisors);
+  if ('advisors' in out) out.advisors = listShorthand(out.advisors);
   const router = out.router;
-  if (typeof router === 'string' || Array.isArray(router)) out.router = { destinations: listOf(router) };
+  if (typeof router === 'string' || Array.isArray(router))
+    out.router = { destinations: listShorthand(router) };
   else if (typeof router === 'object' && router !== null && 'destinations' in router) {
     const destinations = (router as Record<string, unknown>).destinations;
-    out.router = { ...router, destinations: listOf(destinations) };
+    out.router = { ...router, destinations: listShorthand(destinations) };
   }
 }
 
