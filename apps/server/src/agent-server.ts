@@ -2,7 +2,7 @@
 import { format } from 'node:util';
 import { AgentError } from '@agent/protocol';
 import { errorMessage } from '@agent/protocol/util';
-import { createRunQueue, openQueueSessionStore } from '@agent/queue';
+import { createRunQueue, openQueueSessionStore, type RunQueue } from '@agent/queue';
 import { telemetrySettings } from '@agent/runtime';
 import { startOtelExport } from '@agent/telemetry/export';
 import { CommanderError } from 'commander';
@@ -11,7 +11,9 @@ import { nameRouteAgents } from './ai-agent-slack.js';
 import { parseServerArgs } from './cli-options.js';
 import { AgentMetrics } from './metrics.js';
 import { type MetricsServer, startMetricsServer } from './metrics-server.js';
+import type { ServerConfig } from './server-config.js';
 import { startHeadends } from './start-headends.js';
+import type { RunningHeadend } from './start-slack.js';
 import { startViewer } from './start-viewer.js';
 import { startWorker } from './start-worker.js';
 import { parseWorkerArgs } from './worker-options.js';
@@ -68,11 +70,8 @@ async function worker(): Promise<number> {
   return -1;
 }
 
-async function main(): Promise<number> {
-  if (process.argv[2] === 'worker') return worker();
-  const config = parseOrExit(() => parseServerArgs(process.argv.slice(2), process.env));
-  if (typeof config === 'number') return config;
-  // OpenTelemetry export (agent.json's `telemetry` or OTEL_*), set up before any run.
+/** OpenTelemetry export (agent.json's `telemetry` or OTEL_*), set up before any run. */
+async function startTelemetry(config: ServerConfig) {
   const otel = await startOtelExport(
     telemetrySettings({
       ...(config.agentConfig === undefined ? {} : { configPath: config.agentConfig }),
@@ -82,6 +81,40 @@ async function main(): Promise<number> {
     'agent-server',
   );
   if (otel !== undefined) log(`agent-server: traces go to ${otel.target} (OTLP/HTTP)`);
+  return otel;
+}
+
+/** The shared run queue of `--queue redis://`, when there is one. */
+function openRunQueue(config: ServerConfig): RunQueue | undefined {
+  if (config.runQueue === undefined) return undefined;
+  return createRunQueue({
+    url: config.runQueue.url,
+    ...(config.runQueue.name === undefined ? {} : { name: config.runQueue.name }),
+    ...(config.runQueue.maxWaiting === undefined ? {} : { maxWaiting: config.runQueue.maxWaiting }),
+  });
+}
+
+/** Serves `metrics` on `port`, its queue gauges reading the running headends and the run queue. */
+async function serveMetrics(
+  metrics: AgentMetrics,
+  port: number,
+  running: readonly RunningHeadend[],
+  queue: RunQueue | undefined,
+): Promise<MetricsServer> {
+  for (const headend of running)
+    if (headend.admission !== undefined)
+      metrics.watchAdmission({ name: headend.name, admission: headend.admission });
+  if (queue !== undefined) metrics.watchRunQueue(queue);
+  const metricsServer = await startMetricsServer(metrics.registry, port);
+  log(`agent-server: metrics listening on ${metricsServer.url}`);
+  return metricsServer;
+}
+
+async function main(): Promise<number> {
+  if (process.argv[2] === 'worker') return worker();
+  const config = parseOrExit(() => parseServerArgs(process.argv.slice(2), process.env));
+  if (typeof config === 'number') return config;
+  const otel = await startTelemetry(config);
   // On a queue the sessions are the workers': the face reads them from the queue's Redis.
   const sessionStore =
     config.runQueue === undefined ? undefined : await openQueueSessionStore(config.runQueue.url);
@@ -92,28 +125,16 @@ async function main(): Promise<number> {
   }
   for (const note of config.slackNotes ?? []) log(`agent-server: ${note}`);
   const metrics = config.metrics === undefined ? undefined : new AgentMetrics();
-  const queue =
-    config.runQueue === undefined
-      ? undefined
-      : createRunQueue({
-          url: config.runQueue.url,
-          ...(config.runQueue.name === undefined ? {} : { name: config.runQueue.name }),
-          ...(config.runQueue.maxWaiting === undefined ? {} : { maxWaiting: config.runQueue.maxWaiting }),
-        });
+  const queue = openRunQueue(config);
   const ran = queue === undefined ? agents.catalog : queuedCatalog(agents.catalog, queue);
   const viewer = await startViewer(config, log);
   const observed = viewer === undefined ? ran : viewer.observe(ran);
   const catalog = metrics === undefined ? observed : metrics.catalog(observed);
   const { running, stdio } = await startHeadends(config, catalog, log, queue?.admission);
-  let metricsServer: MetricsServer | undefined;
-  if (metrics !== undefined && config.metrics !== undefined) {
-    for (const headend of running)
-      if (headend.admission !== undefined)
-        metrics.watchAdmission({ name: headend.name, admission: headend.admission });
-    if (queue !== undefined) metrics.watchRunQueue(queue);
-    metricsServer = await startMetricsServer(metrics.registry, config.metrics);
-    log(`agent-server: metrics listening on ${metricsServer.url}`);
-  }
+  const metricsServer =
+    metrics === undefined || config.metrics === undefined
+      ? undefined
+      : await serveMetrics(metrics, config.metrics, running, queue);
   if (queue !== undefined) log(`agent-server: runs go to the queue ${queue.name}`);
   const stop = onShutdown(async (signal) => {
     log(`agent-server: ${signal}: draining (up to ${config.drainSeconds}s)`);

@@ -2,6 +2,7 @@ import { isLoopbackHost } from '@agent/headends';
 import { checkQueueUrl } from '@agent/queue';
 import { Command, InvalidArgumentError } from 'commander';
 import { applyAiAgentSlack } from './ai-agent-slack.js';
+import { collect, parseCommandLine } from './command-line.js';
 import { configError, parsePort } from './config-values.js';
 import { envTokens, parseMcp, readConfigFile, type ServerConfig } from './server-config.js';
 import { LIMIT_OPTIONS, type LimitOption, limitProblem, limitsConflict } from './server-limits.js';
@@ -25,8 +26,6 @@ function limitValue(unit: LimitOption['unit']) {
     return value;
   };
 }
-
-const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 /** The flags `agent-server` takes (the limit flags are read by their attribute names). */
 interface ServerFlags {
@@ -94,8 +93,7 @@ function serverProgram(): Command {
 /** Parses argv (+ env, + `--config` file; flags win) into a checked `ServerConfig`. */
 export function parseServerArgs(argv: string[], env: Record<string, string | undefined>): ServerConfig {
   const program = serverProgram();
-  program.exitOverride().configureOutput({ writeOut: (text) => process.stderr.write(text) });
-  program.parse(argv, { from: 'user' });
+  parseCommandLine(program, argv);
   const flags = program.opts<ServerFlags>();
   const file = flags.config === undefined ? {} : readConfigFile(flags.config);
   const config = flagsOverFile(flags, file, env);

@@ -24,13 +24,10 @@ export class AgentMetrics {
     'model',
     'status',
   ]);
-  private readonly llmLatency = new Histogram({
-    name: 'agent_llm_request_duration_seconds',
-    help: 'LLM request latency',
-    labelNames: ['provider', 'model'],
-    buckets: SECONDS,
-    registers: [this.registry],
-  });
+  private readonly llmLatency = this.histogram('agent_llm_request_duration_seconds', 'LLM request latency', [
+    'provider',
+    'model',
+  ]);
   private readonly llmTokens = this.counter(
     'agent_llm_tokens_total',
     'LLM tokens by type (input, output, cached)',
@@ -55,13 +52,10 @@ export class AgentMetrics {
     'tool',
     'status',
   ]);
-  private readonly toolLatency = new Histogram({
-    name: 'agent_tool_call_duration_seconds',
-    help: 'tool call latency',
-    labelNames: ['server', 'tool'],
-    buckets: SECONDS,
-    registers: [this.registry],
-  });
+  private readonly toolLatency = this.histogram('agent_tool_call_duration_seconds', 'tool call latency', [
+    'server',
+    'tool',
+  ]);
   private readonly toolErrors = this.counter('agent_tool_errors_total', 'failed tool calls', [
     'server',
     'tool',
@@ -81,13 +75,12 @@ export class AgentMetrics {
     'agent',
     'exit_code',
   ]);
-  private readonly queueWait = new Histogram({
-    name: 'agent_queue_wait_seconds',
-    help: 'how long admitted requests waited for a slot, per headend',
-    labelNames: ['headend'],
-    buckets: [0.001, 0.01, 0.1, 0.5, 1, 5, 15, 60],
-    registers: [this.registry],
-  });
+  private readonly queueWait = this.histogram(
+    'agent_queue_wait_seconds',
+    'how long admitted requests waited for a slot, per headend',
+    ['headend'],
+    [0.001, 0.01, 0.1, 0.5, 1, 5, 15, 60],
+  );
   private readonly inFlight = new Gauge({
     name: 'agent_sessions_in_flight',
     help: 'runs in progress',
@@ -119,6 +112,11 @@ export class AgentMetrics {
 
   private counter(name: string, help: string, labelNames: string[]): Counter {
     return new Counter({ name, help, labelNames, registers: [this.registry] });
+  }
+
+  /** A histogram of seconds (latency buckets unless told). */
+  private histogram(name: string, help: string, labelNames: string[], buckets = SECONDS): Histogram {
+    return new Histogram({ name, help, labelNames, buckets, registers: [this.registry] });
   }
 
   /**

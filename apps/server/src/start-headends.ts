@@ -75,6 +75,14 @@ export async function startHeadends(
   return { running, stdio };
 }
 
+/** The HTTP headends made from the common options alone: the config key of their port, name, path, maker. */
+const COMMON_HEADENDS = [
+  // Also `POST /api/chat`, the AI SDK UI message stream.
+  { portKey: 'api', name: 'rest', path: '/v1/agents', create: createRestHeadend },
+  { portKey: 'openai', name: 'openai', path: '/v1', create: createOpenAiHeadend },
+  { portKey: 'anthropic', name: 'anthropic', path: '', create: createAnthropicHeadend },
+] as const;
+
 /** The HTTP headends the config names, in the order they start. */
 function plannedHeadends(
   config: ServerConfig,
@@ -91,30 +99,9 @@ function plannedHeadends(
     ...(admissionGate === undefined ? {} : { admissionGate }),
   };
   const planned: PlannedHeadend[] = [];
-  if (config.api !== undefined) {
-    // Also `POST /api/chat`, the AI SDK UI message stream.
-    planned.push({
-      name: 'rest',
-      port: config.api,
-      path: '/v1/agents',
-      make: () => createRestHeadend(common),
-    });
-  }
-  if (config.openai !== undefined) {
-    planned.push({
-      name: 'openai',
-      port: config.openai,
-      path: '/v1',
-      make: () => createOpenAiHeadend(common),
-    });
-  }
-  if (config.anthropic !== undefined) {
-    planned.push({
-      name: 'anthropic',
-      port: config.anthropic,
-      path: '',
-      make: () => createAnthropicHeadend(common),
-    });
+  for (const { portKey, name, path, create } of COMMON_HEADENDS) {
+    const port = config[portKey];
+    if (port !== undefined) planned.push({ name, port, path, make: () => create(common) });
   }
   if (config.mcp?.kind === 'http') {
     const allowedHostnames = [...LOOPBACK_HOSTNAMES, config.host];

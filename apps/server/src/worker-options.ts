@@ -1,5 +1,6 @@
 import { checkQueueUrl, parseProviderCap } from '@agent/queue';
 import { Command, InvalidArgumentError } from 'commander';
+import { collect, parseCommandLine } from './command-line.js';
 import { configError } from './config-values.js';
 
 /** What `agent-server worker` needs. */
@@ -36,11 +37,22 @@ function cap(text: string, previous: Record<string, number> = {}): Record<string
   }
 }
 
-const collect = (value: string, previous: string[] = []) => [...previous, value];
+/** The flags `agent-server worker` takes. */
+interface WorkerFlags {
+  queue: string;
+  queueName?: string;
+  agent?: string[];
+  agentConfig?: string;
+  concurrency?: number;
+  providerCap?: Record<string, number>;
+  lockSeconds?: number;
+  maxMoves?: number;
+  drainSeconds?: number;
+}
 
-/** Parses `agent-server worker ...` (the arguments after `worker`). */
-export function parseWorkerArgs(argv: string[]): WorkerConfig {
-  const program = new Command('agent-server worker')
+/** The `agent-server worker` command line: its flags, their help and checks. */
+function workerProgram(): Command {
+  return new Command('agent-server worker')
     .description('Runs the agent sessions that agent-server faces enqueue on a Redis queue.')
     .requiredOption('--queue <url>', 'the queue: redis://[:password@]host:port[/db] or rediss://...')
     .option('--queue-name <name>', 'the BullMQ queue (default agent-runs); the faces must use the same')
@@ -75,19 +87,17 @@ export function parseWorkerArgs(argv: string[]): WorkerConfig {
       'on SIGTERM, how long running sessions may finish before they are handed back (default 10)',
       wholeNumber('--drain-seconds', 0),
     );
-  program.exitOverride().configureOutput({ writeOut: (text) => process.stderr.write(text) });
-  program.parse(argv, { from: 'user' });
-  const flags = program.opts<{
-    queue: string;
-    queueName?: string;
-    agent?: string[];
-    agentConfig?: string;
-    concurrency?: number;
-    providerCap?: Record<string, number>;
-    lockSeconds?: number;
-    maxMoves?: number;
-    drainSeconds?: number;
-  }>();
+}
+
+/** Parses `agent-server worker ...` (the arguments after `worker`). */
+export function parseWorkerArgs(argv: string[]): WorkerConfig {
+  const program = workerProgram();
+  parseCommandLine(program, argv);
+  return workerConfig(program.opts<WorkerFlags>());
+}
+
+/** The worker's config from its flags, defaults filled in; at least one agent is required. */
+function workerConfig(flags: WorkerFlags): WorkerConfig {
   const agents = flags.agent ?? [];
   if (agents.length === 0) {
     throw configError(

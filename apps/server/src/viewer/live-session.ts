@@ -12,6 +12,7 @@ import {
   fold,
   foldJson,
   foldReport,
+  llmCallFields,
   type SessionView,
   type ViewNode,
 } from './view-model.js';
@@ -158,12 +159,7 @@ export class LiveSession {
       if (node === undefined) return;
       Object.assign(node, {
         label: `${entry.provider}:${entry.model}`,
-        model: entry.actualModel ?? entry.model,
-        inputTokens: entry.tokens.inputTokens,
-        outputTokens: entry.tokens.outputTokens,
-        cachedTokens: entry.tokens.cachedTokens ?? 0,
-        costUsd: entry.costUsd ?? 0,
-        latencyMs: entry.latency,
+        ...llmCallFields(entry),
         startedAt,
         endedAt: entry.timestamp,
         status,

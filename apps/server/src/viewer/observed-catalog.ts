@@ -14,49 +14,8 @@ export function observedCatalog(
   source: MemorySessionSource,
   limits: LiveSessionLimits,
 ): AgentCatalog {
+  const recorder: Recorder = { source, limits };
   const agents = new Map<string, ServedAgent>();
-  const observe = async <O extends ServedRunOptions>(
-    name: string,
-    options: O,
-    run: (options: O) => Promise<AgentResult>,
-  ): Promise<AgentResult> => {
-    const live = new LiveSession(randomUUID(), name, options.headendId, limits);
-    source.started(live);
-    const onEvent: ServedRunOptions['onEvent'] = (event, meta) => {
-      options.onEvent?.(event, meta);
-      // The viewer only watches: nothing it does with an event may break the run.
-      try {
-        live.apply(event, meta);
-        source.changed(live.view.id);
-      } catch {}
-    };
-    try {
-      const result = await run({ ...options, onEvent });
-      live.finish(result, undefined);
-      return result;
-    } catch (error) {
-      live.finish(undefined, errorMessage(error));
-      throw error;
-    } finally {
-      source.ended(live);
-    }
-  };
-  const wrap = (agent: ServedAgent): ServedAgent => {
-    const { sessions } = agent;
-    return {
-      info: agent.info,
-      run: (input, options) => observe(agent.info.name, options, (o) => agent.run(input, o)),
-      ...(sessions === undefined
-        ? {}
-        : {
-            sessions: {
-              find: (sessionId) => sessions.find(sessionId),
-              resume: (sessionId, options) =>
-                observe(agent.info.name, options, (o) => sessions.resume(sessionId, o)),
-            },
-          }),
-    };
-  };
   return {
     list: () => catalog.list(),
     get: (name) => {
@@ -64,9 +23,64 @@ export function observedCatalog(
       if (known !== undefined) return known;
       const agent = catalog.get(name);
       if (agent === undefined) return undefined;
-      const wrapped = wrap(agent);
+      const wrapped = recordedAgent(agent, recorder);
       agents.set(name, wrapped);
       return wrapped;
     },
   };
+}
+
+/** Where runs are recorded, and how much of each is kept. */
+interface Recorder {
+  source: MemorySessionSource;
+  limits: LiveSessionLimits;
+}
+
+/** The agent with each run and resumed run recorded. */
+function recordedAgent(agent: ServedAgent, recorder: Recorder): ServedAgent {
+  const { sessions } = agent;
+  const name = agent.info.name;
+  return {
+    info: agent.info,
+    run: (input, options) => recordedRun(recorder, name, options, (o) => agent.run(input, o)),
+    ...(sessions === undefined
+      ? {}
+      : {
+          sessions: {
+            find: (sessionId) => sessions.find(sessionId),
+            resume: (sessionId, options) =>
+              recordedRun(recorder, name, options, (o) => sessions.resume(sessionId, o)),
+          },
+        }),
+  };
+}
+
+/** Runs `run` as a live session of the source: started, fed every event, finished with its result or error. */
+async function recordedRun<O extends ServedRunOptions>(
+  recorder: Recorder,
+  name: string,
+  options: O,
+  run: (options: O) => Promise<AgentResult>,
+): Promise<AgentResult> {
+  const { source } = recorder;
+  const live = new LiveSession(randomUUID(), name, options.headendId, recorder.limits);
+  source.started(live);
+  const onEvent: ServedRunOptions['onEvent'] = (event, meta) => {
+    options.onEvent?.(event, meta);
+    // The viewer only watches: nothing it does with an event may break the run.
+    try {
+      live.apply(event, meta);
+      source.changed(live.view.id);
+    } catch {}
+  };
+  try {
+    const result = await run({ ...options, onEvent });
+    live.finish(result, undefined);
+    return result;
+  } catch (error) {
+    live.finish(undefined, errorMessage(error));
+    throw error;
+  } finally {
+    source.ended(live);
+  }
 }

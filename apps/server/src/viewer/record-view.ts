@@ -1,6 +1,6 @@
 import type { RecordNode, SessionRecord } from '@agent/protocol';
 import type { LiveSessionLimits } from './live-session.js';
-import { fold, foldJson, foldReport, type SessionView, type ViewNode } from './view-model.js';
+import { fold, foldJson, foldReport, llmCallFields, type SessionView, type ViewNode } from './view-model.js';
 
 /** Characters kept of a node's error, as for a live session's. */
 const ERROR_CHARS = 500;
@@ -64,16 +64,7 @@ function viewNode(
 /** An LLM call's model, tokens, cost and latency; a tool call's id, arguments, result and latency. */
 function callFields(node: RecordNode, foldChars: number): Partial<ViewNode> {
   const entry = node.accounting;
-  if (node.kind === 'llm' && entry?.type === 'llm') {
-    return {
-      model: entry.actualModel ?? entry.model,
-      inputTokens: entry.tokens.inputTokens,
-      outputTokens: entry.tokens.outputTokens,
-      cachedTokens: entry.tokens.cachedTokens ?? 0,
-      costUsd: entry.costUsd ?? 0,
-      latencyMs: entry.latency,
-    };
-  }
+  if (node.kind === 'llm' && entry?.type === 'llm') return llmCallFields(entry);
   if (node.kind !== 'tool') return {};
   const result = node.payload?.result ?? node.structuredOutput;
   return {

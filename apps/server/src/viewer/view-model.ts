@@ -1,4 +1,4 @@
-import type { FinalReport, OpTotals } from '@agent/protocol';
+import type { FinalReport, LlmAccountingEntry, OpTotals } from '@agent/protocol';
 
 /** One operation as the viewer shows it: a session, a turn, an LLM call or a tool call. */
 export interface ViewNode {
@@ -69,6 +69,18 @@ export function foldJson(value: unknown, limit = FOLD_CHARS): string {
     text = String(value);
   }
   return fold(text, limit);
+}
+
+/** What an LLM call's accounting entry tells its node: the model that answered, tokens, cost, latency. */
+export function llmCallFields(entry: LlmAccountingEntry): Partial<ViewNode> {
+  return {
+    model: entry.actualModel ?? entry.model,
+    inputTokens: entry.tokens.inputTokens,
+    outputTokens: entry.tokens.outputTokens,
+    cachedTokens: entry.tokens.cachedTokens ?? 0,
+    costUsd: entry.costUsd ?? 0,
+    latencyMs: entry.latency,
+  };
 }
 
 /** A report with its payload folded to `limit` characters (content and JSON alike). */

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { admit } from '../admit.js';
+import type { AgentCatalog } from '../agent-catalog.js';
 import type { Headend } from '../headend.js';
 import { createHeadendBase } from '../headend-base.js';
 import type { HeadendOptions } from '../headend-options.js';
@@ -16,17 +17,7 @@ export function createAnthropicHeadend(options: HeadendOptions): Headend {
     acceptApiKey: true,
   });
 
-  app.get('/v1/models', (c) => {
-    const data = options.catalog.list().map((info) => ({
-      type: 'model',
-      id: info.name,
-      display_name: info.description ?? info.name,
-      created_at: new Date(0).toISOString(),
-      // Not Anthropic's field (clients ignore it): the agents chained around this one.
-      ...(info.orchestration === undefined ? {} : { orchestration: info.orchestration }),
-    }));
-    return c.json({ data, has_more: false, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null });
-  });
+  app.get('/v1/models', (c) => c.json(modelList(options.catalog)));
 
   app.post('/v1/messages', async (c) => {
     const read = await readJsonObject(c, respondAnthropic);
@@ -55,19 +46,42 @@ export function createAnthropicHeadend(options: HeadendOptions): Headend {
       ...requestTraceparent(c),
       ...(request.conversationId === undefined ? {} : { conversationId: request.conversationId }),
     };
-    const message = (content: unknown[], stopReason: string | null, usage: Record<string, number>) => ({
-      id,
-      type: 'message',
-      role: 'assistant',
-      model: request.model,
-      content,
-      stop_reason: stopReason,
-      stop_sequence: null,
-      usage,
-    });
-    const call: MessageCall = { agent, input, options: base, ticket, message };
+    const call: MessageCall = {
+      agent,
+      input,
+      options: base,
+      ticket,
+      message: messageFrame(id, request.model),
+    };
     return request.stream ? streamMessage(c, call) : answerMessage(c, call);
   });
 
   return { kind: 'anthropic', app, admission, authRequired: tokens !== undefined };
+}
+
+/** `GET /v1/models`: every agent as a model, in one page. */
+function modelList(catalog: AgentCatalog) {
+  const data = catalog.list().map((info) => ({
+    type: 'model',
+    id: info.name,
+    display_name: info.description ?? info.name,
+    created_at: new Date(0).toISOString(),
+    // Not Anthropic's field (clients ignore it): the agents chained around this one.
+    ...(info.orchestration === undefined ? {} : { orchestration: info.orchestration }),
+  }));
+  return { data, has_more: false, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null };
+}
+
+/** The message object around content: the same id and model in the stream's start and the whole answer. */
+function messageFrame(id: string, model: string): MessageCall['message'] {
+  return (content, stopReason, usage) => ({
+    id,
+    type: 'message',
+    role: 'assistant',
+    model,
+    content,
+    stop_reason: stopReason,
+    stop_sequence: null,
+    usage,
+  });
 }

@@ -18,7 +18,7 @@ import { describedWithOrchestration } from '../orchestration-text.js';
 import { requestSchemaProblem } from '../schema-guard.js';
 import { traceparentOption } from '../trace-context.js';
 import { clientElicits, DEFAULT_MCP_APPROVAL_TIMEOUT_MS, elicitingApprover } from './elicit-approver.js';
-import { RESUME_TOOL, resumeSessionTool } from './resume-tool.js';
+import { RESUME_TOOL, type RunAdmitted, resumeSessionTool } from './resume-tool.js';
 import { logMessage, SessionLogging } from './session-logging.js';
 import { agentToolResult, errorResult, RESUME_TOOL_NAME } from './tool-results.js';
 
@@ -93,61 +93,78 @@ export function createAgentToolsServer(options: AgentToolsOptions): Server {
     { capabilities: { tools: {}, logging: {} } },
   );
   const logging = new SessionLogging(server);
-  server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: [
-      ...options.catalog.list().map((info) => ({
-        name: info.name,
-        description: describedWithOrchestration(
-          info.description ?? `Runs the ${info.name} agent.`,
-          info.orchestration,
-        ),
-        inputSchema: toolInputSchema(info),
-      })),
-      ...(resume.listed() ? [RESUME_TOOL] : []),
-    ],
-  }));
-  const callAgent = async (request: CallToolRequest, extra: CallExtra): Promise<CallToolResult> => {
-    const agent = options.catalog.get(request.params.name);
-    if (agent === undefined) {
-      throw new McpError(ErrorCode.InvalidParams, `unknown tool "${request.params.name}"`);
-    }
-    const args = readCallArguments(request.params.arguments ?? {});
-    if (typeof args === 'string') return errorResult(args);
-    const { prompt, format, schema, conversationId } = args;
-    return runAdmitted(extra, (runOptions) =>
-      agent.run(prompt, {
-        ...runOptions,
-        format,
-        ...(conversationId === undefined ? {} : { conversationId }),
-        schema,
-      }),
-    );
-  };
-
-  const runAdmitted = (extra: CallExtra, start: (runOptions: ServedRunOptions) => Promise<AgentResult>) =>
+  const runAdmitted: RunAdmitted<CallExtra> = (extra, start) =>
     runAdmittedCall({ server, options, logging }, extra, start);
   const resume = resumeSessionTool(options.catalog, runAdmitted);
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: [...agentTools(options.catalog), ...(resume.listed() ? [RESUME_TOOL] : [])],
+  }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     // The session must not expire while a call runs (or waits for a slot).
     options.activity?.callStarted();
-    const { closeSSEStream } = extra;
-    const closeAfter = options.streamCloseAfterMs;
-    // 0 closes at once (after the priming event): the client polls for everything.
-    if (closeAfter === 0) closeSSEStream?.();
-    const closing =
-      closeSSEStream === undefined || closeAfter === undefined || closeAfter === 0
-        ? undefined
-        : setTimeout(closeSSEStream, closeAfter);
+    const closing = scheduleStreamClose(extra, options.streamCloseAfterMs);
     try {
       if (request.params.name === RESUME_TOOL_NAME && resume.listed())
         return await resume.call(request, extra);
-      return await callAgent(request, extra);
+      return await callAgent(options.catalog, request, extra, runAdmitted);
     } finally {
       if (closing !== undefined) clearTimeout(closing);
       options.activity?.callFinished();
     }
   });
   return server;
+}
+
+/** One tool per agent of the catalog. */
+function agentTools(catalog: AgentCatalog) {
+  return catalog.list().map((info) => ({
+    name: info.name,
+    description: describedWithOrchestration(
+      info.description ?? `Runs the ${info.name} agent.`,
+      info.orchestration,
+    ),
+    inputSchema: toolInputSchema(info),
+  }));
+}
+
+/**
+ * Closes a call's SSE stream `closeAfter` ms after it opened, for a client that can resume it
+ * (0: at once, after the priming event; the client polls for everything). Returns the timer
+ * the call's end clears.
+ */
+function scheduleStreamClose(
+  extra: CallExtra,
+  closeAfter: number | undefined,
+): ReturnType<typeof setTimeout> | undefined {
+  const { closeSSEStream } = extra;
+  if (closeAfter === 0) closeSSEStream?.();
+  return closeSSEStream === undefined || closeAfter === undefined || closeAfter === 0
+    ? undefined
+    : setTimeout(closeSSEStream, closeAfter);
+}
+
+/** Runs the agent the call names with the call's checked arguments. */
+async function callAgent(
+  catalog: AgentCatalog,
+  request: CallToolRequest,
+  extra: CallExtra,
+  runAdmitted: RunAdmitted<CallExtra>,
+): Promise<CallToolResult> {
+  const agent = catalog.get(request.params.name);
+  if (agent === undefined) {
+    throw new McpError(ErrorCode.InvalidParams, `unknown tool "${request.params.name}"`);
+  }
+  const args = readCallArguments(request.params.arguments ?? {});
+  if (typeof args === 'string') return errorResult(args);
+  const { prompt, format, schema, conversationId } = args;
+  return runAdmitted(extra, (runOptions) =>
+    agent.run(prompt, {
+      ...runOptions,
+      format,
+      ...(conversationId === undefined ? {} : { conversationId }),
+      schema,
+    }),
+  );
 }
 
 /** A call's arguments checked: the prompt, and the optional format, schema and conversation id. */

@@ -59,32 +59,12 @@ export function createMcpHeadend(options: McpHeadendOptions): McpHeadend {
   );
   const path = options.path ?? '/mcp';
   const idleMs = options.sessionIdleMs ?? DEFAULT_MCP_SESSION_IDLE_MS;
-  if (!(Number.isFinite(idleMs) && idleMs > 0)) {
-    throw new ConfigError({
-      field: 'sessionIdleMs',
-      value: idleMs,
-      allowed: 'a positive number of milliseconds',
-      message: `mcp headend: sessionIdleMs must be a positive number of milliseconds, not ${idleMs}`,
-    });
-  }
-  const approvalTimeoutMs = options.approvalTimeoutMs;
-  if (approvalTimeoutMs !== undefined && !(Number.isFinite(approvalTimeoutMs) && approvalTimeoutMs > 0)) {
-    throw new ConfigError({
-      field: 'approvalTimeoutMs',
-      value: approvalTimeoutMs,
-      allowed: 'a positive number of milliseconds',
-      message: `mcp headend: approvalTimeoutMs must be a positive number of milliseconds, not ${approvalTimeoutMs}`,
-    });
-  }
-  const streamCloseAfterMs = options.streamCloseAfterMs;
-  if (streamCloseAfterMs !== undefined && !(Number.isFinite(streamCloseAfterMs) && streamCloseAfterMs >= 0)) {
-    throw new ConfigError({
-      field: 'streamCloseAfterMs',
-      value: streamCloseAfterMs,
-      allowed: 'a number of milliseconds, 0 or more',
-      message: `mcp headend: streamCloseAfterMs must be a number of milliseconds, 0 or more, not ${streamCloseAfterMs}`,
-    });
-  }
+  requireMilliseconds('sessionIdleMs', idleMs, POSITIVE_MS);
+  const { approvalTimeoutMs, streamCloseAfterMs } = options;
+  if (approvalTimeoutMs !== undefined)
+    requireMilliseconds('approvalTimeoutMs', approvalTimeoutMs, POSITIVE_MS);
+  if (streamCloseAfterMs !== undefined)
+    requireMilliseconds('streamCloseAfterMs', streamCloseAfterMs, ZERO_OR_MORE_MS);
   const sessions = new McpSessions(
     ({ requestSignals, activity }) =>
       createAgentToolsServer({
@@ -94,11 +74,7 @@ export function createMcpHeadend(options: McpHeadendOptions): McpHeadend {
         activity,
         streamCloseAfterMs,
         ...(approvalTimeoutMs === undefined ? {} : { approvalTimeoutMs }),
-        requestSignal: (requestId) => {
-          const signal = requestSignals.get(requestId);
-          requestSignals.delete(requestId);
-          return signal;
-        },
+        requestSignal: (requestId) => takeSignal(requestSignals, requestId),
       }),
     {
       maxSessions: Math.max(1, options.maxSessions ?? DEFAULT_MCP_MAX_SESSIONS),
@@ -125,4 +101,37 @@ export function createMcpHeadend(options: McpHeadendOptions): McpHeadend {
     },
     dispose: () => sessions.closeAll(),
   };
+}
+
+/** A range of milliseconds a timing option must be in: its test and how errors say it. */
+interface MillisecondRange {
+  holds: (ms: number) => boolean;
+  allowed: string;
+}
+
+const POSITIVE_MS: MillisecondRange = { holds: (ms) => ms > 0, allowed: 'a positive number of milliseconds' };
+const ZERO_OR_MORE_MS: MillisecondRange = {
+  holds: (ms) => ms >= 0,
+  allowed: 'a number of milliseconds, 0 or more',
+};
+
+/** Throws a `ConfigError` naming the option when `value` is not a finite number in `range`. */
+function requireMilliseconds(field: string, value: number, range: MillisecondRange): void {
+  if (Number.isFinite(value) && range.holds(value)) return;
+  throw new ConfigError({
+    field,
+    value,
+    allowed: range.allowed,
+    message: `mcp headend: ${field} must be ${range.allowed}, not ${value}`,
+  });
+}
+
+/** The signal of the HTTP request that carried a JSON-RPC request, handed out once. */
+function takeSignal(
+  requestSignals: Map<string | number, AbortSignal>,
+  requestId: string | number,
+): AbortSignal | undefined {
+  const signal = requestSignals.get(requestId);
+  requestSignals.delete(requestId);
+  return signal;
 }

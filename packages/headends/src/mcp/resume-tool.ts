@@ -29,7 +29,8 @@ export const RESUME_TOOL = {
   },
 };
 
-type RunAdmitted<Extra> = (
+/** Waits for a slot, then runs `start` with the run options every call of the session shares. */
+export type RunAdmitted<Extra> = (
   extra: Extra,
   start: (runOptions: ServedRunOptions) => Promise<AgentResult>,
 ) => Promise<CallToolResult>;

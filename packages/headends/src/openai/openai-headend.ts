@@ -7,8 +7,8 @@ import type { Headend } from '../headend.js';
 import { createHeadendBase } from '../headend-base.js';
 import type { HeadendOptions } from '../headend-options.js';
 import { httpError, readJsonObject } from '../http-guards.js';
-import { ReportDeltas } from '../report-deltas.js';
-import { streamEvents } from '../sse-stream.js';
+import { type ReportDelta, ReportDeltas } from '../report-deltas.js';
+import { type SseStream, streamEvents } from '../sse-stream.js';
 import { requestTraceparent } from '../trace-context.js';
 import { answerText, failureMessage, inputRejection, usageTotals } from '../usage.js';
 import { type ChatRequest, parseChatRequest } from './chat-request.js';
@@ -121,68 +121,112 @@ async function answerChat(c: Context, call: ChatCall): Promise<Response> {
   }
 }
 
+/** The completion as `chat.completion.chunk` events while the run goes, then `[DONE]`. */
 function streamChat(c: Context, call: ChatCall): Response {
-  const { request, id, created, run, ticket } = call;
-  return streamEvents(c, {}, async (stream) => {
-    stream.onAbort(() => ticket.abort('client disconnected'));
-    try {
-      const writes = writeQueue(stream);
-      // A chunk's JSON around its delta, written once per stream (the same text JSON.stringify
-      // gives for { id, object, created, model, choices: [{ index, delta, logprobs, finish_reason }] }).
-      // Joined, not a template: one flat string, not a rope walked again by every chunk's write.
-      const head = [
-        '{"id":',
-        JSON.stringify(id),
-        ',"object":"chat.completion.chunk","created":',
-        created,
-        ',"model":',
-        JSON.stringify(request.model),
-        ',"choices":[{"index":0,"delta":',
-      ].join('');
-      const chunk = (delta: Record<string, unknown>, finishReason: string | null = null) =>
-        writes.push(
-          `${head}${JSON.stringify(delta)},"logprobs":null,"finish_reason":${JSON.stringify(finishReason)}}]}`,
-        );
-      // The per-token chunk, as `chunk({ content })` writes it, without the delta object. JSON
-      // texts: pushed as data lines, not searched for line breaks.
-      const content = (text: string) => writes.push(`${head}{"content":${JSON.stringify(text)}}${OPEN_TAIL}`);
-      chunk({ role: 'assistant', content: '' });
-      const deltas = new ReportDeltas();
-      const result = await run(
-        deltas.listener(
-          (delta) => {
-            if (delta.content !== undefined) content(delta.content);
-            if (delta.reasoning !== undefined) chunk({ reasoning_content: delta.reasoning });
-          },
-          (why) => ticket.abort(why),
-        ),
-      );
-      const { withdrawn } = deltas;
-      const text = withdrawn === undefined ? answerText(result) : undefined;
-      if (text === undefined) {
-        const message = withdrawn ?? failureMessage(result);
-        writes.push({ data: JSON.stringify(openAiErrorBody('server_error', message)) });
-      } else {
-        const rest = deltas.remainder(text);
-        if (rest !== undefined && rest !== '') chunk({ content: rest });
-        chunk({}, 'stop');
-        if (request.includeUsage) {
-          writes.push({
-            data: JSON.stringify({
-              id,
-              object: 'chat.completion.chunk',
-              created,
-              model: request.model,
-              choices: [],
-              usage: usageOf(result),
-            }),
-          });
-        }
-      }
-      writes.push({ data: '[DONE]' });
-      await writes.flush();
-    } finally {
-      ticket.release();
-    }
-  });
+  return streamEvents(c, {}, (stream) => streamCompletion(stream, call));
+}
+
+/** A chunk queue: where a completion's chunks go, in order. */
+type ChunkWrites = ReturnType<typeof writeQueue>;
+
+/**
+ * Runs the call, writing the report's deltas as chunks (a withdrawn answer stops the run and
+ * ends the stream with an error), then the stream's end.
+ */
+async function streamCompletion(stream: SseStream, call: ChatCall): Promise<void> {
+  const { ticket } = call;
+  stream.onAbort(() => ticket.abort('client disconnected'));
+  try {
+    const writes = writeQueue(stream);
+    const head = chunkHead(call);
+    writeChunk(writes, head, { role: 'assistant', content: '' });
+    const deltas = new ReportDeltas();
+    const result = await call.run(
+      deltas.listener(
+        (delta) => writeDelta(writes, head, delta),
+        (why) => ticket.abort(why),
+      ),
+    );
+    writeEnd(writes, head, call, deltas, result);
+    await writes.flush();
+  } finally {
+    ticket.release();
+  }
+}
+
+/**
+ * A chunk's JSON before its delta, made once per stream (the same text JSON.stringify gives
+ * for { id, object, created, model, choices: [{ index, delta, logprobs, finish_reason }] }).
+ * Joined, not a template: one flat string, not a rope walked again by every chunk's write.
+ */
+function chunkHead(call: ChatCall): string {
+  return [
+    '{"id":',
+    JSON.stringify(call.id),
+    ',"object":"chat.completion.chunk","created":',
+    call.created,
+    ',"model":',
+    JSON.stringify(call.request.model),
+    ',"choices":[{"index":0,"delta":',
+  ].join('');
+}
+
+/** A chunk carrying `delta` (the last one with a `finish_reason`), pushed as one data line. */
+function writeChunk(
+  writes: ChunkWrites,
+  head: string,
+  delta: Record<string, unknown>,
+  finishReason: string | null = null,
+): void {
+  writes.push(
+    `${head}${JSON.stringify(delta)},"logprobs":null,"finish_reason":${JSON.stringify(finishReason)}}]}`,
+  );
+}
+
+/**
+ * One report delta as its chunk. Content, the per-token chunk, is written as `writeChunk` writes
+ * `{ content }`, without the delta object. JSON texts: pushed as data lines, not searched for
+ * line breaks.
+ */
+function writeDelta(writes: ChunkWrites, head: string, delta: ReportDelta): void {
+  if (delta.content !== undefined)
+    writes.push(`${head}{"content":${JSON.stringify(delta.content)}}${OPEN_TAIL}`);
+  if (delta.reasoning !== undefined) writeChunk(writes, head, { reasoning_content: delta.reasoning });
+}
+
+/**
+ * The stream's end once the run settled: the text still owed, the `stop` chunk and the usage
+ * chunk (when asked for), or an error when there is no answer; then `[DONE]`.
+ */
+function writeEnd(
+  writes: ChunkWrites,
+  head: string,
+  call: ChatCall,
+  deltas: ReportDeltas,
+  result: AgentResult,
+): void {
+  const { withdrawn } = deltas;
+  const text = withdrawn === undefined ? answerText(result) : undefined;
+  if (text === undefined) {
+    const message = withdrawn ?? failureMessage(result);
+    writes.push({ data: JSON.stringify(openAiErrorBody('server_error', message)) });
+  } else {
+    const rest = deltas.remainder(text);
+    if (rest !== undefined && rest !== '') writeChunk(writes, head, { content: rest });
+    writeChunk(writes, head, {}, 'stop');
+    if (call.request.includeUsage) writes.push({ data: JSON.stringify(usageChunk(call, result)) });
+  }
+  writes.push({ data: '[DONE]' });
+}
+
+/** The last chunk when the request asked for usage (`stream_options.include_usage`): no choices. */
+function usageChunk(call: ChatCall, result: AgentResult) {
+  return {
+    id: call.id,
+    object: 'chat.completion.chunk',
+    created: call.created,
+    model: call.request.model,
+    choices: [],
+    usage: usageOf(result),
+  };
 }

@@ -1,4 +1,4 @@
-import type { ConversationMessage } from '@agent/protocol';
+import type { AgentResult, ConversationMessage } from '@agent/protocol';
 import { errorMessage } from '@agent/protocol/util';
 import type { WebClient } from '@slack/web-api';
 import { type Admission, AdmissionError, type SessionTicket } from '../admission.js';
@@ -35,34 +35,16 @@ export interface ConversationRequest {
  * rest in the thread, or replaces the opener with a short error.
  */
 export async function converse(ctx: ConversationContext, request: ConversationRequest): Promise<void> {
-  const { web } = ctx;
-  const { channel } = request;
-  const opened = await web.chat.postMessage({
-    channel,
-    text: WORKING_TEXT,
-    ...(request.threadTs === undefined ? {} : { thread_ts: request.threadTs }),
-  });
-  const openerTs = opened.ts;
-  if (openerTs === undefined)
-    throw new HeadendError('slack_unexpected_answer', 'chat.postMessage answered without a ts');
-  const threadTs = request.threadTs ?? openerTs;
-  const replace = async (text: string, blocks?: unknown[]) => {
-    await web.chat.update({
-      channel,
-      ts: openerTs,
-      text,
-      ...(blocks === undefined ? {} : { blocks: blocks as never }),
-    });
-  };
+  const opener = await Opener.post(ctx.web, request);
   let ticket: SessionTicket;
   try {
     ticket = await ctx.admission.enter();
   } catch (error) {
     const why = error instanceof AdmissionError ? error.message : 'the server is shutting down';
-    await replace(`:warning: Not now: ${why}.`);
+    await opener.replace(`:warning: Not now: ${why}.`);
     return;
   }
-  const updates = new OpenerUpdates((text) => replace(text), ctx.updateIntervalMs, WORKING_TEXT);
+  const updates = new OpenerUpdates((text) => opener.replace(text), ctx.updateIntervalMs, WORKING_TEXT);
   try {
     const result = await request.agent.run(
       { prompt: request.prompt, history: request.history },
@@ -77,28 +59,67 @@ export async function converse(ctx: ConversationContext, request: ConversationRe
       },
     );
     await updates.stop();
+    await opener.showReport(result);
+  } catch (error) {
+    await updates.stop();
+    ctx.log('error', ctx.redact(`slack: answering in ${request.channel} failed: ${errorMessage(error)}`));
+    await opener
+      .replace(':warning: Something went wrong while answering; the request was not completed.')
+      .catch(() => undefined);
+  } finally {
+    ticket.release();
+  }
+}
+
+/** The message a conversation posts first: replaced with its progress, then the report or an error. */
+class Opener {
+  private constructor(
+    private readonly web: WebClient,
+    private readonly channel: string,
+    private readonly ts: string,
+    /** Where the report's further messages go: the request's thread, or the opener's own. */
+    private readonly threadTs: string,
+  ) {}
+
+  /** Posts the opener (in the request's thread, if any). */
+  static async post(web: WebClient, request: ConversationRequest): Promise<Opener> {
+    const { channel } = request;
+    const opened = await web.chat.postMessage({
+      channel,
+      text: WORKING_TEXT,
+      ...(request.threadTs === undefined ? {} : { thread_ts: request.threadTs }),
+    });
+    const ts = opened.ts;
+    if (ts === undefined)
+      throw new HeadendError('slack_unexpected_answer', 'chat.postMessage answered without a ts');
+    return new Opener(web, channel, ts, request.threadTs ?? ts);
+  }
+
+  async replace(text: string, blocks?: unknown[]): Promise<void> {
+    await this.web.chat.update({
+      channel: this.channel,
+      ts: this.ts,
+      text,
+      ...(blocks === undefined ? {} : { blocks: blocks as never }),
+    });
+  }
+
+  /** The report's first message in the opener's place, the rest in the thread; a short error when there is none. */
+  async showReport(result: AgentResult): Promise<void> {
     const messages = answerText(result) === undefined ? [] : reportMessages(result);
     const [first, ...rest] = messages;
     if (first === undefined) {
-      await replace(shortError(result));
+      await this.replace(shortError(result));
       return;
     }
-    await replace(fallbackText(first), first.blocks);
+    await this.replace(fallbackText(first), first.blocks);
     for (const message of rest) {
-      await web.chat.postMessage({
-        channel,
-        thread_ts: threadTs,
+      await this.web.chat.postMessage({
+        channel: this.channel,
+        thread_ts: this.threadTs,
         text: fallbackText(message),
         blocks: message.blocks as never,
       });
     }
-  } catch (error) {
-    await updates.stop();
-    ctx.log('error', ctx.redact(`slack: answering in ${channel} failed: ${errorMessage(error)}`));
-    await replace(':warning: Something went wrong while answering; the request was not completed.').catch(
-      () => undefined,
-    );
-  } finally {
-    ticket.release();
   }
 }

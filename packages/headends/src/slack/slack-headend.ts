@@ -51,35 +51,8 @@ export function createSlackHeadend(options: SlackHeadendOptions): SlackHeadend {
     redact,
   };
   const dispatch = new SlackDispatch(ctx, router, options.catalog, bounds);
-  const onEvent = ({ ack, event }: { ack: () => Promise<void>; event: SlackMessageEvent }) => {
-    ack().catch(() => undefined);
-    dispatch.message(event);
-  };
-  socket.on('app_mention', onEvent);
-  socket.on('message', onEvent);
-  socket.on(
-    'slash_commands',
-    ({ ack, body }: { ack: (reply: SlashReply) => Promise<void>; body: Record<string, unknown> }) => {
-      const command = parseSlashCommand(body);
-      const reply: SlashReply =
-        typeof command === 'string'
-          ? { response_type: 'ephemeral', text: command }
-          : dispatch.command(command);
-      ack(reply).catch(() => undefined);
-    },
-  );
-
-  const app = new Hono();
-  app.onError((error, c) => c.json({ error: `internal error: ${redact(error.message)}` }, 500));
-  installCommandRoute(app, {
-    signingSecret: secrets.signingSecret,
-    windowSeconds: count(options.signatureWindowSeconds, 300, 'slack.signatureWindowSeconds', 1),
-    bodyLimitBytes: count(options.bodyLimitBytes, 64 * 1024, 'slack.bodyLimitBytes', 1),
-    handle: (command) => dispatch.command(command),
-  });
-  app.get('/health', (c) =>
-    c.json({ status: admission.draining ? 'draining' : 'ok', active: admission.active }),
-  );
+  listenOnSocket(socket, dispatch);
+  const app = commandsApp(options, secrets.signingSecret, redact, dispatch, admission);
 
   return {
     kind: 'slack',
@@ -119,4 +92,47 @@ function slackClients(options: SlackHeadendOptions, secrets: SlackSecrets, logge
     clientPingTimeout: count(options.reconnectDelayMs, 5000, 'slack.reconnectDelayMs', 1),
   });
   return { web, socket };
+}
+
+/** Socket Mode's events to the dispatch: messages in the background, slash commands answered at once. */
+function listenOnSocket(socket: SocketModeClient, dispatch: SlackDispatch): void {
+  const onEvent = ({ ack, event }: { ack: () => Promise<void>; event: SlackMessageEvent }) => {
+    ack().catch(() => undefined);
+    dispatch.message(event);
+  };
+  socket.on('app_mention', onEvent);
+  socket.on('message', onEvent);
+  socket.on(
+    'slash_commands',
+    ({ ack, body }: { ack: (reply: SlashReply) => Promise<void>; body: Record<string, unknown> }) => {
+      const command = parseSlashCommand(body);
+      const reply: SlashReply =
+        typeof command === 'string'
+          ? { response_type: 'ephemeral', text: command }
+          : dispatch.command(command);
+      ack(reply).catch(() => undefined);
+    },
+  );
+}
+
+/** The headend's HTTP app: signed slash commands at `POST /slack/commands`, and `/health`. */
+function commandsApp(
+  options: SlackHeadendOptions,
+  signingSecret: string | undefined,
+  redact: (text: string) => string,
+  dispatch: SlackDispatch,
+  admission: Admission,
+): Hono {
+  const app = new Hono();
+  app.onError((error, c) => c.json({ error: `internal error: ${redact(error.message)}` }, 500));
+  installCommandRoute(app, {
+    signingSecret,
+    windowSeconds: count(options.signatureWindowSeconds, 300, 'slack.signatureWindowSeconds', 1),
+    bodyLimitBytes: count(options.bodyLimitBytes, 64 * 1024, 'slack.bodyLimitBytes', 1),
+    handle: (command) => dispatch.command(command),
+  });
+  app.get('/health', (c) =>
+    c.json({ status: admission.draining ? 'draining' : 'ok', active: admission.active }),
+  );
+  return app;
 }
