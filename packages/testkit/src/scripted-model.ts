@@ -51,80 +51,107 @@ export function scriptedModel(
   steps: readonly ScriptStep[],
   options: ScriptedModelOptions = {},
 ): ScriptedModel {
-  const provider = options.provider ?? 'scripted';
-  const model = options.model ?? 'scripted-model';
-  const queue = new StepQueue('scriptedModel', steps);
-  const requests: RecordedRequest[] = [];
-
-  const names = { provider, model };
-
-  async function* stream(
-    request: ModelRequest,
-    callOptions: ModelCallOptions = {},
-  ): AsyncGenerator<ModelStreamEvent, void, undefined> {
-    let callNumber = queue.calls + 1;
-    const control = new CallControl(
-      callOptions,
-      (what) =>
-        new ModelError({
-          kind: what,
-          message:
-            what === 'timeout'
-              ? `scriptedModel: call #${callNumber} timed out after ${callOptions.timeoutMs}ms`
-              : `scriptedModel: call #${callNumber} was aborted by the caller`,
-          provider,
-          model,
-        }),
-    );
-    try {
-      control.check();
-      const recorded = recordRequest(model, request, callOptions);
-      requests.push(recorded);
-      const taken = await queue.take(recorded);
-      callNumber = taken.callNumber;
-      const answer = taken.answer;
-      const streaming = request.stream !== false;
-      const plan = planAnswer(answer, {
-        messages: request.messages,
-        ...(request.tools === undefined ? {} : { tools: request.tools }),
-        toolIdPrefix: 'call_',
-        callNumber,
-        streaming,
-      });
-      if (answer.replay !== undefined) {
-        throw new AgentError(
-          'replay_needs_server',
-          `scriptedModel: call #${callNumber} is a replay step (${answer.replay}); replays need startModelServer`,
-        );
-      }
-      await control.sleep(answer.delayMs ?? 0);
-      if (answer.error !== undefined && answer.error.midStream !== true)
-        throw scriptedError(answer.error, callNumber, names);
-      if (answer.fault === 'hang' || answer.fault === 'hang-after-headers') await control.waitUntilStopped();
-
-      yield* playEvents(plan, answer, { callNumber, streaming, control, names });
-    } finally {
-      control.dispose();
-    }
-  }
-
+  const script: Script = {
+    names: { provider: options.provider ?? 'scripted', model: options.model ?? 'scripted-model' },
+    queue: new StepQueue('scriptedModel', steps),
+    requests: [],
+  };
+  const { queue } = script;
   return {
-    provider,
-    model,
-    requests,
+    ...script.names,
+    requests: script.requests,
     get calls() {
       return queue.calls;
     },
     get remaining() {
       return queue.remaining;
     },
-    stream,
+    stream: (request, callOptions = {}) => streamCall(script, request, callOptions),
     push: (...more) => queue.push(...more),
     assertAllConsumed: () => queue.assertAllConsumed(),
   };
 }
 
 type ClientNames = { provider: string; model: string };
+
+/** What every call of one scripted model shares. */
+interface Script {
+  names: ClientNames;
+  queue: StepQueue;
+  requests: RecordedRequest[];
+}
+
+/** One call: record it, take its step, then play the answer (or its error, delay or hang). */
+async function* streamCall(
+  script: Script,
+  request: ModelRequest,
+  callOptions: ModelCallOptions,
+): AsyncGenerator<ModelStreamEvent, void, undefined> {
+  const { names } = script;
+  // The number the step queue will give this call; error messages name it even before it is taken.
+  let callNumber = script.queue.calls + 1;
+  const control = new CallControl(callOptions, (what) =>
+    stoppedCallError(what, callNumber, callOptions.timeoutMs, names),
+  );
+  try {
+    control.check();
+    const recorded = recordRequest(names.model, request, callOptions);
+    script.requests.push(recorded);
+    const taken = await script.queue.take(recorded);
+    callNumber = taken.callNumber;
+    const answer = taken.answer;
+    const streaming = request.stream !== false;
+    const plan = planInProcessAnswer(answer, request, callNumber, streaming);
+    await control.sleep(answer.delayMs ?? 0);
+    if (answer.error !== undefined && answer.error.midStream !== true)
+      throw scriptedError(answer.error, callNumber, names);
+    if (answer.fault === 'hang' || answer.fault === 'hang-after-headers') await control.waitUntilStopped();
+
+    yield* playEvents(plan, answer, { callNumber, streaming, control, names });
+  } finally {
+    control.dispose();
+  }
+}
+
+/** The plan of an answer played in process; a replay step needs the HTTP server and is refused. */
+function planInProcessAnswer(
+  answer: ScriptedAnswer,
+  request: ModelRequest,
+  callNumber: number,
+  streaming: boolean,
+): ReturnType<typeof planAnswer> {
+  const plan = planAnswer(answer, {
+    messages: request.messages,
+    ...(request.tools === undefined ? {} : { tools: request.tools }),
+    toolIdPrefix: 'call_',
+    callNumber,
+    streaming,
+  });
+  if (answer.replay !== undefined) {
+    throw new AgentError(
+      'replay_needs_server',
+      `scriptedModel: call #${callNumber} is a replay step (${answer.replay}); replays need startModelServer`,
+    );
+  }
+  return plan;
+}
+
+/** The error a call ends with when its caller aborts it or its `timeoutMs` passes. */
+function stoppedCallError(
+  what: 'aborted' | 'timeout',
+  callNumber: number,
+  timeoutMs: number | undefined,
+  names: ClientNames,
+): ModelError {
+  return new ModelError({
+    kind: what,
+    message:
+      what === 'timeout'
+        ? `scriptedModel: call #${callNumber} timed out after ${timeoutMs}ms`
+        : `scriptedModel: call #${callNumber} was aborted by the caller`,
+    ...names,
+  });
+}
 
 function scriptedError(error: ScriptedError, callNumber: number, names: ClientNames): ModelError {
   return new ModelError({

@@ -159,6 +159,99 @@ function notFoundSummary(answers: readonly ChunkAnswer[], record: StoredOutput, 
   ].join('\n');
 }
 
+/** What every call of one full-chunked extraction shares. */
+interface ChunkedRun {
+  record: StoredOutput;
+  source: SourceInfo;
+  s: ExtractionSettings;
+  reporting: CallReporting;
+}
+
+/** The map call of chunk `index` (0-based) of `total`. */
+async function mapChunk(
+  run: ChunkedRun,
+  chunk: string,
+  index: number,
+  total: number,
+  signal: AbortSignal,
+): Promise<ChunkAnswer> {
+  const { record, s } = run;
+  const system = mapPrompt({
+    ...run.source,
+    bytes: record.bytes,
+    lines: record.lines,
+    tokens: record.tokens,
+    chunkIndex: index + 1,
+    chunkTotal: total,
+    overlapPercent: total > 1 ? s.overlapPercent : 0,
+  });
+  const answer = await callExtractionModel(
+    s.targets,
+    request(system, mapUserMessage(index + 1, total, chunk), s.outputTokens),
+    s.nonce,
+    total === 1 ? 'map' : `map ${index + 1}/${total}`,
+    signal,
+    run.reporting,
+  );
+  return { index: index + 1, text: answer.text, found: !isNotFound(answer.text) };
+}
+
+/** Cuts the stored output into line-aligned chunks and maps each, reading one chunk at a time from the file. */
+async function mapChunks(
+  store: ToolOutputStore,
+  run: ChunkedRun,
+  maxChunkBytes: number,
+  signal: AbortSignal,
+): Promise<ChunkAnswer[]> {
+  const { record, s } = run;
+  const file = await store.open(record);
+  try {
+    const planned = planChunks(record.bytes, maxChunkBytes, s.overlapPercent / 100);
+    const ranges = await alignChunks(file, planned, record.bytes, alignWindow(maxChunkBytes));
+    const total = ranges.length;
+    const answers = new Array<ChunkAnswer>(total);
+    await runLimited(total, s.concurrency, signal, async (index, callSignal) => {
+      const range = ranges[index]!;
+      const chunk = (await readBytes(file, range.start, range.end)).toString('utf8');
+      answers[index] = await mapChunk(run, chunk, index, total, callSignal);
+    });
+    return answers;
+  } finally {
+    await file.close();
+  }
+}
+
+/** The answer from the chunk answers: a single one as it is, a summary when none found anything, else the reduce. */
+async function combineChunkAnswers(
+  run: ChunkedRun,
+  answers: readonly ChunkAnswer[],
+  signal: AbortSignal,
+): Promise<FullChunkedResult> {
+  const { record } = run;
+  const { extract } = run.source;
+  const total = answers.length;
+  if (total === 1) {
+    const only = answers[0]!;
+    return only.found
+      ? { text: only.text, found: true, chunks: 1 }
+      : {
+          text: `${only.text}\n${searchedLine(`the whole output (${record.bytes} bytes, ${record.lines} lines)`, extract)}`,
+          found: false,
+          chunks: 1,
+        };
+  }
+  if (answers.every((a) => !a.found))
+    return { text: notFoundSummary(answers, record, extract), found: false, chunks: total };
+  const sections = answers.map((a) => chunkSection(a, total));
+  const reduced = await reduceSections(sections, run.source, run.s, signal, run.reporting, 0);
+  if (!isNotFound(reduced)) return { text: reduced, found: true, chunks: total };
+  return {
+    text: `${reduced}\n${searchedLine(`all ${total} chunks of the output (${record.bytes} bytes, ${record.lines} lines)`, extract)}`,
+    found: false,
+    chunks: total,
+  };
+}
+
 /**
  * The full-chunked strategy: the output is cut into equal overlapping chunks read one by one
  * from the file (never the whole output in memory), one map call per chunk, then one reduce
@@ -185,59 +278,9 @@ export async function runFullChunked(
     extract,
     nonce: s.nonce,
   };
-  const file = await store.open(record);
-  let answers: ChunkAnswer[];
-  try {
-    const planned = planChunks(record.bytes, plan.maxChunkBytes, s.overlapPercent / 100);
-    const ranges = await alignChunks(file, planned, record.bytes, alignWindow(plan.maxChunkBytes));
-    const total = ranges.length;
-    answers = new Array<ChunkAnswer>(total);
-    await runLimited(total, s.concurrency, signal, async (index, callSignal) => {
-      const range = ranges[index]!;
-      const chunk = (await readBytes(file, range.start, range.end)).toString('utf8');
-      const system = mapPrompt({
-        ...source,
-        bytes: record.bytes,
-        lines: record.lines,
-        tokens: record.tokens,
-        chunkIndex: index + 1,
-        chunkTotal: total,
-        overlapPercent: total > 1 ? s.overlapPercent : 0,
-      });
-      const answer = await callExtractionModel(
-        s.targets,
-        request(system, mapUserMessage(index + 1, total, chunk), s.outputTokens),
-        s.nonce,
-        total === 1 ? 'map' : `map ${index + 1}/${total}`,
-        callSignal,
-        reporting,
-      );
-      answers[index] = { index: index + 1, text: answer.text, found: !isNotFound(answer.text) };
-    });
-  } finally {
-    await file.close();
-  }
-  const total = answers.length;
-  if (total === 1) {
-    const only = answers[0]!;
-    return only.found
-      ? { text: only.text, found: true, chunks: 1 }
-      : {
-          text: `${only.text}\n${searchedLine(`the whole output (${record.bytes} bytes, ${record.lines} lines)`, extract)}`,
-          found: false,
-          chunks: 1,
-        };
-  }
-  if (answers.every((a) => !a.found))
-    return { text: notFoundSummary(answers, record, extract), found: false, chunks: total };
-  const sections = answers.map((a) => chunkSection(a, total));
-  const reduced = await reduceSections(sections, source, s, signal, reporting, 0);
-  if (!isNotFound(reduced)) return { text: reduced, found: true, chunks: total };
-  return {
-    text: `${reduced}\n${searchedLine(`all ${total} chunks of the output (${record.bytes} bytes, ${record.lines} lines)`, extract)}`,
-    found: false,
-    chunks: total,
-  };
+  const run: ChunkedRun = { record, source, s, reporting };
+  const answers = await mapChunks(store, run, plan.maxChunkBytes, signal);
+  return combineChunkAnswers(run, answers, signal);
 }
 
 /** One reduce call when the chunk answers fit one prompt; otherwise reduce groups, then their results. */

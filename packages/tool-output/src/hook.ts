@@ -26,6 +26,9 @@ const MIN_FALLBACK_BYTES = 256;
 /** A handle as long as a real one, to measure the handle message before storing. */
 const HANDLE_SHAPE = '00000000-0000-4000-8000-000000000000';
 
+/** The details every log line of one sizing decision carries. */
+type SizingBase = { bytes: number; lines: number; tokens: number; tool: string; call_id: string };
+
 /**
  * Builds the tool-output hook for sessions: pass it as `toolOutput` of a session config (the
  * core also accepts these options as a plain object and builds the hook itself). Throws
@@ -183,36 +186,50 @@ export class ToolOutputSession implements ToolOutputHook {
       this.warn(request, details, `stored behind handle ${record.handle}`);
       return { action: 'replace', text: handleMessage(request.bytes, lines, tokens, record.handle), details };
     } catch (error) {
-      const why = (error as NodeJS.ErrnoException).code ?? errorMessage(error);
-      const details = {
-        ...base,
-        handle: 'none',
-        reason: 'reserve_failed' as const,
-        wanted: reason,
-        error: why,
-      };
-      const bytesPerToken = tokens > 0 ? request.bytes / tokens : 4;
-      const budget = Math.min(
-        this.options.truncateBytes,
-        Math.floor((request.remainingTokens - needed) * bytesPerToken * 0.8),
-      );
-      if (budget < MIN_FALLBACK_BYTES) {
-        this.warn(
-          request,
-          details,
-          `storing failed (${why}) and too little context is left for a truncated view`,
-        );
-        return KEEP;
-      }
-      this.warn(request, details, `storing failed (${why}); a truncated view replaces the output`);
-      const text = await truncateOutput(
-        textSource(request.text),
-        { bytes: request.bytes, lines },
-        budget,
-        `The output (${request.bytes} bytes) was too large and could not be stored for extraction (${why}).`,
-      );
-      return { action: 'replace', text, details };
+      return this.truncatedInstead(request, base, reason, needed, error);
     }
+  }
+
+  /**
+   * Storing failed: a truncated view (with a WARNING) replaces the result when the context left
+   * after the handle message's share holds a useful one; otherwise the result is kept.
+   */
+  private async truncatedInstead(
+    request: SizingRequest,
+    base: SizingBase,
+    wanted: StoreReason,
+    needed: number,
+    error: unknown,
+  ): Promise<SizingDecision> {
+    const why = (error as NodeJS.ErrnoException).code ?? errorMessage(error);
+    const details = {
+      ...base,
+      handle: 'none',
+      reason: 'reserve_failed' as const,
+      wanted,
+      error: why,
+    };
+    const bytesPerToken = base.tokens > 0 ? request.bytes / base.tokens : 4;
+    const budget = Math.min(
+      this.options.truncateBytes,
+      Math.floor((request.remainingTokens - needed) * bytesPerToken * 0.8),
+    );
+    if (budget < MIN_FALLBACK_BYTES) {
+      this.warn(
+        request,
+        details,
+        `storing failed (${why}) and too little context is left for a truncated view`,
+      );
+      return KEEP;
+    }
+    this.warn(request, details, `storing failed (${why}); a truncated view replaces the output`);
+    const text = await truncateOutput(
+      textSource(request.text),
+      { bytes: request.bytes, lines: base.lines },
+      budget,
+      `The output (${request.bytes} bytes) was too large and could not be stored for extraction (${why}).`,
+    );
+    return { action: 'replace', text, details };
   }
 
   private warn(request: SizingRequest, details: Record<string, string | number>, what: string): void {

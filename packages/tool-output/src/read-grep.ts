@@ -1,4 +1,12 @@
-import type { AgentEvent, ModelTarget, RunChildSession, ToolDefinition, ToolProvider } from '@agent/protocol';
+import type {
+  AgentEvent,
+  AgentResult,
+  ChildSessionConfig,
+  ModelTarget,
+  RunChildSession,
+  ToolDefinition,
+  ToolProvider,
+} from '@agent/protocol';
 import { errorMessage } from '@agent/protocol/util';
 import type { StoredOutput } from './handles.js';
 import { isNotFound, searchedLine } from './messages.js';
@@ -61,6 +69,79 @@ function forwardable(event: AgentEvent): boolean {
   return entry.severity !== 'FIN' && !entry.remoteIdentifier.startsWith('agent:EXIT-');
 }
 
+/** The child's accounting and (forwardable) logs join the parent's. */
+function forwardChildEvent(event: AgentEvent, reporting: CallReporting): void {
+  if (!forwardable(event)) return;
+  if (event.type === 'accounting') reporting.account(event.entry);
+  else if (event.type === 'log') {
+    const { timestamp: _timestamp, ...entry } = event.entry;
+    reporting.log(entry);
+  }
+}
+
+/** The Read/Grep tools over the store directory, or a `StrategyError` saying why there are none. */
+async function startReadGrepTools(store: ToolOutputStore, s: ReadGrepSettings): Promise<ToolProvider> {
+  if (s.createReadGrepTools === undefined) throw new StrategyError('no Read/Grep tools are configured');
+  const root = store.directory;
+  if (root === undefined) throw new StrategyError('the store directory is gone');
+  try {
+    return await s.createReadGrepTools(root);
+  } catch (error) {
+    throw new StrategyError(`starting the Read/Grep tools failed: ${errorMessage(error)}`);
+  }
+}
+
+/** The child session: told the handle is the filename, limited to `provider`, reporting to the parent. */
+function childSessionConfig(
+  record: StoredOutput,
+  extract: string,
+  s: ReadGrepSettings,
+  provider: ToolProvider,
+  signal: AbortSignal,
+  reporting: CallReporting,
+): ChildSessionConfig {
+  return {
+    models: s.targets,
+    tools: [provider],
+    instructions: readGrepPrompt({
+      toolName: record.toolName,
+      argumentsJson: record.argumentsJson,
+      extract,
+      nonce: s.nonce,
+      handle: record.handle,
+      rootDirectory: CHILD_ROOT_DIRECTORY,
+    }),
+    prompt: readGrepUserMessage(record.handle, extract),
+    // Seed 001's prompt asks for the wrapper without a status: none is needed here.
+    output: { format: 'text', statusOptional: true },
+    maxTurns: s.maxTurns,
+    signal,
+    internal: { nonce: s.nonce },
+    name: CHILD_AGENT_NAME,
+    ...(reporting.agentPath === undefined ? {} : { parentAgentPath: reporting.agentPath }),
+    isMaster: false,
+    internalTools: false,
+    onEvent: (event) => forwardChildEvent(event, reporting),
+  };
+}
+
+/** The child's report text, trimmed; a `StrategyError` when the child gave no usable report. */
+function usableReportText(result: AgentResult): string {
+  const report = result.finalReport;
+  // A tool result the child's final turn adopted is raw Read/Grep output, not an extraction.
+  const adopted = report?.origin === 'adopted-tool-message';
+  if (!result.success || report === undefined || report.synthetic === true || adopted) {
+    throw new StrategyError(
+      `the read-grep sub-agent gave no usable report (${result.exitCode}${result.error === undefined ? '' : `: ${result.error}`})`,
+    );
+  }
+  const text = (
+    report.content ?? (report.content_json === undefined ? '' : JSON.stringify(report.content_json))
+  ).trim();
+  if (text.length === 0) throw new StrategyError('the read-grep sub-agent sent an empty report');
+  return text;
+}
+
 /**
  * The read-grep strategy: a child session whose only tools are `Read` and `Grep` of a
  * filesystem server pinned to the session directory, told that the handle is the filename.
@@ -76,62 +157,16 @@ export async function runReadGrep(
   reporting: CallReporting,
 ): Promise<ReadGrepResult> {
   if (s.runChildSession === undefined) throw new StrategyError('no child-session runner is configured');
-  if (s.createReadGrepTools === undefined) throw new StrategyError('no Read/Grep tools are configured');
-  const root = store.directory;
-  if (root === undefined) throw new StrategyError('the store directory is gone');
-  let inner: ToolProvider;
-  try {
-    inner = await s.createReadGrepTools(root);
-  } catch (error) {
-    throw new StrategyError(`starting the Read/Grep tools failed: ${errorMessage(error)}`);
-  }
+  const inner = await startReadGrepTools(store, s);
   const provider = onlyReadGrep(inner);
   try {
     const listed = await provider.listTools({ signal });
     if (listed.length === 0) throw new StrategyError('the filesystem tools offer neither Read nor Grep');
-    const result = await s.runChildSession({
-      models: s.targets,
-      tools: [provider],
-      instructions: readGrepPrompt({
-        toolName: record.toolName,
-        argumentsJson: record.argumentsJson,
-        extract,
-        nonce: s.nonce,
-        handle: record.handle,
-        rootDirectory: CHILD_ROOT_DIRECTORY,
-      }),
-      prompt: readGrepUserMessage(record.handle, extract),
-      // Seed 001's prompt asks for the wrapper without a status: none is needed here.
-      output: { format: 'text', statusOptional: true },
-      maxTurns: s.maxTurns,
-      signal,
-      internal: { nonce: s.nonce },
-      name: CHILD_AGENT_NAME,
-      ...(reporting.agentPath === undefined ? {} : { parentAgentPath: reporting.agentPath }),
-      isMaster: false,
-      internalTools: false,
-      onEvent: (event) => {
-        if (!forwardable(event)) return;
-        if (event.type === 'accounting') reporting.account(event.entry);
-        else if (event.type === 'log') {
-          const { timestamp: _timestamp, ...entry } = event.entry;
-          reporting.log(entry);
-        }
-      },
-    });
+    const result = await s.runChildSession(
+      childSessionConfig(record, extract, s, provider, signal, reporting),
+    );
     signal.throwIfAborted();
-    const report = result.finalReport;
-    // A tool result the child's final turn adopted is raw Read/Grep output, not an extraction.
-    const adopted = report?.origin === 'adopted-tool-message';
-    if (!result.success || report === undefined || report.synthetic === true || adopted) {
-      throw new StrategyError(
-        `the read-grep sub-agent gave no usable report (${result.exitCode}${result.error === undefined ? '' : `: ${result.error}`})`,
-      );
-    }
-    const text = (
-      report.content ?? (report.content_json === undefined ? '' : JSON.stringify(report.content_json))
-    ).trim();
-    if (text.length === 0) throw new StrategyError('the read-grep sub-agent sent an empty report');
+    const text = usableReportText(result);
     if (!isNotFound(text)) return { text, found: true };
     return {
       text: `${text}\n${searchedLine(`the output (${record.bytes} bytes, ${record.lines} lines) with Read and Grep`, extract)}`,

@@ -120,17 +120,8 @@ export class OpenTagScanner {
         if (isWhitespaceCode(c)) return SCAN_MORE;
         return this.afterToken(c, true);
       case ATTR_NAME:
-        if (isAttrNameChar(c)) return SCAN_MORE;
-        this.marks.push(pos, -1, -1);
-        if (c === EQ) {
-          this.state = AFTER_EQ;
-          return SCAN_MORE;
-        }
-        if (isWhitespaceCode(c)) {
-          this.state = AFTER_ATTR_NAME;
-          return SCAN_MORE;
-        }
-        return this.afterToken(c, false);
+        // The name's own characters stay on this path; only its end takes a call.
+        return isAttrNameChar(c) ? SCAN_MORE : this.attributeNameEnd(c, pos);
       case AFTER_ATTR_NAME:
         if (isWhitespaceCode(c)) return SCAN_MORE;
         if (c === EQ) {
@@ -149,14 +140,7 @@ export class OpenTagScanner {
         }
         return SCAN_MORE;
       case UNQUOTED:
-        if (isWhitespaceCode(c) || c === GT) {
-          this.marks[this.marks.length - 1] = pos;
-          if (c === GT) return SCAN_DONE;
-          this.state = ATTR_SPACE;
-          return SCAN_MORE;
-        }
-        if (c === DQ || c === SQ || c === LT || c === EQ || c === BACKTICK) return SCAN_FAIL;
-        return SCAN_MORE;
+        return this.unquotedValue(c, pos);
       case AFTER_VALUE:
         if (isWhitespaceCode(c)) {
           this.state = ATTR_SPACE;
@@ -188,6 +172,32 @@ export class OpenTagScanner {
       return SCAN_MORE;
     }
     return SCAN_FAIL;
+  }
+
+  /** The first character after an attribute name (at `pos`, where the name ends). */
+  private attributeNameEnd(c: number, pos: number): ScanStep {
+    this.marks.push(pos, -1, -1);
+    if (c === EQ) {
+      this.state = AFTER_EQ;
+      return SCAN_MORE;
+    }
+    if (isWhitespaceCode(c)) {
+      this.state = AFTER_ATTR_NAME;
+      return SCAN_MORE;
+    }
+    return this.afterToken(c, false);
+  }
+
+  /** Inside an unquoted value: whitespace or `>` ends it; a quote, `<`, `=` or backtick fails the tag. */
+  private unquotedValue(c: number, pos: number): ScanStep {
+    if (isWhitespaceCode(c) || c === GT) {
+      this.marks[this.marks.length - 1] = pos;
+      if (c === GT) return SCAN_DONE;
+      this.state = ATTR_SPACE;
+      return SCAN_MORE;
+    }
+    if (c === DQ || c === SQ || c === LT || c === EQ || c === BACKTICK) return SCAN_FAIL;
+    return SCAN_MORE;
   }
 
   private valueStart(c: number, pos: number): ScanStep {

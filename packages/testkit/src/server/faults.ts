@@ -49,73 +49,89 @@ const ANTHROPIC_TYPES: Record<number, string> = {
   529: 'overloaded_error',
 };
 
-function openAIError(
-  kind: ModelErrorKind,
-  status: number,
-  context: ErrorContext,
-  retrySeconds = 20,
+function openAIErrorBody(
+  message: string,
+  type: string | null,
+  code: string | null = null,
+  param: string | null = null,
 ): OpenAIError {
-  const err = (
-    message: string,
-    type: string | null,
-    code: string | null = null,
-    param: string | null = null,
-  ) => ({
-    message,
-    type,
-    param,
-    code,
-  });
+  return { message, type, param, code };
+}
+
+/** OpenAI's error for each kind whose wording never changes. */
+const FIXED_OPENAI_ERRORS: Partial<Record<ModelErrorKind, OpenAIError>> = {
+  auth: openAIErrorBody(
+    'Incorrect API key provided: test. You can find your API key at https://platform.openai.com/account/api-keys.',
+    'invalid_request_error',
+    'invalid_api_key',
+  ),
+  quota: openAIErrorBody(
+    'You exceeded your current quota, please check your plan and billing details. For more information on this error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors.',
+    'insufficient_quota',
+    'insufficient_quota',
+  ),
+  content_filter: openAIErrorBody(
+    "The response was filtered due to the prompt triggering the provider's content management policy.",
+    'invalid_request_error',
+    'content_filter',
+    'prompt',
+  ),
+  bad_request: openAIErrorBody('Invalid request (scripted bad_request error).', 'invalid_request_error'),
+  timeout: openAIErrorBody('Request timed out.', 'timeout'),
+  aborted: openAIErrorBody('Client closed request.', 'client_closed_request'),
+};
+
+/** OpenAI's error for the kinds whose wording names the model, the prompt size or the wait. */
+function openAIErrorAboutCall(
+  kind: ModelErrorKind,
+  context: ErrorContext,
+  retrySeconds: number,
+): OpenAIError | undefined {
   switch (kind) {
-    case 'auth':
-      return err(
-        'Incorrect API key provided: test. You can find your API key at https://platform.openai.com/account/api-keys.',
-        'invalid_request_error',
-        'invalid_api_key',
-      );
-    case 'quota':
-      return err(
-        'You exceeded your current quota, please check your plan and billing details. For more information on this error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors.',
-        'insufficient_quota',
-        'insufficient_quota',
-      );
     case 'rate_limit':
-      return err(
+      return openAIErrorBody(
         `Rate limit reached for ${context.model} in organization org-testkit on requests per min (RPM): Limit 3, Used 3, Requested 1. Please try again in ${retrySeconds}s. Visit https://platform.openai.com/account/rate-limits to learn more.`,
         'requests',
         'rate_limit_exceeded',
       );
     case 'context_length':
-      return err(
+      return openAIErrorBody(
         `This model's maximum context length is 128000 tokens. However, your messages resulted in ${128_000 + context.inputTokens} tokens. Please reduce the length of the messages.`,
         'invalid_request_error',
         'context_length_exceeded',
         'messages',
       );
     case 'model_not_found':
-      return err(
+      return openAIErrorBody(
         `The model \`${context.model}\` does not exist or you do not have access to it.`,
         'invalid_request_error',
         'model_not_found',
       );
-    case 'content_filter':
-      return err(
-        "The response was filtered due to the prompt triggering the provider's content management policy.",
-        'invalid_request_error',
-        'content_filter',
-        'prompt',
-      );
-    case 'bad_request':
-      return err('Invalid request (scripted bad_request error).', 'invalid_request_error');
-    case 'timeout':
-      return err('Request timed out.', 'timeout');
-    case 'aborted':
-      return err('Client closed request.', 'client_closed_request');
     default:
-      return status === 503
-        ? err('The server is overloaded or not ready yet.', 'server_error')
-        : err('The server had an error while processing your request. Sorry about that!', 'server_error');
+      return undefined;
   }
+}
+
+function openAIError(
+  kind: ModelErrorKind,
+  status: number,
+  context: ErrorContext,
+  retrySeconds = 20,
+): OpenAIError {
+  const fixed = FIXED_OPENAI_ERRORS[kind];
+  // A copy: the caller overwrites `message` with a scripted one.
+  if (fixed !== undefined) return { ...fixed };
+  return openAIErrorAboutCall(kind, context, retrySeconds) ?? openAIServerError(status);
+}
+
+/** Every other kind reads as a server error; 503 as the overloaded one. */
+function openAIServerError(status: number): OpenAIError {
+  return status === 503
+    ? openAIErrorBody('The server is overloaded or not ready yet.', 'server_error')
+    : openAIErrorBody(
+        'The server had an error while processing your request. Sorry about that!',
+        'server_error',
+      );
 }
 
 function anthropicMessage(kind: ModelErrorKind, status: number, context: ErrorContext): string {

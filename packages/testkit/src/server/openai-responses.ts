@@ -101,81 +101,133 @@ function outputItems(plan: AnswerPlan, context: RenderContext): Item[] {
   return items;
 }
 
+/** Collects the typed events of one streamed response, each with its `sequence_number`. */
+class ResponsesEventStream {
+  readonly frames: Frame[] = [];
+
+  emit(type: string, data: Item, delta = false): void {
+    this.frames.push(
+      sseFrame({ type, sequence_number: this.frames.length, ...data }, { event: type, delta }),
+    );
+  }
+
+  /** Ends the stream as the real API does when it fails mid-answer: an `error` event, then `response.failed`. */
+  fail(context: RenderContext, error: NonNullable<RenderContext['midStreamError']>): Frame[] {
+    this.frames.push(...midStreamErrorFrames(error, context, this.frames.length));
+    this.emit('response.failed', { response: responseObject(context, 'failed', [], null) });
+    return this.frames;
+  }
+}
+
+/** Where an output item's events point: its id and its place in `output`. */
+type ItemPosition = { item_id: unknown; output_index: number };
+
+/** A reasoning item: its summary streamed as one summary part, when there is text to stream. */
+function streamReasoningItem(
+  events: ResponsesEventStream,
+  at: ItemPosition,
+  item: Item,
+  block: AnswerPlan['reasoning'][number] | undefined,
+): void {
+  const { output_index } = at;
+  events.emit('response.output_item.added', { output_index, item: { ...item, summary: [] } });
+  if (block !== undefined && block.deltas.length > 0) {
+    const part = { ...at, summary_index: 0 };
+    events.emit('response.reasoning_summary_part.added', {
+      ...part,
+      part: { type: 'summary_text', text: '' },
+    });
+    for (const delta of block.deltas)
+      events.emit('response.reasoning_summary_text.delta', { ...part, delta }, true);
+    events.emit('response.reasoning_summary_text.done', { ...part, text: block.text });
+    events.emit('response.reasoning_summary_part.done', {
+      ...part,
+      part: { type: 'summary_text', text: block.text },
+    });
+  }
+  events.emit('response.output_item.done', { output_index, item });
+}
+
+/** The message item up to its last text (or refusal) delta; a mid-stream error cuts in after it. */
+function openMessageItem(events: ResponsesEventStream, at: ItemPosition, item: Item, plan: AnswerPlan): void {
+  const refusal = plan.stopReason === 'refusal';
+  const part = { ...at, content_index: 0 };
+  events.emit('response.output_item.added', {
+    output_index: at.output_index,
+    item: { ...item, status: 'in_progress', content: [] },
+  });
+  events.emit('response.content_part.added', {
+    ...part,
+    part: refusal
+      ? { type: 'refusal', refusal: '' }
+      : { type: 'output_text', annotations: [], logprobs: [], text: '' },
+  });
+  for (const delta of plan.textDeltas) {
+    if (refusal) events.emit('response.refusal.delta', { ...part, delta }, true);
+    else events.emit('response.output_text.delta', { ...part, delta, logprobs: [] }, true);
+  }
+}
+
+/** The `done` events that close the message item opened by `openMessageItem`. */
+function closeMessageItem(
+  events: ResponsesEventStream,
+  at: ItemPosition,
+  item: Item,
+  plan: AnswerPlan,
+): void {
+  const part = { ...at, content_index: 0 };
+  if (plan.stopReason === 'refusal') events.emit('response.refusal.done', { ...part, refusal: plan.text });
+  else events.emit('response.output_text.done', { ...part, text: plan.text, logprobs: [] });
+  events.emit('response.content_part.done', { ...part, part: (item.content as Item[])[0] });
+  events.emit('response.output_item.done', { output_index: at.output_index, item });
+}
+
+/** A function-call item: its arguments in token-sized pieces. */
+function streamFunctionCallItem(
+  events: ResponsesEventStream,
+  at: ItemPosition,
+  item: Item,
+  call: AnswerPlan['toolCalls'][number] | undefined,
+): void {
+  const argumentsText = call?.argumentsText ?? '';
+  events.emit('response.output_item.added', {
+    output_index: at.output_index,
+    item: { ...item, status: 'in_progress', arguments: '' },
+  });
+  for (const delta of splitIntoPieces(argumentsText, ARGUMENT_PIECE_CHARS)) {
+    if (delta !== '') events.emit('response.function_call_arguments.delta', { ...at, delta }, true);
+  }
+  events.emit('response.function_call_arguments.done', { ...at, arguments: argumentsText });
+  events.emit('response.output_item.done', { output_index: at.output_index, item });
+}
+
 function streamFrames(plan: AnswerPlan, context: RenderContext): Frame[] {
-  const frames: Frame[] = [];
-  const emit = (type: string, data: Item, delta = false) =>
-    frames.push(sseFrame({ type, sequence_number: frames.length, ...data }, { event: type, delta }));
-  emit('response.created', { response: responseObject(context, 'in_progress', [], null) });
-  emit('response.in_progress', { response: responseObject(context, 'in_progress', [], null) });
-  const fail = (error: NonNullable<RenderContext['midStreamError']>) => {
-    frames.push(...midStreamErrorFrames(error, context, frames.length));
-    emit('response.failed', { response: responseObject(context, 'failed', [], null) });
-    return frames;
-  };
+  const events = new ResponsesEventStream();
+  events.emit('response.created', { response: responseObject(context, 'in_progress', [], null) });
+  events.emit('response.in_progress', { response: responseObject(context, 'in_progress', [], null) });
+  const error = context.midStreamError;
   const items = outputItems(plan, context);
   let reasoningIndex = 0;
   let callIndex = 0;
   for (const [output_index, item] of items.entries()) {
-    const item_id = item.id;
-    const at = { item_id, output_index };
+    const at = { item_id: item.id, output_index };
     if (item.type === 'reasoning') {
-      const block = plan.reasoning[reasoningIndex++];
-      emit('response.output_item.added', { output_index, item: { ...item, summary: [] } });
-      if (block !== undefined && block.deltas.length > 0) {
-        const part = { ...at, summary_index: 0 };
-        emit('response.reasoning_summary_part.added', { ...part, part: { type: 'summary_text', text: '' } });
-        for (const delta of block.deltas)
-          emit('response.reasoning_summary_text.delta', { ...part, delta }, true);
-        emit('response.reasoning_summary_text.done', { ...part, text: block.text });
-        emit('response.reasoning_summary_part.done', {
-          ...part,
-          part: { type: 'summary_text', text: block.text },
-        });
-      }
-      emit('response.output_item.done', { output_index, item });
+      streamReasoningItem(events, at, item, plan.reasoning[reasoningIndex++]);
     } else if (item.type === 'message') {
-      const refusal = plan.stopReason === 'refusal';
-      const part = { ...at, content_index: 0 };
-      emit('response.output_item.added', {
-        output_index,
-        item: { ...item, status: 'in_progress', content: [] },
-      });
-      emit('response.content_part.added', {
-        ...part,
-        part: refusal
-          ? { type: 'refusal', refusal: '' }
-          : { type: 'output_text', annotations: [], logprobs: [], text: '' },
-      });
-      for (const delta of plan.textDeltas) {
-        if (refusal) emit('response.refusal.delta', { ...part, delta }, true);
-        else emit('response.output_text.delta', { ...part, delta, logprobs: [] }, true);
-      }
-      if (context.midStreamError !== undefined) return fail(context.midStreamError);
-      if (refusal) emit('response.refusal.done', { ...part, refusal: plan.text });
-      else emit('response.output_text.done', { ...part, text: plan.text, logprobs: [] });
-      emit('response.content_part.done', { ...part, part: (item.content as Item[])[0] });
-      emit('response.output_item.done', { output_index, item });
+      openMessageItem(events, at, item, plan);
+      if (error !== undefined) return events.fail(context, error);
+      closeMessageItem(events, at, item, plan);
     } else {
-      if (context.midStreamError !== undefined) return fail(context.midStreamError);
-      const call = plan.toolCalls[callIndex++];
-      const argumentsText = call?.argumentsText ?? '';
-      emit('response.output_item.added', {
-        output_index,
-        item: { ...item, status: 'in_progress', arguments: '' },
-      });
-      for (const delta of splitIntoPieces(argumentsText, ARGUMENT_PIECE_CHARS)) {
-        if (delta !== '') emit('response.function_call_arguments.delta', { ...at, delta }, true);
-      }
-      emit('response.function_call_arguments.done', { ...at, arguments: argumentsText });
-      emit('response.output_item.done', { output_index, item });
+      if (error !== undefined) return events.fail(context, error);
+      streamFunctionCallItem(events, at, item, plan.toolCalls[callIndex++]);
     }
   }
-  if (context.midStreamError !== undefined) return fail(context.midStreamError);
+  if (error !== undefined) return events.fail(context, error);
   const reason = incompleteReason(plan);
   const status = reason === undefined ? 'completed' : 'incomplete';
   const response = responseObject(context, status, items, responsesUsage(plan.usage), reason);
-  emit(`response.${status}`, { response });
-  return frames;
+  events.emit(`response.${status}`, { response });
+  return events.frames;
 }
 
 /** The Responses answer: typed SSE events (`event:` lines), or one response object. */
