@@ -2,7 +2,7 @@
 // several sizes, and the time per MB at two sizes to show the cost is linear.
 import { FinalSlotParser } from '@agent/xml-transport';
 import { formatNumber, formatSpread, type Spread, spread, timeRuns } from '../harness/measure.js';
-import type { BenchCheck, BenchSuite, SuiteResult } from '../harness/types.js';
+import type { BenchCheck, BenchSuite, BenchTable, SuiteResult } from '../harness/types.js';
 
 const NONCE = '1a2b3c4d';
 const MB = 1024 * 1024;
@@ -85,6 +85,57 @@ function chunkLabel(bytes: number): string {
   return bytes >= KIB ? `${bytes / KIB} KiB` : `${bytes} B`;
 }
 
+/** Per-MB cost of the small and the big response in 64 KiB chunks, and big over small. */
+interface PerMbGrowth {
+  perMbSmall: number;
+  perMbBig: number;
+  ratio: number;
+}
+
+function perMbGrowth(smallRun: Measured, bigRun: Measured): PerMbGrowth {
+  const perMbSmall = smallRun.msPerRun.median / smallRun.megabytes;
+  const perMbBig = bigRun.msPerRun.median / bigRun.megabytes;
+  return { perMbSmall, perMbBig, ratio: perMbBig / perMbSmall };
+}
+
+function chunkSizeTable(bySize: readonly Measured[], big: number, runs: number): BenchTable {
+  return {
+    caption: `Throughput by chunk size (${formatNumber(big / MB, 2)} MB response, ${runs} runs)`,
+    columns: ['chunk size', 'ms per run (min-max)', 'MB/s (min-max)'],
+    rows: bySize.map((m) => [
+      chunkLabel(m.chunkBytes),
+      formatSpread(m.msPerRun),
+      formatSpread(m.mbPerSecond),
+    ]),
+  };
+}
+
+function growthTable(smallRun: Measured, bigRun: Measured, growth: PerMbGrowth): BenchTable {
+  return {
+    caption: 'Growth with input size (64 KiB chunks)',
+    columns: ['response', 'ms per run (min-max)', 'ms per MB'],
+    rows: [
+      [
+        `${formatNumber(smallRun.megabytes, 2)} MB`,
+        formatSpread(smallRun.msPerRun, 2),
+        formatNumber(growth.perMbSmall, 2),
+      ],
+      [
+        `${formatNumber(bigRun.megabytes, 2)} MB`,
+        formatSpread(bigRun.msPerRun, 2),
+        formatNumber(growth.perMbBig, 2),
+      ],
+      ['ratio (big / small, per MB)', '', formatNumber(growth.ratio, 2)],
+    ],
+  };
+}
+
+const NOTES = [
+  'Linear cost shows as a per-MB ratio near 1 between the two sizes; a parser that re-scanned what it had seen would grow with the square of the size.',
+  'The 1-byte row is the worst case of a provider streaming one character per delta; it measures per-push overhead (one events array and one event per push that emits text).',
+  'Target: at least 100 MB/s with 64 KiB chunks.',
+];
+
 export const xmlTransportSuite: BenchSuite = {
   id: 'xml-transport',
   title: 'XML transport: streaming FINAL-slot parser',
@@ -115,9 +166,7 @@ export const xmlTransportSuite: BenchSuite = {
       checks,
     );
     const bigRun = bySize[2]!;
-    const perMbSmall = smallRun.msPerRun.median / smallRun.megabytes;
-    const perMbBig = bigRun.msPerRun.median / bigRun.megabytes;
-    const ratio = perMbBig / perMbSmall;
+    const growth = perMbGrowth(smallRun, bigRun);
 
     if (!quick) {
       checks.push({
@@ -128,41 +177,10 @@ export const xmlTransportSuite: BenchSuite = {
     }
 
     return {
-      tables: [
-        {
-          caption: `Throughput by chunk size (${formatNumber(big / MB, 2)} MB response, ${runs} runs)`,
-          columns: ['chunk size', 'ms per run (min-max)', 'MB/s (min-max)'],
-          rows: bySize.map((m) => [
-            chunkLabel(m.chunkBytes),
-            formatSpread(m.msPerRun),
-            formatSpread(m.mbPerSecond),
-          ]),
-        },
-        {
-          caption: 'Growth with input size (64 KiB chunks)',
-          columns: ['response', 'ms per run (min-max)', 'ms per MB'],
-          rows: [
-            [
-              `${formatNumber(smallRun.megabytes, 2)} MB`,
-              formatSpread(smallRun.msPerRun, 2),
-              formatNumber(perMbSmall, 2),
-            ],
-            [
-              `${formatNumber(bigRun.megabytes, 2)} MB`,
-              formatSpread(bigRun.msPerRun, 2),
-              formatNumber(perMbBig, 2),
-            ],
-            ['ratio (big / small, per MB)', '', formatNumber(ratio, 2)],
-          ],
-        },
-      ],
-      notes: [
-        'Linear cost shows as a per-MB ratio near 1 between the two sizes; a parser that re-scanned what it had seen would grow with the square of the size.',
-        'The 1-byte row is the worst case of a provider streaming one character per delta; it measures per-push overhead (one events array and one event per push that emits text).',
-        'Target: at least 100 MB/s with 64 KiB chunks.',
-      ],
+      tables: [chunkSizeTable(bySize, big, runs), growthTable(smallRun, bigRun, growth)],
+      notes: NOTES,
       checks,
-      raw: { bySize, smallRun, perMbSmall, perMbBig, ratio },
+      raw: { bySize, smallRun, ...growth },
     };
   },
 };
