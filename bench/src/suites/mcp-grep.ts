@@ -15,8 +15,14 @@ const PATTERN = 'ERROR [0-9]{3}';
 const LEVELS = ['INFO', 'INFO', 'INFO', 'DEBUG', 'WARN'];
 const PATHS = ['/api/v1/items', '/api/v1/users/42', '/health', '/api/v2/search?q=fox', '/static/app.js'];
 
+interface GeneratedLog {
+  lines: number;
+  /** Lines that match `PATTERN`. */
+  errors: number;
+}
+
 /** Writes a log of about `bytes` bytes; about one line in 400 is an `ERROR nnn` line. Returns the line count. */
-function writeLog(path: string, bytes: number): { lines: number; errors: number } {
+function writeLog(path: string, bytes: number): GeneratedLog {
   const fd = openSync(path, 'w');
   let seed = 12345;
   const next = () => {
@@ -58,10 +64,110 @@ function grepCount(file: string): number {
   return Number(run.stdout.trim());
 }
 
+/** The two Grep calls timed through the MCP client: the count of matching lines, and the first 100 hits. */
+function mcpGrepCalls(grepTool: McpToolProvider): {
+  count: () => Promise<number>;
+  firstHundred: () => Promise<void>;
+} {
+  const count = async (): Promise<number> => {
+    const result = await grepTool.execute(
+      { name: 'Grep', arguments: { pattern: PATTERN, path: 'big.log', count: true }, callId: 'bench' },
+      { signal: new AbortController().signal, timeoutMs: 600_000 },
+    );
+    if (!result.ok || result.isError)
+      throw new Error(`Grep failed: ${result.ok ? result.text : result.error.message}`);
+    return Number(/^big\.log:(\d+)$/m.exec(result.text)?.[1] ?? Number.NaN);
+  };
+  const firstHundred = async (): Promise<void> => {
+    const result = await grepTool.execute(
+      {
+        name: 'Grep',
+        arguments: { pattern: PATTERN, path: 'big.log', maxMatches: 100 },
+        callId: 'bench',
+      },
+      { signal: new AbortController().signal },
+    );
+    if (!result.ok || result.isError) throw new Error('Grep (first 100) failed');
+  };
+  return { count, firstHundred };
+}
+
+/** Matching lines as MCP Grep and GNU grep counted them. */
+interface LineCounts {
+  mcp: number;
+  gnu: number;
+}
+
+/** Wall milliseconds of each run of each tool. */
+interface Timings {
+  grepMs: number[];
+  mcpMs: number[];
+  firstHundredMs: number[];
+}
+
 interface Row {
   label: string;
   ms: Spread;
   mbPerSecond: number;
+}
+
+function rowsOf(timings: Timings, megabytes: number): Row[] {
+  return [
+    {
+      label: 'GNU grep -c -E',
+      ms: spread(timings.grepMs),
+      mbPerSecond: megabytes / (spread(timings.grepMs).median / 1000),
+    },
+    {
+      label: 'MCP Grep count:true',
+      ms: spread(timings.mcpMs),
+      mbPerSecond: megabytes / (spread(timings.mcpMs).median / 1000),
+    },
+    { label: 'MCP Grep first 100 matches', ms: spread(timings.firstHundredMs), mbPerSecond: Number.NaN },
+  ];
+}
+
+function countChecks(counts: LineCounts, generatedErrors: number): BenchCheck[] {
+  return [
+    {
+      name: 'MCP Grep and grep -c count the same lines',
+      ok: counts.mcp === counts.gnu,
+      detail: `MCP ${counts.mcp}, grep ${counts.gnu}`,
+    },
+    {
+      name: 'the count matches the generated ERROR lines',
+      ok: counts.mcp === generatedErrors,
+      detail: `${generatedErrors} generated`,
+    },
+  ];
+}
+
+function report(
+  size: number,
+  runs: number,
+  generated: GeneratedLog,
+  timings: Timings,
+  counts: LineCounts,
+): SuiteResult {
+  const megabytes = size / MB;
+  const rows = rowsOf(timings, megabytes);
+  const ratio = rows[1]!.ms.median / rows[0]!.ms.median;
+  return {
+    tables: [
+      {
+        caption: `Counting matching lines in a ${formatNumber(megabytes, 0)} MB log (${generated.lines.toLocaleString('en-US')} lines, ${counts.gnu.toLocaleString('en-US')} matches)`,
+        columns: ['tool', 'ms median (min-max)', 'MB/s'],
+        rows: rows.map((row) => [row.label, formatSpread(row.ms), formatNumber(row.mbPerSecond, 0)]),
+      },
+    ],
+    notes: [
+      `MCP Grep takes ${formatNumber(ratio, 1)}x the time of grep -c on the same file (the file is in the page cache for both).`,
+      'The MCP Grep scans ~1 MB blocks with one global regular expression and confirms each candidate line on its own, so memory stays bounded whatever the file or line size.',
+      '"first 100 matches" is the default Grep call (numbered output, maxMatches 100): it stops reading early.',
+    ],
+    checks: countChecks(counts, generated.errors),
+    raw: { bytes: size, runs, ...timings, counts, ratio },
+  };
 }
 
 export const mcpGrepSuite: BenchSuite = {
@@ -87,82 +193,13 @@ export const mcpGrepSuite: BenchSuite = {
       });
       fs = grepTool;
       const size = statSync(file).size;
-      const grepMcp = async (): Promise<number> => {
-        const result = await grepTool.execute(
-          { name: 'Grep', arguments: { pattern: PATTERN, path: 'big.log', count: true }, callId: 'bench' },
-          { signal: new AbortController().signal, timeoutMs: 600_000 },
-        );
-        if (!result.ok || result.isError)
-          throw new Error(`Grep failed: ${result.ok ? result.text : result.error.message}`);
-        return Number(/^big\.log:(\d+)$/m.exec(result.text)?.[1] ?? Number.NaN);
-      };
-      const firstHits = async (): Promise<void> => {
-        const result = await grepTool.execute(
-          {
-            name: 'Grep',
-            arguments: { pattern: PATTERN, path: 'big.log', maxMatches: 100 },
-            callId: 'bench',
-          },
-          { signal: new AbortController().signal },
-        );
-        if (!result.ok || result.isError) throw new Error('Grep (first 100) failed');
-      };
-      const grepTimes = await timeRuns(() => grepCount(file), runs);
-      const mcpTimes = await timeRuns(grepMcp, runs);
-      const firstTimes = await timeRuns(firstHits, runs);
-      const mcp = await grepMcp();
+      const mcpGrep = mcpGrepCalls(grepTool);
+      const grepMs = await timeRuns(() => grepCount(file), runs);
+      const mcpMs = await timeRuns(mcpGrep.count, runs);
+      const firstHundredMs = await timeRuns(mcpGrep.firstHundred, runs);
+      const mcp = await mcpGrep.count();
       const gnu = grepCount(file);
-      const megabytes = size / MB;
-      const rows: Row[] = [
-        {
-          label: 'GNU grep -c -E',
-          ms: spread(grepTimes),
-          mbPerSecond: megabytes / (spread(grepTimes).median / 1000),
-        },
-        {
-          label: 'MCP Grep count:true',
-          ms: spread(mcpTimes),
-          mbPerSecond: megabytes / (spread(mcpTimes).median / 1000),
-        },
-        { label: 'MCP Grep first 100 matches', ms: spread(firstTimes), mbPerSecond: Number.NaN },
-      ];
-      const ratio = rows[1]!.ms.median / rows[0]!.ms.median;
-      const checks: BenchCheck[] = [
-        {
-          name: 'MCP Grep and grep -c count the same lines',
-          ok: mcp === gnu,
-          detail: `MCP ${mcp}, grep ${gnu}`,
-        },
-        {
-          name: 'the count matches the generated ERROR lines',
-          ok: mcp === generated.errors,
-          detail: `${generated.errors} generated`,
-        },
-      ];
-      return {
-        tables: [
-          {
-            caption: `Counting matching lines in a ${formatNumber(megabytes, 0)} MB log (${generated.lines.toLocaleString('en-US')} lines, ${gnu.toLocaleString('en-US')} matches)`,
-            columns: ['tool', 'ms median (min-max)', 'MB/s'],
-            rows: rows.map((row) => [row.label, formatSpread(row.ms), formatNumber(row.mbPerSecond, 0)]),
-          },
-        ],
-        notes: [
-          `MCP Grep takes ${formatNumber(ratio, 1)}x the time of grep -c on the same file (the file is in the page cache for both).`,
-          'The MCP Grep scans ~1 MB blocks with one global regular expression and confirms each candidate line on its own, so memory stays bounded whatever the file or line size.',
-          '"first 100 matches" is the default Grep call (numbered output, maxMatches 100): it stops reading early.',
-        ],
-        checks,
-        raw: {
-          bytes: size,
-          runs,
-          grepMs: grepTimes,
-          mcpMs: mcpTimes,
-          firstHundredMs: firstTimes,
-          counts: { mcp, gnu },
-          ratio,
-        },
-      };
+      return report(size, runs, generated, { grepMs, mcpMs, firstHundredMs }, { mcp, gnu });
     } finally {
       await fs?.close();
       rmSync(dir, { recursive: true, force: true });
