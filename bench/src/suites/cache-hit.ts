@@ -8,7 +8,13 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { type CacheStoreConfig, createCache, openCacheBackend } from '@agent/cache';
 import { createAgentRunner } from '@agent/runtime';
-import { finalReport, type RedisServer, startModelServer, startRedisServer } from '@agent/testkit';
+import {
+  finalReport,
+  type ModelServer,
+  type RedisServer,
+  startModelServer,
+  startRedisServer,
+} from '@agent/testkit';
 import { formatNumber, percentile } from '../harness/measure.js';
 import type { BenchCheck, BenchSuite, BenchTable, SuiteResult } from '../harness/types.js';
 
@@ -50,9 +56,116 @@ function agentDir(store: CacheStoreConfig | undefined, modelUrl: string): string
   return dir;
 }
 
+/** Timed runs of each path, after warm-up runs that are not timed. */
+interface RunPlan {
+  runs: number;
+  warmup: number;
+}
+
+/** A path's timings and the check that it took the path it names. */
+interface TimedPath {
+  figures: Figures;
+  check: BenchCheck;
+}
+
+function openRunner(dir: string) {
+  return createAgentRunner(join(dir, 'a.ai'), {
+    cwd: dir,
+    env: {},
+    userConfigDir: join(dir, 'empty'),
+    systemConfigDir: join(dir, 'empty'),
+  });
+}
+
+/** A redis-server for the Redis store, or undefined (and a note why) where none starts. */
+async function startRedisOrNote(notes: string[]): Promise<RedisServer | undefined> {
+  try {
+    return await startRedisServer();
+  } catch (error) {
+    notes.push(`Redis skipped: ${(error as Error).message}`);
+    return undefined;
+  }
+}
+
+/** Model calls: every run a new prompt, so every run calls the model. */
+async function timeModelCalls(dir: string, server: ModelServer, plan: RunPlan): Promise<TimedPath> {
+  const { runs, warmup } = plan;
+  const plain = await openRunner(dir);
+  try {
+    let n = 0;
+    for (let i = 0; i < warmup; i++) await plain.run(`warm-up ${i}`);
+    const before = server.calls;
+    const times: number[] = [];
+    for (let i = 0; i < runs; i++) times.push(await timed(() => plain.run(`question ${n++}`)));
+    return {
+      figures: figures('model call (miss, testkit server over HTTP)', times),
+      check: { name: 'every uncached run called the model', ok: server.calls - before === runs },
+    };
+  } finally {
+    await plain.close();
+  }
+}
+
+/** Cache hits: the same prompt every run, answered from the store after the first run. */
+async function timeCacheHits(
+  name: string,
+  dir: string,
+  server: ModelServer,
+  plan: RunPlan,
+): Promise<TimedPath> {
+  const { runs, warmup } = plan;
+  const runner = await openRunner(dir);
+  try {
+    const first = await runner.run('the cached question');
+    for (let i = 0; i < warmup; i++) await runner.run('the cached question');
+    const before = server.calls;
+    const times: number[] = [];
+    let same = true;
+    for (let i = 0; i < runs; i++) {
+      let content: string | undefined;
+      times.push(
+        await timed(async () => {
+          content = (await runner.run('the cached question')).finalReport?.content;
+        }),
+      );
+      same &&= content === first.finalReport?.content;
+    }
+    return {
+      figures: figures(`cache hit (${name})`, times),
+      check: {
+        name: `${name}: ${runs} hits made no model call and returned the stored report`,
+        ok: server.calls === before && same,
+        detail: `${server.calls - before} model calls`,
+      },
+    };
+  } finally {
+    await runner.close();
+  }
+}
+
+/** The store alone: one lookup of a stored report (decompression included). */
+async function timeStoreLookups(
+  name: string,
+  store: CacheStoreConfig,
+  dir: string,
+  plan: RunPlan,
+): Promise<Figures> {
+  const { runs, warmup } = plan;
+  const backend = await openCacheBackend(name === 'sqlite' ? { path: join(dir, 'lookup.sqlite') } : store);
+  const cache = createCache(backend, { namespace: 'bench:' });
+  try {
+    await cache.set('k', { report: REPORT }, 3_600_000);
+    for (let i = 0; i < warmup; i++) await cache.get('k');
+    const times: number[] = [];
+    for (let i = 0; i < runs; i++) times.push(await timed(() => cache.get('k')));
+    return figures(`${name} lookup`, times);
+  } finally {
+    await cache.close();
+  }
+}
+
 async function measure(quick: boolean): Promise<SuiteResult> {
-  const runs = quick ? 20 : 500;
-  const warmup = quick ? 3 : 20;
+  const plan: RunPlan = { runs: quick ? 20 : 500, warmup: quick ? 3 : 20 };
   const server = await startModelServer({ handler: () => finalReport(REPORT) });
   const dirs: string[] = [];
   let redis: RedisServer | undefined;
@@ -61,34 +174,12 @@ async function measure(quick: boolean): Promise<SuiteResult> {
   const rows: Figures[] = [];
   const lookups: Figures[] = [];
   try {
-    try {
-      redis = await startRedisServer();
-    } catch (error) {
-      notes.push(`Redis skipped: ${(error as Error).message}`);
-    }
-    const open = (dir: string) =>
-      createAgentRunner(join(dir, 'a.ai'), {
-        cwd: dir,
-        env: {},
-        userConfigDir: join(dir, 'empty'),
-        systemConfigDir: join(dir, 'empty'),
-      });
-
-    // Model calls: every run a new prompt, so every run calls the model.
+    redis = await startRedisOrNote(notes);
     const plainDir = agentDir(undefined, server.url);
     dirs.push(plainDir);
-    const plain = await open(plainDir);
-    try {
-      let n = 0;
-      for (let i = 0; i < warmup; i++) await plain.run(`warm-up ${i}`);
-      const before = server.calls;
-      const times: number[] = [];
-      for (let i = 0; i < runs; i++) times.push(await timed(() => plain.run(`question ${n++}`)));
-      rows.push(figures('model call (miss, testkit server over HTTP)', times));
-      checks.push({ name: 'every uncached run called the model', ok: server.calls - before === runs });
-    } finally {
-      await plain.close();
-    }
+    const miss = await timeModelCalls(plainDir, server, plan);
+    rows.push(miss.figures);
+    checks.push(miss.check);
 
     const stores: [string, CacheStoreConfig | undefined][] = [
       ['sqlite', { backend: 'sqlite', path: './cache.sqlite' }],
@@ -98,51 +189,26 @@ async function measure(quick: boolean): Promise<SuiteResult> {
       if (store === undefined) continue;
       const dir = agentDir(store, server.url);
       dirs.push(dir);
-      const runner = await open(dir);
-      try {
-        const first = await runner.run('the cached question');
-        for (let i = 0; i < warmup; i++) await runner.run('the cached question');
-        const before = server.calls;
-        const times: number[] = [];
-        let same = true;
-        for (let i = 0; i < runs; i++) {
-          let content: string | undefined;
-          times.push(
-            await timed(async () => {
-              content = (await runner.run('the cached question')).finalReport?.content;
-            }),
-          );
-          same &&= content === first.finalReport?.content;
-        }
-        rows.push(figures(`cache hit (${name})`, times));
-        checks.push({
-          name: `${name}: ${runs} hits made no model call and returned the stored report`,
-          ok: server.calls === before && same,
-          detail: `${server.calls - before} model calls`,
-        });
-      } finally {
-        await runner.close();
-      }
-      // The store alone: one lookup of a stored report (decompression included).
-      const backend = await openCacheBackend(
-        name === 'sqlite' ? { path: join(dir, 'lookup.sqlite') } : store,
-      );
-      const cache = createCache(backend, { namespace: 'bench:' });
-      try {
-        await cache.set('k', { report: REPORT }, 3_600_000);
-        for (let i = 0; i < warmup; i++) await cache.get('k');
-        const times: number[] = [];
-        for (let i = 0; i < runs; i++) times.push(await timed(() => cache.get('k')));
-        lookups.push(figures(`${name} lookup`, times));
-      } finally {
-        await cache.close();
-      }
+      const hits = await timeCacheHits(name, dir, server, plan);
+      rows.push(hits.figures);
+      checks.push(hits.check);
+      lookups.push(await timeStoreLookups(name, store, dir, plan));
     }
   } finally {
     await server.close();
     await redis?.close();
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   }
+  return report(plan.runs, rows, lookups, checks, notes);
+}
+
+function report(
+  runs: number,
+  rows: Figures[],
+  lookups: Figures[],
+  checks: BenchCheck[],
+  notes: string[],
+): SuiteResult {
   const table = (caption: string, list: Figures[]): BenchTable => ({
     caption,
     columns: ['path', 'runs', 'median ms', 'p99 ms'],
