@@ -2,9 +2,11 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { EventListener } from '@agent/core';
+import type { ScriptStep } from '@agent/testkit';
 import { serveJsonChild, spawnJsonChild } from '../harness/json-child.js';
 import { formatNumber, median } from '../harness/measure.js';
-import type { BenchCheck, BenchSuite, SuiteResult } from '../harness/types.js';
+import type { BenchCheck, BenchSuite, BenchTable, SuiteResult } from '../harness/types.js';
 
 const CHILD_FLAG = '--tool-output-memory-child';
 const MB = 1024 * 1024;
@@ -65,25 +67,30 @@ interface SessionOutcome {
   dirsLeft: number;
 }
 
-/** One session: the tool returns `text`, the model stores it, then greps it twice through read-grep. */
-async function storeAndGrep(text: string): Promise<SessionOutcome> {
-  const { runAgent } = await import('@agent/core');
-  const { createToolOutputHook } = await import('@agent/tool-output');
-  const { createInProcessFsProvider } = await import('@agent/mcp/fs-server');
-  const { scriptedModel } = await import('@agent/testkit');
-  type Messages = readonly { role: string; content: string; toolCallId?: string }[];
-  const resultOf = (messages: Messages, id: string) =>
-    messages.find((m) => m.role === 'tool' && m.toolCallId === id)?.content ?? '';
-  const handleOf = (messages: Messages) => {
-    for (const m of [...messages].reverse()) {
-      const found = /handle = "([0-9a-f-]{36})"/.exec(m.content) ?? /Handle\/filename: (\S+)/.exec(m.content);
-      if (found) return found[1]!;
-    }
-    throw new Error('no handle');
-  };
-  const storeDir = mkdtempSync(join(tmpdir(), 'bench-tool-output-'));
+type Messages = readonly { role: string; content: string; toolCallId?: string }[];
+
+/** What the tool call `id` returned, as the conversation carries it. */
+function resultOf(messages: Messages, id: string): string {
+  return messages.find((m) => m.role === 'tool' && m.toolCallId === id)?.content ?? '';
+}
+
+/** The handle of the stored output, from the latest message that names one. */
+function handleOf(messages: Messages): string {
+  for (const m of [...messages].reverse()) {
+    const found = /handle = "([0-9a-f-]{36})"/.exec(m.content) ?? /Handle\/filename: (\S+)/.exec(m.content);
+    if (found) return found[1]!;
+  }
+  throw new Error('no handle');
+}
+
+/**
+ * The model's side of the session: call `dump`, ask `tool_output` (read-grep) about the stored
+ * handle; as the read-grep child, grep the stored file twice and answer with both results; then
+ * report the child's answer.
+ */
+function storeAndGrepScript(): ScriptStep[] {
   const tag = `ai-agent-${NONCE}-FINAL`;
-  const model = scriptedModel([
+  return [
     { toolCalls: [{ id: 'c1', name: 'dump', arguments: {} }] },
     (r) => ({
       toolCalls: [
@@ -113,8 +120,32 @@ async function storeAndGrep(text: string): Promise<SessionOutcome> {
     (r) => ({
       text: `<${tag} tool="agent__final_report" status="success" format="text">${resultOf(r.messages, 'c2')}</${tag}>`,
     }),
-  ]);
-  const marks: Record<string, number> = {};
+  ];
+}
+
+/** When the output was stored and the read-grep extraction began and ended. */
+type PhaseMarks = { stored?: number; extracting?: number; extracted?: number };
+
+/** Stamps each phase's first sign in the session's log events into `marks`. */
+function markPhases(marks: PhaseMarks): EventListener {
+  return (event) => {
+    if (event.type !== 'log') return;
+    const { details, direction, severity } = event.entry;
+    if (severity === 'WRN' && details?.reason === 'size_cap') marks.stored ??= performance.now();
+    if (details?.strategy !== undefined && direction === 'request') marks.extracting ??= performance.now();
+    if (details?.strategy !== undefined && direction === 'response') marks.extracted ??= performance.now();
+  };
+}
+
+/** One session: the tool returns `text`, the model stores it, then greps it twice through read-grep. */
+async function storeAndGrep(text: string): Promise<SessionOutcome> {
+  const { runAgent } = await import('@agent/core');
+  const { createToolOutputHook } = await import('@agent/tool-output');
+  const { createInProcessFsProvider } = await import('@agent/mcp/fs-server');
+  const { scriptedModel } = await import('@agent/testkit');
+  const storeDir = mkdtempSync(join(tmpdir(), 'bench-tool-output-'));
+  const model = scriptedModel(storeAndGrepScript());
+  const marks: PhaseMarks = {};
   const started = performance.now();
   const result = await runAgent({
     models: [{ client: model }],
@@ -138,13 +169,7 @@ async function storeAndGrep(text: string): Promise<SessionOutcome> {
       createReadGrepTools: (root) =>
         createInProcessFsProvider({ root, tools: ['Read', 'Grep'], naming: 'bare' }),
     }),
-    onEvent: (event) => {
-      if (event.type !== 'log') return;
-      const { details, direction, severity } = event.entry;
-      if (severity === 'WRN' && details?.reason === 'size_cap') marks.stored ??= performance.now();
-      if (details?.strategy !== undefined && direction === 'request') marks.extracting ??= performance.now();
-      if (details?.strategy !== undefined && direction === 'response') marks.extracted ??= performance.now();
-    },
+    onEvent: markPhases(marks),
   });
   const dirsLeft = readdirSync(storeDir).length;
   rmSync(storeDir, { recursive: true, force: true });
@@ -205,12 +230,79 @@ function spawnChild(bytes: number): Promise<ChildReport> {
   );
 }
 
+/** One output size: its child runs and the median growth, in MB and per byte of output. */
 interface Row {
   label: string;
   runs: ChildReport[];
   growthMb: number;
   ratio: number;
 }
+
+function sizeRow(bytes: number, reports: ChildReport[]): Row {
+  const growth = reports.map((r) => (r.peakRss - r.baselineRss) / MB);
+  const ratios = reports.map((r) => (r.peakRss - r.baselineRss) / r.outputBytes);
+  const label = `${formatNumber(bytes / MB, 0)} MB`;
+  return { label, runs: reports, growthMb: median(growth), ratio: median(ratios) };
+}
+
+function sizeChecks(bytes: number, row: Row): BenchCheck[] {
+  const { label, runs: reports } = row;
+  const first = reports[0]!;
+  // Small outputs get a fixed allowance: V8's young generation alone may grow by 48 MB.
+  const allowance = bytes < 100 * MB ? SMALL_OUTPUT_ALLOWANCE : 0;
+  return [
+    {
+      name: `${label}: the session succeeds and grep saw every line`,
+      ok:
+        reports.every((r) => r.success && r.dirsLeft === 0) &&
+        first.answer.includes(`:${first.errorLinesExpected}`) &&
+        first.answer.includes('LAST-LINE-MARKER end of output'),
+      detail: first.answer.slice(0, 300),
+    },
+    {
+      name: `${label}: RSS growth under twice the output size${allowance > 0 ? ` (+${allowance / MB} MB fixed allowance)` : ''}`,
+      ok: reports.every((r) => r.peakRss - r.baselineRss < 2 * r.outputBytes + allowance),
+      detail: `growth ${formatNumber(row.growthMb)} MB, ratio ${formatNumber(row.ratio, 2)}`,
+    },
+  ];
+}
+
+function memoryTable(rows: readonly Row[], runs: number): BenchTable {
+  return {
+    caption: `RSS while storing and grepping (${runs} run${runs === 1 ? '' : 's'} per size, medians)`,
+    columns: [
+      'output',
+      'RSS before (MB)',
+      'after building the output (MB)',
+      'peak (MB)',
+      'at the end (MB)',
+      'growth (MB)',
+      'growth / output',
+      'store (ms)',
+      'read-grep (ms)',
+    ],
+    rows: rows.map((row) => {
+      const m = (pick: (r: ChildReport) => number) => formatNumber(median(row.runs.map(pick)) / MB);
+      return [
+        row.label,
+        m((r) => r.baselineRss),
+        m((r) => r.afterOutputRss),
+        m((r) => r.peakRss),
+        m((r) => r.afterRss),
+        formatNumber(row.growthMb),
+        formatNumber(row.ratio, 2),
+        formatNumber(median(row.runs.map((r) => r.storeMs)), 0),
+        formatNumber(median(row.runs.map((r) => r.extractMs)), 0),
+      ];
+    }),
+  };
+}
+
+const NOTES = [
+  'The growth includes the output itself (it is a tool result, already in memory): a ratio near 1 means storing and grepping added little beyond it.',
+  'The store writes the string in 1 MB slices (no second full-size copy); Grep reads the file in blocks; the output never enters the conversation (the handle message does).',
+  'Target: growth under twice the output size (outputs under 100 MB get a fixed 64 MB allowance: V8 grows its young generation by up to 48 MB whatever the output, which dominates the ratio of a small output).',
+];
 
 export const toolOutputMemorySuite: BenchSuite = {
   id: 'tool-output-memory',
@@ -225,66 +317,11 @@ export const toolOutputMemorySuite: BenchSuite = {
     for (const bytes of sizes) {
       const reports: ChildReport[] = [];
       for (let i = 0; i < runs; i++) reports.push(await spawnChild(bytes));
-      const growth = reports.map((r) => (r.peakRss - r.baselineRss) / MB);
-      const ratios = reports.map((r) => (r.peakRss - r.baselineRss) / r.outputBytes);
-      const label = `${formatNumber(bytes / MB, 0)} MB`;
-      rows.push({ label, runs: reports, growthMb: median(growth), ratio: median(ratios) });
-      const first = reports[0]!;
-      checks.push({
-        name: `${label}: the session succeeds and grep saw every line`,
-        ok:
-          reports.every((r) => r.success && r.dirsLeft === 0) &&
-          first.answer.includes(`:${first.errorLinesExpected}`) &&
-          first.answer.includes('LAST-LINE-MARKER end of output'),
-        detail: first.answer.slice(0, 300),
-      });
-      // Small outputs get a fixed allowance: V8's young generation alone may grow by 48 MB.
-      const allowance = bytes < 100 * MB ? SMALL_OUTPUT_ALLOWANCE : 0;
-      checks.push({
-        name: `${label}: RSS growth under twice the output size${allowance > 0 ? ` (+${allowance / MB} MB fixed allowance)` : ''}`,
-        ok: reports.every((r) => r.peakRss - r.baselineRss < 2 * r.outputBytes + allowance),
-        detail: `growth ${formatNumber(median(growth))} MB, ratio ${formatNumber(median(ratios), 2)}`,
-      });
+      const row = sizeRow(bytes, reports);
+      rows.push(row);
+      checks.push(...sizeChecks(bytes, row));
     }
-    return {
-      tables: [
-        {
-          caption: `RSS while storing and grepping (${runs} run${runs === 1 ? '' : 's'} per size, medians)`,
-          columns: [
-            'output',
-            'RSS before (MB)',
-            'after building the output (MB)',
-            'peak (MB)',
-            'at the end (MB)',
-            'growth (MB)',
-            'growth / output',
-            'store (ms)',
-            'read-grep (ms)',
-          ],
-          rows: rows.map((row) => {
-            const m = (pick: (r: ChildReport) => number) => formatNumber(median(row.runs.map(pick)) / MB);
-            return [
-              row.label,
-              m((r) => r.baselineRss),
-              m((r) => r.afterOutputRss),
-              m((r) => r.peakRss),
-              m((r) => r.afterRss),
-              formatNumber(row.growthMb),
-              formatNumber(row.ratio, 2),
-              formatNumber(median(row.runs.map((r) => r.storeMs)), 0),
-              formatNumber(median(row.runs.map((r) => r.extractMs)), 0),
-            ];
-          }),
-        },
-      ],
-      notes: [
-        'The growth includes the output itself (it is a tool result, already in memory): a ratio near 1 means storing and grepping added little beyond it.',
-        'The store writes the string in 1 MB slices (no second full-size copy); Grep reads the file in blocks; the output never enters the conversation (the handle message does).',
-        'Target: growth under twice the output size (outputs under 100 MB get a fixed 64 MB allowance: V8 grows its young generation by up to 48 MB whatever the output, which dominates the ratio of a small output).',
-      ],
-      checks,
-      raw: rows,
-    };
+    return { tables: [memoryTable(rows, runs)], notes: NOTES, checks, raw: rows };
   },
 };
 
