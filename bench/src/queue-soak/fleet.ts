@@ -43,6 +43,15 @@ export interface Fleet {
   close(): Promise<void>;
 }
 
+export interface FleetOptions {
+  workers: number;
+  /** Sessions each worker runs at once. */
+  concurrency: number;
+  /** Scripted model latency of every turn. */
+  delayMs: number;
+  queueName: string;
+}
+
 function waitForLine(child: ChildProcess, pattern: RegExp): Promise<string> {
   let said = '';
   return new Promise((resolve, reject) => {
@@ -55,53 +64,71 @@ function waitForLine(child: ChildProcess, pattern: RegExp): Promise<string> {
   });
 }
 
-export async function startFleet(options: {
-  workers: number;
-  concurrency: number;
-  delayMs: number;
-  queueName: string;
-}): Promise<Fleet> {
-  const dir = mkdtempSync(join(tmpdir(), 'queue-soak-'));
-  const redis: RedisServer = await startRedisServer();
-  const turnRuns = new Map<string, number>();
-  const turnWorkers = new Map<string, Set<string>>();
-  const handler = (request: RecordedRequest): ScriptedAnswer => {
+/** Which requests the model server saw for each `session#turn`, and from which workers. */
+class TurnLog {
+  readonly runs = new Map<string, number>();
+  readonly workers = new Map<string, Set<string>>();
+
+  /** Counts the request against its session's turn; that session and turn. */
+  record(request: RecordedRequest): { session: string; turn: number } {
     const user = request.messages.find((m) => m.role === 'user' && String(m.content).includes('soak-'));
     const session = /soak-\d+/.exec(String(user?.content ?? ''))?.[0] ?? 'unknown';
     const turn = request.messages.filter((m) => m.role === 'assistant').length + 1;
     const key = `${session}#${turn}`;
-    turnRuns.set(key, (turnRuns.get(key) ?? 0) + 1);
+    this.runs.set(key, (this.runs.get(key) ?? 0) + 1);
     // Each worker process sends its name in a header (its own agent.json's provider headers).
     const worker = request.headers?.['x-soak-worker'] ?? 'unknown';
-    turnWorkers.set(key, (turnWorkers.get(key) ?? new Set()).add(worker));
-    if (turn < SESSION_TURNS) {
-      return {
-        delayMs: options.delayMs,
-        toolCalls: [
-          {
-            name: 'agent__task_status',
-            arguments: { status: 'in-progress', done: '', pending: 'rest', now: `turn ${turn}` },
-          },
-        ],
-      };
-    }
+    this.workers.set(key, (this.workers.get(key) ?? new Set()).add(worker));
+    return { session, turn };
+  }
+}
+
+/** A task-status call on every turn but the last, which reports `done <session>`. */
+function soakAnswer(session: string, turn: number, delayMs: number): ScriptedAnswer {
+  if (turn < SESSION_TURNS) {
     return {
-      delayMs: options.delayMs,
-      text: String(finalReport(`done ${session}`, { format: 'markdown' }).text),
+      delayMs,
+      toolCalls: [
+        {
+          name: 'agent__task_status',
+          arguments: { status: 'in-progress', done: '', pending: 'rest', now: `turn ${turn}` },
+        },
+      ],
     };
+  }
+  return {
+    delayMs,
+    text: String(finalReport(`done ${session}`, { format: 'markdown' }).text),
   };
-  const model: ModelServer = await startModelServer({ handler });
-  const agentConfig = (headers: Record<string, string>) =>
-    JSON.stringify({
-      providers: { local: { type: 'openai-compatible', baseURL: `${model.url}/v1`, headers } },
-    });
-  writeFileSync(join(dir, 'agent.json'), agentConfig({}));
+}
+
+/** agent.json with the model server as its one provider, sending `headers` with every request. */
+function agentConfig(modelUrl: string, headers: Record<string, string>): string {
+  return JSON.stringify({
+    providers: { local: { type: 'openai-compatible', baseURL: `${modelUrl}/v1`, headers } },
+  });
+}
+
+/** Writes the face's agent.json and the soak agent into `dir`; the agent's path. */
+function writeSoakAgent(dir: string, modelUrl: string): string {
+  writeFileSync(join(dir, 'agent.json'), agentConfig(modelUrl, {}));
   const agent = join(dir, 'soak.ai');
   writeFileSync(agent, '---\ndescription: The soak agent.\nmodels: [local/m]\n---\nYou work in turns.\n');
+  return agent;
+}
+
+type SpawnServer = (args: string[]) => ChildProcess;
+
+/** Spawns the built agent-server in `dir`, its HOME, with no API tokens. */
+function serverSpawner(dir: string): SpawnServer {
   const env = { ...process.env, HOME: dir, XDG_CONFIG_HOME: join(dir, '.config'), AGENT_SERVER_TOKENS: '' };
-  const spawnServer = (args: string[]) =>
+  return (args) =>
     spawn(process.execPath, [SERVER_BIN, ...args], { cwd: dir, env, stdio: ['ignore', 'ignore', 'pipe'] });
-  const faceProcess = spawnServer([
+}
+
+/** The face: REST on a free port, every run sent to the queue. */
+function faceArgs(agent: string, redisUrl: string, queueName: string): string[] {
+  return [
     '--agent',
     agent,
     '--api',
@@ -110,131 +137,122 @@ export async function startFleet(options: {
     '--concurrency',
     '1000',
     '--queue',
-    redis.url,
+    redisUrl,
     '--queue-name',
-    options.queueName,
+    queueName,
     '--queue-max',
     '100000',
-  ]);
+  ];
+}
+
+/** A worker with a 2 s job lock, so a killed worker's sessions move soon. */
+function workerArgs(agent: string, config: string, redisUrl: string, options: FleetOptions): string[] {
+  return [
+    'worker',
+    '--queue',
+    redisUrl,
+    '--queue-name',
+    options.queueName,
+    '--agent',
+    agent,
+    '--agent-config',
+    config,
+    '--concurrency',
+    String(options.concurrency),
+    '--lock-seconds',
+    '2',
+    '--max-moves',
+    '50',
+  ];
+}
+
+/** What the fleet runs on, started before its workers. */
+interface FleetBase {
+  dir: string;
+  redis: RedisServer;
+  model: ModelServer;
+  agent: string;
+  spawnServer: SpawnServer;
+  faceProcess: ChildProcess;
+}
+
+class SoakFleet implements Fleet {
+  readonly turnRuns: Map<string, number>;
+  readonly turnWorkers: Map<string, Set<string>>;
+  readonly workers: (ChildProcess | undefined)[];
+  private readonly names: (string | undefined)[] = [];
+  private starts = 0;
+
+  constructor(
+    readonly face: string,
+    turns: TurnLog,
+    private readonly base: FleetBase,
+    private readonly options: FleetOptions,
+  ) {
+    this.turnRuns = turns.runs;
+    this.turnWorkers = turns.workers;
+    this.workers = Array.from({ length: options.workers }, () => undefined);
+  }
+
+  async startWorker(slot: number): Promise<void> {
+    const { dir, redis, agent, spawnServer } = this.base;
+    this.starts += 1;
+    const name = `w${slot}.${this.starts}`;
+    const config = join(dir, `${name}.json`);
+    writeFileSync(config, agentConfig(this.base.model.url, { 'x-soak-worker': name }));
+    const child = spawnServer(workerArgs(agent, config, redis.url, this.options));
+    await waitForLine(child, /(taking jobs)/);
+    this.workers[slot] = child;
+    this.names[slot] = name;
+  }
+
+  async killWorker(slot: number): Promise<string | undefined> {
+    const child = this.workers[slot];
+    if (child === undefined) return undefined;
+    this.workers[slot] = undefined;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGKILL');
+    await exited;
+    return this.names[slot];
+  }
+
+  async jobsLeft(): Promise<number> {
+    const { createRunQueue } = await import('@agent/queue');
+    const queue = createRunQueue({ url: this.base.redis.url, name: this.options.queueName });
+    try {
+      const counts = await queue.counts();
+      return Object.entries(counts)
+        .filter(([state]) => state !== 'completed')
+        .reduce((sum, [, n]) => sum + n, 0);
+    } finally {
+      await queue.close();
+    }
+  }
+
+  async close(): Promise<void> {
+    for (let slot = 0; slot < this.workers.length; slot++) await this.killWorker(slot);
+    this.base.faceProcess.kill('SIGKILL');
+    await this.base.model.close();
+    await this.base.redis.close();
+    rmSync(this.base.dir, { recursive: true, force: true });
+  }
+}
+
+export async function startFleet(options: FleetOptions): Promise<Fleet> {
+  const dir = mkdtempSync(join(tmpdir(), 'queue-soak-'));
+  const redis: RedisServer = await startRedisServer();
+  const turns = new TurnLog();
+  const model: ModelServer = await startModelServer({
+    handler: (request) => {
+      const { session, turn } = turns.record(request);
+      return soakAnswer(session, turn, options.delayMs);
+    },
+  });
+  const agent = writeSoakAgent(dir, model.url);
+  const spawnServer = serverSpawner(dir);
+  const faceProcess = spawnServer(faceArgs(agent, redis.url, options.queueName));
   const face = await waitForLine(faceProcess, /rest listening on (\S+)/);
-  const workers: (ChildProcess | undefined)[] = Array.from({ length: options.workers }, () => undefined);
-  const names: (string | undefined)[] = [];
-  let starts = 0;
-  const fleet: Fleet = {
-    face,
-    turnRuns,
-    turnWorkers,
-    workers,
-    async startWorker(slot) {
-      starts += 1;
-      const name = `w${slot}.${starts}`;
-      const config = join(dir, `${name}.json`);
-      writeFileSync(config, agentConfig({ 'x-soak-worker': name }));
-      const child = spawnServer([
-        'worker',
-        '--queue',
-        redis.url,
-        '--queue-name',
-        options.queueName,
-        '--agent',
-        agent,
-        '--agent-config',
-        config,
-        '--concurrency',
-        String(options.concurrency),
-        '--lock-seconds',
-        '2',
-        '--max-moves',
-        '50',
-      ]);
-      await waitForLine(child, /(taking jobs)/);
-      workers[slot] = child;
-      names[slot] = name;
-    },
-    async killWorker(slot) {
-      const child = workers[slot];
-      if (child === undefined) return undefined;
-      workers[slot] = undefined;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGKILL');
-      await exited;
-      return names[slot];
-    },
-    async jobsLeft() {
-      const { createRunQueue } = await import('@agent/queue');
-      const queue = createRunQueue({ url: redis.url, name: options.queueName });
-      try {
-        const counts = await queue.counts();
-        return Object.entries(counts)
-          .filter(([state]) => state !== 'completed')
-          .reduce((sum, [, n]) => sum + n, 0);
-      } finally {
-        await queue.close();
-      }
-    },
-    async close() {
-      for (let slot = 0; slot < workers.length; slot++) await fleet.killWorker(slot);
-      faceProcess.kill('SIGKILL');
-      await model.close();
-      await redis.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  const fleet = new SoakFleet(face, turns, { dir, redis, model, agent, spawnServer, faceProcess }, options);
   for (let slot = 0; slot < options.workers; slot++) await fleet.startWorker(slot);
   return fleet;
-}
-
-export interface SessionOutcome {
-  session: string;
-  streaming: boolean;
-  ok: boolean;
-  moved: boolean;
-  startedAt: number;
-  endedAt: number;
-  problem?: string;
-}
-
-/** One client session over REST, streaming (SSE) or not; ok when its report names it. */
-export async function runSession(face: string, session: string, streaming: boolean): Promise<SessionOutcome> {
-  const startedAt = Date.now();
-  try {
-    const response = await fetch(`${face}/soak/run`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(streaming ? { accept: 'text/event-stream' } : {}) },
-      body: JSON.stringify({ prompt: `${session}: work through your turns` }),
-    });
-    const body = await response.text();
-    let report: string | undefined;
-    let moved = false;
-    if (streaming) {
-      moved = body.includes('session moved to worker');
-      const result = /event: result\ndata: (.*)/.exec(body)?.[1];
-      report =
-        result === undefined
-          ? undefined
-          : (JSON.parse(result) as { finalReport?: { content?: string } }).finalReport?.content;
-    } else {
-      report = (JSON.parse(body) as { finalReport?: { content?: string } }).finalReport?.content;
-    }
-    const ok = response.status === 200 && report === `done ${session}`;
-    return {
-      session,
-      streaming,
-      ok,
-      moved,
-      startedAt,
-      endedAt: Date.now(),
-      ...(ok ? {} : { problem: `HTTP ${response.status}: ${body.slice(0, 300)}` }),
-    };
-  } catch (error) {
-    return {
-      session,
-      streaming,
-      ok: false,
-      moved: false,
-      startedAt,
-      endedAt: Date.now(),
-      problem: String(error),
-    };
-  }
 }

@@ -2,13 +2,8 @@
 // on the same load, then a soak where a random worker is SIGKILLed every few seconds and
 // restarted. Spawns the BUILT agent-server (build apps/server first).
 import type { BenchCheck, BenchSuite, SuiteResult } from '../harness/types.js';
-import {
-  type Fleet,
-  runSession,
-  SESSION_TURNS,
-  type SessionOutcome,
-  startFleet,
-} from '../queue-soak/fleet.js';
+import { type Fleet, SESSION_TURNS, startFleet } from '../queue-soak/fleet.js';
+import { runSession, type SessionOutcome } from '../queue-soak/session.js';
 
 // Scripted latency must dominate the CPU a session costs (2 shared cores here) for the
 // throughput ratio to measure the queue; 200 ms per turn was CPU-bound on this machine.
