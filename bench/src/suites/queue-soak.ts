@@ -1,7 +1,7 @@
 // agent-server on a Redis queue under load and worker deaths: throughput with 1 and 3 workers
 // on the same load, then a soak where a random worker is SIGKILLed every few seconds and
 // restarted. Spawns the BUILT agent-server (build apps/server first).
-import type { BenchCheck, BenchSuite, SuiteResult } from '../harness/types.js';
+import type { BenchCheck, BenchSuite, BenchTable, SuiteResult } from '../harness/types.js';
 import { type Fleet, SESSION_TURNS, startFleet } from '../queue-soak/fleet.js';
 import { runSession, type SessionOutcome } from '../queue-soak/session.js';
 
@@ -28,11 +28,13 @@ async function runLoad(
   return outcomes;
 }
 
-async function throughput(
-  workers: number,
-  sessions: number,
-  run: number,
-): Promise<{ perSecond: number; ok: number }> {
+interface Throughput {
+  perSecond: number;
+  /** Sessions answered with their own report. */
+  ok: number;
+}
+
+async function throughput(workers: number, sessions: number, run: number): Promise<Throughput> {
   const fleet = await startFleet({
     workers,
     concurrency: CONCURRENCY,
@@ -49,52 +51,102 @@ async function throughput(
   }
 }
 
-async function soak(sessions: number, killEveryMs: number) {
+interface Kill {
+  at: number;
+  worker: string;
+}
+
+/** Every `everyMs`, SIGKILLs a random worker of the fleet and starts a new one in its slot, until stopped. */
+class RandomKiller {
+  readonly kills: Kill[] = [];
+  private killing = true;
+  private readonly loop: Promise<void>;
+
+  constructor(
+    private readonly fleet: Fleet,
+    private readonly everyMs: number,
+  ) {
+    this.loop = this.killUntilStopped();
+  }
+
+  /** Stops after the kill and restart under way, if any; resolves when they are done. */
+  stop(): Promise<void> {
+    this.killing = false;
+    return this.loop;
+  }
+
+  private async killUntilStopped(): Promise<void> {
+    while (this.killing) {
+      await new Promise((resolve) => setTimeout(resolve, this.everyMs));
+      if (!this.killing) break;
+      const slot = Math.floor(Math.random() * this.fleet.workers.length);
+      const at = Date.now();
+      const worker = await this.fleet.killWorker(slot);
+      if (worker !== undefined) this.kills.push({ at, worker });
+      await this.fleet.startWorker(slot);
+    }
+  }
+}
+
+/**
+ * Turns run more than once, and turns run more often than excused: a turn may run once more for
+ * each kill, while its session was open, of a worker that ran that turn; kills of other workers
+ * do not excuse a re-run.
+ */
+function countReruns(
+  outcomes: readonly SessionOutcome[],
+  fleet: Fleet,
+  kills: readonly Kill[],
+): { reruns: number; overRun: number } {
+  let overRun = 0;
+  let reruns = 0;
+  for (const outcome of outcomes) {
+    for (let turn = 1; turn <= SESSION_TURNS; turn++) {
+      const key = `${outcome.session}#${turn}`;
+      const runs = fleet.turnRuns.get(key) ?? 0;
+      const ranIt = fleet.turnWorkers.get(key) ?? new Set<string>();
+      const killsSuffered = kills.filter(
+        (k) => ranIt.has(k.worker) && k.at >= outcome.startedAt && k.at <= outcome.endedAt,
+      ).length;
+      reruns += Math.max(0, runs - 1);
+      if (runs > 1 + killsSuffered) overRun++;
+    }
+  }
+  return { reruns, overRun };
+}
+
+interface Soaked {
+  sessions: number;
+  seconds: number;
+  kills: number;
+  lost: number;
+  /** The first few lost sessions' problems. */
+  problems: (string | undefined)[];
+  /** Streams told their session moved to another worker. */
+  moved: number;
+  reruns: number;
+  overRun: number;
+  jobsLeft: number;
+}
+
+async function soak(sessions: number, killEveryMs: number): Promise<Soaked> {
   const fleet = await startFleet({
     workers: 3,
     concurrency: CONCURRENCY,
     delayMs: DELAY_MS,
     queueName: 'soak',
   });
-  const kills: { at: number; worker: string }[] = [];
-  let loading = true;
-  const killer = (async () => {
-    while (loading) {
-      await new Promise((resolve) => setTimeout(resolve, killEveryMs));
-      if (!loading) break;
-      const slot = Math.floor(Math.random() * fleet.workers.length);
-      const at = Date.now();
-      const worker = await fleet.killWorker(slot);
-      if (worker !== undefined) kills.push({ at, worker });
-      await fleet.startWorker(slot);
-    }
-  })();
+  const killer = new RandomKiller(fleet, killEveryMs);
   try {
     const started = Date.now();
     const outcomes = await runLoad(fleet, '', sessions, 3 * CONCURRENCY);
     const seconds = (Date.now() - started) / 1000;
-    loading = false;
-    await killer;
-    // A turn may run once more for each kill, while its session was open, of a worker that ran
-    // that turn: kills of other workers do not excuse a re-run.
-    let overRun = 0;
-    let reruns = 0;
-    for (const outcome of outcomes) {
-      for (let turn = 1; turn <= SESSION_TURNS; turn++) {
-        const key = `${outcome.session}#${turn}`;
-        const runs = fleet.turnRuns.get(key) ?? 0;
-        const ranIt = fleet.turnWorkers.get(key) ?? new Set<string>();
-        const killsSuffered = kills.filter(
-          (k) => ranIt.has(k.worker) && k.at >= outcome.startedAt && k.at <= outcome.endedAt,
-        ).length;
-        reruns += Math.max(0, runs - 1);
-        if (runs > 1 + killsSuffered) overRun++;
-      }
-    }
+    await killer.stop();
+    const { reruns, overRun } = countReruns(outcomes, fleet, killer.kills);
     return {
       sessions,
       seconds,
-      kills: kills.length,
+      kills: killer.kills.length,
       lost: outcomes.filter((o) => !o.ok).length,
       problems: outcomes
         .filter((o) => !o.ok)
@@ -106,10 +158,86 @@ async function soak(sessions: number, killEveryMs: number) {
       jobsLeft: await fleet.jobsLeft(),
     };
   } finally {
-    loading = false;
+    void killer.stop();
     await fleet.close();
   }
 }
+
+function checksOf(
+  throughputSessions: number,
+  one: Throughput,
+  three: Throughput,
+  soaked: Soaked,
+): BenchCheck[] {
+  return [
+    {
+      name: 'throughput runs answered every session',
+      ok: one.ok === throughputSessions && three.ok === throughputSessions,
+      detail: `${one.ok} and ${three.ok} of ${throughputSessions}`,
+    },
+    {
+      name: 'soak: no lost session',
+      ok: soaked.lost === 0,
+      detail: `${soaked.lost} lost of ${soaked.sessions}${soaked.lost > 0 ? `: ${soaked.problems.join(' | ')}` : ''}`,
+    },
+    {
+      name: 'soak: no turn ran more than once per kill of a worker that was running it',
+      ok: soaked.overRun === 0,
+      detail: `${soaked.overRun} turns over`,
+    },
+    {
+      name: 'soak: no job left in the queue',
+      ok: soaked.jobsLeft === 0,
+      detail: `${soaked.jobsLeft} left`,
+    },
+    { name: 'soak: workers were killed', ok: soaked.kills > 0, detail: `${soaked.kills} kills` },
+  ];
+}
+
+function throughputTable(sessions: number, one: Throughput, three: Throughput, ratio: number): BenchTable {
+  return {
+    caption: `Throughput (${sessions} sessions, ${CONCURRENCY} per worker)`,
+    columns: ['workers', 'sessions/s'],
+    rows: [
+      [1, one.perSecond.toFixed(2)],
+      [3, three.perSecond.toFixed(2)],
+      ['ratio', `${ratio.toFixed(2)}x`],
+    ],
+  };
+}
+
+function soakTable(soaked: Soaked, killEveryMs: number): BenchTable {
+  return {
+    caption: `Soak: ${soaked.sessions} sessions, 3 workers, a SIGKILL every ${killEveryMs / 1000} s`,
+    columns: [
+      'seconds',
+      'kills',
+      'lost',
+      'streams told "moved"',
+      'turns re-run',
+      're-runs per kill',
+      'turns over the limit',
+      'jobs left',
+    ],
+    rows: [
+      [
+        soaked.seconds.toFixed(1),
+        soaked.kills,
+        soaked.lost,
+        soaked.moved,
+        soaked.reruns,
+        soaked.kills === 0 ? '-' : (soaked.reruns / soaked.kills).toFixed(2),
+        soaked.overRun,
+        soaked.jobsLeft,
+      ],
+    ],
+  };
+}
+
+const NOTES = [
+  "A killed worker's sessions move after its 2 s lock expires (BullMQ stalled-job check) and resume from their last per-turn checkpoint on another worker.",
+  "The machine is 2 shared cores for the face, three workers, Redis and the model server: the throughput ratio measures the queue's overhead only while scripted latency dominates.",
+];
 
 export const queueSoakSuite: BenchSuite = {
   id: 'queue-soak',
@@ -123,29 +251,7 @@ export const queueSoakSuite: BenchSuite = {
     const three = await throughput(3, throughputSessions, 1);
     const ratio = three.perSecond / one.perSecond;
     const soaked = await soak(soakSessions, killEveryMs);
-    const checks: BenchCheck[] = [
-      {
-        name: 'throughput runs answered every session',
-        ok: one.ok === throughputSessions && three.ok === throughputSessions,
-        detail: `${one.ok} and ${three.ok} of ${throughputSessions}`,
-      },
-      {
-        name: 'soak: no lost session',
-        ok: soaked.lost === 0,
-        detail: `${soaked.lost} lost of ${soaked.sessions}${soaked.lost > 0 ? `: ${soaked.problems.join(' | ')}` : ''}`,
-      },
-      {
-        name: 'soak: no turn ran more than once per kill of a worker that was running it',
-        ok: soaked.overRun === 0,
-        detail: `${soaked.overRun} turns over`,
-      },
-      {
-        name: 'soak: no job left in the queue',
-        ok: soaked.jobsLeft === 0,
-        detail: `${soaked.jobsLeft} left`,
-      },
-      { name: 'soak: workers were killed', ok: soaked.kills > 0, detail: `${soaked.kills} kills` },
-    ];
+    const checks = checksOf(throughputSessions, one, three, soaked);
     if (!quick)
       checks.push({
         name: '3 workers give at least 2.4x the sessions per second of 1',
@@ -153,46 +259,8 @@ export const queueSoakSuite: BenchSuite = {
         detail: `${ratio.toFixed(2)}x`,
       });
     return {
-      tables: [
-        {
-          caption: `Throughput (${throughputSessions} sessions, ${CONCURRENCY} per worker)`,
-          columns: ['workers', 'sessions/s'],
-          rows: [
-            [1, one.perSecond.toFixed(2)],
-            [3, three.perSecond.toFixed(2)],
-            ['ratio', `${ratio.toFixed(2)}x`],
-          ],
-        },
-        {
-          caption: `Soak: ${soaked.sessions} sessions, 3 workers, a SIGKILL every ${killEveryMs / 1000} s`,
-          columns: [
-            'seconds',
-            'kills',
-            'lost',
-            'streams told "moved"',
-            'turns re-run',
-            're-runs per kill',
-            'turns over the limit',
-            'jobs left',
-          ],
-          rows: [
-            [
-              soaked.seconds.toFixed(1),
-              soaked.kills,
-              soaked.lost,
-              soaked.moved,
-              soaked.reruns,
-              soaked.kills === 0 ? '-' : (soaked.reruns / soaked.kills).toFixed(2),
-              soaked.overRun,
-              soaked.jobsLeft,
-            ],
-          ],
-        },
-      ],
-      notes: [
-        "A killed worker's sessions move after its 2 s lock expires (BullMQ stalled-job check) and resume from their last per-turn checkpoint on another worker.",
-        "The machine is 2 shared cores for the face, three workers, Redis and the model server: the throughput ratio measures the queue's overhead only while scripted latency dominates.",
-      ],
+      tables: [throughputTable(throughputSessions, one, three, ratio), soakTable(soaked, killEveryMs)],
+      notes: NOTES,
       checks,
       raw: { one, three, ratio, soaked },
     };
