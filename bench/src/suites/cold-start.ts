@@ -90,21 +90,8 @@ interface Contender {
   times: number[];
 }
 
-async function measure(quick: boolean): Promise<SuiteResult> {
-  if (!existsSync(CLI_BIN))
-    throw new Error(
-      `cold-start runs the built CLI: ${CLI_BIN} is missing (pnpm turbo build --filter @agent/cli...)`,
-    );
-  const runs = quick ? 2 : 25;
-  let firstRequestAt: number | undefined;
-  const server = await startModelServer({
-    handler: () => {
-      firstRequestAt ??= performance.now();
-      return finalReport('ok');
-    },
-  });
-  const ws = workspace(server.url);
-  const runArgs = ['run', ws.file, 'Say ok.', '--config', join(ws.dir, 'agent.json')];
+/** This build's three agents (the first is the one the target is about), then each other checkout's. */
+function cliContenders(ws: Workspace, runArgs: string[]): Contender[] {
   const clis: Contender[] = [
     { label: '`agent run` (spawn to first request)', args: [CLI_BIN, ...runArgs], times: [] },
     {
@@ -122,6 +109,25 @@ async function measure(quick: boolean): Promise<SuiteResult> {
     const bin = join(other.dir, 'apps', 'cli', 'dist', 'agent.js');
     clis.push({ label: `\`agent run\` of ${other.label}`, args: [bin, ...runArgs], times: [] });
   }
+  return clis;
+}
+
+async function measure(quick: boolean): Promise<SuiteResult> {
+  if (!existsSync(CLI_BIN))
+    throw new Error(
+      `cold-start runs the built CLI: ${CLI_BIN} is missing (pnpm turbo build --filter @agent/cli...)`,
+    );
+  const runs = quick ? 2 : 25;
+  let firstRequestAt: number | undefined;
+  const server = await startModelServer({
+    handler: () => {
+      firstRequestAt ??= performance.now();
+      return finalReport('ok');
+    },
+  });
+  const ws = workspace(server.url);
+  const runArgs = ['run', ws.file, 'Say ok.', '--config', join(ws.dir, 'agent.json')];
+  const clis = cliContenders(ws, runArgs);
   const floor: number[] = [];
   const checks: BenchCheck[] = [];
   const options = { cwd: ws.dir, env: ws.env };
