@@ -40,6 +40,52 @@ async function packOurs(root: string, dest: string): Promise<string[]> {
   return packAll(workspaceClosure(join(root, 'packages'), OURS).values(), dest);
 }
 
+/** Ours with openai, with the tokenizer too, and alone; then the two contenders with their peers. */
+function installRows(tarballs: string[]): Row[] {
+  const openai = `openai@${versionOf('openai')}`;
+  const tokenizer = `gpt-tokenizer@${versionOf('gpt-tokenizer')}`;
+  return [
+    { label: '@agent/core + @agent/providers + openai', specs: [...tarballs, openai], contender: true },
+    {
+      label: '... + gpt-tokenizer (exact OpenAI token counts)',
+      specs: [...tarballs, openai, tokenizer],
+      contender: false,
+    },
+    {
+      label: '@agent/core + @agent/providers alone (no SDK: no model calls)',
+      specs: tarballs,
+      contender: false,
+    },
+    {
+      label: '@openai/agents (+ zod, its peer)',
+      specs: [`@openai/agents@${versionOf('@openai/agents')}`, `zod@${versionOf('zod')}`],
+      contender: true,
+    },
+    {
+      label: 'ai + @ai-sdk/openai (+ zod, their peer)',
+      specs: [
+        `ai@${versionOf('ai')}`,
+        `@ai-sdk/openai@${versionOf('@ai-sdk/openai')}`,
+        `zod@${versionOf('zod')}`,
+      ],
+      contender: true,
+    },
+  ];
+}
+
+/** Packs ours from each other checkout (`BENCH_COMPARE`) and puts its rows after ours alone. */
+async function addOtherCheckouts(rows: Row[], dir: string): Promise<void> {
+  for (const [index, other] of otherCheckouts().entries()) {
+    const theirs = await packOurs(other.dir, join(dir, `tarballs-other-${index}`));
+    rows.splice(3 + index, 0, {
+      label: `@agent/core + @agent/providers of ${other.label}`,
+      specs: theirs,
+      contender: false,
+      other: true,
+    });
+  }
+}
+
 async function measure(quick: boolean): Promise<SuiteResult> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-install-size-'));
   const checks: BenchCheck[] = [];
@@ -59,44 +105,8 @@ async function measure(quick: boolean): Promise<SuiteResult> {
       );
       return { tables: [], notes, checks, raw: { tarballs } };
     }
-    const openai = `openai@${versionOf('openai')}`;
-    const tokenizer = `gpt-tokenizer@${versionOf('gpt-tokenizer')}`;
-    const rows: Row[] = [
-      { label: '@agent/core + @agent/providers + openai', specs: [...tarballs, openai], contender: true },
-      {
-        label: '... + gpt-tokenizer (exact OpenAI token counts)',
-        specs: [...tarballs, openai, tokenizer],
-        contender: false,
-      },
-      {
-        label: '@agent/core + @agent/providers alone (no SDK: no model calls)',
-        specs: tarballs,
-        contender: false,
-      },
-      {
-        label: '@openai/agents (+ zod, its peer)',
-        specs: [`@openai/agents@${versionOf('@openai/agents')}`, `zod@${versionOf('zod')}`],
-        contender: true,
-      },
-      {
-        label: 'ai + @ai-sdk/openai (+ zod, their peer)',
-        specs: [
-          `ai@${versionOf('ai')}`,
-          `@ai-sdk/openai@${versionOf('@ai-sdk/openai')}`,
-          `zod@${versionOf('zod')}`,
-        ],
-        contender: true,
-      },
-    ];
-    for (const [index, other] of otherCheckouts().entries()) {
-      const theirs = await packOurs(other.dir, join(dir, `tarballs-other-${index}`));
-      rows.splice(3 + index, 0, {
-        label: `@agent/core + @agent/providers of ${other.label}`,
-        specs: theirs,
-        contender: false,
-        other: true,
-      });
-    }
+    const rows = installRows(tarballs);
+    await addOtherCheckouts(rows, dir);
     for (const [index, row] of rows.entries())
       row.installed = await installInto(join(dir, `project-${index}`), row.specs);
     checks.push(...(await peerChecks(join(dir, 'project-0'), join(dir, 'project-1'))));
