@@ -20,16 +20,57 @@ export interface ServerProcess {
   close(): Promise<void>;
 }
 
+/** The server's `held` messages matched with `waitHeld` calls, whichever comes first. */
+class HeldPhases {
+  private readonly waiting = new Map<string, () => void>();
+  private readonly early = new Set<string>();
+
+  /** The server says `phase` is held. */
+  arrived(phase: string): void {
+    const waiter = this.waiting.get(phase);
+    if (waiter === undefined) this.early.add(phase);
+    else waiter();
+  }
+
+  wait(phase: string): Promise<void> {
+    if (this.early.delete(phase)) return Promise.resolve();
+    return new Promise<void>((resolve) =>
+      this.waiting.set(phase, () => {
+        this.waiting.delete(phase);
+        resolve();
+      }),
+    );
+  }
+}
+
+/** The next message of one kind from the server, for one caller at a time. */
+class NextMessage<T> {
+  private waiter: ((value: T) => void) | undefined;
+
+  /** Resolves with what the next `arrived` brings. */
+  next(): Promise<T> {
+    return new Promise<T>((resolve) => {
+      this.waiter = (value) => {
+        this.waiter = undefined;
+        resolve(value);
+      };
+    });
+  }
+
+  arrived(value: T): void {
+    this.waiter?.(value);
+  }
+}
+
 export async function startServerProcess(): Promise<ServerProcess> {
   const child: ChildProcess = fork(SERVER_SCRIPT, [], {
     cwd: BENCH_DIR,
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
-  const held = new Map<string, () => void>();
-  const heldEarly = new Set<string>();
-  let tokensWaiter: ((requests: RequestAdditions[]) => void) | undefined;
-  let startedWaiter: (() => void) | undefined;
+  const held = new HeldPhases();
+  const tokens = new NextMessage<RequestAdditions[]>();
+  const tokensStarted = new NextMessage<void>();
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = await new Promise<string>((resolve, reject) => {
     child.once('exit', (code) =>
@@ -37,50 +78,26 @@ export async function startServerProcess(): Promise<ServerProcess> {
     );
     child.on('message', (message: ServerMessage) => {
       if (message.type === 'listening') resolve(message.url);
-      else if (message.type === 'tokens') tokensWaiter?.(message.requests);
-      else if (message.type === 'tokens-started') startedWaiter?.();
-      else if (message.type === 'held') {
-        const waiter = held.get(message.phase);
-        if (waiter === undefined) heldEarly.add(message.phase);
-        else waiter();
-      }
+      else if (message.type === 'tokens') tokens.arrived(message.requests);
+      else if (message.type === 'tokens-started') tokensStarted.arrived();
+      else if (message.type === 'held') held.arrived(message.phase);
     });
   });
+  const send = (command: ServerCommand) => child.send(command);
   return {
     baseURL: `${url}/v1`,
-    waitHeld(phase) {
-      if (heldEarly.delete(phase)) return Promise.resolve();
-      return new Promise<void>((resolve) =>
-        held.set(phase, () => {
-          held.delete(phase);
-          resolve();
-        }),
-      );
-    },
+    waitHeld: (phase) => held.wait(phase),
     release(phase) {
-      const command: ServerCommand = { type: 'release', phase };
-      child.send(command);
+      send({ type: 'release', phase });
     },
     startTokens() {
-      const command: ServerCommand = { type: 'tokens-start' };
-      const started = new Promise<void>((resolve) => {
-        startedWaiter = () => {
-          startedWaiter = undefined;
-          resolve();
-        };
-      });
-      child.send(command);
+      const started = tokensStarted.next();
+      send({ type: 'tokens-start' });
       return started;
     },
     stopTokens() {
-      const command: ServerCommand = { type: 'tokens-stop' };
-      const reply = new Promise<RequestAdditions[]>((resolve) => {
-        tokensWaiter = (requests) => {
-          tokensWaiter = undefined;
-          resolve(requests);
-        };
-      });
-      child.send(command);
+      const reply = tokens.next();
+      send({ type: 'tokens-stop' });
       return reply;
     },
     async close() {
