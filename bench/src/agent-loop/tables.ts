@@ -71,68 +71,99 @@ export function contendersTable(input: ReportInput): BenchTable {
   };
 }
 
-export function figureTables(
-  input: ReportInput,
-  plan: { cpuRuns: string; memoryRuns: string },
-): BenchTable[] {
-  const { figures, turns, counts } = input;
-  const raw = find(figures, RAW_LOOP_ID);
-  const maxTurns = Math.max(...turns);
-  const maxCount = Math.max(...counts);
+/** How many runs each figure is a median of, as the captions say it. */
+export interface RunsText {
+  cpuRuns: string;
+  memoryRuns: string;
+}
+
+/** What every figure table reads: the figures, the raw loop's (the ratios' floor), the largest N and K. */
+interface FigureScope {
+  input: ReportInput;
+  runs: RunsText;
+  raw: Figures | undefined;
+  maxTurns: number;
+  maxCount: number;
+}
+
+function cpuTable({ input, runs, raw }: FigureScope): BenchTable {
+  const { figures, turns } = input;
+  return {
+    caption: `CPU per turn, ms of the contender's process (median (min-max); ${runs.cpuRuns}); a turn is one model call and the work after it. "x raw-loop" is the median (min-max) of the ratios of runs made back to back`,
+    columns: ['contender', ...turns.map((n) => `N=${n}`), ...turns.map((n) => `x raw-loop, N=${n}`)],
+    rows: figures.map((f) => [
+      label(f.id),
+      ...turns.map((n) => cell(f.cpuPerTurnMs.get(n), 3)),
+      ...turns.map((n) => pairedCell(f.cpuPerTurnRuns.get(n), raw?.cpuPerTurnRuns.get(n))),
+    ]),
+  };
+}
+
+function wallTable({ input, runs, raw, maxTurns }: FigureScope): BenchTable {
+  const { figures, turns } = input;
+  return {
+    caption: `Wall time per session, ms (median (min-max); ${runs.cpuRuns})`,
+    columns: ['contender', ...turns.map((n) => `N=${n}`), `x raw-loop, N=${maxTurns}`],
+    rows: figures.map((f) => [
+      label(f.id),
+      ...turns.map((n) => cell(f.wallPerSessionMs.get(n), 1)),
+      times(ratio(f.wallPerSessionMs.get(maxTurns), raw?.wallPerSessionMs.get(maxTurns))),
+    ]),
+  };
+}
+
+function memoryTable({ input, runs, raw, maxCount }: FigureScope): BenchTable {
+  const { figures, counts } = input;
   const rawHeap = raw?.heapPerSessionKB.get(maxCount)?.median ?? Number.NaN;
-  return [
-    {
-      caption: `CPU per turn, ms of the contender's process (median (min-max); ${plan.cpuRuns}); a turn is one model call and the work after it. "x raw-loop" is the median (min-max) of the ratios of runs made back to back`,
-      columns: ['contender', ...turns.map((n) => `N=${n}`), ...turns.map((n) => `x raw-loop, N=${n}`)],
-      rows: figures.map((f) => [
+  return {
+    caption: `Memory per concurrent in-flight session, KB (median (min-max); ${runs.memoryRuns})`,
+    columns: [
+      'contender',
+      ...counts.map((k) => `heap, K=${k}`),
+      ...counts.map((k) => `RSS, K=${k}`),
+      `heap above raw-loop, K=${maxCount}`,
+    ],
+    rows: figures.map((f) => [
+      label(f.id),
+      ...counts.map((k) => cell(f.heapPerSessionKB.get(k), 1)),
+      ...counts.map((k) => cell(f.rssPerSessionKB.get(k), 1)),
+      formatNumber((f.heapPerSessionKB.get(maxCount)?.median ?? Number.NaN) - rawHeap, 1),
+    ]),
+  };
+}
+
+function eventsTable({ input, runs, raw, maxTurns }: FigureScope): BenchTable {
+  const { figures, turns } = input;
+  return {
+    caption: `Streamed events per second of session wall time (median (min-max); ${runs.cpuRuns})`,
+    columns: [
+      'contender',
+      `events per session, N=${maxTurns}`,
+      ...turns.map((n) => `events/s, N=${n}`),
+      `x raw-loop, N=${maxTurns}`,
+    ],
+    rows: figures.map((f) => {
+      const streams = input.contenders.find((c) => c.id === f.id)?.streams ?? true;
+      return [
         label(f.id),
-        ...turns.map((n) => cell(f.cpuPerTurnMs.get(n), 3)),
-        ...turns.map((n) => pairedCell(f.cpuPerTurnRuns.get(n), raw?.cpuPerTurnRuns.get(n))),
-      ]),
-    },
-    {
-      caption: `Wall time per session, ms (median (min-max); ${plan.cpuRuns})`,
-      columns: ['contender', ...turns.map((n) => `N=${n}`), `x raw-loop, N=${maxTurns}`],
-      rows: figures.map((f) => [
-        label(f.id),
-        ...turns.map((n) => cell(f.wallPerSessionMs.get(n), 1)),
-        times(ratio(f.wallPerSessionMs.get(maxTurns), raw?.wallPerSessionMs.get(maxTurns))),
-      ]),
-    },
-    {
-      caption: `Memory per concurrent in-flight session, KB (median (min-max); ${plan.memoryRuns})`,
-      columns: [
-        'contender',
-        ...counts.map((k) => `heap, K=${k}`),
-        ...counts.map((k) => `RSS, K=${k}`),
-        `heap above raw-loop, K=${maxCount}`,
-      ],
-      rows: figures.map((f) => [
-        label(f.id),
-        ...counts.map((k) => cell(f.heapPerSessionKB.get(k), 1)),
-        ...counts.map((k) => cell(f.rssPerSessionKB.get(k), 1)),
-        formatNumber((f.heapPerSessionKB.get(maxCount)?.median ?? Number.NaN) - rawHeap, 1),
-      ]),
-    },
-    {
-      caption: `Streamed events per second of session wall time (median (min-max); ${plan.cpuRuns})`,
-      columns: [
-        'contender',
-        `events per session, N=${maxTurns}`,
-        ...turns.map((n) => `events/s, N=${n}`),
-        `x raw-loop, N=${maxTurns}`,
-      ],
-      rows: figures.map((f) => {
-        const streams = input.contenders.find((c) => c.id === f.id)?.streams ?? true;
-        return [
-          label(f.id),
-          streams ? formatNumber(f.eventsPerSession.get(maxTurns) ?? Number.NaN, 0) : 'n/a',
-          ...turns.map((n) => (streams ? cell(f.eventsPerSecond.get(n), 0) : 'n/a (not streamed)')),
-          streams ? times(ratio(f.eventsPerSecond.get(maxTurns), raw?.eventsPerSecond.get(maxTurns))) : 'n/a',
-        ];
-      }),
-    },
-  ];
+        streams ? formatNumber(f.eventsPerSession.get(maxTurns) ?? Number.NaN, 0) : 'n/a',
+        ...turns.map((n) => (streams ? cell(f.eventsPerSecond.get(n), 0) : 'n/a (not streamed)')),
+        streams ? times(ratio(f.eventsPerSecond.get(maxTurns), raw?.eventsPerSecond.get(maxTurns))) : 'n/a',
+      ];
+    }),
+  };
+}
+
+/** CPU per turn, wall time per session, memory per session and streamed events per second. */
+export function figureTables(input: ReportInput, runs: RunsText): BenchTable[] {
+  const scope: FigureScope = {
+    input,
+    runs,
+    raw: find(input.figures, RAW_LOOP_ID),
+    maxTurns: Math.max(...input.turns),
+    maxCount: Math.max(...input.counts),
+  };
+  return [cpuTable(scope), wallTable(scope), memoryTable(scope), eventsTable(scope)];
 }
 
 /**

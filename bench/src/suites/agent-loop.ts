@@ -21,6 +21,7 @@ import {
   MEMORY_TARGET_KB,
   profileTables,
   type ReportInput,
+  type RunsText,
   ratioTable,
   targets,
   targetsTable,
@@ -90,7 +91,7 @@ function warningNotes(data: readonly ContenderData[]): string[] {
   return list;
 }
 
-function runsText(plan: AgentLoopPlan): { cpuRuns: string; memoryRuns: string } {
+function runsText(plan: AgentLoopPlan): RunsText {
   const first = plan.cpu[0]!;
   const sessions = plan.cpu.map((c) => `${c.sessions} (N=${c.turns})`).join(', ');
   return {
