@@ -8,13 +8,8 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { type CacheStoreConfig, createCache, openCacheBackend } from '@agent/cache';
 import { createAgentRunner } from '@agent/runtime';
-import {
-  finalReport,
-  type ModelServer,
-  type RedisServer,
-  startModelServer,
-  startRedisServer,
-} from '@agent/testkit';
+import type { ModelServer, RedisServer } from '@agent/testkit';
+import { finalReport, startModelServer, startRedisServer } from '@agent/testkit';
 import { formatNumber, percentile } from '../harness/measure.js';
 import type { BenchCheck, BenchSuite, BenchTable, SuiteResult } from '../harness/types.js';
 
