@@ -158,6 +158,7 @@ async function soak(sessions: number, killEveryMs: number): Promise<Soaked> {
       jobsLeft: await fleet.jobsLeft(),
     };
   } finally {
+    // Already stopped unless the load failed; then close() ends the workers it would restart.
     void killer.stop();
     await fleet.close();
   }
