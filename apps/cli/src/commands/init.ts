@@ -1,5 +1,14 @@
-import { lstatSync, mkdirSync, rmdirSync, type Stats, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  rmdirSync,
+  type Stats,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { errorMessage } from '@agent/protocol/util';
 import { usageError } from '../cli-error.js';
 import { CLI_EXIT, type CliExitCode } from '../exit-codes.js';
@@ -82,7 +91,7 @@ function writeProject(target: string, shown: string, files: readonly ProjectFile
   try {
     for (const file of files) {
       const path = join(target, ...file.path.split('/'));
-      madeDirs.push(...makeDirectory(dirname(path)));
+      makeDirectory(dirname(path), madeDirs);
       writeFileSync(path, file.content, { flag: 'wx', mode: file.mode });
       written.push(path);
     }
@@ -103,16 +112,21 @@ function quietly(remove: () => void): void {
   }
 }
 
-/** Makes `dir` and its missing parents; returns those it made, outermost first. */
-function makeDirectory(dir: string): string[] {
-  const first = mkdirSync(dir, { recursive: true });
-  if (first === undefined) return [];
-  const made = [dir];
-  for (let path = dir; path !== first && path.startsWith(`${first}${sep}`); ) {
-    path = dirname(path);
-    made.unshift(path);
+/**
+ * Makes `dir` and its missing parents, outermost first, adding each to `made` as it goes (so a
+ * failure half-way is undone too). One level at a time: Node's `recursive` mkdir never returns
+ * under /proc, where the kernel answers ENOENT for a folder it will not make.
+ */
+function makeDirectory(dir: string, made: string[]): void {
+  const missing: string[] = [];
+  for (let path = dir; !existsSync(path); path = dirname(path)) {
+    missing.unshift(path);
+    if (dirname(path) === path) break;
   }
-  return made;
+  for (const path of missing) {
+    mkdirSync(path);
+    made.push(path);
+  }
 }
 
 function describeFsError(error: unknown): string {
