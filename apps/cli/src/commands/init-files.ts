@@ -1,6 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { errorMessage } from '@agent/protocol/util';
+import { CliError } from '../cli-error.js';
+import { CLI_EXIT } from '../exit-codes.js';
 import { version } from '../main.js';
 
 /** One file of a new project: where it goes, what it holds, and a line for the listing. */
@@ -45,7 +49,7 @@ const TEMPLATE_FILES: ReadonlyArray<{ template: string; path: string; mode?: num
 export function projectFiles(dir: string): ProjectFile[] {
   const files: ProjectFile[] = TEMPLATE_FILES.map((file) => ({
     path: file.path,
-    content: readFileSync(new URL(file.template, TEMPLATES), 'utf8'),
+    content: readTemplate(file.template),
     mode: file.mode ?? 0o644,
     about: file.about,
   }));
@@ -57,6 +61,18 @@ export function projectFiles(dir: string): ProjectFile[] {
     about: `npm test runs the test; @agent/cli ${versions.cli}, @agent/testkit ${versions.testkit}`,
   });
   return files;
+}
+
+function readTemplate(name: string): string {
+  const url = new URL(name, TEMPLATES);
+  try {
+    return readFileSync(url, 'utf8');
+  } catch (error) {
+    throw new CliError(
+      `the project templates are missing from this installation (${fileURLToPath(url)}: ${errorMessage(error)}); reinstall @agent/cli`,
+      CLI_EXIT.internal,
+    );
+  }
 }
 
 /** The version of the `@agent/testkit` this CLI runs with (it may differ from the CLI's own). */
