@@ -1,6 +1,7 @@
 import { OUTPUT_FORMATS } from '@agent/protocol';
 import { Command } from 'commander';
 import { demoCommand } from './commands/demo.js';
+import { initCommand } from './commands/init.js';
 import { inspectCommand } from './commands/inspect.js';
 import { listCommand } from './commands/list.js';
 import { mcpListCommand, mcpLoginCommand, mcpLogoutCommand } from './commands/mcp.js';
@@ -37,6 +38,15 @@ export function buildProgram(setCode: (code: CliExitCode) => void): Command {
   addResumeCommand(program, wiring);
   addReadingCommands(program, wiring);
   addMcpCommands(program, wiring);
+  program
+    .command('init')
+    .description(
+      'start a project: agent.json (keys read from the environment), an agent, its test, package.json; overwrites nothing',
+    )
+    .argument('[dir]', 'the project directory, created when missing (default: the current directory)')
+    .action(async (dir: string | undefined) => {
+      setCode(await initCommand(dir, wiring.io));
+    });
   observability(
     program
       .command('demo')
