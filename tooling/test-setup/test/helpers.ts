@@ -30,14 +30,15 @@ export function executable(path: string, text = '#!/bin/sh\nexit 0\n'): void {
  * A checkout with nothing but the test setup's scripts (no tooling/conformance/node_modules),
  * and a bin directory holding only `node`: a bare machine, as far as the preflight can tell.
  */
-export function bareMachine(): { repo: string; bin: string; preflight: string } {
+export function bareMachine(): { repo: string; bin: string; preflight: string; runner: string } {
   const root = tempDir('bare-machine-');
   const repo = join(root, 'repo');
   cpSync(SRC_DIR, join(repo, 'tooling', 'test-setup', 'src'), { recursive: true });
   const bin = join(root, 'bin');
   mkdirSync(bin);
   symlinkSync(process.execPath, join(bin, 'node'));
-  return { repo, bin, preflight: join(repo, 'tooling', 'test-setup', 'src', 'preflight.mjs') };
+  const src = join(repo, 'tooling', 'test-setup', 'src');
+  return { repo, bin, preflight: join(src, 'preflight.mjs'), runner: join(src, 'run.mjs') };
 }
 
 export interface Run {

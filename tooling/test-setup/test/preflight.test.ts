@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { skipUnless } from '../../vitest/skip.js';
 import { REQUIREMENTS } from '../src/requirements.mjs';
-import { bareMachine, executable, runNode } from './helpers.js';
+import { bareMachine, executable, REPO, runNode } from './helpers.js';
 
 const PROGRAMS = REQUIREMENTS.flatMap((r) => (r.program === undefined ? [] : [r.program]));
 const CONFORMANCE_FILES = REQUIREMENTS.flatMap((r) =>
@@ -27,9 +27,12 @@ function machineWith(absent: string[] = []) {
 }
 
 describe('the preflight on a machine without what the tests need', () => {
-  test('stops in seconds with one message: each missing thing, what needs it, the commands that install it', () => {
+  test('pnpm test stops in seconds with one message: each missing thing, what needs it, the commands that install it', () => {
     const machine = machineWith([...PROGRAMS, 'chromium', 'conformance']);
-    const run = runNode(machine.preflight, [], { ...machine.env, AGENT_TEST_NO_INSTALL: '1' });
+    // The runner of `pnpm test`, whose first step is the preflight.
+    const scripts = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')).scripts;
+    expect(scripts.test).toBe('node tooling/test-setup/src/run.mjs');
+    const run = runNode(machine.runner, [], { ...machine.env, AGENT_TEST_NO_INSTALL: '1' });
     expect(run.code).toBe(1);
     expect(run.ms).toBeLessThan(5_000);
     expect(run.stdout).toBe('');
