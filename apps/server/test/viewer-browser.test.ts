@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import { finalReport, toolCall } from '@agent/testkit';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requires } from '../../../tooling/vitest/skip.js';
 import { type RunningServer, startServer } from './helpers.js';
 import {
   ARTIFACTS,
   CHROMIUM,
   CHROMIUM_ARGS,
-  HAS_CHROMIUM,
   promptOf,
   restRun,
   type ViewerAgents,
@@ -29,11 +29,7 @@ const held = new Promise<void>((resolve) => {
   release = resolve;
 });
 
-const title = HAS_CHROMIUM
-  ? 'the viewer in a browser'
-  : `the viewer in a browser (skipped: no chromium at ${CHROMIUM}; apt-get install -y chromium, or set CHROMIUM_PATH)`;
-
-describe.skipIf(!HAS_CHROMIUM)(title, () => {
+describe('the viewer in a browser', requires('chromium'), () => {
   beforeAll(async () => {
     agents = await viewerAgents(async (request) => {
       const prompt = promptOf(request);

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,10 +8,10 @@ import {
   type ScriptedAnswer,
   startModelServer,
 } from '@agent/testkit';
+import { chromiumPath } from '../../../tooling/test-setup/src/requirements.mjs';
 
-/** Debian's chromium, which the browser tests drive (`apt-get install -y chromium`). */
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-export const HAS_CHROMIUM = existsSync(CHROMIUM);
+/** Debian's chromium (or CHROMIUM_PATH), which the browser tests drive (`requires('chromium')`). */
+export const CHROMIUM = chromiumPath();
 
 /** Where the browser tests keep their screenshots (gitignored `test-results/`). */
 export const ARTIFACTS = fileURLToPath(new URL('../test-results/viewer/', import.meta.url));

@@ -8,12 +8,12 @@ import { createAgentRunner } from '@agent/runtime';
 import { finalReport, toolCall } from '@agent/testkit';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requires } from '../../../tooling/vitest/skip.js';
 import { type RunningServer, startServer } from './helpers.js';
 import {
   ARTIFACTS,
   CHROMIUM,
   CHROMIUM_ARGS,
-  HAS_CHROMIUM,
   promptOf,
   restRun,
   type ViewerAgents,
@@ -25,10 +25,6 @@ const FINDINGS = '# Findings\n\n- one thing\n- **two** things';
 let agents: ViewerAgents;
 let browser: Browser;
 const servers: RunningServer[] = [];
-
-const title = HAS_CHROMIUM
-  ? 'the viewer reads persistence.sessionsDir'
-  : `the viewer reads persistence.sessionsDir (skipped: no chromium at ${CHROMIUM}; apt-get install -y chromium, or set CHROMIUM_PATH)`;
 
 async function serve(): Promise<RunningServer> {
   const server = await startServer(
@@ -45,7 +41,7 @@ async function stop(server: RunningServer): Promise<void> {
   await server.exited;
 }
 
-describe.skipIf(!HAS_CHROMIUM)(title, () => {
+describe('the viewer reads persistence.sessionsDir', requires('chromium'), () => {
   beforeAll(async () => {
     agents = await viewerAgents((request) => {
       const prompt = promptOf(request);

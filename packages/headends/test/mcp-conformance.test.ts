@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requires } from '../../../tooling/vitest/skip.js';
 import { createMcpHeadend, type ServedHeadend, serve } from '../src/index.js';
 import { echoAnswer, startAgents, type TestAgents } from './helpers/agents.js';
 
@@ -10,7 +10,6 @@ const run = promisify(execFile);
 const tooling = fileURLToPath(new URL('../../../tooling/conformance/', import.meta.url));
 const node22 = `${tooling}node_modules/.bin/node`;
 const cli = `${tooling}node_modules/@modelcontextprotocol/conformance/dist/index.js`;
-const installed = existsSync(node22) && existsSync(cli);
 
 /** The server scenarios that apply to a tools-only server with logging (see docs/headends.md). */
 export const SCENARIOS = [
@@ -26,8 +25,9 @@ export const SCENARIOS = [
 let agents: TestAgents;
 let server: ServedHeadend;
 
-describe.skipIf(!installed)(
+describe(
   'MCP conformance suite (server scenarios) against the Streamable HTTP headend',
+  requires('conformance'),
   () => {
     beforeAll(async () => {
       // server-sse-polling calls a tool named test_reconnection (here an agent of that name) and

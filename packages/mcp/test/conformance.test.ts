@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { basename, dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requires } from '../../../tooling/vitest/skip.js';
 import { driveScenario } from './conformance-driver.js';
 import { FIXTURES, tempDir } from './helpers.js';
 
@@ -10,7 +11,6 @@ import { FIXTURES, tempDir } from './helpers.js';
 const TOOLING = resolve(import.meta.dirname, '../../../tooling/conformance');
 const NODE22 = join(TOOLING, 'node_modules/.bin/node');
 const CLI = join(TOOLING, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
-const installed = existsSync(join(TOOLING, 'node_modules'));
 
 /** The client scenarios that apply to a tools client (the others test auth and elicitation). */
 const SCENARIOS = [
@@ -69,7 +69,7 @@ function readChecks(outDir: string, scenario: string): Check[] {
   return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Check[]) : [];
 }
 
-describe.skipIf(!installed)('MCP conformance suite, client scenarios', () => {
+describe('MCP conformance suite, client scenarios', requires('conformance'), () => {
   const out = tempDir('mcp-conformance-');
   let relay: Server;
   let relayUrl = '';

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
+import { skipUnless } from '../../../tooling/vitest/skip.js';
 import { watchdogScript } from '../src/transports/process-group.js';
 import { eventually, FIXTURES, isAlive } from './helpers.js';
 
@@ -32,22 +33,26 @@ async function host(mode?: 'untrack'): Promise<{ child: ChildProcess; pids: numb
   return { child, pids };
 }
 
-describe.skipIf(process.platform === 'win32')('the process-group watchdog', () => {
-  it('stops a tree that ignores SIGTERM when its host is killed with SIGKILL', async () => {
-    const { child, pids } = await host();
-    expect(pids.every(isAlive)).toBe(true);
-    const killed = Date.now();
-    child.kill('SIGKILL');
-    // SIGTERM first (ignored here), SIGKILL after the 1.5 s grace.
-    expect(await eventually(() => !pids.some(isAlive), 10_000)).toBe(true);
-    expect(Date.now() - killed).toBeGreaterThanOrEqual(1_000);
-  });
+describe(
+  'the process-group watchdog',
+  skipUnless(process.platform !== 'win32', 'process groups and SIGKILL are POSIX; Windows has neither'),
+  () => {
+    it('stops a tree that ignores SIGTERM when its host is killed with SIGKILL', async () => {
+      const { child, pids } = await host();
+      expect(pids.every(isAlive)).toBe(true);
+      const killed = Date.now();
+      child.kill('SIGKILL');
+      // SIGTERM first (ignored here), SIGKILL after the 1.5 s grace.
+      expect(await eventually(() => !pids.some(isAlive), 10_000)).toBe(true);
+      expect(Date.now() - killed).toBeGreaterThanOrEqual(1_000);
+    });
 
-  it('leaves alone a group its host said it stopped itself', async () => {
-    const { child, pids } = await host('untrack');
-    child.kill('SIGKILL');
-    // Long enough for a watchdog that still listed the group to have killed it.
-    await new Promise((resolve) => setTimeout(resolve, 3_000));
-    expect(pids.every(isAlive)).toBe(true);
-  });
-});
+    it('leaves alone a group its host said it stopped itself', async () => {
+      const { child, pids } = await host('untrack');
+      child.kill('SIGKILL');
+      // Long enough for a watchdog that still listed the group to have killed it.
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      expect(pids.every(isAlive)).toBe(true);
+    });
+  },
+);

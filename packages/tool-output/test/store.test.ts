@@ -4,6 +4,7 @@ import * as nodeFs from 'node:fs/promises';
 import { join } from 'node:path';
 import { AgentError } from '@agent/protocol';
 import { describe, expect, test } from 'vitest';
+import { skipUnless } from '../../../tooling/vitest/skip.js';
 import { createToolOutputHook } from '../src/index.js';
 import { OWNER_FILE, removeDeadSessionDirs } from '../src/owner.js';
 import { parseElapsed, parseStartTicks } from '../src/process-identity.js';
@@ -167,8 +168,9 @@ describe('store lifecycle', () => {
 });
 
 describe('directories of ended owners', () => {
-  test.runIf(linux)(
+  test(
     'are removed when a store is created; a live owner, this process and foreign directories stay',
+    skipUnless(linux, 'reads start times from /proc/<pid>/stat, which only Linux has'),
     async () => {
       const parent = tempDir();
       const live = await sleeper();
@@ -200,8 +202,9 @@ describe('directories of ended owners', () => {
     },
   );
 
-  test.runIf(linux)(
+  test(
     'every session clears them, one that stores nothing too: a dead pid, and a live pid that started at another time (a reused pid)',
+    skipUnless(linux, 'reads start times from /proc/<pid>/stat, which only Linux has'),
     async () => {
       const parent = tempDir();
       const live = await sleeper();
@@ -225,8 +228,9 @@ describe('directories of ended owners', () => {
     },
   );
 
-  test.runIf(process.platform !== 'win32')(
+  test(
     'without /proc, the start time from ps tells a reused pid from the live owner',
+    skipUnless(process.platform !== 'win32', 'runs ps and sends POSIX signals, which Windows has not'),
     async () => {
       const parent = tempDir();
       const live = await sleeper();

@@ -1,7 +1,7 @@
 import { afterAll, expect, test } from 'vitest';
+import { requires } from '../../../../tooling/vitest/skip.js';
 import {
   agentFile,
-  hasTmux,
   inTmux,
   isolatedEnv,
   removeWorkspaces,
@@ -45,8 +45,9 @@ async function helperWorkspace(steps: Step[]) {
   return { server, ws };
 }
 
-test.skipIf(!hasTmux)(
+test(
   'on a terminal (tmux) the CLI asks y/n with the tool and its arguments; y runs the call',
+  requires('tmux'),
   async () => {
     const { server, ws } = await helperWorkspace([
       callHelper,
@@ -69,8 +70,9 @@ test.skipIf(!hasTmux)(
   },
 );
 
-test.skipIf(!hasTmux)(
+test(
   'on a terminal, n and a reason deny the call: it never runs and the model gets the reason',
+  requires('tmux'),
   async () => {
     const seen: string[] = [];
     const { server, ws } = await helperWorkspace([callHelper, reportSeeing(seen, 'No greeting then.')]);
@@ -93,8 +95,9 @@ test.skipIf(!hasTmux)(
   },
 );
 
-test.skipIf(!hasTmux)(
+test(
   'on a terminal, no answer within --approval-timeout denies the call with a reason saying it timed out',
+  requires('tmux'),
   async () => {
     const seen: string[] = [];
     const { server, ws } = await helperWorkspace([callHelper, reportSeeing(seen, 'Nobody answered.')]);

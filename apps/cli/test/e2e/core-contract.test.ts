@@ -1,10 +1,11 @@
 // What the CLI shows of what the core reports: the provider's words in `result.error`,
 // `finalReport.origin`, and the `tool_started` / `tool_finished` events. These pass with a
 // core that sets them (the core-hardening branch); against an older core they fail.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import type { AgentResult } from '@agent/protocol';
 import { afterAll, describe, expect, it } from 'vitest';
+import { requires } from '../../../../tooling/vitest/skip.js';
 import {
   addMcpServers,
   CLI_BIN,
@@ -83,9 +84,7 @@ describe('a report adopted from plain text', () => {
 });
 
 // util-linux `script` gives the CLI a pseudo-terminal, so it draws the status line.
-const hasScript = spawnSync('script', ['--version'], { encoding: 'utf8' }).status === 0;
-
-describe.skipIf(!hasScript)('the status line', () => {
+describe('the status line', requires('script'), () => {
   it('shows a running MCP tool, from the tool_started event', async () => {
     const { ws, file } = await scriptedAgent(
       [() => ({ toolCalls: [{ name: 'stubborn__wait', arguments: {} }] }), report('waited')],

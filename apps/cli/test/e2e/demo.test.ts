@@ -2,13 +2,18 @@ import { existsSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { skipUnless } from '../../../../tooling/vitest/skip.js';
 import { REPO_DIR, runCli } from './helpers.js';
 
 const demoDir = join(REPO_DIR, 'examples', 'demo');
 const demoPresent = existsSync(join(demoDir, 'agent.json')) && existsSync(join(demoDir, 'script.json'));
+const needsDemo = skipUnless(
+  demoPresent,
+  'examples/demo (agent.json and script.json) is not in this checkout',
+);
 
 describe('agent demo', () => {
-  it.skipIf(!demoPresent)('runs the example with a scripted model and prints its JSON report', async () => {
+  it('runs the example with a scripted model and prints its JSON report', needsDemo, async () => {
     const before = new Set(readdirSync(tmpdir()).filter((name) => name.startsWith('agent-demo-')));
     const result = await runCli(['demo'], { cwd: tmpdir() });
     expect(result.code, result.stderr).toBe(0);
@@ -22,7 +27,7 @@ describe('agent demo', () => {
     expect(after).toEqual([]);
   });
 
-  it.skipIf(!demoPresent)('prints the whole result with --json', async () => {
+  it('prints the whole result with --json', needsDemo, async () => {
     const result = await runCli(['demo', '--json']);
     expect(result.code, result.stderr).toBe(0);
     const parsed = JSON.parse(result.stdout) as { success: boolean; finalReport?: { format: string } };

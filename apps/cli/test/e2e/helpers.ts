@@ -224,9 +224,6 @@ export function isolatedEnv(ws: Workspace): Record<string, string | undefined> {
   return { XDG_CONFIG_HOME: join(ws.dir, 'xdg'), HOME: ws.dir };
 }
 
-/** tmux is on this machine (`.ci/run` installs it): the tests of the interactive terminal run. */
-export const hasTmux = spawnSync('tmux', ['-V'], { encoding: 'utf8' }).status === 0;
-
 /** Runs `agent ARGS` in a detached tmux session; `screen()` is what the terminal shows. */
 export function inTmux(ws: Workspace, args: string[]) {
   const socket = join(ws.dir, 'tmux.sock');

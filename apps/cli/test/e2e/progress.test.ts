@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { requires } from '../../../../tooling/vitest/skip.js';
 import {
   agentFile,
-  hasTmux,
   inTmux,
   isolatedEnv,
   removeWorkspaces,
@@ -34,7 +34,7 @@ async function twoTurnWorkspace(reportDelayMs: number) {
   return { server, ws };
 }
 
-describe.skipIf(!hasTmux)('live progress on a terminal (tmux)', () => {
+describe('live progress on a terminal (tmux)', requires('tmux'), () => {
   it('shows the turn, tokens and model while the model works, and clears it at the end', async () => {
     const { server, ws } = await twoTurnWorkspace(3_000);
     const pane = inTmux(ws, ['run', 'ask.ai', 'What is the answer?']);

@@ -1,5 +1,6 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
+import { requires } from '../../../../tooling/vitest/skip.js';
 import {
   agentFile,
   CLI_BIN,
@@ -11,9 +12,6 @@ import {
 } from './helpers.js';
 
 afterAll(removeWorkspaces);
-
-// util-linux `script` gives the CLI a pseudo-terminal on stdout and stderr.
-const hasScript = spawnSync('script', ['--version'], { encoding: 'utf8' }).status === 0;
 
 function inPty(
   command: string[],
@@ -35,7 +33,7 @@ function inPty(
   });
 }
 
-describe.skipIf(!hasScript)('on a terminal', () => {
+describe('on a terminal', requires('script'), () => {
   const markdown = '# Heading\n\nSome **bold** text.';
 
   it('draws a status line and renders Markdown', async () => {
