@@ -1,4 +1,9 @@
+import { cpSync } from 'node:fs';
 import { defineConfig } from 'tsup';
+
+// `agent demo` runs the files of examples/demo (their one home); the build copies them beside
+// the bundle, so the published package carries them and an installed `agent demo` finds them.
+// Paths are relative to the app's folder, where tsup runs.
 
 export default defineConfig({
   entry: { agent: 'src/agent.ts', 'ai-agent': 'src/ai-agent.ts' },
@@ -7,4 +12,5 @@ export default defineConfig({
   sourcemap: true,
   clean: true,
   target: 'node20',
+  onSuccess: async () => cpSync('../../examples/demo', 'dist/demo', { recursive: true }),
 });

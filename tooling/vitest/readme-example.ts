@@ -74,7 +74,7 @@ export async function runExample(
 }
 
 /** The JavaScript of a TypeScript block: types and type-only imports removed, nothing else. */
-function stripTypes(code: string): string {
+export function stripTypes(code: string): string {
   const { outputText } = ts.transpileModule(code, {
     compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext },
     reportDiagnostics: false,

@@ -10,9 +10,9 @@ import { CLI_EXIT } from '../exit-codes.js';
 export const EXAMPLES_DIR_ENV = 'AGENT_EXAMPLES_DIR';
 
 /**
- * The demo's directory: `$AGENT_EXAMPLES_DIR/demo`, else the first `examples/demo` with an
- * `agent.json` found walking up from the CLI's own file (in the repo: `apps/cli/dist` ->
- * `../../../examples/demo`).
+ * The demo's directory: `$AGENT_EXAMPLES_DIR/demo`, else the copy of `examples/demo` that the
+ * build puts beside the CLI's bundle (`dist/demo`, shipped in the package), so an installed
+ * `agent` finds it as the repository's does.
  */
 export function findDemoDir(env: NodeJS.ProcessEnv, from: string = fileURLToPath(import.meta.url)): string {
   const configured = env[EXAMPLES_DIR_ENV];
@@ -26,16 +26,10 @@ export function findDemoDir(env: NodeJS.ProcessEnv, from: string = fileURLToPath
     }
     return dir;
   }
-  let dir = dirname(from);
-  for (;;) {
-    const candidate = join(dir, 'examples', 'demo');
-    if (existsSync(join(candidate, 'agent.json'))) return candidate;
-    const parent = dirname(dir);
-    if (parent === dir) break;
-    dir = parent;
-  }
+  const shipped = join(dirname(from), 'demo');
+  if (existsSync(join(shipped, 'agent.json'))) return shipped;
   throw new CliError(
-    `cannot find examples/demo above ${dirname(from)}; set ${EXAMPLES_DIR_ENV} to the repository's examples directory`,
+    `no demo beside the CLI (${shipped}/agent.json is missing): rebuild it (pnpm build), or set ${EXAMPLES_DIR_ENV} to a directory holding demo/`,
     CLI_EXIT.configuration,
   );
 }
