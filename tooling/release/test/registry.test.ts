@@ -167,7 +167,7 @@ describe.concurrent('installed from a registry with npm alone', () => {
   });
 
   it(
-    'npm i -g @agent/cli: an agent file runs through its #!/usr/bin/env agent line, and agent demo works',
+    'npm i -g @agent/cli: an agent file runs through its #!/usr/bin/env agent line, agent demo works, and agent init makes a project whose npm test passes',
     async () => {
       const box = sandbox();
       try {
@@ -196,9 +196,19 @@ describe.concurrent('installed from a registry with npm alone', () => {
       const demo = await runIn(box, 'agent', ['demo'], MINUTE);
       expect(JSON.parse(demo.stdout)).toEqual(demoReport(REPO));
       expect(demo.stderr.split('\n')[0]).toMatch(/scripted/);
+      // agent init: a new project whose own `npm test` (the agent against the scripted model)
+      // passes once `npm install` brought @agent/cli and @agent/testkit from the registry.
+      const project = join(box.project, 'my-agent');
+      await runIn(box, 'agent', ['init', project], MINUTE);
+      await timed('init: npm install', () =>
+        runCommand('npm', ['install'], { cwd: project, env: box.env, timeoutMs: INSTALL_TIMEOUT }),
+      );
+      const tested = await runCommand('npm', ['test'], { cwd: project, env: box.env, timeoutMs: 2 * MINUTE });
+      expect(tested.stdout).toMatch(/^# pass 1$/m);
+      expect(tested.stdout).toMatch(/^# fail 0$/m);
       expectNoWorkspaceReferences(box);
     },
-    2 * INSTALL_TIMEOUT + 2 * MINUTE,
+    3 * INSTALL_TIMEOUT + 3 * MINUTE,
   );
 
   it(
