@@ -8,7 +8,7 @@ const noConsole = fileURLToPath(new URL('./no-console.ts', import.meta.url));
 const isolatedHome = fileURLToPath(new URL('./isolated-home.ts', import.meta.url));
 // Every package's run also checks its own src/ for import cycles (docs/architecture.md).
 const importCycles = fileURLToPath(new URL('./import-cycles.test.ts', import.meta.url));
-const conditions = ['@agent/source', 'import', 'module', 'node', 'default'];
+const conditions = ['@agent/source', 'import', 'node', 'default'];
 
 export function libraryTestConfig(options: { timeoutMs?: number; guardConsole?: boolean } = {}) {
   return defineConfig({
