@@ -13,7 +13,7 @@ export const FS_SERVER_BIN = 'agent-fs-mcp';
 
 let fsServerScript: string | null | undefined;
 
-/** Absolute path of `@agent/mcp`'s `agent-fs-mcp` script, when it is installed (and built). */
+/** Absolute path of `@agent/mcp`'s `agent-fs-mcp` bin script (`bin/agent-fs-mcp.js`), when it is installed. */
 export function fsServerScriptPath(): string | undefined {
   if (fsServerScript === undefined) {
     fsServerScript = null;
@@ -34,7 +34,7 @@ export function fsServerScriptPath(): string | undefined {
 
 /**
  * The `McpServerConfig` of a config entry: `type` inferred (stdio with `command`, http with
- * `url`); the bare command `agent-fs-mcp` runs as `node <@agent/mcp>/dist/bin/agent-fs-mcp.js`
+ * `url`); the bare command `agent-fs-mcp` runs as `node <@agent/mcp>/bin/agent-fs-mcp.js`
  * so it works without a global install. Throws for a missing variable or a missing field.
  */
 export function mcpServerConfig(entry: ConfigEntry<McpServerEntry>): McpServerConfig {
