@@ -14,6 +14,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { skipUnless } from '../../../../tooling/vitest/skip.js';
 import { CLI_BIN, REPO_DIR, runCli } from './helpers.js';
 
 // A value no generated file may hold: agent init reads no secret, it writes references.
@@ -156,8 +157,12 @@ describe('agent init', () => {
     expect(readFileSync(join(root, 'taken'), 'utf8')).toBe('a file\n');
   });
 
-  it.skipIf(!canRunUnprivileged)(
-    'says so when it cannot write in the directory, and leaves nothing (skipped when run as root from a directory user nobody cannot read)',
+  it(
+    'says so when it cannot write in the directory, and leaves nothing',
+    skipUnless(
+      canRunUnprivileged,
+      'it runs the CLI as user nobody, who cannot read this checkout (run as root from a directory only root can read, such as a mktemp -d clone)',
+    ),
     async () => {
       const { root, env } = sandbox();
       const locked = join(root, 'locked');
@@ -177,8 +182,9 @@ describe('agent init', () => {
     },
   );
 
-  it.skipIf(!existsSync('/proc/self'))(
-    'ends at once where the kernel will not make the folder (skipped without /proc)',
+  it(
+    'ends at once where the kernel will not make the folder',
+    skipUnless(existsSync('/proc/self'), 'it needs /proc, where the kernel will not make a folder'),
     async () => {
       const { root, env } = sandbox();
       const result = await runCli(['init', '/proc/self/agent-init'], { cwd: root, env, timeoutMs: 15_000 });
