@@ -2,7 +2,7 @@
 // a global prefix of its own (`npm i -g` lands there), the local registry and nothing else,
 // and no trace of the workspace on the PATH.
 import { spawn } from 'node:child_process';
-import { accessSync, constants, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { isInside } from './workspace-references.js';
 
@@ -26,18 +26,6 @@ export interface SandboxSettings {
    * better-sqlite3 compile is a real one, the later ones (same sources) take seconds.
    */
   compilerCache?: string;
-}
-
-/** Whether `name` is an executable file in one of `PATH`'s directories. */
-export function onPath(name: string, path = process.env.PATH ?? ''): boolean {
-  return path.split(delimiter).some((dir) => {
-    try {
-      accessSync(join(dir, name), constants.X_OK);
-      return true;
-    } catch {
-      return false;
-    }
-  });
 }
 
 /** Node's own prefix (`/usr` for `/usr/bin/node`): its headers are in `<prefix>/include/node`. */

@@ -17,12 +17,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { finalReport, toolCall } from '@agent/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findProgram } from '../../test-setup/src/requirements.mjs';
 import { commentedOutputs, readmeBlock, stripTypes } from '../../vitest/readme-example.js';
 import { demoReport, HELLO_ANSWER, MODEL_URL_ENV, writeHelloAgent, writeScript } from '../src/agent-files.js';
 import { dependencyClosure } from '../src/dependency-closure.js';
 import { type InstallLine, readmeInstallLines } from '../src/install-lines.js';
 import { type LocalRegistry, startLocalRegistry } from '../src/local-registry.js';
-import { createSandbox, onPath, runCommand, runIn, runLine, type Sandbox } from '../src/npm-sandbox.js';
+import { createSandbox, runCommand, runIn, runLine, type Sandbox } from '../src/npm-sandbox.js';
 import { publishDirectories } from '../src/publish-directories.js';
 import { type ServerProcess, startServerProcess } from '../src/server-process.js';
 import { publicPackages, REPO } from '../src/workspace-packages.js';
@@ -58,7 +59,7 @@ const otherLines = lines
   .sort((a, b) => Number(compiles(a)) - Number(compiles(b)));
 
 // With ccache, the installs that compile wait for the first one (the CLI's) and reuse its objects.
-const ccache = onPath('ccache');
+const ccache = findProgram('ccache') !== undefined;
 let firstCompileDone: () => void = () => {};
 const firstCompile = new Promise<void>((resolve) => {
   firstCompileDone = resolve;
