@@ -6,8 +6,6 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
-  readdirSync,
-  readFileSync,
   realpathSync,
   rmSync,
   symlinkSync,
@@ -15,10 +13,10 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
+import { REPO_ROOT, workspacePackages } from './workspace-packages.js';
 
-export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export { REPO_ROOT };
 
 /** What a user's project would set, plus the condition that points at workspace sources. */
 const USER_COMPILER_OPTIONS = {
@@ -103,21 +101,4 @@ function dependencyDir(name: string, from: string[]): string | undefined {
     if (existsSync(candidate)) return realpathSync(candidate);
   }
   return undefined;
-}
-
-let workspaceCache: Map<string, string> | undefined;
-
-/** Package name -> directory, for every package of the workspace. */
-export function workspacePackages(): Map<string, string> {
-  if (workspaceCache) return workspaceCache;
-  workspaceCache = new Map();
-  for (const group of ['packages', 'apps']) {
-    for (const entry of readdirSync(join(REPO_ROOT, group), { withFileTypes: true })) {
-      const manifest = join(REPO_ROOT, group, entry.name, 'package.json');
-      if (!entry.isDirectory() || !existsSync(manifest)) continue;
-      const { name } = JSON.parse(readFileSync(manifest, 'utf8')) as { name: string };
-      workspaceCache.set(name, dirname(manifest));
-    }
-  }
-  return workspaceCache;
 }
