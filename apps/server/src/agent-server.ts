@@ -9,6 +9,7 @@ import { CommanderError } from 'commander';
 import { loadAgents, queuedCatalog } from './agent-catalog.js';
 import { nameRouteAgents } from './ai-agent-slack.js';
 import { parseServerArgs } from './cli-options.js';
+import { knownMetricLabels } from './metric-labels.js';
 import { AgentMetrics } from './metrics.js';
 import { type MetricsServer, startMetricsServer } from './metrics-server.js';
 import type { ServerConfig } from './server-config.js';
@@ -124,7 +125,10 @@ async function main(): Promise<number> {
     config.slack = nameRouteAgents(config.slack, config.agents, names);
   }
   for (const note of config.slackNotes ?? []) log(`agent-server: ${note}`);
-  const metrics = config.metrics === undefined ? undefined : new AgentMetrics();
+  const metrics =
+    config.metrics === undefined
+      ? undefined
+      : new AgentMetrics(await knownMetricLabels(config.agents, config.agentConfig));
   const queue = openRunQueue(config);
   const ran = queue === undefined ? agents.catalog : queuedCatalog(agents.catalog, queue);
   const viewer = await startViewer(config, log);

@@ -2,6 +2,7 @@ import type { AgentCatalog, ServedAgent, ServedRunOptions } from '@agent/headend
 import { createCatalog } from '@agent/headends';
 import type { AgentEvent, AgentEventMeta, AgentResult } from '@agent/protocol';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { type KnownLabels, MetricLabels } from './metric-labels.js';
 
 /** What a queue gauge reads at scrape time: a headend's admission (in use, waiting). */
 export interface AdmissionView {
@@ -15,9 +16,13 @@ export interface AdmissionView {
 
 const SECONDS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
 
-/** The server's Prometheus metrics, fed by the events of every run (sub-agents included). */
+/**
+ * The server's Prometheus metrics, fed by the events of every run (sub-agents included). Label
+ * values are the configured names in `known`; anything else is `other` (`MetricLabels`).
+ */
 export class AgentMetrics {
   readonly registry = new Registry();
+  private readonly labels: MetricLabels;
   private readonly admissions: AdmissionView[] = [];
   private readonly llmRequests = this.counter('agent_llm_requests_total', 'LLM requests (attempts)', [
     'provider',
@@ -88,7 +93,8 @@ export class AgentMetrics {
     registers: [this.registry],
   });
 
-  constructor() {
+  constructor(known: KnownLabels) {
+    this.labels = new MetricLabels(known);
     const admissions = this.admissions;
     new Gauge({
       name: 'agent_queue_in_use',
@@ -148,7 +154,7 @@ export class AgentMetrics {
     if (event.type === 'accounting') {
       const entry = event.entry;
       if (entry.type === 'llm') {
-        const labels = { provider: entry.provider, model: entry.model };
+        const labels = this.labels.llm(entry.provider, entry.model);
         this.llmRequests.inc({ ...labels, status: entry.status });
         this.llmLatency.observe(labels, entry.latency / 1000);
         this.llmTokens.inc({ ...labels, type: 'input' }, entry.tokens.inputTokens);
@@ -158,7 +164,7 @@ export class AgentMetrics {
         if (entry.status === 'failed') this.llmErrors.inc({ ...labels, error: errorKind(entry.error) });
         if ((entry.attempt ?? 1) > 1) this.llmRetries.inc(labels);
       } else {
-        const labels = { server: entry.mcpServer, tool: entry.command };
+        const labels = this.labels.tool(entry.mcpServer, entry.command);
         this.toolCalls.inc({ ...labels, status: entry.status });
         this.toolLatency.observe(labels, entry.latency / 1000);
         if (entry.status === 'failed') this.toolErrors.inc({ ...labels, error: errorKind(entry.error) });
@@ -181,7 +187,7 @@ export class AgentMetrics {
   }
 
   private agent(agent: ServedAgent): ServedAgent {
-    const name = agent.info.name;
+    const name = this.labels.agent(agent.info.name);
     const track = async <O extends ServedRunOptions>(
       options: O,
       start: (options: O) => Promise<AgentResult>,

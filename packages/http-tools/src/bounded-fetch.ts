@@ -32,8 +32,9 @@ export function hostKey(url: URL): string {
 }
 
 /**
- * Sends a request with fetch, following redirects by hand and only to `allowed` hosts, and reads
- * at most `maxBytes` bytes of the body (the stream is cancelled past that).
+ * Sends a request with fetch, following redirects by hand and only to `allowed` hosts, never from
+ * https to http, with credentials only on the request's own origin, and reads at most `maxBytes`
+ * bytes of the body (the stream is cancelled past that).
  */
 export async function boundedFetch(
   request: OutgoingRequest,
@@ -56,12 +57,17 @@ export async function boundedFetch(
     if (hop >= options.maxRedirects)
       throw new RedirectRefused(`more than ${options.maxRedirects} redirects (last to ${location})`);
     const next = new URL(location, current.url);
+    // Checked before the host: an allowed host over http would still carry the request in clear.
+    if (current.url.protocol === 'https:' && next.protocol === 'http:')
+      throw new RedirectRefused(
+        `redirect from https to http://${next.host} refused: a redirect may not leave https`,
+      );
     if (!options.allowed.has(hostKey(next)) || (next.protocol !== 'http:' && next.protocol !== 'https:'))
       throw new RedirectRefused(
         `redirect to ${next.protocol}//${next.host} refused: only the hosts this API names may be contacted`,
       );
     const keepsBody = response.status === 307 || response.status === 308;
-    const headers = new Headers(current.headers);
+    const headers = redirectHeaders(current, next);
     if (!keepsBody) headers.delete('content-type');
     current = {
       method: keepsBody || current.method === 'HEAD' ? current.method : 'GET',
@@ -70,6 +76,24 @@ export async function boundedFetch(
       ...(keepsBody && current.body !== undefined ? { body: current.body } : {}),
     };
   }
+}
+
+/** Headers that describe the content, not who asks: the only ones that go to another origin. */
+const CONTENT_HEADERS = ['accept', 'content-type'];
+
+/**
+ * The headers of the next hop. On the same origin (scheme, host and port) all of them; on another
+ * origin only `accept` and `content-type`: credentials (the auth's, the configured headers,
+ * cookies) are for the origin the API names.
+ */
+function redirectHeaders(current: OutgoingRequest, next: URL): Headers {
+  if (next.origin === current.url.origin) return new Headers(current.headers);
+  const headers = new Headers();
+  for (const name of CONTENT_HEADERS) {
+    const value = current.headers.get(name);
+    if (value !== null) headers.set(name, value);
+  }
+  return headers;
 }
 
 async function readBody(

@@ -13,6 +13,7 @@ import { buildRequest } from './build-request.js';
 import { HttpToolsError, redactor } from './errors.js';
 import { checkApiOptions } from './options-check.js';
 import { errorResult, successResult } from './response-text.js';
+import { ArgumentRefused } from './template.js';
 import {
   DEFAULT_MAX_REDIRECTS,
   DEFAULT_MAX_RESPONSE_BYTES,
@@ -134,6 +135,8 @@ export class HttpToolProvider implements ToolProvider {
       if (timeout.aborted && !options.signal.aborted)
         return failure('timeout', `${tool.name}: no answer within ${timeoutMs} ms`);
       if (options.signal.aborted) return failure('aborted', `${tool.name}: the call was cancelled`);
+      if (error instanceof ArgumentRefused)
+        return failure('invalid_arguments', redact(`${tool.name}: ${error.message}`));
       if (error instanceof RedirectRefused || error instanceof HttpToolsError)
         return failure('execution', redact(`${tool.name}: ${error.message}`));
       return failure('transport', redact(`${tool.name}: ${method} failed: ${errorMessage(error)}`));

@@ -14,13 +14,39 @@ function lookup(args: Record<string, unknown>, name: string, where: string): unk
   return value;
 }
 
-/** Fills a URL template: every argument URL-encoded (arrays joined by commas). */
-export function fillUrl(template: string, args: Record<string, unknown>): string {
+/** A call's argument that would change which resource the request names (a dot segment in the path). */
+export class ArgumentRefused extends HttpToolsError {}
+
+/** `.` and `..` (plain or percent-encoded): the URL parser resolves them, climbing the path. */
+const DOT_SEGMENT = /^(?:\.|%2e){1,2}$/i;
+
+function fillPlaceholders(template: string, args: Record<string, unknown>, used: string[]): string {
   return template.replace(PLACEHOLDER, (_match, name: string) => {
+    used.push(name);
     const value = lookup(args, name, 'URL');
     const parts = Array.isArray(value) ? value.map(text) : [text(value)];
     return parts.map(encodeURIComponent).join(',');
   });
+}
+
+/**
+ * Fills a URL template: every argument URL-encoded (arrays joined by commas). A path segment that
+ * an argument makes `.` or `..` is refused (`ArgumentRefused`): `/users/${id}/profile` with `..`
+ * would be `/profile`. The query and fragment are filled as they are (dots mean nothing there).
+ */
+export function fillUrl(template: string, args: Record<string, unknown>): string {
+  const cut = template.search(/[?#]/);
+  const path = cut === -1 ? template : template.slice(0, cut);
+  const filled = path.split('/').map((segment) => {
+    const used: string[] = [];
+    const out = fillPlaceholders(segment, args, used);
+    if (used.length > 0 && DOT_SEGMENT.test(out))
+      throw new ArgumentRefused(
+        `the argument ${used.map((name) => `"${name}"`).join(', ')} makes the path segment ${JSON.stringify(out)}, which would move the request out of the path the tool names: "." and ".." are refused in a path parameter`,
+      );
+    return out;
+  });
+  return filled.join('/') + (cut === -1 ? '' : fillPlaceholders(template.slice(cut), args, []));
 }
 
 /** Fills a header template; undefined when it names an argument that is not set (not sent). */

@@ -69,6 +69,13 @@ export const REQUIREMENTS = [
     neededBy: "apps/cli's tests that go through a shell (tmux's command, a #!/bin/sh wrapper)",
   },
   {
+    id: 'openssl',
+    program: 'openssl',
+    debian: 'openssl',
+    neededBy:
+      "http-tools' test of an https API that redirects to http (a self-signed certificate made at test time)",
+  },
+  {
     id: 'conformance',
     label: 'the MCP conformance suite',
     npmPrefix: CONFORMANCE,

@@ -1,7 +1,7 @@
 import type { AgentEventMeta, ToolProvider } from '@agent/protocol';
 import type { EventListener, RunScope } from '../run-scope.js';
 import type { RunnerContext } from '../session-request.js';
-import { serverIdentity } from './agent-hash.js';
+import { serverIdentity } from './identity.js';
 import { withToolCache } from './tool-cache.js';
 
 /** Something that may name an exposed tool by its MCP name (`McpToolProvider.toolName`). */

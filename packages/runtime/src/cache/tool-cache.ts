@@ -22,7 +22,7 @@ export interface ToolCacheOptions {
   cache: Cache;
   backend: string;
   policy: ToolCachePolicy;
-  /** The server's identity (command, args, URL), part of every key. */
+  /** The server's identity (command, args, URL, credentials' hash), part of every key. */
   identity: unknown;
   /** The MCP name of an exposed tool name (`fs__Read` -> `Read`). */
   toolName: (exposed: string) => string;
@@ -51,7 +51,7 @@ export function withToolCache(provider: ToolProvider, options: ToolCacheOptions)
       let key: string;
       try {
         key = cacheKey({
-          v: 1,
+          v: 2,
           server: provider.id,
           identity: options.identity,
           tool,

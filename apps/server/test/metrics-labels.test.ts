@@ -1,0 +1,90 @@
+// Issue 35: tool names a model invents must not become Prometheus label values (each one would be
+// a series for the life of the process). Only configured tools, servers, agents and models are
+// label values; anything else is counted under `other`.
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { finalReport, startModelServer, toolCalls } from '@agent/testkit';
+import { afterEach, expect, test } from 'vitest';
+import { loadAgents } from '../src/agent-catalog.js';
+import { knownMetricLabels } from '../src/metric-labels.js';
+import { AgentMetrics } from '../src/metrics.js';
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+const INVENTED = Array.from({ length: 30 }, (_, i) => `invented_tool_${i}`);
+const INVENTED_INTERNAL = Array.from({ length: 5 }, (_, i) => `agent__invented_${i}`);
+
+/** Label values of one metric in a scrape (`name{a="x",b="y"} n` lines). */
+function labelValues(text: string, metric: string, label: string): Set<string> {
+  const values = new Set<string>();
+  for (const line of text.split('\n')) {
+    if (!line.startsWith(`${metric}{`)) continue;
+    const found = new RegExp(`[{,]${label}="([^"]*)"`).exec(line);
+    if (found !== null) values.add(found[1]!);
+  }
+  return values;
+}
+
+test('invented tool names are counted under `other`; configured tools, servers, agents and models keep their names', async () => {
+  const api = createServer((_req, res) =>
+    res.writeHead(200, { 'content-type': 'application/json' }).end('{"now":"noon"}'),
+  );
+  await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve));
+  cleanups.push(() => new Promise<void>((resolve) => api.close(() => resolve())));
+  const models = await startModelServer({
+    steps: [
+      toolCalls(
+        ['rest__time'],
+        ...INVENTED.map((name): [string] => [name]),
+        ...INVENTED_INTERNAL.map((name): [string] => [name]),
+      ),
+      finalReport('done'),
+    ],
+  });
+  cleanups.push(() => models.close());
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), 'server-metric-labels-')));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(
+    join(dir, 'agent.json'),
+    JSON.stringify({
+      providers: { local: { type: 'openai-compatible', baseURL: `${models.url}/v1` } },
+      restTools: {
+        time: {
+          description: 'The time',
+          url: `http://127.0.0.1:${(api.address() as AddressInfo).port}/time`,
+        },
+      },
+    }),
+  );
+  writeFileSync(
+    join(dir, 'asker.ai'),
+    '---\nmodels: [local/m]\ntools: [time]\nmaxToolCallsPerTurn: 100\n---\nYou ask the time.\n',
+  );
+  const files = [join(dir, 'asker.ai')];
+  const configPath = join(dir, 'agent.json');
+  const agents = await loadAgents(files, configPath);
+  cleanups.push(() => agents.close());
+  const metrics = new AgentMetrics(await knownMetricLabels(files, configPath));
+  const catalog = metrics.catalog(agents.catalog);
+  const result = await catalog.get('asker')!.run('what time is it?', {});
+  expect(result.success, result.error).toBe(true);
+
+  const text = await metrics.registry.metrics();
+  const tools = labelValues(text, 'agent_tool_calls_total', 'tool');
+  const servers = labelValues(text, 'agent_tool_calls_total', 'server');
+  expect([...tools].sort()).toEqual(['agent__final_report_xml', 'other', 'rest__time']);
+  expect([...servers].sort()).toEqual(['agent', 'other', 'time']);
+  for (const name of [...INVENTED, ...INVENTED_INTERNAL]) expect(text).not.toContain(name);
+  // Every invented call is still counted, as a failure of `other`.
+  expect(text).toContain(
+    `agent_tool_calls_total{server="other",tool="other",status="failed"} ${INVENTED.length}`,
+  );
+  expect(labelValues(text, 'agent_llm_requests_total', 'model')).toEqual(new Set(['m']));
+  expect(labelValues(text, 'agent_sessions_total', 'agent')).toEqual(new Set(['asker']));
+});
