@@ -2,6 +2,7 @@ import { isLoopbackHost } from '@agent/headends';
 import { checkQueueUrl } from '@agent/queue';
 import { Command, InvalidArgumentError } from 'commander';
 import { applyAiAgentSlack } from './ai-agent-slack.js';
+import { parseAllowedHosts } from './allowed-hosts.js';
 import { collect, parseCommandLine } from './command-line.js';
 import { configError, parsePort } from './config-values.js';
 import { envTokens, parseMcp, readConfigFile, type ServerConfig } from './server-config.js';
@@ -42,6 +43,7 @@ interface ServerFlags {
   slackPort?: number;
   token?: string[];
   allowNoAuth?: boolean;
+  allowedHost?: string[];
   drainSeconds?: number;
   bodyLimit?: number;
   concurrency?: number;
@@ -72,6 +74,11 @@ function serverProgram(): Command {
     )
     .option('--token <token>', 'accepted bearer token (repeatable; also AGENT_SERVER_TOKENS)', collect)
     .option('--allow-no-auth', 'serve without tokens (loopback hosts only)')
+    .option(
+      '--allowed-host <hostname>',
+      'a hostname clients reach the faces and the viewer by, accepted in Host and Origin besides loopback names and --host (repeatable)',
+      collect,
+    )
     .option('--drain-seconds <n>', 'on SIGTERM, how long running sessions may finish (default 30)', Number)
     .option('--body-limit <bytes>', 'largest request body (default 1 MiB)', Number)
     .option('--concurrency <n>', 'sessions running at once per headend (default 16)', Number)
@@ -125,6 +132,10 @@ function flagsOverFile(
     slack: slackConfig(file.slack, flags.slack === true, flags.slackPort),
     tokens: [...(file.tokens ?? []), ...envTokens(env), ...(flags.token ?? [])],
     allowNoAuth: flags.allowNoAuth ?? file.allowNoAuth ?? false,
+    allowedHosts: [
+      ...(file.allowedHosts ?? []),
+      ...parseAllowedHosts(flags.allowedHost ?? [], '--allowed-host'),
+    ],
     drainSeconds: flags.drainSeconds ?? file.drainSeconds ?? 30,
     bodyLimitBytes: flags.bodyLimit ?? file.bodyLimitBytes,
     concurrency: flags.concurrency ?? file.concurrency,

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { errorMessage } from '@agent/protocol/util';
+import { parseAllowedHosts } from './allowed-hosts.js';
 import { configError, parsePort } from './config-values.js';
 import { LIMIT_OPTIONS, limitProblem, type ServerLimits } from './server-limits.js';
 import { parseSlackConfig, type SlackServerConfig } from './slack-config.js';
@@ -25,6 +26,8 @@ export interface ServerConfig extends ServerLimits {
   slackNotes?: string[];
   tokens: string[];
   allowNoAuth: boolean;
+  /** `--allowed-host`: hostnames the faces answer besides loopback names and `host` (`faceHostnames`). */
+  allowedHosts?: string[];
   drainSeconds: number;
   bodyLimitBytes?: number;
   concurrency?: number;
@@ -78,6 +81,7 @@ const FILE_KEYS = new Set([
   'slack',
   'tokens',
   'allowNoAuth',
+  'allowedHosts',
   'drainSeconds',
   'bodyLimitBytes',
   'concurrency',
@@ -122,6 +126,17 @@ export function readConfigFile(path: string): Partial<ServerConfig> {
     config.tokens = file.tokens;
   }
   if (typeof file.allowNoAuth === 'boolean') config.allowNoAuth = file.allowNoAuth;
+  if (file.allowedHosts !== undefined) {
+    if (!Array.isArray(file.allowedHosts)) {
+      throw configError(
+        'allowedHosts',
+        file.allowedHosts,
+        'an array of hostnames',
+        `${path}: "allowedHosts" must be an array of hostnames, like ["agents.example.com"]`,
+      );
+    }
+    config.allowedHosts = parseAllowedHosts(file.allowedHosts, `${path}: "allowedHosts"`);
+  }
   readNumbers(file, path, config);
   if (typeof file.agentConfig === 'string') config.agentConfig = resolve(base, file.agentConfig);
   return config;

@@ -7,12 +7,12 @@ import {
   createRestHeadend,
   type Headend,
   type HeadendOptions,
-  LOOPBACK_HOSTNAMES,
   type McpStdioHeadend,
   type ServedHeadend,
   serve,
   serveMcpStdio,
 } from '@agent/headends';
+import { faceHostnames } from './allowed-hosts.js';
 import type { ServerConfig } from './server-config.js';
 import { connectionLimits, mcpSessionLimits } from './server-limits.js';
 import { type RunningHeadend, startSlack } from './start-slack.js';
@@ -96,6 +96,7 @@ function plannedHeadends(
     bodyLimitBytes: config.bodyLimitBytes,
     concurrency: config.concurrency,
     queueSize: config.queueSize,
+    allowedHostnames: faceHostnames(config),
     ...(admissionGate === undefined ? {} : { admissionGate }),
   };
   const planned: PlannedHeadend[] = [];
@@ -104,12 +105,11 @@ function plannedHeadends(
     if (port !== undefined) planned.push({ name, port, path, make: () => create(common) });
   }
   if (config.mcp?.kind === 'http') {
-    const allowedHostnames = [...LOOPBACK_HOSTNAMES, config.host];
     planned.push({
       name: 'mcp',
       port: config.mcp.port,
       path: '/mcp',
-      make: () => createMcpHeadend({ ...common, ...mcpSessionLimits(config), allowedHostnames }),
+      make: () => createMcpHeadend({ ...common, ...mcpSessionLimits(config) }),
     });
   }
   return planned;

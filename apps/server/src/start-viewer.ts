@@ -4,6 +4,8 @@ import type { ServerConfig } from './server-config.js';
 export type { ViewerConfig } from './viewer-config.js';
 
 import { configuredSessionsDir } from '@agent/runtime';
+import { faceHostnames } from './allowed-hosts.js';
+import { connectionLimits } from './server-limits.js';
 import { observedCatalog } from './viewer/observed-catalog.js';
 import { RecordSessionSource } from './viewer/record-source.js';
 import { MemorySessionSource, ServerSessionSource } from './viewer/session-source.js';
@@ -52,7 +54,12 @@ export async function startViewer(
     tokens: config.tokens,
     host: config.host,
     port: viewer.port,
-    ...(config.maxConnections === undefined ? {} : { maxConnections: config.maxConnections }),
+    allowedHostnames: faceHostnames(config),
+    ...connectionLimits(config),
+    ...(viewer.maxStreams === undefined ? {} : { maxStreams: viewer.maxStreams }),
+    ...(viewer.stalledStreamSeconds === undefined
+      ? {}
+      : { stalledStreamMs: viewer.stalledStreamSeconds * 1000 }),
   });
   log(`agent-server: viewer listening on ${server.url}/`);
   return {

@@ -8,9 +8,14 @@ export interface ViewerConfig {
   maxSessions?: number;
   /** Bytes of finished sessions kept in memory (default 32 MiB). */
   maxBytes?: number;
+  /** Live streams open at once (default 32); one more gets 429. */
+  maxStreams?: number;
+  /** A live stream whose reader has not taken the last update for this long is closed (default 30). */
+  stalledStreamSeconds?: number;
 }
 
-const KEYS = ['port', 'maxSessions', 'maxBytes'];
+const BOUNDS = ['maxSessions', 'maxBytes', 'maxStreams', 'stalledStreamSeconds'] as const;
+const KEYS = ['port', ...BOUNDS];
 
 /** `viewer` of server.json: `{ "port": 8090, "maxSessions": 200, "maxBytes": 33554432 }`. */
 export function parseViewerConfig(value: unknown, path: string): ViewerConfig {
@@ -34,7 +39,7 @@ export function parseViewerConfig(value: unknown, path: string): ViewerConfig {
     }
   }
   const config: ViewerConfig = { port: parsePort(entry.port, `${path}: "viewer.port"`) };
-  for (const key of ['maxSessions', 'maxBytes'] as const) {
+  for (const key of BOUNDS) {
     const bound = entry[key];
     if (bound === undefined) continue;
     if (!isPositiveInteger(bound)) {

@@ -73,6 +73,21 @@ describe('agent-server options', () => {
     expect(parsed.keepAliveTimeoutSeconds).toBeUndefined();
   });
 
+  it('takes the hostnames the faces answer from --allowed-host and allowedHosts, refusing a URL', () => {
+    const config = join(dir, 'hosts.json');
+    writeFileSync(
+      config,
+      JSON.stringify({ agents: ['a.ai'], api: 8080, tokens: ['t'], allowedHosts: ['Agents.Example.com'] }),
+    );
+    const parsed = parseServerArgs(['--config', config, '--allowed-host', '10.0.0.5'], {});
+    expect(parsed.allowedHosts).toEqual(['agents.example.com', '10.0.0.5']);
+    expect(() =>
+      parseServerArgs(['--config', config, '--allowed-host', 'https://evil.example:8080'], {}),
+    ).toThrow(
+      '--allowed-host: "https://evil.example:8080" is not a hostname: give it without scheme, port or path, like agents.example.com',
+    );
+  });
+
   it('explains what is wrong', () => {
     const fail = (args: string[]) => {
       try {

@@ -129,12 +129,24 @@ describe('--viewer and server.json viewer', () => {
     const config = join(dir, 'server.json');
     writeFileSync(
       config,
-      JSON.stringify({ agents: ['a.ai'], api: 8080, viewer: { port: 8090, maxSessions: 50 }, tokens: ['t'] }),
+      JSON.stringify({
+        agents: ['a.ai'],
+        api: 8080,
+        viewer: { port: 8090, maxSessions: 50, maxStreams: 4, stalledStreamSeconds: 5 },
+        tokens: ['t'],
+      }),
     );
-    expect(parseServerArgs(['--config', config], {}).viewer).toEqual({ port: 8090, maxSessions: 50 });
+    expect(parseServerArgs(['--config', config], {}).viewer).toEqual({
+      port: 8090,
+      maxSessions: 50,
+      maxStreams: 4,
+      stalledStreamSeconds: 5,
+    });
     expect(parseServerArgs(['--config', config, '--viewer', '9000'], {}).viewer).toEqual({
       port: 9000,
       maxSessions: 50,
+      maxStreams: 4,
+      stalledStreamSeconds: 5,
     });
   });
 
@@ -145,7 +157,7 @@ describe('--viewer and server.json viewer', () => {
     const config = join(dir, 'bad.json');
     writeFileSync(config, JSON.stringify({ agents: ['a.ai'], api: 1, viewer: { port: 1, color: 'red' } }));
     expect(() => parseServerArgs(['--config', config, '--token', 't'], {})).toThrow(
-      /unknown key "viewer.color" \(allowed: port, maxSessions, maxBytes\)/,
+      /unknown key "viewer.color" \(allowed: port, maxSessions, maxBytes, maxStreams, stalledStreamSeconds\)/,
     );
     writeFileSync(config, JSON.stringify({ agents: ['a.ai'], api: 1, viewer: { port: 1, maxBytes: -5 } }));
     expect(() => parseServerArgs(['--config', config, '--token', 't'], {})).toThrow(

@@ -1,7 +1,8 @@
 import { Hono } from 'hono';
 import { Admission } from './admission.js';
 import { DEFAULT_BODY_LIMIT_BYTES, type HeadendOptions, resolveTokens } from './headend-options.js';
-import { type GuardOptions, installGuards } from './http-guards.js';
+import { hostCheck, LOOPBACK_HOSTNAMES } from './host-check.js';
+import { type GuardOptions, httpError, installGuards } from './http-guards.js';
 
 /** What every headend starts from: its tokens, its admission queue, a guarded app and its id. */
 export interface HeadendBase {
@@ -13,14 +14,13 @@ export interface HeadendBase {
 
 /**
  * Builds the shared part of a headend: resolves its tokens (refusing no auth unless allowed),
- * its concurrency limit and FIFO queue, and a Hono app whose every route checks the token and
- * the body limit. `before` installs middleware that must run ahead of the guards.
+ * its concurrency limit and FIFO queue, and a Hono app whose every route checks the Host and
+ * Origin (DNS rebinding), the token and the body limit.
  */
 export function createHeadendBase(
   kind: string,
   options: HeadendOptions,
   guards: Omit<GuardOptions, 'tokens' | 'bodyLimitBytes'>,
-  before?: (app: Hono) => void,
 ): HeadendBase {
   const tokens = resolveTokens(kind, options);
   const admission = new Admission({
@@ -30,7 +30,11 @@ export function createHeadendBase(
     gate: options.admissionGate,
   });
   const app = new Hono();
-  before?.(app);
+  const allowed = options.allowedHostnames ?? LOOPBACK_HOSTNAMES;
+  app.use(
+    '*',
+    hostCheck(allowed, (c, message) => httpError(c, guards.respond, 'forbidden', message)),
+  );
   installGuards(app, {
     tokens,
     bodyLimitBytes: options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES,

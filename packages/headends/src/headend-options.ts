@@ -19,6 +19,11 @@ export interface HeadendOptions {
   retryAfterSeconds?: number;
   /** Asked before each run is admitted (agent-server's `--queue`: the shared queue's length cap). */
   admissionGate?: AdmissionGate;
+  /**
+   * Hostnames accepted in `Host` and `Origin` (default `LOOPBACK_HOSTNAMES`); any other gets 403.
+   * DNS rebinding protection: name here the hostnames clients reach the face by.
+   */
+  allowedHostnames?: readonly string[];
   /** Passed to every run as `headendId` (default the headend's kind). */
   headendId?: string;
 }

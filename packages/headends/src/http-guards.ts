@@ -7,6 +7,7 @@ import type { AdmissionError } from './admission.js';
 /** What went wrong at the HTTP level, mapped by each headend to its own error body. */
 export type HttpErrorKind =
   | 'unauthorized'
+  | 'forbidden'
   | 'too_large'
   | 'bad_request'
   | 'not_found'
@@ -19,6 +20,7 @@ export type ErrorResponder = (c: Context, status: number, kind: HttpErrorKind, m
 
 const STATUS: Record<HttpErrorKind, number> = {
   unauthorized: 401,
+  forbidden: 403,
   too_large: 413,
   bad_request: 400,
   not_found: 404,

@@ -15,15 +15,18 @@ export { createCatalog } from './agent-catalog.js';
 export { createAnthropicHeadend } from './anthropic/anthropic-headend.js';
 export type { ConnectionLimits } from './connection-limits.js';
 export {
+  applyConnectionLimits,
   DEFAULT_HEADERS_TIMEOUT_MS,
   DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
   DEFAULT_MAX_CONNECTIONS,
   DEFAULT_REQUEST_TIMEOUT_MS,
+  httpServerOptions,
+  resolveConnectionLimits,
 } from './connection-limits.js';
 export type { Headend, HeadendKind } from './headend.js';
 export type { HeadendOptions } from './headend-options.js';
 export { DEFAULT_BODY_LIMIT_BYTES } from './headend-options.js';
-export { LOOPBACK_HOSTNAMES } from './mcp/host-check.js';
+export { hostProblem, LOOPBACK_HOSTNAMES } from './host-check.js';
 export type { McpHeadend, McpHeadendOptions } from './mcp/mcp-headend.js';
 export { createMcpHeadend } from './mcp/mcp-headend.js';
 export type { McpStdioHeadend, McpStdioOptions } from './mcp/mcp-stdio.js';

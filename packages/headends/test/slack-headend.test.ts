@@ -294,6 +294,26 @@ describe('Slack slash commands', () => {
     }
   });
 
+  it('runs a signed command once: the same request replayed within the window is refused', async () => {
+    const served = await serve(await startSlack());
+    try {
+      const headers = sign(body, Math.floor(Date.now() / 1000));
+      const answers = [];
+      for (let n = 0; n < 5; n += 1) {
+        answers.push(await fetch(`${served.url}/slack/commands`, { method: 'POST', headers, body }));
+      }
+      expect(answers.map((answer) => answer.status)).toEqual([200, 401, 401, 401, 401]);
+      expect(await answers[1]!.json()).toEqual({
+        error: 'request refused: this signed request was already received (a replay)',
+      });
+      await fake.waitForCalls('chat.update', 1);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(fake.callsOf('chat.postMessage')).toHaveLength(1);
+    } finally {
+      await served.close();
+    }
+  });
+
   it('takes a slash command over Socket Mode and refuses one in a denied channel', async () => {
     await startSlack();
     const ask = (text: string, channel_id: string, channel_name: string) =>

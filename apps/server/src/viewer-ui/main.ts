@@ -1,7 +1,9 @@
+// The one delta format, shared with the server (no Node API in it: bundled as is).
+import { applyListPatch, applySessionPatch } from '../viewer/view-patch.js';
 import { clear, fmtCost, fmtMs, fmtTime, fmtTokens, h } from './dom.js';
 import { renderReport } from './report.js';
 import { renderTree } from './tree.js';
-import type { SessionView, Summary, Totals } from './types.js';
+import type { ListPatch, SessionPatch, SessionView, Summary, Totals } from './types.js';
 import { renderWaterfall } from './waterfall.js';
 
 /** The page: the session list (filters by agent and status) and, under `#<id>`, one session. */
@@ -24,13 +26,23 @@ function connect(): void {
   stream = new EventSource(
     id === undefined ? '/api/stream' : `/api/stream?session=${encodeURIComponent(id)}`,
   );
-  stream.addEventListener('list', (event) => {
-    sessions = JSON.parse((event as MessageEvent<string>).data) as Summary[];
-    render();
+  // The whole list and session once, then what changed in them.
+  const on = <T>(name: string, apply: (data: T) => void) =>
+    stream?.addEventListener(name, (event) => {
+      apply(JSON.parse((event as MessageEvent<string>).data) as T);
+      render();
+    });
+  on<Summary[]>('list', (list) => {
+    sessions = list;
   });
-  stream.addEventListener('session', (event) => {
-    current = JSON.parse((event as MessageEvent<string>).data) as SessionView;
-    render();
+  on<ListPatch>('list-patch', (patch) => {
+    sessions = applyListPatch(sessions, patch);
+  });
+  on<SessionView>('session', (view) => {
+    current = view;
+  });
+  on<SessionPatch>('session-patch', (patch) => {
+    if (current !== undefined) current = applySessionPatch(current, patch);
   });
 }
 

@@ -2,3 +2,4 @@
 // the server is bundled into the page).
 export type { FinalReport as Report, OpTotals as Totals } from '@agent/protocol';
 export type { SessionSummary as Summary, SessionView, ViewNode } from '../viewer/view-model.js';
+export type { ListPatch, SessionPatch } from '../viewer/view-patch.js';

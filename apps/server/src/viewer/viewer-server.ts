@@ -1,5 +1,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import {
+  applyConnectionLimits,
+  type ConnectionLimits,
+  hostProblem,
+  httpServerOptions,
+  LOOPBACK_HOSTNAMES,
+  resolveConnectionLimits,
+} from '@agent/headends';
 import { errorMessage } from '@agent/protocol/util';
 import { json, type Replied, send } from './http-reply.js';
 import type { SessionSource } from './session-source.js';
@@ -8,14 +16,16 @@ import { LOGIN_PAGE, PAGE, SECURITY_HEADERS, type ViewerAssets } from './viewer-
 import { requestToken, tokenAccepted, tokenCookie } from './viewer-auth.js';
 import { openStream, type StreamLimits } from './viewer-stream.js';
 
-export interface ViewerServerOptions extends StreamLimits {
+/** The viewer's bounds on clients are the faces' (`ConnectionLimits`, the same defaults). */
+export interface ViewerServerOptions extends StreamLimits, ConnectionLimits {
   source: SessionSource;
   assets: ViewerAssets;
   /** Accepted tokens; empty only with `--allow-no-auth` on loopback (checked by the caller). */
   tokens: readonly string[];
+  /** Hostnames accepted in `Host` and `Origin` (default `LOOPBACK_HOSTNAMES`); others get 403. */
+  allowedHostnames?: readonly string[];
   host: string;
   port: number;
-  maxConnections?: number;
 }
 
 export interface ViewerServer {
@@ -28,7 +38,8 @@ const STATUSES = new Set(['running', 'ok', 'failed']);
 /** Listens with the viewer: the page, its assets, JSON endpoints and one SSE stream. */
 export async function startViewerServer(options: ViewerServerOptions): Promise<ViewerServer> {
   const streams = new Set<ServerResponse>();
-  const server = createServer((request, response) => {
+  const limits = resolveConnectionLimits(options);
+  const server = createServer(httpServerOptions(limits), (request, response) => {
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) response.setHeader(name, value);
     handle(request, response, options, streams).catch((error: unknown) => {
       if (!response.headersSent)
@@ -36,7 +47,7 @@ export async function startViewerServer(options: ViewerServerOptions): Promise<V
       else response.end();
     });
   });
-  server.maxConnections = options.maxConnections ?? 256;
+  applyConnectionLimits(server, limits);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => resolve());
@@ -64,6 +75,12 @@ async function handle(
   streams: Set<ServerResponse>,
 ): Promise<Replied> {
   const url = new URL(request.url ?? '/', 'http://viewer');
+  const foreign = hostProblem(
+    request.headers.host,
+    request.headers.origin,
+    options.allowedHostnames ?? LOOPBACK_HOSTNAMES,
+  );
+  if (foreign !== undefined) return json(response, 403, { error: `${foreign} (DNS rebinding protection)` });
   if (request.method !== 'GET' && request.method !== 'HEAD') {
     return json(response, 405, { error: `${request.method} is not allowed: the viewer only answers GET` });
   }

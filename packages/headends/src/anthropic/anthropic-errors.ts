@@ -2,6 +2,7 @@ import type { ErrorResponder, HttpErrorKind } from '../http-guards.js';
 
 const TYPES: Record<HttpErrorKind, string> = {
   unauthorized: 'authentication_error',
+  forbidden: 'permission_error',
   too_large: 'request_too_large',
   bad_request: 'invalid_request_error',
   not_found: 'not_found_error',

@@ -4,7 +4,6 @@ import { createHeadendBase } from '../headend-base.js';
 import type { HeadendOptions } from '../headend-options.js';
 import { type ErrorResponder, presentedToken } from '../http-guards.js';
 import { createAgentToolsServer } from './agent-tools.js';
-import { hostCheck, LOOPBACK_HOSTNAMES } from './host-check.js';
 import { McpSessions } from './mcp-sessions.js';
 import {
   DEFAULT_MCP_MAX_SESSIONS,
@@ -20,8 +19,6 @@ export interface McpHeadendOptions extends HeadendOptions {
   approvalTimeoutMs?: number;
   /** Path of the Streamable HTTP endpoint (default `/mcp`). */
   path?: string;
-  /** Hostnames accepted in Host / Origin (default loopback names): DNS rebinding protection. */
-  allowedHostnames?: readonly string[];
   /** Open sessions at once (default 256); one more `initialize` gets 429 with `Retry-After`. */
   maxSessions?: number;
   /** Open sessions one token may hold (default 64); not counted without auth. */
@@ -51,12 +48,7 @@ const respondMcp: ErrorResponder = (c, status, kind, message) =>
 
 /** MCP headend over Streamable HTTP (one MCP session per client): every agent is a tool. */
 export function createMcpHeadend(options: McpHeadendOptions): McpHeadend {
-  const { app, admission, tokens, headendId } = createHeadendBase(
-    'mcp',
-    options,
-    { respond: respondMcp },
-    (base) => base.use('*', hostCheck(options.allowedHostnames ?? LOOPBACK_HOSTNAMES)),
-  );
+  const { app, admission, tokens, headendId } = createHeadendBase('mcp', options, { respond: respondMcp });
   const path = options.path ?? '/mcp';
   const idleMs = options.sessionIdleMs ?? DEFAULT_MCP_SESSION_IDLE_MS;
   requireMilliseconds('sessionIdleMs', idleMs, POSITIVE_MS);

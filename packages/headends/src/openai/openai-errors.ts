@@ -2,6 +2,7 @@ import type { ErrorResponder, HttpErrorKind } from '../http-guards.js';
 
 const TYPES: Record<HttpErrorKind, { type: string; code: string | null }> = {
   unauthorized: { type: 'invalid_request_error', code: 'invalid_api_key' },
+  forbidden: { type: 'invalid_request_error', code: 'forbidden_host' },
   too_large: { type: 'invalid_request_error', code: 'request_too_large' },
   bad_request: { type: 'invalid_request_error', code: null },
   not_found: { type: 'invalid_request_error', code: 'model_not_found' },

@@ -1,6 +1,6 @@
 import type { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { signatureProblem } from './slack-signature.js';
+import { ReplayCache, signatureProblem } from './slack-signature.js';
 
 /** What a slash command asks (Slack's form fields). */
 export interface SlashCommand {
@@ -42,9 +42,11 @@ export interface CommandRouteOptions {
 /**
  * `POST /slack/commands`: slash commands sent over HTTP. The body is read raw and its HMAC
  * signature (signing secret, `v0:timestamp:body`) checked, with the timestamp within the
- * window, before anything in it is trusted. Without a signing secret the route refuses all.
+ * window, before anything in it is trusted; a request already taken within the window (a
+ * replay) is refused. Without a signing secret the route refuses all.
  */
 export function installCommandRoute(app: Hono, options: CommandRouteOptions): void {
+  const replays = new ReplayCache(options.windowSeconds);
   app.use(
     '/slack/commands',
     bodyLimit({
@@ -57,12 +59,11 @@ export function installCommandRoute(app: Hono, options: CommandRouteOptions): vo
       return c.json({ error: 'slash commands over HTTP need a signing secret (SLACK_SIGNING_SECRET)' }, 403);
     }
     const raw = await c.req.text();
-    const problem = signatureProblem(
-      options.signingSecret,
-      { signature: c.req.header('x-slack-signature'), timestamp: c.req.header('x-slack-request-timestamp') },
-      raw,
-      options.windowSeconds,
-    );
+    const signature = c.req.header('x-slack-signature');
+    const timestamp = c.req.header('x-slack-request-timestamp');
+    const problem =
+      signatureProblem(options.signingSecret, { signature, timestamp }, raw, options.windowSeconds) ??
+      replays.take(signature as string, timestamp as string);
     if (problem !== undefined) return c.json({ error: `request refused: ${problem}` }, 401);
     const command = parseSlashCommand(Object.fromEntries(new URLSearchParams(raw)));
     if (typeof command === 'string') return c.json({ error: command }, 400);
