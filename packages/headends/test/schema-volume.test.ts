@@ -1,0 +1,114 @@
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOpenAiHeadend, createRestHeadend, type ServedHeadend, serve } from '../src/index.js';
+import { echoAnswer, startAgents, type TestAgents } from './helpers/agents.js';
+
+// The ReDoS fix bypassed by volume: every pattern is RE2-valid (linear-time matching), but a
+// schema full of counted repeats makes RE2 build a large program for each one, on the event
+// loop, before the request is admitted. Real agents on loopback, the model is the testkit server.
+
+const TOKEN = 'volume-token';
+const auth = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
+
+let agents: TestAgents;
+let rest: ServedHeadend;
+let openai: ServedHeadend;
+
+beforeAll(async () => {
+  agents = await startAgents(echoAnswer);
+  const options = { catalog: agents.catalog, tokens: [TOKEN], bodyLimitBytes: 4 * 1024 * 1024 };
+  rest = await serve(createRestHeadend(options));
+  openai = await serve(createOpenAiHeadend(options));
+});
+
+afterAll(async () => {
+  await Promise.all([rest?.close(), openai?.close()]);
+  await agents?.close();
+});
+
+/**
+ * `count` distinct RE2-valid patterns that each expand to thousands of RE2 instructions
+ * (`(a|aa)` repeated up to ~1,000 times) inside an `allOf`. The report's attack used 2,000 of
+ * them (62 KB, a 12.6 s stall); 25 per schema keep the unfixed run to a few seconds.
+ */
+function volumeSchema(count: number, variant: number): Record<string, unknown> {
+  return {
+    allOf: Array.from({ length: count }, (_, i) => ({ pattern: `^(a|aa){1,${1000 - variant * count - i}}$` })),
+  };
+}
+
+/** Polls /health one request at a time until `stop()`; returns each answer's latency. */
+function pollHealth(url: string): { stop: () => Promise<number[]> } {
+  const latencies: number[] = [];
+  let done = false;
+  const loop = (async () => {
+    while (!done) {
+      const started = performance.now();
+      const health = await fetch(`${url}/health`);
+      await health.arrayBuffer();
+      latencies.push(performance.now() - started);
+      if (health.status !== 200) throw new Error(`/health answered ${health.status}`);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  })();
+  return {
+    stop: async () => {
+      done = true;
+      await loop;
+      return latencies;
+    },
+  };
+}
+
+describe('many expensive patterns in one schema', () => {
+  it('three such requests are refused with a 400 at once, and /health answers in under 100 ms all through', async () => {
+    // Warm the connection and the route outside the measured polls.
+    await (await fetch(`${rest.url}/health`)).arrayBuffer();
+    const poller = pollHealth(rest.url);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    const responses = await Promise.all(
+      [0, 1, 2].map((variant) =>
+        fetch(`${rest.url}/v1/agents/echo/run`, {
+          method: 'POST',
+          headers: auth,
+          body: JSON.stringify({ prompt: 'x', format: 'json', schema: volumeSchema(25, variant) }),
+        }),
+      ),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    const latencies = await poller.stop();
+    expect(latencies.length).toBeGreaterThanOrEqual(3);
+    // Unfixed, the compiles hold the event loop for seconds; refused before compiling, a poll
+    // waits a few milliseconds (100 ms leaves room for a loaded machine).
+    expect(Math.max(...latencies)).toBeLessThan(100);
+    for (const response of responses) {
+      expect(response.status).toBe(400);
+      const body = (await response.json()) as { error: { type: string; message: string } };
+      expect(body.error.type).toBe('bad_request');
+      expect(body.error.message).toMatch(
+        /^"schema" is not a usable JSON Schema: \/allOf\/0\/pattern: pattern "\^\(a\|aa\)\{1,\d+\}\$" would compile to about [\d,]+ RE2 instructions, more than the limit of [\d,]+ per pattern/,
+      );
+    }
+    expect(agents.model.requests).toHaveLength(0);
+  });
+
+  it('OpenAI response_format with more patterns than allowed: 400 invalid_request_error saying the limit', async () => {
+    // Cheap patterns, but too many of them: each one is compiled code and an RE2 program.
+    const schema = { allOf: Array.from({ length: 300 }, (_, i) => ({ pattern: `^a${i}$` })) };
+    const client = new OpenAI({ baseURL: `${openai.url}/v1`, apiKey: TOKEN, maxRetries: 0 });
+    await expect(
+      client.chat.completions.create({
+        model: 'echo',
+        messages: [{ role: 'user', content: 'x' }],
+        response_format: { type: 'json_schema', json_schema: { name: 'a', schema } },
+      }),
+    ).rejects.toMatchObject({
+      status: 400,
+      type: 'invalid_request_error',
+      message: expect.stringContaining(
+        'response_format.json_schema.schema is not a usable JSON Schema: the schema has 300 patterns, more than the limit of 256',
+      ),
+    });
+    expect(agents.model.requests).toHaveLength(0);
+  });
+});
