@@ -33,7 +33,9 @@ afterAll(async () => {
  */
 function volumeSchema(count: number, variant: number): Record<string, unknown> {
   return {
-    allOf: Array.from({ length: count }, (_, i) => ({ pattern: `^(a|aa){1,${1000 - variant * count - i}}$` })),
+    allOf: Array.from({ length: count }, (_, i) => ({
+      pattern: `^(a|aa){1,${1000 - variant * count - i}}$`,
+    })),
   };
 }
 
@@ -61,7 +63,7 @@ function pollHealth(url: string): { stop: () => Promise<number[]> } {
 }
 
 describe('many expensive patterns in one schema', () => {
-  it('three such requests are refused with a 400 at once, and /health answers in under 100 ms all through', async () => {
+  it('three such requests are refused with a 400 at once, and /health keeps answering all through', async () => {
     // Warm the connection and the route outside the measured polls.
     await (await fetch(`${rest.url}/health`)).arrayBuffer();
     const poller = pollHealth(rest.url);
@@ -78,9 +80,12 @@ describe('many expensive patterns in one schema', () => {
     await new Promise((resolve) => setTimeout(resolve, 30));
     const latencies = await poller.stop();
     expect(latencies.length).toBeGreaterThanOrEqual(3);
-    // Unfixed, the compiles hold the event loop for seconds; refused before compiling, a poll
-    // waits a few milliseconds (100 ms leaves room for a loaded machine).
-    expect(Math.max(...latencies)).toBeLessThan(100);
+    // Unfixed, the compiles hold the event loop for 1.5 to 3 s. Refused before compiling, the
+    // server's work is under a millisecond (test/schema-budget.test.ts in @agent/schema bounds its
+    // CPU time at 100 ms); the client polls from this same process on a shared 2-core machine,
+    // whose scheduling alone has added 200 ms to a poll, so the bound here is 500 ms.
+    const shown = latencies.map((ms) => ms.toFixed(0)).join(' ');
+    expect(Math.max(...latencies), `/health latencies (ms): ${shown}`).toBeLessThan(500);
     for (const response of responses) {
       expect(response.status).toBe(400);
       const body = (await response.json()) as { error: { type: string; message: string } };
