@@ -27,7 +27,7 @@ const MAX_PATH_SHOWN = 80;
  * compiled by it.
  */
 const COMPILES_PER_INSTANCE = 64;
-const BYTES_PER_INSTANCE = 16 * 1024 * 1024;
+const BYTES_PER_INSTANCE = 8 * 1024 * 1024;
 
 const shared = new Map<SchemaDraft, { ajv: AnyAjv; compiles: number; bytes: number }>();
 function sharedAjv(draft: SchemaDraft, size: CompiledSize): AnyAjv {

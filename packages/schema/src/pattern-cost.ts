@@ -15,6 +15,9 @@ interface Frame {
   capturing: boolean;
 }
 
+/** Instructions every RE2 program has whatever the pattern (fail, match, the unanchored start). */
+const PROGRAM_OVERHEAD = 3;
+
 const COUNTED = /^\{(\d+)(,(\d*))?\}/;
 
 /**
@@ -71,7 +74,7 @@ export function patternCost(pattern: string): number {
     const open = stack.pop()!;
     atom(stack[stack.length - 1]!, groupCost(open));
   }
-  return Math.max(1, groupCost(stack[0]!));
+  return groupCost(stack[0]!) + PROGRAM_OVERHEAD;
 }
 
 function frame(capturing: boolean): Frame {

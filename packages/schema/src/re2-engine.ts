@@ -63,12 +63,12 @@ function unsupportedConstruct(pattern: string): string | undefined {
 type CompiledPattern = { ok: true; regex: RE2JS } | { ok: false; reason: string };
 
 /**
- * Patterns compiled lately, bounded by their estimated RE2 instructions (about 8 MB): Ajv asks
+ * Patterns compiled lately, bounded by their estimated RE2 instructions (about 3 MB): Ajv asks
  * for a pattern's regex at every place it appears, so a schema repeating one pattern 256 times
  * would otherwise compile it 256 times.
  */
 const recent = new LRUCache<string, CompiledPattern>({
-  maxSize: 40_000,
+  maxSize: 16_000,
   sizeCalculation: (_value, pattern) => patternCost(pattern),
 });
 
