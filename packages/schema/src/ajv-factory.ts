@@ -46,6 +46,8 @@ export interface AjvFactoryOptions {
   verbose?: boolean;
   /** Check schemas against the draft's meta-schema when compiling (default true). */
   validateSchema?: boolean;
+  /** Inline `$ref`s to ref-free schemas into the caller's code (Ajv's default, true). */
+  inlineRefs?: boolean;
   /** Keep each validator's source for `standaloneValidators` (build-time code generation). */
   standalone?: boolean;
 }
@@ -65,6 +67,7 @@ export function createAjv(draft: SchemaDraft = 'draft-07', options: AjvFactoryOp
     code: options.standalone === true ? re2ForStandalone() : { regExp: re2RegExp },
     ...(options.verbose === true ? { verbose: true } : {}),
     ...(options.validateSchema === false ? { validateSchema: false } : {}),
+    ...(options.inlineRefs === false ? { inlineRefs: false } : {}),
   };
   const ajv =
     draft === '2020-12'

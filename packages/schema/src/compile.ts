@@ -1,10 +1,11 @@
-import { createHash } from 'node:crypto';
 import { errorMessage } from '@agent/protocol/util';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { type AnyAjv, createAjv, type SchemaDraft, SUPPORTED_DRAFTS, schemaDraft } from './ajv-factory.js';
+import { CompiledCache, type CompiledSize, compiledBytes } from './compiled-cache.js';
 import { measureJson } from './json-shape.js';
-import { resolvedLimits, type SchemaLimits } from './limits.js';
+import { onSchemaDefaultsChange, resolvedLimits, type SchemaLimits } from './limits.js';
 import { metaSchemaProblems } from './meta-errors.js';
+import { patternBudgetProblem } from './pattern-budget.js';
 import { SchemaPatternError } from './re2-engine.js';
 
 /** Errors of one validation; empty when the value matches. */
@@ -19,34 +20,41 @@ const MAX_PATH_SHOWN = 80;
 
 /**
  * Compiles per Ajv instance. Ajv keeps a reference to every schema an instance compiled (in
- * its code-generation scope), so one instance for the life of a server would keep every
- * schema it was ever sent. A fresh instance costs ~60 ms (the meta-schemas compile), so each
- * draft's instance is replaced after this many compiles; an old one goes away with the last
- * validator compiled by it.
+ * its code-generation scope, RE2 programs included), so one instance for the life of a server
+ * would keep every schema it was ever sent. A fresh instance costs ~60 ms (the meta-schemas
+ * compile), so each draft's instance is replaced after this many compiles, or once what it
+ * compiled is estimated at `BYTES_PER_INSTANCE`; an old one goes away with the last validator
+ * compiled by it.
  */
 const COMPILES_PER_INSTANCE = 64;
+const BYTES_PER_INSTANCE = 8 * 1024 * 1024;
 
-const shared = new Map<SchemaDraft, { ajv: AnyAjv; compiles: number }>();
-function sharedAjv(draft: SchemaDraft): AnyAjv {
+const shared = new Map<SchemaDraft, { ajv: AnyAjv; compiles: number; bytes: number }>();
+function sharedAjv(draft: SchemaDraft, size: CompiledSize): AnyAjv {
   let entry = shared.get(draft);
-  if (entry === undefined || entry.compiles >= COMPILES_PER_INSTANCE) {
-    entry = { ajv: createAjv(draft), compiles: 0 };
+  if (entry === undefined || entry.compiles >= COMPILES_PER_INSTANCE || entry.bytes >= BYTES_PER_INSTANCE) {
+    // No inlining of `$ref`s: inlined, 100 refs to a 100-property definition compile 10,000
+    // properties' code (4 s); as calls, the definition compiles once.
+    entry = { ajv: createAjv(draft, { inlineRefs: false }), compiles: 0, bytes: 0 };
     shared.set(draft, entry);
   }
   entry.compiles++;
+  entry.bytes += compiledBytes(size);
   return entry.ajv;
 }
 
 /** Results for schemas checked with the default limits, keyed by the schema object. */
-const cache = new WeakMap<object, CompileResult>();
+let cache = new WeakMap<object, CompileResult>();
 
 /**
- * The same results keyed by content, least recently used first: a server is sent the same
- * `response_format` with every request, each time as a new object, and compiling one can take
- * a second of the event loop's time.
+ * The same results keyed by content, bounded in (estimated) bytes: a server is sent the same
+ * `response_format` with every request, each time as a new object.
  */
-const byContent = new Map<string, CompileResult>();
-const MAX_BY_CONTENT = 64;
+const byContent = new CompiledCache<CompileResult>();
+onSchemaDefaultsChange(() => {
+  cache = new WeakMap();
+  byContent.clear();
+});
 
 function failure(problems: string[]): CompileResult {
   return { ok: false, error: `not a usable JSON Schema: ${problems.join('; ')}`, problems };
@@ -61,26 +69,41 @@ function shownPath(path: string): string {
  * The cheap checks, in the order that keeps every later step safe: a JSON object (or
  * boolean schema) of plain JSON data without cycles, no deeper than `maxDepth` (walked
  * without recursion, so 20,000 levels cost nothing but a short walk), no larger than
- * `maxBytes`, and a `$schema` this project supports. Returns the problems, empty when fine.
+ * `maxBytes`, patterns within their count and cost limits (estimated from their text, so
+ * nothing is compiled), and a `$schema` this project supports. Returns the problems, empty when fine.
  */
 export function schemaShapeProblems(schema: unknown, limits: SchemaLimits = {}): string[] {
-  if (typeof schema === 'boolean') return [];
+  return measuredShape(schema, limits).problems;
+}
+
+/** `schemaShapeProblems` with what it measured: JSON bytes and the patterns' estimated cost (RE2 instructions). */
+function measuredShape(schema: unknown, limits: SchemaLimits): CompiledSize & { problems: string[] } {
+  const measured = (problems: string[], schemaBytes = 0, patternCost = 0) => ({
+    problems,
+    schemaBytes,
+    patternCost,
+  });
+  if (typeof schema === 'boolean') return measured([]);
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
-    return [
+    return measured([
       `must be a JSON Schema object, got ${schema === null ? 'null' : Array.isArray(schema) ? 'an array' : typeof schema}`,
-    ];
+    ]);
   }
-  const { maxDepth, maxBytes } = resolvedLimits(limits);
-  const shape = measureJson(schema, { maxDepth, maxBytes });
+  const resolved = resolvedLimits(limits);
+  const shape = measureJson(schema, resolved);
   if (!shape.ok) {
-    return [shape.path === '' ? `the schema ${shape.problem}` : `${shownPath(shape.path)}: ${shape.problem}`];
+    return measured([
+      shape.path === '' ? `the schema ${shape.problem}` : `${shownPath(shape.path)}: ${shape.problem}`,
+    ]);
   }
+  const patterns = patternBudgetProblem(schema, resolved);
+  if (patterns.problem !== undefined) return measured([patterns.problem]);
   if (schemaDraft(schema) === undefined) {
-    return [
+    return measured([
       `$schema ${JSON.stringify((schema as { $schema?: unknown }).$schema)} is not supported: use ${SUPPORTED_DRAFTS.join(', ')} (by its meta-schema URI), or leave $schema out for draft-07`,
-    ];
+    ]);
   }
-  return [];
+  return measured([], shape.bytes, patterns.cost);
 }
 
 /**
@@ -105,30 +128,26 @@ export function compileSchema(schema: unknown, limits?: SchemaLimits): CompileRe
 
 function compileByContent(schema: object): CompileResult {
   // The shape check first: it bounds the size and depth that the serialisation below walks.
-  const shape = schemaShapeProblems(schema);
-  if (shape.length > 0) return failure(shape);
-  const key = createHash('sha256').update(JSON.stringify(schema)).digest('base64');
-  const hit = byContent.get(key);
-  if (hit !== undefined) {
-    byContent.delete(key);
-    byContent.set(key, hit);
-    return hit;
-  }
-  const result = compileUncached(schema, undefined, true);
-  byContent.set(key, result);
-  if (byContent.size > MAX_BY_CONTENT) byContent.delete(byContent.keys().next().value as string);
+  const shape = measuredShape(schema, {});
+  if (shape.problems.length > 0) return failure(shape.problems);
+  const text = JSON.stringify(schema);
+  const hit = byContent.get(text);
+  if (hit !== undefined) return hit;
+  const result = compileChecked(schema, shape);
+  byContent.set(text, result, shape);
   return result;
 }
 
-function compileUncached(
-  schema: unknown,
-  limits: SchemaLimits | undefined,
-  shapeChecked = false,
-): CompileResult {
-  const shape = shapeChecked ? [] : schemaShapeProblems(schema, limits);
-  if (shape.length > 0) return failure(shape);
+function compileUncached(schema: unknown, limits: SchemaLimits | undefined): CompileResult {
+  const shape = measuredShape(schema, limits ?? {});
+  if (shape.problems.length > 0) return failure(shape.problems);
+  return compileChecked(schema, shape);
+}
+
+/** The meta-schema check and Ajv's compile, for a schema that passed the shape checks. */
+function compileChecked(schema: unknown, size: CompiledSize): CompileResult {
   const draft = schemaDraft(schema) ?? 'draft-07';
-  const ajv = sharedAjv(draft);
+  const ajv = sharedAjv(draft, size);
   try {
     if (!(ajv.validateSchema(schema as object) as boolean)) {
       return failure(metaSchemaProblems(ajv.errors ?? [], schema));
@@ -178,10 +197,8 @@ export type SchemaCheck =
  */
 export function checkSchema(schema: unknown, options: SchemaLimits & { label?: string } = {}): SchemaCheck {
   const { label, ...limits } = options;
-  const result = compileSchema(
-    schema,
-    limits.maxDepth === undefined && limits.maxBytes === undefined ? undefined : limits,
-  );
+  const given = Object.values(limits).some((value) => value !== undefined);
+  const result = compileSchema(schema, given ? limits : undefined);
   if (result.ok) return { ok: true, draft: result.draft };
   return { ok: false, problems: result.problems, message: `${label ?? 'the schema'} is ${result.error}` };
 }

@@ -17,7 +17,20 @@ export {
 } from './compile.js';
 export { pointerSegments } from './json-pointer.js';
 export { type JsonShape, type MeasureOptions, measureJson } from './json-shape.js';
-export { DEFAULT_MAX_SCHEMA_BYTES, DEFAULT_MAX_SCHEMA_DEPTH, type SchemaLimits } from './limits.js';
+export {
+  DEFAULT_COMPILED_CACHE_BYTES,
+  DEFAULT_MAX_PATTERN_COST,
+  DEFAULT_MAX_SCHEMA_BYTES,
+  DEFAULT_MAX_SCHEMA_DEPTH,
+  DEFAULT_MAX_SCHEMA_PATTERNS,
+  DEFAULT_MAX_TOTAL_PATTERN_COST,
+  type PatternLimits,
+  type SchemaDefaults,
+  type SchemaLimits,
+  schemaDefaults,
+  setSchemaDefaults,
+} from './limits.js';
+export { patternCost } from './pattern-cost.js';
 export { compilePattern, patternProblem, re2RegExp, SchemaPatternError } from './re2-engine.js';
 export { STANDALONE_RUNTIME, standaloneValidators } from './standalone.js';
 export {

@@ -1,3 +1,5 @@
+import { escapePointer } from './json-pointer.js';
+
 /** What `measureJson` found: the value's nesting depth and its size as compact JSON. */
 export type JsonShape =
   | { ok: true; depth: number; bytes: number }
@@ -103,8 +105,4 @@ function scalarBytes(value: unknown): number | string | undefined {
 /** UTF-8 bytes of a string as a JSON string literal (quotes included; escapes counted roughly). */
 function stringBytes(text: string): number {
   return Buffer.byteLength(text, 'utf8') + 2;
-}
-
-function escapePointer(key: string): string {
-  return key.replace(/~/g, '~0').replace(/\//g, '~1');
 }

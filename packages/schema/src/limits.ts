@@ -11,16 +11,96 @@ export const DEFAULT_MAX_SCHEMA_DEPTH = 64;
  */
 export const DEFAULT_MAX_SCHEMA_BYTES = 64 * 1024;
 
-export interface SchemaLimits {
+/** How many `pattern` values and `patternProperties` keys one schema may hold. */
+export const DEFAULT_MAX_SCHEMA_PATTERNS = 256;
+
+/**
+ * The most RE2 instructions one pattern may compile to (estimated by `patternCost` before
+ * compiling): `^[a-z]{1,1000}$` (~2,000) fits, `^(a|aa){1,1000}$` (~7,000) does not.
+ */
+export const DEFAULT_MAX_PATTERN_COST = 4_000;
+
+/**
+ * The most RE2 instructions all of one schema's distinct patterns may compile to: about
+ * 50 ms of compiling on an idle core, the most a schema from outside may hold the event loop for.
+ */
+export const DEFAULT_MAX_TOTAL_PATTERN_COST = 10_000;
+
+/** How many bytes (estimated) the compiled schemas kept for reuse may take in all. */
+export const DEFAULT_COMPILED_CACHE_BYTES = 32 * 1024 * 1024;
+
+export interface PatternLimits {
+  /** Default `DEFAULT_MAX_SCHEMA_PATTERNS`. */
+  maxPatterns?: number;
+  /** Default `DEFAULT_MAX_PATTERN_COST`. */
+  maxPatternCost?: number;
+  /** Default `DEFAULT_MAX_TOTAL_PATTERN_COST`. */
+  maxTotalPatternCost?: number;
+}
+
+export interface SchemaLimits extends PatternLimits {
   /** Default `DEFAULT_MAX_SCHEMA_DEPTH`. */
   maxDepth?: number;
   /** Default `DEFAULT_MAX_SCHEMA_BYTES`. */
   maxBytes?: number;
 }
 
+/** The process-wide defaults: every limit, and the compiled-schema cache's size in bytes. */
+export interface SchemaDefaults extends SchemaLimits {
+  /** Default `DEFAULT_COMPILED_CACHE_BYTES`; 0 keeps nothing by content. */
+  compiledCacheBytes?: number;
+}
+
+const BUILT_IN: Required<SchemaDefaults> = {
+  maxDepth: DEFAULT_MAX_SCHEMA_DEPTH,
+  maxBytes: DEFAULT_MAX_SCHEMA_BYTES,
+  maxPatterns: DEFAULT_MAX_SCHEMA_PATTERNS,
+  maxPatternCost: DEFAULT_MAX_PATTERN_COST,
+  maxTotalPatternCost: DEFAULT_MAX_TOTAL_PATTERN_COST,
+  compiledCacheBytes: DEFAULT_COMPILED_CACHE_BYTES,
+};
+
+let defaults: Required<SchemaDefaults> = { ...BUILT_IN };
+const listeners = new Set<() => void>();
+
+/**
+ * Changes the limits every schema is checked against when the caller gives none (a server's
+ * requests, agent files, sub-agents), and the compiled-schema cache's size. Fields left out go
+ * back to the built-in defaults. The caches are emptied: what they hold was checked against the
+ * old limits. Throws on a value that is not a positive integer (0 allowed for the cache).
+ */
+export function setSchemaDefaults(changes: SchemaDefaults = {}): void {
+  const next = { ...BUILT_IN };
+  for (const [key, value] of Object.entries(changes) as [keyof SchemaDefaults, number | undefined][]) {
+    if (value === undefined) continue;
+    const least = key === 'compiledCacheBytes' ? 0 : 1;
+    if (!Number.isSafeInteger(value) || value < least) {
+      throw new RangeError(
+        `schema default ${key} must be an integer of at least ${least}, got ${String(value)}`,
+      );
+    }
+    next[key] = value;
+  }
+  defaults = next;
+  for (const listener of listeners) listener();
+}
+
+/** The defaults in force (built in, or as `setSchemaDefaults` left them). */
+export function schemaDefaults(): Readonly<Required<SchemaDefaults>> {
+  return defaults;
+}
+
+/** Called after every `setSchemaDefaults` (the caches empty themselves). */
+export function onSchemaDefaultsChange(listener: () => void): void {
+  listeners.add(listener);
+}
+
 export function resolvedLimits(limits: SchemaLimits = {}): Required<SchemaLimits> {
   return {
-    maxDepth: limits.maxDepth ?? DEFAULT_MAX_SCHEMA_DEPTH,
-    maxBytes: limits.maxBytes ?? DEFAULT_MAX_SCHEMA_BYTES,
+    maxDepth: limits.maxDepth ?? defaults.maxDepth,
+    maxBytes: limits.maxBytes ?? defaults.maxBytes,
+    maxPatterns: limits.maxPatterns ?? defaults.maxPatterns,
+    maxPatternCost: limits.maxPatternCost ?? defaults.maxPatternCost,
+    maxTotalPatternCost: limits.maxTotalPatternCost ?? defaults.maxTotalPatternCost,
   };
 }

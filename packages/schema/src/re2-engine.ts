@@ -2,7 +2,9 @@ import { createRequire } from 'node:module';
 import { AgentError } from '@agent/protocol';
 import { errorMessage } from '@agent/protocol/util';
 import type { RegExpEngine, RegExpLike } from 'ajv/dist/types/index.js';
+import { LRUCache } from 'lru-cache';
 import type { RE2JS } from 're2js';
+import { patternCost } from './pattern-cost.js';
 
 /** `re2js` (its CommonJS build), loaded by the first pattern compiled. */
 let re2js: typeof RE2JS | undefined;
@@ -58,8 +60,28 @@ function unsupportedConstruct(pattern: string): string | undefined {
   return undefined;
 }
 
+type CompiledPattern = { ok: true; regex: RE2JS } | { ok: false; reason: string };
+
+/**
+ * Patterns compiled lately, bounded by their estimated RE2 instructions (about 3 MB): Ajv asks
+ * for a pattern's regex at every place it appears, so a schema repeating one pattern 256 times
+ * would otherwise compile it 256 times.
+ */
+const recent = new LRUCache<string, CompiledPattern>({
+  maxSize: 16_000,
+  sizeCalculation: (_value, pattern) => patternCost(pattern),
+});
+
 /** Compiles an ECMAScript `pattern` for RE2, or says why it cannot run there. */
-export function compilePattern(pattern: string): { ok: true; regex: RE2JS } | { ok: false; reason: string } {
+export function compilePattern(pattern: string): CompiledPattern {
+  const known = recent.get(pattern);
+  if (known !== undefined) return known;
+  const compiled = compileFresh(pattern);
+  recent.set(pattern, compiled);
+  return compiled;
+}
+
+function compileFresh(pattern: string): CompiledPattern {
   const construct = unsupportedConstruct(pattern);
   if (construct !== undefined) return { ok: false, reason: `uses ${construct}, which ${UNSUPPORTED}` };
   try {

@@ -4,8 +4,12 @@ import { expect, test } from 'vitest';
 // export is a visible change to this list; internals stay unexported or under `/internal`.
 test('@agent/schema exports exactly these values', async () => {
   expect(Object.keys(await import('@agent/schema')).sort()).toEqual([
+    'DEFAULT_COMPILED_CACHE_BYTES',
+    'DEFAULT_MAX_PATTERN_COST',
     'DEFAULT_MAX_SCHEMA_BYTES',
     'DEFAULT_MAX_SCHEMA_DEPTH',
+    'DEFAULT_MAX_SCHEMA_PATTERNS',
+    'DEFAULT_MAX_TOTAL_PATTERN_COST',
     'STANDALONE_RUNTIME',
     'SUPPORTED_DRAFTS',
     'SchemaPatternError',
@@ -15,11 +19,14 @@ test('@agent/schema exports exactly these values', async () => {
     'createAjv',
     'createToolFilter',
     'measureJson',
+    'patternCost',
     'patternProblem',
     'pointerSegments',
     're2RegExp',
+    'schemaDefaults',
     'schemaDraft',
     'schemaShapeProblems',
+    'setSchemaDefaults',
     'standaloneValidators',
     'toolNameMatcher',
   ]);

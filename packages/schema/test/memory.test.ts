@@ -1,7 +1,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { expect, it } from 'vitest';
-import { compileSchema } from '../src/index.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { compileSchema, setSchemaDefaults } from '../src/index.js';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -11,6 +11,11 @@ function schema(n: number): Record<string, unknown> {
   for (let i = 0; i < 20; i++) properties[`field_${n}_${i}`] = { type: 'string', maxLength: i };
   return { type: 'object', properties };
 }
+
+// Nothing kept by content here: what the instances keep is measured alone (the content cache's
+// own bound, in bytes, is test/cache-bytes.test.ts).
+beforeAll(() => setSchemaDefaults({ compiledCacheBytes: 0 }));
+afterAll(() => setSchemaDefaults());
 
 it('a server that compiles schema after schema does not keep them all', async () => {
   // Ajv keeps every schema an instance compiled: one instance for a server's life would hold
