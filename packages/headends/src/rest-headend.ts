@@ -8,6 +8,7 @@ import { type ErrorResponder, httpError, readJsonObject } from './http-guards.js
 import { answerRun } from './rest-answer.js';
 import { requestSchemaProblem } from './schema-guard.js';
 import { installSessionRoutes } from './sessions/rest-sessions.js';
+import { requestPrincipal } from './principal.js';
 import { requestTraceparent } from './trace-context.js';
 import { installUiChatRoute } from './ui-stream/ui-chat-route.js';
 
@@ -81,6 +82,7 @@ export function createRestHeadend(options: HeadendOptions): Headend {
       headendId,
       signal: admitted.ticket.signal,
       ...requestTraceparent(c),
+      owner: requestPrincipal(c).id,
       ...(body.conversationId === undefined ? {} : { conversationId: body.conversationId }),
     };
     return answerRun(c, admitted.ticket, respondRest, (onEvent) =>

@@ -4,6 +4,7 @@ import { expect, test } from 'vitest';
 // export is a visible change to this list; internals stay unexported or under `/internal`.
 test('@agent/headends exports exactly these values', async () => {
   expect(Object.keys(await import('@agent/headends')).sort()).toEqual([
+    'ANONYMOUS_PRINCIPAL',
     'Admission',
     'AdmissionError',
     'DEFAULT_BODY_LIMIT_BYTES',
@@ -15,7 +16,9 @@ test('@agent/headends exports exactly these values', async () => {
     'DEFAULT_MCP_SESSION_IDLE_MS',
     'DEFAULT_REQUEST_TIMEOUT_MS',
     'LOOPBACK_HOSTNAMES',
+    'Principals',
     'answerText',
+    'canSee',
     'createAnthropicHeadend',
     'createCatalog',
     'createMcpHeadend',
@@ -23,6 +26,7 @@ test('@agent/headends exports exactly these values', async () => {
     'createRestHeadend',
     'createSlackHeadend',
     'isLoopbackHost',
+    'principalId',
     'reportText',
     'runResponse',
     'serve',

@@ -3,6 +3,7 @@ import type { Admission } from '../admission.js';
 import { admit } from '../admit.js';
 import type { AgentCatalog } from '../agent-catalog.js';
 import { type ErrorResponder, httpError, readJsonObject } from '../http-guards.js';
+import { requestPrincipal, sessionOwner } from '../principal.js';
 import { answerRun } from '../rest-answer.js';
 import { checkDecisions } from './decisions.js';
 import { claimSession, findSession } from './find-session.js';
@@ -25,7 +26,7 @@ export function installSessionRoutes(app: Hono, options: SessionRouteOptions): v
   const { catalog, admission, headendId, respond } = options;
 
   app.get('/v1/sessions/:id', async (c) => {
-    const found = await findSession(catalog, c.req.param('id'));
+    const found = await findSession(catalog, c.req.param('id'), requestPrincipal(c));
     if (found.kind !== 'found') return httpError(c, respond, found.kind, found.message);
     return c.json(sessionView(found.snapshot, found.agent.info.name));
   });
@@ -43,9 +44,13 @@ export function installSessionRoutes(app: Hono, options: SessionRouteOptions): v
         `unknown key ${JSON.stringify(extra[0])} (allowed: decisions)`,
       );
     }
+    const principal = requestPrincipal(c);
     // Claimed before the session is read, so a second request sees what the first one left.
     const claim = claimSession(catalog, sessionId);
     if (claim === undefined) {
+      // Only its owner (or an operator) learns that a session is being resumed.
+      const seen = await findSession(catalog, sessionId, principal);
+      if (seen.kind !== 'found') return httpError(c, respond, seen.kind, seen.message);
       return httpError(
         c,
         respond,
@@ -53,7 +58,7 @@ export function installSessionRoutes(app: Hono, options: SessionRouteOptions): v
         `session ${JSON.stringify(sessionId)} is being resumed by another request`,
       );
     }
-    const found = await findSession(catalog, sessionId);
+    const found = await findSession(catalog, sessionId, principal);
     const checked = found.kind === 'found' ? checkDecisions(found.snapshot, read.body.decisions) : undefined;
     const admitted = checked?.ok === true ? await admit(c, admission, respond) : undefined;
     if (found.kind !== 'found' || checked?.ok !== true || admitted?.ok !== true) {
@@ -63,7 +68,13 @@ export function installSessionRoutes(app: Hono, options: SessionRouteOptions): v
       return (admitted as { response: Response }).response;
     }
     const { agent } = found;
-    const resumeOptions = { headendId, signal: admitted.ticket.signal, approvals: checked.decisions };
+    const owner = sessionOwner(found.snapshot);
+    const resumeOptions = {
+      headendId,
+      signal: admitted.ticket.signal,
+      approvals: checked.decisions,
+      ...(owner === undefined ? {} : { owner }),
+    };
     // answerRun always calls the start (at once, or as the SSE stream opens): it ends the claim.
     return answerRun(c, admitted.ticket, respond, async (onEvent) => {
       try {
