@@ -41,6 +41,7 @@ interface ServerFlags {
   slack?: boolean;
   slackPort?: number;
   token?: string[];
+  operatorToken?: string[];
   allowNoAuth?: boolean;
   drainSeconds?: number;
   bodyLimit?: number;
@@ -71,6 +72,11 @@ function serverProgram(): Command {
       port('--slack-port'),
     )
     .option('--token <token>', 'accepted bearer token (repeatable; also AGENT_SERVER_TOKENS)', collect)
+    .option(
+      '--operator-token <token>',
+      "accepted bearer token that sees and decides every client's sessions (repeatable; also AGENT_SERVER_OPERATOR_TOKENS)",
+      collect,
+    )
     .option('--allow-no-auth', 'serve without tokens (loopback hosts only)')
     .option('--drain-seconds <n>', 'on SIGTERM, how long running sessions may finish (default 30)', Number)
     .option('--body-limit <bytes>', 'largest request body (default 1 MiB)', Number)
@@ -124,6 +130,11 @@ function flagsOverFile(
     mcp: flags.mcp === undefined ? file.mcp : parseMcp(flags.mcp),
     slack: slackConfig(file.slack, flags.slack === true, flags.slackPort),
     tokens: [...(file.tokens ?? []), ...envTokens(env), ...(flags.token ?? [])],
+    operatorTokens: [
+      ...(file.operatorTokens ?? []),
+      ...envTokens(env, 'AGENT_SERVER_OPERATOR_TOKENS'),
+      ...(flags.operatorToken ?? []),
+    ],
     allowNoAuth: flags.allowNoAuth ?? file.allowNoAuth ?? false,
     drainSeconds: flags.drainSeconds ?? file.drainSeconds ?? 30,
     bodyLimitBytes: flags.bodyLimit ?? file.bodyLimitBytes,
@@ -214,7 +225,8 @@ function checkConfig(config: ServerConfig): void {
 }
 
 function checkTokens(config: ServerConfig): void {
-  if (config.tokens.length === 0 && !config.allowNoAuth) {
+  const anyToken = config.tokens.length > 0 || config.operatorTokens.length > 0;
+  if (!anyToken && !config.allowNoAuth) {
     throw configError(
       '--token',
       undefined,
@@ -222,7 +234,7 @@ function checkTokens(config: ServerConfig): void {
       'no tokens: give --token, AGENT_SERVER_TOKENS or --allow-no-auth (loopback only)',
     );
   }
-  if (config.tokens.length === 0 && config.allowNoAuth && !isLoopbackHost(config.host)) {
+  if (!anyToken && config.allowNoAuth && !isLoopbackHost(config.host)) {
     throw configError(
       '--host',
       config.host,

@@ -5,10 +5,10 @@ import type { Headend } from './headend.js';
 import { createHeadendBase } from './headend-base.js';
 import type { HeadendOptions } from './headend-options.js';
 import { type ErrorResponder, httpError, readJsonObject } from './http-guards.js';
+import { requestPrincipal } from './principal.js';
 import { answerRun } from './rest-answer.js';
 import { requestSchemaProblem } from './schema-guard.js';
 import { installSessionRoutes } from './sessions/rest-sessions.js';
-import { requestPrincipal } from './principal.js';
 import { requestTraceparent } from './trace-context.js';
 import { installUiChatRoute } from './ui-stream/ui-chat-route.js';
 
