@@ -77,6 +77,9 @@ export function queuedCatalog(catalog: AgentCatalog, queue: RunQueue): AgentCata
           ...(options.schema === undefined ? {} : { schema: options.schema }),
           ...(options.headendId === undefined ? {} : { headendId: options.headendId }),
           ...(options.traceparent === undefined ? {} : { traceparent: options.traceparent }),
+          // The job carries whom the run is for; the worker stores it with the session.
+          ...(options.owner === undefined ? {} : { owner: options.owner }),
+          ...(options.conversationId === undefined ? {} : { conversationId: options.conversationId }),
           ...(resume === undefined ? {} : { resume }),
         },
         {

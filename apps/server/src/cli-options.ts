@@ -42,6 +42,7 @@ interface ServerFlags {
   slack?: boolean;
   slackPort?: number;
   token?: string[];
+  operatorToken?: string[];
   allowNoAuth?: boolean;
   allowedHost?: string[];
   drainSeconds?: number;
@@ -73,6 +74,11 @@ function serverProgram(): Command {
       port('--slack-port'),
     )
     .option('--token <token>', 'accepted bearer token (repeatable; also AGENT_SERVER_TOKENS)', collect)
+    .option(
+      '--operator-token <token>',
+      "accepted bearer token that sees and decides every client's sessions (repeatable; also AGENT_SERVER_OPERATOR_TOKENS)",
+      collect,
+    )
     .option('--allow-no-auth', 'serve without tokens (loopback hosts only)')
     .option(
       '--allowed-host <hostname>',
@@ -131,6 +137,11 @@ function flagsOverFile(
     mcp: flags.mcp === undefined ? file.mcp : parseMcp(flags.mcp),
     slack: slackConfig(file.slack, flags.slack === true, flags.slackPort),
     tokens: [...(file.tokens ?? []), ...envTokens(env), ...(flags.token ?? [])],
+    operatorTokens: [
+      ...(file.operatorTokens ?? []),
+      ...envTokens(env, 'AGENT_SERVER_OPERATOR_TOKENS'),
+      ...(flags.operatorToken ?? []),
+    ],
     allowNoAuth: flags.allowNoAuth ?? file.allowNoAuth ?? false,
     allowedHosts: [
       ...(file.allowedHosts ?? []),
@@ -225,7 +236,8 @@ function checkConfig(config: ServerConfig): void {
 }
 
 function checkTokens(config: ServerConfig): void {
-  if (config.tokens.length === 0 && !config.allowNoAuth) {
+  const anyToken = config.tokens.length > 0 || config.operatorTokens.length > 0;
+  if (!anyToken && !config.allowNoAuth) {
     throw configError(
       '--token',
       undefined,
@@ -233,7 +245,7 @@ function checkTokens(config: ServerConfig): void {
       'no tokens: give --token, AGENT_SERVER_TOKENS or --allow-no-auth (loopback only)',
     );
   }
-  if (config.tokens.length === 0 && config.allowNoAuth && !isLoopbackHost(config.host)) {
+  if (!anyToken && config.allowNoAuth && !isLoopbackHost(config.host)) {
     throw configError(
       '--host',
       config.host,

@@ -25,6 +25,8 @@ export interface ServerConfig extends ServerLimits {
   /** What of ai-agent's `slack` section is ignored, for the log. */
   slackNotes?: string[];
   tokens: string[];
+  /** Tokens whose holders see and decide every client's sessions (docs/security.md). */
+  operatorTokens: string[];
   allowNoAuth: boolean;
   /** `--allowed-host`: hostnames the faces answer besides loopback names and `host` (`faceHostnames`). */
   allowedHosts?: string[];
@@ -66,9 +68,12 @@ export function parseMcp(value: unknown): McpListen {
   return { kind: 'http', port: parsePort(match[1], '--mcp') };
 }
 
-/** The tokens in `AGENT_SERVER_TOKENS` (comma or whitespace separated). */
-export function envTokens(env: Record<string, string | undefined>): string[] {
-  return (env.AGENT_SERVER_TOKENS ?? '').split(/[\s,]+/).filter((token) => token !== '');
+/** The tokens in `AGENT_SERVER_TOKENS` (or `variable`): comma or whitespace separated. */
+export function envTokens(
+  env: Record<string, string | undefined>,
+  variable = 'AGENT_SERVER_TOKENS',
+): string[] {
+  return (env[variable] ?? '').split(/[\s,]+/).filter((token) => token !== '');
 }
 
 const FILE_KEYS = new Set([
@@ -80,6 +85,7 @@ const FILE_KEYS = new Set([
   'mcp',
   'slack',
   'tokens',
+  'operatorTokens',
   'allowNoAuth',
   'allowedHosts',
   'drainSeconds',
@@ -114,16 +120,18 @@ export function readConfigFile(path: string): Partial<ServerConfig> {
   if (file.mcp !== undefined) config.mcp = parseMcp(file.mcp);
   if (file.slack !== undefined) config.slack = parseSlackConfig(file.slack, path);
   if (file.viewer !== undefined) config.viewer = parseViewerConfig(file.viewer, path);
-  if (file.tokens !== undefined) {
-    if (!Array.isArray(file.tokens) || !file.tokens.every((token) => typeof token === 'string')) {
+  for (const key of ['tokens', 'operatorTokens'] as const) {
+    const tokens = file[key];
+    if (tokens === undefined) continue;
+    if (!Array.isArray(tokens) || !tokens.every((token) => typeof token === 'string')) {
       throw configError(
-        'tokens',
+        key,
         undefined,
         'an array of strings',
-        `${path}: "tokens" must be an array of strings`,
+        `${path}: "${key}" must be an array of strings`,
       );
     }
-    config.tokens = file.tokens;
+    config[key] = tokens;
   }
   if (typeof file.allowNoAuth === 'boolean') config.allowNoAuth = file.allowNoAuth;
   if (file.allowedHosts !== undefined) {

@@ -92,6 +92,7 @@ function plannedHeadends(
   const common: Omit<HeadendOptions, 'headendId'> = {
     catalog,
     tokens: config.tokens,
+    operatorTokens: config.operatorTokens,
     allowNoAuth: config.allowNoAuth,
     bodyLimitBytes: config.bodyLimitBytes,
     concurrency: config.concurrency,

@@ -52,6 +52,7 @@ export async function startViewer(
     source: new ServerSessionSource(memory, records),
     assets: loadViewerAssets(),
     tokens: config.tokens,
+    operatorTokens: config.operatorTokens,
     host: config.host,
     port: viewer.port,
     allowedHostnames: faceHostnames(config),

@@ -35,6 +35,20 @@ describe('agent-server options', () => {
     expect(parsed.host).toBe('127.0.0.1');
   });
 
+  it('merges operator tokens from server.json, AGENT_SERVER_OPERATOR_TOKENS and --operator-token; they alone are enough', () => {
+    const config = join(dir, 'operators.json');
+    writeFileSync(config, JSON.stringify({ agents: ['./a.ai'], api: 0, operatorTokens: ['ops-file'] }));
+    const parsed = parseServerArgs(['--config', config, '--operator-token', 'ops-flag'], {
+      AGENT_SERVER_OPERATOR_TOKENS: 'ops-env',
+    });
+    expect(parsed.operatorTokens).toEqual(['ops-file', 'ops-env', 'ops-flag']);
+    expect(parsed.tokens).toEqual([]);
+    writeFileSync(config, JSON.stringify({ agents: ['./a.ai'], api: 0, operatorTokens: 'ops' }));
+    expect(() => parseServerArgs(['--config', config], {})).toThrow(
+      /"operatorTokens" must be an array of strings/,
+    );
+  });
+
   it('reads the client limits from server.json and flags (flags win)', () => {
     const config = join(dir, 'limits.json');
     writeFileSync(

@@ -24,6 +24,31 @@ export function lastUserText(messages: readonly { role: string; content: string 
   return messages.filter((m) => m.role === 'user' && !m.content.includes('-FINAL')).at(-1)?.content ?? '';
 }
 
+/**
+ * The helper-approval agents' model: the top agent asks its helper (`agent__helper`, a call
+ * that needs approval), then reports; the helper says hi. See `writeHelperApprovalAgents`.
+ */
+export function helperApprovalModel(request: RecordedRequest): ScriptedAnswer {
+  const system = request.messages.find((message) => message.role === 'system');
+  if (String(system?.content ?? '').includes('You are helper.')) return { text: finalReport('hi') };
+  if (!request.messages.some((message) => message.role === 'assistant')) {
+    return { toolCalls: [{ id: 'call_h1', name: 'agent__helper', arguments: { prompt: 'say hi' } }] };
+  }
+  return { text: finalReport('The helper said hi.') };
+}
+
+/** Rewrites `dir`'s first agent (echo) to call a helper sub-agent that needs approval. */
+export function writeHelperApprovalAgents(dir: AgentDir): void {
+  writeFileSync(
+    dir.files[0]!,
+    '---\ndescription: The echo agent.\nmodels: [local/m]\nagents: [helper.ai]\napproval:\n  tools: [agent__helper]\n---\nYou are echo.\n',
+  );
+  writeFileSync(
+    join(dir.dir, 'helper.ai'),
+    '---\ndescription: Says hi.\nmodels: [local/m]\n---\nYou are helper.\n',
+  );
+}
+
 export interface AgentDir {
   dir: string;
   model: ModelServer;

@@ -1,8 +1,5 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type { RecordedRequest, ScriptedAnswer } from '@agent/testkit';
 import { describe, expect, it } from 'vitest';
-import { finalReport } from './helpers.js';
+import { helperApprovalModel, writeHelperApprovalAgents } from './helpers.js';
 import { until, useQueueFleet } from './queue-harness.js';
 
 const { fleet, jobsLeft } = useQueueFleet();
@@ -47,16 +44,6 @@ async function startStreamingRun(baseUrl: string, prompt: string): Promise<strin
   }
 }
 
-/** The approval agent's model: the top agent asks its helper (a call that needs approval), then reports. */
-function approvalModel(request: RecordedRequest): ScriptedAnswer {
-  const system = request.messages.find((message) => message.role === 'system');
-  if (String(system?.content ?? '').includes('You are helper.')) return { text: finalReport('hi') };
-  if (!request.messages.some((message) => message.role === 'assistant')) {
-    return { toolCalls: [{ id: 'call_h1', name: 'agent__helper', arguments: { prompt: 'say hi' } }] };
-  }
-  return { text: finalReport('The helper said hi.') };
-}
-
 describe('sessions of a queue fleet, read and decided through any face', () => {
   it('a run whose face died (SIGKILL) goes on; another face reads its session and report (GET /v1/sessions/:id)', async () => {
     const { model, face, startFace, baseUrl } = await fleet(1, { holdFirstRunOfTurn: 2 });
@@ -84,17 +71,8 @@ describe('sessions of a queue fleet, read and decided through any face', () => {
 
   it('a session paused for approval on a worker is decided through a face: the resume runs on a worker', async () => {
     const { baseUrl, name, dir } = await fleet(1, {
-      handler: approvalModel,
-      prepare: (agents) => {
-        writeFileSync(
-          agents.files[0]!,
-          '---\ndescription: The echo agent.\nmodels: [local/m]\nagents: [helper.ai]\napproval:\n  tools: [agent__helper]\n---\nYou are echo.\n',
-        );
-        writeFileSync(
-          join(agents.dir, 'helper.ai'),
-          '---\ndescription: Says hi.\nmodels: [local/m]\n---\nYou are helper.\n',
-        );
-      },
+      handler: helperApprovalModel,
+      prepare: writeHelperApprovalAgents,
     });
     const origin = new URL(baseUrl).origin;
     const paused = (await (
@@ -134,5 +112,56 @@ describe('sessions of a queue fleet, read and decided through any face', () => {
     expect((await readSession(origin, paused.sessionId)).body).toMatchObject({ status: 'finished' });
     expect(await jobsLeft(name)).toMatchObject({ waiting: 0, active: 0, delayed: 0, failed: 0 });
     expect(dir.model.requests.length).toBe(3);
+  }, 120_000);
+
+  it("through the queue, another token cannot read or decide a client's paused session (404); its owner can", async () => {
+    const { baseUrl, dir } = await fleet(1, {
+      handler: helperApprovalModel,
+      prepare: writeHelperApprovalAgents,
+      faceArgs: ['--token', 'alice-token', '--token', 'bob-token'],
+    });
+    const origin = new URL(baseUrl).origin;
+    const as = (token: string) => ({ authorization: `Bearer ${token}`, 'content-type': 'application/json' });
+    const paused = (await (
+      await fetch(`${baseUrl}/echo/run`, {
+        method: 'POST',
+        headers: as('alice-token'),
+        body: JSON.stringify({ prompt: 'Greet me.' }),
+      })
+    ).json()) as { exitCode: string; sessionId: string };
+    expect(paused.exitCode).toBe('EXIT-AWAITING-APPROVAL');
+    const read = (token: string, id: string) => fetch(`${origin}/v1/sessions/${id}`, { headers: as(token) });
+    const unknown = await read('bob-token', 'no-such-session');
+    const taken = await read('bob-token', paused.sessionId);
+    expect(taken.status).toBe(404);
+    expect((await taken.text()).replace(paused.sessionId, '<id>')).toBe(
+      (await unknown.text()).replace('no-such-session', '<id>'),
+    );
+    const decided = await fetch(`${origin}/v1/sessions/${paused.sessionId}/approvals`, {
+      method: 'POST',
+      headers: as('bob-token'),
+      body: JSON.stringify({ decisions: { call_h1: { approved: true } } }),
+    });
+    expect(decided.status).toBe(404);
+    // Nothing ran: the model was asked once (the pause), the helper never.
+    expect(dir.model.requests.length).toBe(1);
+    const own = await read('alice-token', paused.sessionId);
+    expect(own.status).toBe(200);
+    expect(await own.json()).toMatchObject({
+      status: 'awaiting_approval',
+      pendingApprovals: [{ callId: 'call_h1' }],
+    });
+    const approved = await fetch(`${origin}/v1/sessions/${paused.sessionId}/approvals`, {
+      method: 'POST',
+      headers: as('alice-token'),
+      body: JSON.stringify({ decisions: { call_h1: { approved: true } } }),
+    });
+    expect(await approved.json()).toMatchObject({
+      success: true,
+      finalReport: { content: 'The helper said hi.' },
+    });
+    // The resumed session stays Alice's on the worker's checkpoints.
+    expect((await read('bob-token', paused.sessionId)).status).toBe(404);
+    expect(await (await read('alice-token', paused.sessionId)).json()).toMatchObject({ status: 'finished' });
   }, 120_000);
 });

@@ -26,9 +26,18 @@ let agents: ViewerAgents;
 let browser: Browser;
 const servers: RunningServer[] = [];
 
+// An operator token: a record no client started (the library run below) is shown to operators only.
 async function serve(): Promise<RunningServer> {
   const server = await startServer(
-    [...agents.files.flatMap((file) => ['--agent', file]), '--api', '0', '--viewer', '0', '--token', 'tok'],
+    [
+      ...agents.files.flatMap((file) => ['--agent', file]),
+      '--api',
+      '0',
+      '--viewer',
+      '0',
+      '--operator-token',
+      'tok',
+    ],
     agents.dir,
     2,
   );

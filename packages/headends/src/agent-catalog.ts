@@ -53,6 +53,11 @@ export interface ServedRunOptions {
   conversationId?: string;
   /** The request's W3C `traceparent`: the run's spans continue the caller's trace. */
   traceparent?: string;
+  /**
+   * The principal the run is for (`Principal.id`): its session and conversation are that
+   * principal's. On a resume, the session's owner (it stays the starter's, whoever decides).
+   */
+  owner?: string;
 }
 
 /** Options of a resumed run: the run's, plus the decisions for the calls the session waits for. */
@@ -66,8 +71,9 @@ export interface ServedResumeOptions extends ServedRunOptions {
  */
 export interface ServedSessions {
   /**
-   * The session's latest snapshot and whether this agent started it; undefined when the store
-   * has none. Rejects when the store is down or the id is malformed.
+   * The session's latest snapshot (its `labels.owner` names the principal that started it) and
+   * whether this agent started it; undefined when the store has none. Rejects when the store is
+   * down or the id is malformed.
    */
   find(sessionId: string): Promise<{ snapshot: SessionSnapshot; startedHere: boolean } | undefined>;
   resume(sessionId: string, options: ServedResumeOptions): Promise<AgentResult>;

@@ -5,8 +5,13 @@ import type { AgentCatalog } from './agent-catalog.js';
 /** Options every network headend takes. */
 export interface HeadendOptions {
   catalog: AgentCatalog;
-  /** Accepted bearer tokens. Required unless `allowNoAuth`. */
+  /** Accepted bearer tokens. Required unless `allowNoAuth` (or operator tokens are given). */
   tokens?: readonly string[];
+  /**
+   * Accepted bearer tokens whose holders are operators: they see and decide every client's
+   * sessions (`docs/security.md`). A token of `tokens` sees only the sessions it started.
+   */
+  operatorTokens?: readonly string[];
   /** Serve without auth; `serve` refuses it unless the host is loopback. */
   allowNoAuth?: boolean;
   /** Largest request body in bytes (default 1 MiB); larger ones get 413. */
@@ -30,9 +35,14 @@ export interface HeadendOptions {
 
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 
-/** Tokens to check, or undefined when auth is explicitly off. Throws when neither is configured. */
+/**
+ * Tokens to check (operator tokens included), or undefined when auth is explicitly off. Throws
+ * when neither is configured.
+ */
 export function resolveTokens(kind: string, options: HeadendOptions): readonly string[] | undefined {
-  const tokens = (options.tokens ?? []).filter((token) => token.length > 0);
+  const tokens = [...(options.tokens ?? []), ...(options.operatorTokens ?? [])].filter(
+    (token) => token.length > 0,
+  );
   if (tokens.length > 0) return tokens;
   if (options.allowNoAuth === true) return undefined;
   throw new ConfigError({

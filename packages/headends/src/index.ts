@@ -37,6 +37,8 @@ export {
   DEFAULT_MCP_SESSION_IDLE_MS,
 } from './mcp/session-counts.js';
 export { createOpenAiHeadend } from './openai/openai-headend.js';
+export type { Principal } from './principal.js';
+export { ANONYMOUS_PRINCIPAL, canSee, Principals, principalId } from './principal.js';
 export { runResponse } from './rest-answer.js';
 export { createRestHeadend } from './rest-headend.js';
 export type { ServedHeadend, ServeOptions } from './serve.js';

@@ -5,6 +5,7 @@ import type { Headend } from './headend.js';
 import { createHeadendBase } from './headend-base.js';
 import type { HeadendOptions } from './headend-options.js';
 import { type ErrorResponder, httpError, readJsonObject } from './http-guards.js';
+import { requestPrincipal } from './principal.js';
 import { answerRun } from './rest-answer.js';
 import { requestSchemaProblem } from './schema-guard.js';
 import { installSessionRoutes } from './sessions/rest-sessions.js';
@@ -81,6 +82,7 @@ export function createRestHeadend(options: HeadendOptions): Headend {
       headendId,
       signal: admitted.ticket.signal,
       ...requestTraceparent(c),
+      owner: requestPrincipal(c).id,
       ...(body.conversationId === undefined ? {} : { conversationId: body.conversationId }),
     };
     return answerRun(c, admitted.ticket, respondRest, (onEvent) =>

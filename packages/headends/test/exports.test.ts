@@ -4,6 +4,7 @@ import { expect, test } from 'vitest';
 // export is a visible change to this list; internals stay unexported or under `/internal`.
 test('@agent/headends exports exactly these values', async () => {
   expect(Object.keys(await import('@agent/headends')).sort()).toEqual([
+    'ANONYMOUS_PRINCIPAL',
     'Admission',
     'AdmissionError',
     'DEFAULT_BODY_LIMIT_BYTES',
@@ -15,8 +16,10 @@ test('@agent/headends exports exactly these values', async () => {
     'DEFAULT_MCP_SESSION_IDLE_MS',
     'DEFAULT_REQUEST_TIMEOUT_MS',
     'LOOPBACK_HOSTNAMES',
+    'Principals',
     'answerText',
     'applyConnectionLimits',
+    'canSee',
     'createAnthropicHeadend',
     'createCatalog',
     'createMcpHeadend',
@@ -26,6 +29,7 @@ test('@agent/headends exports exactly these values', async () => {
     'hostProblem',
     'httpServerOptions',
     'isLoopbackHost',
+    'principalId',
     'reportText',
     'resolveConnectionLimits',
     'runResponse',

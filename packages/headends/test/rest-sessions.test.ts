@@ -1,6 +1,6 @@
 import { finalReport, toolCall } from '@agent/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRestHeadend, type ServedHeadend, serve } from '../src/index.js';
+import { createRestHeadend, principalId, type ServedHeadend, serve } from '../src/index.js';
 import {
   type ApprovalAgents,
   deployCall,
@@ -167,7 +167,8 @@ describe('REST sessions', () => {
 
   it('refuses a session another agent file started (same store, not served here)', async () => {
     agents.model.push(deployCall('call_o1'));
-    const paused = await agents.other.run('Deploy to prod.');
+    // Started by a library caller for this token's principal: the token sees it, and is told why not here.
+    const paused = await agents.other.run('Deploy to prod.', { owner: principalId('t1') });
     expect(paused.exitCode).toBe('EXIT-AWAITING-APPROVAL');
     const shown = await getSession(paused.sessionId);
     expect(shown.status).toBe(409);

@@ -74,7 +74,7 @@ export type {
   SessionSnapshotStatus,
   SnapshotLoopState,
 } from './session-snapshot.js';
-export { SESSION_SNAPSHOT_VERSION } from './session-snapshot.js';
+export { SESSION_OWNER_LABEL, SESSION_SNAPSHOT_VERSION } from './session-snapshot.js';
 export type { ConversationExchange, SessionStore } from './session-store.js';
 export type {
   ChildSessionConfig,

@@ -66,4 +66,6 @@ export interface SessionRecord {
    */
   payloadsDropped?: string;
   headendId?: string;
+  /** The principal that started the session (`SESSION_OWNER_LABEL`), when a client did. */
+  owner?: string;
 }

@@ -7,6 +7,13 @@ import type { SessionNode } from './op-tree.js';
 /** The snapshot format this release writes; older versions keep loading (`docs/sessions.md`). */
 export const SESSION_SNAPSHOT_VERSION = 1;
 
+/**
+ * The label that names a session's owner: the principal (a hashed token, never the token) of the
+ * client that started it (`docs/security.md`, "Principals and operator tokens"). Absent: started
+ * by no client (the CLI, a library caller that named none); only operators see those on a server.
+ */
+export const SESSION_OWNER_LABEL = 'owner';
+
 /** Where a session stands when its snapshot is taken. */
 export type SessionSnapshotStatus = 'running' | 'awaiting_approval' | 'finished';
 
@@ -88,7 +95,10 @@ export interface SessionSnapshot {
    * nothing was stored; bounded, the newest kept).
    */
   toolOutputs?: SavedToolOutput[];
-  /** What the caller keeps with the session (the runtime: `agentFile`, so `agent resume` finds it). */
+  /**
+   * What the caller keeps with the session (the runtime: `agentFile`, so `agent resume` finds it;
+   * `owner` (`SESSION_OWNER_LABEL`), the principal that started it).
+   */
   labels?: Record<string, string>;
   /** Set when finished. */
   exitCode?: ExitCode;

@@ -28,6 +28,7 @@ test('@agent/protocol exports exactly these values', async () => {
     'REASONING_EFFORTS',
     'REDACTED',
     'REPORT_BACK_TOOL',
+    'SESSION_OWNER_LABEL',
     'SESSION_RECORD_KIND',
     'SESSION_RECORD_VERSION',
     'SESSION_SNAPSHOT_VERSION',

@@ -19,13 +19,23 @@ export function runJobSession(
     ...(data.traceparent === undefined ? {} : { traceparent: data.traceparent }),
   };
   if (snapshot?.status === 'finished') return Promise.resolve(resultOfFinished(snapshot));
+  // A resumed session keeps the owner and conversation its snapshot names.
   if (data.resume !== undefined) {
     // The decisions answer the pause; a resume job that moved after its first checkpoint is past it.
     const { approvals } = data.resume;
     const decided = snapshot?.status === 'awaiting_approval' && approvals !== undefined;
     return agent.resume(sessionId, decided ? { ...options, approvals } : options);
   }
-  if (snapshot === undefined) return agent.run(data.input, { ...options, sessionId, durable: true });
+  if (snapshot === undefined) {
+    const fresh = {
+      ...options,
+      sessionId,
+      durable: true as const,
+      ...(data.owner === undefined ? {} : { owner: data.owner }),
+      ...(data.conversationId === undefined ? {} : { conversationId: data.conversationId }),
+    };
+    return agent.run(data.input, fresh);
+  }
   return agent.resume(sessionId, options);
 }
 

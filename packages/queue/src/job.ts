@@ -24,6 +24,10 @@ export interface RunJobData {
   headendId?: string;
   /** The face's incoming W3C `traceparent`: the worker's run continues that trace. */
   traceparent?: string;
+  /** The principal the run is for (never a token): its session and conversation are its own. */
+  owner?: string;
+  /** The conversation a new run continues (the owner's conversation of that id). */
+  conversationId?: string;
   /** Continue this stored session (paused for approval) with these decisions, instead of `input`. */
   resume?: { sessionId: string; approvals?: Readonly<Record<string, ApprovalDecision>> };
 }

@@ -17,7 +17,7 @@ export interface QueueRunOptions {
 export interface QueueAgent {
   run(
     input: RunJobData['input'],
-    options: QueueRunOptions & { sessionId: string; durable: true },
+    options: QueueRunOptions & { sessionId: string; durable: true; owner?: string; conversationId?: string },
   ): Promise<AgentResult>;
   resume(
     sessionId: string,

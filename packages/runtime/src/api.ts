@@ -109,6 +109,13 @@ export interface RunAgentFileOptions extends ResolveOptions {
    */
   conversationId?: string;
   /**
+   * The principal the run belongs to (a server's hashed token, never the token): kept in its
+   * snapshots' labels (`SESSION_OWNER_LABEL`) and record, and its conversation is that
+   * principal's alone (another owner naming the same `conversationId` has another conversation).
+   * A resumed session keeps the owner it was started with (docs/security.md).
+   */
+  owner?: string;
+  /**
    * Decides the tool calls that need approval (`approval` in the agent file or on an MCP
    * server); without it such calls pause the run (`EXIT-AWAITING-APPROVAL`) and its snapshot is
    * stored for `resume`.

@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { checkConversationId, checkSessionId } from '@agent/cache';
-import type {
-  AgentEventMeta,
-  AgentResult,
-  ConversationExchange,
-  LogEntry,
-  SessionSnapshot,
-  SessionStore,
+import {
+  type AgentEventMeta,
+  type AgentResult,
+  type ConversationExchange,
+  type LogEntry,
+  SESSION_OWNER_LABEL,
+  type SessionSnapshot,
+  type SessionStore,
 } from '@agent/protocol';
 import { errorMessage } from '@agent/protocol/util';
 import { contextFromTraceparent } from '@agent/telemetry';
@@ -62,8 +63,10 @@ export class TopAgentRuns {
     const conversation =
       merged.conversationId === undefined
         ? undefined
-        : new RunConversation(this.sessions, merged.conversationId, prompt);
-    return this.execute(prompt, merged, merged.sessionId ?? randomUUID(), undefined, history, conversation);
+        : new RunConversation(this.sessions, merged.conversationId, prompt, merged.owner);
+    const labels = runLabels(conversation, merged.owner);
+    const sessionId = merged.sessionId ?? randomUUID();
+    return this.execute(prompt, merged, sessionId, { given: undefined, labels, conversation }, history);
   }
 
   async resume(sessionId: string, resumeOptions: ResumeOptions = {}): Promise<AgentResult> {
@@ -87,12 +90,16 @@ export class TopAgentRuns {
       );
     }
     const conversation = RunConversation.fromLabels(this.sessions, snapshot.labels);
+    // A resumed session stays its starter's, whoever decides it (an operator may).
+    const owner = snapshot.labels?.[SESSION_OWNER_LABEL];
+    const labels = runLabels(conversation, owner);
     const durable: Durable = {
       resumeFrom: snapshot,
       ...(approvals === undefined ? {} : { approvals }),
-      onCheckpoint: this.sessions.checkpointer(store, conversation?.labels()),
+      onCheckpoint: this.sessions.checkpointer(store, labels),
     };
-    return this.execute('', merged, snapshot.sessionId, durable, undefined, conversation);
+    const run = { given: durable, labels, conversation };
+    return this.execute('', { ...merged, owner }, snapshot.sessionId, run);
   }
 
   async storedSession(sessionId: string): Promise<StoredSession | undefined> {
@@ -114,15 +121,18 @@ export class TopAgentRuns {
     return this.closing;
   }
 
-  /** One run of the top agent: a new one, or (`given.resumeFrom`) a stored one continued. */
+  /**
+   * One run of the top agent: a new one, or (`given.resumeFrom`) a stored one continued. `labels`
+   * go with each of its snapshots.
+   */
   private async execute(
     prompt: string,
     merged: RunOptions,
     sessionId: string,
-    given: Durable,
+    run: { given: Durable; labels: Record<string, string> | undefined; conversation?: RunConversation },
     history?: RunInputObject['history'],
-    conversation?: RunConversation,
   ): Promise<AgentResult> {
+    const { given, labels, conversation } = run;
     const { context, active } = this.prepared;
     const { config } = context;
     let exchanges: ConversationExchange[] = [];
@@ -147,7 +157,6 @@ export class TopAgentRuns {
     const warn = (message: string) => scope.log(persistenceWarning(message), meta);
     this.persistence.attach(scope, sessionId, warn);
     this.logMcpWarnings(scope, meta);
-    const labels = conversation?.labels();
     const { durable, stored } = this.resumable
       ? this.durableOptions(merged, given, scope, meta, labels)
       : { durable: undefined, stored: () => false };
@@ -167,7 +176,7 @@ export class TopAgentRuns {
       const kept = await this.sessions.keepPaused(result, stored(), labels);
       await conversation?.record(kept, scope, meta);
       const final = scope.finish({ ...kept, finalAgentId: kept.finalAgentId ?? this.root.toolName });
-      this.persistence.persist(final, scope.conversations, warn);
+      this.persistence.persist(final, scope.conversations, warn, merged.owner);
       return final;
     } catch (error) {
       return this.fail(config.redact(errorMessage(error)), merged);
@@ -261,6 +270,18 @@ export class TopAgentRuns {
     }
     return { durable: Object.keys(out).length === 0 ? undefined : out, stored };
   }
+}
+
+/** The labels a run's snapshots carry: its conversation's and its owner. */
+function runLabels(
+  conversation: RunConversation | undefined,
+  owner: string | undefined,
+): Record<string, string> | undefined {
+  const labels = {
+    ...conversation?.labels(),
+    ...(owner === undefined ? {} : { [SESSION_OWNER_LABEL]: owner }),
+  };
+  return Object.keys(labels).length === 0 ? undefined : labels;
 }
 
 /** The log line of a record or ledger write that failed (the run itself went on). */

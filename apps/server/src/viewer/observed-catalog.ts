@@ -64,6 +64,8 @@ async function recordedRun<O extends ServedRunOptions>(
 ): Promise<AgentResult> {
   const { source } = recorder;
   const live = new LiveSession(randomUUID(), name, options.headendId, recorder.limits);
+  // Whose run it is: the viewer shows it to that principal (and to operators) only.
+  if (options.owner !== undefined) live.view.owner = options.owner;
   source.started(live);
   const onEvent: ServedRunOptions['onEvent'] = (event, meta) => {
     options.onEvent?.(event, meta);

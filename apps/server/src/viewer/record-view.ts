@@ -21,6 +21,7 @@ export function recordView(record: SessionRecord, limits: LiveSessionLimits): Se
     sessionId: record.sessionId,
     agent: record.agent,
     ...(record.headendId === undefined ? {} : { headend: record.headendId }),
+    ...(record.owner === undefined ? {} : { owner: record.owner }),
     status: record.success ? 'ok' : 'failed',
     startedAt: record.startedAt,
     endedAt: record.endedAt,

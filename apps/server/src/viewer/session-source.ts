@@ -1,3 +1,4 @@
+import { canSee, type Principal } from '@agent/headends';
 import type { RecordSessionSource } from './record-source.js';
 import { type SessionSummary, type SessionView, summary } from './view-model.js';
 
@@ -107,4 +108,22 @@ export class ServerSessionSource implements SessionSource {
       fromRecords?.();
     };
   }
+}
+
+/**
+ * What `principal` may see of `source`: its own sessions, or every one for an operator
+ * (`docs/security.md`). Another principal's session is not listed and reads as unknown.
+ */
+export function visibleSessions(source: SessionSource, principal: Principal): SessionSource {
+  if (principal.operator) return source;
+  const visible = (session: SessionSummary | undefined) =>
+    session !== undefined && canSee(principal, session.owner);
+  return {
+    list: async () => (await source.list()).filter(visible),
+    get: async (id) => {
+      const view = await source.get(id);
+      return visible(view) ? view : undefined;
+    },
+    subscribe: (listener) => source.subscribe(listener),
+  };
 }

@@ -35,6 +35,8 @@ export interface SessionSummary {
   agent: string;
   /** The face that ran it (`rest`, `openai`, `anthropic`, `mcp`, `slack`, ...). */
   headend?: string;
+  /** The principal that started it (a hashed token); absent for runs no client started. */
+  owner?: string;
   status: 'running' | 'ok' | 'failed';
   startedAt: number;
   endedAt?: number;
@@ -104,6 +106,7 @@ export function summary(view: SessionView): SessionSummary {
     ...(view.sessionId === undefined ? {} : { sessionId: view.sessionId }),
     agent: view.agent,
     ...(view.headend === undefined ? {} : { headend: view.headend }),
+    ...(view.owner === undefined ? {} : { owner: view.owner }),
     status: view.status,
     startedAt: view.startedAt,
     ...(view.endedAt === undefined ? {} : { endedAt: view.endedAt }),

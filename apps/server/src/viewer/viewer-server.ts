@@ -10,20 +10,22 @@ import {
 } from '@agent/headends';
 import { errorMessage } from '@agent/protocol/util';
 import { json, type Replied, send } from './http-reply.js';
-import type { SessionSource } from './session-source.js';
+import { type SessionSource, visibleSessions } from './session-source.js';
 import type { SessionSummary } from './view-model.js';
 import { LOGIN_PAGE, PAGE, SECURITY_HEADERS, type ViewerAssets } from './viewer-assets.js';
-import { requestToken, tokenAccepted, tokenCookie } from './viewer-auth.js';
+import { ViewerAuth } from './viewer-auth.js';
 import { openStream, type StreamLimits } from './viewer-stream.js';
 
 /** The viewer's bounds on clients are the faces' (`ConnectionLimits`, the same defaults). */
 export interface ViewerServerOptions extends StreamLimits, ConnectionLimits {
   source: SessionSource;
   assets: ViewerAssets;
-  /** Accepted tokens; empty only with `--allow-no-auth` on loopback (checked by the caller). */
+  /** Accepted tokens; empty (with no operator tokens) only with `--allow-no-auth` on loopback. */
   tokens: readonly string[];
   /** Hostnames accepted in `Host` and `Origin` (default `LOOPBACK_HOSTNAMES`); others get 403. */
   allowedHostnames?: readonly string[];
+  /** Tokens that see every client's sessions; the others see their own. */
+  operatorTokens?: readonly string[];
   host: string;
   port: number;
 }
@@ -39,9 +41,10 @@ const STATUSES = new Set(['running', 'ok', 'failed']);
 export async function startViewerServer(options: ViewerServerOptions): Promise<ViewerServer> {
   const streams = new Set<ServerResponse>();
   const limits = resolveConnectionLimits(options);
+  const auth = new ViewerAuth({ tokens: options.tokens, operatorTokens: options.operatorTokens ?? [] });
   const server = createServer(httpServerOptions(limits), (request, response) => {
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) response.setHeader(name, value);
-    handle(request, response, options, streams).catch((error: unknown) => {
+    handle(request, response, { ...options, auth }, streams).catch((error: unknown) => {
       if (!response.headersSent)
         json(response, 500, { error: `the viewer could not answer: ${errorMessage(error)}` });
       else response.end();
@@ -71,7 +74,7 @@ function closeServer(server: Server, streams: Set<ServerResponse>): Promise<void
 async function handle(
   request: IncomingMessage,
   response: ServerResponse,
-  options: ViewerServerOptions,
+  options: ViewerServerOptions & { auth: ViewerAuth },
   streams: Set<ServerResponse>,
 ): Promise<Replied> {
   const url = new URL(request.url ?? '/', 'http://viewer');
@@ -86,26 +89,32 @@ async function handle(
   }
   if (url.pathname === '/assets/app.js') return send(response, 200, 'text/javascript', options.assets.script);
   if (url.pathname === '/assets/app.css') return send(response, 200, 'text/css', options.assets.style);
+  const { auth } = options;
   const given = url.pathname === '/' ? url.searchParams.get('token') : null;
   if (given !== null) {
-    if (!tokenAccepted(options.tokens, given)) return send(response, 401, 'text/html', LOGIN_PAGE);
-    response.setHeader('set-cookie', tokenCookie(given));
+    // The token is exchanged for a viewer session: the cookie never holds the token.
+    const exchanged = auth.principalOfToken(given);
+    if (exchanged === undefined) return send(response, 401, 'text/html', LOGIN_PAGE);
+    response.setHeader('set-cookie', auth.startSession(exchanged));
     response.setHeader('location', '/');
-    return send(response, 303, 'text/plain', 'token kept; see /');
+    return send(response, 303, 'text/plain', 'signed in; see /');
   }
-  if (!tokenAccepted(options.tokens, requestToken(request))) {
+  const principal = auth.principalOf(request);
+  if (principal === undefined) {
     if (url.pathname === '/') return send(response, 401, 'text/html', LOGIN_PAGE);
     return json(response, 401, {
       error: 'missing or invalid token: send Authorization: Bearer <token>, or open /?token=<token> once',
     });
   }
+  const source = visibleSessions(options.source, principal);
   if (url.pathname === '/') return send(response, 200, 'text/html', PAGE);
-  if (url.pathname === '/api/sessions') return await listSessions(response, options.source, url);
-  if (url.pathname === '/api/stream') return openStream(request, response, options, streams, url);
+  if (url.pathname === '/api/sessions') return await listSessions(response, source, url);
+  if (url.pathname === '/api/stream')
+    return openStream(request, response, { ...options, source }, streams, url);
   // A session id (`:` may come percent-encoded): letters, digits, `.`, `_`, `:` and `-`.
   const id = /^\/api\/sessions\/((?:[\w.-]|:|%3[Aa]){1,384})$/.exec(url.pathname)?.[1]?.replace(/%3a/gi, ':');
   if (id !== undefined && id.length <= 128) {
-    const view = await options.source.get(id);
+    const view = await source.get(id);
     if (view === undefined)
       return json(response, 404, {
         error: `no session ${id} (finished ones are kept for a while, and records read from persistence.sessionsDir)`,

@@ -5,6 +5,7 @@ import type { Headend } from '../headend.js';
 import { createHeadendBase } from '../headend-base.js';
 import type { HeadendOptions } from '../headend-options.js';
 import { httpError, readJsonObject } from '../http-guards.js';
+import { requestPrincipal } from '../principal.js';
 import { requestTraceparent } from '../trace-context.js';
 import { respondAnthropic } from './anthropic-errors.js';
 import { answerMessage, type MessageCall, streamMessage } from './messages-answer.js';
@@ -44,6 +45,7 @@ export function createAnthropicHeadend(options: HeadendOptions): Headend {
       headendId,
       signal: ticket.signal,
       ...requestTraceparent(c),
+      owner: requestPrincipal(c).id,
       ...(request.conversationId === undefined ? {} : { conversationId: request.conversationId }),
     };
     const call: MessageCall = {

@@ -15,6 +15,7 @@ import {
 import type { Admission, SessionTicket } from '../admission.js';
 import type { AgentCatalog, AgentInfo, ServedRunOptions } from '../agent-catalog.js';
 import { describedWithOrchestration } from '../orchestration-text.js';
+import type { Principal } from '../principal.js';
 import { requestSchemaProblem } from '../schema-guard.js';
 import { traceparentOption } from '../trace-context.js';
 import { clientElicits, DEFAULT_MCP_APPROVAL_TIMEOUT_MS, elicitingApprover } from './elicit-approver.js';
@@ -63,6 +64,8 @@ export interface AgentToolsOptions {
   catalog: AgentCatalog;
   admission: Admission;
   headendId: string;
+  /** Whom the MCP session acts for: it owns the runs, and resumes only what it may see. */
+  principal: Principal;
   /** Aborts running tools too (the HTTP request's signal). */
   signal?: AbortSignal;
   /** The signal of the HTTP request that carried a given JSON-RPC request id, when known. */
@@ -95,7 +98,7 @@ export function createAgentToolsServer(options: AgentToolsOptions): Server {
   const logging = new SessionLogging(server);
   const runAdmitted: RunAdmitted<CallExtra> = (extra, start) =>
     runAdmittedCall({ server, options, logging }, extra, start);
-  const resume = resumeSessionTool(options.catalog, runAdmitted);
+  const resume = resumeSessionTool(options.catalog, options.principal, runAdmitted);
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: [...agentTools(options.catalog), ...(resume.listed() ? [RESUME_TOOL] : [])],
   }));
@@ -244,6 +247,7 @@ async function runAdmittedCall(
   try {
     const result = await start({
       headendId: options.headendId,
+      owner: options.principal.id,
       signal: ticket.signal,
       // Streamable HTTP: the request's header; any transport: the call's `_meta.traceparent`.
       ...traceparentOption(extra.requestInfo?.headers?.traceparent ?? extra._meta?.traceparent),

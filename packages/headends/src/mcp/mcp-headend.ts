@@ -3,6 +3,7 @@ import type { Headend } from '../headend.js';
 import { createHeadendBase } from '../headend-base.js';
 import type { HeadendOptions } from '../headend-options.js';
 import { type ErrorResponder, presentedToken } from '../http-guards.js';
+import { ANONYMOUS_PRINCIPAL } from '../principal.js';
 import { createAgentToolsServer } from './agent-tools.js';
 import { McpSessions } from './mcp-sessions.js';
 import {
@@ -48,7 +49,9 @@ const respondMcp: ErrorResponder = (c, status, kind, message) =>
 
 /** MCP headend over Streamable HTTP (one MCP session per client): every agent is a tool. */
 export function createMcpHeadend(options: McpHeadendOptions): McpHeadend {
-  const { app, admission, tokens, headendId } = createHeadendBase('mcp', options, { respond: respondMcp });
+  const { app, admission, tokens, principals, headendId } = createHeadendBase('mcp', options, {
+    respond: respondMcp,
+  });
   const path = options.path ?? '/mcp';
   const idleMs = options.sessionIdleMs ?? DEFAULT_MCP_SESSION_IDLE_MS;
   requireMilliseconds('sessionIdleMs', idleMs, POSITIVE_MS);
@@ -58,11 +61,13 @@ export function createMcpHeadend(options: McpHeadendOptions): McpHeadend {
   if (streamCloseAfterMs !== undefined)
     requireMilliseconds('streamCloseAfterMs', streamCloseAfterMs, ZERO_OR_MORE_MS);
   const sessions = new McpSessions(
-    ({ requestSignals, activity }) =>
+    ({ requestSignals, activity, token }) =>
       createAgentToolsServer({
         catalog: options.catalog,
         admission,
         headendId,
+        // The session is bound to the token that opened it: its principal for the session's life.
+        principal: token === undefined ? ANONYMOUS_PRINCIPAL : principals.of(token),
         activity,
         streamCloseAfterMs,
         ...(approvalTimeoutMs === undefined ? {} : { approvalTimeoutMs }),

@@ -27,6 +27,8 @@ interface McpSession {
 export interface SessionHooks {
   requestSignals: Map<string | number, AbortSignal>;
   activity: CallActivity;
+  /** The bearer token that opened the session (undefined without auth). */
+  token: string | undefined;
 }
 
 const jsonRpcError = (status: number, code: number, message: string, id: unknown = null) =>
@@ -154,7 +156,7 @@ export class McpSessions {
       },
     });
     const session: McpSession = {
-      server: this.makeServer({ requestSignals, activity }),
+      server: this.makeServer({ requestSignals, activity, token }),
       transport,
       requestSignals,
       token,

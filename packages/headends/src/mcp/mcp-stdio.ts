@@ -2,6 +2,7 @@ import type { Readable, Writable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { Admission } from '../admission.js';
 import type { AgentCatalog } from '../agent-catalog.js';
+import { ANONYMOUS_PRINCIPAL } from '../principal.js';
 import { createAgentToolsServer } from './agent-tools.js';
 
 export interface McpStdioOptions {
@@ -30,6 +31,8 @@ export async function serveMcpStdio(options: McpStdioOptions): Promise<McpStdioH
     catalog: options.catalog,
     admission,
     headendId: options.headendId ?? 'mcp-stdio',
+    // The client over stdio is the process that started the server: the operator.
+    principal: ANONYMOUS_PRINCIPAL,
     ...(options.approvalTimeoutMs === undefined ? {} : { approvalTimeoutMs: options.approvalTimeoutMs }),
   });
   const transport = new StdioServerTransport(options.stdin, options.stdout);

@@ -1,6 +1,7 @@
 import type { AgentResult } from '@agent/protocol';
 import type { CallToolRequest, CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { AgentCatalog, ServedRunOptions } from '../agent-catalog.js';
+import { type Principal, sessionOwner } from '../principal.js';
 import { checkDecisions } from '../sessions/decisions.js';
 import { claimSession, findSession } from '../sessions/find-session.js';
 import { errorResult, RESUME_TOOL_NAME } from './tool-results.js';
@@ -37,9 +38,14 @@ export type RunAdmitted<Extra> = (
 
 /**
  * `resume_session`: checks the decisions against the stored session (each must name a pending
- * call), then continues it in this request. Listed only when an agent keeps sessions.
+ * call), then continues it in this request. Listed only when an agent keeps sessions. Only the
+ * MCP session's principal's sessions are found (or every one, for an operator).
  */
-export function resumeSessionTool<Extra>(catalog: AgentCatalog, runAdmitted: RunAdmitted<Extra>) {
+export function resumeSessionTool<Extra>(
+  catalog: AgentCatalog,
+  principal: Principal,
+  runAdmitted: RunAdmitted<Extra>,
+) {
   return {
     listed: () => catalog.list().some((info) => catalog.get(info.name)?.sessions !== undefined),
     async call(request: CallToolRequest, extra: Extra): Promise<CallToolResult> {
@@ -49,16 +55,20 @@ export function resumeSessionTool<Extra>(catalog: AgentCatalog, runAdmitted: Run
       }
       const claim = claimSession(catalog, sessionId);
       if (claim === undefined) {
+        // Only its owner (or an operator) learns that a session is being resumed.
+        const seen = await findSession(catalog, sessionId, principal);
+        if (seen.kind !== 'found') return errorResult(seen.message);
         return errorResult(`session ${JSON.stringify(sessionId)} is being resumed by another request`);
       }
       try {
-        const found = await findSession(catalog, sessionId);
+        const found = await findSession(catalog, sessionId, principal);
         if (found.kind !== 'found') return errorResult(found.message);
         const checked = checkDecisions(found.snapshot, decisions);
         if (!checked.ok) return errorResult(checked.message);
         const sessions = found.agent.sessions!;
+        const owner = sessionOwner(found.snapshot);
         return await runAdmitted(extra, (runOptions) =>
-          sessions.resume(sessionId, { ...runOptions, approvals: checked.decisions }),
+          sessions.resume(sessionId, { ...runOptions, approvals: checked.decisions, owner }),
         );
       } finally {
         claim.release();

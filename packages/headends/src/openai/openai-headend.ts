@@ -7,6 +7,7 @@ import type { Headend } from '../headend.js';
 import { createHeadendBase } from '../headend-base.js';
 import type { HeadendOptions } from '../headend-options.js';
 import { httpError, readJsonObject } from '../http-guards.js';
+import { requestPrincipal } from '../principal.js';
 import { type ReportDelta, ReportDeltas } from '../report-deltas.js';
 import { type SseStream, streamEvents } from '../sse-stream.js';
 import { requestTraceparent } from '../trace-context.js';
@@ -70,6 +71,7 @@ export function createOpenAiHeadend(options: HeadendOptions): Headend {
       format: request.format,
       schema: request.schema,
       ...requestTraceparent(c),
+      owner: requestPrincipal(c).id,
       ...(request.conversationId === undefined ? {} : { conversationId: request.conversationId }),
     };
     const run: Runner = (onEvent) => agent.run(input, { ...base, headendId, signal: ticket.signal, onEvent });

@@ -1,6 +1,7 @@
 import type { SessionSnapshot } from '@agent/protocol';
 import { errorMessage } from '@agent/protocol/util';
 import type { AgentCatalog, ServedAgent } from '../agent-catalog.js';
+import { canSee, type Principal, sessionOwner } from '../principal.js';
 
 /** The session ids stores accept (`docs/sessions.md`). */
 const SESSION_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -11,11 +12,17 @@ export type SessionLookup =
   | { kind: 'not_found' | 'conflict' | 'bad_request' | 'server_error'; message: string };
 
 /**
- * Finds a stored session among the catalog's agents: the one whose agent file started it. A
- * session another agent file started (stored in the same store, but not served here) is a
- * conflict, said with the agent's name; a store that is down is a server error naming it.
+ * Finds a stored session `principal` may see among the catalog's agents: the one whose agent
+ * file started it. Another principal's session is answered exactly as an unknown id (so ids
+ * cannot be probed); a session another agent file started (stored in the same store, but not
+ * served here) is a conflict, said with the agent's name; a store that is down is a server
+ * error naming it.
  */
-export async function findSession(catalog: AgentCatalog, sessionId: string): Promise<SessionLookup> {
+export async function findSession(
+  catalog: AgentCatalog,
+  sessionId: string,
+  principal: Principal,
+): Promise<SessionLookup> {
   if (!SESSION_ID.test(sessionId)) {
     return {
       kind: 'bad_request',
@@ -35,7 +42,7 @@ export async function findSession(catalog: AgentCatalog, sessionId: string): Pro
     } catch (error) {
       return { kind: 'server_error', message: `the session store cannot be read: ${errorMessage(error)}` };
     }
-    if (found === undefined) continue;
+    if (found === undefined || !canSee(principal, sessionOwner(found.snapshot))) continue;
     if (found.startedHere) return { kind: 'found', snapshot: found.snapshot, agent };
     foreign = found.snapshot;
   }

@@ -4,6 +4,7 @@ import type { WebClient } from '@slack/web-api';
 import { type Admission, AdmissionError, type SessionTicket } from '../admission.js';
 import type { ServedAgent } from '../agent-catalog.js';
 import { HeadendError } from '../headend-error.js';
+import { SLACK_PRINCIPAL_ID } from '../principal.js';
 import { answerText } from '../usage.js';
 import { OpenerUpdates } from './opener-updates.js';
 import type { SlackLog } from './slack-options.js';
@@ -51,6 +52,8 @@ export async function converse(ctx: ConversationContext, request: ConversationRe
       {
         format: 'slack-block-kit',
         headendId: ctx.headendId,
+        // Slack's runs are the Slack face's: no bearer token reads them, an operator does.
+        owner: SLACK_PRINCIPAL_ID,
         signal: ticket.signal,
         onEvent: (event, meta) => {
           const line = progressLine(event, meta);

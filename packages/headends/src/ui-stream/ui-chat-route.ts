@@ -5,6 +5,7 @@ import type { Admission } from '../admission.js';
 import { admit, writeQueue } from '../admit.js';
 import type { AgentCatalog, ServedAgent } from '../agent-catalog.js';
 import { type ErrorResponder, httpError, readJsonObject } from '../http-guards.js';
+import { requestPrincipal } from '../principal.js';
 import { streamEvents } from '../sse-stream.js';
 import { requestTraceparent } from '../trace-context.js';
 import { answerText, failureMessage, inputRejection } from '../usage.js';
@@ -76,6 +77,7 @@ export function installUiChatRoute(app: Hono, options: UiChatRouteOptions): void
             headendId,
             signal: ticket.signal,
             ...requestTraceparent(c),
+            owner: requestPrincipal(c).id,
             onEvent: (event, meta) => {
               if (withdrawn !== undefined) return;
               const outcome = mapper.onEvent(event, meta);

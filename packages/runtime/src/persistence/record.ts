@@ -18,13 +18,14 @@ export type Conversations = ReadonlyMap<string, readonly ConversationMessage[]>;
 /**
  * The record of a finished top-level session: its op tree with each node's payload (taken from
  * the conversation of the session the node belongs to), logs, accounting and report, every
- * string passed through `redact`. Undefined when the run never started a session (no op tree).
+ * string passed through `redact`, and the principal that started it (`owner`). Undefined when
+ * the run never started a session (no op tree).
  */
 export function buildSessionRecord(
   result: AgentResult,
   conversations: Conversations,
   redact: Redactor,
-  options: { payloads: boolean } = { payloads: true },
+  options: { payloads: boolean; owner?: string } = { payloads: true },
 ): SessionRecord | undefined {
   const root = result.opTree;
   if (root === undefined) return undefined;
@@ -49,6 +50,7 @@ export function buildSessionRecord(
     logs: result.logs,
     accounting: result.accounting,
     ...(result.logs[0]?.headendId === undefined ? {} : { headendId: result.logs[0].headendId }),
+    ...(options.owner === undefined ? {} : { owner: options.owner }),
   };
   return redactStrings(record, redact);
 }

@@ -43,27 +43,38 @@ export class RunPersistence {
       );
   }
 
-  /** Starts writing the record of a finished run (when `sessionsDir` is set). */
-  persist(result: AgentResult, conversations: Conversations, warn: (message: string) => void): void {
+  /** Starts writing the record of a finished run (when `sessionsDir` is set), with its `owner`. */
+  persist(
+    result: AgentResult,
+    conversations: Conversations,
+    warn: (message: string) => void,
+    owner?: string,
+  ): void {
     const dir = this.section?.sessionsDir;
     if (dir === undefined) return;
-    const write = this.writeRecord(dir, result, conversations).catch((error: unknown) =>
+    const write = this.writeRecord(dir, result, conversations, owner).catch((error: unknown) =>
       warn(this.redact(`cannot write the session record in ${dir}: ${errorMessage(error)}`)),
     );
     this.pending.add(write);
     void write.finally(() => this.pending.delete(write));
   }
 
-  private async writeRecord(dir: string, result: AgentResult, conversations: Conversations): Promise<void> {
+  private async writeRecord(
+    dir: string,
+    result: AgentResult,
+    conversations: Conversations,
+    owner: string | undefined,
+  ): Promise<void> {
     // Yield first: the record is built after the caller has its result.
     await new Promise((resolve) => setImmediate(resolve));
-    const record = buildSessionRecord(result, conversations, this.redact);
+    const build = (payloads: boolean) =>
+      buildSessionRecord(result, conversations, this.redact, {
+        payloads,
+        ...(owner === undefined ? {} : { owner }),
+      });
+    const record = build(true);
     if (record === undefined) return;
-    await writeSessionRecord(
-      dir,
-      record,
-      () => buildSessionRecord(result, conversations, this.redact, { payloads: false }) ?? record,
-    );
+    await writeSessionRecord(dir, record, () => build(false) ?? record);
   }
 
   /** Resolves once every write started so far has ended. */

@@ -168,3 +168,25 @@ test('a run paused for approval and resumed adds its exchange to the conversatio
     await runner.close();
   }
 });
+
+test('a run with an owner keeps its conversation and snapshots to that owner; a long id is hashed into the key', async () => {
+  const server = await serve([
+    finalReport('Noted: 4242.'),
+    finalReport('Nothing known.'),
+    finalReport('4242.'),
+  ]);
+  const { options } = tree(server);
+  const runner = await createAgentRunner('main.ai', options);
+  const long = `c${'x'.repeat(127)}`;
+  try {
+    await runner.run('The code is 4242.', { conversationId: long, owner: 'p-alice', durable: true });
+    const other = await runner.run('The code?', { conversationId: long, owner: 'p-bob', durable: true });
+    expect(JSON.stringify(server.requests.at(-1)?.messages)).not.toContain('4242');
+    const stored = await runner.storedSession(other.sessionId);
+    expect(stored?.snapshot.labels).toMatchObject({ owner: 'p-bob', conversationId: long });
+    await runner.run('The code?', { conversationId: long, owner: 'p-alice' });
+    expect(JSON.stringify(server.requests.at(-1)?.messages)).toContain('The code is 4242.');
+  } finally {
+    await runner.close();
+  }
+});
