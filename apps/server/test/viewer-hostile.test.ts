@@ -138,7 +138,12 @@ describe('the viewer and live streams nobody reads', () => {
   it('drops readers that stop reading, keeping memory bounded, and takes new readers again', async () => {
     const { source, live } = runningSession();
     grow(live, 250);
-    const { url, port } = await start(source, { maxStreams: 3, stalledStreamMs: 1000 });
+    // The session has no owner: an operator token sees it.
+    const { url, port } = await start(source, {
+      maxStreams: 3,
+      stalledStreamMs: 1000,
+      operatorTokens: ['t'],
+    });
     const before = usedBytes();
     const stream = `GET /api/stream?session=run-1 HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer t\r\n\r\n`;
     for (let n = 0; n < 3; n += 1) await unreadConnection(port, stream);
@@ -160,7 +165,7 @@ describe('the viewer and live streams nobody reads', () => {
     const { applySessionPatch } = await import('../src/viewer/view-patch.js');
     const { source, live } = runningSession();
     grow(live, 250);
-    const { url } = await start(source);
+    const { url } = await start(source, { operatorTokens: ['t'] });
     const reading = new AbortController();
     const response = await fetch(`${url}/api/stream?session=run-1`, {
       headers: { authorization: 'Bearer t' },
