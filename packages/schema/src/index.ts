@@ -15,9 +15,12 @@ export {
   type SchemaCheck,
   schemaShapeProblems,
 } from './compile.js';
+export { checkSchemaOffThread, compileSchemaOffThread } from './off-thread/compile-off-thread.js';
 export { pointerSegments } from './json-pointer.js';
 export { type JsonShape, type MeasureOptions, measureJson } from './json-shape.js';
 export {
+  DEFAULT_COMPILE_QUEUE_LENGTH,
+  DEFAULT_COMPILE_TIMEOUT_MS,
   DEFAULT_COMPILED_CACHE_BYTES,
   DEFAULT_MAX_PATTERN_COST,
   DEFAULT_MAX_SCHEMA_BYTES,
