@@ -15,7 +15,6 @@ export {
   type SchemaCheck,
   schemaShapeProblems,
 } from './compile.js';
-export { checkSchemaOffThread, compileSchemaOffThread } from './off-thread/compile-off-thread.js';
 export { pointerSegments } from './json-pointer.js';
 export { type JsonShape, type MeasureOptions, measureJson } from './json-shape.js';
 export {
@@ -33,6 +32,7 @@ export {
   schemaDefaults,
   setSchemaDefaults,
 } from './limits.js';
+export { checkSchemaOffThread, compileSchemaOffThread } from './off-thread/compile-off-thread.js';
 export { patternCost } from './pattern-cost.js';
 export { compilePattern, patternProblem, re2RegExp, SchemaPatternError } from './re2-engine.js';
 export { STANDALONE_RUNTIME, standaloneValidators } from './standalone.js';

@@ -171,7 +171,8 @@ async function callAgent(
 async function readCallArguments(
   args: Record<string, unknown>,
 ): Promise<
-  { prompt: string; format?: OutputFormat; schema?: Record<string, unknown>; conversationId?: string } | string
+  | { prompt: string; format?: OutputFormat; schema?: Record<string, unknown>; conversationId?: string }
+  | string
 > {
   const { prompt, format, schema, conversationId } = args;
   if (typeof prompt !== 'string' || prompt === '') return '"prompt" must be a non-empty string';

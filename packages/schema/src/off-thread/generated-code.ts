@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import type { AnyAjv, SchemaDraft } from '../ajv-factory.js';
-import type { CompiledSize } from '../compiled-cache.js';
 import { compileWith, measuredShape } from '../compile.js';
+import type { CompiledSize } from '../compiled-cache.js';
 import type { SchemaLimits } from '../limits.js';
 
 const require = createRequire(import.meta.url);

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { errorMessage } from '@agent/protocol/util';
-import { schemaDefaults, type SchemaLimits } from '../limits.js';
+import { type SchemaLimits, schemaDefaults } from '../limits.js';
 import type { GeneratedCode } from './generated-code.js';
 
 /** One schema sent to the worker thread, as compact JSON, with the limits it is checked against. */

@@ -17,7 +17,8 @@ port.on('message', (job: SchemaJob) => {
   } catch (error) {
     result = { ok: false, problems: [errorMessage(error)] };
   }
-  const transfer = result.ok && result.codeCache !== undefined ? [result.codeCache.buffer as ArrayBuffer] : [];
+  const transfer =
+    result.ok && result.codeCache !== undefined ? [result.codeCache.buffer as ArrayBuffer] : [];
   port.postMessage({ id: job.id, result }, transfer);
 });
 port.postMessage({ ready: true });
