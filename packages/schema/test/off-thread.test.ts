@@ -64,7 +64,10 @@ describe('compileSchemaOffThread', () => {
       message: expect.stringMatching(/^output_schema is not a usable JSON Schema: \/type: must be one of/),
     });
     const backreference = await compileSchemaOffThread({ pattern: '(a)\\1' });
-    expect(backreference).toMatchObject({ ok: false, error: expect.stringContaining('uses a backreference') });
+    expect(backreference).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('uses a backreference'),
+    });
   });
 
   it('keeps the result where compileSchema looks, so the session does not compile it again', async () => {
