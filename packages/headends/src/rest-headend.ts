@@ -22,7 +22,7 @@ interface RunBody {
   conversationId?: string;
 }
 
-function parseRunBody(body: Record<string, unknown>): RunBody | string {
+async function parseRunBody(body: Record<string, unknown>): Promise<RunBody | string> {
   if (typeof body.prompt !== 'string' || body.prompt === '') return '"prompt" must be a non-empty string';
   const run: RunBody = { prompt: body.prompt };
   if (body.conversationId !== undefined) {
@@ -40,7 +40,7 @@ function parseRunBody(body: Record<string, unknown>): RunBody | string {
     if (typeof body.schema !== 'object' || body.schema === null || Array.isArray(body.schema)) {
       return '"schema" must be a JSON Schema object';
     }
-    const problem = requestSchemaProblem(body.schema, '"schema"');
+    const problem = await requestSchemaProblem(body.schema, '"schema"');
     if (problem !== undefined) return problem;
     run.schema = body.schema as JsonSchema;
   }
@@ -72,7 +72,7 @@ export function createRestHeadend(options: HeadendOptions): Headend {
     if (agent === undefined) return httpError(c, respondRest, 'not_found', `no agent named "${name}"`);
     const read = await readJsonObject(c, respondRest);
     if (!read.ok) return read.response;
-    const body = parseRunBody(read.body);
+    const body = await parseRunBody(read.body);
     if (typeof body === 'string') return httpError(c, respondRest, 'bad_request', body);
     const admitted = await admit(c, admission, respondRest);
     if (!admitted.ok) return admitted.response;

@@ -22,8 +22,8 @@ function formatsPlugin(): FormatsPlugin {
 }
 
 /** The RE2 engine as generated code names it: `standaloneValidators` imports `re2RegExp`. */
-function re2ForStandalone(): Options['code'] {
-  return { source: true, esm: true, regExp: Object.assign(re2RegExp.bind(undefined), { code: 're2RegExp' }) };
+function re2ForStandalone(esm: boolean): Options['code'] {
+  return { source: true, esm, regExp: Object.assign(re2RegExp.bind(undefined), { code: 're2RegExp' }) };
 }
 
 /**
@@ -48,8 +48,12 @@ export interface AjvFactoryOptions {
   validateSchema?: boolean;
   /** Inline `$ref`s to ref-free schemas into the caller's code (Ajv's default, true). */
   inlineRefs?: boolean;
-  /** Keep each validator's source for `standaloneValidators` (build-time code generation). */
-  standalone?: boolean;
+  /**
+   * Keep each validator's source for Ajv's standalone code: `true` for ES modules
+   * (`standaloneValidators`, build time), `'script'` for CommonJS-style code run with
+   * `new Function` (`compileSchemaOffThread`, generated in a worker thread).
+   */
+  standalone?: boolean | 'script';
 }
 
 /**
@@ -64,7 +68,10 @@ export function createAjv(draft: SchemaDraft = 'draft-07', options: AjvFactoryOp
     allErrors: true,
     strict: false,
     addUsedSchema: false,
-    code: options.standalone === true ? re2ForStandalone() : { regExp: re2RegExp },
+    code:
+      options.standalone === undefined || options.standalone === false
+        ? { regExp: re2RegExp }
+        : re2ForStandalone(options.standalone === true),
     ...(options.verbose === true ? { verbose: true } : {}),
     ...(options.validateSchema === false ? { validateSchema: false } : {}),
     ...(options.inlineRefs === false ? { inlineRefs: false } : {}),

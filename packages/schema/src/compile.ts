@@ -29,14 +29,17 @@ const MAX_PATH_SHOWN = 80;
 const COMPILES_PER_INSTANCE = 64;
 const BYTES_PER_INSTANCE = 8 * 1024 * 1024;
 
-const shared = new Map<SchemaDraft, { ajv: AnyAjv; compiles: number; bytes: number }>();
-function sharedAjv(draft: SchemaDraft, size: CompiledSize): AnyAjv {
-  let entry = shared.get(draft);
+const shared = new Map<string, { ajv: AnyAjv; compiles: number; bytes: number }>();
+/** The draft's instance in use (`standalone`: one that keeps the code for `compileSchemaOffThread`). */
+function sharedAjv(draft: SchemaDraft, size: CompiledSize, standalone: boolean): AnyAjv {
+  const key = standalone ? `${draft} script` : draft;
+  let entry = shared.get(key);
   if (entry === undefined || entry.compiles >= COMPILES_PER_INSTANCE || entry.bytes >= BYTES_PER_INSTANCE) {
     // No inlining of `$ref`s: inlined, 100 refs to a 100-property definition compile 10,000
     // properties' code (4 s); as calls, the definition compiles once.
-    entry = { ajv: createAjv(draft, { inlineRefs: false }), compiles: 0, bytes: 0 };
-    shared.set(draft, entry);
+    const options = { inlineRefs: false, ...(standalone ? { standalone: 'script' as const } : {}) };
+    entry = { ajv: createAjv(draft, options), compiles: 0, bytes: 0 };
+    shared.set(key, entry);
   }
   entry.compiles++;
   entry.bytes += compiledBytes(size);
@@ -56,7 +59,7 @@ onSchemaDefaultsChange(() => {
   byContent.clear();
 });
 
-function failure(problems: string[]): CompileResult {
+export function failure(problems: readonly string[]): CompileResult {
   return { ok: false, error: `not a usable JSON Schema: ${problems.join('; ')}`, problems };
 }
 
@@ -77,7 +80,7 @@ export function schemaShapeProblems(schema: unknown, limits: SchemaLimits = {}):
 }
 
 /** `schemaShapeProblems` with what it measured: JSON bytes and the patterns' estimated cost (RE2 instructions). */
-function measuredShape(schema: unknown, limits: SchemaLimits): CompiledSize & { problems: string[] } {
+export function measuredShape(schema: unknown, limits: SchemaLimits): CompiledSize & { problems: string[] } {
   const measured = (problems: string[], schemaBytes = 0, patternCost = 0) => ({
     problems,
     schemaBytes,
@@ -138,6 +141,27 @@ function compileByContent(schema: object): CompileResult {
   return result;
 }
 
+/** The result kept for this schema object, when it was checked with the default limits. */
+export function cachedByObject(schema: object): CompileResult | undefined {
+  return cache.get(schema);
+}
+
+/** The result kept for a schema of this compact JSON, when one was checked with the default limits. */
+export function cachedByContent(text: string): CompileResult | undefined {
+  return byContent.get(text);
+}
+
+/** Keeps a result compiled elsewhere (off the event loop) where `compileSchema` looks first. */
+export function rememberResult(
+  schema: object,
+  text: string,
+  result: CompileResult,
+  size: CompiledSize,
+): void {
+  byContent.set(text, result, size);
+  cache.set(schema, result);
+}
+
 function compileUncached(schema: unknown, limits: SchemaLimits | undefined): CompileResult {
   const shape = measuredShape(schema, limits ?? {});
   if (shape.problems.length > 0) return failure(shape.problems);
@@ -146,14 +170,26 @@ function compileUncached(schema: unknown, limits: SchemaLimits | undefined): Com
 
 /** The meta-schema check and Ajv's compile, for a schema that passed the shape checks. */
 function compileChecked(schema: unknown, size: CompiledSize): CompileResult {
+  return compileWith(schema, size, false, (fn, _ajv, draft) => ({ ok: true, validate: guarded(fn), draft }));
+}
+
+/**
+ * The meta-schema check and Ajv's compile (on the instance for `standalone` code or not),
+ * then `done` while the instance still holds the schema; a problem is a failure. Never throws.
+ */
+export function compileWith<T>(
+  schema: unknown,
+  size: CompiledSize,
+  standalone: boolean,
+  done: (fn: ValidateFunction, ajv: AnyAjv, draft: SchemaDraft) => T,
+): T | CompileResult {
   const draft = schemaDraft(schema) ?? 'draft-07';
-  const ajv = sharedAjv(draft, size);
+  const ajv = sharedAjv(draft, size, standalone);
   try {
     if (!(ajv.validateSchema(schema as object) as boolean)) {
       return failure(metaSchemaProblems(ajv.errors ?? [], schema));
     }
-    const fn: ValidateFunction = ajv.compile(schema as object);
-    return { ok: true, validate: guarded(fn), draft };
+    return done(ajv.compile(schema as object), ajv, draft);
   } catch (error) {
     if (error instanceof SchemaPatternError) return failure([error.message]);
     const detail = errorMessage(error);
@@ -167,7 +203,7 @@ function compileChecked(schema: unknown, size: CompiledSize): CompileResult {
  * A value nested deeper than the stack allows (possible with a recursive schema) makes Ajv's
  * generated code overflow: that becomes a validation error, not a thrown RangeError.
  */
-function guarded(fn: ValidateFunction): CompiledValidator {
+export function guarded(fn: ValidateFunction): CompiledValidator {
   return (value) => {
     try {
       return fn(value) ? [] : [...(fn.errors ?? [])];
@@ -196,9 +232,22 @@ export type SchemaCheck =
  * `output_schema is not a usable JSON Schema: /type: must be one of ...`.
  */
 export function checkSchema(schema: unknown, options: SchemaLimits & { label?: string } = {}): SchemaCheck {
+  const { label, limits } = checkOptions(options);
+  return schemaCheck(compileSchema(schema, limits), label);
+}
+
+/** `checkSchema`'s options split: the label, and the limits (undefined when none is given: the cached defaults). */
+export function checkOptions(options: SchemaLimits & { label?: string }): {
+  label: string | undefined;
+  limits: SchemaLimits | undefined;
+} {
   const { label, ...limits } = options;
   const given = Object.values(limits).some((value) => value !== undefined);
-  const result = compileSchema(schema, given ? limits : undefined);
+  return { label, limits: given ? limits : undefined };
+}
+
+/** A compile result as `checkSchema` answers it. */
+export function schemaCheck(result: CompileResult, label: string | undefined): SchemaCheck {
   if (result.ok) return { ok: true, draft: result.draft };
   return { ok: false, problems: result.problems, message: `${label ?? 'the schema'} is ${result.error}` };
 }

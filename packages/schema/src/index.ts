@@ -18,6 +18,8 @@ export {
 export { pointerSegments } from './json-pointer.js';
 export { type JsonShape, type MeasureOptions, measureJson } from './json-shape.js';
 export {
+  DEFAULT_COMPILE_QUEUE_LENGTH,
+  DEFAULT_COMPILE_TIMEOUT_MS,
   DEFAULT_COMPILED_CACHE_BYTES,
   DEFAULT_MAX_PATTERN_COST,
   DEFAULT_MAX_SCHEMA_BYTES,
@@ -30,6 +32,7 @@ export {
   schemaDefaults,
   setSchemaDefaults,
 } from './limits.js';
+export { checkSchemaOffThread, compileSchemaOffThread } from './off-thread/compile-off-thread.js';
 export { patternCost } from './pattern-cost.js';
 export { compilePattern, patternProblem, re2RegExp, SchemaPatternError } from './re2-engine.js';
 export { STANDALONE_RUNTIME, standaloneValidators } from './standalone.js';

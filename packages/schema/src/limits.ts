@@ -26,6 +26,15 @@ export const DEFAULT_MAX_PATTERN_COST = 4_000;
  */
 export const DEFAULT_MAX_TOTAL_PATTERN_COST = 10_000;
 
+/**
+ * How long the worker thread may compile one schema (`compileSchemaOffThread`) before the
+ * schema is refused and the worker restarted. A 64 KB schema takes 0.5 to 2 s.
+ */
+export const DEFAULT_COMPILE_TIMEOUT_MS = 10_000;
+
+/** How many schemas may wait for the worker thread; more are refused at once. */
+export const DEFAULT_COMPILE_QUEUE_LENGTH = 64;
+
 /** How many bytes (estimated) the compiled schemas kept for reuse may take in all. */
 export const DEFAULT_COMPILED_CACHE_BYTES = 32 * 1024 * 1024;
 
@@ -45,10 +54,14 @@ export interface SchemaLimits extends PatternLimits {
   maxBytes?: number;
 }
 
-/** The process-wide defaults: every limit, and the compiled-schema cache's size in bytes. */
+/** The process-wide defaults: every limit, the compiled-schema cache's size in bytes, the worker thread's limits. */
 export interface SchemaDefaults extends SchemaLimits {
   /** Default `DEFAULT_COMPILED_CACHE_BYTES`; 0 keeps nothing by content. */
   compiledCacheBytes?: number;
+  /** Default `DEFAULT_COMPILE_TIMEOUT_MS`. */
+  compileTimeoutMs?: number;
+  /** Default `DEFAULT_COMPILE_QUEUE_LENGTH`. */
+  compileQueueLength?: number;
 }
 
 const BUILT_IN: Required<SchemaDefaults> = {
@@ -58,6 +71,8 @@ const BUILT_IN: Required<SchemaDefaults> = {
   maxPatternCost: DEFAULT_MAX_PATTERN_COST,
   maxTotalPatternCost: DEFAULT_MAX_TOTAL_PATTERN_COST,
   compiledCacheBytes: DEFAULT_COMPILED_CACHE_BYTES,
+  compileTimeoutMs: DEFAULT_COMPILE_TIMEOUT_MS,
+  compileQueueLength: DEFAULT_COMPILE_QUEUE_LENGTH,
 };
 
 let defaults: Required<SchemaDefaults> = { ...BUILT_IN };

@@ -5,6 +5,8 @@ import { expect, test } from 'vitest';
 test('@agent/schema exports exactly these values', async () => {
   expect(Object.keys(await import('@agent/schema')).sort()).toEqual([
     'DEFAULT_COMPILED_CACHE_BYTES',
+    'DEFAULT_COMPILE_QUEUE_LENGTH',
+    'DEFAULT_COMPILE_TIMEOUT_MS',
     'DEFAULT_MAX_PATTERN_COST',
     'DEFAULT_MAX_SCHEMA_BYTES',
     'DEFAULT_MAX_SCHEMA_DEPTH',
@@ -14,8 +16,10 @@ test('@agent/schema exports exactly these values', async () => {
     'SUPPORTED_DRAFTS',
     'SchemaPatternError',
     'checkSchema',
+    'checkSchemaOffThread',
     'compilePattern',
     'compileSchema',
+    'compileSchemaOffThread',
     'createAjv',
     'createToolFilter',
     'measureJson',

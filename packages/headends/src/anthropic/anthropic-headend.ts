@@ -23,7 +23,7 @@ export function createAnthropicHeadend(options: HeadendOptions): Headend {
   app.post('/v1/messages', async (c) => {
     const read = await readJsonObject(c, respondAnthropic);
     if (!read.ok) return read.response;
-    const request = parseMessagesRequest(read.body, c.req.header(CONVERSATION_HEADER));
+    const request = await parseMessagesRequest(read.body, c.req.header(CONVERSATION_HEADER));
     if (typeof request === 'string') return httpError(c, respondAnthropic, 'bad_request', request);
     const agent = options.catalog.get(request.model);
     if (agent === undefined) {

@@ -21,10 +21,10 @@ export interface MessagesRequest extends SplitChat {
 export const CONVERSATION_HEADER = 'x-agent-conversation-id';
 
 /** Validates an Anthropic messages body; a string is the 400 message. */
-export function parseMessagesRequest(
+export async function parseMessagesRequest(
   body: Record<string, unknown>,
   conversationId?: string,
-): MessagesRequest | string {
+): Promise<MessagesRequest | string> {
   if (typeof body.model !== 'string' || body.model === '') return '"model" must be the name of an agent';
   if (body.tools !== undefined) {
     return 'this server runs agents with their own tools; requests may not bring "tools"';
@@ -63,7 +63,7 @@ export function parseMessagesRequest(
       return 'output_format must be { type: "json_schema", schema: {...} }';
     }
     request.format = 'json';
-    const problem = requestSchemaProblem(outputFormat.schema, 'output_format.schema');
+    const problem = await requestSchemaProblem(outputFormat.schema, 'output_format.schema');
     if (problem !== undefined) return problem;
     request.schema = outputFormat.schema as JsonSchema;
   }

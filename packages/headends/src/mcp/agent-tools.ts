@@ -157,7 +157,7 @@ async function callAgent(
   if (agent === undefined) {
     throw new McpError(ErrorCode.InvalidParams, `unknown tool "${request.params.name}"`);
   }
-  const args = readCallArguments(request.params.arguments ?? {});
+  const args = await readCallArguments(request.params.arguments ?? {});
   if (typeof args === 'string') return errorResult(args);
   const { prompt, format, schema, conversationId } = args;
   return runAdmitted(extra, (runOptions) =>
@@ -171,18 +171,19 @@ async function callAgent(
 }
 
 /** A call's arguments checked: the prompt, and the optional format, schema and conversation id. */
-function readCallArguments(
+async function readCallArguments(
   args: Record<string, unknown>,
-):
+): Promise<
   | { prompt: string; format?: OutputFormat; schema?: Record<string, unknown>; conversationId?: string }
-  | string {
+  | string
+> {
   const { prompt, format, schema, conversationId } = args;
   if (typeof prompt !== 'string' || prompt === '') return '"prompt" must be a non-empty string';
   if (format !== undefined && !(OUTPUT_FORMATS as readonly unknown[]).includes(format)) {
     return `"format" must be one of ${OUTPUT_FORMATS.join(', ')}`;
   }
   if (schema !== undefined) {
-    const problem = requestSchemaProblem(schema, '"schema"');
+    const problem = await requestSchemaProblem(schema, '"schema"');
     if (problem !== undefined) return problem;
   }
   if (conversationId !== undefined) {

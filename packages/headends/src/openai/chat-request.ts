@@ -15,7 +15,7 @@ export interface ChatRequest extends SplitChat {
 }
 
 /** Validates an OpenAI chat completions body; a string is the 400 message. */
-export function parseChatRequest(body: Record<string, unknown>): ChatRequest | string {
+export async function parseChatRequest(body: Record<string, unknown>): Promise<ChatRequest | string> {
   if (typeof body.model !== 'string' || body.model === '') return '"model" must be the name of an agent';
   if (body.tools !== undefined || body.functions !== undefined) {
     return 'this server runs agents with their own tools; requests may not bring "tools" or "functions"';
@@ -63,7 +63,7 @@ export function parseChatRequest(body: Record<string, unknown>): ChatRequest | s
         return 'response_format.json_schema.schema must be a JSON Schema object';
       }
       request.format = 'json';
-      const problem = requestSchemaProblem(schema, 'response_format.json_schema.schema');
+      const problem = await requestSchemaProblem(schema, 'response_format.json_schema.schema');
       if (problem !== undefined) return problem;
       request.schema = schema as JsonSchema;
     } else if (responseFormat.type === 'json_object') {

@@ -48,7 +48,7 @@ export function createOpenAiHeadend(options: HeadendOptions): Headend {
   app.post('/v1/chat/completions', async (c) => {
     const read = await readJsonObject(c, respondOpenAi);
     if (!read.ok) return read.response;
-    const request = parseChatRequest(read.body);
+    const request = await parseChatRequest(read.body);
     if (typeof request === 'string') return httpError(c, respondOpenAi, 'bad_request', request);
     const agent = options.catalog.get(request.model);
     if (agent === undefined) {

@@ -1,0 +1,61 @@
+import {
+  type CompileResult,
+  cachedByContent,
+  cachedByObject,
+  checkOptions,
+  compileSchema,
+  failure,
+  guarded,
+  measuredShape,
+  rememberResult,
+  type SchemaCheck,
+  schemaCheck,
+} from '../compile.js';
+import { resolvedLimits, type SchemaLimits } from '../limits.js';
+import { loadValidator } from './load-validator.js';
+import { SchemaWorkerPool } from './schema-worker-pool.js';
+
+let pool: SchemaWorkerPool | undefined;
+
+/**
+ * `compileSchema` for a schema from outside, with Ajv's code generation (seconds for a 64 KB
+ * schema) in a worker thread, so the event loop only runs the cheap shape checks and turns the
+ * generated code into the validator. The result goes where `compileSchema` looks first (with
+ * the default limits), so a later `compileSchema` of the same schema, by object or by content,
+ * does not compile it again. Never rejects for a schema: a schema that takes longer than
+ * `compileTimeoutMs`, or finds `compileQueueLength` schemas waiting, is a failure that says so.
+ * Rejects only when the built worker script is missing (run `pnpm build`).
+ */
+export async function compileSchemaOffThread(schema: unknown, limits?: SchemaLimits): Promise<CompileResult> {
+  // A boolean (or a non-schema) compiles to nothing: no thread needed.
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema))
+    return compileSchema(schema, limits);
+  const cacheable = limits === undefined;
+  const cached = cacheable ? cachedByObject(schema) : undefined;
+  if (cached !== undefined) return cached;
+  // The shape checks first, here: they bound what is serialised and sent.
+  const shape = measuredShape(schema, limits ?? {});
+  if (shape.problems.length > 0) return failure(shape.problems);
+  const text = JSON.stringify(schema);
+  const hit = cacheable ? cachedByContent(text) : undefined;
+  if (hit !== undefined) return hit;
+  pool ??= new SchemaWorkerPool();
+  const generated = await pool.run(text, resolvedLimits(limits));
+  if (!generated.ok) return failure(generated.problems);
+  const result: CompileResult = {
+    ok: true,
+    validate: guarded(loadValidator(generated.code, generated.codeCache).validate),
+    draft: generated.draft,
+  };
+  if (cacheable) rememberResult(schema, text, result, generated.size);
+  return result;
+}
+
+/** `checkSchema` with the compile in the worker thread (`compileSchemaOffThread`). */
+export async function checkSchemaOffThread(
+  schema: unknown,
+  options: SchemaLimits & { label?: string } = {},
+): Promise<SchemaCheck> {
+  const { label, limits } = checkOptions(options);
+  return schemaCheck(await compileSchemaOffThread(schema, limits), label);
+}
