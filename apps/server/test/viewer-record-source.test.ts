@@ -145,6 +145,19 @@ describe('RecordSessionSource', () => {
     expect((await one.list()).map((session) => session.id)).toHaveLength(1);
   });
 
+  it('a gzip bomb among the records is left out of the list and not shown, refused fast', async () => {
+    const dir = join(root, 'bombed');
+    write(dir, record('fine', 1000));
+    // 17 MiB once inflated (over the 16 MiB bound of a record), a few KB on disk.
+    const bomb = JSON.stringify(record('bomb', 2000, { error: 'x'.repeat(17 * 1024 * 1024) }));
+    writeFileSync(join(dir, 'bomb.json.gz'), gzipSync(bomb, { level: 9 }));
+    const source = new RecordSessionSource({ dirs: [dir], maxSessions: 10, limits });
+    const started = Date.now();
+    expect((await source.list()).map((session) => session.id)).toEqual(['fine']);
+    expect(await source.get('bomb')).toBeUndefined();
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
   it('tells its listeners when a new record is written', async () => {
     const dir = join(root, 'watched');
     write(dir, record('first', 1000));
