@@ -55,6 +55,6 @@ export { MAX_LOADED_FILE_BYTES } from './read-regular-file.js';
 export { runAgentFile } from './run-agent-file.js';
 export { createAgentRunner } from './runner.js';
 export { resumeStoredSession } from './sessions/resume-session.js';
-export { MAX_YAML_ALIAS_COUNT } from './source-locator.js';
+export { MAX_YAML_ALIAS_COUNT, MAX_YAML_KEYS } from './source-locator.js';
 export { telemetrySettings } from './telemetry-settings.js';
 export { validateAgentFile } from './validate-agent-file.js';
