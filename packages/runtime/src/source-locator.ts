@@ -7,9 +7,11 @@ import {
   isSeq,
   LineCounter,
   type Node,
+  type Pair,
   parseDocument,
   visit,
   type YAMLError,
+  type YAMLMap,
   YAMLParseError,
 } from 'yaml';
 
@@ -72,6 +74,18 @@ export function locateSource(text: string, firstLine = 1): SourceLocator {
     );
   else document.errors.push(...duplicateKeys(document));
   const lineAt = (offset: number) => Math.max(1, counter.linePos(offset).line) + firstLine - 1;
+  // Each map's pairs by key, made on the first look: a line per problem stays linear in the keys.
+  const indexes = new WeakMap<YAMLMap, Map<unknown, Pair>>();
+  const pairsOf = (map: YAMLMap) => {
+    let index = indexes.get(map);
+    if (index === undefined) {
+      index = new Map();
+      for (const item of map.items)
+        if (isPair(item) && isScalar(item.key) && !index.has(item.key.value)) index.set(item.key.value, item);
+      indexes.set(map, index);
+    }
+    return index;
+  };
   return {
     document,
     lineAt,
@@ -80,9 +94,7 @@ export function locateSource(text: string, firstLine = 1): SourceLocator {
       let line: number | undefined = rangeLine(node, lineAt);
       for (const step of path) {
         if (isMap(node)) {
-          const pair = node.items.find(
-            (item) => isPair(item) && isScalar(item.key) && item.key.value === step,
-          );
+          const pair = pairsOf(node).get(step);
           if (pair === undefined) return line;
           line = rangeLine(pair.key, lineAt) ?? line;
           node = pair.value;

@@ -33,4 +33,14 @@ describe('YAML key bounds', () => {
       message: expect.stringMatching(/^invalid YAML in the frontmatter: Map keys must be unique/),
     });
   });
+
+  test('keys just under the bound, all unknown: each reported at its line, in linear time', async () => {
+    const root = tempTree({ 'agent.json': localConfig(), 'unknown.ai': agentWithKeys(MAX_YAML_KEYS - 10) });
+    const started = Date.now();
+    const { problems } = await validateAgentFile('unknown.ai', isolated(root));
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(problems).toHaveLength(MAX_YAML_KEYS - 10);
+    expect(problems.at(-1)).toMatchObject({ line: MAX_YAML_KEYS - 10 + 2 });
+    expect(problems.at(-1)?.message).toMatch(/^unknown key `k9989`/);
+  });
 });
