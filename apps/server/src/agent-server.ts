@@ -58,7 +58,7 @@ function onShutdown(stop: (signal: string) => Promise<void>): (signal: string) =
 
 /** `agent-server worker`: runs queued sessions until SIGTERM hands the unfinished ones back. */
 async function worker(): Promise<number> {
-  const config = parseOrExit(() => parseWorkerArgs(process.argv.slice(3)));
+  const config = parseOrExit(() => parseWorkerArgs(process.argv.slice(3), process.env));
   if (typeof config === 'number') return config;
   const started = await startWorker(config, log);
   onShutdown(async (signal) => {

@@ -5,7 +5,7 @@ import { applyAiAgentSlack } from './ai-agent-slack.js';
 import { parseAllowedHosts } from './allowed-hosts.js';
 import { collect, parseCommandLine } from './command-line.js';
 import { configError, parsePort } from './config-values.js';
-import { envTokens, parseMcp, readConfigFile, type ServerConfig } from './server-config.js';
+import { envQueueUrl, envTokens, parseMcp, readConfigFile, type ServerConfig } from './server-config.js';
 import { LIMIT_OPTIONS, type LimitOption, limitProblem, limitsConflict } from './server-limits.js';
 import type { SlackServerConfig } from './slack-config.js';
 
@@ -128,6 +128,8 @@ function flagsOverFile(
   env: Record<string, string | undefined>,
 ): ServerConfig {
   const queue = parseQueueFlag(flags.queue);
+  // The URL (and its password) best kept off the command line: the environment, then server.json.
+  const queueUrl = queue.url ?? envQueueUrl(env) ?? file.runQueue?.url;
   return {
     agents: [...(file.agents ?? []), ...(flags.agent ?? [])],
     host: flags.host ?? file.host ?? '127.0.0.1',
@@ -151,11 +153,11 @@ function flagsOverFile(
     bodyLimitBytes: flags.bodyLimit ?? file.bodyLimitBytes,
     concurrency: flags.concurrency ?? file.concurrency,
     queueSize: queue.size ?? file.queueSize,
-    ...(queue.url === undefined
+    ...(queueUrl === undefined
       ? {}
       : {
           runQueue: {
-            url: queue.url,
+            url: queueUrl,
             ...(flags.queueMax === undefined ? {} : { maxWaiting: flags.queueMax }),
             ...(flags.queueName === undefined ? {} : { name: flags.queueName }),
           },

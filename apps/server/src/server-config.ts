@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { errorMessage } from '@agent/protocol/util';
+import { checkQueueUrl } from '@agent/queue';
 import { parseAllowedHosts } from './allowed-hosts.js';
 import { configError, parsePort } from './config-values.js';
 import { LIMIT_OPTIONS, limitProblem, type ServerLimits } from './server-limits.js';
@@ -68,6 +69,15 @@ export function parseMcp(value: unknown): McpListen {
   return { kind: 'http', port: parsePort(match[1], '--mcp') };
 }
 
+/**
+ * The run queue's Redis URL from `AGENT_SERVER_QUEUE_URL` (checked; an error never quotes it): its
+ * password stays out of the command line, which every local user can read in /proc/<pid>/cmdline.
+ */
+export function envQueueUrl(env: Record<string, string | undefined>): string | undefined {
+  const value = env.AGENT_SERVER_QUEUE_URL;
+  return value === undefined || value === '' ? undefined : checkQueueUrl(value, 'AGENT_SERVER_QUEUE_URL');
+}
+
 /** The tokens in `AGENT_SERVER_TOKENS` (or `variable`): comma or whitespace separated. */
 export function envTokens(
   env: Record<string, string | undefined>,
@@ -92,6 +102,7 @@ const FILE_KEYS = new Set([
   'bodyLimitBytes',
   'concurrency',
   'queueSize',
+  'queueUrl',
   'agentConfig',
   'viewer',
   ...LIMIT_OPTIONS.map((option) => option.key),
@@ -145,6 +156,8 @@ export function readConfigFile(path: string): Partial<ServerConfig> {
     }
     config.allowedHosts = parseAllowedHosts(file.allowedHosts, `${path}: "allowedHosts"`);
   }
+  if (file.queueUrl !== undefined)
+    config.runQueue = { url: checkQueueUrl(file.queueUrl, `${path}: "queueUrl"`) };
   readNumbers(file, path, config);
   if (typeof file.agentConfig === 'string') config.agentConfig = resolve(base, file.agentConfig);
   return config;

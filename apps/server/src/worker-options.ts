@@ -2,6 +2,7 @@ import { checkQueueUrl, parseProviderCap } from '@agent/queue';
 import { Command, InvalidArgumentError } from 'commander';
 import { collect, parseCommandLine } from './command-line.js';
 import { configError } from './config-values.js';
+import { envQueueUrl } from './server-config.js';
 
 /** What `agent-server worker` needs. */
 export interface WorkerConfig {
@@ -39,7 +40,7 @@ function cap(text: string, previous: Record<string, number> = {}): Record<string
 
 /** The flags `agent-server worker` takes. */
 interface WorkerFlags {
-  queue: string;
+  queue?: string;
   queueName?: string;
   agent?: string[];
   agentConfig?: string;
@@ -54,7 +55,10 @@ interface WorkerFlags {
 function workerProgram(): Command {
   return new Command('agent-server worker')
     .description('Runs the agent sessions that agent-server faces enqueue on a Redis queue.')
-    .requiredOption('--queue <url>', 'the queue: redis://[:password@]host:port[/db] or rediss://...')
+    .option(
+      '--queue <url>',
+      'the queue: redis://[:password@]host:port[/db] or rediss://... (also AGENT_SERVER_QUEUE_URL, which keeps the password off the command line)',
+    )
     .option('--queue-name <name>', 'the BullMQ queue (default agent-runs); the faces must use the same')
     .option(
       '--agent <file>',
@@ -90,14 +94,22 @@ function workerProgram(): Command {
 }
 
 /** Parses `agent-server worker ...` (the arguments after `worker`). */
-export function parseWorkerArgs(argv: string[]): WorkerConfig {
+export function parseWorkerArgs(argv: string[], env: Record<string, string | undefined> = {}): WorkerConfig {
   const program = workerProgram();
   parseCommandLine(program, argv);
-  return workerConfig(program.opts<WorkerFlags>());
+  return workerConfig(program.opts<WorkerFlags>(), env);
 }
 
 /** The worker's config from its flags, defaults filled in; at least one agent is required. */
-function workerConfig(flags: WorkerFlags): WorkerConfig {
+function workerConfig(flags: WorkerFlags, env: Record<string, string | undefined>): WorkerConfig {
+  const url = flags.queue === undefined ? envQueueUrl(env) : checkQueueUrl(flags.queue, '--queue');
+  if (url === undefined)
+    throw configError(
+      '--queue',
+      undefined,
+      'a redis:// URL',
+      'no queue: give --queue redis://... or set AGENT_SERVER_QUEUE_URL',
+    );
   const agents = flags.agent ?? [];
   if (agents.length === 0) {
     throw configError(
@@ -108,7 +120,7 @@ function workerConfig(flags: WorkerFlags): WorkerConfig {
     );
   }
   return {
-    url: checkQueueUrl(flags.queue, '--queue'),
+    url,
     ...(flags.queueName === undefined ? {} : { queueName: flags.queueName }),
     agents,
     ...(flags.agentConfig === undefined ? {} : { agentConfig: flags.agentConfig }),

@@ -56,10 +56,14 @@ export interface WorkerProcess {
 }
 
 /** Spawns `agent-server worker` and waits for its "taking jobs" line. */
-export function startWorkerProcess(args: string[], cwd: string): Promise<WorkerProcess> {
+export function startWorkerProcess(
+  args: string[],
+  cwd: string,
+  env: Record<string, string> = {},
+): Promise<WorkerProcess> {
   const child = spawn(process.execPath, [SERVER_BIN, 'worker', ...args], {
     cwd,
-    env: { ...process.env, HOME: cwd, XDG_CONFIG_HOME: join(cwd, '.config') },
+    env: { ...process.env, HOME: cwd, XDG_CONFIG_HOME: join(cwd, '.config'), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';

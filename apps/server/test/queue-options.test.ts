@@ -97,7 +97,9 @@ describe('agent-server worker', () => {
         process.stderr.write = write;
       }
     };
-    expect(quietly(['--agent', 'a.ai'])).toMatch(/required option '--queue <url>' not specified/);
+    expect(quietly(['--agent', 'a.ai'])).toMatch(
+      /no queue: give --queue redis:\/\/... or set AGENT_SERVER_QUEUE_URL/,
+    );
     expect(quietly(['--queue', 'redis://r:1'])).toMatch(/no agents: give --agent/);
     expect(quietly(['--queue', 'redis://r:1', '--agent', 'a', '--concurrency', '0'])).toMatch(
       /--concurrency: expected a whole number >= 1, not "0"/,

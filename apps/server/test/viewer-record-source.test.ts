@@ -107,6 +107,23 @@ describe('a record as the viewer shows it', () => {
     expect(small.droppedNodes).toBe(2);
     expect(small.tree.children[0]?.children).toEqual([]);
   });
+
+  it('a hostile tree: 200,000 siblings past maxNodes and a deep chain are counted, not overflowing the stack', () => {
+    const many = Array.from({ length: 200_000 }, (_, i) => node(`w${i}`, 'llm'));
+    let chain = node('leaf', 'llm');
+    for (let i = 0; i < 20_000; i++) chain = node(`d${i}`, 'session', { children: [chain] });
+    const tree = node('root', 'session', {
+      children: [node('kept', 'turn'), node('wide', 'turn', { children: many }), chain],
+    });
+    const view = recordView({ ...record('s-2', 1000), tree }, { maxNodes: 2, foldChars: 40 });
+    expect(view.tree.children.map((child) => child.id)).toEqual(['kept']);
+    expect(view.droppedNodes).toBe(200_001 + 20_001);
+    const deep = recordView({ ...record('s-3', 1000), tree: chain }, { maxNodes: 50_000, foldChars: 40 });
+    let depth = 0;
+    for (let at = deep.tree; at.children.length > 0; at = at.children[0]!) depth++;
+    expect(depth).toBe(20_000);
+    expect(deep.droppedNodes).toBe(0);
+  });
 });
 
 describe('RecordSessionSource', () => {
@@ -126,6 +143,19 @@ describe('RecordSessionSource', () => {
     expect(await source.get('../a/older')).toBeUndefined();
     const one = new RecordSessionSource({ dirs: [a, b], maxSessions: 1, limits });
     expect((await one.list()).map((session) => session.id)).toHaveLength(1);
+  });
+
+  it('a gzip bomb among the records is left out of the list and not shown, refused fast', async () => {
+    const dir = join(root, 'bombed');
+    write(dir, record('fine', 1000));
+    // 17 MiB once inflated (over the 16 MiB bound of a record), a few KB on disk.
+    const bomb = JSON.stringify(record('bomb', 2000, { error: 'x'.repeat(17 * 1024 * 1024) }));
+    writeFileSync(join(dir, 'bomb.json.gz'), gzipSync(bomb, { level: 9 }));
+    const source = new RecordSessionSource({ dirs: [dir], maxSessions: 10, limits });
+    const started = Date.now();
+    expect((await source.list()).map((session) => session.id)).toEqual(['fine']);
+    expect(await source.get('bomb')).toBeUndefined();
+    expect(Date.now() - started).toBeLessThan(5000);
   });
 
   it('tells its listeners when a new record is written', async () => {

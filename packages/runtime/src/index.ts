@@ -42,7 +42,6 @@ export { MAX_LEDGER_LINE_BYTES } from './persistence/ledger.js';
 export {
   findSessionRecord,
   MAX_RECORD_BYTES,
-  readSessionRecord,
   recordFileName,
 } from './persistence/record-file.js';
 export {
@@ -50,11 +49,12 @@ export {
   listSessionRecordFiles,
   type RecordFileInfo,
 } from './persistence/record-listing.js';
+export { type ReadRecordOptions, readSessionRecord } from './persistence/record-read.js';
 export { FORMAT_DESCRIPTIONS } from './prompt-variables.js';
 export { MAX_LOADED_FILE_BYTES } from './read-regular-file.js';
 export { runAgentFile } from './run-agent-file.js';
 export { createAgentRunner } from './runner.js';
 export { resumeStoredSession } from './sessions/resume-session.js';
-export { MAX_YAML_ALIAS_COUNT } from './source-locator.js';
+export { MAX_YAML_ALIAS_COUNT, MAX_YAML_KEYS } from './source-locator.js';
 export { telemetrySettings } from './telemetry-settings.js';
 export { validateAgentFile } from './validate-agent-file.js';

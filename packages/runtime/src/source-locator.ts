@@ -7,9 +7,12 @@ import {
   isSeq,
   LineCounter,
   type Node,
+  type Pair,
   parseDocument,
   visit,
   type YAMLError,
+  type YAMLMap,
+  YAMLParseError,
 } from 'yaml';
 
 /**
@@ -17,6 +20,24 @@ import {
  * more is an alias bomb ("billion laughs"), which would otherwise grow to gigabytes.
  */
 export const MAX_YAML_ALIAS_COUNT = 100;
+
+/**
+ * Keys a YAML document may have, counted before it is parsed. An agent file has a few dozen; tens
+ * of thousands only make parsing and checking slow (yaml's own unique-key check is quadratic).
+ */
+export const MAX_YAML_KEYS = 10_000;
+
+// What can start a key: `:` before a space or the line's end, `:` right after a quote (JSON),
+// `?` before a space (an explicit key). An upper bound: a `: ` inside a string counts too.
+const KEY_MARKS = /:(?=\s|$)|["']:(?!\s)|\?(?=\s|$)/gm;
+
+/** Whether `text` has more than `MAX_YAML_KEYS` places a key could start (stops counting there). */
+function tooManyKeys(text: string): boolean {
+  let count = 0;
+  KEY_MARKS.lastIndex = 0;
+  while (KEY_MARKS.exec(text) !== null) if (++count > MAX_YAML_KEYS) return true;
+  return false;
+}
 
 /** A path into a parsed document: object keys and list indexes. */
 export type SourcePath = readonly (string | number)[];
@@ -36,8 +57,35 @@ export interface SourceLocator {
  */
 export function locateSource(text: string, firstLine = 1): SourceLocator {
   const counter = new LineCounter();
-  const document = parseDocument(text, { lineCounter: counter, prettyErrors: false, uniqueKeys: true });
+  const over = tooManyKeys(text);
+  // Keys are checked unique here in one pass (yaml's `uniqueKeys` compares each with every earlier one).
+  const document = parseDocument(over ? '' : text, {
+    lineCounter: counter,
+    prettyErrors: false,
+    uniqueKeys: false,
+  });
+  if (over)
+    document.errors.push(
+      new YAMLParseError(
+        [0, 0],
+        'RESOURCE_EXHAUSTION',
+        `it has more than ${MAX_YAML_KEYS} keys (the bound of a YAML document; an agent file needs a few dozen)`,
+      ),
+    );
+  else document.errors.push(...duplicateKeys(document));
   const lineAt = (offset: number) => Math.max(1, counter.linePos(offset).line) + firstLine - 1;
+  // Each map's pairs by key, made on the first look: a line per problem stays linear in the keys.
+  const indexes = new WeakMap<YAMLMap, Map<unknown, Pair>>();
+  const pairsOf = (map: YAMLMap) => {
+    let index = indexes.get(map);
+    if (index === undefined) {
+      index = new Map();
+      for (const item of map.items)
+        if (isPair(item) && isScalar(item.key) && !index.has(item.key.value)) index.set(item.key.value, item);
+      indexes.set(map, index);
+    }
+    return index;
+  };
   return {
     document,
     lineAt,
@@ -46,9 +94,7 @@ export function locateSource(text: string, firstLine = 1): SourceLocator {
       let line: number | undefined = rangeLine(node, lineAt);
       for (const step of path) {
         if (isMap(node)) {
-          const pair = node.items.find(
-            (item) => isPair(item) && isScalar(item.key) && item.key.value === step,
-          );
+          const pair = pairsOf(node).get(step);
           if (pair === undefined) return line;
           line = rangeLine(pair.key, lineAt) ?? line;
           node = pair.value;
@@ -64,6 +110,25 @@ export function locateSource(text: string, firstLine = 1): SourceLocator {
       return line;
     },
   };
+}
+
+/** Every key of a map that an earlier key of the same map already has (scalar keys: the ones config uses). */
+function duplicateKeys(document: Document.Parsed): YAMLParseError[] {
+  const errors: YAMLParseError[] = [];
+  visit(document, {
+    Map(_key, map) {
+      const seen = new Set<unknown>();
+      for (const pair of map.items) {
+        if (!isScalar(pair.key)) continue;
+        if (seen.has(pair.key.value)) {
+          const range = pair.key.range ?? [0, 0];
+          errors.push(new YAMLParseError([range[0], range[1]], 'DUPLICATE_KEY', 'Map keys must be unique'));
+        }
+        seen.add(pair.key.value);
+      }
+    },
+  });
+  return errors;
 }
 
 function rangeLine(node: unknown, lineAt: (offset: number) => number): number | undefined {

@@ -15,6 +15,7 @@ test('@agent/runtime exports exactly these values', async () => {
     'MAX_LOADED_FILE_BYTES',
     'MAX_RECORD_BYTES',
     'MAX_YAML_ALIAS_COUNT',
+    'MAX_YAML_KEYS',
     'RuntimeError',
     'TRACE_SAMPLERS',
     'aiAgentConfigSection',

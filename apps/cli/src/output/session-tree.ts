@@ -12,28 +12,45 @@ interface Sums {
   toolCalls: number;
 }
 
-/** Tokens, cost and calls of a node and everything below it (sub-agents included). */
-export function sumNode(node: RecordNode): Sums {
-  const sums: Sums = {
-    inputTokens: 0,
-    outputTokens: 0,
-    cachedTokens: 0,
-    costUsd: 0,
-    llmCalls: 0,
-    toolCalls: 0,
-  };
-  const stack = [node];
+function emptySums(): Sums {
+  return { inputTokens: 0, outputTokens: 0, cachedTokens: 0, costUsd: 0, llmCalls: 0, toolCalls: 0 };
+}
+
+/**
+ * Tokens, cost and calls of every node and everything below it (sub-agents included), each node
+ * added once: a post-order walk with its own stack, so neither a wide nor a deep tree overflows.
+ */
+export function sumTree(root: RecordNode): Map<RecordNode, Sums> {
+  const sums = new Map<RecordNode, Sums>();
+  const order: RecordNode[] = [];
+  const stack = [root];
   while (stack.length > 0) {
     const current = stack.pop()!;
-    const entry = current.accounting;
+    order.push(current);
+    for (const child of current.children) stack.push(child);
+  }
+  // Children come after their parent in `order`: walking it backwards sees every child first.
+  for (let i = order.length - 1; i >= 0; i--) {
+    const node = order[i]!;
+    const own = emptySums();
+    const entry = node.accounting;
     if (entry?.type === 'llm') {
-      sums.llmCalls++;
-      sums.inputTokens += entry.tokens.inputTokens;
-      sums.outputTokens += entry.tokens.outputTokens;
-      sums.cachedTokens += entry.tokens.cachedTokens ?? 0;
-      sums.costUsd += entry.costUsd ?? 0;
-    } else if (entry?.type === 'tool') sums.toolCalls++;
-    stack.push(...current.children);
+      own.llmCalls = 1;
+      own.inputTokens = entry.tokens.inputTokens;
+      own.outputTokens = entry.tokens.outputTokens;
+      own.cachedTokens = entry.tokens.cachedTokens ?? 0;
+      own.costUsd = entry.costUsd ?? 0;
+    } else if (entry?.type === 'tool') own.toolCalls = 1;
+    for (const child of node.children) {
+      const below = sums.get(child)!;
+      own.inputTokens += below.inputTokens;
+      own.outputTokens += below.outputTokens;
+      own.cachedTokens += below.cachedTokens;
+      own.costUsd += below.costUsd;
+      own.llmCalls += below.llmCalls;
+      own.toolCalls += below.toolCalls;
+    }
+    sums.set(node, own);
   }
   return sums;
 }
@@ -50,13 +67,12 @@ export function formatCost(usd: number): string {
   return `$${usd.toFixed(6)}`;
 }
 
-function nodeTitle(node: RecordNode): string {
+function nodeTitle(node: RecordNode, sums: Sums): string {
   // Turn labels already say `turn N`.
   const name = node.label.startsWith(`${node.kind} `) ? node.label : `${node.kind} ${node.label}`;
   const parts = [name, node.status];
   if (node.cached === true) parts.push('cached');
   parts.push(formatDuration(node.endedAt === undefined ? undefined : node.endedAt - node.startedAt));
-  const sums = sumNode(node);
   if (node.kind !== 'tool' || sums.llmCalls > 0) {
     parts.push(`${sums.inputTokens} in / ${sums.outputTokens} out tokens`, formatCost(sums.costUsd));
   }
@@ -90,20 +106,29 @@ function payloadLines(payload: OpPayload, full: boolean): string[] {
   return lines;
 }
 
-function renderNode(node: RecordNode, prefix: string, last: boolean, full: boolean, out: string[]): void {
-  out.push(`${prefix}${last ? '└─ ' : '├─ '}${nodeTitle(node)}`);
-  const inner = `${prefix}${last ? '   ' : '│  '}`;
-  const below = node.children.length > 0 ? '│    ' : '     ';
-  if (node.payload !== undefined)
-    for (const line of payloadLines(node.payload, full)) out.push(`${inner}${below}${line}`);
-  node.children.forEach((child, i) => {
-    renderNode(child, inner, i === node.children.length - 1, full, out);
-  });
+/** The tree below the root, one line per node and its payload lines, walked with its own stack. */
+function renderChildren(root: RecordNode, sums: Map<RecordNode, Sums>, full: boolean, out: string[]): void {
+  const stack: { node: RecordNode; prefix: string; last: boolean }[] = [];
+  const pushChildren = (node: RecordNode, prefix: string) => {
+    for (let i = node.children.length - 1; i >= 0; i--)
+      stack.push({ node: node.children[i]!, prefix, last: i === node.children.length - 1 });
+  };
+  pushChildren(root, '');
+  while (stack.length > 0) {
+    const { node, prefix, last } = stack.pop()!;
+    out.push(`${prefix}${last ? '└─ ' : '├─ '}${nodeTitle(node, sums.get(node)!)}`);
+    const inner = `${prefix}${last ? '   ' : '│  '}`;
+    const below = node.children.length > 0 ? '│    ' : '     ';
+    if (node.payload !== undefined)
+      for (const line of payloadLines(node.payload, full)) out.push(`${inner}${below}${line}`);
+    pushChildren(node, inner);
+  }
 }
 
 /** The record as a tree for the terminal: totals first, then every node with its figures. */
 export function renderSessionRecord(record: SessionRecord, options: { full: boolean }): string {
-  const sums = sumNode(record.tree);
+  const sumsByNode = sumTree(record.tree);
+  const sums = sumsByNode.get(record.tree)!;
   const lines = [
     `session ${record.sessionId}  agent ${record.agent}  ${record.success ? 'ok' : 'failed'}  ${record.exitCode}`,
     `started ${new Date(record.startedAt).toISOString()}  duration ${formatDuration(record.durationMs)}`,
@@ -114,9 +139,7 @@ export function renderSessionRecord(record: SessionRecord, options: { full: bool
   if (record.error !== undefined) lines.push(`error: ${record.error}`);
   if (record.payloadsDropped !== undefined) lines.push(`note: ${record.payloadsDropped}`);
   lines.push('');
-  const out: string[] = [`${nodeTitle(record.tree)}`];
-  record.tree.children.forEach((child, i) => {
-    renderNode(child, '', i === record.tree.children.length - 1, options.full, out);
-  });
+  const out: string[] = [nodeTitle(record.tree, sums)];
+  renderChildren(record.tree, sumsByNode, options.full, out);
   return `${[...lines, ...out].join('\n')}\n`;
 }

@@ -209,4 +209,26 @@ describe('agent inspect', () => {
     const noArgument = await runCli(['inspect'], { cwd: ws.dir, env: isolatedEnv(ws) });
     expect(noArgument.code).toBe(2);
   });
+
+  it('hostile records: a gzip bomb and a too-deep tree are refused fast, with the bound they broke', async () => {
+    const { ws, cli } = await persistedWorkspace([]);
+    const record = (tree: string, error = '') =>
+      `{"kind":"agent-session-record","version":1,"sessionId":"h","agent":"a","startedAt":0,"endedAt":1,"durationMs":1,"success":false,"exitCode":"EXIT-SUCCESS","error":"${error}","totals":{},"tree":${tree}}`;
+    const leaf = '{"id":"n","kind":"session","label":"l","startedAt":0,"status":"ok","children":[';
+    // 17 MiB once inflated, a few KB on disk.
+    writeFileSync(
+      ws.file('bomb.json.gz'),
+      gzipSync(record(`${leaf}]}`, 'x'.repeat(17 * 1024 * 1024)), { level: 9 }),
+    );
+    const started = Date.now();
+    const bomb = await cli(['inspect', 'bomb.json.gz']);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(bomb.code).toBe(7);
+    expect(bomb.stderr).toContain('inflates to more than 16 MiB, the bound of a session record');
+
+    writeFileSync(ws.file('deep.json.gz'), gzipSync(record(`${leaf.repeat(20_000)}${']}'.repeat(20_000)}`)));
+    const deep = await cli(['inspect', 'deep.json.gz', '--json']);
+    expect(deep.code).toBe(7);
+    expect(deep.stderr).toContain('its tree is deeper than 256 levels, the bound of a session record');
+  });
 });

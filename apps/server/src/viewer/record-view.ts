@@ -13,7 +13,7 @@ const ERROR_CHARS = 500;
  */
 export function recordView(record: SessionRecord, limits: LiveSessionLimits): SessionView {
   const counter = { kept: 0, dropped: 0 };
-  const tree = viewNode(record.tree, limits, counter) as ViewNode;
+  const tree = viewTree(record.tree, limits, counter);
   const report =
     record.finalReport === undefined ? undefined : foldReport(record.finalReport, limits.foldChars);
   return {
@@ -33,17 +33,38 @@ export function recordView(record: SessionRecord, limits: LiveSessionLimits): Se
   };
 }
 
-function viewNode(
-  node: RecordNode,
+/**
+ * The record's tree as view nodes in depth-first order, the first `maxNodes` kept and the rest
+ * counted, walked with its own stack: neither a wide nor a deep tree overflows the call stack.
+ */
+function viewTree(
+  root: RecordNode,
   limits: LiveSessionLimits,
   counter: { kept: number; dropped: number },
-): ViewNode | undefined {
-  if (counter.kept >= limits.maxNodes) {
-    counter.dropped += size(node);
-    return undefined;
-  }
+): ViewNode {
+  const top = viewNode(root, limits);
   counter.kept++;
-  const view: ViewNode = {
+  const stack: { node: RecordNode; parent: ViewNode }[] = [];
+  const pushChildren = (node: RecordNode, parent: ViewNode) => {
+    for (let i = node.children.length - 1; i >= 0; i--) stack.push({ node: node.children[i]!, parent });
+  };
+  pushChildren(root, top);
+  while (stack.length > 0) {
+    const { node, parent } = stack.pop()!;
+    if (counter.kept >= limits.maxNodes) {
+      counter.dropped += size(node);
+      continue;
+    }
+    counter.kept++;
+    const view = viewNode(node, limits);
+    parent.children.push(view);
+    pushChildren(node, view);
+  }
+  return top;
+}
+
+function viewNode(node: RecordNode, limits: LiveSessionLimits): ViewNode {
+  return {
     id: node.id,
     kind: node.kind,
     label: node.label,
@@ -55,11 +76,6 @@ function viewNode(
     ...callFields(node, limits.foldChars),
     children: [],
   };
-  for (const child of node.children) {
-    const kept = viewNode(child, limits, counter);
-    if (kept !== undefined) view.children.push(kept);
-  }
-  return view;
 }
 
 /** An LLM call's model, tokens, cost and latency; a tool call's id, arguments, result and latency. */
@@ -93,7 +109,7 @@ function size(node: RecordNode): number {
   while (stack.length > 0) {
     const next = stack.pop() as RecordNode;
     count++;
-    stack.push(...next.children);
+    for (const child of next.children) stack.push(child);
   }
   return count;
 }

@@ -1,6 +1,8 @@
-import { createHash } from 'node:crypto';
-import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { createHash, randomBytes } from 'node:crypto';
+import { constants } from 'node:fs';
+import { chmod, mkdir, open, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { AgentError } from '@agent/protocol';
 import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 
 /** What is kept for one server between runs: its OAuth client and tokens. */
@@ -41,13 +43,23 @@ export class MemoryTokenStore implements McpTokenStore {
   }
 }
 
-/** Largest token file read back (a larger one is treated as absent). */
-const MAX_FILE_BYTES = 256 * 1024;
+/** Largest token file read back: a larger one is refused (no token response comes near it). */
+const MAX_TOKEN_FILE_BYTES = 256 * 1024;
+
+// O_NOFOLLOW: a symlink planted at a token file (to /dev/zero, to another file) is refused.
+// O_NONBLOCK: a FIFO opens at once (and is then refused by its fstat) instead of waiting for a writer.
+const READ_FLAGS =
+  constants.O_RDONLY | constants.O_NOFOLLOW | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0);
+// O_EXCL with O_NOFOLLOW: the temporary file is always a new regular file of this process, mode
+// 0600, whatever was planted at a name (which is random besides).
+const CREATE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
 
 /**
  * One JSON file per server in `dir` (created with mode 0700), each written with mode 0600
- * through a temporary file and a rename, so a crash never leaves half a token file. File names
- * are a hash of the server name, so a name never becomes a path.
+ * through a new temporary file under a random name and a rename, so a crash never leaves half a
+ * token file. File names are a hash of the server name, so a name never becomes a path. A token
+ * file is read only if it is a regular file (not a symlink, FIFO or device) of at most
+ * `MAX_TOKEN_FILE_BYTES`: anything else is an `AgentError` (`mcp_unavailable`) saying what it is.
  */
 export class FileTokenStore implements McpTokenStore {
   constructor(readonly dir: string) {}
@@ -58,13 +70,8 @@ export class FileTokenStore implements McpTokenStore {
   }
 
   async load(server: string): Promise<StoredAuthorization | undefined> {
-    let text: string;
-    try {
-      text = await readFile(this.fileOf(server), 'utf8');
-    } catch {
-      return undefined;
-    }
-    if (text.length > MAX_FILE_BYTES) return undefined;
+    const text = await this.readTokenFile(this.fileOf(server));
+    if (text === undefined) return undefined;
     try {
       const value = JSON.parse(text) as { server?: unknown } & StoredAuthorization;
       return value.server === server ? value : undefined;
@@ -77,12 +84,72 @@ export class FileTokenStore implements McpTokenStore {
     await mkdir(this.dir, { recursive: true, mode: 0o700 });
     await chmod(this.dir, 0o700);
     const file = this.fileOf(server);
-    const temporary = `${file}.${process.pid}.tmp`;
-    await writeFile(temporary, JSON.stringify({ server, ...value }), { mode: 0o600 });
-    await rename(temporary, file);
+    const temporary = `${file}.${randomBytes(12).toString('hex')}.tmp`;
+    const handle = await open(temporary, CREATE_FLAGS, 0o600);
+    try {
+      await handle.writeFile(JSON.stringify({ server, ...value }));
+      await handle.close();
+      await rename(temporary, file);
+    } catch (error) {
+      await handle.close().catch(() => undefined);
+      await rm(temporary, { force: true });
+      throw error;
+    }
   }
 
   async remove(server: string): Promise<void> {
     await rm(this.fileOf(server), { force: true });
   }
+
+  /** The file's text, undefined when there is none; refuses anything but a small regular file. */
+  private async readTokenFile(file: string): Promise<string | undefined> {
+    const refuse = (what: string, cause?: unknown) =>
+      new AgentError(
+        'mcp_unavailable',
+        `the OAuth token file ${file} ${what}: remove it and run \`agent mcp login\` again`,
+        cause === undefined ? undefined : { cause },
+      );
+    let handle: Awaited<ReturnType<typeof open>>;
+    try {
+      handle = await open(file, READ_FLAGS);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') return undefined;
+      if (code === 'ELOOP') throw refuse('is a symbolic link, not a regular file', error);
+      throw refuse(`cannot be read (${code ?? (error as Error).message})`, error);
+    }
+    try {
+      const stats = await handle.stat();
+      if (!stats.isFile()) throw refuse(`is ${fileType(stats)}, not a regular file`);
+      if (stats.size > MAX_TOKEN_FILE_BYTES)
+        throw refuse(`has ${stats.size} bytes, over the bound of ${MAX_TOKEN_FILE_BYTES} bytes`);
+      // One byte more than the bound: a file that grew since fstat is caught, never read whole.
+      const buffer = Buffer.alloc(MAX_TOKEN_FILE_BYTES + 1);
+      let length = 0;
+      for (;;) {
+        const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null);
+        length += bytesRead;
+        if (bytesRead === 0 || length === buffer.length) break;
+      }
+      if (length > MAX_TOKEN_FILE_BYTES) throw refuse(`is over the bound of ${MAX_TOKEN_FILE_BYTES} bytes`);
+      return buffer.subarray(0, length).toString('utf8');
+    } finally {
+      await handle.close();
+    }
+  }
+}
+
+function fileType(stats: {
+  isFIFO(): boolean;
+  isCharacterDevice(): boolean;
+  isBlockDevice(): boolean;
+  isSocket(): boolean;
+  isDirectory(): boolean;
+}): string {
+  if (stats.isFIFO()) return 'a named pipe (FIFO)';
+  if (stats.isCharacterDevice()) return 'a character device';
+  if (stats.isBlockDevice()) return 'a block device';
+  if (stats.isSocket()) return 'a socket';
+  if (stats.isDirectory()) return 'a directory';
+  return 'not a regular file';
 }

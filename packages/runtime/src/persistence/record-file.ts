@@ -1,20 +1,22 @@
 import { randomUUID } from 'node:crypto';
-import { chmod, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { gunzip, gzip } from 'node:zlib';
-import { SESSION_RECORD_KIND, SESSION_RECORD_VERSION, type SessionRecord } from '@agent/protocol';
-import { errorMessage, isRecord, isStoreId, STORE_ID_ALLOWED } from '@agent/protocol/util';
+import { gzip } from 'node:zlib';
+import type { SessionRecord } from '@agent/protocol';
+import { isStoreId, STORE_ID_ALLOWED } from '@agent/protocol/util';
 import { RuntimeError } from '../errors.js';
 
 const gzipAsync = promisify(gzip);
-const gunzipAsync = promisify(gunzip);
 
-/** A record bigger than this uncompressed is written without its payloads (and says so). */
-export const MAX_RECORD_BYTES = 64 * 1024 * 1024;
-/** The largest record file read back (compressed), and the largest it may inflate to. */
-export const MAX_RECORD_FILE_BYTES = 64 * 1024 * 1024;
-const MAX_INFLATED_BYTES = 2 * MAX_RECORD_BYTES;
+/**
+ * A record bigger than this uncompressed is written without its payloads (and says so); the
+ * reader refuses a file, or its inflated content, over the same bound, so every record this
+ * runtime writes can be read back and a gzip bomb cannot take more.
+ */
+export const MAX_RECORD_BYTES = 16 * 1024 * 1024;
+/** The deepest tree a record may hold (a session's tree is a few levels per sub-agent). */
+export const MAX_RECORD_DEPTH = 256;
 
 export const RECORD_FILE_SUFFIX = '.json.gz';
 
@@ -55,59 +57,6 @@ export async function writeSessionRecord(
     throw error;
   }
   return path;
-}
-
-/**
- * Reads a session record file: gzip-compressed JSON of a `SessionRecord` this code can read.
- * Throws `RuntimeError` `not_found` for a missing file, `configuration` for one that is not a
- * record (not gzip, not JSON, another kind) or is of a newer version.
- */
-export async function readSessionRecord(path: string): Promise<SessionRecord> {
-  const bad = (message: string, cause?: unknown) =>
-    new RuntimeError({ kind: 'configuration', file: path, message: `${path}: ${message}`, cause });
-  let compressed: Buffer;
-  try {
-    const info = await stat(path);
-    if (!info.isFile()) throw bad('not a file');
-    if (info.size > MAX_RECORD_FILE_BYTES)
-      throw bad(`${info.size} bytes, over the ${MAX_RECORD_FILE_BYTES}-byte bound of a session record`);
-    compressed = await readFile(path);
-  } catch (error) {
-    if (error instanceof RuntimeError) throw error;
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT')
-      throw new RuntimeError({
-        kind: 'not_found',
-        file: path,
-        message: `${path}: no such file`,
-        cause: error,
-      });
-    throw bad(`cannot read it: ${errorMessage(error)}`, error);
-  }
-  let text: string;
-  try {
-    text = (await gunzipAsync(compressed, { maxOutputLength: MAX_INFLATED_BYTES })).toString('utf8');
-  } catch (error) {
-    throw bad(`not a session record: not gzip-compressed data (${errorMessage(error)})`, error);
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw bad(`not a session record: the content is not JSON (${errorMessage(error)})`, error);
-  }
-  if (!isRecord(value) || value.kind !== SESSION_RECORD_KIND)
-    throw bad(`not a session record: expected JSON with "kind": "${SESSION_RECORD_KIND}"`);
-  const version = value.version;
-  if (typeof version !== 'number' || !Number.isInteger(version) || version < 1)
-    throw bad('not a session record: "version" is not a positive integer');
-  if (version > SESSION_RECORD_VERSION)
-    throw bad(
-      `session record version ${version} is newer than this version of agent reads (up to ${SESSION_RECORD_VERSION}): upgrade agent to read it`,
-    );
-  if (!isRecord(value.tree) || typeof value.sessionId !== 'string')
-    throw bad('not a session record: it has no "sessionId" or "tree"');
-  return value as unknown as SessionRecord;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { opendir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isStoreId } from '@agent/protocol/util';
-import { MAX_RECORD_FILE_BYTES, RECORD_FILE_SUFFIX } from './record-file.js';
+import { MAX_RECORD_BYTES, RECORD_FILE_SUFFIX } from './record-file.js';
 
 /** One record file of a sessions directory, as listed (not read). */
 export interface RecordFileInfo {
@@ -62,7 +62,7 @@ async function statRecord(dir: string, name: string): Promise<RecordFileInfo | u
   const path = join(dir, name);
   try {
     const info = await stat(path);
-    if (!info.isFile() || info.size > MAX_RECORD_FILE_BYTES) return undefined;
+    if (!info.isFile() || info.size > MAX_RECORD_BYTES) return undefined;
     return {
       sessionId: name.slice(0, -RECORD_FILE_SUFFIX.length),
       path,
