@@ -11,7 +11,7 @@ import {
   type ToolResult,
 } from '@agent/protocol';
 import { errorMessage, isRecord } from '@agent/protocol/util';
-import { compileSchema } from '@agent/schema';
+import { compileSchema, precompileSchema } from '@agent/schema';
 import type { AgentDefinition } from './agent-file/definition.js';
 import { type LevelLimiter, SlotAbortedError } from './limiter.js';
 import { reportBody } from './orchestration/blocks.js';
@@ -133,9 +133,13 @@ export class SubAgentToolProvider implements ToolProvider {
       if (typeof outputSchema !== 'object' || outputSchema === null || Array.isArray(outputSchema)) {
         return invalid('output_schema must be a JSON Schema object');
       }
-      // Everything else about the schema (meta-schema, size, patterns, whether it fits the child's
-      // context window with the prompt) is the child session's check, made before its first model
-      // call; a refusal comes back as `inputRejected` and reaches the model as a tool error.
+      // The model wrote this schema: it is compiled in the worker thread, never on the event
+      // loop, and the child session's own check (whether it fits its context window with the
+      // prompt) finds the compiled validator cached. A schema that does not compile is the
+      // model's tool error at once.
+      const compiled = await precompileSchema(outputSchema);
+      if (compiled?.ok === false)
+        return invalid(refusal(this.child, `the output schema is ${compiled.error}`));
     }
     const prompt = this.prompt(rest);
     if (typeof prompt !== 'string') return prompt;
@@ -207,6 +211,11 @@ export class SubAgentToolProvider implements ToolProvider {
   }
 }
 
+/** What the model reads when the child refused the call before its first model call. */
+function refusal(child: AgentDefinition, why: string): string {
+  return `sub-agent ${child.toolName} refused the call before any model call: ${why}`;
+}
+
 function toolResult(child: AgentDefinition, result: AgentResult): ToolResult {
   const childSession = result.opTree === undefined ? {} : { childSession: result.opTree };
   const report = result.finalReport;
@@ -215,7 +224,7 @@ function toolResult(child: AgentDefinition, result: AgentResult): ToolResult {
       ok: false,
       error: {
         kind: 'invalid_arguments',
-        message: `sub-agent ${child.toolName} refused the call before any model call: ${result.error ?? 'invalid input'}`,
+        message: refusal(child, result.error ?? 'invalid input'),
       },
       ...childSession,
     };

@@ -1,3 +1,4 @@
+import { setSchemaDefaults } from '@agent/schema';
 import { finalReport, startModelServer } from '@agent/testkit';
 import { expect, test } from 'vitest';
 import { runAgentFile } from '../src/index.js';
@@ -78,6 +79,35 @@ test('bad, 20,000 levels deep and too large (400 KB) output_schema values reach 
       /the output schema \(about \d+ tokens .*\) and the prompt \(about \d+ tokens\) do not fit the context window of local\/child-model: 32768 tokens/,
     );
   } finally {
+    await server.close();
+  }
+}, 60_000);
+
+test("a model's output_schema is compiled in the worker thread, not on the event loop: its compile time limit applies", async () => {
+  // compileSchema on the event loop has no time limit; the worker thread's is compileTimeoutMs.
+  // At 1 ms, a 50 KB schema cannot compile there in time, so the refusal proves where it went.
+  setSchemaDefaults({ compileTimeoutMs: 1 });
+  const server = await startModelServer({
+    steps: [call('big', bigSchemaText(50_000)), finalReport('gave up', { answer: { usage } })],
+  });
+  try {
+    const root = tempTree({
+      'agent.json': localConfig({}, `${server.url}/v1`),
+      'parent.ai': agentFile(
+        'models: [local/parent-model]\nagents: [./counter.ai]\nmaxTurns: 3\ncontextWindow: 2000000',
+        'You delegate counting.',
+      ),
+      'counter.ai': agentFile('models: [local/child-model]\ncontextWindow: 2000000', 'You count things.'),
+    });
+    const result = await runAgentFile('parent.ai', 'How many cities?', isolated(root));
+    expect(result.error).toBeUndefined();
+    expect(server.requests.map((r) => r.model)).toEqual(['parent-model', 'parent-model']);
+    const seen = server.requests.at(-1)?.messages ?? [];
+    const tool = seen.find((m) => m.role === 'tool')?.content ?? '';
+    expect(tool).toContain('sub-agent counter refused the call before any model call: the output schema is');
+    expect(tool).toContain('it took longer than 1 ms to compile (the limit, compileTimeoutMs)');
+  } finally {
+    setSchemaDefaults({});
     await server.close();
   }
 }, 60_000);

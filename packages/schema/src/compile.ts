@@ -79,6 +79,22 @@ export function schemaShapeProblems(schema: unknown, limits: SchemaLimits = {}):
   return measuredShape(schema, limits).problems;
 }
 
+/**
+ * The first problem of the schema as JSON data (nesting past `maxDepth`, size past `maxBytes`,
+ * values JSON cannot hold), found in one walk without recursion: after it, the schema is safe to
+ * serialise.
+ */
+export function jsonShapeProblem(
+  schema: object,
+  limits: { maxDepth: number; maxBytes?: number },
+): { problem: string } | { problem?: undefined; bytes: number } {
+  const shape = measureJson(schema, limits);
+  if (shape.ok) return { bytes: shape.bytes };
+  return {
+    problem: shape.path === '' ? `the schema ${shape.problem}` : `${shownPath(shape.path)}: ${shape.problem}`,
+  };
+}
+
 /** `schemaShapeProblems` with what it measured: JSON bytes and the patterns' estimated cost (RE2 instructions). */
 export function measuredShape(schema: unknown, limits: SchemaLimits): CompiledSize & { problems: string[] } {
   const measured = (problems: string[], schemaBytes = 0, patternCost = 0) => ({
@@ -93,12 +109,8 @@ export function measuredShape(schema: unknown, limits: SchemaLimits): CompiledSi
     ]);
   }
   const resolved = resolvedLimits(limits);
-  const shape = measureJson(schema, resolved);
-  if (!shape.ok) {
-    return measured([
-      shape.path === '' ? `the schema ${shape.problem}` : `${shownPath(shape.path)}: ${shape.problem}`,
-    ]);
-  }
+  const shape = jsonShapeProblem(schema, resolved);
+  if (shape.problem !== undefined) return measured([shape.problem]);
   const patterns = patternBudgetProblem(schema, resolved);
   if (patterns.problem !== undefined) return measured([patterns.problem]);
   if (schemaDraft(schema) === undefined) {

@@ -32,7 +32,11 @@ export {
   schemaDefaults,
   setSchemaDefaults,
 } from './limits.js';
-export { checkSchemaOffThread, compileSchemaOffThread } from './off-thread/compile-off-thread.js';
+export {
+  checkSchemaOffThread,
+  compileSchemaOffThread,
+  precompileSchema,
+} from './off-thread/compile-off-thread.js';
 export { patternCost } from './pattern-cost.js';
 export { compilePattern, patternProblem, re2RegExp, SchemaPatternError } from './re2-engine.js';
 export { STANDALONE_RUNTIME, standaloneValidators } from './standalone.js';

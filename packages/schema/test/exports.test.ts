@@ -26,6 +26,7 @@ test('@agent/schema exports exactly these values', async () => {
     'patternCost',
     'patternProblem',
     'pointerSegments',
+    'precompileSchema',
     're2RegExp',
     'schemaDefaults',
     'schemaDraft',

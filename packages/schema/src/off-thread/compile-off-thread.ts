@@ -6,11 +6,12 @@ import {
   compileSchema,
   failure,
   guarded,
-  measuredShape,
+  jsonShapeProblem,
   rememberResult,
   type SchemaCheck,
   schemaCheck,
 } from '../compile.js';
+import { measureJson } from '../json-shape.js';
 import { resolvedLimits, type SchemaLimits } from '../limits.js';
 import { loadValidator } from './load-validator.js';
 import { SchemaWorkerPool } from './schema-worker-pool.js';
@@ -19,7 +20,7 @@ let pool: SchemaWorkerPool | undefined;
 
 /**
  * `compileSchema` for a schema from outside, with Ajv's code generation (seconds for a 64 KB
- * schema) in a worker thread, so the event loop only runs the cheap shape checks and turns the
+ * schema) in a worker thread, so the event loop only walks the schema once (depth and size) and turns the
  * generated code into the validator. The result goes where `compileSchema` looks first (with
  * the default limits), so a later `compileSchema` of the same schema, by object or by content,
  * does not compile it again. Never rejects for a schema: a schema that takes longer than
@@ -33,9 +34,10 @@ export async function compileSchemaOffThread(schema: unknown, limits?: SchemaLim
   const cacheable = limits === undefined;
   const cached = cacheable ? cachedByObject(schema) : undefined;
   if (cached !== undefined) return cached;
-  // The shape checks first, here: they bound what is serialised and sent.
-  const shape = measuredShape(schema, limits ?? {});
-  if (shape.problems.length > 0) return failure(shape.problems);
+  // Only the walk that makes the schema safe to serialise runs here (depth and size, no
+  // recursion); the pattern budget, the meta-schema and Ajv run in the worker.
+  const shape = jsonShapeProblem(schema, resolvedLimits(limits));
+  if (shape.problem !== undefined) return failure([shape.problem]);
   const text = JSON.stringify(schema);
   const hit = cacheable ? cachedByContent(text) : undefined;
   if (hit !== undefined) return hit;
@@ -58,4 +60,18 @@ export async function checkSchemaOffThread(
 ): Promise<SchemaCheck> {
   const { label, limits } = checkOptions(options);
   return schemaCheck(await compileSchemaOffThread(schema, limits), label);
+}
+
+/**
+ * A schema from outside (a request's, a model's `output_schema`), compiled in the worker thread
+ * and cached for the session that will use it, unless it is over the size limit: then nothing
+ * is compiled and the result is undefined, since the session's own check refuses it by its size
+ * (and first says whether it fits the model's context window with the prompt, the more useful
+ * answer) without compiling. Only one walk of the schema (depth and size) runs on the event loop.
+ */
+export async function precompileSchema(schema: unknown): Promise<CompileResult | undefined> {
+  const { maxDepth, maxBytes } = resolvedLimits({});
+  const size = measureJson(schema, { maxDepth });
+  if (size.ok && size.bytes > maxBytes) return undefined;
+  return compileSchemaOffThread(schema);
 }
