@@ -9,6 +9,7 @@ import Arborist from '@npmcli/arborist';
 import { publish } from 'libnpmpublish';
 import packlist from 'npm-packlist';
 import pMap from 'p-map';
+import pRetry from 'p-retry';
 import semver from 'semver';
 import { create, type ReadEntry } from 'tar';
 import type { LocalRegistry } from './local-registry.js';
@@ -50,7 +51,7 @@ export async function publishDirectories(
       };
       try {
         const tarball = await packDirectory(dir);
-        await publish(manifest as Parameters<typeof publish>[0], tarball, options);
+        await publishWithRetries(() => publish(manifest as Parameters<typeof publish>[0], tarball, options));
       } catch (error) {
         throw new Error(`publishing ${dir} to the local registry failed: ${(error as Error).message}`);
       }
@@ -80,4 +81,30 @@ async function packDirectory(dir: string): Promise<Buffer> {
   );
   for await (const chunk of stream) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
+}
+
+/** Connection errors a loaded machine's registry can answer with; worth another attempt. */
+const TRANSIENT = /ECONNRESET|ECONNREFUSED|EPIPE|ETIMEDOUT|socket hang up/;
+
+/**
+ * One publish, tried again (with backoff) after a connection error. The registry may have stored
+ * the package before the connection broke: on a later attempt, "already present" (409) is that
+ * first attempt's success.
+ */
+async function publishWithRetries(attempt: () => Promise<unknown>): Promise<void> {
+  let tries = 0;
+  await pRetry(
+    async () => {
+      tries += 1;
+      try {
+        await attempt();
+      } catch (error) {
+        const { code, message } = error as { code?: string; message?: string };
+        if (tries > 1 && code === 'E409') return;
+        if (TRANSIENT.test(`${code ?? ''} ${message ?? ''}`)) throw error;
+        throw new pRetry.AbortError(error as Error);
+      }
+    },
+    { retries: 3, minTimeout: 500 },
+  );
 }

@@ -12,7 +12,7 @@ const PROGRAMS = REQUIREMENTS.flatMap((r) => (r.program === undefined ? [] : [r.
 const CONFORMANCE_FILES = REQUIREMENTS.flatMap((r) =>
   r.files === undefined ? [] : r.files.map((file) => join(r.npmPrefix, file)),
 );
-const ALL_PACKAGES = 'redis-server chromium tmux bsdutils procps coreutils grep dash';
+const ALL_PACKAGES = 'redis-server chromium tmux bsdutils procps coreutils grep dash openssl';
 
 /** A bare machine where everything but `absent` is there (stand-ins: the preflight only looks). */
 function machineWith(absent: string[] = []) {
