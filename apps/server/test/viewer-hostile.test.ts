@@ -3,6 +3,7 @@
 import { connect, type Socket } from 'node:net';
 import type { AgentEventMeta } from '@agent/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
+import { rawRequest } from '../../../packages/headends/test/helpers/raw-tcp.js';
 import { LiveSession } from '../src/viewer/live-session.js';
 import { MemorySessionSource } from '../src/viewer/session-source.js';
 import type { SessionView } from '../src/viewer/view-model.js';
@@ -84,7 +85,7 @@ describe('the viewer and DNS rebinding', () => {
   it('refuses a foreign Host or Origin with 403, even served without tokens', async () => {
     const { url, port } = await start(runningSession().source, { tokens: [] });
     const ask = (headers: Record<string, string>) =>
-      rawExchange(port, `GET /api/sessions HTTP/1.1\r\n${headerLines(headers)}Connection: close\r\n\r\n`);
+      rawRequest(port, `GET /api/sessions HTTP/1.1\r\n${headerLines(headers)}Connection: close\r\n\r\n`);
     const foreign = await ask({ Host: `evil.example:${port}` });
     expect(foreign).toMatch(/^HTTP\/1\.1 403/);
     expect(foreign).toContain(`invalid Host header: evil.example:${port}`);
@@ -102,7 +103,7 @@ describe('the viewer and DNS rebinding', () => {
       tokens: [],
       allowedHostnames: ['localhost', '127.0.0.1', 'viewer.internal'],
     });
-    const named = await rawExchange(
+    const named = await rawRequest(
       port,
       'GET /api/sessions HTTP/1.1\r\nHost: viewer.internal\r\nConnection: close\r\n\r\n',
     );
@@ -121,7 +122,7 @@ describe('the viewer and idle connections', () => {
     const started = performance.now();
     let answer = '';
     while (!answer.startsWith('HTTP/1.1 200') && performance.now() - started < 8000) {
-      answer = await rawExchange(
+      answer = await rawRequest(
         port,
         `GET /api/sessions HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer t\r\nConnection: close\r\n\r\n`,
         1000,
@@ -209,23 +210,6 @@ function headerLines(headers: Record<string, string>): string {
   return Object.entries(headers)
     .map(([name, value]) => `${name}: ${value}\r\n`)
     .join('');
-}
-
-/** Sends `request` and reads until the server closes or `maxMs` passes. */
-function rawExchange(port: number, request: string, maxMs = 5000): Promise<string> {
-  return new Promise((resolve) => {
-    const socket = connect({ port, host: '127.0.0.1' }, () => socket.write(request));
-    let received = '';
-    const giveUp = setTimeout(() => socket.destroy(), maxMs);
-    socket.on('data', (chunk) => {
-      received += chunk.toString('latin1');
-    });
-    socket.on('error', () => undefined);
-    socket.on('close', () => {
-      clearTimeout(giveUp);
-      resolve(received);
-    });
-  });
 }
 
 /** The Server-Sent Events of a response, one `{ name, data }` at a time. */

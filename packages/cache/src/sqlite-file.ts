@@ -1,5 +1,6 @@
 import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, type Stats } from 'node:fs';
 import { dirname } from 'node:path';
+import { nonRegularKind } from '@agent/protocol/util';
 import type BetterSqlite3 from 'better-sqlite3';
 
 /** How a SQLite store of this package reports: better-sqlite3 not loading, and the file not opening. */
@@ -44,7 +45,7 @@ function createRegularFile(path: string): void {
     throw error;
   }
   try {
-    const type = nonRegularType(fstatSync(fd));
+    const type = nonRegularKind(fstatSync(fd));
     if (type !== undefined) throw new Error(notRegular('it', type));
   } finally {
     closeSync(fd);
@@ -56,23 +57,13 @@ function createRegularFile(path: string): void {
     } catch {
       continue; // Not there: SQLite makes it a regular file.
     }
-    const type = stats.isSymbolicLink() ? 'a symbolic link' : nonRegularType(stats);
+    const type = stats.isSymbolicLink() ? 'a symbolic link' : nonRegularKind(stats);
     if (type !== undefined) throw new Error(notRegular(`${path}${suffix}`, type));
   }
 }
 
 function notRegular(what: string, type: string): string {
   return `${what} is ${type}, not a regular file (a SQLite store must be one)`;
-}
-
-function nonRegularType(stats: Stats): string | undefined {
-  if (stats.isFile()) return undefined;
-  if (stats.isFIFO()) return 'a named pipe (FIFO)';
-  if (stats.isCharacterDevice()) return 'a character device';
-  if (stats.isBlockDevice()) return 'a block device';
-  if (stats.isSocket()) return 'a socket';
-  if (stats.isDirectory()) return 'a directory';
-  return 'not a regular file';
 }
 
 /**

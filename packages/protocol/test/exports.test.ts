@@ -58,6 +58,7 @@ test('@agent/protocol/util exports exactly these values', async () => {
     'isPositiveInteger',
     'isRecord',
     'isStoreId',
+    'nonRegularKind',
     'parseDurationMs',
     'parseToolArguments',
     'utf8PrefixLength',

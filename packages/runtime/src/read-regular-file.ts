@@ -1,4 +1,5 @@
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats, statSync } from 'node:fs';
+import { nonRegularKind } from '@agent/protocol/util';
 
 /**
  * The most bytes the runtime reads from one file it loads: an agent file, an include, a
@@ -62,7 +63,7 @@ function refusal(stats: Stats, maxBytes: number): RegularFileRead | undefined {
     return {
       ok: false,
       reason: 'refused',
-      detail: `it is ${fileType(stats)}, not a regular file (only regular files are read)`,
+      detail: `it is ${nonRegularKind(stats)}, not a regular file (only regular files are read)`,
     };
   }
   if (stats.size > maxBytes) return tooLarge(maxBytes, `it has ${stats.size} bytes`);
@@ -75,15 +76,6 @@ function tooLarge(maxBytes: number, why: string): RegularFileRead {
     reason: 'refused',
     detail: `it is larger than the limit of ${formatBytes(maxBytes)} (${why})`,
   };
-}
-
-function fileType(stats: Stats): string {
-  if (stats.isDirectory()) return 'a directory';
-  if (stats.isFIFO()) return 'a named pipe (FIFO)';
-  if (stats.isCharacterDevice()) return 'a character device';
-  if (stats.isBlockDevice()) return 'a block device';
-  if (stats.isSocket()) return 'a socket';
-  return 'not a regular file';
 }
 
 /** Reads until end of file or `limit` bytes, whichever comes first. */

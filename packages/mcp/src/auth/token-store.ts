@@ -3,6 +3,7 @@ import { constants } from 'node:fs';
 import { chmod, mkdir, open, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AgentError } from '@agent/protocol';
+import { nonRegularKind } from '@agent/protocol/util';
 import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 
 /** What is kept for one server between runs: its OAuth client and tokens. */
@@ -120,7 +121,7 @@ export class FileTokenStore implements McpTokenStore {
     }
     try {
       const stats = await handle.stat();
-      if (!stats.isFile()) throw refuse(`is ${fileType(stats)}, not a regular file`);
+      if (!stats.isFile()) throw refuse(`is ${nonRegularKind(stats)}, not a regular file`);
       if (stats.size > MAX_TOKEN_FILE_BYTES)
         throw refuse(`has ${stats.size} bytes, over the bound of ${MAX_TOKEN_FILE_BYTES} bytes`);
       // One byte more than the bound: a file that grew since fstat is caught, never read whole.
@@ -137,19 +138,4 @@ export class FileTokenStore implements McpTokenStore {
       await handle.close();
     }
   }
-}
-
-function fileType(stats: {
-  isFIFO(): boolean;
-  isCharacterDevice(): boolean;
-  isBlockDevice(): boolean;
-  isSocket(): boolean;
-  isDirectory(): boolean;
-}): string {
-  if (stats.isFIFO()) return 'a named pipe (FIFO)';
-  if (stats.isCharacterDevice()) return 'a character device';
-  if (stats.isBlockDevice()) return 'a block device';
-  if (stats.isSocket()) return 'a socket';
-  if (stats.isDirectory()) return 'a directory';
-  return 'not a regular file';
 }

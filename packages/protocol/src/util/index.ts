@@ -4,6 +4,7 @@ export { abortableSleep } from './abortable-sleep.js';
 export { countNewlines, utf8PrefixLength } from './bytes.js';
 export { DURATION_ALLOWED, parseDurationMs } from './duration.js';
 export { describeValue, errorMessage } from './error-text.js';
+export { type FileKindStats, nonRegularKind } from './file-kind.js';
 export { finiteNumber, isPositiveInteger, isRecord } from './guards.js';
 export { conversationIdProblem, isStoreId, STORE_ID_ALLOWED } from './store-ids.js';
 export { CHARS_PER_TOKEN, heuristicTokens } from './tokens.js';
