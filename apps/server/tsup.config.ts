@@ -2,12 +2,13 @@ import { defineConfig } from 'tsup';
 
 export default defineConfig([
   {
-    entry: { 'agent-server': 'src/agent-server.ts' },
+    // The viewer's record reader runs in a worker thread: its script is an entry of its own.
+    entry: { 'agent-server': 'src/agent-server.ts', 'record-worker': 'src/viewer/record-worker.ts' },
     format: ['esm'],
     dts: false,
     sourcemap: true,
     // Only its own files: the viewer's bundle beside it comes from the second build.
-    clean: ['agent-server.*'],
+    clean: ['agent-server.*', 'record-worker.*'],
     target: 'node20',
   },
   {

@@ -1,3 +1,6 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   checkSchemaOffThread,
@@ -89,5 +92,30 @@ describe('compileSchemaOffThread', () => {
     setSchemaDefaults();
     const next = await compileSchemaOffThread({ type: 'integer' });
     expect(next.ok && next.validate(1.5)).toEqual([expect.objectContaining({ message: 'must be integer' })]);
+  });
+
+  it('refuses a schema at once when compileQueueLength schemas already wait', async () => {
+    setSchemaDefaults({ compileQueueLength: 1 });
+    const results = await Promise.all([3, 4, 5, 6].map((n) => checkSchemaOffThread(plainSchema(1_500, n))));
+    const refused = results.filter((r) => !r.ok);
+    expect(refused.length).toBeGreaterThan(0);
+    expect(!refused[0]?.ok && refused[0]?.message).toMatch(
+      /it was not compiled: 1 schemas are already waiting for the schema compiler \(the limit, compileQueueLength\)/,
+    );
+    expect(results[0]?.ok).toBe(true);
+  });
+
+  it('never keeps a process alive once its schemas are compiled', async () => {
+    const index = fileURLToPath(new URL('../dist/index.js', import.meta.url));
+    const script = `const { compileSchemaOffThread } = await import(${JSON.stringify(index)});
+      const r = await compileSchemaOffThread({ type: 'object', properties: { a: { type: 'string' } } });
+      console.log(r.ok);`;
+    const started = performance.now();
+    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], {
+      timeout: 20_000,
+    });
+    expect(stdout.trim()).toBe('true');
+    // It exits by itself (a ref'd idle worker would hold it until the 20 s timeout kills it).
+    expect(performance.now() - started).toBeLessThan(15_000);
   });
 });

@@ -1,14 +1,10 @@
 import { join } from 'node:path';
 import { isStoreId } from '@agent/protocol/util';
-import {
-  listSessionRecordFiles,
-  type RecordFileInfo,
-  readSessionRecord,
-  recordFileName,
-} from '@agent/runtime';
+import { listSessionRecordFiles, type RecordFileInfo, recordFileName } from '@agent/runtime';
+import { builtWorkerScript, WorkerPool } from '@agent/schema/worker-pool';
 import type { LiveSessionLimits } from './live-session.js';
-import { recordView } from './record-view.js';
-import { type SessionSummary, type SessionView, summary } from './view-model.js';
+import type { RecordJob } from './record-worker.js';
+import type { SessionSummary, SessionView } from './view-model.js';
 
 export interface RecordSourceOptions {
   /** The `persistence.sessionsDir` directories of the agents the server runs. */
@@ -20,6 +16,31 @@ export interface RecordSourceOptions {
   pollMs?: number;
 }
 
+/** The longest one record may take to read in the worker (it is left out past that). */
+const RECORD_READ_TIMEOUT_MS = 30_000;
+/** Records that may wait for the worker; more are answered as not found at once. */
+const RECORD_READ_QUEUE = 16;
+/** Heap of the worker: room for the largest record the reader takes (16 MiB inflated), a bound for a hostile one. */
+const RECORD_WORKER_HEAP_MB = 1024;
+
+let readerPool: WorkerPool | undefined;
+
+/**
+ * Reads one record and makes its view (or summary) in the viewer's worker thread
+ * (dist/record-worker.js): undefined when the file is not a readable record, or took too long.
+ */
+async function readOffThread<T>(job: RecordJob): Promise<T | undefined> {
+  readerPool ??= new WorkerPool({
+    script: builtWorkerScript(import.meta.url, 'record-worker.js', 2),
+    heapMb: RECORD_WORKER_HEAP_MB,
+  });
+  const outcome = await readerPool.run<T>(job, {
+    timeoutMs: RECORD_READ_TIMEOUT_MS,
+    maxQueue: RECORD_READ_QUEUE,
+  });
+  return outcome.ok ? outcome.value : undefined;
+}
+
 interface Known {
   modifiedAt: number;
   size: number;
@@ -29,7 +50,8 @@ interface Known {
 
 /**
  * The finished sessions of `persistence.sessionsDir` (written by this server, an earlier run of
- * it, the CLI or a worker), read with the runtime's reader and its bounds, all asynchronously.
+ * it, the CLI or a worker), read with the runtime's reader and its bounds in a worker thread, so
+ * the event loop never inflates or parses a record.
  * A record's summary is read once and kept while its file is unchanged; a session in full is read
  * when it is asked for.
  */
@@ -70,11 +92,10 @@ export class RecordSessionSource {
   async get(id: string): Promise<SessionView | undefined> {
     if (!isStoreId(id)) return undefined;
     for (const dir of this.options.dirs) {
-      try {
-        return recordView(await readSessionRecord(join(dir, recordFileName(id))), this.options.limits);
-      } catch {
-        // Not in this directory, or not a record this server can read: the next one.
-      }
+      const path = join(dir, recordFileName(id));
+      // Not in this directory, or not a record this server can read: the next one.
+      const view = await readOffThread<SessionView>({ path, limits: this.options.limits, part: 'view' });
+      if (view !== undefined) return view;
     }
     return undefined;
   }
@@ -125,12 +146,8 @@ export class RecordSessionSource {
     return summaries.sort((a, b) => b.startedAt - a.startedAt);
   }
 
-  private async readSummary(path: string): Promise<SessionSummary | undefined> {
-    try {
-      return summary(recordView(await readSessionRecord(path), this.options.limits));
-    } catch {
-      return undefined;
-    }
+  private readSummary(path: string): Promise<SessionSummary | undefined> {
+    return readOffThread<SessionSummary>({ path, limits: this.options.limits, part: 'summary' });
   }
 
   private async checkForChanges(): Promise<void> {

@@ -14,9 +14,7 @@ import {
 import { measureJson } from '../json-shape.js';
 import { resolvedLimits, type SchemaLimits } from '../limits.js';
 import { loadValidator } from './load-validator.js';
-import { SchemaWorkerPool } from './schema-worker-pool.js';
-
-let pool: SchemaWorkerPool | undefined;
+import { generateOffThread } from './schema-worker-pool.js';
 
 /**
  * `compileSchema` for a schema from outside, with Ajv's code generation (seconds for a 64 KB
@@ -41,8 +39,7 @@ export async function compileSchemaOffThread(schema: unknown, limits?: SchemaLim
   const text = JSON.stringify(schema);
   const hit = cacheable ? cachedByContent(text) : undefined;
   if (hit !== undefined) return hit;
-  pool ??= new SchemaWorkerPool();
-  const generated = await pool.run(text, resolvedLimits(limits));
+  const generated = await generateOffThread(text, resolvedLimits(limits));
   if (!generated.ok) return failure(generated.problems);
   const result: CompileResult = {
     ok: true,

@@ -1,24 +1,23 @@
-import { parentPort } from 'node:worker_threads';
 import { errorMessage } from '@agent/protocol/util';
+import type { SchemaLimits } from '../limits.js';
 import { type GeneratedCode, generatedCode } from './generated-code.js';
 import { validatorCodeCache } from './load-validator.js';
-import type { SchemaJob } from './schema-worker-pool.js';
 
-// The worker thread's entry (built to dist/schema-worker.js): compiles one schema per message,
-// in the order they come, and says when it is ready so the time limit counts compiling only.
-const port = parentPort;
-if (port === null) throw new Error('schema-worker must run in a worker thread');
-port.on('message', (job: SchemaJob) => {
-  let result: GeneratedCode;
+/** One schema sent to the worker thread, as compact JSON, with the limits it is checked against. */
+export interface SchemaJob {
+  text: string;
+  limits: Required<SchemaLimits>;
+}
+
+/**
+ * The worker thread's task (built to dist/schema-worker.js, run by the `WorkerPool`): compiles
+ * one schema and adds V8's code cache, so the event loop does not parse and compile the code again.
+ */
+export default function compileInWorker(job: SchemaJob): GeneratedCode {
   try {
-    result = generatedCode(job.text, job.limits);
-    // V8's code cache, so the event loop does not parse and compile the code again.
-    if (result.ok) result = { ...result, codeCache: validatorCodeCache(result.code) };
+    const result = generatedCode(job.text, job.limits);
+    return result.ok ? { ...result, codeCache: validatorCodeCache(result.code) } : result;
   } catch (error) {
-    result = { ok: false, problems: [errorMessage(error)] };
+    return { ok: false, problems: [errorMessage(error)] };
   }
-  const transfer =
-    result.ok && result.codeCache !== undefined ? [result.codeCache.buffer as ArrayBuffer] : [];
-  port.postMessage({ id: job.id, result }, transfer);
-});
-port.postMessage({ ready: true });
+}
