@@ -2,7 +2,7 @@ import type { ToolExecuteOptions, ToolOutputHookContext, ToolResult } from '@age
 import { errorMessage } from '@agent/protocol/util';
 import { type ExtractionSettings, planChunkBudget, runFullChunked } from './full-chunked.js';
 import type { StoredOutput } from './handles.js';
-import { failureMessage, quoteForMessage, successMessage } from './messages.js';
+import { failureMessage, headerHandle, quoteForMessage, successMessage } from './messages.js';
 import { type CallReporting, StrategyError } from './model-call.js';
 import { DEFAULT_EXTRACTION_OUTPUT_TOKENS, type ResolvedOptions } from './options.js';
 import { runReadGrep } from './read-grep.js';
@@ -66,7 +66,7 @@ export async function executeToolOutput(
     const record = store.lookup(given);
     return failed(
       record?.toolName ?? UNKNOWN_TOOL,
-      record?.handle ?? quoteForMessage(given, 40),
+      record?.handle ?? headerHandle(given),
       requestedMode,
       parsed,
     );
@@ -75,7 +75,7 @@ export async function executeToolOutput(
   if (record === undefined) {
     return failed(
       UNKNOWN_TOOL,
-      quoteForMessage(parsed.handle, 40),
+      headerHandle(parsed.handle),
       parsed.mode,
       unknownHandleText(parsed.handle, store.handles.list()),
     );
