@@ -148,11 +148,15 @@ describe('handles are validated, never used as paths', () => {
     await session.dispose();
   });
 
-  test('a well-formed handle never issued answers in seed 001\'s exact failure format', async () => {
+  test("a well-formed handle never issued answers in seed 001's exact failure format", async () => {
     const storeDir = tempDir();
     const { session, handle } = await sessionWithOneOutput(storeDir, 'never-issued');
     const unissued = '3f1c2b9e-7a4d-4c1e-9b2a-5d6e7f8a9b0c';
-    const result = await callToolOutput(session, { handle: unissued, extract: 'the errors', mode: 'read-grep' });
+    const result = await callToolOutput(session, {
+      handle: unissued,
+      extract: 'the errors',
+      mode: 'read-grep',
+    });
     expect(result.ok && result.isError).toBe(true);
     expect(result.ok && result.text).toBe(
       `TOOL_OUTPUT FAILED FOR unknown WITH HANDLE ${unissued}, STRATEGY:read-grep:\n\n` +
