@@ -1,4 +1,4 @@
-import type { ToolExecuteOptions, ToolOutputHookContext, ToolResult } from '@agent/protocol';
+import type { ModelTarget, ToolExecuteOptions, ToolOutputHookContext, ToolResult } from '@agent/protocol';
 import { errorMessage } from '@agent/protocol/util';
 import { type ExtractionSettings, planChunkBudget, runFullChunked } from './full-chunked.js';
 import type { StoredOutput } from './handles.js';
@@ -20,7 +20,7 @@ const UNKNOWN_TOOL = 'unknown';
 export interface ExtractorDeps {
   store: ToolOutputStore;
   options: ResolvedOptions;
-  context: Pick<ToolOutputHookContext, 'targets' | 'nonce' | 'maxOutputTokens'>;
+  context: Pick<ToolOutputHookContext, 'targets' | 'nonce' | 'maxOutputTokens' | 'contextWindow'>;
   reporting: CallReporting;
 }
 
@@ -43,6 +43,22 @@ function unknownHandleText(given: string, issued: readonly StoredOutput[]): stri
           .map((r) => `"${r.handle}" (${r.toolName})`)
           .join(', ')}`;
   return `${quoteForMessage(given)} is not a handle issued in this session. Pass a handle exactly as given in a "Tool output is too large" message of this conversation; ${list}.`;
+}
+
+/**
+ * The extraction targets with the window they really have: the session's `contextWindow`
+ * overrides its own targets' (as the context guard does), and is the window of an extraction
+ * model (`toolOutput.models`) that declares none. Chunks, routing and the read-grep child all
+ * read the window from here, so none of them assumes the 131,072-token default.
+ */
+export function extractionTargets(
+  models: readonly ModelTarget[] | undefined,
+  context: Pick<ToolOutputHookContext, 'targets' | 'contextWindow'>,
+): readonly ModelTarget[] {
+  const window = context.contextWindow;
+  if (window === undefined) return models ?? context.targets;
+  if (models === undefined) return context.targets.map((t) => ({ ...t, contextWindow: window }));
+  return models.map((t) => (t.contextWindow === undefined ? { ...t, contextWindow: window } : t));
 }
 
 /**
@@ -81,7 +97,7 @@ export async function executeToolOutput(
     );
   }
   const settings: ExtractionSettings = {
-    targets: options.models ?? context.targets,
+    targets: extractionTargets(options.models, context),
     nonce: context.nonce,
     overlapPercent: options.overlapPercent,
     outputTokens:
