@@ -312,6 +312,7 @@ function openToolOutputHook(run: SessionRun, shared: SharedParts, checked: Check
     sessionId: run.sessionId,
     nonce,
     targets,
+    ...(config.contextWindow === undefined ? {} : { contextWindow: config.contextWindow }),
     ...(config.maxOutputTokens === undefined ? {} : { maxOutputTokens: config.maxOutputTokens }),
     signal,
     log: (entry) => recorder.log(entry),

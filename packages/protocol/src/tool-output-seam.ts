@@ -57,6 +57,8 @@ export interface ToolOutputHookContext {
   sessionId: string;
   nonce: string;
   targets: readonly ModelTarget[];
+  /** The session's context window (`contextWindow` of its config): overrides every target's. */
+  contextWindow?: number;
   maxOutputTokens?: number;
   signal: AbortSignal;
   log(entry: Omit<LogEntry, 'timestamp'>): void;

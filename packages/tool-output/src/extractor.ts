@@ -1,8 +1,8 @@
-import type { ToolExecuteOptions, ToolOutputHookContext, ToolResult } from '@agent/protocol';
+import type { ModelTarget, ToolExecuteOptions, ToolOutputHookContext, ToolResult } from '@agent/protocol';
 import { errorMessage } from '@agent/protocol/util';
 import { type ExtractionSettings, planChunkBudget, runFullChunked } from './full-chunked.js';
 import type { StoredOutput } from './handles.js';
-import { failureMessage, quoteForMessage, successMessage } from './messages.js';
+import { failureMessage, headerHandle, quoteForMessage, successMessage } from './messages.js';
 import { type CallReporting, StrategyError } from './model-call.js';
 import { DEFAULT_EXTRACTION_OUTPUT_TOKENS, type ResolvedOptions } from './options.js';
 import { runReadGrep } from './read-grep.js';
@@ -20,7 +20,7 @@ const UNKNOWN_TOOL = 'unknown';
 export interface ExtractorDeps {
   store: ToolOutputStore;
   options: ResolvedOptions;
-  context: Pick<ToolOutputHookContext, 'targets' | 'nonce' | 'maxOutputTokens'>;
+  context: Pick<ToolOutputHookContext, 'targets' | 'nonce' | 'maxOutputTokens' | 'contextWindow'>;
   reporting: CallReporting;
 }
 
@@ -46,6 +46,22 @@ function unknownHandleText(given: string, issued: readonly StoredOutput[]): stri
 }
 
 /**
+ * The extraction targets with the window they really have: the session's `contextWindow`
+ * overrides its own targets' (as the context guard does), and is the window of an extraction
+ * model (`toolOutput.models`) that declares none. Chunks, routing and the read-grep child all
+ * read the window from here, so none of them assumes the 131,072-token default.
+ */
+export function extractionTargets(
+  models: readonly ModelTarget[] | undefined,
+  context: Pick<ToolOutputHookContext, 'targets' | 'contextWindow'>,
+): readonly ModelTarget[] {
+  const window = context.contextWindow;
+  if (window === undefined) return models ?? context.targets;
+  if (models === undefined) return context.targets.map((t) => ({ ...t, contextWindow: window }));
+  return models.map((t) => (t.contextWindow === undefined ? { ...t, contextWindow: window } : t));
+}
+
+/**
  * Runs one `tool_output` call: checks the arguments and the handle, picks the strategy
  * (`auto` routes, or the model's `mode`), runs it, and falls back to truncate with a WARNING
  * when it cannot run. Answers in the exact success and failure formats.
@@ -66,7 +82,7 @@ export async function executeToolOutput(
     const record = store.lookup(given);
     return failed(
       record?.toolName ?? UNKNOWN_TOOL,
-      record?.handle ?? quoteForMessage(given, 40),
+      record?.handle ?? headerHandle(given),
       requestedMode,
       parsed,
     );
@@ -75,13 +91,13 @@ export async function executeToolOutput(
   if (record === undefined) {
     return failed(
       UNKNOWN_TOOL,
-      quoteForMessage(parsed.handle, 40),
+      headerHandle(parsed.handle),
       parsed.mode,
       unknownHandleText(parsed.handle, store.handles.list()),
     );
   }
   const settings: ExtractionSettings = {
-    targets: options.models ?? context.targets,
+    targets: extractionTargets(options.models, context),
     nonce: context.nonce,
     overlapPercent: options.overlapPercent,
     outputTokens:

@@ -45,6 +45,19 @@ export function searchedLine(what: string, extract: string): string {
   return `Searched ${what} for: ${JSON.stringify(extract)}. No match was found.`;
 }
 
+/** Longest handle shown bare in a failure header; a real one is 36 characters. */
+const MAX_HEADER_HANDLE = 64;
+
+/**
+ * The `<UUID>` slot of the failure header for a handle the model sent that was not issued: the
+ * value itself when it is one bare token (seed 001's header has no quotes), `(none)` when empty,
+ * `(invalid)` when it could not stand there unquoted (the body quotes what was sent).
+ */
+export function headerHandle(given: string): string {
+  if (given.length === 0) return '(none)';
+  return given.length <= MAX_HEADER_HANDLE && /^[\w.:/\\-]+$/.test(given) ? given : '(invalid)';
+}
+
 /** A value the model sent, made safe to quote in one line of a message. */
 export function quoteForMessage(value: string, max = 80): string {
   let cleaned = '';

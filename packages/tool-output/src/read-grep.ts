@@ -13,6 +13,7 @@ import { isNotFound, searchedLine } from './messages.js';
 import { type CallReporting, StrategyError } from './model-call.js';
 import { readGrepPrompt, readGrepUserMessage } from './prompts.js';
 import type { ToolOutputStore } from './store.js';
+import { storeReadGrepTools } from './store-read-grep.js';
 import type { CreateReadGrepTools } from './types.js';
 
 /** The only tools the child may use. */
@@ -79,9 +80,12 @@ function forwardChildEvent(event: AgentEvent, reporting: CallReporting): void {
   }
 }
 
-/** The Read/Grep tools over the store directory, or a `StrategyError` saying why there are none. */
+/**
+ * The Read/Grep tools over the store directory (the configured filesystem server, else the
+ * module's own over the stored outputs), or a `StrategyError` saying why there are none.
+ */
 async function startReadGrepTools(store: ToolOutputStore, s: ReadGrepSettings): Promise<ToolProvider> {
-  if (s.createReadGrepTools === undefined) throw new StrategyError('no Read/Grep tools are configured');
+  if (s.createReadGrepTools === undefined) return storeReadGrepTools(store);
   const root = store.directory;
   if (root === undefined) throw new StrategyError('the store directory is gone');
   try {

@@ -101,7 +101,10 @@ describe('handles are validated, never used as paths', () => {
           expect(result.ok).toBe(true);
           if (!result.ok) return;
           expect(result.isError).toBe(true);
-          expect(result.text.startsWith('TOOL_OUTPUT FAILED FOR unknown WITH HANDLE ')).toBe(true);
+          // Seed 001's failure header: the handle is one bare token, never a quoted string.
+          expect(result.text).toMatch(
+            /^TOOL_OUTPUT FAILED FOR unknown WITH HANDLE [^\s",]+, STRATEGY:(auto|truncate|read-grep|full-chunked):\n\n/,
+          );
           expect(result.text).toMatch(
             /is not a handle issued in this session|"handle" must be the UUID string/,
           );
@@ -140,7 +143,29 @@ describe('handles are validated, never used as paths', () => {
     expect(extra.ok && extra.text).toContain('unknown argument "path"');
     const notString = await callToolOutput(session, { handle: 42, extract: 'x' });
     expect(notString.ok && notString.text).toMatch(
-      /^TOOL_OUTPUT FAILED FOR unknown WITH HANDLE "", STRATEGY:auto:/,
+      /^TOOL_OUTPUT FAILED FOR unknown WITH HANDLE \(none\), STRATEGY:auto:\n\n"handle" must be/,
+    );
+    await session.dispose();
+  });
+
+  test("a well-formed handle never issued answers in seed 001's exact failure format", async () => {
+    const storeDir = tempDir();
+    const { session, handle } = await sessionWithOneOutput(storeDir, 'never-issued');
+    const unissued = '3f1c2b9e-7a4d-4c1e-9b2a-5d6e7f8a9b0c';
+    const result = await callToolOutput(session, {
+      handle: unissued,
+      extract: 'the errors',
+      mode: 'read-grep',
+    });
+    expect(result.ok && result.isError).toBe(true);
+    expect(result.ok && result.text).toBe(
+      `TOOL_OUTPUT FAILED FOR unknown WITH HANDLE ${unissued}, STRATEGY:read-grep:\n\n` +
+        `"${unissued}" is not a handle issued in this session. Pass a handle exactly as given in a "Tool output is too large" message of this conversation; the handles of this session are: "${handle}" (big_tool).`,
+    );
+    // A value that is no single token (spaces, quotes, a newline) is not put in the header.
+    const garbled = await callToolOutput(session, { handle: 'a b, "c"\nd', extract: 'x' });
+    expect(garbled.ok && garbled.text).toMatch(
+      /^TOOL_OUTPUT FAILED FOR unknown WITH HANDLE \(invalid\), STRATEGY:auto:\n\n"a b, \\"c\\" d" is not a handle issued/,
     );
     await session.dispose();
   });

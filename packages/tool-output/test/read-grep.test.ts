@@ -191,12 +191,38 @@ describe('read-grep', () => {
     await session.dispose();
   });
 
-  test('without Read/Grep tools read-grep cannot run: truncate with a WARNING', async () => {
+  test("without a Read/Grep factory the child gets the module's own Read and Grep, over handles only", async () => {
+    const seen: string[] = [];
     const { session, extract } = await stored(logText(50_000), {
-      runChildSession: async () => result('never'),
+      runChildSession: async (config) => {
+        const [tools] = config.tools;
+        const names = (await tools!.listTools()).map((t) => t.name);
+        const handle = /- Handle\/filename: (\S+)/.exec(config.instructions)![1]!;
+        const run = async (name: string, args: Record<string, unknown>) => {
+          const answer = await tools!.execute(
+            { name, arguments: args, callId: name },
+            { signal: config.signal },
+          );
+          return answer.ok ? answer.text : `error ${answer.error.kind}: ${answer.error.message}`;
+        };
+        seen.push(names.join(','));
+        seen.push(await run('Grep', { pattern: 'ERROR worker-(1|2)000 ', path: handle }));
+        seen.push(await run('Read', { path: handle, offset: 49_999, limit: 5 }));
+        seen.push(await run('Read', { path: '../../etc/passwd' }));
+        return result('worker-1000 and worker-2000 failed');
+      },
     });
     expect(await extract('errors', 'read-grep')).toMatch(
-      /STRATEGY:truncate:\n\nWARNING: TRUNCATED OUTPUT\. The read-grep extraction could not run: no Read\/Grep tools are configured\./,
+      /STRATEGY:read-grep:\n\nworker-1000 and worker-2000 failed$/,
+    );
+    const [names, grepped, read, outside] = seen;
+    expect(names).toBe('Read,Grep');
+    expect(grepped).toMatch(
+      /^[0-9a-f-]{36}:1000:.*ERROR worker-1000 failed.*\n[0-9a-f-]{36}:2000:.*ERROR worker-2000 failed/,
+    );
+    expect(read).toMatch(/lines 49999-50000 of 50000\]\n 49999\t.*worker-49999.*\n 50000\t/);
+    expect(outside).toMatch(
+      /^error invalid_arguments: "..\/..\/etc\/passwd" is not a file here; the files are: [0-9a-f-]{36}$/,
     );
     await session.dispose();
   });
