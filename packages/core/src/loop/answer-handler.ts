@@ -161,7 +161,16 @@ export class AnswerHandler {
       turnNode,
     );
     for (const message of answers) this.push(message);
-    if (o.signal.aborted) return ABORTED;
+    if (o.signal.aborted) {
+      // The report streamed before its tools ran; it never commits, so consumers drop it.
+      retractStreamed(
+        o.recorder,
+        outcome.slot.streamedChars,
+        'aborted',
+        'the session was aborted while the tools beside the report ran',
+      );
+      return ABORTED;
+    }
     state.finalReport = adoption.report;
     state.reportStreamed = adoption.source === 'xml' && outcome.slot.streamedContent;
     for (const warning of [...adoption.warnings, ...adoption.repairs]) {
