@@ -104,8 +104,6 @@ function resultSizerFor(w: LoopWiring): ResultSizer {
     // Captures the rotation alone: a closure over `w` would keep the whole wiring for the session.
     target: () => rotation.current(),
     signal: w.signal,
-    now: w.now,
-    agentPath: w.agentPath,
   });
 }
 

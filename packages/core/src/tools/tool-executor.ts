@@ -61,6 +61,8 @@ interface CallRun {
   started: number;
   argsJson: string;
   outcome: RawToolOutcome;
+  /** The context guard dropped the result: its projection, for the call's accounting entry. */
+  refusal?: Record<string, number>;
 }
 
 export interface TurnToolsOutcome {
@@ -124,7 +126,12 @@ export class ToolExecutor {
       const run = runs[index]!;
       const admitted = this.options.sizer.admit(call, run.outcome.text);
       const sized = admitted instanceof Promise ? await admitted : admitted;
-      if (sized.contextExceeded) forceFinal = 'context';
+      if (sized.contextExceeded) {
+        forceFinal = 'context';
+        // The result was dropped: the call failed for the model, and its one entry says why.
+        run.outcome = { ...run.outcome, ok: false, text: sized.text, error: 'context_budget_exceeded' };
+        run.refusal = sized.details;
+      }
       this.finishCall(run, sized.text);
       const message: ToolResultMessage = {
         role: 'tool',
@@ -239,6 +246,7 @@ export class ToolExecutor {
     };
     if (!outcome.ok) entry.error = outcome.error ?? 'failed';
     if (outcome.cached) entry.cached = true;
+    if (run.refusal !== undefined) entry.details = run.refusal;
     this.options.recorder.account(entry);
     if (outcome.cached) node.cached = true;
     if (outcome.childSession !== undefined) node.children.push(outcome.childSession);
