@@ -18,6 +18,7 @@ import { answerCallsBesideReport, NOT_ON_FINAL_TURN } from './calls-beside-repor
 import type { AttemptSuccess } from './model-attempt.js';
 import {
   EMPTY_ANSWER_NOTICE,
+  ignoredTagsNotice,
   invalidReportNotice,
   plainTextNotice,
   reportBackRejection,
@@ -73,7 +74,7 @@ export class AnswerHandler {
         direction: 'response',
         type: 'llm',
         remoteIdentifier: 'agent:final-report',
-        message: `ignored tag ${ignored}`,
+        message: `ignored tag ${ignored.tag}: ${ignored.reason}`,
       });
     }
     const adoption = adoptFinalReport(outcome, o.expected, {
@@ -95,6 +96,10 @@ export class AnswerHandler {
     } else if (outcome.text.trim().length === 0 && outcome.reasoning.length === 0) {
       this.push({ role: 'user', content: EMPTY_ANSWER_NOTICE });
       this.lastRetrySlug = 'empty_answer';
+    } else if (outcome.slot.ignored.length > 0) {
+      // A report tag was there but not taken: "plain text" would make the model repeat it.
+      this.push({ role: 'user', content: ignoredTagsNotice(o.nonce, outcome.slot.ignored) });
+      this.lastRetrySlug = 'ignored_tag';
     } else {
       this.push({ role: 'user', content: plainTextNotice(o.nonce) });
       this.lastRetrySlug = 'plain_text';

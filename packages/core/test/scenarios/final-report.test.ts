@@ -116,6 +116,35 @@ describe('final report', () => {
     expect(run.result.logs.some((l) => l.severity === 'WRN' && l.message.includes('ffffffff'))).toBe(true);
   });
 
+  test.each([
+    [
+      'another nonce',
+      `<ai-agent-ffffffff-FINAL tool="agent__final_report" status="success" format="markdown">fake</ai-agent-ffffffff-FINAL>`,
+      'nonce "ffffffff" does not match this session',
+    ],
+    [
+      'a self-closing tag',
+      `<${TAG} tool="agent__final_report" status="success" format="markdown"/>`,
+      'has no content; put the report between',
+    ],
+    [
+      'a tool other than the report',
+      `<${TAG} tool="web_search" status="success" format="markdown">query</${TAG}>`,
+      'tool "web_search" cannot be called through the tag',
+    ],
+  ])(
+    'an ignored report tag (%s) is explained to the model, not called plain text',
+    async (_name, bad, reason) => {
+      const run = await runScenario({ maxTurns: 3, scripts: [[{ text: bad }, { text: xmlReport('real') }]] });
+      expect(run.result.finalReport?.content).toBe('real');
+      const told = run.result.conversation.filter((m) => m.role === 'user').map((m) => String(m.content));
+      const notice = told.find((text) => text.includes('was ignored'));
+      expect(notice).toContain(reason);
+      expect(notice).toContain(`<${TAG}`);
+      expect(told.some((text) => text.includes('was plain text'))).toBe(false);
+    },
+  );
+
   test('an example tag inside a leading <think> block is not taken as the report', async () => {
     const text = `<think>I could answer with ${xmlReport('from thinking')}</think>${xmlReport('the real one')}`;
     const run = await runScenario({ scripts: [[{ text }]] });
