@@ -5,6 +5,7 @@ import {
   type ExpectedOutput,
   FINAL_REPORT_TOOL,
   type FinalReportSource,
+  isFinalReportName,
   type ModelRequest,
   type OpNode,
   REPORT_BACK_TOOL,
@@ -157,7 +158,7 @@ export class AnswerHandler {
       {
         calls: outcome.toolCalls,
         isReportCall: (call) =>
-          call.name === FINAL_REPORT_TOOL || (o.reportBack && call.name === REPORT_BACK_TOOL),
+          isFinalReportName(call.name) || (o.reportBack && call.name === REPORT_BACK_TOOL),
         reportAnswer: 'Final report captured.',
         isFinal,
         ...(o.approvals === undefined ? {} : { denied: o.approvals.unreviewable(outcome.toolCalls) }),
@@ -280,7 +281,7 @@ export class AnswerHandler {
         content:
           special !== undefined && call.id === special.id
             ? special.text
-            : call.name === FINAL_REPORT_TOOL
+            : isFinalReportName(call.name)
               ? text
               : '(tool failed: not run)',
       };

@@ -1,8 +1,10 @@
 import {
   BATCH_TOOL,
+  FINAL_REPORT_SHORT_NAME,
   FINAL_REPORT_TOOL,
   type ForcedFinalReason,
   INTERNAL_TOOL_SERVER,
+  isFinalReportName,
   type OpNode,
   type PausedChild,
   type ProgressEvent,
@@ -203,7 +205,7 @@ export class ToolExecutor {
       outcome = this.taskStatus(call, requestFinal);
     } else if (call.name === BATCH_TOOL && this.options.batch) {
       outcome = await this.batch(call, node, budget);
-    } else if (call.name === FINAL_REPORT_TOOL) {
+    } else if (isFinalReportName(call.name)) {
       outcome = { ok: true, text: 'Final report captured.' };
     } else {
       this.options.recorder.line(
@@ -294,7 +296,7 @@ export class ToolExecutor {
   private async batch(call: ToolCall, node: OpNode, budget: CallBudget): Promise<RawToolOutcome> {
     const calls = readBatchCalls(call.arguments);
     if (typeof calls === 'string') return { ok: false, text: failedText(calls), error: 'invalid_arguments' };
-    const forbidden = new Set([BATCH_TOOL, FINAL_REPORT_TOOL, TASK_STATUS_TOOL]);
+    const forbidden = new Set([BATCH_TOOL, FINAL_REPORT_TOOL, FINAL_REPORT_SHORT_NAME, TASK_STATUS_TOOL]);
     if (this.options.reportBack === true) forbidden.add(REPORT_BACK_TOOL);
     const parts = await Promise.all(
       calls.map(async (inner) => {

@@ -145,6 +145,41 @@ describe('final report', () => {
     },
   );
 
+  test('a native call by the short name final_report is the report (seed 000 Short Name)', async () => {
+    const run = await runScenario({
+      scripts: [
+        [
+          {
+            toolCalls: [
+              {
+                id: 'r',
+                name: 'final_report',
+                arguments: { status: 'success', report_format: 'markdown', report_content: 'Short.' },
+              },
+            ],
+          },
+        ],
+      ],
+    });
+    expect(run.result.success).toBe(true);
+    expect(run.result.finalReport?.content).toBe('Short.');
+    expect(run.models[0]!.requests).toHaveLength(1);
+    expect(run.result.conversation).toContainEqual(
+      expect.objectContaining({ role: 'tool', toolCallId: 'r', content: 'Final report captured.' }),
+    );
+    expect(toolEntries(run.result).map((e) => [e.command, e.status])).toEqual([
+      ['agent__final_report', 'ok'],
+    ]);
+  });
+
+  test('a report tag naming the short tool name final_report is the report', async () => {
+    const text = `<${TAG} tool="final_report" status="success" format="markdown">Tagged.</${TAG}>`;
+    const run = await runScenario({ scripts: [[{ text }]] });
+    expect(run.result.success).toBe(true);
+    expect(run.result.finalReport?.content).toBe('Tagged.');
+    expect(run.models[0]!.requests).toHaveLength(1);
+  });
+
   test('an example tag inside a leading <think> block is not taken as the report', async () => {
     const text = `<think>I could answer with ${xmlReport('from thinking')}</think>${xmlReport('the real one')}`;
     const run = await runScenario({ scripts: [[{ text }]] });
