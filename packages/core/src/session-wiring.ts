@@ -61,6 +61,7 @@ export function wireTurnLoop(w: LoopWiring): TurnLoop {
     ...(choice.offerBatch ? [batchTool] : []),
     ...finalTools,
   ];
+  const tools = offeredTools([...registry.definitions, ...internal], hook);
   return new TurnLoop({
     state: w.state,
     recorder: w.recorder,
@@ -68,9 +69,9 @@ export function wireTurnLoop(w: LoopWiring): TurnLoop {
     rotation: w.rotation,
     estimator: w.estimator,
     guard: w.guard,
-    executor: toolExecutorFor(w, sizer, choice),
+    executor: toolExecutorFor(w, sizer, choice, tools),
     sizer,
-    tools: offeredTools([...registry.definitions, ...internal], hook),
+    tools,
     finalTools,
     reportBack: reportBack !== undefined,
     expected: w.expected,
@@ -104,15 +105,18 @@ function resultSizerFor(w: LoopWiring): ResultSizer {
     // Captures the rotation alone: a closure over `w` would keep the whole wiring for the session.
     target: () => rotation.current(),
     signal: w.signal,
-    now: w.now,
-    agentPath: w.agentPath,
   });
 }
 
 /** Runs the model's tool calls: the registry's tools, the hook's, and the internal ones chosen. */
-function toolExecutorFor(w: LoopWiring, sizer: ResultSizer, choice: InternalToolChoice): ToolExecutor {
+function toolExecutorFor(
+  w: LoopWiring,
+  sizer: ResultSizer,
+  choice: InternalToolChoice,
+  offered: () => readonly ToolDefinition[],
+): ToolExecutor {
   return new ToolExecutor({
-    registry: withHookTools(w.registry, w.hook),
+    registry: withHookTools(w.registry, w.hook, offered),
     recorder: w.recorder,
     opTree: w.opTree,
     sizer,

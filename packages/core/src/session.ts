@@ -5,6 +5,7 @@ import {
   type ConversationMessage,
   DEFAULT_MAX_RETRIES,
   DEFAULT_MAX_TURNS,
+  FINAL_REPORT_SHORT_NAME,
   FINAL_REPORT_TOOL,
   ModelError,
   REPORT_BACK_TOOL,
@@ -47,7 +48,13 @@ export interface AgentSession {
   stop(reason: 'stop' | 'abort'): void;
 }
 
-const RESERVED_TOOLS = new Set([FINAL_REPORT_TOOL, TASK_STATUS_TOOL, BATCH_TOOL, TOOL_OUTPUT_TOOL]);
+const RESERVED_TOOLS = new Set([
+  FINAL_REPORT_TOOL,
+  FINAL_REPORT_SHORT_NAME,
+  TASK_STATUS_TOOL,
+  BATCH_TOOL,
+  TOOL_OUTPUT_TOOL,
+]);
 
 export function createAgentSession(config: AgentSessionConfig): AgentSession {
   const resumedId = isRecord(config.resumeFrom) ? config.resumeFrom.sessionId : undefined;

@@ -1,5 +1,7 @@
 /** Names of the tools the session itself provides. They are part of the contract with the model. */
 export const FINAL_REPORT_TOOL = 'agent__final_report';
+/** Seed 000's short name of `agent__final_report`: a call by it is the report too. */
+export const FINAL_REPORT_SHORT_NAME = 'final_report';
 export const TASK_STATUS_TOOL = 'agent__task_status';
 export const BATCH_TOOL = 'agent__batch';
 export const TOOL_OUTPUT_TOOL = 'tool_output';
@@ -18,3 +20,8 @@ export const DEFAULT_MAX_TURNS = 10;
 export const DEFAULT_MAX_RETRIES = 3;
 export const DEFAULT_CONTEXT_WINDOW = 131_072;
 export const DEFAULT_CONTEXT_BUFFER = 256;
+
+/** A call by this name carries the final report (the full name or seed 000's short one). */
+export function isFinalReportName(name: string): boolean {
+  return name === FINAL_REPORT_TOOL || name === FINAL_REPORT_SHORT_NAME;
+}

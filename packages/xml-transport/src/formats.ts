@@ -31,3 +31,5 @@ export type ReportStatus = 'success' | 'failure' | 'partial';
 
 /** The only tool that may travel inside the XML tag. */
 export const FINAL_REPORT_TOOL = 'agent__final_report';
+/** Seed 000's short name of the same tool, accepted in the tag's `tool` attribute too. */
+export const FINAL_REPORT_SHORT_NAME = 'final_report';

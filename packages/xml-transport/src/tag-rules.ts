@@ -1,4 +1,4 @@
-import { FINAL_REPORT_TOOL } from './formats.js';
+import { FINAL_REPORT_SHORT_NAME, FINAL_REPORT_TOOL } from './formats.js';
 import { MAX_OPEN_TAG_LENGTH, type OpenTag } from './open-tag.js';
 
 /** The slot that carries the final report. */
@@ -11,7 +11,7 @@ export function whyIgnored(tag: OpenTag, nonce: string): string | undefined {
     if (tag.selfClosing)
       return `self-closing <${expected}/> has no content; put the report between <${expected}> and </${expected}>`;
     const tool = tag.attributes.tool;
-    if (tool !== undefined && tool !== FINAL_REPORT_TOOL) {
+    if (tool !== undefined && tool !== FINAL_REPORT_TOOL && tool !== FINAL_REPORT_SHORT_NAME) {
       return `tool "${tool}" cannot be called through the tag: only ${FINAL_REPORT_TOOL} may be; call other tools natively (tool calls)`;
     }
     return undefined;

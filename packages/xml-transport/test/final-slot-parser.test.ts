@@ -48,6 +48,12 @@ describe('FinalSlotParser: what counts as the report', () => {
     expect(result.ignored[0]!.reason).toContain('tool "web_search" cannot be called through the tag');
   });
 
+  it('accepts the short tool name final_report (seed 000) as the report', () => {
+    const result = parse(`<ai-agent-${NONCE}-FINAL tool="final_report">done</ai-agent-${NONCE}-FINAL>`);
+    expect(result).toMatchObject({ found: true, payload: 'done', attributes: { tool: 'final_report' } });
+    expect(result.ignored).toEqual([]);
+  });
+
   it('accepts a tag without attributes (as the full-chunked extractor writes it)', () => {
     const result = parse(`<ai-agent-${NONCE}-FINAL>done</ai-agent-${NONCE}-FINAL>`);
     expect(result).toMatchObject({ found: true, closed: true, payload: 'done', attributes: {} });

@@ -5,6 +5,7 @@ import {
   type ExpectedOutput,
   FINAL_REPORT_TOOL,
   type FinalReportSource,
+  isFinalReportName,
   type ModelRequest,
   type OpNode,
   REPORT_BACK_TOOL,
@@ -18,6 +19,7 @@ import { answerCallsBesideReport, NOT_ON_FINAL_TURN } from './calls-beside-repor
 import type { AttemptSuccess } from './model-attempt.js';
 import {
   EMPTY_ANSWER_NOTICE,
+  ignoredTagsNotice,
   invalidReportNotice,
   plainTextNotice,
   reportBackRejection,
@@ -73,7 +75,7 @@ export class AnswerHandler {
         direction: 'response',
         type: 'llm',
         remoteIdentifier: 'agent:final-report',
-        message: `ignored tag ${ignored}`,
+        message: `ignored tag ${ignored.tag}: ${ignored.reason}`,
       });
     }
     const adoption = adoptFinalReport(outcome, o.expected, {
@@ -95,6 +97,10 @@ export class AnswerHandler {
     } else if (outcome.text.trim().length === 0 && outcome.reasoning.length === 0) {
       this.push({ role: 'user', content: EMPTY_ANSWER_NOTICE });
       this.lastRetrySlug = 'empty_answer';
+    } else if (outcome.slot.ignored.length > 0) {
+      // A report tag was there but not taken: "plain text" would make the model repeat it.
+      this.push({ role: 'user', content: ignoredTagsNotice(o.nonce, outcome.slot.ignored) });
+      this.lastRetrySlug = 'ignored_tag';
     } else {
       this.push({ role: 'user', content: plainTextNotice(o.nonce) });
       this.lastRetrySlug = 'plain_text';
@@ -152,7 +158,7 @@ export class AnswerHandler {
       {
         calls: outcome.toolCalls,
         isReportCall: (call) =>
-          call.name === FINAL_REPORT_TOOL || (o.reportBack && call.name === REPORT_BACK_TOOL),
+          isFinalReportName(call.name) || (o.reportBack && call.name === REPORT_BACK_TOOL),
         reportAnswer: 'Final report captured.',
         isFinal,
         ...(o.approvals === undefined ? {} : { denied: o.approvals.unreviewable(outcome.toolCalls) }),
@@ -161,7 +167,16 @@ export class AnswerHandler {
       turnNode,
     );
     for (const message of answers) this.push(message);
-    if (o.signal.aborted) return ABORTED;
+    if (o.signal.aborted) {
+      // The report streamed before its tools ran; it never commits, so consumers drop it.
+      retractStreamed(
+        o.recorder,
+        outcome.slot.streamedChars,
+        'aborted',
+        'the session was aborted while the tools beside the report ran',
+      );
+      return ABORTED;
+    }
     state.finalReport = adoption.report;
     state.reportStreamed = adoption.source === 'xml' && outcome.slot.streamedContent;
     for (const warning of [...adoption.warnings, ...adoption.repairs]) {
@@ -266,7 +281,7 @@ export class AnswerHandler {
         content:
           special !== undefined && call.id === special.id
             ? special.text
-            : call.name === FINAL_REPORT_TOOL
+            : isFinalReportName(call.name)
               ? text
               : '(tool failed: not run)',
       };

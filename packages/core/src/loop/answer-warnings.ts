@@ -1,4 +1,4 @@
-import { FINAL_REPORT_TOOL, TASK_STATUS_TOOL } from '@agent/protocol';
+import { isFinalReportName, TASK_STATUS_TOOL } from '@agent/protocol';
 import type { SessionRecorder } from '../observe/recorder.js';
 import type { AttemptSuccess } from './model-attempt.js';
 
@@ -13,7 +13,7 @@ export function warnProgressPairing(outcome: AttemptSuccess, recorder: SessionRe
   let reportCall = false;
   for (const call of outcome.toolCalls) {
     if (call.name === TASK_STATUS_TOOL) status = true;
-    else if (call.name === FINAL_REPORT_TOOL) reportCall = true;
+    else if (isFinalReportName(call.name)) reportCall = true;
   }
   if (!status) return;
   if (!outcome.slot.found && !reportCall) return;

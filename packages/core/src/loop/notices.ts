@@ -1,5 +1,5 @@
-import { REPORT_BACK_TOOL } from '@agent/protocol';
-import { finalTagName } from '@agent/xml-transport';
+import { FINAL_REPORT_TOOL, REPORT_BACK_TOOL } from '@agent/protocol';
+import { finalTagName, type IgnoredTag } from '@agent/xml-transport';
 
 /** Told to the model after its final report was rejected. */
 export function invalidReportNotice(nonce: string, reason: string, diagnostics: readonly string[]): string {
@@ -14,6 +14,17 @@ export function invalidReportNotice(nonce: string, reason: string, diagnostics: 
 export function plainTextNotice(nonce: string): string {
   const tag = finalTagName(nonce);
   return `Your last answer was plain text, which does not end the task. Call tools natively to continue, or send your final report inside <${tag} ...> ... </${tag}>.`;
+}
+
+/** Told to the model when its answer held report tags that were not taken, each with why. */
+export function ignoredTagsNotice(nonce: string, ignored: readonly IgnoredTag[]): string {
+  const tag = finalTagName(nonce);
+  const lines = ['Your last answer held no final report: a report tag in it was ignored.'];
+  for (const item of ignored) lines.push(`- ${item.reason}`);
+  lines.push(
+    `Send the report inside <${tag} tool="${FINAL_REPORT_TOOL}" status="..." format="..."> ... </${tag}>, or call tools natively to continue.`,
+  );
+  return lines.join('\n');
 }
 
 /** Told to the model when it called tools on the final turn, where none can run. */

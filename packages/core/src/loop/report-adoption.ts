@@ -1,9 +1,9 @@
 import { processFinalReport } from '@agent/final-report';
 import {
   type ExpectedOutput,
-  FINAL_REPORT_TOOL,
   type FinalReport,
   type FinalReportSource,
+  isFinalReportName,
   REPORT_BACK_TOOL,
   type ToolCall,
 } from '@agent/protocol';
@@ -85,7 +85,7 @@ function adoptDeclared(
   options: AdoptionOptions,
 ): Adoption {
   if (attempt.slot.found) return fromXmlSlot(attempt, expected, options);
-  const nativeCall = attempt.toolCalls.find((call) => call.name === FINAL_REPORT_TOOL);
+  const nativeCall = attempt.toolCalls.find((call) => isFinalReportName(call.name));
   if (nativeCall !== undefined) return fromNativeCall(nativeCall, expected);
   const text = attempt.slot.outsideText.trim();
   if (options.isFinalTurn && text.length > 0) {

@@ -1,4 +1,4 @@
-import { FINAL_REPORT_TOOL, type FinalReportSource, REPORT_BACK_TOOL } from '@agent/protocol';
+import { type FinalReportSource, isFinalReportName, REPORT_BACK_TOOL } from '@agent/protocol';
 import type { AttemptSuccess } from './model-attempt.js';
 
 /**
@@ -9,8 +9,9 @@ import type { AttemptSuccess } from './model-attempt.js';
 export function reportCharactersIn(outcome: AttemptSuccess, source: FinalReportSource): number {
   if (source === 'xml') return outcome.slot.payload.length;
   if (source === 'text') return outcome.slot.outsideText.trim().length;
-  const name = source === 'report_back' ? REPORT_BACK_TOOL : FINAL_REPORT_TOOL;
-  const call = outcome.toolCalls.find((c) => c.name === name);
+  const isReportCall =
+    source === 'report_back' ? (name: string) => name === REPORT_BACK_TOOL : isFinalReportName;
+  const call = outcome.toolCalls.find((c) => isReportCall(c.name));
   if (call === undefined) return 0;
   return (call.rawArguments ?? JSON.stringify(call.arguments)).length;
 }

@@ -1,6 +1,12 @@
 import { checkWrapper } from '@agent/final-report';
 import { type ExpectedOutput, TEXT_OUTPUT_FORMATS } from '@agent/protocol';
-import { FinalSlotParser, type FinalSlotResult, type SlotEvent, type SlotSink } from '@agent/xml-transport';
+import {
+  FinalSlotParser,
+  type FinalSlotResult,
+  type IgnoredTag,
+  type SlotEvent,
+  type SlotSink,
+} from '@agent/xml-transport';
 import type { SessionRecorder } from '../observe/recorder.js';
 
 /** What one answer's text held, as far as the final report is concerned. */
@@ -14,7 +20,7 @@ export interface SlotOutcome {
   /** A leading `<think>` block, sent to `thinking` events. */
   thinkText: string;
   /** Tags that looked like a report but were not ours, with why (to tell the model). */
-  ignored: string[];
+  ignored: readonly IgnoredTag[];
   /** The whole text as the model wrote it. */
   fullText: string;
   /** Report content went out as `output` events while it streamed. */
@@ -64,7 +70,7 @@ export class SlotReader implements SlotSink {
       payload: result.found ? result.payload : '',
       outsideText: result.outsideText,
       thinkText: result.think?.text ?? '',
-      ignored: result.ignored.map((item) => `${item.tag}: ${item.reason}`),
+      ignored: result.ignored,
       fullText: result.text,
       streamedContent: this.streamedChars > 0,
       streamedChars: this.streamedChars,

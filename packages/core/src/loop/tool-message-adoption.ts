@@ -3,6 +3,7 @@ import {
   BATCH_TOOL,
   type ConversationMessage,
   type ExpectedOutput,
+  FINAL_REPORT_SHORT_NAME,
   FINAL_REPORT_TOOL,
   type FinalReport,
   TASK_STATUS_TOOL,
@@ -12,7 +13,7 @@ import type { SessionRecorder } from '../observe/recorder.js';
 import type { SessionState } from './session-state.js';
 
 /** Tools whose results are the session's own bookkeeping, never an answer. */
-const NOT_AN_ANSWER = new Set([FINAL_REPORT_TOOL, TASK_STATUS_TOOL, BATCH_TOOL]);
+const NOT_AN_ANSWER = new Set([FINAL_REPORT_TOOL, FINAL_REPORT_SHORT_NAME, TASK_STATUS_TOOL, BATCH_TOOL]);
 /** How a result stored behind a handle starts (seed 001's text, kept character for character). */
 const HANDLE_MESSAGE = 'Tool output is too large (';
 

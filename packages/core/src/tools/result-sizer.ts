@@ -15,14 +15,14 @@ export interface ResultSizerOptions {
   /** The target whose window the next request is measured against. */
   target: () => ModelTarget | undefined;
   signal: AbortSignal;
-  now: () => number;
-  agentPath: string;
 }
 
 /** A result as it joins the conversation, and whether the context budget refused it. */
 export interface Admitted {
   text: string;
   contextExceeded: boolean;
+  /** Set when refused: the projection, for the call's one accounting entry (`projected_tokens`, ...). */
+  details?: Record<string, number>;
 }
 
 /**
@@ -102,36 +102,20 @@ export class ResultSizer {
       return { text: sized, contextExceeded: false };
     }
     const projection = guard.project(committed, tokens, target);
-    this.options.recorder.account({
-      type: 'tool',
-      timestamp: this.options.now(),
-      status: 'failed',
-      latency: 0,
-      mcpServer: 'agent',
-      command: call.name,
-      charactersIn: 0,
-      charactersOut: CONTEXT_BUDGET_EXCEEDED.length,
-      error: 'context_budget_exceeded',
-      turn: this.options.recorder.turn,
-      agentPath: this.options.agentPath,
-      details: {
-        projected_tokens: projection.projected,
-        limit_tokens: projection.limit,
-        remaining_tokens: projection.remaining,
-      },
-    });
+    const details = {
+      projected_tokens: projection.projected,
+      limit_tokens: projection.limit,
+      remaining_tokens: projection.remaining,
+    };
+    // The call's own accounting entry (written by the executor) carries the refusal: one entry per call.
     this.options.recorder.log({
       severity: 'WRN',
       direction: 'response',
       type: 'tool',
       remoteIdentifier: `agent:context-guard:${call.name}`,
       message: `tool result dropped: ${projection.projected} tokens projected, limit ${projection.limit}; forcing the final turn`,
-      details: {
-        projected_tokens: projection.projected,
-        limit_tokens: projection.limit,
-        remaining_tokens: projection.remaining,
-      },
+      details,
     });
-    return { text: CONTEXT_BUDGET_EXCEEDED, contextExceeded: true };
+    return { text: CONTEXT_BUDGET_EXCEEDED, contextExceeded: true, details };
   }
 }

@@ -1,4 +1,4 @@
-import { FINAL_REPORT_TOOL, type ProgressEvent, TASK_STATUS_TOOL, type ToolCall } from '@agent/protocol';
+import { isFinalReportName, type ProgressEvent, TASK_STATUS_TOOL, type ToolCall } from '@agent/protocol';
 import type { SessionRecorder } from '../observe/recorder.js';
 import type { RawToolOutcome } from './call-runner.js';
 
@@ -63,7 +63,7 @@ export class ToolEvents {
 }
 
 function announced(call: ToolCall): boolean {
-  return call.name !== TASK_STATUS_TOOL && call.name !== FINAL_REPORT_TOOL;
+  return call.name !== TASK_STATUS_TOOL && !isFinalReportName(call.name);
 }
 
 /** `ok in 12 ms`, or `failed in 12 ms: <why, short>`. */

@@ -1,8 +1,10 @@
 import {
   BATCH_TOOL,
+  FINAL_REPORT_SHORT_NAME,
   FINAL_REPORT_TOOL,
   type ForcedFinalReason,
   INTERNAL_TOOL_SERVER,
+  isFinalReportName,
   type OpNode,
   type PausedChild,
   type ProgressEvent,
@@ -61,6 +63,8 @@ interface CallRun {
   started: number;
   argsJson: string;
   outcome: RawToolOutcome;
+  /** The context guard dropped the result: its projection, for the call's accounting entry. */
+  refusal?: Record<string, number>;
 }
 
 export interface TurnToolsOutcome {
@@ -124,7 +128,12 @@ export class ToolExecutor {
       const run = runs[index]!;
       const admitted = this.options.sizer.admit(call, run.outcome.text);
       const sized = admitted instanceof Promise ? await admitted : admitted;
-      if (sized.contextExceeded) forceFinal = 'context';
+      if (sized.contextExceeded) {
+        forceFinal = 'context';
+        // The result was dropped: the call failed for the model, and its one entry says why.
+        run.outcome = { ...run.outcome, ok: false, text: sized.text, error: 'context_budget_exceeded' };
+        run.refusal = sized.details;
+      }
       this.finishCall(run, sized.text);
       const message: ToolResultMessage = {
         role: 'tool',
@@ -196,7 +205,7 @@ export class ToolExecutor {
       outcome = this.taskStatus(call, requestFinal);
     } else if (call.name === BATCH_TOOL && this.options.batch) {
       outcome = await this.batch(call, node, budget);
-    } else if (call.name === FINAL_REPORT_TOOL) {
+    } else if (isFinalReportName(call.name)) {
       outcome = { ok: true, text: 'Final report captured.' };
     } else {
       this.options.recorder.line(
@@ -239,6 +248,7 @@ export class ToolExecutor {
     };
     if (!outcome.ok) entry.error = outcome.error ?? 'failed';
     if (outcome.cached) entry.cached = true;
+    if (run.refusal !== undefined) entry.details = run.refusal;
     this.options.recorder.account(entry);
     if (outcome.cached) node.cached = true;
     if (outcome.childSession !== undefined) node.children.push(outcome.childSession);
@@ -286,7 +296,7 @@ export class ToolExecutor {
   private async batch(call: ToolCall, node: OpNode, budget: CallBudget): Promise<RawToolOutcome> {
     const calls = readBatchCalls(call.arguments);
     if (typeof calls === 'string') return { ok: false, text: failedText(calls), error: 'invalid_arguments' };
-    const forbidden = new Set([BATCH_TOOL, FINAL_REPORT_TOOL, TASK_STATUS_TOOL]);
+    const forbidden = new Set([BATCH_TOOL, FINAL_REPORT_TOOL, FINAL_REPORT_SHORT_NAME, TASK_STATUS_TOOL]);
     if (this.options.reportBack === true) forbidden.add(REPORT_BACK_TOOL);
     const parts = await Promise.all(
       calls.map(async (inner) => {

@@ -14,6 +14,7 @@ export interface ResolvedTool {
 /** Finds the provider of a tool by its exposed name. */
 export interface ToolLookup {
   resolve(name: string): ResolvedTool | undefined;
+  /** What an unknown-tool answer lists. */
   names(): string[];
 }
 
@@ -78,8 +79,16 @@ export class ToolRegistry implements ToolLookup {
   }
 }
 
-/** The registry's tools, plus the `tool_output` tool while the session's hook offers it. */
-export function withHookTools(registry: ToolRegistry, hook: ToolOutputHook | undefined): ToolLookup {
+/**
+ * The registry's tools, plus the `tool_output` tool while the session's hook offers it. Its
+ * names are the tools the model is offered (`offered`: internal ones included), so an
+ * unknown-tool answer lists what the model can really call.
+ */
+export function withHookTools(
+  registry: ToolRegistry,
+  hook: ToolOutputHook | undefined,
+  offered: () => readonly ToolDefinition[],
+): ToolLookup {
   return {
     resolve: (name) => {
       const found = registry.resolve(name);
@@ -90,6 +99,6 @@ export function withHookTools(registry: ToolRegistry, hook: ToolOutputHook | und
         ? undefined
         : { provider: extra.provider, definition };
     },
-    names: () => [...registry.names(), ...(hook?.tools()?.definitions.map((d) => d.name) ?? [])],
+    names: () => offered().map((definition) => definition.name),
   };
 }

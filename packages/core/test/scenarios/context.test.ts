@@ -31,6 +31,32 @@ describe('context guard', () => {
     expect(started.at(-1)).toMatchObject({ isFinalTurn: true, forcedFinalReason: 'context' });
   });
 
+  test('a dropped result is accounted once: one failed entry for the call, on its own server', async () => {
+    const tools = memoryTools('t', { dump: () => 'word '.repeat(20_000) });
+    const run = await runScenario({
+      contextWindow: 4000,
+      tools: [tools],
+      scripts: [
+        [
+          { toolCalls: [{ id: 'd', name: 'dump', arguments: {} }] },
+          { text: xmlReport('summary without the dump') },
+        ],
+      ],
+    });
+    const dumps = toolEntries(run.result).filter((e) => e.command === 'dump');
+    expect(dumps).toHaveLength(1);
+    expect(dumps[0]).toMatchObject({
+      status: 'failed',
+      mcpServer: 't',
+      callId: 'd',
+      error: 'context_budget_exceeded',
+      details: { limit_tokens: expect.any(Number), projected_tokens: expect.any(Number) },
+    });
+    // The op tree agrees: the call failed for the context budget.
+    const node = run.result.opTree!.children[0]!.children.find((c) => c.label === 'dump');
+    expect(node?.status).toBe('failed');
+  });
+
   test('when the run ends on a context-forced final turn without a report the exit is EXIT-TOKEN-LIMIT', async () => {
     const tools = memoryTools('t', { dump: () => 'word '.repeat(20_000) });
     const run = await runScenario({

@@ -116,6 +116,70 @@ describe('final report', () => {
     expect(run.result.logs.some((l) => l.severity === 'WRN' && l.message.includes('ffffffff'))).toBe(true);
   });
 
+  test.each([
+    [
+      'another nonce',
+      `<ai-agent-ffffffff-FINAL tool="agent__final_report" status="success" format="markdown">fake</ai-agent-ffffffff-FINAL>`,
+      'nonce "ffffffff" does not match this session',
+    ],
+    [
+      'a self-closing tag',
+      `<${TAG} tool="agent__final_report" status="success" format="markdown"/>`,
+      'has no content; put the report between',
+    ],
+    [
+      'a tool other than the report',
+      `<${TAG} tool="web_search" status="success" format="markdown">query</${TAG}>`,
+      'tool "web_search" cannot be called through the tag',
+    ],
+  ])(
+    'an ignored report tag (%s) is explained to the model, not called plain text',
+    async (_name, bad, reason) => {
+      const run = await runScenario({ maxTurns: 3, scripts: [[{ text: bad }, { text: xmlReport('real') }]] });
+      expect(run.result.finalReport?.content).toBe('real');
+      const told = run.result.conversation.filter((m) => m.role === 'user').map((m) => String(m.content));
+      const notice = told.find((text) => text.includes('was ignored'));
+      expect(notice).toContain(reason);
+      expect(notice).toContain(`<${TAG}`);
+      expect(told.some((text) => text.includes('was plain text'))).toBe(false);
+    },
+  );
+
+  test('a native call by the short name final_report is the report (seed 000 Short Name)', async () => {
+    const run = await runScenario({
+      scripts: [
+        [
+          {
+            toolCalls: [
+              {
+                id: 'r',
+                name: 'final_report',
+                arguments: { status: 'success', report_format: 'markdown', report_content: 'Short.' },
+              },
+            ],
+          },
+        ],
+      ],
+    });
+    expect(run.result.success).toBe(true);
+    expect(run.result.finalReport?.content).toBe('Short.');
+    expect(run.models[0]!.requests).toHaveLength(1);
+    expect(run.result.conversation).toContainEqual(
+      expect.objectContaining({ role: 'tool', toolCallId: 'r', content: 'Final report captured.' }),
+    );
+    expect(toolEntries(run.result).map((e) => [e.command, e.status])).toEqual([
+      ['agent__final_report', 'ok'],
+    ]);
+  });
+
+  test('a report tag naming the short tool name final_report is the report', async () => {
+    const text = `<${TAG} tool="final_report" status="success" format="markdown">Tagged.</${TAG}>`;
+    const run = await runScenario({ scripts: [[{ text }]] });
+    expect(run.result.success).toBe(true);
+    expect(run.result.finalReport?.content).toBe('Tagged.');
+    expect(run.models[0]!.requests).toHaveLength(1);
+  });
+
   test('an example tag inside a leading <think> block is not taken as the report', async () => {
     const text = `<think>I could answer with ${xmlReport('from thinking')}</think>${xmlReport('the real one')}`;
     const run = await runScenario({ scripts: [[{ text }]] });

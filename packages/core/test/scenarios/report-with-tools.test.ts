@@ -162,4 +162,30 @@ describe('tool calls sent beside a final report', () => {
     expect(run.result.success).toBe(false);
     expect(run.result.exitCode).toBe('EXIT-ABORTED');
   });
+
+  test('an abort while those tools run takes back the report text that streamed', async () => {
+    const tools = memoryTools('slow', {
+      wait: (_args, options) =>
+        new Promise<string>((resolve) => {
+          options.signal.addEventListener('abort', () => resolve('aborted'), { once: true });
+        }),
+    });
+    const run = await runScenario({
+      tools: [tools],
+      scripts: [
+        [{ text: xmlReport('Never the report.'), toolCalls: [{ id: 'w', name: 'wait', arguments: {} }] }],
+      ],
+      control: (session) => (event) => {
+        if (event.type === 'progress' && event.event.type === 'tool_started') session.stop('abort');
+      },
+    });
+    expect(run.result.exitCode).toBe('EXIT-ABORTED');
+    // The text went out as the report streamed; a consumer must be told it never became one.
+    expect(run.outputText('stream')).toBe('Never the report.');
+    const retracted = run.events.flatMap((e) => (e.event.type === 'output_retracted' ? [e.event] : []));
+    expect(retracted).toEqual([
+      expect.objectContaining({ characters: 'Never the report.'.length, slug: 'aborted' }),
+    ]);
+    expect(run.rhythm.indexOf('output_retracted')).toBeGreaterThan(run.rhythm.lastIndexOf('output'));
+  });
 });

@@ -241,6 +241,19 @@ describe('tools', () => {
     );
   });
 
+  test('the unknown-tool message lists exactly the tools the request offered', async () => {
+    const tools = memoryTools('t', { real: () => 'r' });
+    const run = await runScenario({
+      tools: [tools],
+      scripts: [[{ toolCalls: [{ id: 'u', name: 'imaginary', arguments: {} }] }, report]],
+    });
+    const offered = run.models[0]!.requests[0]!.tools.map((t) => t.name);
+    expect(offered).toContain('agent__task_status');
+    const message = run.result.conversation.find((m) => m.role === 'tool' && m.toolCallId === 'u');
+    const listed = /available tools: (.*)\)$/.exec(String(message?.content))?.[1]?.split(', ');
+    expect(listed?.sort()).toEqual([...offered].sort());
+  });
+
   test('with internal tools off, only the given tools are offered and agent__batch is an unknown tool', async () => {
     const tools = memoryTools('t', { a: () => 'A' });
     const run = await runScenario({
