@@ -273,7 +273,7 @@ describe('MCP', () => {
       try {
         const result = await client.callTool({
           name: 'echo',
-          arguments: { prompt: 'garbage mcp', format: 'json' },
+          arguments: { prompt: 'garbage mcp', format: 'json', schema: COUNT_SCHEMA },
         });
         expect(result.isError).toBe(true);
         const text = (result.content as { type: string; text: string }[])[0]!.text;

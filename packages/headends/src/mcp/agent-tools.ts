@@ -16,7 +16,7 @@ import type { Admission, SessionTicket } from '../admission.js';
 import type { AgentCatalog, AgentInfo, ServedRunOptions } from '../agent-catalog.js';
 import { describedWithOrchestration } from '../orchestration-text.js';
 import type { Principal } from '../principal.js';
-import { requestSchemaProblem } from '../schema-guard.js';
+import { requestSchemaProblem, resolveRequestedOutput } from '../schema-guard.js';
 import { traceparentOption } from '../trace-context.js';
 import { clientElicits, DEFAULT_MCP_APPROVAL_TIMEOUT_MS, elicitingApprover } from './elicit-approver.js';
 import { RESUME_TOOL, type RunAdmitted, resumeSessionTool } from './resume-tool.js';
@@ -159,13 +159,14 @@ async function callAgent(
   }
   const args = await readCallArguments(request.params.arguments ?? {});
   if (typeof args === 'string') return errorResult(args);
-  const { prompt, format, schema, conversationId } = args;
+  const { prompt, conversationId } = args;
+  const output = resolveRequestedOutput(args, agent.info, { json: '"format" json', schema: '"schema"' });
+  if (typeof output === 'string') return errorResult(output);
   return runAdmitted(extra, (runOptions) =>
     agent.run(prompt, {
       ...runOptions,
-      format,
+      ...output,
       ...(conversationId === undefined ? {} : { conversationId }),
-      schema,
     }),
   );
 }
