@@ -42,7 +42,12 @@ async function restRun(body: Record<string, unknown>) {
     headers: auth,
     body: JSON.stringify({ prompt: 'shape it', ...body }),
   });
-  return { status: response.status, body: (await response.json()) as Record<string, any> };
+  const body = (await response.json()) as {
+    error: { message: string };
+    success?: boolean;
+    finalReport?: { format: string; content_json?: unknown };
+  };
+  return { status: response.status, body };
 }
 
 describe('REST', () => {
@@ -67,8 +72,8 @@ describe('REST', () => {
     const { status, body } = await restRun({ schema: SCHEMA });
     expect(status).toBe(200);
     expect(body.success).toBe(true);
-    expect(body.finalReport.format).toBe('json');
-    expect(body.finalReport.content_json).toEqual({ n: 7 });
+    expect(body.finalReport?.format).toBe('json');
+    expect(body.finalReport?.content_json).toEqual({ n: 7 });
   });
 });
 
