@@ -36,11 +36,11 @@ afterAll(async () => {
   await agents?.close();
 });
 
-async function restRun(body: Record<string, unknown>) {
+async function restRun(fields: Record<string, unknown>) {
   const response = await fetch(`${rest.url}/v1/agents/echo/run`, {
     method: 'POST',
     headers: auth,
-    body: JSON.stringify({ prompt: 'shape it', ...body }),
+    body: JSON.stringify({ prompt: 'shape it', ...fields }),
   });
   const body = (await response.json()) as {
     error: { message: string };
