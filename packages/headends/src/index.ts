@@ -31,6 +31,7 @@ export type { McpHeadend, McpHeadendOptions } from './mcp/mcp-headend.js';
 export { createMcpHeadend } from './mcp/mcp-headend.js';
 export type { McpStdioHeadend, McpStdioOptions } from './mcp/mcp-stdio.js';
 export { serveMcpStdio } from './mcp/mcp-stdio.js';
+export { DEFAULT_MCP_APPROVAL_TIMEOUT_MS } from './mcp/elicit-approver.js';
 export {
   DEFAULT_MCP_MAX_SESSIONS,
   DEFAULT_MCP_MAX_SESSIONS_PER_TOKEN,
