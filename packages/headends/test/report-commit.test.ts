@@ -242,6 +242,8 @@ describe('REST', () => {
         headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` },
         body: JSON.stringify({ prompt: 'invalid rest', format: 'json', schema: COUNT_SCHEMA }),
       });
+      // A failed run is an error on every face (docs/headends.md); REST keeps its run body.
+      expect(response.status).toBe(500);
       const body = (await response.json()) as Record<string, unknown>;
       expect(body).toMatchObject({
         success: false,
