@@ -26,7 +26,7 @@ import { agentToolResult, errorResult, RESUME_TOOL_NAME } from './tool-results.j
 export const MCP_SERVER_NAME = 'agent-headend';
 export const MCP_SERVER_VERSION = '0.1.0';
 
-/** The input schema of an agent's tool: prompt, format, and schema when the format is json. */
+/** The input schema of an agent's tool: prompt, format, conversation id and schema (for json). */
 export function toolInputSchema(info: AgentInfo) {
   const properties: Record<string, unknown> = {
     prompt: { type: 'string', description: 'What the agent should do.' },
@@ -42,9 +42,10 @@ export function toolInputSchema(info: AgentInfo) {
         'Optional: a conversation to continue. Its earlier prompts and reports come back to the agent as history, and this call is added to it.',
     },
   };
-  if (info.outputFormat === 'json') {
-    properties.schema = { type: 'object', description: 'JSON Schema the report must match.' };
-  }
+  properties.schema = {
+    type: 'object',
+    description: `JSON Schema the report must match; only with format json, which needs one${info.outputSchema === undefined ? '' : " (default: the agent's own)"}. A schema without a format means json.`,
+  };
   return { type: 'object' as const, properties, required: ['prompt'] };
 }
 
