@@ -3,6 +3,7 @@ import {
   DEFAULT_HEADERS_TIMEOUT_MS,
   DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
   DEFAULT_MAX_CONNECTIONS,
+  DEFAULT_MCP_APPROVAL_TIMEOUT_MS,
   DEFAULT_MCP_MAX_SESSIONS,
   DEFAULT_MCP_MAX_SESSIONS_PER_TOKEN,
   DEFAULT_MCP_SESSION_IDLE_MS,
@@ -20,6 +21,8 @@ export interface ServerLimits {
   mcpMaxSessions?: number;
   mcpMaxSessionsPerToken?: number;
   mcpIdleTimeoutSeconds?: number;
+  mcpStreamCloseSeconds?: number;
+  mcpApprovalTimeoutSeconds?: number;
 }
 
 export interface LimitOption {
@@ -87,6 +90,21 @@ export const LIMIT_OPTIONS: readonly LimitOption[] = [
     unit: 'seconds',
     description: `an MCP session with no request and no running call is closed after this (default ${seconds(DEFAULT_MCP_SESSION_IDLE_MS)})`,
   },
+  {
+    key: 'mcpStreamCloseSeconds',
+    flag: '--mcp-stream-close <seconds>',
+    attribute: 'mcpStreamClose',
+    unit: 'seconds',
+    description:
+      "an MCP tool call's SSE stream is closed this long after it opened; 2025-11-25 clients reconnect with Last-Event-ID for the rest (for proxies that cut long responses; default: open until the call ends)",
+  },
+  {
+    key: 'mcpApprovalTimeoutSeconds',
+    flag: '--mcp-approval-timeout <seconds>',
+    attribute: 'mcpApprovalTimeout',
+    unit: 'seconds',
+    description: `how long an MCP call waits for the client's answer to an approval request (default ${seconds(DEFAULT_MCP_APPROVAL_TIMEOUT_MS)})`,
+  },
 ];
 
 /** What a limit of `unit` must be, when `value` is not that; undefined when it is. */
@@ -124,10 +142,15 @@ export function connectionLimits(limits: ServerLimits): ConnectionLimits {
 /** What the MCP headend takes for its sessions. */
 export function mcpSessionLimits(
   limits: ServerLimits,
-): Pick<McpHeadendOptions, 'maxSessions' | 'maxSessionsPerToken' | 'sessionIdleMs'> {
+): Pick<
+  McpHeadendOptions,
+  'maxSessions' | 'maxSessionsPerToken' | 'sessionIdleMs' | 'streamCloseAfterMs' | 'approvalTimeoutMs'
+> {
   return {
     maxSessions: limits.mcpMaxSessions,
     maxSessionsPerToken: limits.mcpMaxSessionsPerToken,
     sessionIdleMs: ms(limits.mcpIdleTimeoutSeconds),
+    streamCloseAfterMs: ms(limits.mcpStreamCloseSeconds),
+    approvalTimeoutMs: ms(limits.mcpApprovalTimeoutSeconds),
   };
 }

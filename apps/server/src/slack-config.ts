@@ -14,10 +14,22 @@ export interface SlackServerConfig {
   historyMessages?: number;
   historyChars?: number;
   updateIntervalMs?: number;
+  pingTimeoutMs?: number;
+  signatureWindowSeconds?: number;
+  bodyLimitBytes?: number;
 }
 
 const STRING_KEYS = ['botToken', 'appToken', 'signingSecret', 'apiUrl', 'defaultAgent'] as const;
-const COUNT_KEYS = ['historyMessages', 'historyChars', 'updateIntervalMs'] as const;
+// Every numeric option of the Slack headend (docs/headends.md, "Slack"); `concurrency` and
+// `queueSize` are the server's own.
+const COUNT_KEYS = [
+  'historyMessages',
+  'historyChars',
+  'updateIntervalMs',
+  'pingTimeoutMs',
+  'signatureWindowSeconds',
+  'bodyLimitBytes',
+] as const;
 const ROUTE_KEYS = new Set(['channels', 'engage', 'agent', 'deny']);
 const KEYS = new Set<string>(['port', 'routes', ...STRING_KEYS, ...COUNT_KEYS]);
 

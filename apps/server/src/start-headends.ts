@@ -61,6 +61,7 @@ export async function startHeadends(
     catalog,
     concurrency: config.concurrency,
     queueSize: config.queueSize,
+    approvalTimeoutMs: mcpSessionLimits(config).approvalTimeoutMs,
   });
   running.push({
     name: 'mcp-stdio',

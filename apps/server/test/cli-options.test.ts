@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { ConfigError } from '@agent/protocol';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseServerArgs } from '../src/cli-options.js';
+import { mcpSessionLimits } from '../src/server-limits.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'server-options-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -85,6 +86,24 @@ describe('agent-server options', () => {
       mcpIdleTimeoutSeconds: 60,
     });
     expect(parsed.keepAliveTimeoutSeconds).toBeUndefined();
+  });
+
+  it('reaches every MCP headend option: stream close and approval timeout from server.json and flags', () => {
+    const config = join(dir, 'mcp-options.json');
+    writeFileSync(
+      config,
+      JSON.stringify({ agents: ['./a.ai'], mcp: 'http:0', tokens: ['t'], mcpApprovalTimeoutSeconds: 30 }),
+    );
+    const parsed = parseServerArgs(['--config', config, '--mcp-stream-close', '0.5'], {});
+    // What the MCP headend is created with (start-headends passes mcpSessionLimits(config)).
+    expect(mcpSessionLimits(parsed)).toMatchObject({ streamCloseAfterMs: 500, approvalTimeoutMs: 30_000 });
+  });
+
+  it('reaches every numeric Slack headend option from slack: {...} in server.json', () => {
+    const config = join(dir, 'slack-options.json');
+    const slack = { pingTimeoutMs: 2000, signatureWindowSeconds: 60, bodyLimitBytes: 4096 };
+    writeFileSync(config, JSON.stringify({ agents: ['./a.ai'], slack }));
+    expect(parseServerArgs(['--config', config], {}).slack).toEqual(slack);
   });
 
   it('takes the hostnames the faces answer from --allowed-host and allowedHosts, refusing a URL', () => {

@@ -135,7 +135,7 @@ describe('the viewer in a browser', requires('chromium'), () => {
 
   it('renders JSON pretty and a Slack Block Kit report as blocks', async () => {
     const page = await openViewer();
-    await restRun(api(), 'lead', 'json please', { format: 'json' });
+    await restRun(api(), 'lead', 'json please', { format: 'json', schema: { type: 'object' } });
     await restRun(api(), 'lead', 'slack please', { format: 'slack-block-kit' });
     const list = (await (await page.request.get(`${viewer()}/api/sessions`)).json()) as {
       sessions: { id: string; reportStatus?: string }[];

@@ -163,6 +163,8 @@ describe('the viewer sees every face', () => {
       headers: auth,
       body: JSON.stringify({ prompt: 'fail' }),
     });
+    // A failed run is an error (500) that keeps the run body.
+    expect(answer.status).toBe(500);
     expect(((await answer.json()) as { success: boolean }).success).toBe(false);
     const [failed, ...others] = await sessions('?status=failed');
     expect(others).toEqual([]);

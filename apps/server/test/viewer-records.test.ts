@@ -122,7 +122,10 @@ describe('the viewer reads persistence.sessionsDir', requires('chromium'), () =>
 
   it('a session the server ran is still there after it restarts', async () => {
     const first = await serve();
-    const ran = await restRun(first.urls.rest!, 'lead', 'json please', { format: 'json' });
+    const ran = await restRun(first.urls.rest!, 'lead', 'json please', {
+      format: 'json',
+      schema: { type: 'object' },
+    });
     expect(ran.success).toBe(true);
     await stop(first);
 

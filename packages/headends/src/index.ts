@@ -27,6 +27,7 @@ export type { Headend, HeadendKind } from './headend.js';
 export type { HeadendOptions } from './headend-options.js';
 export { DEFAULT_BODY_LIMIT_BYTES } from './headend-options.js';
 export { hostProblem, LOOPBACK_HOSTNAMES } from './host-check.js';
+export { DEFAULT_MCP_APPROVAL_TIMEOUT_MS } from './mcp/elicit-approver.js';
 export type { McpHeadend, McpHeadendOptions } from './mcp/mcp-headend.js';
 export { createMcpHeadend } from './mcp/mcp-headend.js';
 export type { McpStdioHeadend, McpStdioOptions } from './mcp/mcp-stdio.js';

@@ -22,6 +22,15 @@ export function runResponse(result: AgentResult) {
   };
 }
 
+/**
+ * A failed run is an error, as on every face (500, docs/headends.md); REST keeps its run body
+ * (exit code, error, session id, usage) so the client still learns why. A session paused for
+ * approval did not fail: 200 with `pendingApprovals`.
+ */
+export function runStatus(result: AgentResult): 200 | 500 {
+  return result.success || result.pendingApprovals !== undefined ? 200 : 500;
+}
+
 type Start = (onEvent?: (event: AgentEvent, meta: AgentEventMeta) => void) => Promise<AgentResult>;
 
 /**
@@ -39,7 +48,7 @@ export async function answerRun(
       const result = await start();
       const rejection = inputRejection(result);
       if (rejection !== undefined) return httpError(c, respond, 'bad_request', rejection);
-      return c.json(runResponse(result));
+      return c.json(runResponse(result), runStatus(result));
     } finally {
       ticket.release();
     }

@@ -7,7 +7,7 @@ import type { HeadendOptions } from './headend-options.js';
 import { type ErrorResponder, httpError, readJsonObject } from './http-guards.js';
 import { requestPrincipal } from './principal.js';
 import { answerRun } from './rest-answer.js';
-import { requestSchemaProblem } from './schema-guard.js';
+import { requestSchemaProblem, resolveRequestedOutput } from './schema-guard.js';
 import { installSessionRoutes } from './sessions/rest-sessions.js';
 import { requestTraceparent } from './trace-context.js';
 import { installUiChatRoute } from './ui-stream/ui-chat-route.js';
@@ -74,11 +74,12 @@ export function createRestHeadend(options: HeadendOptions): Headend {
     if (!read.ok) return read.response;
     const body = await parseRunBody(read.body);
     if (typeof body === 'string') return httpError(c, respondRest, 'bad_request', body);
+    const output = resolveRequestedOutput(body, agent.info, { json: '"format" json', schema: '"schema"' });
+    if (typeof output === 'string') return httpError(c, respondRest, 'bad_request', output);
     const admitted = await admit(c, admission, respondRest);
     if (!admitted.ok) return admitted.response;
     const runOptions = {
-      format: body.format,
-      schema: body.schema,
+      ...output,
       headendId,
       signal: admitted.ticket.signal,
       ...requestTraceparent(c),

@@ -37,6 +37,7 @@ describe('MCP headend over Streamable HTTP with the SDK client', () => {
       'prompt',
       'format',
       'conversationId',
+      'schema',
     ]);
     await client.close();
   });

@@ -242,6 +242,8 @@ describe('REST', () => {
         headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` },
         body: JSON.stringify({ prompt: 'invalid rest', format: 'json', schema: COUNT_SCHEMA }),
       });
+      // A failed run is an error on every face (docs/headends.md); REST keeps its run body.
+      expect(response.status).toBe(500);
       const body = (await response.json()) as Record<string, unknown>;
       expect(body).toMatchObject({
         success: false,
@@ -273,7 +275,7 @@ describe('MCP', () => {
       try {
         const result = await client.callTool({
           name: 'echo',
-          arguments: { prompt: 'garbage mcp', format: 'json' },
+          arguments: { prompt: 'garbage mcp', format: 'json', schema: COUNT_SCHEMA },
         });
         expect(result.isError).toBe(true);
         const text = (result.content as { type: string; text: string }[])[0]!.text;

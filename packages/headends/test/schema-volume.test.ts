@@ -202,9 +202,11 @@ describe('a plain schema at the size limit', () => {
     const shown = latencies.map((ms) => ms.toFixed(0)).join(' ');
     expect(Math.max(...latencies), `/health latencies (ms): ${shown}`).toBeLessThan(250);
     for (const response of responses) {
-      const body = (await response.json()) as { error?: { message: string } };
-      // Admitted: the schema is valid, and the echo agent answers in JSON.
-      expect(response.status, JSON.stringify(body).slice(0, 300)).toBe(200);
+      const body = (await response.json()) as { sessionId?: string };
+      // Admitted: the schema is valid and a session ran (its report need not match the schema:
+      // a failed run is a 500 that keeps the run body, never the 400 of a refused schema).
+      expect(response.status, JSON.stringify(body).slice(0, 300)).not.toBe(400);
+      expect(body.sessionId, JSON.stringify(body).slice(0, 300)).toEqual(expect.any(String));
     }
   }, 30_000);
 });

@@ -89,7 +89,7 @@ async function startSlack(options: Partial<SlackHeadendOptions> = {}): Promise<S
     ],
     defaultAgent: 'alpha',
     updateIntervalMs: 60_000,
-    reconnectDelayMs: 1000,
+    pingTimeoutMs: 1000,
     log: (level, message) => logs.push(`${level} ${message}`),
     ...options,
   });
@@ -237,6 +237,27 @@ describe('Slack headend against a fake Slack over Socket Mode', () => {
     expect(text).not.toMatch(/\n\s+at /);
     expect(text.length).toBeLessThan(400);
     expect(update!.args.blocks).toBeUndefined();
+  });
+
+  it('pingTimeoutMs reaches Socket Mode: a dropped socket is back within it, not the SDK default 5 s', async () => {
+    await startSlack({ pingTimeoutMs: 100 });
+    const dropped = Date.now();
+    fake.dropSocket();
+    await fake.connected(1);
+    // The SDK waits pingTimeoutMs times the failures in a row (one here) before reconnecting.
+    expect(Date.now() - dropped).toBeLessThan(2500);
+  });
+
+  it('refuses the old reconnectDelayMs, naming pingTimeoutMs', () => {
+    expect(() =>
+      createSlackHeadend({
+        catalog: agents.catalog,
+        botToken: BOT_TOKEN,
+        appToken: APP_TOKEN,
+        env: {},
+        reconnectDelayMs: 1000,
+      } as SlackHeadendOptions),
+    ).toThrow(/reconnectDelayMs is now pingTimeoutMs/);
   });
 
   it('reconnects a dropped socket and keeps answering', async () => {

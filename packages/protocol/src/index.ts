@@ -66,6 +66,7 @@ export type { OrchestrationSummary } from './orchestration.js';
 export type { ExpectedOutput, OutputFormat } from './output-format.js';
 export { isOutputFormat, OUTPUT_FORMATS, TEXT_OUTPUT_FORMATS } from './output-format.js';
 export type { ProgressEvent } from './progress.js';
+export { TOOL_FINISHED_OUTPUT_MAX_CHARS } from './progress.js';
 export type { OpPayload, RecordNode, SessionRecord } from './session-record.js';
 export { SESSION_RECORD_KIND, SESSION_RECORD_VERSION } from './session-record.js';
 export type {

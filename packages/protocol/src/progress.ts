@@ -31,6 +31,12 @@ export type ProgressEvent =
        * sub-agent's JSON report (seed 004's `structured_output`), a `tool()`'s object result.
        */
       structuredOutput?: unknown;
+      /**
+       * The text the tool returned when it succeeded, for faces that show a call's result (the
+       * UI stream's tool part). Cut at `TOOL_FINISHED_OUTPUT_MAX_CHARS` characters (an ellipsis
+       * ends a cut one); what the model got may differ (an oversized result becomes a handle).
+       */
+      output?: string;
     }
   | {
       type: 'tool_progress';
@@ -41,3 +47,6 @@ export type ProgressEvent =
       total?: number;
       message?: string;
     };
+
+/** Longest tool result text a `tool_finished` event carries: events stay small. */
+export const TOOL_FINISHED_OUTPUT_MAX_CHARS = 16_384;

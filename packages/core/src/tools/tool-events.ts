@@ -1,4 +1,10 @@
-import { isFinalReportName, type ProgressEvent, TASK_STATUS_TOOL, type ToolCall } from '@agent/protocol';
+import {
+  isFinalReportName,
+  type ProgressEvent,
+  TASK_STATUS_TOOL,
+  TOOL_FINISHED_OUTPUT_MAX_CHARS,
+  type ToolCall,
+} from '@agent/protocol';
 import type { SessionRecorder } from '../observe/recorder.js';
 import type { RawToolOutcome } from './call-runner.js';
 
@@ -41,6 +47,7 @@ export class ToolEvents {
       message: finishMessage(outcome, durationMs),
     };
     if (outcome.structured !== undefined) event.structuredOutput = outcome.structured;
+    if (outcome.ok) event.output = boundedOutput(outcome.text);
     this.send(event);
   }
 
@@ -64,6 +71,12 @@ export class ToolEvents {
 
 function announced(call: ToolCall): boolean {
   return call.name !== TASK_STATUS_TOOL && !isFinalReportName(call.name);
+}
+
+function boundedOutput(text: string): string {
+  return text.length <= TOOL_FINISHED_OUTPUT_MAX_CHARS
+    ? text
+    : `${text.slice(0, TOOL_FINISHED_OUTPUT_MAX_CHARS - 1)}…`;
 }
 
 /** `ok in 12 ms`, or `failed in 12 ms: <why, short>`. */

@@ -19,7 +19,7 @@ function toolEvents(events: readonly RecordedEvent[]): ToolEvent[] {
 }
 
 describe('tool_started / tool_finished events', () => {
-  test('each call gets a started event when it starts and a finished one with how it went', async () => {
+  test('each call gets a started event when it starts and a finished one with how it went (and what it returned)', async () => {
     const tools = memoryTools('t', {
       echo: (args) => String(args.s),
       broken: () => ({ ok: false, error: { kind: 'execution', message: 'disk on fire' } }),
@@ -48,6 +48,7 @@ describe('tool_started / tool_finished events', () => {
         tool: 'echo',
         callId: 'e1',
         message: expect.stringMatching(/^ok in \d+ ms$/),
+        output: 'hi',
       },
       {
         type: 'tool_finished',

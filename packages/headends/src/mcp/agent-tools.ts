@@ -16,7 +16,7 @@ import type { Admission, SessionTicket } from '../admission.js';
 import type { AgentCatalog, AgentInfo, ServedRunOptions } from '../agent-catalog.js';
 import { describedWithOrchestration } from '../orchestration-text.js';
 import type { Principal } from '../principal.js';
-import { requestSchemaProblem } from '../schema-guard.js';
+import { requestSchemaProblem, resolveRequestedOutput } from '../schema-guard.js';
 import { traceparentOption } from '../trace-context.js';
 import { clientElicits, DEFAULT_MCP_APPROVAL_TIMEOUT_MS, elicitingApprover } from './elicit-approver.js';
 import { RESUME_TOOL, type RunAdmitted, resumeSessionTool } from './resume-tool.js';
@@ -26,7 +26,7 @@ import { agentToolResult, errorResult, RESUME_TOOL_NAME } from './tool-results.j
 export const MCP_SERVER_NAME = 'agent-headend';
 export const MCP_SERVER_VERSION = '0.1.0';
 
-/** The input schema of an agent's tool: prompt, format, and schema when the format is json. */
+/** The input schema of an agent's tool: prompt, format, conversation id and schema (for json). */
 export function toolInputSchema(info: AgentInfo) {
   const properties: Record<string, unknown> = {
     prompt: { type: 'string', description: 'What the agent should do.' },
@@ -42,9 +42,10 @@ export function toolInputSchema(info: AgentInfo) {
         'Optional: a conversation to continue. Its earlier prompts and reports come back to the agent as history, and this call is added to it.',
     },
   };
-  if (info.outputFormat === 'json') {
-    properties.schema = { type: 'object', description: 'JSON Schema the report must match.' };
-  }
+  properties.schema = {
+    type: 'object',
+    description: `JSON Schema the report must match; only with format json, which needs one${info.outputSchema === undefined ? '' : " (default: the agent's own)"}. A schema without a format means json.`,
+  };
   return { type: 'object' as const, properties, required: ['prompt'] };
 }
 
@@ -159,13 +160,14 @@ async function callAgent(
   }
   const args = await readCallArguments(request.params.arguments ?? {});
   if (typeof args === 'string') return errorResult(args);
-  const { prompt, format, schema, conversationId } = args;
+  const { prompt, conversationId } = args;
+  const output = resolveRequestedOutput(args, agent.info, { json: '"format" json', schema: '"schema"' });
+  if (typeof output === 'string') return errorResult(output);
   return runAdmitted(extra, (runOptions) =>
     agent.run(prompt, {
       ...runOptions,
-      format,
+      ...output,
       ...(conversationId === undefined ? {} : { conversationId }),
-      schema,
     }),
   );
 }

@@ -9,6 +9,7 @@ import type { HeadendOptions } from '../headend-options.js';
 import { httpError, readJsonObject } from '../http-guards.js';
 import { requestPrincipal } from '../principal.js';
 import { type ReportDelta, ReportDeltas } from '../report-deltas.js';
+import { resolveRequestedOutput } from '../schema-guard.js';
 import { type SseStream, streamEvents } from '../sse-stream.js';
 import { requestTraceparent } from '../trace-context.js';
 import { answerText, failureMessage, inputRejection, usageTotals } from '../usage.js';
@@ -60,6 +61,11 @@ export function createOpenAiHeadend(options: HeadendOptions): Headend {
         `model "${request.model}" is not an agent of this server (known: ${known.join(', ') || 'none'})`,
       );
     }
+    const output = resolveRequestedOutput(request, agent.info, {
+      json: 'response_format json_object',
+      schema: 'response_format.json_schema.schema',
+    });
+    if (typeof output === 'string') return httpError(c, respondOpenAi, 'bad_request', output);
     const admitted = await admit(c, admission, respondOpenAi);
     if (!admitted.ok) return admitted.response;
     const { ticket } = admitted;
@@ -68,8 +74,7 @@ export function createOpenAiHeadend(options: HeadendOptions): Headend {
     const id = `chatcmpl-${randomUUID()}`.toLowerCase();
     const input = { prompt: request.prompt, history: request.history };
     const base = {
-      format: request.format,
-      schema: request.schema,
+      ...output,
       ...requestTraceparent(c),
       owner: requestPrincipal(c).id,
       ...(request.conversationId === undefined ? {} : { conversationId: request.conversationId }),

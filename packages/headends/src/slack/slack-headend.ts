@@ -1,3 +1,4 @@
+import { ConfigError } from '@agent/protocol';
 import { SocketModeClient } from '@slack/socket-mode';
 import { type Logger, WebClient } from '@slack/web-api';
 import { Hono } from 'hono';
@@ -32,6 +33,7 @@ export interface SlackHeadend extends Headend {
  * works, then the report in Block Kit. Slash commands come over Socket Mode or, signed, over HTTP.
  */
 export function createSlackHeadend(options: SlackHeadendOptions): SlackHeadend {
+  refuseRenamedOptions(options);
   const secrets = resolveSlackSecrets(options);
   const redact = redactor(secrets);
   const log = options.log ?? (() => undefined);
@@ -76,6 +78,22 @@ export function createSlackHeadend(options: SlackHeadendOptions): SlackHeadend {
   };
 }
 
+/**
+ * `reconnectDelayMs` was handed to the SDK as its pong timeout, which is what it is: a value
+ * meant as a reconnect delay would change how soon a live socket is taken for dead. Refused,
+ * naming the option that says what it does.
+ */
+function refuseRenamedOptions(options: SlackHeadendOptions): void {
+  if ((options as { reconnectDelayMs?: unknown }).reconnectDelayMs === undefined) return;
+  throw new ConfigError({
+    field: 'slack.reconnectDelayMs',
+    value: (options as { reconnectDelayMs?: unknown }).reconnectDelayMs,
+    allowed: 'slack.pingTimeoutMs',
+    message:
+      'slack headend: reconnectDelayMs is now pingTimeoutMs: how long Socket Mode waits for a pong (the SDK also waits that long times the failures in a row before reconnecting)',
+  });
+}
+
 /** Slack's Web API client (bot token) and Socket Mode client (app token), both logging through `logger`. */
 function slackClients(options: SlackHeadendOptions, secrets: SlackSecrets, logger: Logger) {
   const clientOptions = {
@@ -89,7 +107,7 @@ function slackClients(options: SlackHeadendOptions, secrets: SlackSecrets, logge
     appToken: secrets.appToken,
     logger,
     clientOptions,
-    clientPingTimeout: count(options.reconnectDelayMs, 5000, 'slack.reconnectDelayMs', 1),
+    clientPingTimeout: count(options.pingTimeoutMs, 5000, 'slack.pingTimeoutMs', 1),
   });
   return { web, socket };
 }

@@ -35,8 +35,13 @@ export interface SlackHeadendOptions {
   bodyLimitBytes?: number;
   /** Slash commands older or newer than this many seconds are refused (default 300). */
   signatureWindowSeconds?: number;
-  /** Base of Socket Mode's reconnect back-off in milliseconds (default 5000). */
-  reconnectDelayMs?: number;
+  /**
+   * How long Socket Mode waits for Slack's pong before it takes the socket for dead and
+   * reconnects, in milliseconds (default 5000; the SDK's `clientPingTimeout`). The SDK has no
+   * separate reconnect delay: it also waits this long times the failures in a row before each
+   * reconnect attempt.
+   */
+  pingTimeoutMs?: number;
   /** Passed to every run as `headendId` (default `slack`). */
   headendId?: string;
   /** Where the headend's log lines go (none by default: a library does not print). */

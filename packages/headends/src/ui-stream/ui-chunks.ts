@@ -152,14 +152,17 @@ export class UiChunks {
     if (message.startsWith('failed')) {
       return { type: 'tool-output-error', toolCallId, errorText: message, dynamic: true };
     }
-    const output: Record<string, unknown> = { message };
-    if (progress.structuredOutput !== undefined) output.structuredOutput = progress.structuredOutput;
     if (progress.tool.startsWith(SUB_AGENT_TOOL_PREFIX)) {
+      const output: Record<string, unknown> = { message };
+      if (progress.structuredOutput !== undefined) output.structuredOutput = progress.structuredOutput;
       const child = `${progress.agentPath}.${progress.tool.slice(SUB_AGENT_TOOL_PREFIX.length)}`;
       const report = this.childReports.get(child);
       if (report !== undefined) output.report = report;
       this.childReports.delete(child);
+      return { type: 'tool-output-available', toolCallId, output, dynamic: true };
     }
+    // A plain tool's part holds what the tool returned: its structured content, else its text.
+    const output = progress.structuredOutput ?? progress.output ?? '';
     return { type: 'tool-output-available', toolCallId, output, dynamic: true };
   }
 }
