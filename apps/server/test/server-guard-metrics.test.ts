@@ -7,7 +7,12 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readSessionRecord } from '@agent/runtime';
-import { type ModelServer, type RecordedRequest, type ScriptedAnswer, startModelServer } from '@agent/testkit';
+import {
+  type ModelServer,
+  type RecordedRequest,
+  type ScriptedAnswer,
+  startModelServer,
+} from '@agent/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { finalReport, type RunningServer, sample, startServer } from './helpers.js';
 
@@ -125,9 +130,9 @@ describe('agent-server /metrics: the context guard', () => {
     const text = await scrape();
     const labels = { provider: 'local', model: 'm', trigger: 'tool_result' };
     expect(sample(text, 'agent_context_guard_events_total', { ...labels, outcome: 'tool_dropped' })).toBe(1);
-    expect(sample(text, 'agent_context_guard_events_total', { ...labels, outcome: 'final_turn_forced' })).toBe(
-      1,
-    );
+    expect(
+      sample(text, 'agent_context_guard_events_total', { ...labels, outcome: 'final_turn_forced' }),
+    ).toBe(1);
     // What was left of the window when the result was refused: the record's accounting says the same.
     const record = await recordOf(result.sessionId);
     const drop = record.accounting.find((e) => e.type === 'tool' && e.error === 'context_budget_exceeded');
@@ -154,6 +159,8 @@ describe('the XML final report is the answer, not a tool call: REST usage, /metr
     }).toEqual({ rest: 1, metrics: 1, record: 1 });
     expect(after).not.toContain('agent__final_report_xml');
     // The report is counted where reports are counted.
-    expect(after).toMatch(/agent_final_reports_total\{status="success",format="markdown",source="[a-z]+"\} 2/);
+    expect(after).toMatch(
+      /agent_final_reports_total\{status="success",format="markdown",source="[a-z]+"\} 2/,
+    );
   });
 });
