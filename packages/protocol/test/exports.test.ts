@@ -38,6 +38,7 @@ test('@agent/protocol exports exactly these values', async () => {
     'SUB_AGENT_TOOL_PREFIX',
     'TASK_STATUS_TOOL',
     'TEXT_OUTPUT_FORMATS',
+    'TOOL_FINISHED_OUTPUT_MAX_CHARS',
     'TOOL_OUTPUT_TOOL',
     'contextGuardEvent',
     'emptyTotals',
