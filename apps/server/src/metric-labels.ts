@@ -63,14 +63,8 @@ export class MetricLabels {
     // A sub-agent's calls are accounted under its own name as the server.
     this.#servers = new Set([...known.servers, ...known.agents]);
     this.#ownTools = new Set([
-      // `_xml`: a report committed through the XML final slot (seed 003).
-      ...[
-        FINAL_REPORT_TOOL,
-        `${FINAL_REPORT_TOOL}_xml`,
-        TASK_STATUS_TOOL,
-        TOOL_OUTPUT_TOOL,
-        REPORT_BACK_TOOL,
-      ],
+      // A committed report is no tool call (`isToolCallEntry`); these names label a call that failed.
+      ...[FINAL_REPORT_TOOL, TASK_STATUS_TOOL, TOOL_OUTPUT_TOOL, REPORT_BACK_TOOL],
       `${SUB_AGENT_TOOL_PREFIX}batch`,
       ...known.agents.map((agent) => `${SUB_AGENT_TOOL_PREFIX}${agent}`),
     ]);

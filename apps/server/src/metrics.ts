@@ -1,6 +1,12 @@
 import type { AgentCatalog, ServedAgent, ServedRunOptions } from '@agent/headends';
 import { createCatalog } from '@agent/headends';
-import type { AgentEvent, AgentEventMeta, AgentResult } from '@agent/protocol';
+import {
+  type AgentEvent,
+  type AgentEventMeta,
+  type AgentResult,
+  contextGuardEvent,
+  isToolCallEntry,
+} from '@agent/protocol';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { type KnownLabels, MetricLabels } from './metric-labels.js';
 
@@ -13,6 +19,9 @@ export interface AdmissionView {
     onAdmitted: ((waitedMs: number) => void) | undefined;
   };
 }
+
+/** Bounded: configured provider and model (else `other`), and the protocol's known triggers and outcomes. */
+const GUARD_LABELS = ['provider', 'model', 'trigger', 'outcome'];
 
 const SECONDS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
 
@@ -66,11 +75,18 @@ export class AgentMetrics {
     'tool',
     'error',
   ]);
+  // Seed 002's `ai_agent_context_guard_events_total` and `..._remaining_tokens`, in this server's prefix.
   private readonly contextGuard = this.counter(
     'agent_context_guard_events_total',
-    'times the context guard forced a final turn',
-    ['trigger'],
+    'context guard activations: a tool result dropped or the final turn forced, by what fired it',
+    GUARD_LABELS,
   );
+  private readonly guardRemaining = new Gauge({
+    name: 'agent_context_guard_remaining_tokens',
+    help: 'tokens left in the context window at the last guard activation (before what it refused)',
+    labelNames: GUARD_LABELS,
+    registers: [this.registry],
+  });
   private readonly reports = this.counter('agent_final_reports_total', 'final reports of the top sessions', [
     'status',
     'format',
@@ -163,18 +179,24 @@ export class AgentMetrics {
         if (entry.costUsd !== undefined) this.llmCost.inc(labels, entry.costUsd);
         if (entry.status === 'failed') this.llmErrors.inc({ ...labels, error: errorKind(entry.error) });
         if ((entry.attempt ?? 1) > 1) this.llmRetries.inc(labels);
-      } else {
+      } else if (isToolCallEntry(entry)) {
+        // The committed report is the answer, not a tool call: `agent_final_reports_total` counts it.
         const labels = this.labels.tool(entry.mcpServer, entry.command);
         this.toolCalls.inc({ ...labels, status: entry.status });
         this.toolLatency.observe(labels, entry.latency / 1000);
         if (entry.status === 'failed') this.toolErrors.inc({ ...labels, error: errorKind(entry.error) });
       }
     } else if (event.type === 'log') {
-      if (
-        event.entry.remoteIdentifier === 'agent:EXIT-TOKEN-LIMIT' &&
-        event.entry.details?.trigger !== undefined
-      )
-        this.contextGuard.inc({ trigger: String(event.entry.details.trigger) });
+      const guard = contextGuardEvent(event.entry);
+      if (guard !== undefined) {
+        const labels = {
+          ...this.labels.llm(guard.provider ?? '', guard.model ?? ''),
+          trigger: guard.trigger,
+          outcome: guard.outcome,
+        };
+        this.contextGuard.inc(labels);
+        if (guard.remainingTokens !== undefined) this.guardRemaining.set(labels, guard.remainingTokens);
+      }
     } else if (event.type === 'final_report' && meta.isMaster) {
       const { report } = event;
       this.reports.inc({ status: report.status, format: report.format, source: report.origin ?? 'declared' });

@@ -78,7 +78,7 @@ test('invented tool names are counted under `other`; configured tools, servers, 
   const text = await metrics.registry.metrics();
   const tools = labelValues(text, 'agent_tool_calls_total', 'tool');
   const servers = labelValues(text, 'agent_tool_calls_total', 'server');
-  expect([...tools].sort()).toEqual(['agent__final_report_xml', 'other', 'rest__time']);
+  expect([...tools].sort()).toEqual(['other', 'rest__time']);
   expect([...servers].sort()).toEqual(['agent', 'other', 'time']);
   for (const name of [...INVENTED, ...INVENTED_INTERNAL]) expect(text).not.toContain(name);
   // Every invented call is still counted, as a failure of `other`.
@@ -87,4 +87,55 @@ test('invented tool names are counted under `other`; configured tools, servers, 
   );
   expect(labelValues(text, 'agent_llm_requests_total', 'model')).toEqual(new Set(['m']));
   expect(labelValues(text, 'agent_sessions_total', 'agent')).toEqual(new Set(['asker']));
+});
+
+test('context-guard labels are the known triggers and outcomes and configured models; anything else is not a label', async () => {
+  const metrics = new AgentMetrics({ agents: ['a'], models: ['local/m'], servers: [] });
+  const meta = { isMaster: true, sessionId: 's', agentPath: 'a' } as Parameters<AgentMetrics['observe']>[1];
+  const guardLine = (details: Record<string, string | number>) =>
+    ({
+      type: 'log',
+      entry: {
+        timestamp: 1,
+        severity: 'WRN',
+        direction: 'response',
+        type: 'llm',
+        remoteIdentifier: 'agent:EXIT-TOKEN-LIMIT',
+        message: 'm',
+        details,
+      },
+    }) as Parameters<AgentMetrics['observe']>[0];
+  metrics.observe(
+    guardLine({
+      trigger: 'turn_projection',
+      outcome: 'final_turn_forced',
+      provider: 'local',
+      model: 'm',
+      remaining_tokens: 7,
+    }),
+    meta,
+  );
+  metrics.observe(
+    guardLine({
+      trigger: 'turn_projection',
+      outcome: 'final_turn_forced',
+      provider: 'evil',
+      model: 'invented-model',
+      remaining_tokens: 3,
+    }),
+    meta,
+  );
+  metrics.observe(guardLine({ trigger: 'free text from somewhere', outcome: 'final_turn_forced' }), meta);
+  metrics.observe(guardLine({ trigger: 'tool_result', outcome: 'rm -rf' }), meta);
+  const text = await metrics.registry.metrics();
+  expect(text).toContain(
+    'agent_context_guard_events_total{provider="local",model="m",trigger="turn_projection",outcome="final_turn_forced"} 1',
+  );
+  expect(text).toContain(
+    'agent_context_guard_events_total{provider="other",model="other",trigger="turn_projection",outcome="final_turn_forced"} 1',
+  );
+  expect(text).toContain(
+    'agent_context_guard_remaining_tokens{provider="local",model="m",trigger="turn_projection",outcome="final_turn_forced"} 7',
+  );
+  for (const value of ['evil', 'invented-model', 'free text', 'rm -rf']) expect(text).not.toContain(value);
 });

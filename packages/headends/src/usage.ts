@@ -1,4 +1,4 @@
-import type { AgentResult } from '@agent/protocol';
+import { type AgentResult, isToolCallEntry } from '@agent/protocol';
 
 /** Totals over a run's accounting (LLM tokens summed over every call, sub-agents included). */
 export interface UsageTotals {
@@ -23,7 +23,8 @@ export function usageTotals(result: Pick<AgentResult, 'accounting'>): UsageTotal
   };
   for (const entry of result.accounting) {
     if (entry.type === 'tool') {
-      totals.toolCalls += 1;
+      // The committed report is the answer, not a tool call (the rule every count follows).
+      if (isToolCallEntry(entry)) totals.toolCalls += 1;
       continue;
     }
     totals.llmCalls += 1;

@@ -50,7 +50,22 @@ export interface ToolAccountingEntry extends AccountingBase {
   charactersOut: number;
   /** `xml` when the call came through the XML final slot. */
   source?: 'native' | 'xml';
+  /**
+   * Set on the entry of the session's committed report (`agent__final_report`,
+   * `agent__final_report_xml` per seed 003, `report_back`): the report is the answer, not a tool
+   * call, so no tool-call count includes it (`isToolCallEntry`).
+   */
+  report?: true;
   details?: Record<string, string | number | boolean>;
 }
 
 export type AccountingEntry = LlmAccountingEntry | ToolAccountingEntry;
+
+/**
+ * Whether an entry counts as a tool call: a tool entry that is not the committed report. The one
+ * rule every count follows (REST `usage.toolCalls`, `agent_tool_calls_total`, the FIN line, the
+ * op tree's totals, records, the viewer and traces, which never see the report as a call).
+ */
+export function isToolCallEntry(entry: AccountingEntry): entry is ToolAccountingEntry {
+  return entry.type === 'tool' && entry.report !== true;
+}

@@ -1,7 +1,10 @@
 export type { AccountingEntry, LlmAccountingEntry, ToolAccountingEntry } from './accounting.js';
+export { isToolCallEntry } from './accounting.js';
 export { AGENT_ERROR_BRAND, AgentError } from './agent-error.js';
 export type { AgentFailure, AgentResult, AgentResultBase, AgentSuccess } from './agent-result.js';
 export { CONFIGURATION_ERROR_CODE, ConfigError, type ConfigErrorInit, REDACTED } from './config-error.js';
+export type { ContextGuardEvent, ContextGuardOutcome, ContextGuardTrigger } from './context-guard.js';
+export { CONTEXT_GUARD_OUTCOMES, CONTEXT_GUARD_TRIGGERS, contextGuardEvent } from './context-guard.js';
 export type {
   AgentEvent,
   AgentEventCallbacks,

@@ -8,6 +8,8 @@ test('@agent/protocol exports exactly these values', async () => {
     'AgentError',
     'BATCH_TOOL',
     'CONFIGURATION_ERROR_CODE',
+    'CONTEXT_GUARD_OUTCOMES',
+    'CONTEXT_GUARD_TRIGGERS',
     'ConfigError',
     'DEFAULT_CONTEXT_BUFFER',
     'DEFAULT_CONTEXT_WINDOW',
@@ -38,11 +40,13 @@ test('@agent/protocol exports exactly these values', async () => {
     'TEXT_OUTPUT_FORMATS',
     'TOOL_FINISHED_OUTPUT_MAX_CHARS',
     'TOOL_OUTPUT_TOOL',
+    'contextGuardEvent',
     'emptyTotals',
     'isFinalReportName',
     'isModelError',
     'isOutputFormat',
     'isRetryableKind',
+    'isToolCallEntry',
   ]);
 });
 

@@ -198,6 +198,7 @@ export class AnswerHandler {
       charactersIn: reportCharactersIn(outcome, adoption.source),
       charactersOut: 12,
       source: adoption.source === 'xml' ? 'xml' : 'native',
+      report: true,
       turn: state.turn,
       agentPath: o.agentPath,
     });

@@ -167,7 +167,8 @@ export class TurnLoop {
   private forceFinal(reason: ForcedFinalReason, trigger: GuardTrigger, projection?: ContextProjection): void {
     if (this.o.state.forcedFinal !== undefined) return;
     this.o.state.forcedFinal = reason;
-    if (reason === 'context') logContextGuard(this.o.recorder, trigger, projection);
+    if (reason === 'context')
+      logContextGuard(this.o.recorder, trigger, this.o.rotation.current(), projection);
   }
 
   /**

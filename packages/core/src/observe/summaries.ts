@@ -1,4 +1,10 @@
-import type { AccountingEntry, LlmAccountingEntry, LogEntry, ToolAccountingEntry } from '@agent/protocol';
+import {
+  type AccountingEntry,
+  isToolCallEntry,
+  type LlmAccountingEntry,
+  type LogEntry,
+  type ToolAccountingEntry,
+} from '@agent/protocol';
 
 type LogInput = Omit<LogEntry, 'timestamp'>;
 
@@ -78,13 +84,16 @@ class ToolTotals {
   }
 }
 
-/** The two FIN lines every run ends with, failures included: LLM totals and tool totals. */
+/**
+ * The two FIN lines every run ends with, failures included: LLM totals and tool totals (the
+ * committed report is the answer, not a tool call: `isToolCallEntry`).
+ */
 export function finSummaries(accounting: readonly AccountingEntry[]): LogInput[] {
   const llm = new LlmTotals();
   const tools = new ToolTotals();
   for (const entry of accounting) {
     if (entry.type === 'llm') llm.add(entry);
-    else tools.add(entry);
+    else if (isToolCallEntry(entry)) tools.add(entry);
   }
   return [llm.line(), tools.line()];
 }

@@ -1,5 +1,6 @@
 import type { ModelTarget, ToolCall, ToolOutputHook } from '@agent/protocol';
 import type { ContextGuard } from '../context/context-guard.js';
+import { guardDetails } from '../context/guard-log.js';
 import type { TokenEstimator } from '../context/token-estimator.js';
 import type { SessionRecorder } from '../observe/recorder.js';
 import { failedText } from './call-runner.js';
@@ -114,7 +115,7 @@ export class ResultSizer {
       type: 'tool',
       remoteIdentifier: `agent:context-guard:${call.name}`,
       message: `tool result dropped: ${projection.projected} tokens projected, limit ${projection.limit}; forcing the final turn`,
-      details,
+      details: guardDetails('tool_result', 'tool_dropped', target, projection),
     });
     return { text: CONTEXT_BUDGET_EXCEEDED, contextExceeded: true, details };
   }

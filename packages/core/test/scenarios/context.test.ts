@@ -1,4 +1,4 @@
-import type { LogEntry } from '@agent/protocol';
+import { contextGuardEvent, type LogEntry } from '@agent/protocol';
 import { describe, expect, test } from 'vitest';
 import { memoryTools } from '../helpers/memory-tools.js';
 import { runScenario, toolEntries, xmlReport } from '../helpers/scenario.js';
@@ -29,6 +29,33 @@ describe('context guard', () => {
     expect(Number(drop?.details?.projected_tokens)).toBeGreaterThan(Number(drop?.details?.limit_tokens));
     const started = run.events.filter((e) => e.event.type === 'turn_started').map((e) => e.event);
     expect(started.at(-1)).toMatchObject({ isFinalTurn: true, forcedFinalReason: 'context' });
+  });
+
+  test('its log lines tell the metrics what happened: the drop and the forced turn, with the model and tokens left', async () => {
+    const tools = memoryTools('t', { dump: () => 'word '.repeat(20_000) });
+    const run = await runScenario({
+      contextWindow: 4000,
+      tools: [tools],
+      scripts: [
+        [
+          { toolCalls: [{ id: 'd', name: 'dump', arguments: {} }] },
+          { text: xmlReport('summary without the dump') },
+        ],
+      ],
+    });
+    const events = run.result.logs.flatMap((log) => contextGuardEvent(log) ?? []);
+    const drop = toolEntries(run.result).find((e) => e.error === 'context_budget_exceeded');
+    const model = run.models[0]!;
+    expect(events).toEqual([
+      {
+        trigger: 'tool_result',
+        outcome: 'tool_dropped',
+        provider: model.provider,
+        model: model.model,
+        remainingTokens: drop?.details?.remaining_tokens,
+      },
+      { trigger: 'tool_result', outcome: 'final_turn_forced', provider: model.provider, model: model.model },
+    ]);
   });
 
   test('a dropped result is accounted once: one failed entry for the call, on its own server', async () => {

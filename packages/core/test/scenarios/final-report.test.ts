@@ -1,4 +1,6 @@
+import { isToolCallEntry } from '@agent/protocol';
 import { describe, expect, test } from 'vitest';
+import { memoryTools } from '../helpers/memory-tools.js';
 import { llmEntries, NONCE, runScenario, TAG, toolEntries, xmlReport } from '../helpers/scenario.js';
 
 describe('final report', () => {
@@ -72,6 +74,22 @@ describe('final report', () => {
         mcpServer: 'agent',
       }),
     ]);
+  });
+
+  test('the report is the answer, not a tool call: its entry is marked and the FIN line counts only the tool', async () => {
+    const tools = memoryTools('t', { up: () => 'UP' });
+    const run = await runScenario({
+      tools: [tools],
+      scripts: [[{ toolCalls: [{ id: 'u', name: 'up', arguments: {} }] }, { text: xmlReport('x') }]],
+    });
+    expect(toolEntries(run.result).map((e) => [e.command, e.report ?? false])).toEqual([
+      ['up', false],
+      ['agent__final_report_xml', true],
+    ]);
+    expect(run.result.accounting.filter(isToolCallEntry).map((e) => e.command)).toEqual(['up']);
+    const fin = run.result.logs.find((l) => l.remoteIdentifier === 'agent:summary' && l.type === 'tool');
+    expect(fin?.message).toMatch(/^tools: 1 calls \(0 failed\)/);
+    expect(run.result.opTree?.totals.toolCalls).toBe(1);
   });
 
   test('an invalid JSON report is sent back with diagnostics and the fixed one commits', async () => {
