@@ -63,7 +63,10 @@ function unsupportedConstruct(pattern: string): string | undefined {
 type CompiledPattern = { ok: true; regex: RE2JS } | { ok: false; reason: string };
 
 /** What RE2 made of a pattern: its program, or the construct or parser message it refused. */
-type Re2Program = { ok: true; regex: RE2JS } | { ok: false; construct: string } | { ok: false; detail: string };
+type Re2Program =
+  | { ok: true; regex: RE2JS }
+  | { ok: false; construct: string }
+  | { ok: false; detail: string };
 
 /**
  * Patterns compiled lately, bounded by their estimated RE2 instructions (about 3 MB): Ajv asks

@@ -14,7 +14,10 @@ describe('the built-in Grep with a hostile pattern', () => {
     store = new ToolOutputStore({ sessionId: 'grep-hostile', storeDir: tempDir() });
     // 29 `a`s then `!`: a backtracking engine tries ~2^29 ways (seconds) before saying no.
     const text = `aaaa\n${'a'.repeat(29)}!\nAAAA\nERROR one\nerror two\n`;
-    record = await store.put({ toolName: 't', argumentsJson: '{}', bytes: text.length, lines: 5, tokens: 9 }, text);
+    record = await store.put(
+      { toolName: 't', argumentsJson: '{}', bytes: text.length, lines: 5, tokens: 9 },
+      text,
+    );
   });
   afterEach(() => store.dispose());
 

@@ -32,7 +32,7 @@ async function scanLines(path: string, display: string, options: FileGrepOptions
     const text = block.text;
     let start = 0;
     let no = block.firstLine;
-    let continuesMatch = openLineMatched;
+    let continuesMatch: boolean = openLineMatched;
     let matched = false;
     while (start < text.length) {
       let end = text.indexOf('\n', start);
