@@ -117,7 +117,7 @@ describe('filesystem server: Grep, ListDir, Find', () => {
     expect(all).not.toContain(SECRET);
     expect(all).toContain('binary file(s) skipped');
     expect(await run('Grep', { pattern: '(' })).toContain(
-      '"pattern" is not a valid JavaScript regular expression',
+      'pattern "(" is not a regular expression RE2 can run',
     );
   });
 

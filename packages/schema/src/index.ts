@@ -39,6 +39,11 @@ export {
 } from './off-thread/compile-off-thread.js';
 export { patternCost } from './pattern-cost.js';
 export { compilePattern, patternProblem, re2RegExp, SchemaPatternError } from './re2-engine.js';
+export {
+  compileSearchPattern,
+  type SearchPattern,
+  type SearchPatternOptions,
+} from './search-pattern.js';
 export { STANDALONE_RUNTIME, standaloneValidators } from './standalone.js';
 export {
   createToolFilter,

@@ -62,35 +62,60 @@ function unsupportedConstruct(pattern: string): string | undefined {
 
 type CompiledPattern = { ok: true; regex: RE2JS } | { ok: false; reason: string };
 
+/** What RE2 made of a pattern: its program, or the construct or parser message it refused. */
+type Re2Program =
+  | { ok: true; regex: RE2JS }
+  | { ok: false; construct: string }
+  | { ok: false; detail: string };
+
 /**
  * Patterns compiled lately, bounded by their estimated RE2 instructions (about 3 MB): Ajv asks
  * for a pattern's regex at every place it appears, so a schema repeating one pattern 256 times
- * would otherwise compile it 256 times.
+ * would otherwise compile it 256 times. Keyed by case mode and pattern.
  */
-const recent = new LRUCache<string, CompiledPattern>({
+const recent = new LRUCache<string, Re2Program>({
   maxSize: 16_000,
-  sizeCalculation: (_value, pattern) => patternCost(pattern),
+  sizeCalculation: (_value, key) => patternCost(key.slice(2)),
 });
 
-/** Compiles an ECMAScript `pattern` for RE2, or says why it cannot run there. */
-export function compilePattern(pattern: string): CompiledPattern {
-  const known = recent.get(pattern);
+/**
+ * Compiles an ECMAScript `pattern` for RE2, or says what RE2 refused. Shared by schema
+ * patterns and search patterns (`compileSearchPattern`).
+ */
+export function compileRe2(pattern: string, ignoreCase = false): Re2Program {
+  const key = `${ignoreCase ? 'i' : '-'}:${pattern}`;
+  const known = recent.get(key);
   if (known !== undefined) return known;
-  const compiled = compileFresh(pattern);
-  recent.set(pattern, compiled);
+  const compiled = compileFresh(pattern, ignoreCase);
+  recent.set(key, compiled);
   return compiled;
 }
 
-function compileFresh(pattern: string): CompiledPattern {
+function compileFresh(pattern: string, ignoreCase: boolean): Re2Program {
   const construct = unsupportedConstruct(pattern);
-  if (construct !== undefined) return { ok: false, reason: `uses ${construct}, which ${UNSUPPORTED}` };
+  if (construct !== undefined) return { ok: false, construct };
   try {
     const RE2 = engine();
-    return { ok: true, regex: RE2.compile(RE2.translateRegExp(pattern)) };
+    return {
+      ok: true,
+      regex: RE2.compile(RE2.translateRegExp(pattern), ignoreCase ? RE2.CASE_INSENSITIVE : 0),
+    };
   } catch (error) {
-    const detail = errorMessage(error);
-    return { ok: false, reason: `is a regular expression ${UNSUPPORTED}: ${detail}` };
+    return { ok: false, detail: errorMessage(error) };
   }
+}
+
+/** Compiles an ECMAScript `pattern` for RE2, or says why it cannot run there. */
+export function compilePattern(pattern: string): CompiledPattern {
+  const compiled = compileRe2(pattern);
+  if (compiled.ok) return compiled;
+  return {
+    ok: false,
+    reason:
+      'construct' in compiled
+        ? `uses ${compiled.construct}, which ${UNSUPPORTED}`
+        : `is a regular expression ${UNSUPPORTED}: ${compiled.detail}`,
+  };
 }
 
 /** Why `pattern` cannot be used in a schema, or undefined when it can. */

@@ -20,6 +20,7 @@ test('@agent/schema exports exactly these values', async () => {
     'compilePattern',
     'compileSchema',
     'compileSchemaOffThread',
+    'compileSearchPattern',
     'createAjv',
     'createToolFilter',
     'measureJson',

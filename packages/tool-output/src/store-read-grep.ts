@@ -1,5 +1,5 @@
-import type { ToolDefinition, ToolProvider, ToolResult } from '@agent/protocol';
-import { errorMessage } from '@agent/protocol/util';
+import { AgentError, type ToolDefinition, type ToolProvider, type ToolResult } from '@agent/protocol';
+import { compileSearchPattern, type SearchPattern } from '@agent/schema';
 import type { StoredOutput } from './handles.js';
 import type { ToolOutputStore } from './store.js';
 
@@ -13,7 +13,7 @@ const DEFAULT_READ_LINES = 2000;
 const MAX_READ_LINES = 10_000;
 const DEFAULT_MATCHES = 100;
 const MAX_MATCHES = 1000;
-/** Lines are cut to this many characters, for the answer and for matching (bounds a regex's work). */
+/** Lines are cut to this many characters, for the answer and for matching (bounds a pattern's work). */
 const MAX_LINE_CHARS = 2000;
 /** Bound of one answer, characters. */
 const MAX_ANSWER_CHARS = 200_000;
@@ -47,13 +47,14 @@ const DEFINITIONS: readonly ToolDefinition[] = [
   {
     name: 'Grep',
     description:
-      'Search the stored output for lines matching a JavaScript regular expression. Output: "file:line:text" per match.',
+      'Search the stored output for lines matching a regular expression (JavaScript syntax, run on RE2: no backreferences or lookaround). Output: "file:line:text" per match.',
     inputSchema: {
       type: 'object',
       properties: {
         pattern: {
           type: 'string',
-          description: 'JavaScript regular expression (no slashes), matched per line.',
+          description:
+            'Regular expression (no slashes), matched per line: ^ and $ match at its start and end. JavaScript syntax except backreferences (\\1) and lookaround ((?=, (?!, (?<=, (?<!).',
         },
         path: handlePath,
         maxMatches: {
@@ -143,13 +144,12 @@ async function grep(store: ToolOutputStore, args: Record<string, unknown>, signa
     throw new ToolInputError('"pattern" must be a non-empty regular expression');
   const record = recordOf(store, args.path);
   const max = integer(args.maxMatches, 'maxMatches', DEFAULT_MATCHES, MAX_MATCHES);
-  let matcher: RegExp;
+  let matcher: SearchPattern;
   try {
-    matcher = new RegExp(args.pattern, args.ignoreCase === true ? 'i' : '');
+    matcher = compileSearchPattern(args.pattern, { ignoreCase: args.ignoreCase === true });
   } catch (error) {
-    throw new ToolInputError(
-      `"pattern" is not a valid JavaScript regular expression: ${errorMessage(error)}`,
-    );
+    if (AgentError.is(error, 'search_pattern_unsupported')) throw new ToolInputError(error.message);
+    throw error;
   }
   const matches: string[] = [];
   await eachLine(store, record, signal, (line, number) => {

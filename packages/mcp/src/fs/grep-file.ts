@@ -1,9 +1,10 @@
-import { formatGrepLine, type GrepMatcher } from './grep-matcher.js';
+import type { SearchPattern } from '@agent/schema';
+import { formatGrepLine } from './grep-matcher.js';
 import { readTextBlocks } from './text-blocks.js';
 
 export interface FileGrepOptions {
-  matcher: GrepMatcher;
-  /** Lines of context before and after each match (0: the fast block scan). */
+  matcher: SearchPattern;
+  /** Lines of context before and after each match. */
   context: number;
   maxLineChars: number;
   /** Stop after this many matching lines (ignored when `countOnly`). */
@@ -18,67 +19,41 @@ export interface FileGrepResult {
   hitLimit: boolean;
 }
 
-function newlinesBetween(text: string, from: number, to: number): number {
-  let count = 0;
-  let at = text.indexOf('\n', from);
-  while (at !== -1 && at < to) {
-    count++;
-    at = text.indexOf('\n', at + 1);
-  }
-  return count;
-}
-
 /**
- * Finds matching lines without splitting the file into lines: the block regex jumps from
- * candidate to candidate over ~1 MB of text, and only the line around a candidate is confirmed
- * with the line regex (so a match never spans lines). Lines are numbered lazily.
+ * Tests each line of the file's ~1 MB blocks on its own (a match never spans lines); only a
+ * matching line is searched again, for where its match starts (a long line is cut around it).
  */
-async function scanBlocks(path: string, display: string, options: FileGrepOptions): Promise<FileGrepResult> {
+async function scanLines(path: string, display: string, options: FileGrepOptions): Promise<FileGrepResult> {
   const { matcher, maxLineChars, countOnly, signal } = options;
   const result: FileGrepResult = { matches: 0, lines: [], hitLimit: false };
-  let lastMatchedLine = 0;
-  // Counting skips line numbers; a line over 8 MB arrives in pieces and must count once.
-  let previousPartial = false;
-  let openLineCounted = false;
+  // A line over 8 MB arrives in pieces (a `partial` block is one piece): it counts once.
+  let openLineMatched = false;
   for await (const block of readTextBlocks(path, { ...(signal ? { signal } : {}), numbered: !countOnly })) {
     const text = block.text;
-    const re = matcher.block;
-    let position = 0;
-    let countedTo = 0;
-    let lineAt = block.firstLine;
-    const firstCounted: boolean = previousPartial && openLineCounted;
-    const lastStart = text.lastIndexOf('\n') + 1;
-    let lastCounted = false;
-    while (position < text.length) {
-      re.lastIndex = position;
-      const found = re.exec(text);
-      if (!found) break;
-      const start = found.index === 0 ? 0 : text.lastIndexOf('\n', found.index - 1) + 1;
-      let end = text.indexOf('\n', found.index);
+    let start = 0;
+    let no = block.firstLine;
+    let continuesMatch: boolean = openLineMatched;
+    let matched = false;
+    while (start < text.length) {
+      let end = text.indexOf('\n', start);
       if (end === -1) end = text.length;
       const line = text.slice(start, end);
-      const confirmed = matcher.line.exec(line);
-      position = end + 1;
-      if (!confirmed) continue;
-      if (countOnly) {
-        if (start === 0 && firstCounted) continue;
+      matched = continuesMatch || matcher.test(line);
+      if (matched && !continuesMatch) {
         result.matches++;
-        if (start === lastStart) lastCounted = true;
-        continue;
+        if (!countOnly) {
+          result.lines.push(formatGrepLine(display, no, ':', line, maxLineChars, matcher.search(line)));
+          if (result.matches >= options.maxMatches) {
+            result.hitLimit = true;
+            return result;
+          }
+        }
       }
-      lineAt += newlinesBetween(text, countedTo, start);
-      countedTo = start;
-      if (lineAt === lastMatchedLine) continue;
-      lastMatchedLine = lineAt;
-      result.matches++;
-      result.lines.push(formatGrepLine(display, lineAt, ':', line, maxLineChars, confirmed.index));
-      if (result.matches >= options.maxMatches) {
-        result.hitLimit = true;
-        return result;
-      }
+      continuesMatch = false;
+      start = end + 1;
+      no++;
     }
-    openLineCounted = block.partial && (lastCounted || (lastStart === 0 && firstCounted));
-    previousPartial = block.partial;
+    openLineMatched = block.partial && matched;
   }
   return result;
 }
@@ -108,11 +83,11 @@ async function scanWithContext(
       let end = text.indexOf('\n', start);
       if (end === -1) end = text.length;
       const line = text.slice(start, end);
-      const found = matcher.line.exec(line);
+      const found = matcher.test(line);
       if (found && no !== lastPrinted && !result.hitLimit) {
         for (const kept of before) emit(kept.no, '-', kept.text);
         before.length = 0;
-        emit(no, ':', line, found.index);
+        emit(no, ':', line, matcher.search(line));
         result.matches++;
         afterLeft = context;
         if (result.matches >= options.maxMatches) result.hitLimit = true;
@@ -136,5 +111,5 @@ async function scanWithContext(
 export function grepFile(path: string, display: string, options: FileGrepOptions): Promise<FileGrepResult> {
   return options.context > 0 && !options.countOnly
     ? scanWithContext(path, display, options)
-    : scanBlocks(path, display, options);
+    : scanLines(path, display, options);
 }

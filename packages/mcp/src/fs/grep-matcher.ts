@@ -1,22 +1,14 @@
+import { AgentError } from '@agent/protocol';
+import { compileSearchPattern, type SearchPattern } from '@agent/schema';
 import { FsToolError } from './fs-errors.js';
 
-/** A pattern compiled twice: to find candidates in a block of lines, and to confirm one line. */
-export interface GrepMatcher {
-  source: string;
-  /** Global + multiline: scans a whole block; `^`/`$` match at line boundaries. */
-  block: RegExp;
-  /** Tests one line on its own (grep semantics: a match never spans lines). */
-  line: RegExp;
-}
-
-export function compileMatcher(pattern: string, ignoreCase: boolean): GrepMatcher {
-  const flags = ignoreCase ? 'i' : '';
+/** Grep's pattern, compiled for RE2 (linear time: a pattern the model writes cannot stall the server). */
+export function compileMatcher(pattern: string, ignoreCase: boolean): SearchPattern {
   try {
-    return { source: pattern, block: new RegExp(pattern, `gm${flags}`), line: new RegExp(pattern, flags) };
+    return compileSearchPattern(pattern, { ignoreCase });
   } catch (error) {
-    throw new FsToolError(
-      `"pattern" is not a valid JavaScript regular expression: ${(error as Error).message}`,
-    );
+    if (AgentError.is(error, 'search_pattern_unsupported')) throw new FsToolError(error.message);
+    throw error;
   }
 }
 

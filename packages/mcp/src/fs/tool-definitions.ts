@@ -51,7 +51,8 @@ export const FS_TOOLS: readonly FsToolDefinition[] = [
   {
     name: 'Grep',
     description:
-      'Search files for lines matching a JavaScript regular expression. Output: "file:line:text" per match ' +
+      'Search files for lines matching a regular expression (JavaScript syntax, run on RE2: no backreferences ' +
+      'or lookaround). Output: "file:line:text" per match ' +
       '(context lines as "file-line-text", groups separated by "--"), or "file:count" with count=true. ' +
       'path may be a file, a directory (searched recursively) or a glob such as "logs/**/*.txt".',
     inputSchema: {
@@ -59,7 +60,8 @@ export const FS_TOOLS: readonly FsToolDefinition[] = [
       properties: {
         pattern: {
           type: 'string',
-          description: 'JavaScript regular expression (no slashes), matched per line.',
+          description:
+            'Regular expression (no slashes), matched per line: ^ and $ match at its start and end. JavaScript syntax except backreferences (\\1) and lookaround ((?=, (?!, (?<=, (?<!).',
         },
         path: path('File, directory or glob to search (default "." = the whole root).'),
         glob: { type: 'string', description: 'Only search files whose path matches this glob, e.g. "*.md".' },

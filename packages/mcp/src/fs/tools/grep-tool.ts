@@ -16,7 +16,7 @@ export const GREP_DEFAULT_MAX_MATCHES = 100;
 const GREP_MAX_LINE_CHARS = 500;
 
 /**
- * `Grep`: lines matching a JavaScript regular expression, as `file:line:text` (context lines as
+ * `Grep`: lines matching a regular expression (run on RE2), as `file:line:text` (context lines as
  * `file-line-text`, separate groups split by `--`), or per-file counts with `count: true`.
  */
 export async function grepTool(root: FsRoot, args: ToolArguments, signal?: AbortSignal): Promise<string> {
