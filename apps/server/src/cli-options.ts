@@ -44,6 +44,7 @@ interface ServerFlags {
   token?: string[];
   operatorToken?: string[];
   allowNoAuth?: boolean;
+  assistantText?: boolean;
   allowedHost?: string[];
   drainSeconds?: number;
   bodyLimit?: number;
@@ -80,6 +81,10 @@ function serverProgram(): Command {
       collect,
     )
     .option('--allow-no-auth', 'serve without tokens (loopback hosts only)')
+    .option(
+      '--assistant-text',
+      "REST face: forward the model's text outside the report (SSE assistant_text events, marked text parts on /api/chat; default off)",
+    )
     .option(
       '--allowed-host <hostname>',
       'a hostname clients reach the faces and the viewer by, accepted in Host and Origin besides loopback names and --host (repeatable)',
@@ -145,6 +150,7 @@ function flagsOverFile(
       ...(flags.operatorToken ?? []),
     ],
     allowNoAuth: flags.allowNoAuth ?? file.allowNoAuth ?? false,
+    ...(flags.assistantText === true || file.assistantText === true ? { assistantText: true } : {}),
     allowedHosts: [
       ...(file.allowedHosts ?? []),
       ...parseAllowedHosts(flags.allowedHost ?? [], '--allowed-host'),

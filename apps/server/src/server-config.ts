@@ -29,6 +29,8 @@ export interface ServerConfig extends ServerLimits {
   /** Tokens whose holders see and decide every client's sessions (docs/security.md). */
   operatorTokens: string[];
   allowNoAuth: boolean;
+  /** `--assistant-text`: the REST face forwards the model's text outside the report (default off). */
+  assistantText?: boolean;
   /** `--allowed-host`: hostnames the faces answer besides loopback names and `host` (`faceHostnames`). */
   allowedHosts?: string[];
   drainSeconds: number;
@@ -97,6 +99,7 @@ const FILE_KEYS = new Set([
   'tokens',
   'operatorTokens',
   'allowNoAuth',
+  'assistantText',
   'allowedHosts',
   'drainSeconds',
   'bodyLimitBytes',
@@ -145,6 +148,17 @@ export function readConfigFile(path: string): Partial<ServerConfig> {
     config[key] = tokens;
   }
   if (typeof file.allowNoAuth === 'boolean') config.allowNoAuth = file.allowNoAuth;
+  if (file.assistantText !== undefined) {
+    if (typeof file.assistantText !== 'boolean') {
+      throw configError(
+        'assistantText',
+        file.assistantText,
+        'true or false',
+        `${path}: "assistantText" must be true or false, not ${JSON.stringify(file.assistantText)}`,
+      );
+    }
+    config.assistantText = file.assistantText;
+  }
   if (file.allowedHosts !== undefined) {
     if (!Array.isArray(file.allowedHosts)) {
       throw configError(

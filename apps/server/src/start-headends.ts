@@ -104,7 +104,9 @@ function plannedHeadends(
   const planned: PlannedHeadend[] = [];
   for (const { portKey, name, path, create } of COMMON_HEADENDS) {
     const port = config[portKey];
-    if (port !== undefined) planned.push({ name, port, path, make: () => create(common) });
+    // The REST face alone has `assistantText` (its SSE and /api/chat streams).
+    const options = name === 'rest' ? { ...common, assistantText: config.assistantText === true } : common;
+    if (port !== undefined) planned.push({ name, port, path, make: () => create(options) });
   }
   if (config.mcp?.kind === 'http') {
     planned.push({

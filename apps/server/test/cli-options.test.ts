@@ -88,6 +88,22 @@ describe('agent-server options', () => {
     expect(parsed.keepAliveTimeoutSeconds).toBeUndefined();
   });
 
+  it('reaches the REST headend option assistantText from server.json and --assistant-text (default off)', () => {
+    const config = join(dir, 'rest-options.json');
+    writeFileSync(config, JSON.stringify({ agents: ['./a.ai'], api: 0, tokens: ['t'] }));
+    expect(parseServerArgs(['--config', config], {}).assistantText).toBeUndefined();
+    expect(parseServerArgs(['--config', config, '--assistant-text'], {}).assistantText).toBe(true);
+    writeFileSync(config, JSON.stringify({ agents: ['./a.ai'], api: 0, tokens: ['t'], assistantText: true }));
+    expect(parseServerArgs(['--config', config], {}).assistantText).toBe(true);
+    writeFileSync(
+      config,
+      JSON.stringify({ agents: ['./a.ai'], api: 0, tokens: ['t'], assistantText: 'yes' }),
+    );
+    expect(() => parseServerArgs(['--config', config], {})).toThrow(
+      '"assistantText" must be true or false, not "yes"',
+    );
+  });
+
   it('reaches every MCP headend option: stream close and approval timeout from server.json and flags', () => {
     const config = join(dir, 'mcp-options.json');
     writeFileSync(

@@ -297,11 +297,15 @@ async function releaseHook(run: SessionRun): Promise<void> {
   });
 }
 
-/** Stores the finished or paused session when it checkpoints. */
+/** Stores the finished or paused session when it checkpoints; sends the snapshot as an event. */
 async function settle(run: SessionRun, result: AgentResult): Promise<AgentResult> {
   const { checkpointer } = run;
   const paused = run.end.pausedSnapshot;
-  if (checkpointer === undefined) return result;
+  if (checkpointer === undefined) {
+    // No store: the paused snapshot is the one the result carries; consumers see it too.
+    if (paused !== undefined) run.end.recorder.emit({ type: 'snapshot', payload: paused });
+    return result;
+  }
   if (paused === undefined) {
     await checkpointer.finished(result);
     return result;

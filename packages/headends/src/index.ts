@@ -41,7 +41,7 @@ export { createOpenAiHeadend } from './openai/openai-headend.js';
 export type { Principal } from './principal.js';
 export { ANONYMOUS_PRINCIPAL, canSee, Principals, principalId } from './principal.js';
 export { runResponse } from './rest-answer.js';
-export { createRestHeadend } from './rest-headend.js';
+export { createRestHeadend, type RestHeadendOptions } from './rest-headend.js';
 export type { ServedHeadend, ServeOptions } from './serve.js';
 export { isLoopbackHost, serve } from './serve.js';
 export type { SlackHeadend } from './slack/slack-headend.js';

@@ -33,6 +33,22 @@ export function runStatus(result: AgentResult): 200 | 500 {
 
 type Start = (onEvent?: (event: AgentEvent, meta: AgentEventMeta) => void) => Promise<AgentResult>;
 
+/** What a REST face's SSE stream carries besides the run's usual events. */
+export interface RestStreamOptions {
+  /** Forward `assistant_text` events (the model's text outside the report). Default off. */
+  assistantText?: boolean;
+}
+
+/**
+ * Whether an event goes out on the SSE stream. `snapshot` never does: each repeats the whole
+ * conversation, and the stored session is at `GET /v1/sessions/:id`. `assistant_text` only when
+ * asked for: clients that take every event as the answer's would show it.
+ */
+export function streamsEvent(event: AgentEvent, options: RestStreamOptions): boolean {
+  if (event.type === 'snapshot') return false;
+  return event.type !== 'assistant_text' || options.assistantText === true;
+}
+
 /**
  * Answers a run the client was admitted for: JSON when it ends, or (with `Accept:
  * text/event-stream`) its events as SSE and a last `result` event. Releases the ticket.
@@ -42,6 +58,7 @@ export async function answerRun(
   ticket: SessionTicket,
   respond: ErrorResponder,
   start: Start,
+  options: RestStreamOptions = {},
 ): Promise<Response> {
   if (!wantsEvents(c)) {
     try {
@@ -58,6 +75,7 @@ export async function answerRun(
     try {
       const writes = writeQueue(stream);
       const result = await start((event, meta) => {
+        if (!streamsEvent(event, options)) return;
         writes.push({ event: event.type, data: JSON.stringify({ event, meta }) });
       });
       writes.push({ event: 'result', data: JSON.stringify(runResponse(result)) });

@@ -47,11 +47,22 @@ async function parseRunBody(body: Record<string, unknown>): Promise<RunBody | st
   return run;
 }
 
+/** The REST headend's options: the common ones and what its streams forward. */
+export interface RestHeadendOptions extends HeadendOptions {
+  /**
+   * Forward the model's text outside the report (`assistant_text` events): as SSE events on
+   * runs and resumed sessions, as text parts marked `providerMetadata.agent.assistantText` on
+   * `/api/chat`. Default off: clients that take every text as the answer's would show it.
+   */
+  assistantText?: boolean;
+}
+
 /**
  * REST headend: health, the agent list, runs answered as JSON or as SSE events, stored
  * sessions (`GET /v1/sessions/:id`, `POST /v1/sessions/:id/approvals`), and `POST /api/chat` in the AI SDK UI message stream protocol (`useChat` front-ends).
  */
-export function createRestHeadend(options: HeadendOptions): Headend {
+export function createRestHeadend(options: RestHeadendOptions): Headend {
+  const stream = { assistantText: options.assistantText === true };
   const { app, admission, tokens, headendId } = createHeadendBase('rest', options, {
     respond: respondRest,
     publicPaths: ['/health'],
@@ -86,13 +97,17 @@ export function createRestHeadend(options: HeadendOptions): Headend {
       owner: requestPrincipal(c).id,
       ...(body.conversationId === undefined ? {} : { conversationId: body.conversationId }),
     };
-    return answerRun(c, admitted.ticket, respondRest, (onEvent) =>
-      agent.run(body.prompt, onEvent === undefined ? runOptions : { ...runOptions, onEvent }),
+    return answerRun(
+      c,
+      admitted.ticket,
+      respondRest,
+      (onEvent) => agent.run(body.prompt, onEvent === undefined ? runOptions : { ...runOptions, onEvent }),
+      stream,
     );
   });
 
-  installSessionRoutes(app, { catalog: options.catalog, admission, headendId, respond: respondRest });
-  installUiChatRoute(app, { catalog: options.catalog, admission, headendId, respond: respondRest });
+  installSessionRoutes(app, { catalog: options.catalog, admission, headendId, respond: respondRest, stream });
+  installUiChatRoute(app, { catalog: options.catalog, admission, headendId, respond: respondRest, stream });
 
   return { kind: 'rest', app, admission, authRequired: tokens !== undefined };
 }

@@ -4,10 +4,21 @@ import type { FinalReport } from './final-report.js';
 import type { LogEntry } from './log-entry.js';
 import type { SessionNode } from './op-tree.js';
 import type { ProgressEvent } from './progress.js';
+import type { SessionSnapshot } from './session-snapshot.js';
 
 /** Everything a running session says, in one union. Payloads are shared, never deep-copied: treat them as read-only. */
 export type AgentEvent =
+  /** The report's text: streamed as it is written (source `stream`) or sent once committed (`finalize`). */
   | { type: 'output'; text: string }
+  /**
+   * Text the model wrote outside the report: beside its tool calls, around the report tag, a
+   * plain answer the session retried. Never part of the report, so a consumer that shows both
+   * this and `output` shows each piece once; text adopted as the report goes out as `output`
+   * only. Streamed as it arrives (source `stream`), except where it may still become the
+   * report (a final turn): then sent whole once the answer is judged (source `finalize`).
+   * Whitespace-only text at the end of an answer is not sent; nothing of it is ever retracted.
+   */
+  | { type: 'assistant_text'; text: string }
   /**
    * The `output` text this session streamed (source `stream`) since its last `turn_started`
    * will not become the report: the attempt was rejected or failed, and the session retries or
@@ -39,6 +50,12 @@ export type AgentEvent =
   | { type: 'log'; entry: LogEntry }
   | { type: 'accounting'; entry: AccountingEntry }
   | { type: 'op_tree'; tree: SessionNode }
+  /**
+   * A snapshot the session took (seed 002's `snapshot` event): at each turn boundary and at
+   * the end when it checkpoints (`onCheckpoint` gets the same object), and when it pauses for
+   * approval (the result's `snapshot`). A session that does neither takes none.
+   */
+  | { type: 'snapshot'; payload: SessionSnapshot }
   /** An answer came from a cache instead of a model or a tool (see `CacheHit`). */
   | { type: 'cache_hit'; hit: CacheHit };
 
@@ -68,7 +85,7 @@ export interface AgentEventMeta {
   isMaster: boolean;
   /** Authoritative only for `final_report` events. */
   isFinal: boolean;
-  /** For `output`/`thinking`: streamed as it arrived, replayed, or emitted once at the end. */
+  /** For `output`/`assistant_text`/`thinking`: streamed as it arrived, replayed, or emitted once at the end. */
   source?: 'stream' | 'replay' | 'finalize';
   sessionId: string;
   /** Dotted agent path from the root session. */

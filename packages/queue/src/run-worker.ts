@@ -190,7 +190,8 @@ class QueueRunWorker implements RunWorker {
       return await runJobSession(served.agent, data, entry.sessionId, at.snapshot, {
         signal: entry.controller.signal,
         onEvent: (event, meta) => {
-          if (!entry.handedBack) at.writer.write({ kind: 'event', event, meta });
+          // A snapshot is in the session store already; in the stream it would repeat the conversation each turn.
+          if (!entry.handedBack && event.type !== 'snapshot') at.writer.write({ kind: 'event', event, meta });
         },
       });
     } finally {

@@ -7,7 +7,7 @@ export type CheckpointListener = (snapshot: SessionSnapshot) => void | Promise<v
 
 /**
  * Hands a snapshot to the listener at every turn boundary, when the session pauses and when it
- * ends. A listener that fails is logged (`agent:checkpoint`) and the session goes on: losing a
+ * ends, and sends it as a `snapshot` event first (the same object). A listener that fails is logged (`agent:checkpoint`) and the session goes on: losing a
  * checkpoint costs a resume point, not the run. A pause reports it in the result instead.
  */
 export class Checkpointer {
@@ -55,8 +55,10 @@ export class Checkpointer {
   }
 
   private async send(snapshot: SessionSnapshot, status: SessionSnapshotStatus): Promise<boolean> {
+    const complete = await this.withToolOutputs(snapshot);
+    this.parts.recorder.emit({ type: 'snapshot', payload: complete });
     try {
-      await this.listener(await this.withToolOutputs(snapshot));
+      await this.listener(complete);
       this.lastError = undefined;
       return true;
     } catch (error) {

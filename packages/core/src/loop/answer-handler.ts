@@ -29,7 +29,7 @@ import { childrenPause } from './paused-children.js';
 import { type Adoption, adoptFinalReport } from './report-adoption.js';
 import { reportCharactersIn } from './report-size.js';
 import type { SessionState } from './session-state.js';
-import { retractStreamed } from './slot-reader.js';
+import { retractStreamed, sendHeldOutside } from './slot-reader.js';
 import { ABORTED, type TurnEnd } from './turn-end.js';
 
 /** What the handler uses of the turn loop's options (declared here, so the two files form no cycle). */
@@ -83,6 +83,9 @@ export class AnswerHandler {
       maxOutputTokens: o.sampling.maxOutputTokens,
       reportBack: o.reportBack,
     });
+    // Held outside text (it might have been the report) goes out now, unless it is the report.
+    if (adoption.kind !== 'committed' || adoption.source !== 'text')
+      sendHeldOutside(o.recorder, outcome.slot);
     if (adoption.kind === 'committed') return this.commit(adoption, outcome, assistant, turnNode, isFinal);
     if (adoption.kind === 'invalid') return this.reject(adoption, outcome, assistant);
     if (outcome.toolCalls.length > 0 && !isFinal) {

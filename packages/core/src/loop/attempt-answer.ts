@@ -12,7 +12,8 @@ import { type SlotOutcome, SlotReader } from './slot-reader.js';
 
 /**
  * What one streamed answer collects, event by event: the text through the FINAL-slot reader (a
- * text-format report's content goes out as `output` events while it arrives), reasoning (as
+ * text-format report's content goes out as `output` events while it arrives, the rest as
+ * `assistant_text`), reasoning (as
  * `thinking` events), tool calls, usage and how the answer stopped.
  */
 export class AttemptAnswer {
@@ -35,8 +36,10 @@ export class AttemptAnswer {
     expected: ExpectedOutput,
     /** Says a provider's notice in the attempt's log. */
     private readonly notices: { logNotice(message: string): void },
+    /** The text may become the report (a final turn): outside text is held, not streamed. */
+    holdOutside: boolean,
   ) {
-    this.reader = new SlotReader(nonce, recorder, expected);
+    this.reader = new SlotReader(nonce, recorder, expected, holdOutside);
   }
 
   /** Takes one stream event (an arrow property: the drain calls it for every event). */

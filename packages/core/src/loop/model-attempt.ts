@@ -56,7 +56,8 @@ export interface AttemptContext {
 
 /**
  * One call to one target: streams the answer through the FINAL-slot reader (the content of a
- * text-format report goes out as `output` events while it arrives, reasoning as `thinking`),
+ * text-format report goes out as `output` events while it arrives, text outside it as
+ * `assistant_text`, reasoning as `thinking`),
  * collects tool calls, and records the LLM accounting entry whatever happens. An answer that
  * breaks off retracts the report text it streamed (`output_retracted`). Never throws.
  */
@@ -66,6 +67,8 @@ export async function runModelAttempt(
   context: AttemptContext,
   turnNode: OpNode,
   attempt: number,
+  /** The answer's text may become the report (a final turn): its outside text is held. */
+  holdOutside: boolean,
 ): Promise<AttemptOutcome> {
   const { client } = target;
   const scope = new AttemptScope(target, context, turnNode, attempt);
@@ -86,7 +89,7 @@ export async function runModelAttempt(
   }, context.timeoutMs + 1_000);
   const onSessionAbort = () => drain.stop(context.cancel.signal.reason);
   context.cancel.add(onSessionAbort);
-  const answer = new AttemptAnswer(context.nonce, context.recorder, context.expected, scope);
+  const answer = new AttemptAnswer(context.nonce, context.recorder, context.expected, scope, holdOutside);
   scope.log(
     'VRB',
     'request',

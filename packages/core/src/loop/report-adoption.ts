@@ -64,6 +64,15 @@ export function adoptFinalReport(
   return other.kind === 'committed' ? other : back;
 }
 
+/**
+ * Whether an answer's plain text may be adopted as its report. The slot reader holds such an
+ * answer's outside text instead of streaming it as `assistant_text`, so adopted text goes out
+ * once, as the report: keep the two on this one rule.
+ */
+export function textMayBeReport(isFinalTurn: boolean): boolean {
+  return isFinalTurn;
+}
+
 /** A `report_back` call: its arguments are the JSON payload, validated like a native report's. */
 function fromReportBack(call: ToolCall, expected: ExpectedOutput): Adoption {
   const payload = call.rawArguments ?? '';
@@ -88,7 +97,7 @@ function adoptDeclared(
   const nativeCall = attempt.toolCalls.find((call) => isFinalReportName(call.name));
   if (nativeCall !== undefined) return fromNativeCall(nativeCall, expected);
   const text = attempt.slot.outsideText.trim();
-  if (options.isFinalTurn && text.length > 0) {
+  if (textMayBeReport(options.isFinalTurn) && text.length > 0) {
     return fromProcessor(
       processFinalReport({ source: 'xml', attributes: {}, payload: text }, expected, {
         origin: 'adopted-text',

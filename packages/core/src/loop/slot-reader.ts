@@ -27,6 +27,11 @@ export interface SlotOutcome {
   streamedContent: boolean;
   /** How many characters of report content went out as `output` events (what a retraction takes back). */
   streamedChars: number;
+  /**
+   * The outside text was held, not streamed (it may be the report): the answer's handler sends
+   * it as `assistant_text` once it knows it is not.
+   */
+  outsideHeld: boolean;
   /** The parser's own result, for `judgeUnclosed`. */
   raw: FinalSlotResult;
 }
@@ -37,19 +42,25 @@ export interface SlotOutcome {
  * with a valid status and raw encoding streams to `output` events as it arrives (source
  * `stream`); anything else (an invalid status, base64, `json`, `slack-block-kit`,
  * `sub-agent`) is held, and goes out only once committed (source `finalize`). Everything
- * else is kept for fallbacks. The parser hands each event to this reader as it completes (its
- * sink): no array nor event object per streamed chunk.
+ * else is kept for fallbacks. Text outside the report streams as `assistant_text`, unless
+ * `holdOutside` (it may become the report). The parser hands each event to this reader as it
+ * completes (its sink): no array nor event object per streamed chunk.
  */
 export class SlotReader implements SlotSink {
   private readonly parser: FinalSlotParser;
   private live = false;
   private streamedChars = 0;
+  /** Outside text that is only whitespace so far: sent before the next text, dropped at the end. */
+  private pendingSpace = '';
+  private readonly streamOutside: boolean;
 
   constructor(
     nonce: string,
     private readonly recorder: SessionRecorder,
     private readonly expected: ExpectedOutput,
+    private readonly holdOutside: boolean,
   ) {
+    this.streamOutside = !holdOutside && recorder.hasListener;
     this.parser = new FinalSlotParser({ nonce, sink: this });
   }
 
@@ -74,6 +85,7 @@ export class SlotReader implements SlotSink {
       fullText: result.text,
       streamedContent: this.streamedChars > 0,
       streamedChars: this.streamedChars,
+      outsideHeld: this.holdOutside,
       raw: result,
     };
   }
@@ -92,13 +104,34 @@ export class SlotReader implements SlotSink {
       this.recorder.emit({ type: 'output', text }, 'stream');
     } else if (type === 'think' && text.length > 0) {
       this.recorder.emit({ type: 'thinking', text }, 'stream');
+    } else if (type === 'outside' && this.streamOutside) {
+      this.sendOutside(text);
     }
+  }
+
+  /** Outside text as it completes; whitespace waits for text after it (none around the report tag). */
+  private sendOutside(text: string): void {
+    if (!NOT_SPACE.test(text)) {
+      this.pendingSpace += text;
+      return;
+    }
+    const whole = this.pendingSpace.length === 0 ? text : this.pendingSpace + text;
+    this.pendingSpace = '';
+    this.recorder.emit({ type: 'assistant_text', text: whole }, 'stream');
   }
 
   /** The parser's other events, as they complete (`SlotSink`): the report's opening tag decides. */
   slotEvent(event: Exclude<SlotEvent, { type: 'think' | 'outside' | 'content' }>): void {
     if (event.type === 'open') this.live = streamsLive(event.attributes, this.expected);
   }
+}
+
+const NOT_SPACE = /\S/;
+
+/** Sends an answer's held outside text (not the report) whole; nothing when it is only whitespace. */
+export function sendHeldOutside(recorder: SessionRecorder, slot: SlotOutcome): void {
+  if (!slot.outsideHeld || !NOT_SPACE.test(slot.outsideText)) return;
+  recorder.emit({ type: 'assistant_text', text: slot.outsideText.trimEnd() }, 'finalize');
 }
 
 /**

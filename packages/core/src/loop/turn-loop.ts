@@ -21,6 +21,7 @@ import { AnswerHandler } from './answer-handler.js';
 import { warnPlainTextRetry, warnProgressPairing } from './answer-warnings.js';
 import { classifyModelError } from './error-policy.js';
 import { type AttemptContext, runModelAttempt } from './model-attempt.js';
+import { textMayBeReport } from './report-adoption.js';
 import type { RetryBackoffSettings } from './retry-delay.js';
 import type { SamplingOptions } from './sampling.js';
 import type { SessionCancel } from './session-cancel.js';
@@ -244,7 +245,14 @@ export class TurnLoop {
       const tools = isFinal ? o.finalTools : o.tools();
       const notice = this.renderNotice(target, tools, isFinal, attemptNo);
       const request = turnRequest(o.state.conversation, notice, tools, o.sampling);
-      const outcome = await runModelAttempt(target, request, this.attempts, turnNode, attemptNo);
+      const outcome = await runModelAttempt(
+        target,
+        request,
+        this.attempts,
+        turnNode,
+        attemptNo,
+        textMayBeReport(isFinal),
+      );
       if (!outcome.ok) {
         retrySlugs = [outcome.error.kind];
         const next = await this.afterModelError(target, outcome.error, failures + 1);

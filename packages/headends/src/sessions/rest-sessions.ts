@@ -4,7 +4,7 @@ import { admit } from '../admit.js';
 import type { AgentCatalog } from '../agent-catalog.js';
 import { type ErrorResponder, httpError, readJsonObject } from '../http-guards.js';
 import { requestPrincipal, sessionOwner } from '../principal.js';
-import { answerRun } from '../rest-answer.js';
+import { answerRun, type RestStreamOptions } from '../rest-answer.js';
 import { checkDecisions } from './decisions.js';
 import { claimSession, findSession } from './find-session.js';
 import { sessionView } from './session-view.js';
@@ -14,6 +14,8 @@ interface SessionRouteOptions {
   admission: Admission;
   headendId: string;
   respond: ErrorResponder;
+  /** What a resumed session's SSE stream forwards (`RestHeadendOptions.assistantText`). */
+  stream: RestStreamOptions;
 }
 
 /**
@@ -81,14 +83,20 @@ async function decideSession(c: Context, options: SessionRouteOptions): Promise<
     ...(owner === undefined ? {} : { owner }),
   };
   // answerRun always calls the start (at once, or as the SSE stream opens): it ends the claim.
-  return answerRun(c, admitted.ticket, respond, async (onEvent) => {
-    try {
-      return await agent.sessions!.resume(
-        sessionId,
-        onEvent === undefined ? resumeOptions : { ...resumeOptions, onEvent },
-      );
-    } finally {
-      claim.release();
-    }
-  });
+  return answerRun(
+    c,
+    admitted.ticket,
+    respond,
+    async (onEvent) => {
+      try {
+        return await agent.sessions!.resume(
+          sessionId,
+          onEvent === undefined ? resumeOptions : { ...resumeOptions, onEvent },
+        );
+      } finally {
+        claim.release();
+      }
+    },
+    options.stream,
+  );
 }

@@ -6,6 +6,7 @@ import { admit, writeQueue } from '../admit.js';
 import type { AgentCatalog, ServedAgent } from '../agent-catalog.js';
 import { type ErrorResponder, httpError, readJsonObject } from '../http-guards.js';
 import { requestPrincipal } from '../principal.js';
+import type { RestStreamOptions } from '../rest-answer.js';
 import { streamEvents } from '../sse-stream.js';
 import { requestTraceparent } from '../trace-context.js';
 import { answerText, failureMessage, inputRejection } from '../usage.js';
@@ -20,6 +21,8 @@ interface UiChatRouteOptions {
   admission: Admission;
   headendId: string;
   respond: ErrorResponder;
+  /** `assistantText`: the model's text outside the report as marked text parts. */
+  stream: RestStreamOptions;
 }
 
 type AgentPick = ServedAgent | { kind: 'bad_request' | 'not_found'; message: string };
@@ -68,7 +71,7 @@ export function installUiChatRoute(app: Hono, options: UiChatRouteOptions): void
         const send = (chunks: readonly UIMessageChunk[]) => {
           for (const chunk of chunks) writes.push(JSON.stringify(chunk));
         };
-        const mapper = new UiChunks(`msg-${randomUUID()}`);
+        const mapper = new UiChunks(`msg-${randomUUID()}`, options.stream.assistantText === true);
         send(mapper.start());
         let withdrawn: string | undefined;
         const result = await agent.run(

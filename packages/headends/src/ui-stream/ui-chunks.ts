@@ -22,6 +22,12 @@ export interface UiEventOutcome {
   withdrawn?: string;
 }
 
+/** An open part: the report's text, reasoning, or the model's text outside the report. */
+type PartKind = 'text' | 'reasoning' | 'notes';
+
+/** What marks a text part as the model's text outside the report (`providerMetadata`). */
+const NOTES = { agent: { assistantText: true } };
+
 type ToolProgress = Extract<ProgressEvent, { type: 'tool_started' | 'tool_finished' | 'tool_progress' }>;
 
 /**
@@ -32,13 +38,17 @@ type ToolProgress = Extract<ProgressEvent, { type: 'tool_started' | 'tool_finish
  */
 export class UiChunks {
   private readonly deltas = new ReportDeltas();
-  private open: { kind: 'text' | 'reasoning'; id: string } | undefined;
+  private open: { kind: PartKind; id: string } | undefined;
   private blocks = 0;
   private inStep = false;
   /** Reports of sub-agent sessions by agent path, for their tool part's output. */
   private readonly childReports = new Map<string, string>();
 
-  constructor(private readonly messageId: string) {}
+  /** `assistantText`: the master's text outside the report goes out as text parts of its own. */
+  constructor(
+    private readonly messageId: string,
+    private readonly assistantText = false,
+  ) {}
 
   start(): UIMessageChunk[] {
     return [{ type: 'start', messageId: this.messageId }];
@@ -73,6 +83,10 @@ export class UiChunks {
         this.close(chunks);
         chunks.push(this.toolChunk(progress));
       }
+      return { chunks };
+    }
+    if (event.type === 'assistant_text') {
+      if (this.assistantText && meta.isMaster) this.write('notes', event.text, chunks);
       return { chunks };
     }
     const delta = this.deltas.onEvent(event, meta);
@@ -115,19 +129,23 @@ export class UiChunks {
     this.inStep = false;
   }
 
-  private write(kind: 'text' | 'reasoning', delta: string, chunks: UIMessageChunk[]): void {
+  private write(kind: PartKind, delta: string, chunks: UIMessageChunk[]): void {
+    const type = kind === 'notes' ? 'text' : kind;
     if (this.open?.kind !== kind) {
       this.close(chunks);
       this.blocks += 1;
       this.open = { kind, id: `${kind}-${this.blocks}` };
-      chunks.push({ type: `${kind}-start`, id: this.open.id });
+      // The model's notes are text parts of their own, marked: never merged into the report's.
+      if (kind === 'notes') chunks.push({ type: 'text-start', id: this.open.id, providerMetadata: NOTES });
+      else chunks.push({ type: `${type}-start`, id: this.open.id });
     }
-    chunks.push({ type: `${kind}-delta`, id: this.open.id, delta });
+    chunks.push({ type: `${type}-delta`, id: this.open.id, delta });
   }
 
   private close(chunks: UIMessageChunk[]): void {
     if (this.open === undefined) return;
-    chunks.push({ type: `${this.open.kind}-end`, id: this.open.id });
+    const type = this.open.kind === 'notes' ? 'text' : this.open.kind;
+    chunks.push({ type: `${type}-end`, id: this.open.id });
     this.open = undefined;
   }
 
