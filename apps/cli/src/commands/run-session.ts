@@ -70,7 +70,8 @@ export async function runSession(params: RunSessionParams): Promise<CliExitCode>
   const errCaps = terminalCaps(io.stderr, io.env);
   const progress = openProgress(io, display, params.run.maxTurns);
   const accounting = await openAccounting(params, progress.printErr);
-  const onEvent = terminalEvents(progress, params.run, display, accounting);
+  const events = terminalEvents(progress, params.run, display, accounting);
+  const onEvent = events.onEvent;
   const interrupts = watchInterrupts(progress, ABORT_GRACE_MS);
   const options = runOptions(params, { onEvent, interrupts, progress, approvesOnTerminal: errCaps.isTty });
 
@@ -91,6 +92,7 @@ export async function runSession(params: RunSessionParams): Promise<CliExitCode>
             ...(resume.agentFile === undefined ? {} : { agentFile: resume.agentFile }),
           });
   } finally {
+    events.finish();
     progress.status?.stop();
     progress.lines?.finish();
     interrupts.remove();

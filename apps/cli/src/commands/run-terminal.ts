@@ -2,6 +2,7 @@ import { AgentError, type AgentEvent, type AgentEventMeta } from '@agent/protoco
 import { signalExitCode } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 import type { AccountingFile } from '../output/accounting-file.js';
+import { AssistantTextLog } from '../output/assistant-text-log.js';
 import { formatCompactLog, showsWithoutVerbose } from '../output/compact-log.js';
 import { formatLogEntry } from '../output/logfmt.js';
 import { ProgressLines } from '../output/progress-lines.js';
@@ -53,8 +54,15 @@ export function openProgress(io: CliIo, display: RunDisplay, maxTurns: number | 
   return { status, lines, printErr };
 }
 
+/** The run's event listener, and what prints the text still held when the run ends. */
+export interface TerminalEvents {
+  onEvent: (event: AgentEvent, meta: AgentEventMeta) => void;
+  finish: () => void;
+}
+
 /**
- * The run's events on the terminal: the progress display, log lines (logfmt with --verbose, and
+ * The run's events on the terminal: the progress display, what the model says outside its
+ * report (with --verbose), log lines (logfmt with --verbose, and
  * TRC ones with --trace-*; otherwise warnings and errors, compactly) and the accounting file.
  */
 export function terminalEvents(
@@ -62,13 +70,15 @@ export function terminalEvents(
   run: Pick<ParsedRunOptions, 'traceLlm' | 'traceMcp'>,
   display: RunDisplay,
   accounting: AccountingFile | undefined,
-): (event: AgentEvent, meta: AgentEventMeta) => void {
+): TerminalEvents {
   const { status, lines, printErr } = progress;
   const asLogfmt = (severity: string) =>
     display.verbose || (severity === 'TRC' && (run.traceLlm || run.traceMcp));
-  return (event, meta) => {
+  const said = display.verbose ? new AssistantTextLog(printErr) : undefined;
+  const onEvent = (event: AgentEvent, meta: AgentEventMeta) => {
     status?.onEvent(event, meta);
     lines?.onEvent(event, meta);
+    said?.onEvent(event, meta);
     if (event.type === 'log') {
       const entry =
         event.entry.agentPath === undefined ? { ...event.entry, agentPath: meta.agentPath } : event.entry;
@@ -78,6 +88,7 @@ export function terminalEvents(
       accounting?.append(event.entry, meta.agentPath);
     }
   };
+  return { onEvent, finish: () => said?.close() };
 }
 
 /** The run's two signals and the interrupt that arrived, if any. */

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import {
   agentFile,
   CLI_BIN,
+  handWrittenSlot,
   isolatedEnv,
   removeWorkspaces,
   report,
@@ -110,6 +111,25 @@ describe('agent run: input and options', () => {
     for (const line of lines) expect(line).toMatch(/^ts=\S+ sev=(VRB|WRN|ERR|TRC|THK|FIN) type=(llm|tool) /);
     expect(result.stderr).toMatch(/remote=test:scripted-model /);
     expect(result.stderr).toContain('remote=agent:EXIT-FINAL-ANSWER');
+  });
+
+  it('shows what the model says outside its report on stderr with --verbose, never on stdout', async () => {
+    const said: Step = (_request, nonce) => ({
+      text: `Checking the numbers first.\nThey add up.\n${handWrittenSlot(nonce(), 'done', 'success')}`,
+      usage: { inputTokens: 10, outputTokens: 5 },
+    });
+    const { run, file } = await scriptedAgent([said, said]);
+    const verbose = await run(['run', file, 'Go', '--verbose']);
+    expect(verbose.code, verbose.stderr).toBe(0);
+    expect(verbose.stdout).toBe('done\n');
+    const lines = verbose.stderr.split('\n').filter((line) => line.startsWith('type=assistant_text'));
+    expect(lines).toEqual([
+      'type=assistant_text agent=ask msg="Checking the numbers first."',
+      'type=assistant_text agent=ask msg="They add up."',
+    ]);
+    const quiet = await run(['run', file, 'Go']);
+    expect(quiet.stdout).toBe('done\n');
+    expect(quiet.stderr).not.toContain('Checking the numbers');
   });
 
   it('prints the whole AgentResult with --json', async () => {
