@@ -118,6 +118,8 @@ export function agentProblems(config: AgentConfig): ConfigError[] {
     problems.push(problem('output.statusOptional', statusOptional, 'true or false'));
   if (config.reportBack !== undefined && typeof config.reportBack !== 'boolean')
     problems.push(problem('reportBack', config.reportBack, 'a boolean'));
+  if (config.answerFromLastMessage !== undefined && typeof config.answerFromLastMessage !== 'boolean')
+    problems.push(problem('answerFromLastMessage', config.answerFromLastMessage, 'a boolean'));
   const internal = internalToolsProblem(config.internalTools);
   if (internal !== undefined) problems.push(problem('internalTools', config.internalTools, internal));
   for (const key of POSITIVE_INTEGER_KEYS) {

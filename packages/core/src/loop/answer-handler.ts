@@ -45,6 +45,8 @@ export interface AnswerHandlerOptions {
   signal: AbortSignal;
   /** The session offers `report_back` (seed 004). */
   reportBack: boolean;
+  /** A sub-agent: an answer with no tool call and no report is its answer (seed 004, decision 4). */
+  answerFromLastMessage: boolean;
   /** Set when some tool needs approval. */
   approvals?: ApprovalGate;
 }
@@ -82,6 +84,7 @@ export class AnswerHandler {
       isFinalTurn: isFinal,
       maxOutputTokens: o.sampling.maxOutputTokens,
       reportBack: o.reportBack,
+      answerFromLastMessage: o.answerFromLastMessage,
     });
     if (adoption.kind === 'committed') return this.commit(adoption, outcome, assistant, turnNode, isFinal);
     if (adoption.kind === 'invalid') return this.reject(adoption, outcome, assistant);

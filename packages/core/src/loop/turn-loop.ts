@@ -47,6 +47,8 @@ export interface TurnLoopOptions {
   finalTools: readonly ToolDefinition[];
   /** The session offers `report_back` (seed 004). */
   reportBack: boolean;
+  /** A sub-agent: an answer with no tool call and no report is its answer (seed 004, decision 4). */
+  answerFromLastMessage: boolean;
   expected: ExpectedOutput;
   nonce: string;
   /** The session's XML-NEXT notices, rendered and counted. */
