@@ -6,16 +6,12 @@ import { retryBackoffProblems } from './loop/retry-delay.js';
 import { internalToolsProblem } from './tools/internal-tool-choice.js';
 import { isTool } from './tools/tool.js';
 
-/** Keys of the config before 0.2, and what replaced them: named in the error, never silently ignored. */
+/**
+ * Keys of the config before 0.2, and what replaced them: named in the error, never silently
+ * ignored. Seed 002's own names (`targets`, `systemPrompt`, ...) are accepted instead
+ * (`seed-config.ts`).
+ */
 const RENAMED: Record<string, string> = {
-  targets: 'model (one) or models (a fallback list)',
-  systemPrompt: 'instructions',
-  userPrompt: 'prompt (or run(agent, prompt))',
-  conversationHistory: 'history (or run(agent, { prompt, history }))',
-  expectedOutput: 'output',
-  callbacks: 'onEvent',
-  llmTimeout: 'llmTimeoutMs',
-  toolTimeout: 'toolTimeoutMs',
   agentName: 'name',
   nonce: 'internal.nonce',
   now: 'internal.now',
@@ -118,6 +114,8 @@ export function agentProblems(config: AgentConfig): ConfigError[] {
     problems.push(problem('output.statusOptional', statusOptional, 'true or false'));
   if (config.reportBack !== undefined && typeof config.reportBack !== 'boolean')
     problems.push(problem('reportBack', config.reportBack, 'a boolean'));
+  if (config.answerFromLastMessage !== undefined && typeof config.answerFromLastMessage !== 'boolean')
+    problems.push(problem('answerFromLastMessage', config.answerFromLastMessage, 'a boolean'));
   const internal = internalToolsProblem(config.internalTools);
   if (internal !== undefined) problems.push(problem('internalTools', config.internalTools, internal));
   for (const key of POSITIVE_INTEGER_KEYS) {

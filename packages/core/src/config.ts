@@ -68,6 +68,14 @@ export interface AgentConfig {
    * accepted; when one answer carries both, `report_back` wins. Default false.
    */
   reportBack?: boolean;
+  /**
+   * A sub-agent's session (seed 004, decision 4: its result is `report_back`, else its last
+   * assistant message): an answer with no tool call and no report is its answer, adopted on that
+   * turn instead of being retried. For `json` with a schema, text that is JSON meeting it is the
+   * report; other text is still the report (status `partial`, the reasons in `rejection`), so
+   * the caller reads it instead of a failure. Default false (a top-level agent is told to report).
+   */
+  answerFromLastMessage?: boolean;
   /** Name of this agent in logs and the op tree (default `main`). */
   name?: string;
   /** Turns before the final turn is forced (default 10). */

@@ -74,6 +74,7 @@ export function wireTurnLoop(w: LoopWiring): TurnLoop {
     tools,
     finalTools,
     reportBack: reportBack !== undefined,
+    answerFromLastMessage: config.answerFromLastMessage === true,
     expected: w.expected,
     nonce: w.nonce,
     notices: w.notices,

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   type AgentResult,
   BATCH_TOOL,
+  ConfigError,
   type ConversationMessage,
   DEFAULT_MAX_RETRIES,
   DEFAULT_MAX_TURNS,
@@ -34,6 +35,7 @@ import type { TurnLoop } from './loop/turn-loop.js';
 import { TurnNotices } from './loop/turn-notice.js';
 import { OpTreeBuilder } from './observe/op-tree.js';
 import { SessionRecorder } from './observe/recorder.js';
+import { fromSeedNames, type SeedConfig } from './seed-config.js';
 import { type CheckedSession, checkSession } from './session-check.js';
 import { finishSession, type SessionEnding } from './session-finish.js';
 import { initialConversation, modelTargets, toolProviders } from './session-inputs.js';
@@ -56,7 +58,9 @@ const RESERVED_TOOLS = new Set([
   TOOL_OUTPUT_TOOL,
 ]);
 
-export function createAgentSession(config: AgentSessionConfig): AgentSession {
+export function createAgentSession(input: AgentSessionConfig): AgentSession {
+  const seed = fromSeedNames(input);
+  const { config } = seed;
   const resumedId = isRecord(config.resumeFrom) ? config.resumeFrom.sessionId : undefined;
   const sessionId = typeof resumedId === 'string' ? resumedId : (config.sessionId ?? newSessionId());
   const cancel = new SessionCancel();
@@ -69,7 +73,7 @@ export function createAgentSession(config: AgentSessionConfig): AgentSession {
   return {
     sessionId,
     run() {
-      running ??= runSession(config, sessionId, cancel, state, onExternalAbort);
+      running ??= runSession(seed, sessionId, cancel, state, onExternalAbort);
       return running;
     },
     stop(reason) {
@@ -99,13 +103,14 @@ export function runAgent(config: AgentSessionConfig): Promise<AgentResult> {
  * in a `.finally` on this promise, which cost a promise, a reaction and three closures more.
  */
 async function runSession(
-  config: AgentSessionConfig,
+  seed: SeedConfig,
   sessionId: string,
   cancel: SessionCancel,
   state: SessionState,
   onExternalAbort: () => void,
 ): Promise<AgentResult> {
   const { signal } = cancel;
+  const { config } = seed;
   const now = config.internal?.now ?? Date.now;
   const agentName = config.name ?? 'main';
   const agentPath =
@@ -131,11 +136,18 @@ async function runSession(
     pausedSnapshot: undefined,
   };
   const run: SessionRun = { config, sessionId, agentName, agentPath, signal, cancel, end };
+  logSeedNames(seed, recorder);
   try {
     try {
+      if (seed.problems.length > 0)
+        configurationFailed(
+          end,
+          ConfigError.of(seed.problems, 'invalid session configuration').message,
+          false,
+        );
       // The loop's promise is awaited here, not returned up through the setup's async frames:
       // each level that returns a promise resolves its own through one more job and reaction.
-      const loop = await runChecked(run);
+      const loop = seed.problems.length > 0 ? undefined : await runChecked(run);
       if (loop !== undefined) {
         await loop.turns;
         keepPausedSnapshot(end, loop.parts);
@@ -270,6 +282,18 @@ function configurationFailed(end: SessionEnding, error: string, inputRejected: b
   end.state.error = error;
   end.inputRejected = inputRejected;
   return undefined;
+}
+
+/** Seed 002's key names the session took, said once at VRB (they are accepted, not wrong). */
+function logSeedNames(seed: SeedConfig, recorder: SessionRecorder): void {
+  if (seed.mapped.length === 0) return;
+  recorder.log({
+    severity: 'VRB',
+    direction: 'request',
+    type: 'llm',
+    remoteIdentifier: 'agent:config',
+    message: `seed 002 config names: ${seed.mapped.join('; ')}`,
+  });
 }
 
 function logRegistryWarnings(registry: ToolRegistry, recorder: SessionRecorder): void {

@@ -52,6 +52,8 @@ export interface SessionRequest {
   expectedOutput: ExpectedOutput;
   /** Offer the child the native `report_back` tool (seed 004). */
   reportBack?: boolean;
+  /** A sub-agent called as a tool: its answer without a report is its result (seed 004, decision 4). */
+  answerFromLastMessage?: boolean;
   /** 0 for the top agent. */
   depth: number;
   parentAgentPath?: string;

@@ -136,6 +136,7 @@ export function buildSessionConfig(
     ...(request.exchanges === undefined ? {} : { exchanges: request.exchanges }),
     output: request.expectedOutput,
     ...(request.reportBack === true ? { reportBack: true } : {}),
+    ...(request.answerFromLastMessage === true ? { answerFromLastMessage: true } : {}),
     toolOutput,
     onEvent: request.onEvent ?? scope.listener(isMaster),
     ...(request.signal === undefined ? {} : { signal: request.signal }),

@@ -86,6 +86,7 @@ function subAgentTool(
           prompt: childRequest.prompt,
           expectedOutput: childRequest.expectedOutput,
           reportBack: childRequest.reportBack,
+          answerFromLastMessage: true,
           depth: childRequest.depth,
           parentAgentPath: childRequest.parentAgentPath,
           signal: childRequest.signal,

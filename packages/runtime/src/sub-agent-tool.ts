@@ -1,6 +1,7 @@
 import {
   type AgentResult,
   type ExpectedOutput,
+  type FinalReportRejection,
   type JsonSchema,
   type PausedChild,
   SUB_AGENT_TOOL_PREFIX,
@@ -211,6 +212,12 @@ export class SubAgentToolProvider implements ToolProvider {
   }
 }
 
+/** A child's plain answer that misses its output schema, adopted as it is: the text and what was wrong. */
+function offFormatAnswer(rejection: FinalReportRejection, body: string): string {
+  const why = [rejection.reason, ...rejection.diagnostics].join('; ');
+  return `[the sub-agent answered in text that does not meet the output schema: ${why}]\n${body}`;
+}
+
 /** What the model reads when the child refused the call before its first model call. */
 function refusal(child: AgentDefinition, why: string): string {
   return `sub-agent ${child.toolName} refused the call before any model call: ${why}`;
@@ -250,7 +257,11 @@ function toolResult(child: AgentDefinition, result: AgentResult): ToolResult {
   }
   const body = reportBody(report);
   const text =
-    report.status === 'success' ? body : `[the sub-agent reported status ${report.status}]\n${body}`;
+    report.rejection !== undefined
+      ? offFormatAnswer(report.rejection, body)
+      : report.status === 'success'
+        ? body
+        : `[the sub-agent reported status ${report.status}]\n${body}`;
   return {
     ok: true,
     text,

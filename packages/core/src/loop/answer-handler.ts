@@ -45,6 +45,8 @@ export interface AnswerHandlerOptions {
   signal: AbortSignal;
   /** The session offers `report_back` (seed 004). */
   reportBack: boolean;
+  /** A sub-agent: an answer with no tool call and no report is its answer (seed 004, decision 4). */
+  answerFromLastMessage: boolean;
   /** Set when some tool needs approval. */
   approvals?: ApprovalGate;
 }
@@ -82,6 +84,7 @@ export class AnswerHandler {
       isFinalTurn: isFinal,
       maxOutputTokens: o.sampling.maxOutputTokens,
       reportBack: o.reportBack,
+      answerFromLastMessage: o.answerFromLastMessage,
     });
     // Held outside text (it might have been the report) goes out now, unless it is the report.
     if (adoption.kind !== 'committed' || adoption.source !== 'text')

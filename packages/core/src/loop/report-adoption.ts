@@ -38,6 +38,11 @@ export interface AdoptionOptions {
   maxOutputTokens?: number | undefined;
   /** The session offers `report_back`: a call of it is a report, ahead of all others. */
   reportBack?: boolean;
+  /**
+   * A sub-agent (seed 004, decision 4): an answer with no tool call and no report is adopted as
+   * its text on any turn, and text that misses a json schema is still adopted (see `asAnswer`).
+   */
+  answerFromLastMessage?: boolean;
 }
 
 /**
@@ -65,12 +70,13 @@ export function adoptFinalReport(
 }
 
 /**
- * Whether an answer's plain text may be adopted as its report. The slot reader holds such an
- * answer's outside text instead of streaming it as `assistant_text`, so adopted text goes out
- * once, as the report: keep the two on this one rule.
+ * Whether an answer's plain text may be adopted as its report: on the final turn, and on any
+ * turn of a session that answers with its last message (a sub-agent, `answerFromLastMessage`).
+ * The slot reader holds such an answer's outside text instead of streaming it as
+ * `assistant_text`, so adopted text goes out once, as the report: keep the two on this one rule.
  */
-export function textMayBeReport(isFinalTurn: boolean): boolean {
-  return isFinalTurn;
+export function textMayBeReport(isFinalTurn: boolean, answerFromLastMessage: boolean): boolean {
+  return isFinalTurn || answerFromLastMessage;
 }
 
 /** A `report_back` call: its arguments are the JSON payload, validated like a native report's. */
@@ -97,7 +103,10 @@ function adoptDeclared(
   const nativeCall = attempt.toolCalls.find((call) => isFinalReportName(call.name));
   if (nativeCall !== undefined) return fromNativeCall(nativeCall, expected);
   const text = attempt.slot.outsideText.trim();
-  if (textMayBeReport(options.isFinalTurn) && text.length > 0) {
+  if (text.length === 0) return { kind: 'none' };
+  if (options.answerFromLastMessage === true && attempt.toolCalls.length === 0)
+    return asAnswer(text, expected);
+  if (options.isFinalTurn) {
     return fromProcessor(
       processFinalReport({ source: 'xml', attributes: {}, payload: text }, expected, {
         origin: 'adopted-text',
@@ -108,6 +117,40 @@ function adoptDeclared(
     );
   }
   return { kind: 'none' };
+}
+
+/**
+ * A sub-agent's last assistant message as its result (seed 004, decision 4: "report_back
+ * result > last assistant message"; the seed takes the message as it is). Text that the format
+ * takes (JSON meeting the schema, for `json`) is the report; other text is adopted too, as
+ * `partial` with the reasons in `rejection`, so the parent reads the answer and what was wrong
+ * instead of a tool error after retries.
+ */
+function asAnswer(text: string, expected: ExpectedOutput): Adoption {
+  const processed = processFinalReport({ source: 'xml', attributes: {}, payload: text }, expected, {
+    origin: 'adopted-text',
+  });
+  const adopted = fromProcessor(processed, 'text', false, text);
+  if (adopted.kind !== 'invalid') return adopted;
+  const report: FinalReport = {
+    status: 'partial',
+    format: expected.format,
+    content: text,
+    ts: Date.now(),
+    origin: 'adopted-text',
+    source: 'text',
+    rejection: { slug: adopted.slug, reason: adopted.reason, diagnostics: adopted.diagnostics },
+  };
+  const why = [adopted.reason, ...adopted.diagnostics].join('; ');
+  return {
+    kind: 'committed',
+    report,
+    source: 'text',
+    warnings: [
+      `the sub-agent's answer is adopted as text although it does not meet the ${expected.format} format: ${why}`,
+    ],
+    repairs: [],
+  };
 }
 
 /** The nonce-tagged slot; an unclosed one is judged by why the answer stopped. */

@@ -48,6 +48,8 @@ export interface TurnLoopOptions {
   finalTools: readonly ToolDefinition[];
   /** The session offers `report_back` (seed 004). */
   reportBack: boolean;
+  /** A sub-agent: an answer with no tool call and no report is its answer (seed 004, decision 4). */
+  answerFromLastMessage: boolean;
   expected: ExpectedOutput;
   nonce: string;
   /** The session's XML-NEXT notices, rendered and counted. */
@@ -251,7 +253,7 @@ export class TurnLoop {
         this.attempts,
         turnNode,
         attemptNo,
-        textMayBeReport(isFinal),
+        textMayBeReport(isFinal, o.answerFromLastMessage),
       );
       if (!outcome.ok) {
         retrySlugs = [outcome.error.kind];

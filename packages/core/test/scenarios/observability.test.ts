@@ -275,15 +275,13 @@ describe('configuration', () => {
   test('a key of the old config names its replacement instead of being ignored', async () => {
     const { runAgent } = await import('../../src/index.js');
     const model = scriptedModel([]);
-    const old = { targets: [{ client: model }], userPrompt: 'x', llmTimeout: 5, callbacks: {} };
+    // Seed 002's own names (targets, userPrompt, llmTimeout, callbacks) are accepted
+    // (seed-002-example.test.ts); the keys this project dropped are not.
+    const old = { agentName: 'a', nonce: 'n' };
     const result = await runAgent({ model, prompt: 'x', ...old } as never);
     expect(result.exitCode).toBe('EXIT-CONFIGURATION');
-    expect(result.error).toContain(
-      'targets is no longer a setting: use model (one) or models (a fallback list)',
-    );
-    expect(result.error).toContain('userPrompt is no longer a setting: use prompt');
-    expect(result.error).toContain('llmTimeout is no longer a setting: use llmTimeoutMs');
-    expect(result.error).toContain('callbacks is no longer a setting: use onEvent');
+    expect(result.error).toContain('agentName is no longer a setting: use name');
+    expect(result.error).toContain('nonce is no longer a setting: use internal.nonce');
     expect(model.calls).toBe(0);
   });
 });
