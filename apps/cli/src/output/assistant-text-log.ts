@@ -50,6 +50,12 @@ export class AssistantTextLog {
 
   private printLine(agentPath: string, line: string): void {
     if (line.trim() === '') return;
-    this.print(logfmtLine([['type', 'assistant_text'], ['agent', agentPath], ['msg', line]]));
+    this.print(
+      logfmtLine([
+        ['type', 'assistant_text'],
+        ['agent', agentPath],
+        ['msg', line],
+      ]),
+    );
   }
 }
