@@ -25,6 +25,8 @@ export const CLI_EXIT = {
   internal: 9,
   /** Paused: tool calls wait for a decision; `agent resume <session-id> --approve/--deny` (docs/sessions.md). */
   awaitingApproval: 10,
+  /** Every report attempt missed the output schema: the last one that parsed is printed anyway. */
+  schemaMismatch: 11,
   /** Interrupted by SIGINT (Ctrl-C), even when a report came back: 128 + 2, as shells report it. */
   interrupted: 130,
   /** Terminated by SIGTERM: 128 + 15. */
@@ -44,6 +46,7 @@ export const EXIT_CODE_HELP: Readonly<Record<CliExitCode, string>> = {
   8: 'stopped by a stop or abort marker (not by a signal to the CLI)',
   9: 'internal error (a bug; please report it)',
   10: 'paused: tool calls await approval (agent resume <session-id> --approve/--deny <call-id>)',
+  11: 'the JSON report does not match the output schema: printed anyway, the errors on stderr',
   130: 'interrupted by Ctrl-C (SIGINT), even when a report came back',
   143: 'terminated by SIGTERM',
 };
@@ -63,6 +66,7 @@ export const EXIT_CODE_TABLE: Readonly<Record<ExitCode, CliExitCode>> = {
   'EXIT-NO-LLM-RESPONSE': CLI_EXIT.noReport,
   'EXIT-RETRY-EXHAUSTION': CLI_EXIT.noReport,
   'EXIT-INVALID-FINAL-REPORT': CLI_EXIT.noReport,
+  'EXIT-FINAL-REPORT-SCHEMA-MISMATCH': CLI_EXIT.schemaMismatch,
   'EXIT-AUTH-FAILURE': CLI_EXIT.auth,
   'EXIT-QUOTA-EXCEEDED': CLI_EXIT.quota,
   'EXIT-MODEL-ERROR': CLI_EXIT.configuration,

@@ -26,7 +26,10 @@ export function finishSession(end: SessionEnding): AgentResult {
   const exitCode: ExitCode = state.exitCode ?? 'EXIT-UNCAUGHT-EXCEPTION';
   const committed = state.finalReport;
   if (committed !== undefined) emitCommitted(state, recorder, committed);
-  const finalReport = committed ?? fallbackReport(end);
+  // The schema missed on every attempt: the last parsed one is the session's report (not a success).
+  const mismatched = exitCode === 'EXIT-FINAL-REPORT-SCHEMA-MISMATCH' ? state.lastParsed : undefined;
+  if (mismatched !== undefined) emitCommitted(state, recorder, mismatched);
+  const finalReport = committed ?? mismatched ?? fallbackReport(end);
   const success = committed !== undefined;
   recorder.log({
     severity: success ? 'VRB' : 'ERR',

@@ -1,3 +1,4 @@
+import type { ReportValidationError } from '@agent/protocol';
 import type { ErrorObject } from '@agent/schema';
 import { getAt } from './json-pointer.js';
 
@@ -30,6 +31,24 @@ export function formatAjvErrors(errors: readonly ErrorObject[], value?: unknown)
     }
   }
   return capLines(lines);
+}
+
+/**
+ * AJV errors as `{ instancePath, message }` for a report's `validationErrors`: the first
+ * `MAX_DIAGNOSTICS` distinct ones, each message at most `MAX_DIAGNOSTIC_LENGTH` characters.
+ */
+export function validationErrors(errors: readonly ErrorObject[]): ReportValidationError[] {
+  const kept: ReportValidationError[] = [];
+  const seen = new Set<string>();
+  for (const error of errors) {
+    const entry = { instancePath: error.instancePath, message: shortLine(describe(error)) };
+    const key = `${entry.instancePath}\u0000${entry.message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    kept.push(entry);
+    if (kept.length === MAX_DIAGNOSTICS) break;
+  }
+  return kept;
 }
 
 /** Keeps the first `MAX_DIAGNOSTICS` lines and says how many were left out. */

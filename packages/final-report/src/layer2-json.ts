@@ -1,11 +1,13 @@
-import type { JsonSchema } from '@agent/protocol';
+import type { JsonSchema, ReportValidationError } from '@agent/protocol';
 import { compileSchema, measureJson } from '@agent/schema';
-import { formatAjvErrors, shortLine } from './diagnostics.js';
+import { formatAjvErrors, shortLine, validationErrors } from './diagnostics.js';
 import { MAX_JSON_DEPTH, parseJsonLenient } from './json-lenient.js';
 import { validateWithNestedRepair } from './nested-repair.js';
 import { resolvePayloadText } from './payload-text.js';
 import { truncatedFailure } from './truncation.js';
 import type { FormatResult, ProcessOptions, RawPayload } from './types.js';
+
+type FormatFailure = Extract<FormatResult, { ok: false }>;
 
 /** Without a caller schema a `json` report must still be a JSON object. */
 export const DEFAULT_JSON_SCHEMA: JsonSchema = Object.freeze({ type: 'object' });
@@ -41,6 +43,7 @@ export function processJsonFormat(
       slug: 'final_report_schema_mismatch',
       reason: `content_json does not match the expected schema (${checked.errors.length} problem${checked.errors.length === 1 ? '' : 's'}); fix the fields listed`,
       diagnostics: formatAjvErrors(checked.errors, checked.value),
+      ...keptValue(checked.value, validationErrors(checked.errors)),
     };
   }
   if (typeof checked.value !== 'object' || checked.value === null) {
@@ -60,6 +63,18 @@ export function processJsonFormat(
     content: JSON.stringify(checked.value, null, 2),
     repairs,
     warnings: [],
+  };
+}
+
+/** A parsed object or array that missed the schema, kept beside the failure (never a scalar). */
+function keptValue(value: unknown, errors: ReportValidationError[]): Pick<FormatFailure, 'parsed'> {
+  if (typeof value !== 'object' || value === null) return {};
+  return {
+    parsed: {
+      contentJson: value as Record<string, unknown>,
+      content: JSON.stringify(value, null, 2),
+      errors,
+    },
   };
 }
 

@@ -41,6 +41,7 @@ export function processSlackFormat(payload: RawPayload, options: ProcessOptions)
     }
   }
 
+  const before = repairs.length;
   let messages = normaliseMessages(value, repairs);
   if (messages.length > 0) {
     const problems = slackSchemaProblems(messages);
@@ -62,6 +63,14 @@ export function processSlackFormat(payload: RawPayload, options: ProcessOptions)
       };
     }
     repairs.push('replaced the unusable Slack payload with one section holding its text');
+    // A warning (logged by the session), naming the first thing that was wrong: the user
+    // gets a plain section instead of the layout the model wrote.
+    const why = warnings.length > 0 ? undefined : (repairs[before] ?? 'it holds no Slack messages');
+    if (why !== undefined) {
+      warnings.push(
+        `the Slack payload has no valid Block Kit message (${why}); sent one section holding its text instead`,
+      );
+    }
     messages = [fallbackMessage(recovered)];
   }
   return { ok: true, contentJson: { messages }, content: JSON.stringify(messages), repairs, warnings };

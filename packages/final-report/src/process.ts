@@ -26,8 +26,14 @@ export function processFinalReport(
     if (!extracted.ok) return { ...extracted, warnings: [] };
     wrapper = extracted;
     const result = processFormat(wrapper, expected, options);
-    if (!result.ok) return { ...result, warnings: wrapper.warnings };
     const ts = (options.now ?? Date.now)();
+    if (!result.ok) {
+      const { parsed, ...failure } = result;
+      if (parsed === undefined) return { ...failure, warnings: wrapper.warnings };
+      const report = buildReport(wrapper, parsed, ts, options.origin ?? 'declared');
+      report.validationErrors = parsed.errors;
+      return { ...failure, warnings: wrapper.warnings, parsed: report };
+    }
     return {
       ok: true,
       report: buildReport(wrapper, result, ts, options.origin ?? 'declared'),

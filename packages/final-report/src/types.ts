@@ -1,4 +1,4 @@
-import type { FinalReport, FinalReportOrigin } from '@agent/protocol';
+import type { FinalReport, FinalReportOrigin, ReportValidationError } from '@agent/protocol';
 import type { FinalReportErrorSlug } from './slugs.js';
 
 /** Where a final report came from: the XML final slot, or a native tool call. */
@@ -51,6 +51,11 @@ export interface ProcessFailure {
   /** What to fix, one short line each (e.g. `/items/0/name: must be string`). */
   diagnostics: string[];
   warnings: string[];
+  /**
+   * Only for a JSON payload that parsed but missed the schema: the report it would have been,
+   * with `validationErrors`. Kept by a session so a report the model made is never lost.
+   */
+  parsed?: FinalReport;
 }
 
 export type ProcessResult = ProcessSuccess | ProcessFailure;
@@ -73,4 +78,11 @@ export type FormatResult =
       repairs: string[];
       warnings: string[];
     }
-  | { ok: false; slug: FinalReportErrorSlug; reason: string; diagnostics: string[] };
+  | {
+      ok: false;
+      slug: FinalReportErrorSlug;
+      reason: string;
+      diagnostics: string[];
+      /** A JSON value that parsed but missed the schema, with what is wrong with it. */
+      parsed?: { contentJson: Record<string, unknown>; content: string; errors: ReportValidationError[] };
+    };

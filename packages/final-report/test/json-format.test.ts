@@ -224,6 +224,47 @@ describe('json: diagnostics', () => {
     ]);
   });
 
+  it('a parsed value that misses the schema comes back as the report it would be, with bounded errors', () => {
+    const many = {
+      type: 'object',
+      properties: Object.fromEntries(Array.from({ length: 15 }, (_, i) => [`f${i}`, { type: 'integer' }])),
+    };
+    const payload = JSON.stringify(Object.fromEntries(Array.from({ length: 15 }, (_, i) => [`f${i}`, 'x'])));
+    const failure = expectFailure(
+      processFinalReport(
+        { source: 'xml', attributes: { status: 'partial', format: 'json' }, payload },
+        { format: 'json', schema: many },
+      ),
+      'final_report_schema_mismatch',
+    );
+    expect(failure.parsed?.status).toBe('partial');
+    expect(failure.parsed?.content_json).toEqual(JSON.parse(payload));
+    expect(failure.parsed?.validationErrors).toHaveLength(MAX_DIAGNOSTICS);
+    expect(failure.parsed?.validationErrors?.[0]).toEqual({
+      instancePath: '/f0',
+      message: 'must be integer',
+    });
+  });
+
+  it('a scalar or an unparsable payload keeps no parsed report', () => {
+    const scalar = expectFailure(
+      processFinalReport(
+        { source: 'xml', attributes: { status: 'success' }, payload: '"just a string"' },
+        { format: 'json' },
+      ),
+      'final_report_schema_mismatch',
+    );
+    expect(scalar.parsed).toBeUndefined();
+    const broken = expectFailure(
+      processFinalReport(
+        { source: 'xml', attributes: { status: 'success' }, payload: 'no json' },
+        { format: 'json' },
+      ),
+      'final_report_json_invalid',
+    );
+    expect(broken.parsed).toBeUndefined();
+  });
+
   it('without a schema still requires an object', () => {
     const failure = expectFailure(
       processFinalReport(

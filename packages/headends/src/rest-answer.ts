@@ -4,7 +4,7 @@ import type { SessionTicket } from './admission.js';
 import { writeQueue } from './admit.js';
 import { type ErrorResponder, httpError } from './http-guards.js';
 import { streamEvents } from './sse-stream.js';
-import { inputRejection, usageTotals } from './usage.js';
+import { inputRejection, schemaMismatch, usageTotals } from './usage.js';
 
 /** What a REST run (or resumed session) answers, and what the SSE `result` event carries. */
 export function runResponse(result: AgentResult) {
@@ -25,10 +25,13 @@ export function runResponse(result: AgentResult) {
 /**
  * A failed run is an error, as on every face (500, docs/headends.md); REST keeps its run body
  * (exit code, error, session id, usage) so the client still learns why. A session paused for
- * approval did not fail: 200 with `pendingApprovals`.
+ * approval did not fail: 200 with `pendingApprovals`. A report that missed its schema is the
+ * model's answer: 200 with `success: false`, `EXIT-FINAL-REPORT-SCHEMA-MISMATCH` and the
+ * report's `validationErrors`.
  */
 export function runStatus(result: AgentResult): 200 | 500 {
-  return result.success || result.pendingApprovals !== undefined ? 200 : 500;
+  if (result.success || result.pendingApprovals !== undefined) return 200;
+  return schemaMismatch(result) === undefined ? 500 : 200;
 }
 
 type Start = (onEvent?: (event: AgentEvent, meta: AgentEventMeta) => void) => Promise<AgentResult>;

@@ -1,4 +1,4 @@
-import { type AgentResult, isToolCallEntry } from '@agent/protocol';
+import { type AgentResult, isToolCallEntry, type ReportValidationError } from '@agent/protocol';
 
 /** Totals over a run's accounting (LLM tokens summed over every call, sub-agents included). */
 export interface UsageTotals {
@@ -66,4 +66,20 @@ export function inputRejection(result: AgentResult): string | undefined {
 /** The error text a headend sends when a run ended without a report to answer with. */
 export function failureMessage(result: AgentResult): string {
   return `the agent run failed (${result.exitCode}): ${result.error ?? 'no report'}`;
+}
+
+/**
+ * The validation errors of a report that missed its output schema on every attempt and is
+ * handed back anyway (`EXIT-FINAL-REPORT-SCHEMA-MISMATCH`); undefined for every other result.
+ */
+export function schemaMismatch(
+  result: Pick<AgentResult, 'exitCode' | 'finalReport'>,
+): ReportValidationError[] | undefined {
+  if (result.exitCode !== 'EXIT-FINAL-REPORT-SCHEMA-MISMATCH') return undefined;
+  return result.finalReport?.validationErrors;
+}
+
+/** The errors of a schema-mismatched report on one line: `/count: must be integer; ...`. */
+export function schemaMismatchLine(errors: readonly ReportValidationError[]): string {
+  return errors.map((e) => `${e.instancePath === '' ? '/' : e.instancePath}: ${e.message}`).join('; ');
 }

@@ -235,12 +235,35 @@ describe('REST', () => {
     });
   });
 
-  it('answers a run whose every attempt was invalid with the last attempt kept as a rejected report', async () => {
+  it('answers a report that missed the schema on every attempt with 200, the report and its errors', async () => {
     await withServer(createRestHeadend, async (server) => {
       const response = await fetch(`${server.url}/v1/agents/echo/run`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` },
         body: JSON.stringify({ prompt: 'invalid rest', format: 'json', schema: COUNT_SCHEMA }),
+      });
+      // The model's answer, not a failed run: 200, but `success: false` and its own exit code.
+      expect(response.status).toBe(200);
+      const body = (await response.json()) as Record<string, unknown>;
+      expect(body).toMatchObject({
+        success: false,
+        exitCode: 'EXIT-FINAL-REPORT-SCHEMA-MISMATCH',
+        finalReport: {
+          status: 'success',
+          content_json: { count: 'never' },
+          validationErrors: [{ instancePath: '/count', message: 'must be integer' }],
+        },
+      });
+      expect(body.error).toContain('does not match the output schema');
+    });
+  });
+
+  it('answers a run where no attempt parsed as JSON with 500 and the last attempt kept as a rejected report', async () => {
+    await withServer(createRestHeadend, async (server) => {
+      const response = await fetch(`${server.url}/v1/agents/echo/run`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` },
+        body: JSON.stringify({ prompt: 'garbage rest', format: 'json', schema: COUNT_SCHEMA }),
       });
       // A failed run is an error on every face (docs/headends.md); REST keeps its run body.
       expect(response.status).toBe(500);
@@ -251,14 +274,11 @@ describe('REST', () => {
         finalReport: {
           status: 'failure',
           origin: 'rejected',
-          content: '{"count": "never"}',
-          rejection: {
-            slug: 'final_report_schema_mismatch',
-            diagnostics: [expect.stringContaining('/count')],
-          },
+          content: 'not json at all',
+          rejection: { slug: 'final_report_json_invalid' },
         },
       });
-      expect(body.error).toContain('the last one (final_report_schema_mismatch)');
+      expect(body.error).toContain('the last one (final_report_json_invalid)');
     });
   });
 });
@@ -283,6 +303,31 @@ describe('MCP', () => {
           /^the agent run failed \(EXIT-INVALID-FINAL-REPORT\): the final report was invalid on every attempt; the last one \(final_report_json_invalid\)/,
         );
         expect(text).not.toContain('not json at all');
+      } finally {
+        await client.close();
+      }
+    });
+  });
+
+  it('answers a report that missed the schema with the report and its errors, marked as an error', async () => {
+    await withServer(createMcpHeadend, async (server) => {
+      const client = new Client({ name: 'report-commit-test', version: '1.0.0' });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {
+          requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
+        }),
+      );
+      try {
+        const result = await client.callTool({
+          name: 'echo',
+          arguments: { prompt: 'invalid mcp', format: 'json', schema: COUNT_SCHEMA },
+        });
+        expect(result.isError).toBe(true);
+        const [report, errors] = result.content as { type: string; text: string }[];
+        expect(JSON.parse(report!.text)).toEqual({ count: 'never' });
+        expect(errors!.text).toBe(
+          'the report does not match the output schema (EXIT-FINAL-REPORT-SCHEMA-MISMATCH): /count: must be integer',
+        );
       } finally {
         await client.close();
       }

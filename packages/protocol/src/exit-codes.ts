@@ -9,6 +9,11 @@ export type ExitCode =
   | 'EXIT-NO-LLM-RESPONSE'
   | 'EXIT-RETRY-EXHAUSTION'
   | 'EXIT-INVALID-FINAL-REPORT'
+  /**
+   * Every report attempt missed the output schema, and at least one parsed as JSON: the last
+   * parsed one is the result, with `finalReport.validationErrors` (docs/final-report.md).
+   */
+  | 'EXIT-FINAL-REPORT-SCHEMA-MISMATCH'
   | 'EXIT-USER-STOP'
   | 'EXIT-ABORTED'
   | 'EXIT-CONFIGURATION'
@@ -26,6 +31,7 @@ export const EXIT_CODES: readonly ExitCode[] = [
   'EXIT-NO-LLM-RESPONSE',
   'EXIT-RETRY-EXHAUSTION',
   'EXIT-INVALID-FINAL-REPORT',
+  'EXIT-FINAL-REPORT-SCHEMA-MISMATCH',
   'EXIT-USER-STOP',
   'EXIT-ABORTED',
   'EXIT-CONFIGURATION',

@@ -39,6 +39,14 @@ export interface FinalReportRejection {
   diagnostics: readonly string[];
 }
 
+/** One way a JSON report misses its output schema, as the validator said it. */
+export interface ReportValidationError {
+  /** JSON Pointer to the value that failed (`''` for the root). */
+  instancePath: string;
+  /** What is wrong there, one short line (at most 200 characters). */
+  message: string;
+}
+
 /**
  * How the report reached the session: `report_back` (a call of the native `report_back` tool),
  * `xml` (the nonce-tagged FINAL slot), `final_report_tool` (a native `agent__final_report`
@@ -76,4 +84,10 @@ export interface FinalReport {
   rejection?: FinalReportRejection;
   /** How a report of the model reached the session; absent on synthetic reports. */
   source?: FinalReportSource;
+  /**
+   * Only on a JSON report that missed the output schema on every attempt and is handed back
+   * anyway (`EXIT-FINAL-REPORT-SCHEMA-MISMATCH`): what is wrong with `content_json`, at most
+   * 10 (the first the validator gave; `@agent/final-report`'s `MAX_DIAGNOSTICS`).
+   */
+  validationErrors?: ReportValidationError[];
 }

@@ -20,6 +20,7 @@ export type {
   FinalReportRejection,
   FinalReportSource,
   FinalReportStatus,
+  ReportValidationError,
 } from './final-report.js';
 export { FINAL_REPORT_ORIGINS, FINAL_REPORT_SOURCES, FINAL_REPORT_STATUSES } from './final-report.js';
 export {

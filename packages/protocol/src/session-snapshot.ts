@@ -47,6 +47,8 @@ export interface SnapshotLoopState {
   lastStopReason?: string;
   /** The last refused report attempt, kept for the result when none commits. */
   lastRejected?: { payload: string; slug: string; reason: string; diagnostics: string[] };
+  /** The last refused attempt that parsed as JSON, as its report with `validationErrors`. */
+  lastParsed?: FinalReport;
 }
 
 /**

@@ -53,6 +53,9 @@ export function describeEnding(result: AgentResult, code: CliExitCode): string |
   if (INTERRUPTED.has(code) && result.exitCode === 'EXIT-FINAL-ANSWER' && !synthetic) {
     return `agent: interrupted; the agent reported status '${report?.status ?? 'unknown'}' (exit ${code})`;
   }
+  if (code === CLI_EXIT.schemaMismatch && report?.validationErrors !== undefined) {
+    return `agent: ${result.exitCode}: the report does not match the output schema: ${schemaErrorsLine(report)} (exit ${code})`;
+  }
   if (code === CLI_EXIT.failureReport && report !== undefined && !synthetic) {
     return `agent: the agent reported status '${report.status}' (exit ${code})`;
   }
@@ -64,6 +67,16 @@ export function describeEnding(result: AgentResult, code: CliExitCode): string |
   }
   const details = [tools, reason].filter((part) => part !== undefined && part !== '').join('; ');
   return `agent: ${result.exitCode}${details === '' ? '' : `: ${details}`} (exit ${code})`;
+}
+
+/** The first validation errors of a report, on one line (the whole list is in `--json`). */
+function schemaErrorsLine(report: FinalReport): string {
+  const errors = report.validationErrors ?? [];
+  const shown = errors
+    .slice(0, 3)
+    .map((e) => printable(`${e.instancePath === '' ? '/' : e.instancePath}: ${e.message}`));
+  const more = errors.length > shown.length ? `; and ${errors.length - shown.length} more` : '';
+  return `${shown.join('; ')}${more}`;
 }
 
 /** The closing lines of a paused run: the session, each pending call with its arguments, how to go on. */

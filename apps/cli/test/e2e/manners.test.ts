@@ -105,7 +105,7 @@ describe('--help', () => {
       expect(result.code).toBe(0);
       const help = result.stdout;
       expect(help).toMatch(/^Exit codes:$/m);
-      for (const code of [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 130, 143])
+      for (const code of [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 130, 143])
         expect(help).toMatch(new RegExp(`^  ${code} +\\S`, 'm'));
       expect(help).toMatch(/^Environment:$/m);
       for (const name of ['XDG_CONFIG_HOME', 'XDG_CACHE_HOME', 'NO_COLOR', 'TMPDIR', 'AGENT_EXAMPLES_DIR'])

@@ -31,8 +31,32 @@ describe('agent run: refused report attempts', () => {
     expect(server.requests).toHaveLength(2);
   });
 
-  it('exits 3 with nothing on stdout when every attempt is invalid; --json keeps the last one', async () => {
+  it('exits 11 and prints the last parsed report when every attempt misses the schema', async () => {
     const invalid: Step = () => finalReport('{"count": "three"}', { format: 'json', answer: { usage } });
+    const { run, file, ws } = await scriptedAgent([invalid, invalid, invalid, invalid, invalid, invalid]);
+    const schema = ws.write('schema.json', COUNT_SCHEMA);
+    const args = ['run', file, 'Count', '--format', 'json', '--schema', schema, '--max-turns', '1'];
+    const plain = await run(args);
+    expect(plain.code, plain.stderr).toBe(11);
+    expect(JSON.parse(plain.stdout)).toEqual({ count: 'three' });
+    expect(plain.stderr).toMatch(
+      /agent: EXIT-FINAL-REPORT-SCHEMA-MISMATCH: the report does not match the output schema: \/count: must be integer \(exit 11\)/,
+    );
+    const json = await run([...args, '--json']);
+    expect(json.code).toBe(11);
+    const parsed = JSON.parse(json.stdout) as AgentResult;
+    expect(parsed.success).toBe(false);
+    expect(parsed.exitCode).toBe('EXIT-FINAL-REPORT-SCHEMA-MISMATCH');
+    expect(parsed.finalReport).toMatchObject({
+      status: 'success',
+      origin: 'declared',
+      content_json: { count: 'three' },
+      validationErrors: [{ instancePath: '/count', message: 'must be integer' }],
+    });
+  });
+
+  it('exits 3 with nothing on stdout when no attempt parsed as JSON; --json keeps the last one', async () => {
+    const invalid: Step = () => finalReport('three, I think', { format: 'json', answer: { usage } });
     const { run, file, ws } = await scriptedAgent([invalid, invalid, invalid, invalid, invalid, invalid]);
     const schema = ws.write('schema.json', COUNT_SCHEMA);
     const args = ['run', file, 'Count', '--format', 'json', '--schema', schema, '--max-turns', '1'];
@@ -40,7 +64,7 @@ describe('agent run: refused report attempts', () => {
     expect(plain.code, plain.stderr).toBe(3);
     expect(plain.stdout).toBe('');
     expect(plain.stderr).toMatch(
-      /agent: EXIT-INVALID-FINAL-REPORT: the final report was invalid on every attempt; the last one \(final_report_schema_mismatch\): .* \(exit 3\)/,
+      /agent: EXIT-INVALID-FINAL-REPORT: the final report was invalid on every attempt; the last one \(final_report_json_invalid\): .* \(exit 3\)/,
     );
     const json = await run([...args, '--json']);
     expect(json.code).toBe(3);
@@ -49,8 +73,8 @@ describe('agent run: refused report attempts', () => {
     expect(parsed.finalReport).toMatchObject({
       status: 'failure',
       origin: 'rejected',
-      content: '{"count": "three"}',
-      rejection: { slug: 'final_report_schema_mismatch', diagnostics: [expect.stringContaining('/count')] },
+      content: 'three, I think',
+      rejection: { slug: 'final_report_json_invalid' },
     });
   });
 

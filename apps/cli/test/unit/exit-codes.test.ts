@@ -60,6 +60,16 @@ describe('exit codes', () => {
     expect(exitCodeForResult(result('EXIT-INVALID-FINAL-REPORT'))).toBe(CLI_EXIT.noReport);
   });
 
+  it('gives 11 for a report that missed the output schema, whatever the tools did', () => {
+    const mismatched = {
+      status: 'success' as const,
+      validationErrors: [{ instancePath: '/a', message: 'x' }],
+    };
+    expect(exitCodeForResult(result('EXIT-FINAL-REPORT-SCHEMA-MISMATCH', mismatched, [tool('failed')]))).toBe(
+      11,
+    );
+  });
+
   it('keeps auth, quota, configuration and cancellation whatever the tools did', () => {
     const failedTools = [tool('failed')];
     expect(exitCodeForResult(result('EXIT-AUTH-FAILURE', undefined, failedTools))).toBe(4);

@@ -54,6 +54,7 @@ export function takeSnapshot(
       taskStatusOnlyTurns: state.taskStatusOnlyTurns,
       ...(state.lastStopReason === undefined ? {} : { lastStopReason: String(state.lastStopReason) }),
       ...(state.lastRejected === undefined ? {} : { lastRejected: state.lastRejected }),
+      ...(state.lastParsed === undefined ? {} : { lastParsed: state.lastParsed }),
     },
     droppedTargets: parts.rotation.droppedReasons(),
     // A finished session is never resumed: the correction its requests used, counting nothing more.
@@ -90,6 +91,7 @@ export function restoreSnapshot(snapshot: SessionSnapshot, parts: Omit<Checkpoin
   state.taskStatusOnlyTurns = loop.taskStatusOnlyTurns ?? 0;
   state.lastStopReason = loop.lastStopReason;
   state.lastRejected = loop.lastRejected;
+  state.lastParsed = loop.lastParsed;
   parts.rotation.restoreDrops(snapshot.droppedTargets);
   parts.estimator.restoreCorrection(snapshot.tokenCorrection);
   parts.recorder.restoreAccounting(snapshot.accounting);

@@ -248,6 +248,7 @@ export class AnswerHandler {
       reason: adoption.reason,
       diagnostics: adoption.diagnostics,
     };
+    if (adoption.parsed !== undefined) state.lastParsed = adoption.parsed;
     // Only a text-format report streams before it is judged; if it was refused, say so.
     retractStreamed(o.recorder, outcome.slot.streamedChars, adoption.slug, adoption.reason);
     this.push(assistant);

@@ -30,6 +30,8 @@ export type Adoption =
       payload: string;
       /** The rejected `report_back` call: it is answered with the reasons. */
       call?: ToolCall;
+      /** A JSON payload that parsed but missed the schema: the report it would be, with its errors. */
+      parsed?: FinalReport;
     }
   | { kind: 'none' };
 
@@ -226,6 +228,7 @@ function fromProcessor(
       reason: processed.reason,
       diagnostics: [...processed.diagnostics],
       payload,
+      ...(processed.parsed === undefined ? {} : { parsed: { ...processed.parsed, source } }),
     };
   }
   const warnings = [...processed.warnings];

@@ -37,6 +37,11 @@ export interface SessionState {
   finalReportFailedEver: boolean;
   /** The last refused attempt: kept in the result when no report commits (nothing is lost). */
   lastRejected: RejectedAttempt | undefined;
+  /**
+   * The last refused attempt that parsed as JSON but missed the schema, as the report it would
+   * be (with `validationErrors`): the result when every attempt is refused (seed 000/002).
+   */
+  lastParsed: FinalReport | undefined;
   reportStreamed: boolean;
   lastStopReason: StopReason | string | undefined;
   /** Consecutive turns whose only calls were `agent__task_status`. */
@@ -57,6 +62,7 @@ export function newSessionState(): SessionState {
     finalReport: undefined,
     finalReportFailedEver: false,
     lastRejected: undefined,
+    lastParsed: undefined,
     reportStreamed: false,
     lastStopReason: undefined,
     taskStatusOnlyTurns: 0,

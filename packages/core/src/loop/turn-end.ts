@@ -66,6 +66,7 @@ export function finalTurnFailed(
       error: withCauses(`no model answered on the final turn after ${maxRetries} attempts`, lastErrors),
     };
   }
+  if (state.lastParsed !== undefined) return schemaMismatch(state);
   if (state.finalReportFailedEver) {
     const last = state.lastRejected;
     return {
@@ -85,5 +86,22 @@ export function finalTurnFailed(
     kind: 'end',
     exitCode: 'EXIT-RETRY-EXHAUSTION',
     error: `no final report after the final turn (${reason})`,
+  };
+}
+
+/**
+ * Every attempt was refused and one parsed as JSON: that one is the result (seed 000: "log
+ * validation errors but don't fail"; seed 002: "does not abort; it still completes"), with its
+ * own marker so no caller takes it for a valid report.
+ */
+function schemaMismatch(state: SessionState): TurnEnd {
+  const errors = (state.lastParsed?.validationErrors ?? [])
+    .slice(0, 3)
+    .map((e) => `${e.instancePath === '' ? '/' : e.instancePath}: ${e.message}`);
+  const attempts = state.finalReportAttempts;
+  return {
+    kind: 'end',
+    exitCode: 'EXIT-FINAL-REPORT-SCHEMA-MISMATCH',
+    error: `the final report does not match the output schema after ${attempts} attempt${attempts === 1 ? '' : 's'}; the last parsed one is the result: ${errors.join('; ')}`,
   };
 }

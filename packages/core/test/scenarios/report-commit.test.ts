@@ -260,7 +260,7 @@ describe('status is validated against its enum', () => {
 });
 
 describe('nothing is lost when retries run out on an invalid report', () => {
-  test('the last attempt is kept as a rejected failure report with its payload and diagnostics', async () => {
+  test('a parsed JSON report that misses the schema on every attempt is the result, with its errors', async () => {
     const attempt = (count: string) => ({
       text: xmlReport(`{"count": "${count}"}`, 'status="success" format="json"'),
     });
@@ -270,22 +270,71 @@ describe('nothing is lost when retries run out on an invalid report', () => {
       scripts: [[attempt('one'), attempt('two'), attempt('three')]],
     });
     expect(run.result.success).toBe(false);
-    expect(run.result.exitCode).toBe('EXIT-INVALID-FINAL-REPORT');
-    expect(run.exitLog).toBe('agent:EXIT-INVALID-FINAL-REPORT');
+    expect(run.result.exitCode).toBe('EXIT-FINAL-REPORT-SCHEMA-MISMATCH');
+    expect(run.exitLog).toBe('agent:EXIT-FINAL-REPORT-SCHEMA-MISMATCH');
     expect(run.result.finalReport).toEqual({
-      status: 'failure',
+      status: 'success',
       format: 'json',
-      content: '{"count": "three"}',
+      content: JSON.stringify({ count: 'three' }, null, 2),
+      content_json: { count: 'three' },
       ts: expect.any(Number),
-      origin: 'rejected',
-      rejection: {
-        slug: 'final_report_schema_mismatch',
-        reason: expect.any(String),
-        diagnostics: [expect.stringContaining('/count')],
-      },
+      origin: 'declared',
+      source: 'xml',
+      validationErrors: [{ instancePath: '/count', message: 'must be integer' }],
     });
     expect(run.result.error).toMatch(
-      /^the final report was invalid on every attempt; the last one \(final_report_schema_mismatch\): /,
+      /^the final report does not match the output schema after 3 attempts; the last parsed one is the result: \/count: must be integer/,
+    );
+    // The report the run hands back is announced and emitted like any other.
+    expect(run.rhythm).toEqual([
+      'turn_started',
+      'turn_started',
+      'turn_started',
+      'output',
+      'final_report',
+      'op_tree',
+    ]);
+  });
+
+  test('the last PARSED attempt is the result even when a later attempt is not JSON', async () => {
+    const run = await runScenario({
+      maxTurns: 1,
+      output: { format: 'json', schema: COUNT_SCHEMA },
+      scripts: [
+        [
+          { text: xmlReport('{"count": "two"}', 'status="success" format="json"') },
+          { text: xmlReport('{"count": "three"}', 'status="success" format="json"') },
+          { text: xmlReport('no json here', 'status="success" format="json"') },
+        ],
+      ],
+    });
+    expect(run.result.exitCode).toBe('EXIT-FINAL-REPORT-SCHEMA-MISMATCH');
+    expect(run.result.finalReport?.content_json).toEqual({ count: 'three' });
+    expect(run.result.finalReport?.validationErrors).toEqual([
+      { instancePath: '/count', message: 'must be integer' },
+    ]);
+  });
+
+  test('no attempt parsed as JSON: the last attempt is kept as a rejected failure report (exit marker unchanged)', async () => {
+    const attempt = (text: string) => ({ text: xmlReport(text, 'status="success" format="json"') });
+    const run = await runScenario({
+      maxTurns: 1,
+      output: { format: 'json', schema: COUNT_SCHEMA },
+      scripts: [[attempt('one'), attempt('two'), attempt('three')]],
+    });
+    expect(run.result.success).toBe(false);
+    expect(run.result.exitCode).toBe('EXIT-INVALID-FINAL-REPORT');
+    expect(run.exitLog).toBe('agent:EXIT-INVALID-FINAL-REPORT');
+    expect(run.result.finalReport).toMatchObject({
+      status: 'failure',
+      format: 'json',
+      content: 'three',
+      origin: 'rejected',
+      rejection: { slug: 'final_report_json_invalid' },
+    });
+    expect(run.result.finalReport?.content_json).toBeUndefined();
+    expect(run.result.error).toMatch(
+      /^the final report was invalid on every attempt; the last one \(final_report_json_invalid\): /,
     );
     // Kept for the caller, but never announced or emitted as the session's report.
     expect(run.rhythm).toEqual(['turn_started', 'turn_started', 'turn_started', 'op_tree']);

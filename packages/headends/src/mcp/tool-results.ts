@@ -1,6 +1,6 @@
 import type { AgentResult } from '@agent/protocol';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { failureMessage, inputRejection, reportText } from '../usage.js';
+import { failureMessage, inputRejection, reportText, schemaMismatch, schemaMismatchLine } from '../usage.js';
 
 /** The MCP tool that decides the calls a paused session waits for. */
 export const RESUME_TOOL_NAME = 'resume_session';
@@ -39,5 +39,17 @@ export function agentToolResult(result: AgentResult): CallToolResult {
   if (result.exitCode === 'EXIT-AWAITING-APPROVAL') return pausedResult(result);
   const text = reportText(result);
   if (text === undefined) return errorResult(failureMessage(result));
+  const mismatch = schemaMismatch(result);
+  if (mismatch !== undefined) {
+    // The model's answer, but not what the caller's schema asked for: the report, then why.
+    const why = `the report does not match the output schema (${result.exitCode}): ${schemaMismatchLine(mismatch)}`;
+    return {
+      isError: true,
+      content: [
+        { type: 'text', text },
+        { type: 'text', text: why },
+      ],
+    };
+  }
   return { isError: !result.success, content: [{ type: 'text', text }] };
 }
