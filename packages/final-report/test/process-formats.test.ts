@@ -121,6 +121,19 @@ describe('every format from a native tool call', () => {
     expect(result.warnings).toEqual([]);
   });
 
+  // Seed 000 Execution Flow 1 reads `params.report_format ?? sessionFormat`; the XML tag
+  // carries no encoding: both may be left out, and nothing warns about it.
+  it.each(TEXT_LIKE)('%s: a call without report_format or encoding is the session format, raw', (format) => {
+    const result = expectOk(
+      processFinalReport(
+        { source: 'tool', params: { status: 'success', report_content: 'SGVsbG8=' } },
+        { format },
+      ),
+    );
+    expect(result.report).toMatchObject({ format, content: 'SGVsbG8=' });
+    expect(result.warnings).toEqual([]);
+  });
+
   it('json takes content_json as an object', () => {
     const result = expectOk(
       processFinalReport(

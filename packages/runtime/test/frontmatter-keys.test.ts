@@ -199,9 +199,10 @@ const cases: Case[] = [
   },
   {
     key: 'toolOutput',
-    yaml: 'toolOutput: { maxChunks: 3, overlapPercent: 5, avgLineBytesThreshold: 500 }',
+    yaml: 'toolOutput: { maxChunks: 3, overlapPercent: 5, avgLineBytesThreshold: 500, storeDir: /srv/agent-outputs }',
     check: (c) => {
       expect(c.toolOutput).toMatchObject({
+        storeDir: '/srv/agent-outputs',
         maxChunks: 3,
         overlapPercent: 5,
         avgLineBytesThreshold: 500,

@@ -33,10 +33,16 @@ describe('createAgentRunner', () => {
       outputFormat: 'json',
       outputSchema: { type: 'object', required: ['text'], properties: { text: { type: 'string' } } },
     });
-    const first = await runner.run('read hello.txt');
+    const first = await runner.run('read hello.txt', { traceMcp: true });
     expect(first.finalReport?.content_json).toEqual({
       text: expect.stringContaining('hello from the data dir'),
     });
+    const mcpTraces = first.logs.filter((l) => l.severity === 'TRC' && l.type === 'tool');
+    expect(mcpTraces.map((l) => [l.direction, l.remoteIdentifier])).toEqual([
+      ['request', 'mcp:fs:fs__Read'],
+      ['response', 'mcp:fs:fs__Read'],
+    ]);
+    expect(mcpTraces[1]?.message).toContain('hello from the data dir');
 
     const history = [
       { role: 'user' as const, content: 'earlier question' },

@@ -224,6 +224,10 @@ describe('agent run: input and options', () => {
     expect((await run(['run', file, 'Go', '--format', 'html'])).code).toBe(2);
     expect((await run(['run', file, 'Go', '--max-turns', 'zero'])).code).toBe(2);
     expect((await run(['run', file, 'Go', '--no-such-option'])).code).toBe(2);
+    // Seed 003: the transport is fixed to xml-final; there is no option to change it.
+    const transport = await run(['run', file, 'Go', '--transport', 'native']);
+    expect(transport.code).toBe(2);
+    expect(transport.stderr).toMatch(/--transport/);
     expect((await run(['run', file, 'Go', '--schema', 'missing.json'])).code).toBe(2);
     expect((await run(['run', file], { input: '\n' })).code).toBe(2);
     expect((await runCli(['run'])).code).toBe(2);
