@@ -18,6 +18,7 @@ export interface ServerLimits {
   requestTimeoutSeconds?: number;
   keepAliveTimeoutSeconds?: number;
   maxConnections?: number;
+  retryAfterSeconds?: number;
   mcpMaxSessions?: number;
   mcpMaxSessionsPerToken?: number;
   mcpIdleTimeoutSeconds?: number;
@@ -68,6 +69,13 @@ export const LIMIT_OPTIONS: readonly LimitOption[] = [
     attribute: 'maxConnections',
     unit: 'count',
     description: `open connections per HTTP headend; more are closed at once (default ${DEFAULT_MAX_CONNECTIONS})`,
+  },
+  {
+    key: 'retryAfterSeconds',
+    flag: '--retry-after <seconds>',
+    attribute: 'retryAfter',
+    unit: 'count',
+    description: `the Retry-After seconds sent with a 429 (queue full) or a 503 (draining) (default 1)`,
   },
   {
     key: 'mcpMaxSessions',

@@ -98,6 +98,7 @@ function plannedHeadends(
     bodyLimitBytes: config.bodyLimitBytes,
     concurrency: config.concurrency,
     queueSize: config.queueSize,
+    retryAfterSeconds: config.retryAfterSeconds,
     allowedHostnames: faceHostnames(config),
     ...(admissionGate === undefined ? {} : { admissionGate }),
   };

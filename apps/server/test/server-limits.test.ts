@@ -60,6 +60,8 @@ describe('agent-server limits from flags and server.json', () => {
         '16',
         '--keep-alive-timeout',
         '20',
+        '--retry-after',
+        '7',
       ],
       agents.dir,
       2,
@@ -67,12 +69,12 @@ describe('agent-server limits from flags and server.json', () => {
     servers.push(server);
   });
 
-  it('caps MCP sessions per token (--mcp-max-sessions-per-token) and in total (mcpMaxSessions)', async () => {
+  it('caps MCP sessions per token (--mcp-max-sessions-per-token) and in total (mcpMaxSessions), with --retry-after', async () => {
     const mcp = server.urls.mcp!;
     const alpha = [await sdkClient(mcp, 'alpha'), await sdkClient(mcp, 'alpha')];
     const perToken = await rawInitialize(mcp, 'alpha');
     expect(perToken.status).toBe(429);
-    expect(perToken.retryAfter).toBe('1');
+    expect(perToken.retryAfter).toBe('7');
     expect(perToken.body).toMatch(/the limit per token is 2/);
     const beta = await sdkClient(mcp, 'beta');
     const total = await rawInitialize(mcp, 'beta');
