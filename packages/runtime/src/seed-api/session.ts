@@ -12,8 +12,8 @@ import { errorMessage } from '@agent/protocol/util';
 import { redactSecrets } from '@agent/providers';
 import { type McpTools, startMcpServers } from '../build-tools.js';
 import type { ResolvedConfig } from '../config/layers.js';
-import { type EventListener, RunScope } from '../run-scope.js';
 import { configurationFailure } from '../run-outcomes.js';
+import { type EventListener, RunScope } from '../run-scope.js';
 import {
   type Configuration,
   resolveSeedConfiguration,
@@ -21,6 +21,7 @@ import {
   seedTargets,
   seedTools,
 } from './configuration.js';
+import { defaultSettings } from './defaults.js';
 
 /**
  * Seed 002's `AIAgentSessionConfig` as its example writes it: `config` (providers and MCP
@@ -124,39 +125,54 @@ async function runSeedSession(
     return fail(error, config.redact);
   }
   try {
-    const scope = new RunScope(listener, config.redact);
-    const meta: AgentEventMeta = {
-      isMaster: input.isMaster ?? true,
-      isFinal: false,
-      sessionId,
-      agentPath: input.name ?? 'main',
-      ...(input.headendId === undefined ? {} : { headendId: input.headendId }),
-    };
-    // A server that did not start is a warning (seed 002: MCP initialisation is not fatal).
-    for (const warning of mcp.warnings)
-      scope.log(
-        {
-          severity: 'WRN',
-          direction: 'response',
-          type: 'tool',
-          remoteIdentifier: `mcp:${warning.server}`,
-          message: warning.message,
-        },
-        meta,
-      );
-    const providers: ToolProvider[] = prepared.servers.flatMap((name) => mcp.providers.get(name) ?? []);
-    const session = createAgentSession({
-      ...rest,
-      sessionId,
-      models: prepared.models,
-      tools: [...providers, ...(prepared.others as ToolProvider[])],
-      onEvent: scope.listener(true),
-    } as AgentSessionConfig);
-    started(session);
-    return scope.finish(await session.run());
+    return await runCore({ ...rest, sessionId }, prepared, mcp, listener, started);
   } finally {
     await mcp.close().catch(() => undefined);
   }
+}
+
+type CoreConfig = Omit<AIAgentSessionConfig, 'config' | 'targets' | 'tools' | 'callbacks' | 'onEvent'> & {
+  sessionId: string;
+};
+
+/** The core's session over the built targets and started servers, its events and result redacted. */
+async function runCore(
+  config: CoreConfig,
+  prepared: Prepared,
+  mcp: McpTools,
+  listener: EventListener | undefined,
+  started: (session: AgentSession) => void,
+): Promise<AgentResult> {
+  const scope = new RunScope(listener, prepared.config.redact);
+  const meta: AgentEventMeta = {
+    isMaster: config.isMaster ?? true,
+    isFinal: false,
+    sessionId: config.sessionId,
+    agentPath: config.name ?? 'main',
+    ...(config.headendId === undefined ? {} : { headendId: config.headendId }),
+  };
+  // A server that did not start is a warning (seed 002: MCP initialisation is not fatal).
+  for (const warning of mcp.warnings)
+    scope.log(
+      {
+        severity: 'WRN',
+        direction: 'response',
+        type: 'tool',
+        remoteIdentifier: `mcp:${warning.server}`,
+        message: warning.message,
+      },
+      meta,
+    );
+  const providers: ToolProvider[] = prepared.servers.flatMap((name) => mcp.providers.get(name) ?? []);
+  const session = createAgentSession({
+    ...defaultSettings(prepared.config.defaults, config),
+    ...config,
+    models: prepared.models,
+    tools: [...providers, ...(prepared.others as ToolProvider[])],
+    onEvent: scope.listener(true),
+  } as AgentSessionConfig);
+  started(session);
+  return scope.finish(await session.run());
 }
 
 function prepare(configuration: unknown, targets: unknown, tools: unknown): Prepared {

@@ -93,15 +93,16 @@ describe("seed 002's minimal example through @agent/runtime", () => {
     }
   }, 30_000);
 
-  test('AIAgent.run(session) runs it too, and the MCP servers it started are stopped when the run ends', async () => {
+  test("AIAgent.run(session) runs it too; config.defaults apply under the session's own settings; the MCP servers it started are stopped when the run ends", async () => {
     const server = await startModelServer({ steps: [toolCall('f__pid'), finalReport('done')] });
     try {
       const session = AIAgent.create({
         config: {
           providers: { openai: { apiKey: 'sk-dummy', type: 'openai', baseUrl: `${server.url}/v1` } },
           mcpServers: { f: { type: 'stdio', command: process.execPath, args: [FAULT_SERVER] } },
-          defaults: {},
+          defaults: { temperature: 0.25, topP: 0.5 },
         },
+        topP: 0.9,
         targets: [{ provider: 'openai', model: 'gpt-4o-mini' }],
         tools: ['f'],
         systemPrompt: 'You are helpful.',
@@ -113,6 +114,8 @@ describe("seed 002's minimal example through @agent/runtime", () => {
       const pid = Number(String(tool?.content ?? '').match(/\d+/)?.[0]);
       expect(pid).toBeGreaterThan(0);
       expect(isAlive(pid)).toBe(false);
+      // config.defaults applies where the session config does not say: its own topP wins.
+      expect(server.requests[0]?.body).toMatchObject({ temperature: 0.25, top_p: 0.9 });
     } finally {
       await server.close();
     }
