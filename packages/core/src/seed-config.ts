@@ -64,7 +64,7 @@ export function fromSeedNames(input: AgentSessionConfig): SeedConfig {
   if ('config' in raw) {
     delete out.config;
     mapped.push(
-      'config (providers and MCP servers) is not read by @agent/core: it takes model clients in targets/models and tool providers in tools; @agent/runtime\'s AIAgent reads config, targets as { provider, model } pairs and tools as MCP server names',
+      "config (providers and MCP servers) is not read by @agent/core: it takes model clients in targets/models and tool providers in tools; @agent/runtime's AIAgent reads config, targets as { provider, model } pairs and tools as MCP server names",
     );
   }
   return { config: out as unknown as AgentSessionConfig, mapped, problems };
