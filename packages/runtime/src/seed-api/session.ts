@@ -23,6 +23,9 @@ import {
 } from './configuration.js';
 import { defaultSettings } from './defaults.js';
 
+/** Names seed 002's example imports with `AIAgentSessionConfig`, here so one import does. */
+export type { AccountingEntry, AgentResult as AIAgentResult, LogEntry } from '@agent/protocol';
+
 /**
  * Seed 002's `AIAgentSessionConfig` as its example writes it: `config` (providers and MCP
  * servers), `targets` as `{ provider, model }` pairs, `tools` as MCP server names. Every other
