@@ -5,8 +5,8 @@ import type { AgentSessionConfig } from './config.js';
 /**
  * Seed 002's `AIAgentSessionConfig` keys and this project's name for each, so the seed's own
  * example runs as written. `config` (the seed's `Configuration`: providers and MCP servers) has
- * no project key: the core takes model clients and tool providers, and reading providers by
- * name is `@agent/runtime`'s `agent.json`.
+ * no project key: the core takes model clients and tool providers; `@agent/runtime`'s `AIAgent`
+ * reads it (and `targets` as `{ provider, model }` pairs), then hands the core the rest.
  */
 const SEED_NAMES = {
   targets: 'models',
@@ -64,7 +64,7 @@ export function fromSeedNames(input: AgentSessionConfig): SeedConfig {
   if ('config' in raw) {
     delete out.config;
     mapped.push(
-      'config (providers and MCP servers) is not read by @agent/core: it takes model clients in targets/models and tool providers in tools (@agent/runtime reads providers from agent.json)',
+      "config (providers and MCP servers) is not read by @agent/core: it takes model clients in targets/models and tool providers in tools; @agent/runtime's AIAgent reads config, targets as { provider, model } pairs and tools as MCP server names",
     );
   }
   return { config: out as unknown as AgentSessionConfig, mapped, problems };

@@ -54,6 +54,14 @@ export { FORMAT_DESCRIPTIONS } from './prompt-variables.js';
 export { MAX_LOADED_FILE_BYTES } from './read-regular-file.js';
 export { runAgentFile } from './run-agent-file.js';
 export { createAgentRunner } from './runner.js';
+export type { Configuration, SeedProvider, SeedTarget } from './seed-api/configuration.js';
+export {
+  type AccountingEntry,
+  AIAgent,
+  type AIAgentResult,
+  type AIAgentSessionConfig,
+  type LogEntry,
+} from './seed-api/session.js';
 export { resumeStoredSession } from './sessions/resume-session.js';
 export { MAX_YAML_ALIAS_COUNT, MAX_YAML_KEYS } from './source-locator.js';
 export { telemetrySettings } from './telemetry-settings.js';

@@ -194,7 +194,7 @@ function layeredSettings(ctx: RunnerContext, request: SessionRequest): AgentSett
 }
 
 /** The session config's part the settings make: sampling, retries and timeouts. */
-function sessionSettings(settings: AgentSettings) {
+export function sessionSettings(settings: AgentSettings) {
   const {
     toolOutput: _files,
     llmTimeout,

@@ -4,6 +4,7 @@ import { expect, test } from 'vitest';
 // export is a visible change to this list; internals stay unexported or under `/internal`.
 test('@agent/runtime exports exactly these values', async () => {
   expect(Object.keys(await import('@agent/runtime')).sort()).toEqual([
+    'AIAgent',
     'CONFIG_FILE_NAME',
     'DEFAULT_MAX_CONCURRENT_SUB_AGENTS',
     'DEFAULT_MAX_SUB_AGENT_DEPTH',

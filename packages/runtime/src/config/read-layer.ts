@@ -1,13 +1,13 @@
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { redisUrlSecrets } from '@agent/cache';
-import { isRecord } from '@agent/protocol/util';
+import { errorMessage, isRecord } from '@agent/protocol/util';
 import { normaliseDurations, normaliseSettingForms } from '../agent-file/ai-agent-forms.js';
 import { schemaProblems } from '../agent-file/validate.js';
 import { type Problem, problem, problemsError, RuntimeError } from '../errors.js';
 import { jsonSyntaxError } from '../json-syntax.js';
 import { config } from '../own-validators.generated.js';
 import { readRegularFile } from '../read-regular-file.js';
-import { lazySourceLocator } from '../source-locator.js';
+import { lazySourceLocator, type SourceLocator } from '../source-locator.js';
 import { isAiAgentConfigFile, translateAiAgentConfig } from './ai-agent-config.js';
 import { cacheSettingProblems } from './cache-checks.js';
 import { envFileBeside, readEnvFile } from './env-files.js';
@@ -37,27 +37,17 @@ export function readLayer(
   /** ai-agent's `.ai-agent.env` of the working directory: its files' second source of variables. */
   cwdEnv: Record<string, string> = {},
 ): ReadLayerResult {
-  const { text, raw: parsed } = readConfigJson(path, file);
-  let raw = parsed;
+  const { text, raw } = readConfigJson(path, file);
   // Lines are looked up only for a problem: a config without one is never parsed as YAML.
   const locator = lazySourceLocator(text);
   // ai-agent's `.ai-agent.json` is translated first, then checked like any `agent.json`.
   const legacy = isAiAgentConfigFile(path);
-  let warnings: Problem[] = [];
-  if (legacy) {
-    const translated = translateAiAgentConfig(raw, file, (p) => locator.lineOf(p));
-    if (translated.problems.length > 0) throw problemsError(translated.problems);
-    raw = translated.data;
-    warnings = translated.warnings;
-  }
-  normaliseConfigDurations(raw);
-  const shape: Problem[] = schemaProblems(config, raw, { file, locator, hideValue: isSecretPath });
-  if (shape.length > 0) throw problemsError(shape);
+  const { checked, warnings } = checkedShape(raw, file, locator, legacy);
   const dotenv = readEnvFile(envFileBeside(path, legacy), envFileBeside(file, legacy));
   // ai-agent: the `.ai-agent.env` beside the file, then the working directory's, then the environment.
   const workingEnv = legacy ? cwdEnv : {};
   const lookup = (name: string) => dotenv[name] ?? workingEnv[name] ?? env[name];
-  const substituted = substituteTree(raw, lookup, { file, lineOf: (p) => locator.lineOf(p) });
+  const substituted = substituteTree(checked, lookup, { file, lineOf: (p) => locator.lineOf(p) });
   const data = substituted.value as ConfigFile;
   const cacheProblems = cacheSettingProblems(data, file, (p) => locator.lineOf(p));
   if (cacheProblems.length > 0) throw problemsError(cacheProblems);
@@ -78,6 +68,61 @@ export function readLayer(
   });
   resolvePaths(data, dirname(path));
   return { layer: { path, file, data, locator, warnings }, secrets };
+}
+
+/**
+ * A configuration given as an object, not a file (seed 002's `AIAgentSessionConfig.config`), in
+ * ai-agent's shape or this runtime's: translated and checked like a file, its values taken as
+ * they are (no `${VAR}` substitution: an embedder passes concrete values), relative MCP paths
+ * resolved against `dir`. Messages name `file` and no line. The object is not changed.
+ */
+export function layerFromObject(value: unknown, file: string, dir: string): ReadLayerResult {
+  let raw: unknown;
+  try {
+    raw = structuredClone(value);
+  } catch (error) {
+    throw problemsError([
+      problem('configuration', file, undefined, `must be plain data (${errorMessage(error)})`),
+    ]);
+  }
+  const text = JSON.stringify(raw) ?? 'null';
+  const parsed = lazySourceLocator(text);
+  const locator: SourceLocator = {
+    get document() {
+      return parsed.document;
+    },
+    lineOf: () => undefined,
+    lineAt: () => 1,
+  };
+  const { checked, warnings } = checkedShape(raw, file, locator, true);
+  const data = checked as ConfigFile;
+  const cacheProblems = cacheSettingProblems(data, file, () => undefined);
+  if (cacheProblems.length > 0) throw problemsError(cacheProblems);
+  markUnsendableHeaders(data, { file, lineOf: () => undefined, variablesAt: () => [] });
+  resolvePaths(data, dir);
+  const path = resolve(dir, file);
+  return { layer: { path, file, data, locator, warnings }, secrets: literalSecrets(data) };
+}
+
+/** ai-agent's shape translated (`legacy`), durations normalised, then checked against the config schema. */
+function checkedShape(
+  raw: unknown,
+  file: string,
+  locator: SourceLocator,
+  legacy: boolean,
+): { checked: unknown; warnings: Problem[] } {
+  let checked = raw;
+  let warnings: Problem[] = [];
+  if (legacy) {
+    const translated = translateAiAgentConfig(raw, file, (p) => locator.lineOf(p));
+    if (translated.problems.length > 0) throw problemsError(translated.problems);
+    checked = translated.data;
+    warnings = translated.warnings;
+  }
+  normaliseConfigDurations(checked);
+  const shape: Problem[] = schemaProblems(config, checked, { file, locator, hideValue: isSecretPath });
+  if (shape.length > 0) throw problemsError(shape);
+  return { checked, warnings };
 }
 
 /** The file read (a regular file within the size limit) and parsed as strict JSON. */
