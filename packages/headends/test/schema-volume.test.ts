@@ -170,43 +170,54 @@ function pollHealthElsewhere(url: string): { ready: Promise<void>; stop: () => P
   };
 }
 
+/** Three size-limit schemas (new variants, so none is in the compiled cache) run while /health is polled. */
+async function measureThreeRequests(firstVariant: number) {
+  const schemas = [0, 1, 2].map((offset) => plainSchema(2_300, firstVariant + offset));
+  const poller = pollHealthElsewhere(rest.url);
+  await poller.ready;
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  const responses = await Promise.all(
+    schemas.map((schema) =>
+      fetch(`${rest.url}/v1/agents/echo/run`, {
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify({ prompt: 'x', format: 'json', schema }),
+      }),
+    ),
+  );
+  return { latencies: await poller.stop(), responses };
+}
+
 describe('a plain schema at the size limit', () => {
   it('is compiled off the event loop: /health keeps answering while three such requests run', async () => {
-    const schemas = [0, 1, 2].map((variant) => plainSchema(2_300, variant));
-    expect(JSON.stringify(schemas[0]).length).toBeGreaterThan(60_000);
+    expect(JSON.stringify(plainSchema(2_300, 0)).length).toBeGreaterThan(60_000);
     // A first such request, not measured, warms the code paths (JIT of the shape checks, the
     // worker thread): cold, the three requests' shape checks alone have held the loop ~300 ms.
     const warm = await fetch(`${rest.url}/v1/agents/echo/run`, {
       method: 'POST',
       headers: auth,
-      body: JSON.stringify({ prompt: 'x', format: 'json', schema: plainSchema(2_300, 9) }),
+      body: JSON.stringify({ prompt: 'x', format: 'json', schema: plainSchema(2_300, 99) }),
     });
     await warm.arrayBuffer();
-    const poller = pollHealthElsewhere(rest.url);
-    await poller.ready;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    const responses = await Promise.all(
-      schemas.map((schema) =>
-        fetch(`${rest.url}/v1/agents/echo/run`, {
-          method: 'POST',
-          headers: auth,
-          body: JSON.stringify({ prompt: 'x', format: 'json', schema }),
-        }),
-      ),
-    );
-    const latencies = await poller.stop();
     // Unfixed, each schema's compile holds the event loop 0.5 to 2 s (1,075, 662 and 612 ms in a
     // row here, on the shared 2-core machine at load 8.5). In the worker thread, the event loop
     // only walks the schema once and loads the generated code from V8's code cache: the worst
-    // poll was 63 to 78 ms at load 2 to 3. 250 ms leaves room for a machine running the suite.
-    const shown = latencies.map((ms) => ms.toFixed(0)).join(' ');
-    expect(Math.max(...latencies), `/health latencies (ms): ${shown}`).toBeLessThan(250);
-    for (const response of responses) {
+    // poll was 63 to 78 ms at load 2 to 3. 250 ms leaves room for a machine running the suite;
+    // a machine so busy that one round still crosses it (304 ms seen at load 12) gets a second
+    // round with new schemas, which unfixed code fails as surely as the first.
+    let round = await measureThreeRequests(0);
+    if (Math.max(...round.latencies) >= 250) {
+      for (const response of round.responses) await response.arrayBuffer();
+      round = await measureThreeRequests(3);
+    }
+    const shown = round.latencies.map((ms) => ms.toFixed(0)).join(' ');
+    expect(Math.max(...round.latencies), `/health latencies (ms): ${shown}`).toBeLessThan(250);
+    for (const response of round.responses) {
       const body = (await response.json()) as { sessionId?: string };
       // Admitted: the schema is valid and a session ran (its report need not match the schema:
       // a failed run is a 500 that keeps the run body, never the 400 of a refused schema).
       expect(response.status, JSON.stringify(body).slice(0, 300)).not.toBe(400);
       expect(body.sessionId, JSON.stringify(body).slice(0, 300)).toEqual(expect.any(String));
     }
-  }, 30_000);
+  }, 45_000);
 });
