@@ -54,11 +54,13 @@ export interface TestAgents {
 
 /**
  * Real agents (`@agent/runtime`) whose model is the testkit server answering with `answer`.
- * `names` become `<name>.ai` files with the toolName `name`.
+ * `names` become `<name>.ai` files with the toolName `name`; `frontmatter` adds YAML lines to
+ * a name's file (e.g. its `output`).
  */
 export async function startAgents(
   answer: (request: RecordedRequest) => ScriptedAnswer | Promise<ScriptedAnswer>,
   names: string[] = ['echo'],
+  frontmatter: Record<string, string> = {},
 ): Promise<TestAgents> {
   const model = await startModelServer({ handler: answer });
   const dir = realpathSync(mkdtempSync(join(tmpdir(), 'headends-test-')));
@@ -71,7 +73,7 @@ export async function startAgents(
     const file = join(dir, `${name}.ai`);
     writeFileSync(
       file,
-      `---\ndescription: The ${name} test agent.\nmodels: [local/test-model]\n---\nYou are ${name}.\n`,
+      `---\ndescription: The ${name} test agent.\nmodels: [local/test-model]\n${frontmatter[name] ?? ''}---\nYou are ${name}.\n`,
     );
     runners.push(
       await createAgentRunner(file, {
