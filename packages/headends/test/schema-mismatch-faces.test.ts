@@ -14,9 +14,8 @@ import {
   createRestHeadend,
   createSlackHeadend,
   type ServedHeadend,
-  serve,
 } from '../src/index.js';
-import { finalReport, startAgents, type TestAgents } from './helpers/agents.js';
+import { finalReport, startAgents, type TestAgents, withHeadend } from './helpers/agents.js';
 
 const TOKEN = 'secret';
 const COUNT_SCHEMA = { type: 'object', required: ['count'], properties: { count: { type: 'integer' } } };
@@ -43,17 +42,8 @@ afterAll(async () => {
   await agents.close();
 });
 
-async function withServer<T>(
-  make: typeof createOpenAiHeadend,
-  use: (server: ServedHeadend) => Promise<T>,
-): Promise<T> {
-  const server = await serve(make({ catalog: agents.catalog, tokens: [TOKEN] }));
-  try {
-    return await use(server);
-  } finally {
-    await server.close();
-  }
-}
+const withServer = <T>(make: typeof createOpenAiHeadend, use: (server: ServedHeadend) => Promise<T>) =>
+  withHeadend(make, agents.catalog, TOKEN, use);
 
 describe('OpenAI chat completions (official client)', () => {
   const client = (server: ServedHeadend) =>

@@ -10,7 +10,15 @@ import {
   type ScriptedAnswer,
   startModelServer,
 } from '@agent/testkit';
-import { type AgentCatalog, createCatalog, type ServedAgent } from '../../src/index.js';
+import {
+  type AgentCatalog,
+  createCatalog,
+  type Headend,
+  type HeadendOptions,
+  type ServedAgent,
+  type ServedHeadend,
+  serve,
+} from '../../src/index.js';
 
 /** The text of a final report (the testkit's builder), which the testkit fills with the session's nonce. */
 export function finalReport(
@@ -127,4 +135,19 @@ export function recording(catalog: AgentCatalog, runs: RecordedRun[]): AgentCata
       },
     },
   ]);
+}
+
+/** Serves the headend `make` builds over `catalog` (bearer `token`) for `use`, then closes it. */
+export async function withHeadend<T>(
+  make: (options: HeadendOptions) => Headend,
+  catalog: AgentCatalog,
+  token: string,
+  use: (server: ServedHeadend) => Promise<T>,
+): Promise<T> {
+  const server = await serve(make({ catalog, tokens: [token] }));
+  try {
+    return await use(server);
+  } finally {
+    await server.close();
+  }
 }
