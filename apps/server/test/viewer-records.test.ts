@@ -21,6 +21,7 @@ import {
 } from './viewer-helpers.js';
 
 const FINDINGS = '# Findings\n\n- one thing\n- **two** things';
+const COUNT_SCHEMA = { type: 'object', required: ['count'], properties: { count: { type: 'integer' } } };
 
 let agents: ViewerAgents;
 let browser: Browser;
@@ -61,6 +62,8 @@ describe('the viewer reads persistence.sessionsDir', requires('chromium'), () =>
         });
       }
       if (prompt.includes('json')) return finalReport({ answer: 42 }, { answer: { usage } });
+      // Parses on every attempt, never matches COUNT_SCHEMA: the last attempt is the result.
+      if (prompt.includes('count')) return finalReport({ count: 'never' }, { answer: { usage } });
       if (!request.messages.some((m) => m.role === 'tool'))
         return toolCall('agent__helper', { prompt: 'check the logs' }, { answer: { usage } });
       return finalReport(FINDINGS, { answer: { usage } });
@@ -145,5 +148,38 @@ describe('the viewer reads persistence.sessionsDir', requires('chromium'), () =>
     const missing = await page.request.get(`${viewer}/api/sessions/no-such-session`);
     expect(missing.status()).toBe(404);
     await page.close();
+  });
+
+  it('shows a report that missed its schema as failed, with the report, the exit code and the errors', async () => {
+    const first = await serve();
+    const ran = await restRun(first.urls.rest!, 'lead', 'count them', {
+      format: 'json',
+      schema: COUNT_SCHEMA,
+    });
+    expect(ran).toMatchObject({ success: false, exitCode: 'EXIT-FINAL-REPORT-SCHEMA-MISMATCH' });
+    await stop(first);
+
+    // From the record, after a restart: the list and the page both name the exit code.
+    const second = await serve();
+    const page = await openViewer(second, String(ran.sessionId));
+    await page.locator('section.session[data-status="failed"]').waitFor();
+    await expect(page.textContent('[data-exit-code]')).resolves.toBe('EXIT-FINAL-REPORT-SCHEMA-MISMATCH');
+    const pre = page.locator('.report pre.json');
+    await pre.waitFor();
+    expect(JSON.parse((await pre.textContent()) ?? '')).toEqual({ count: 'never' });
+    await expect(page.locator('.report .validation-errors li').allTextContents()).resolves.toEqual([
+      '/count: must be integer',
+    ]);
+    const viewer = second.urls.viewer!.replace(/\/$/, '');
+    const list = (await (await page.request.get(`${viewer}/api/sessions`)).json()) as {
+      sessions: { id: string; status: string; exitCode?: string }[];
+    };
+    expect(list.sessions.find((s) => s.id === ran.sessionId)).toMatchObject({
+      status: 'failed',
+      exitCode: 'EXIT-FINAL-REPORT-SCHEMA-MISMATCH',
+    });
+    await page.screenshot({ path: join(ARTIFACTS, 'schema-mismatch.png'), fullPage: true });
+    await page.close();
+    await stop(second);
   });
 });

@@ -50,9 +50,15 @@ export function reportText(result: Pick<AgentResult, 'finalReport'>): string | u
   return report.content ?? '';
 }
 
-/** The text to answer a chat client with: the report of a successful run, else undefined (an error). */
-export function answerText(result: Pick<AgentResult, 'finalReport' | 'success'>): string | undefined {
-  return result.success ? reportText(result) : undefined;
+/**
+ * The text to answer a chat client with: the report of a successful run, or of one whose json
+ * report missed its schema (the model's answer all the same: faces mark it with
+ * `mismatchMarker`); else undefined (an error).
+ */
+export function answerText(
+  result: Pick<AgentResult, 'finalReport' | 'success' | 'exitCode'>,
+): string | undefined {
+  return result.success || schemaMismatch(result) !== undefined ? reportText(result) : undefined;
 }
 
 /**
@@ -82,4 +88,23 @@ export function schemaMismatch(
 /** The errors of a schema-mismatched report on one line: `/count: must be integer; ...`. */
 export function schemaMismatchLine(errors: readonly ReportValidationError[]): string {
   return errors.map((e) => `${e.instancePath === '' ? '/' : e.instancePath}: ${e.message}`).join('; ');
+}
+
+/** What the chat faces add to a schema-mismatched answer so a client tells it from a success. */
+export interface MismatchMarker {
+  success: false;
+  exitCode: 'EXIT-FINAL-REPORT-SCHEMA-MISMATCH';
+  validationErrors: ReportValidationError[];
+}
+
+/**
+ * The marker of a schema-mismatched answer (the OpenAI and Anthropic faces' `agent` field, the
+ * UI stream's `data-schema-mismatch` part); undefined for every other result.
+ */
+export function mismatchMarker(
+  result: Pick<AgentResult, 'exitCode' | 'finalReport'>,
+): MismatchMarker | undefined {
+  const errors = schemaMismatch(result);
+  if (errors === undefined) return undefined;
+  return { success: false, exitCode: 'EXIT-FINAL-REPORT-SCHEMA-MISMATCH', validationErrors: errors };
 }

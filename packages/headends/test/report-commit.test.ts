@@ -13,9 +13,8 @@ import {
   createOpenAiHeadend,
   createRestHeadend,
   type ServedHeadend,
-  serve,
 } from '../src/index.js';
-import { finalReport, lastUserText, startAgents, type TestAgents } from './helpers/agents.js';
+import { finalReport, lastUserText, startAgents, type TestAgents, withHeadend } from './helpers/agents.js';
 
 const TAG = 'ai-agent-{{NONCE}}-FINAL';
 const TOKEN = 'secret';
@@ -69,17 +68,8 @@ afterAll(async () => {
   await agents.close();
 });
 
-async function withServer<T>(
-  make: typeof createOpenAiHeadend,
-  use: (server: ServedHeadend) => Promise<T>,
-): Promise<T> {
-  const server = await serve(make({ catalog: agents.catalog, tokens: [TOKEN] }));
-  try {
-    return await use(server);
-  } finally {
-    await server.close();
-  }
-}
+const withServer = <T>(make: typeof createOpenAiHeadend, use: (server: ServedHeadend) => Promise<T>) =>
+  withHeadend(make, agents.catalog, TOKEN, use);
 
 describe('OpenAI chat completions (official client, streaming)', () => {
   const client = (server: ServedHeadend) =>

@@ -159,6 +159,8 @@ function renderSession(view: SessionView): HTMLElement {
       'p',
       { class: 'muted' },
       `session ${view.sessionId ?? '(starting)'} · ${view.headend ?? ''} · started ${fmtTime(view.startedAt)}`,
+      view.exitCode === undefined ? undefined : ' · ',
+      view.exitCode === undefined ? undefined : h('code', { 'data-exit-code': '' }, view.exitCode),
     ),
     renderTotals({ ...view.totals, durationMs: durationOf(view) }),
     view.error === undefined ? undefined : h('div', { class: 'error' }, view.error),

@@ -17,6 +17,23 @@ export function renderReport(report: Report): HTMLElement {
       h('span', { class: 'muted' }, report.format),
     ),
     body,
+    validationList(report),
+  );
+}
+
+/** What a json report that missed its schema got wrong (`validationErrors`), one line each. */
+function validationList(report: Report): HTMLElement | undefined {
+  const errors = report.validationErrors ?? [];
+  if (errors.length === 0) return undefined;
+  return h(
+    'div',
+    { class: 'validation-errors' },
+    h('p', { class: 'error' }, 'Does not match the output schema:'),
+    h(
+      'ul',
+      {},
+      ...errors.map((e) => h('li', {}, `${e.instancePath === '' ? '/' : e.instancePath}: ${e.message}`)),
+    ),
   );
 }
 

@@ -101,6 +101,7 @@ export class LiveSession {
     const failed = result === undefined ? true : !result.success;
     this.view.status = failed ? 'failed' : 'ok';
     this.view.endedAt = now;
+    if (result !== undefined) this.view.exitCode = result.exitCode;
     const reason = error ?? (result !== undefined && !result.success ? result.error : undefined);
     if (reason !== undefined) this.view.error = fold(reason, this.limits.foldChars);
     if (result?.finalReport !== undefined)

@@ -23,6 +23,7 @@ export function recordView(record: SessionRecord, limits: LiveSessionLimits): Se
     ...(record.headendId === undefined ? {} : { headend: record.headendId }),
     ...(record.owner === undefined ? {} : { owner: record.owner }),
     status: record.success ? 'ok' : 'failed',
+    exitCode: record.exitCode,
     startedAt: record.startedAt,
     endedAt: record.endedAt,
     totals: { ...record.totals },

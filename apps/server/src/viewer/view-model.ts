@@ -1,4 +1,4 @@
-import type { FinalReport, LlmAccountingEntry, OpTotals } from '@agent/protocol';
+import type { ExitCode, FinalReport, LlmAccountingEntry, OpTotals } from '@agent/protocol';
 
 /** One operation as the viewer shows it: a session, a turn, an LLM call or a tool call. */
 export interface ViewNode {
@@ -38,6 +38,8 @@ export interface SessionSummary {
   /** The principal that started it (a hashed token); absent for runs no client started. */
   owner?: string;
   status: 'running' | 'ok' | 'failed';
+  /** Why the session ended, once it did (`EXIT-FINAL-REPORT-SCHEMA-MISMATCH`: failed, with a report). */
+  exitCode?: ExitCode;
   startedAt: number;
   endedAt?: number;
   totals: OpTotals;
@@ -108,6 +110,7 @@ export function summary(view: SessionView): SessionSummary {
     ...(view.headend === undefined ? {} : { headend: view.headend }),
     ...(view.owner === undefined ? {} : { owner: view.owner }),
     status: view.status,
+    ...(view.exitCode === undefined ? {} : { exitCode: view.exitCode }),
     startedAt: view.startedAt,
     ...(view.endedAt === undefined ? {} : { endedAt: view.endedAt }),
     totals: view.totals,

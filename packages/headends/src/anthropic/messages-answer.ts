@@ -6,7 +6,7 @@ import type { ServedAgent, ServedInput, ServedRunOptions } from '../agent-catalo
 import { httpError } from '../http-guards.js';
 import { ReportDeltas } from '../report-deltas.js';
 import { streamEvents } from '../sse-stream.js';
-import { answerText, failureMessage, inputRejection, usageTotals } from '../usage.js';
+import { answerText, failureMessage, inputRejection, mismatchMarker, usageTotals } from '../usage.js';
 import { anthropicErrorBody, respondAnthropic } from './anthropic-errors.js';
 import { MessageBlocks } from './message-blocks.js';
 
@@ -23,6 +23,12 @@ export interface MessageCall {
 function usageOf(result: AgentResult) {
   const totals = usageTotals(result);
   return { input_tokens: totals.inputTokens, output_tokens: totals.outputTokens };
+}
+
+/** Not Anthropic's field (clients keep it): the report missed its schema (docs/headends.md). */
+function agentField(result: AgentResult) {
+  const marker = mismatchMarker(result);
+  return marker === undefined ? {} : { agent: marker };
 }
 
 /** The whole message once the run ends: the master's thinking, then the report as text. */
@@ -44,7 +50,7 @@ export async function answerMessage(c: Context, call: MessageCall): Promise<Resp
     const content: unknown[] = [];
     if (reasoning.length > 0) content.push({ type: 'thinking', thinking: reasoning.join(''), signature: '' });
     content.push({ type: 'text', text });
-    return c.json(call.message(content, 'end_turn', usageOf(result)));
+    return c.json({ ...call.message(content, 'end_turn', usageOf(result)), ...agentField(result) });
   } finally {
     ticket.release();
   }
@@ -93,6 +99,7 @@ export function streamMessage(c: Context, call: MessageCall): Response | Promise
           type: 'message_delta',
           delta: { stop_reason: 'end_turn', stop_sequence: null },
           usage: usageOf(result),
+          ...agentField(result),
         });
         emit('message_stop', { type: 'message_stop' });
       }

@@ -12,7 +12,14 @@ import { type ReportDelta, ReportDeltas } from '../report-deltas.js';
 import { resolveRequestedOutput } from '../schema-guard.js';
 import { type SseStream, streamEvents } from '../sse-stream.js';
 import { requestTraceparent } from '../trace-context.js';
-import { answerText, failureMessage, inputRejection, usageTotals } from '../usage.js';
+import {
+  answerText,
+  failureMessage,
+  inputRejection,
+  type MismatchMarker,
+  mismatchMarker,
+  usageTotals,
+} from '../usage.js';
 import { type ChatRequest, parseChatRequest } from './chat-request.js';
 import { openAiErrorBody, respondOpenAi } from './openai-errors.js';
 
@@ -115,6 +122,7 @@ async function answerChat(c: Context, call: ChatCall): Promise<Response> {
     if (text === undefined) return httpError(c, respondOpenAi, 'server_error', failureMessage(result));
     const message: Record<string, unknown> = { role: 'assistant', content: text, refusal: null };
     if (reasoning.length > 0) message.reasoning_content = reasoning.join('');
+    const agentField = mismatchMarker(result);
     return c.json({
       id,
       object: 'chat.completion',
@@ -122,6 +130,8 @@ async function answerChat(c: Context, call: ChatCall): Promise<Response> {
       model: request.model,
       choices: [{ index: 0, message, logprobs: null, finish_reason: 'stop' }],
       usage: usageOf(result),
+      // Not OpenAI's field (clients keep it): the report missed its schema (docs/headends.md).
+      ...(agentField === undefined ? {} : { agent: agentField }),
     });
   } finally {
     ticket.release();
@@ -178,15 +188,20 @@ function chunkHead(call: ChatCall): string {
   ].join('');
 }
 
-/** A chunk carrying `delta` (the last one with a `finish_reason`), pushed as one data line. */
+/**
+ * A chunk carrying `delta` (the last one with a `finish_reason`, and the `agent` field of a
+ * schema-mismatched answer), pushed as one data line.
+ */
 function writeChunk(
   writes: ChunkWrites,
   head: string,
   delta: Record<string, unknown>,
   finishReason: string | null = null,
+  agent?: MismatchMarker,
 ): void {
+  const agentField = agent === undefined ? '' : `,"agent":${JSON.stringify(agent)}`;
   writes.push(
-    `${head}${JSON.stringify(delta)},"logprobs":null,"finish_reason":${JSON.stringify(finishReason)}}]}`,
+    `${head}${JSON.stringify(delta)},"logprobs":null,"finish_reason":${JSON.stringify(finishReason)}}]${agentField}}`,
   );
 }
 
@@ -202,8 +217,9 @@ function writeDelta(writes: ChunkWrites, head: string, delta: ReportDelta): void
 }
 
 /**
- * The stream's end once the run settled: the text still owed, the `stop` chunk and the usage
- * chunk (when asked for), or an error when there is no answer; then `[DONE]`.
+ * The stream's end once the run settled: the text still owed, the `stop` chunk (with the `agent`
+ * field when the report missed its schema) and the usage chunk (when asked for), or an error
+ * when there is no answer; then `[DONE]`.
  */
 function writeEnd(
   writes: ChunkWrites,
@@ -220,7 +236,7 @@ function writeEnd(
   } else {
     const rest = deltas.remainder(text);
     if (rest !== undefined && rest !== '') writeChunk(writes, head, { content: rest });
-    writeChunk(writes, head, {}, 'stop');
+    writeChunk(writes, head, {}, 'stop', mismatchMarker(result));
     if (call.request.includeUsage) writes.push({ data: JSON.stringify(usageChunk(call, result)) });
   }
   writes.push({ data: '[DONE]' });

@@ -8,7 +8,14 @@ import { SLACK_PRINCIPAL_ID } from '../principal.js';
 import { answerText } from '../usage.js';
 import { OpenerUpdates } from './opener-updates.js';
 import type { SlackLog } from './slack-options.js';
-import { fallbackText, progressLine, reportMessages, shortError, WORKING_TEXT } from './slack-report.js';
+import {
+  fallbackText,
+  mismatchNote,
+  progressLine,
+  reportMessages,
+  shortError,
+  WORKING_TEXT,
+} from './slack-report.js';
 
 /** What a conversation needs besides its request. */
 export interface ConversationContext {
@@ -107,7 +114,10 @@ class Opener {
     });
   }
 
-  /** The report's first message in the opener's place, the rest in the thread; a short error when there is none. */
+  /**
+   * The report's first message in the opener's place, the rest in the thread (then a note naming
+   * the errors of a report that missed its schema); a short error when there is none.
+   */
   async showReport(result: AgentResult): Promise<void> {
     const messages = answerText(result) === undefined ? [] : reportMessages(result);
     const [first, ...rest] = messages;
@@ -124,5 +134,8 @@ class Opener {
         blocks: message.blocks as never,
       });
     }
+    const note = mismatchNote(result);
+    if (note !== undefined)
+      await this.web.chat.postMessage({ channel: this.channel, thread_ts: this.threadTs, text: note });
   }
 }

@@ -1,4 +1,5 @@
 import { ConfigError } from '@agent/protocol';
+import { errorMessage } from '@agent/protocol/util';
 import { SocketModeClient } from '@slack/socket-mode';
 import { type Logger, WebClient } from '@slack/web-api';
 import { Hono } from 'hono';
@@ -14,6 +15,7 @@ import {
   redactor,
   resolveSlackSecrets,
   type SlackHeadendOptions,
+  type SlackLog,
   type SlackSecrets,
 } from './slack-options.js';
 import { SlackRouter } from './slack-routing.js';
@@ -43,6 +45,7 @@ export function createSlackHeadend(options: SlackHeadendOptions): SlackHeadend {
     chars: count(options.historyChars, 16_000, 'slack.historyChars'),
   };
   const { web, socket } = slackClients(options, secrets, slackLogger(options.log, redact));
+  const connect = observeReconnects(socket, log);
   const admission = new Admission({ limit: options.concurrency, queueSize: options.queueSize });
   const ctx: ConversationContext = {
     web,
@@ -67,7 +70,7 @@ export function createSlackHeadend(options: SlackHeadendOptions): SlackHeadend {
       if (who.user_id === undefined)
         throw new HeadendError('slack_unexpected_answer', 'auth.test answered without a user_id');
       dispatch.identity = { userId: who.user_id, botId: who.bot_id };
-      await socket.start();
+      await connect();
     },
     dispose: async () => {
       admission.beginDrain();
@@ -110,6 +113,26 @@ function slackClients(options: SlackHeadendOptions, secrets: SlackSecrets, logge
     clientPingTimeout: count(options.pingTimeoutMs, 5000, 'slack.pingTimeoutMs', 1),
   });
   return { web, socket };
+}
+
+/**
+ * Socket Mode reconnects by calling `start()` again and leaves a failed attempt's promise
+ * unobserved (slackapi/node-slack-sdk#2656): its rejection would end the process under Node's
+ * default `--unhandled-rejections=throw`. Reconnects here go through a `start` that logs the
+ * failure instead; the SDK tries again when that socket closes. Returns the original `start`,
+ * whose failure the headend's own `start` reports.
+ */
+function observeReconnects(socket: SocketModeClient, log: SlackLog): () => Promise<unknown> {
+  const start = socket.start.bind(socket);
+  socket.start = () =>
+    start().catch((error: unknown) => {
+      log(
+        'warn',
+        `Slack Socket Mode could not reconnect (${error === undefined ? 'closed before it was ready' : errorMessage(error)}); it tries again`,
+      );
+      return undefined as never;
+    });
+  return start;
 }
 
 /** Socket Mode's events to the dispatch: messages in the background, slash commands answered at once. */

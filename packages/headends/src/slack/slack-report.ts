@@ -6,7 +6,7 @@ import {
   slackPlainText,
 } from '@agent/final-report';
 import type { AgentEvent, AgentEventMeta, AgentResult } from '@agent/protocol';
-import { reportText } from '../usage.js';
+import { reportText, schemaMismatch, schemaMismatchLine } from '../usage.js';
 
 /** Longest error text posted to Slack. */
 const MAX_ERROR_TEXT = 300;
@@ -29,10 +29,15 @@ export function progressLine(event: AgentEvent, meta: AgentEventMeta): string | 
 /**
  * The report as Slack messages. The run asked for `slack-block-kit`, so the report's messages
  * were already coerced, clamped and given a fallback by `@agent/final-report`; going through
- * `normaliseMessages` again keeps any other report (plain text) within Slack's limits too.
+ * `normaliseMessages` again keeps any other report (plain text, json as a code block: an agent
+ * may keep its own json contract) within Slack's limits too.
  */
 export function reportMessages(result: AgentResult): SlackMessage[] {
   const report = result.finalReport;
+  if (report?.format === 'json') {
+    // In a code block: the bare JSON text would decode to an object that is no Slack message.
+    return normaliseMessages(`\`\`\`\n${report.content ?? reportText(result) ?? ''}\n\`\`\``, []);
+  }
   const value =
     report?.format === 'slack-block-kit' && report.content_json !== undefined
       ? report.content_json
@@ -50,4 +55,15 @@ export function fallbackText(message: SlackMessage): string {
 export function shortError(result: AgentResult): string {
   const why = (result.error ?? 'no report').split('\n')[0]?.trim() ?? '';
   return `:warning: The agent could not answer (${result.exitCode}): ${clampText(why, MAX_ERROR_TEXT)}`;
+}
+
+/**
+ * The note posted in the thread after a report that missed its output schema: the exit code
+ * and the first errors, one short line. Undefined for every other result.
+ */
+export function mismatchNote(result: AgentResult): string | undefined {
+  const errors = schemaMismatch(result);
+  if (errors === undefined) return undefined;
+  const why = clampText(schemaMismatchLine(errors), MAX_ERROR_TEXT);
+  return `:warning: This answer does not match the output schema (${result.exitCode}): ${why}`;
 }

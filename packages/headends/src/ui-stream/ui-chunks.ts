@@ -7,7 +7,7 @@ import {
 } from '@agent/protocol';
 import type { UIMessageChunk } from 'ai';
 import { ReportDeltas } from '../report-deltas.js';
-import { reportText, usageTotals } from '../usage.js';
+import { mismatchMarker, reportText, usageTotals } from '../usage.js';
 
 /** What the finish part's `messageMetadata` carries. */
 export interface UiFinishMetadata {
@@ -96,12 +96,18 @@ export class UiChunks {
     return { chunks };
   }
 
-  /** The end of a successful run: text still owed, then the finish part with the usage. */
+  /**
+   * The end of a run with an answer: text still owed, a `data-schema-mismatch` part when the
+   * report missed its schema (its exit code and errors), then the finish part with the usage.
+   */
   finish(result: AgentResult, text: string): UIMessageChunk[] {
     const chunks: UIMessageChunk[] = [];
     const rest = this.deltas.remainder(text);
     if (rest !== undefined && rest !== '') this.write('text', rest, chunks);
     this.endStep(chunks);
+    const mismatch = mismatchMarker(result);
+    if (mismatch !== undefined)
+      chunks.push({ type: 'data-schema-mismatch', id: 'schema-mismatch', data: mismatch });
     chunks.push({ type: 'finish', finishReason: 'stop', messageMetadata: this.metadata(result) });
     return chunks;
   }

@@ -10,7 +10,15 @@ import {
   type ScriptedAnswer,
   startModelServer,
 } from '@agent/testkit';
-import { type AgentCatalog, createCatalog, type ServedAgent } from '../../src/index.js';
+import {
+  type AgentCatalog,
+  createCatalog,
+  type Headend,
+  type HeadendOptions,
+  type ServedAgent,
+  type ServedHeadend,
+  serve,
+} from '../../src/index.js';
 
 /** The text of a final report (the testkit's builder), which the testkit fills with the session's nonce. */
 export function finalReport(
@@ -54,11 +62,13 @@ export interface TestAgents {
 
 /**
  * Real agents (`@agent/runtime`) whose model is the testkit server answering with `answer`.
- * `names` become `<name>.ai` files with the toolName `name`.
+ * `names` become `<name>.ai` files with the toolName `name`; `frontmatter` adds YAML lines to
+ * a name's file (e.g. its `output`).
  */
 export async function startAgents(
   answer: (request: RecordedRequest) => ScriptedAnswer | Promise<ScriptedAnswer>,
   names: string[] = ['echo'],
+  frontmatter: Record<string, string> = {},
 ): Promise<TestAgents> {
   const model = await startModelServer({ handler: answer });
   const dir = realpathSync(mkdtempSync(join(tmpdir(), 'headends-test-')));
@@ -71,7 +81,7 @@ export async function startAgents(
     const file = join(dir, `${name}.ai`);
     writeFileSync(
       file,
-      `---\ndescription: The ${name} test agent.\nmodels: [local/test-model]\n---\nYou are ${name}.\n`,
+      `---\ndescription: The ${name} test agent.\nmodels: [local/test-model]\n${frontmatter[name] ?? ''}---\nYou are ${name}.\n`,
     );
     runners.push(
       await createAgentRunner(file, {
@@ -125,4 +135,19 @@ export function recording(catalog: AgentCatalog, runs: RecordedRun[]): AgentCata
       },
     },
   ]);
+}
+
+/** Serves the headend `make` builds over `catalog` (bearer `token`) for `use`, then closes it. */
+export async function withHeadend<T>(
+  make: (options: HeadendOptions) => Headend,
+  catalog: AgentCatalog,
+  token: string,
+  use: (server: ServedHeadend) => Promise<T>,
+): Promise<T> {
+  const server = await serve(make({ catalog, tokens: [token] }));
+  try {
+    return await use(server);
+  } finally {
+    await server.close();
+  }
 }
