@@ -75,7 +75,10 @@ describe.each(WIRE_TYPES)('%s', (type) => {
   });
 
   it('an abort of a whole-answer (non-streamed) call closes the provider request at once', async () => {
-    const { error, closedAfter } = await abortedCall({ text: 'late', fault: 'hang' }, { ...request, stream: false });
+    const { error, closedAfter } = await abortedCall(
+      { text: 'late', fault: 'hang' },
+      { ...request, stream: false },
+    );
     expect(error.kind).toBe('aborted');
     expect(closedAfter).toBeLessThan(CLOSE_WITHIN_MS);
   });
