@@ -43,13 +43,7 @@ async function sleep(ms: number): Promise<void> {
 
 /** Milliseconds from `abortedAt` until the model server saw request `index` close; Infinity if it stayed open. */
 async function modelCloseDelay(index: number, abortedAt: number): Promise<number> {
-  const deadline = Date.now() + WAIT_FOR_CLOSE_MS;
-  for (;;) {
-    const closedAt = agents.model.exchanges[index]?.closedAt;
-    if (closedAt !== undefined) return closedAt - abortedAt;
-    if (Date.now() > deadline) return Number.POSITIVE_INFINITY;
-    await sleep(5);
-  }
+  return ((await agents.model.closedAt(index, WAIT_FOR_CLOSE_MS)) ?? Number.POSITIVE_INFINITY) - abortedAt;
 }
 
 /**

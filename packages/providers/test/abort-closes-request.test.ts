@@ -15,13 +15,7 @@ const WAIT_FOR_CLOSE_MS = 1500;
 
 /** Milliseconds from `abortedAt` until the server saw the request close; Infinity if it stayed open. */
 async function closeDelay(server: ModelServer, index: number, abortedAt: number): Promise<number> {
-  const deadline = Date.now() + WAIT_FOR_CLOSE_MS;
-  for (;;) {
-    const closedAt = server.exchanges[index]?.closedAt;
-    if (closedAt !== undefined) return closedAt - abortedAt;
-    if (Date.now() > deadline) return Number.POSITIVE_INFINITY;
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
+  return ((await server.closedAt(index, WAIT_FOR_CLOSE_MS)) ?? Number.POSITIVE_INFINITY) - abortedAt;
 }
 
 /** Waits until the server has received the request `index` (and had `settleMs` to answer part of it). */

@@ -44,9 +44,7 @@ describe.each(PROVIDER_TYPES)('%s', (type) => {
     controller.abort();
     const result = await running;
     expect(result.exitCode).toBe('EXIT-ABORTED');
-    const deadline = Date.now() + WAIT_FOR_CLOSE_MS;
-    while (server.exchanges[index]?.closedAt === undefined && Date.now() < deadline) await sleep(5);
-    const closedAt = server.exchanges[index]?.closedAt ?? Number.POSITIVE_INFINITY;
+    const closedAt = (await server.closedAt(index, WAIT_FOR_CLOSE_MS)) ?? Number.POSITIVE_INFINITY;
     expect(closedAt - abortedAt).toBeLessThan(CLOSE_WITHIN_MS);
     expect(server.exchanges[index]?.answered).toBe(false);
   });

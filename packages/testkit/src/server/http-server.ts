@@ -53,6 +53,11 @@ export interface ModelServer {
    * gave up really closed its request to the model.
    */
   readonly exchanges: readonly ServerExchange[];
+  /**
+   * When exchange `index` closed (`Date.now()`), waiting for it to arrive and close; `undefined`
+   * when it is still open after `timeoutMs`.
+   */
+  closedAt(index: number, timeoutMs: number): Promise<number | undefined>;
   /** Model calls taken so far. */
   readonly calls: number;
   /** Planned steps not used yet (0 with a handler). */
@@ -130,6 +135,7 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
     url,
     requests,
     exchanges,
+    closedAt: (index, timeoutMs) => closedAt(exchanges, index, timeoutMs),
     get calls() {
       return answerer.calls();
     },
@@ -202,6 +208,20 @@ async function handleModelRequest(
       res
         .writeHead(500, { 'content-type': 'text/plain' })
         .end(`agent-testkit server: ${(error as Error).message}`);
+  }
+}
+
+/** Checks every few milliseconds: a test's wait, bounded by `timeoutMs`. */
+async function closedAt(
+  exchanges: readonly ServerExchange[],
+  index: number,
+  timeoutMs: number,
+): Promise<number | undefined> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const at = exchanges[index]?.closedAt;
+    if (at !== undefined || Date.now() >= deadline) return at;
+    await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }
 
