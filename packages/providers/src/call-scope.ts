@@ -8,18 +8,21 @@ interface SdkStream {
 }
 
 /**
- * One model call's lifetime, tied to the caller's signal and to the whole-call timeout. A
- * streamed call runs under the SDK's own controller (the scope takes it over once the stream
- * exists), so the call makes no controller of its own; a non-streamed one gets the scope's, made
- * on first read of `signal`. The SDKs never unhook the listener they add to a signal they are
- * given, so the caller's signal (one per session, living across all its calls) is never handed
- * to them: `open` settles the call itself when it stops before the stream exists.
+ * One model call's lifetime, tied to the caller's signal and to the whole-call timeout. The
+ * call has a controller of its own whose signal goes to the SDK with the request, streamed or
+ * not, so a stop closes the HTTP request at once, whether it is waiting for the first byte or
+ * mid-stream: the provider stops generating. The caller's signal (one per session, living across
+ * all its calls) is never handed to the SDK, which may not unhook the listener it adds to the
+ * signal it is given: the scope adds one listener to it per call and removes it when the call
+ * ends, so a long-lived signal keeps nothing. The SDK's listener is on the call's own signal,
+ * which goes away with the call.
  * The SDKs end a stream quietly when its signal aborts, so the scope remembers why it stopped
  * and turns that into the right `ModelError`.
  */
 export class CallScope {
-  private controller: AbortController | undefined;
-  private stream: SdkStream | undefined;
+  private readonly controller = new AbortController();
+  /** The call's own signal, for the SDK request: aborted when the call stops or ends unfinished. */
+  readonly signal: AbortSignal = this.controller.signal;
   private readonly external: AbortSignal | undefined;
   private readonly timeoutMs: number | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
@@ -45,32 +48,20 @@ export class CallScope {
     }
   }
 
-  /** A signal for a non-streamed request: aborted when the call stops. */
-  get signal(): AbortSignal {
-    if (this.controller === undefined) {
-      this.controller = new AbortController();
-      if (this.stopReason !== undefined) this.controller.abort();
-    }
-    return this.controller.signal;
-  }
-
   /**
-   * Waits for a streamed request to open and takes over its controller, so a stop from then on
-   * aborts the stream. A stop before that settles the wait at once; the stream, if it still
-   * comes (the SDK's own timeout bounds it), is aborted on arrival.
+   * Waits for a streamed request to open. A stop before that settles the wait at once (the
+   * request itself is aborted through `signal`); a stream that still comes (a custom `fetch`
+   * that ignores the signal) is aborted on arrival.
    */
   async open<T extends object>(opening: Promise<T>): Promise<T> {
-    let stream: T;
     try {
-      stream =
-        this.stopReason !== undefined
-          ? await Promise.reject(this.stoppedError())
-          : await Promise.race([
-              opening,
-              new Promise<never>((_, reject) => {
-                this.rejectOpening = reject;
-              }),
-            ]);
+      if (this.stopReason !== undefined) throw this.stoppedError();
+      return await Promise.race([
+        opening,
+        new Promise<never>((_, reject) => {
+          this.rejectOpening = reject;
+        }),
+      ]);
     } catch (error) {
       opening.then(
         (late) => (late as SdkStream).controller?.abort(),
@@ -80,19 +71,12 @@ export class CallScope {
     } finally {
       this.rejectOpening = undefined;
     }
-    this.stream = stream as SdkStream;
-    return stream;
-  }
-
-  private abortOpen(): void {
-    this.controller?.abort();
-    this.stream?.controller?.abort();
   }
 
   private stop(reason: 'aborted' | 'timeout'): void {
     if (this.stopReason !== undefined) return;
     this.stopReason = reason;
-    this.abortOpen();
+    this.controller.abort();
     this.rejectOpening?.(this.stoppedError());
   }
 
@@ -138,7 +122,7 @@ export class CallScope {
 
   /** Aborts the request without failing the call (its answer is already complete). */
   release(): void {
-    this.abortOpen();
+    this.controller.abort();
   }
 
   /**
@@ -148,6 +132,6 @@ export class CallScope {
   dispose(finished = false): void {
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.external?.removeEventListener('abort', this.onExternalAbort);
-    if (!finished) this.abortOpen();
+    if (!finished) this.controller.abort();
   }
 }

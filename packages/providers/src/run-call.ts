@@ -20,10 +20,10 @@ export interface CallPlan<Chunk, Response> {
   /** What the client changed in the request to make it valid, yielded first as `notice` events. */
   notices?: readonly string[];
   /**
-   * Opens the SDK stream without a signal (the scope takes over the stream's own controller, so
-   * no other one is made), with the SDK's timeout covering the wait for headers.
+   * Opens the SDK stream under the call's own signal (aborted when the call stops, which closes
+   * the request), with the SDK's timeout covering the wait for headers.
    */
-  openStream(): Promise<AsyncIterable<Chunk>>;
+  openStream(signal: AbortSignal): Promise<AsyncIterable<Chunk>>;
   createMapper(): StreamMapper<Chunk>;
   fetchResponse(signal: AbortSignal): Promise<Response>;
   mapResponse(response: Response, out: ModelStreamEvent[]): void;
@@ -81,13 +81,13 @@ export async function* runCall<Chunk, Response>(
   const out: ModelStreamEvent[] = [];
   let iterator: AsyncIterator<Chunk> | undefined;
   // Read to its end: nothing is left open, so there is nothing to abort (aborting costs two
-  // DOMExceptions and the SDK's and undici's listeners on every call).
+  // DOMExceptions and runs the SDK's and undici's listeners on every call).
   let finished = false;
   try {
     scope.throwIfStopped();
     for (const message of plan.notices ?? []) yield { type: 'notice', message };
     if (plan.stream) {
-      const stream = await scope.open(plan.openStream());
+      const stream = await scope.open(plan.openStream(scope.signal));
       iterator = stream[Symbol.asyncIterator]();
       const mapper = plan.createMapper();
       for (;;) {

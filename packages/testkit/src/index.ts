@@ -8,7 +8,7 @@ export type { RedisServer, RedisServerOptions } from './redis/redis-server.js';
 export { startRedisServer } from './redis/redis-server.js';
 export type { ScriptedModel, ScriptedModelOptions } from './scripted-model.js';
 export { scriptedModel } from './scripted-model.js';
-export type { ModelServer, ModelServerOptions } from './server/http-server.js';
+export type { ModelServer, ModelServerOptions, ServerExchange } from './server/http-server.js';
 export { startModelServer } from './server/http-server.js';
 export type { Flavour, StrictOptions } from './server/strict/index.js';
 export { FLAVOURS } from './server/strict/index.js';

@@ -72,7 +72,8 @@ export async function runModelAttempt(
 ): Promise<AttemptOutcome> {
   const { client } = target;
   const scope = new AttemptScope(target, context, turnNode, attempt);
-  // The client gets the session's own signal and the timeout; no controller is made per call.
+  // The client gets the session's own signal and the timeout; the attempt makes no controller (a
+  // provider client makes one per call for its SDK, which closes the HTTP request on abort).
   // A client that ignores both is still stopped: the watchdog ends our wait a second later.
   const drain = new StreamDrain<ModelStreamEvent>();
   let watchdogFired = false;

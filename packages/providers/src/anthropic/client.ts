@@ -37,10 +37,11 @@ export class AnthropicClient extends ProviderClientBase {
     return runCall<AnthropicEvent, AnthropicMessageLike>(this.context, options, {
       stream: body.stream,
       notices,
-      openStream: async () =>
+      openStream: async (signal) =>
         await this.sdk.post<AsyncIterable<AnthropicEvent>>(MESSAGES_PATH, {
           body,
           stream: true,
+          signal,
           timeout,
         }),
       createMapper: () => new AnthropicStreamMapper(this.model),

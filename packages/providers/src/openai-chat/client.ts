@@ -36,8 +36,9 @@ export class OpenAIChatClient extends ProviderClientBase {
     return runCall<ChatChunk, ChatCompletionLike>(this.context, options, {
       stream: body.stream,
       notices,
-      openStream: async () =>
+      openStream: async (signal) =>
         (await this.sdk.chat.completions.create(body as CreateParams, {
+          signal,
           timeout,
         })) as AsyncIterable<ChatChunk>,
       createMapper: () => new ChatStreamMapper(this.model, true, declared, this.provider),

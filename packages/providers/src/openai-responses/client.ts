@@ -34,8 +34,9 @@ export class OpenAIResponsesClient extends ProviderClientBase {
     return runCall<ResponsesEvent, ResponsesResponse>(this.context, options, {
       stream: body.stream,
       notices,
-      openStream: async () =>
+      openStream: async (signal) =>
         (await this.sdk.responses.create(body as CreateParams, {
+          signal,
           timeout,
         })) as AsyncIterable<ResponsesEvent>,
       createMapper: () => new ResponsesStreamMapper(this.model, declared),

@@ -31,11 +31,33 @@ export interface ModelServerOptions {
   strict?: boolean | StrictOptions;
 }
 
+/** One HTTP request the server received, and when its connection went away. */
+export interface ServerExchange {
+  /** Method and path as received, e.g. `POST /v1/chat/completions`. */
+  readonly route: string;
+  /** `Date.now()` when the request arrived. */
+  readonly receivedAt: number;
+  /** `Date.now()` when the response closed: answered in full, or cut by the client. */
+  readonly closedAt?: number;
+  /** True when the server wrote its whole answer before the close; false when the client left first. */
+  readonly answered?: boolean;
+}
+
 export interface ModelServer {
   /** Base URL, `http://127.0.0.1:PORT`: OpenAI clients take `${url}/v1`, Anthropic clients `url`. */
   readonly url: string;
   /** Every model call received, in order (unplanned and failed ones included). */
   readonly requests: readonly RecordedRequest[];
+  /**
+   * Every HTTP request, in arrival order, with when it closed: shows whether a client that
+   * gave up really closed its request to the model.
+   */
+  readonly exchanges: readonly ServerExchange[];
+  /**
+   * When exchange `index` closed (`Date.now()`), waiting for it to arrive and close; `undefined`
+   * when it is still open after `timeoutMs`.
+   */
+  closedAt(index: number, timeoutMs: number): Promise<number | undefined>;
   /** Model calls taken so far. */
   readonly calls: number;
   /** Planned steps not used yet (0 with a handler). */
@@ -86,8 +108,9 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
   });
   const sockets = new Set<Socket>();
   const inFlight = new Set<AbortController>();
+  const exchanges: ServerExchange[] = [];
 
-  const routing = { answerer, inFlight, models: options.models ?? ['scripted-model'] };
+  const routing = { answerer, inFlight, exchanges, models: options.models ?? ['scripted-model'] };
   const server = createServer((req, res) => void handleModelRequest(req, res, routing));
   server.on('connection', (socket) => {
     sockets.add(socket);
@@ -111,6 +134,8 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
   return {
     url,
     requests,
+    exchanges,
+    closedAt: (index, timeoutMs) => closedAt(exchanges, index, timeoutMs),
     get calls() {
       return answerer.calls();
     },
@@ -128,6 +153,7 @@ interface Routing {
   answerer: ReturnType<typeof createCallAnswerer>;
   /** The controllers of the requests being answered (aborted when the server closes). */
   inFlight: Set<AbortController>;
+  exchanges: ServerExchange[];
   models: readonly string[];
 }
 
@@ -140,7 +166,14 @@ async function handleModelRequest(
   const { answerer, inFlight } = routing;
   const controller = new AbortController();
   inFlight.add(controller);
+  const exchange: { -readonly [K in keyof ServerExchange]: ServerExchange[K] } = {
+    route: `${req.method} ${req.url}`,
+    receivedAt: Date.now(),
+  };
+  routing.exchanges.push(exchange);
   res.on('close', () => {
+    exchange.closedAt = Date.now();
+    exchange.answered = res.writableFinished;
     controller.abort();
     inFlight.delete(controller);
   });
@@ -175,6 +208,20 @@ async function handleModelRequest(
       res
         .writeHead(500, { 'content-type': 'text/plain' })
         .end(`agent-testkit server: ${(error as Error).message}`);
+  }
+}
+
+/** Checks every few milliseconds: a test's wait, bounded by `timeoutMs`. */
+async function closedAt(
+  exchanges: readonly ServerExchange[],
+  index: number,
+  timeoutMs: number,
+): Promise<number | undefined> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const at = exchanges[index]?.closedAt;
+    if (at !== undefined || Date.now() >= deadline) return at;
+    await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }
 
