@@ -162,7 +162,7 @@ function report(
     ],
     notes: [
       `MCP Grep takes ${formatNumber(ratio, 1)}x the time of grep -c on the same file (the file is in the page cache for both).`,
-      'The MCP Grep reads ~1 MB blocks and tests each line on its own with RE2 (linear time: a model\'s pattern cannot stall the process), so memory stays bounded whatever the file or line size. Before RE2 it scanned each block with one JavaScript RegExp: 324 ms (2.1x grep -c) on 2026-11-22.',
+      "The MCP Grep reads ~1 MB blocks and tests each line on its own with RE2 (linear time: a model's pattern cannot stall the process), so memory stays bounded whatever the file or line size. Before RE2 it scanned each block with one JavaScript RegExp: 324 ms (2.1x grep -c) on 2026-11-22.",
       '"first 100 matches" is the default Grep call (numbered output, maxMatches 100): it stops reading early.',
     ],
     checks: countChecks(counts, generated.errors),
