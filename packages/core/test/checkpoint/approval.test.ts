@@ -1,8 +1,9 @@
 import type { SessionSnapshot } from '@agent/protocol';
 import { finalReport } from '@agent/testkit';
 import { afterEach, describe, expect, test } from 'vitest';
-import { type AgentConfig, defineAgent, resume, run, tool } from '../../src/index.js';
+import { defineAgent, resume, run, tool } from '../../src/index.js';
 import { memoryTools } from '../helpers/memory-tools.js';
+import { DEPLOY_STEPS, deployAgent } from './deploy-agent.js';
 import { agentOn, NONCE, sent, serve, servers } from './five-turns.js';
 
 // Issue 16: tool calls a person decides. With an approver the call waits for the answer;
@@ -11,31 +12,7 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()));
 });
 
-const deployCall = {
-  text: 'Deploying.',
-  toolCalls: [{ id: 'call_d1', name: 'deploy', arguments: { env: 'prod' } }],
-};
-const STEPS = [deployCall, finalReport('Deployed.')];
-
-function deployAgent(url: Parameters<typeof agentOn>[0], ran: string[]): AgentConfig {
-  const base = agentOn(url);
-  return defineAgent({
-    ...base,
-    tools: [
-      ...(base.tools ?? []),
-      tool({
-        name: 'deploy',
-        description: 'Deploys the service',
-        parameters: { type: 'object', properties: { env: { type: 'string' } }, required: ['env'] },
-        needsApproval: (args) => args.env === 'prod',
-        execute: ({ env }) => {
-          ran.push(String(env));
-          return `deployed to ${String(env)}`;
-        },
-      }),
-    ],
-  });
-}
+const STEPS = DEPLOY_STEPS;
 
 const toolMessage = (messages: readonly { role: string; content: string }[]) =>
   messages.filter((m) => m.role === 'tool').map((m) => m.content);
