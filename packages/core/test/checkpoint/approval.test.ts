@@ -1,7 +1,7 @@
 import type { SessionSnapshot } from '@agent/protocol';
 import { finalReport } from '@agent/testkit';
 import { afterEach, describe, expect, test } from 'vitest';
-import { defineAgent, resume, run, tool } from '../../src/index.js';
+import { argumentsHash, defineAgent, resume, run, tool } from '../../src/index.js';
 import { memoryTools } from '../helpers/memory-tools.js';
 import { DEPLOY_STEPS, deployAgent } from './deploy-agent.js';
 import { agentOn, NONCE, sent, serve, servers } from './five-turns.js';
@@ -37,6 +37,7 @@ describe('with an approver', () => {
         callId: 'call_d1',
         tool: 'deploy',
         arguments: { env: 'prod' },
+        argumentsHash: argumentsHash({ env: 'prod' }),
         sessionId: 'sess-approve',
         agentPath: 'main',
       },
@@ -132,7 +133,12 @@ describe('without an approver the session pauses', () => {
     expect(paused.exitCode).toBe('EXIT-AWAITING-APPROVAL');
     expect(paused.error).toBe('awaiting approval of 1 tool call: call_d1 (deploy)');
     expect(paused.success ? undefined : paused.pendingApprovals).toEqual([
-      { callId: 'call_d1', tool: 'deploy', arguments: { env: 'prod' } },
+      {
+        callId: 'call_d1',
+        tool: 'deploy',
+        arguments: { env: 'prod' },
+        argumentsHash: argumentsHash({ env: 'prod' }),
+      },
     ]);
     expect(ran).toEqual([]);
     expect(stored.at(-1)?.status).toBe('awaiting_approval');
@@ -182,7 +188,12 @@ describe('without an approver the session pauses', () => {
     expect(paused.exitCode).toBe('EXIT-AWAITING-APPROVAL');
     // Only the tool that needs approval waits; nothing of that answer ran.
     expect(paused.success ? [] : paused.pendingApprovals).toEqual([
-      { callId: 'call_r1', tool: 'restart', arguments: { service: 'api' } },
+      {
+        callId: 'call_r1',
+        tool: 'restart',
+        arguments: { service: 'api' },
+        argumentsHash: argumentsHash({ service: 'api' }),
+      },
     ]);
     expect(restarted).toEqual([]);
 
