@@ -32,7 +32,7 @@ function snapshot(sessionId: string, turn: number, version = 2): SessionSnapshot
     opTree: { id: 'op-0', kind: 'session', label: 'main', startedAt: 1, status: 'running', children: [] },
     turnCalls: [{ id: 'call_d1', name: 'deploy', arguments: { env: 'prod' } }],
     pending: [{ callId: 'call_d1', tool: 'deploy', arguments: { env: 'prod' } }],
-  } as SessionSnapshot;
+  } as unknown as SessionSnapshot;
 }
 
 /** What a load of an edited snapshot does: it must throw the tamper error, never return. */
