@@ -49,3 +49,25 @@ test('a version 1 snapshot paused for approval resumes with the decision: the ap
   expect(ran).toEqual(['prod']);
   expect(server.requests.map(sent)).toEqual(live.requests.slice(1).map(sent));
 });
+
+test('the version 1 paused fixture is bound to the arguments it paused with: edited, its approved call runs nothing', async () => {
+  const snapshot = fixture(1, '-paused');
+  snapshot.turnCalls![0]!.arguments = { env: 'prod', region: 'all' };
+  const ran: string[] = [];
+  const server = await serve(DEPLOY_STEPS.slice(1));
+  await resume(deployAgent(server, ran), snapshot, { approvals: { call_d1: { approved: true } } });
+  expect(ran).toEqual([]);
+  const tool = server.requests[0]!.messages.filter((m) => m.role === 'tool').map((m) => m.content);
+  expect(tool[0]).toContain('call call_d1 was not run: its arguments changed after approval');
+});
+
+test('a version 2 snapshot whose pending call has no argumentsHash is refused before any model call', async () => {
+  const snapshot = { ...fixture(1, '-paused'), version: 2 };
+  const server = await serve(DEPLOY_STEPS.slice(1));
+  const result = await resume(deployAgent(server, []), snapshot, {
+    approvals: { call_d1: { approved: true } },
+  });
+  expect(result.exitCode).toBe('EXIT-CONFIGURATION');
+  expect(result.error).toContain('resumeFrom.pending: a pending call has no argumentsHash');
+  expect(server.requests).toHaveLength(0);
+});
