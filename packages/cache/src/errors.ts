@@ -37,3 +37,19 @@ export class SessionStoreError extends AgentError {
     super(SESSION_STORE_ERROR_CODE, message, options);
   }
 }
+
+/** The `code` of a `SnapshotIntegrityError`. */
+export const SNAPSHOT_TAMPERED_CODE = 'session_snapshot_tampered';
+
+/**
+ * A stored snapshot failed its integrity check: its HMAC tag matches none of the configured
+ * snapshot keys, or it has none and is not of the format written before tags. It was changed
+ * outside this program (or sealed with a key no longer configured) and is never resumed.
+ */
+export class SnapshotIntegrityError extends AgentError {
+  override readonly name = 'SnapshotIntegrityError';
+
+  constructor(message: string) {
+    super(SNAPSHOT_TAMPERED_CODE, message);
+  }
+}

@@ -16,6 +16,8 @@ export {
   CacheError,
   SESSION_STORE_ERROR_CODE,
   SessionStoreError,
+  SNAPSHOT_TAMPERED_CODE,
+  SnapshotIntegrityError,
 } from './errors.js';
 export { cacheKey, stableStringify } from './key.js';
 export {
@@ -48,6 +50,15 @@ export {
   MAX_SNAPSHOT_BYTES,
   UNFINISHED_SESSION_TTL_MS,
 } from './sessions/session-records.js';
+export {
+  MIN_SNAPSHOT_KEY_LENGTH,
+  PREVIOUS_SNAPSHOT_KEYS_ENV,
+  resolveSnapshotKeys,
+  SNAPSHOT_KEY_ENV,
+  SNAPSHOT_KEY_FILE,
+  type SnapshotKeySettings,
+} from './sessions/snapshot-keys.js';
+export type { SnapshotKeys } from './sessions/snapshot-seal.js';
 export { openSqliteSessionStore, type SqliteSessionStoreOptions } from './sessions/sqlite-sessions.js';
 export { formatTtl, MAX_TTL_MS, parseTtl, TTL_ALLOWED } from './ttl.js';
 export type { CacheBackend, CacheBackendName, StoredEntry } from './types.js';

@@ -34,6 +34,7 @@ export { AIAgent } from './seed-aliases.js';
 export type { AgentSession } from './session.js';
 export { createAgentSession, runAgent } from './session.js';
 export type { ApprovalRequest, Approver } from './tools/approval-gate.js';
+export { argumentsHash } from './tools/arguments-hash.js';
 export type { FromJsonSchema } from './tools/json-schema-type.js';
 export type { AnyTool, InferToolArgs, Tool, ToolContext, ToolParameters, ToolSpec } from './tools/tool.js';
 export { tool } from './tools/tool.js';

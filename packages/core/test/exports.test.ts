@@ -8,6 +8,7 @@ import { expect, expectTypeOf, test } from 'vitest';
 test('@agent/core exports exactly these values', async () => {
   expect(Object.keys(await import('@agent/core')).sort()).toEqual([
     'AIAgent',
+    'argumentsHash',
     'createAgentSession',
     'defineAgent',
     'resume',

@@ -1,3 +1,4 @@
+import { argumentsHash } from '@agent/core';
 import { finalReport, toolCall } from '@agent/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRestHeadend, principalId, type ServedHeadend, serve } from '../src/index.js';
@@ -119,6 +120,27 @@ describe('REST sessions', () => {
       '(tool failed: a person denied this call: change freeze)',
     ]);
     expect(agents.deployments()).toHaveLength(before);
+  });
+
+  it('a decision bound to other arguments than the pending call shows is refused; the shown hash runs it once', async () => {
+    const paused = await pausedRun('call_h1');
+    const pending = (paused.pendingApprovals as { argumentsHash: string }[])[0]!;
+    expect(pending.argumentsHash).toBe(argumentsHash({ env: 'prod' }));
+    const path = `/v1/sessions/${paused.sessionId}/approvals`;
+    const before = agents.deployments().length;
+    const other = argumentsHash({ env: 'prod', region: 'all' });
+    const wrong = await post(path, { decisions: { call_h1: { approved: true, argumentsHash: other } } });
+    expect(wrong.status).toBe(409);
+    expect(await errorOf(wrong)).toBe(
+      `decision for "call_h1" names arguments ${other}, but the pending call's arguments hash to ${pending.argumentsHash}: decide the call as it is now shown`,
+    );
+    expect(agents.deployments()).toHaveLength(before);
+    agents.model.push(finalReport('Done.'));
+    const resumed = await post(path, {
+      decisions: { call_h1: { approved: true, argumentsHash: pending.argumentsHash } },
+    });
+    expect(await resumed.json()).toMatchObject({ success: true });
+    expect(agents.deployments()).toHaveLength(before + 1);
   });
 
   it('refuses decisions for calls that are not pending and malformed ones, losing nothing', async () => {

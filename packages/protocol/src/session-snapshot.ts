@@ -4,8 +4,12 @@ import type { FinalReport } from './final-report.js';
 import type { ConversationMessage, ToolCall } from './messages.js';
 import type { SessionNode } from './op-tree.js';
 
-/** The snapshot format this release writes; older versions keep loading (`docs/sessions.md`). */
-export const SESSION_SNAPSHOT_VERSION = 1;
+/**
+ * The snapshot format this release writes; older versions keep loading, each migrated one step
+ * at a time (`@agent/core`'s `src/checkpoint/migrations/`, `docs/sessions.md`).
+ * 2: pending calls and decisions carry `argumentsHash`.
+ */
+export const SESSION_SNAPSHOT_VERSION = 2;
 
 /**
  * The label that names a session's owner: the principal (a hashed token, never the token) of the
@@ -33,10 +37,22 @@ export interface PendingToolCall {
   callId: string;
   tool: string;
   arguments: Record<string, unknown>;
+  /**
+   * `sha256:` and the hex SHA-256 of the arguments' canonical JSON (RFC 8785): what was shown
+   * for approval. The call runs only if its arguments still hash to it.
+   */
+  argumentsHash: string;
 }
 
-/** A person's answer to a pending call; a denial reaches the model as a tool failure with `reason`. */
-export type ApprovalDecision = { approved: true } | { approved: false; reason?: string };
+/**
+ * A person's answer to a pending call; a denial reaches the model as a tool failure with `reason`.
+ * `argumentsHash`: the hash of the arguments the person saw (the pending call's); without it the
+ * decision is bound to the pending call's hash. A call whose arguments no longer hash to it runs
+ * nothing.
+ */
+export type ApprovalDecision =
+  | { approved: true; argumentsHash?: string }
+  | { approved: false; reason?: string; argumentsHash?: string };
 
 /** Session-wide loop state a resumed session needs to continue exactly. */
 export interface SnapshotLoopState {

@@ -1,18 +1,18 @@
-import { homedir } from 'node:os';
-import { isAbsolute, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { ConfigError, type SessionStore } from '@agent/protocol';
 import { isRecord } from '@agent/protocol/util';
 import { isRedisUrl, redactRedisUrl } from '../redis-url.js';
 import { parseTtl } from '../ttl.js';
 import { openRedisSessionStore } from './redis-sessions.js';
 import { DEFAULT_SESSION_TTL_MS } from './session-records.js';
+import { MIN_SNAPSHOT_KEY_LENGTH, resolveSnapshotKeys, SNAPSHOT_KEY_FILE } from './snapshot-keys.js';
 import { openSqliteSessionStore } from './sqlite-sessions.js';
+import { defaultSessionsPath } from './state-path.js';
 
 /** The session stores `openSessionStore` knows. */
 export const SESSION_STORES = ['sqlite', 'redis'] as const;
 
-/** Name of the SQLite file in the user's state directory. */
-export const SESSIONS_FILE_NAME = 'sessions.sqlite';
+export { defaultSessionsPath, SESSIONS_FILE_NAME } from './state-path.js';
 
 /** `agent.json`'s `sessions`: where snapshots are kept and how long finished ones live. */
 export interface SessionStoreConfig {
@@ -24,19 +24,16 @@ export interface SessionStoreConfig {
   url?: string;
   /** How long a finished session is kept: ms or `30m`, `12h`, `7d` (default 7d). */
   ttl?: number | string;
+  /**
+   * The key stored snapshots are sealed with (HMAC-SHA-256), at least 32 characters; default
+   * `AGENT_SNAPSHOT_KEY`, else a key file made beside the store (docs/security.md).
+   */
+  snapshotKey?: string;
+  /** Earlier keys: snapshots sealed with them still read (default `AGENT_SNAPSHOT_PREVIOUS_KEYS`). */
+  previousSnapshotKeys?: string[];
 }
 
-/**
- * `$XDG_STATE_HOME/agent/sessions.sqlite`, else `~/.local/state/agent/sessions.sqlite`: state
- * that outlives a process but is not configuration.
- */
-export function defaultSessionsPath(env: Record<string, string | undefined> = process.env): string {
-  const xdg = env.XDG_STATE_HOME;
-  const base = xdg !== undefined && xdg !== '' && isAbsolute(xdg) ? xdg : join(homedir(), '.local', 'state');
-  return join(base, 'agent', SESSIONS_FILE_NAME);
-}
-
-const KEYS = ['store', 'path', 'url', 'ttl'];
+const KEYS = ['store', 'path', 'url', 'ttl', 'snapshotKey', 'previousSnapshotKeys'];
 
 /** The problems of a `sessions` config, each a `ConfigError` naming the field (a URL's password never quoted). */
 export function sessionStoreConfigProblems(config: unknown, source = 'sessions'): ConfigError[] {
@@ -45,7 +42,7 @@ export function sessionStoreConfigProblems(config: unknown, source = 'sessions')
       new ConfigError({
         field: 'sessions',
         value: config,
-        allowed: 'an object { store, path | url, ttl }',
+        allowed: 'an object { store, path | url, ttl, snapshotKey, previousSnapshotKeys }',
         source,
       }),
     ];
@@ -70,6 +67,7 @@ export function sessionStoreConfigProblems(config: unknown, source = 'sessions')
   problems.push(
     ...(store === 'redis' ? redisStoreProblems(config, source) : sqliteStoreProblems(config, source)),
   );
+  problems.push(...snapshotKeyProblems(config, source));
   if (config.ttl !== undefined && !ttlIsOn(config.ttl)) {
     problems.push(
       new ConfigError({
@@ -80,6 +78,21 @@ export function sessionStoreConfigProblems(config: unknown, source = 'sessions')
       }),
     );
   }
+  return problems;
+}
+
+/** `snapshotKey` and `previousSnapshotKeys`: strings of at least 32 characters (never quoted: secrets). */
+function snapshotKeyProblems(config: Record<string, unknown>, source: string): ConfigError[] {
+  const allowed = `a string of at least ${MIN_SNAPSHOT_KEY_LENGTH} characters`;
+  const isKey = (key: unknown) => typeof key === 'string' && key.length >= MIN_SNAPSHOT_KEY_LENGTH;
+  const problems: ConfigError[] = [];
+  if (config.snapshotKey !== undefined && !isKey(config.snapshotKey))
+    problems.push(new ConfigError({ field: 'snapshotKey', allowed, source }));
+  const previous = config.previousSnapshotKeys;
+  if (previous !== undefined && !(Array.isArray(previous) && previous.every(isKey)))
+    problems.push(
+      new ConfigError({ field: 'previousSnapshotKeys', allowed: `a list of ${allowed}`, source }),
+    );
   return problems;
 }
 
@@ -154,10 +167,18 @@ export async function openSessionStore(
   const problems = sessionStoreConfigProblems(config);
   if (problems.length > 0) throw ConfigError.of(problems, 'sessions');
   const ttlMs = config.ttl === undefined ? DEFAULT_SESSION_TTL_MS : parseTtl(config.ttl, 'ttl');
-  if (config.store === 'redis') return openRedisSessionStore({ url: config.url!, ttlMs });
+  const path = config.path ?? defaultSessionsPath(options.env);
+  // Redis keeps no files: its generated key lives in the state directory.
+  const keyFile = join(
+    dirname(config.store === 'redis' ? defaultSessionsPath(options.env) : path),
+    SNAPSHOT_KEY_FILE,
+  );
+  const snapshotKeys = await resolveSnapshotKeys(config, options.env ?? process.env, keyFile);
+  if (config.store === 'redis') return openRedisSessionStore({ url: config.url!, ttlMs, snapshotKeys });
   return openSqliteSessionStore({
-    path: config.path ?? defaultSessionsPath(options.env),
+    path,
     ttlMs,
+    snapshotKeys,
     ...(options.now === undefined ? {} : { now: options.now }),
   });
 }

@@ -1,3 +1,4 @@
+import { dirname, join } from 'node:path';
 import type { ConversationExchange, SessionSnapshot, SessionStore } from '@agent/protocol';
 import type { Redis as RedisClient } from 'ioredis';
 import { SessionStoreError } from '../errors.js';
@@ -12,6 +13,9 @@ import {
   MAX_CONVERSATION_EXCHANGES,
 } from './conversation-records.js';
 import { checkSessionId, decodeSnapshot, encodeSnapshot, keepFor } from './session-records.js';
+import { SNAPSHOT_KEY_FILE, storeKeys } from './snapshot-keys.js';
+import type { SnapshotKeys } from './snapshot-seal.js';
+import { defaultSessionsPath } from './state-path.js';
 
 /**
  * Appends one exchange to a conversation's list and trims it to the bounds (count, then bytes,
@@ -44,6 +48,14 @@ export interface RedisSessionStoreOptions {
   conversationPrefix?: string;
   /** Bound on connecting and on each command, ms (default 2000): a server that is down fails fast. */
   timeoutMs?: number;
+  /**
+   * The keys snapshots are sealed with (HMAC-SHA-256): `current` writes, `previous` still read.
+   * Default: `AGENT_SNAPSHOT_KEY` / `AGENT_SNAPSHOT_PREVIOUS_KEYS` of `env`, else the key file
+   * (`snapshot.key`, made mode 0600 when missing) in the state directory (`defaultSessionsPath`'s; a fleet of machines sets one key for all).
+   */
+  snapshotKeys?: SnapshotKeys;
+  /** Where `AGENT_SNAPSHOT_KEY` and the state directory are read (default `process.env`). */
+  env?: Record<string, string | undefined>;
 }
 
 /**
@@ -56,6 +68,8 @@ export async function openRedisSessionStore(options: RedisSessionStoreOptions): 
   const shown = redactRedisUrl(url);
   if (!isRedisUrl(url)) throw new SessionStoreError(`${shown} is not a redis:// or rediss:// URL`);
   const where = `session store ${shown}`;
+  const keyFile = join(dirname(defaultSessionsPath(options.env)), SNAPSHOT_KEY_FILE);
+  const keys = await storeKeys(options.snapshotKeys, options.env, keyFile);
   const fail = (what: string, error: unknown) =>
     new SessionStoreError(redactRedisText(`${where}: ${what}: ${(error as Error).message}`, url), {
       cause: error,
@@ -67,7 +81,7 @@ export async function openRedisSessionStore(options: RedisSessionStoreOptions): 
         cause: error,
       }),
   });
-  return new RedisSessionStore(client, options, { shown, where, fail });
+  return new RedisSessionStore(client, options, { shown, where, fail }, keys);
 }
 
 class RedisSessionStore implements SessionStore {
@@ -84,6 +98,7 @@ class RedisSessionStore implements SessionStore {
     private readonly client: RedisClient,
     options: RedisSessionStoreOptions,
     names: { shown: string; where: string; fail: (what: string, error: unknown) => SessionStoreError },
+    private readonly keys: SnapshotKeys,
   ) {
     this.location = names.shown;
     this.where = names.where;
@@ -94,7 +109,7 @@ class RedisSessionStore implements SessionStore {
   }
 
   async save(snapshot: SessionSnapshot): Promise<void> {
-    const text = encodeSnapshot(snapshot, this.where);
+    const text = encodeSnapshot(snapshot, this.where, this.keys);
     const id = snapshot.sessionId;
     await this.run(`saving session ${id}`, () =>
       this.client.set(this.prefix + id, text, 'PX', keepFor(snapshot, this.ttlMs)),
@@ -104,7 +119,7 @@ class RedisSessionStore implements SessionStore {
   async load(sessionId: string): Promise<SessionSnapshot | undefined> {
     const id = checkSessionId(sessionId);
     const text = await this.run(`reading session ${id}`, () => this.client.get(this.prefix + id));
-    return text === null ? undefined : decodeSnapshot(text, id, this.where);
+    return text === null ? undefined : decodeSnapshot(text, id, this.where, this.keys);
   }
 
   async delete(sessionId: string): Promise<boolean> {

@@ -1,6 +1,7 @@
 import { ConfigError, type SessionSnapshot } from '@agent/protocol';
 import { isRecord, isStoreId, STORE_ID_ALLOWED } from '@agent/protocol/util';
-import { SessionStoreError } from '../errors.js';
+import { SessionStoreError, SnapshotIntegrityError } from '../errors.js';
+import { type SnapshotKeys, sealSnapshot, unsealSnapshot } from './snapshot-seal.js';
 
 /** A finished session is kept this long unless `ttl` says otherwise: a week. */
 export const DEFAULT_SESSION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
@@ -27,8 +28,11 @@ export function keepFor(snapshot: SessionSnapshot, ttlMs: number): number {
   return snapshot.status === 'finished' ? ttlMs : Math.max(ttlMs, UNFINISHED_SESSION_TTL_MS);
 }
 
-/** The snapshot as stored JSON; a snapshot over the bound is refused before anything is written. */
-export function encodeSnapshot(snapshot: SessionSnapshot, where: string): string {
+/**
+ * The snapshot as stored: its JSON sealed with the current key (`sealSnapshot`); a snapshot
+ * over the bound is refused before anything is written.
+ */
+export function encodeSnapshot(snapshot: SessionSnapshot, where: string, keys: SnapshotKeys): string {
   checkSessionId(snapshot.sessionId);
   const text = JSON.stringify(snapshot);
   const bytes = Buffer.byteLength(text);
@@ -37,11 +41,32 @@ export function encodeSnapshot(snapshot: SessionSnapshot, where: string): string
       `${where}: the snapshot of session ${snapshot.sessionId} is ${bytes} bytes, over the ${MAX_SNAPSHOT_BYTES}-byte bound; it was not stored (the earlier one is kept)`,
     );
   }
-  return text;
+  return sealSnapshot(text, keys);
 }
 
-/** A stored snapshot read back; one that does not parse is reported, never guessed at. */
-export function decodeSnapshot(text: string, sessionId: string, where: string): SessionSnapshot {
+/**
+ * A stored snapshot read back. Its tag must match a key (else `SnapshotIntegrityError`); a
+ * snapshot without a tag reads only if it is version 1, the format written before tags. One
+ * that does not parse is reported, never guessed at.
+ */
+export function decodeSnapshot(
+  stored: string,
+  sessionId: string,
+  where: string,
+  keys: SnapshotKeys,
+): SessionSnapshot {
+  const unsealed = unsealSnapshot(stored, keys);
+  const refuse = (why: string) =>
+    new SnapshotIntegrityError(
+      `${where}: the stored snapshot of session ${sessionId} fails its integrity check: ${why}; it is not resumed`,
+    );
+  if (unsealed.kind === 'bad-tag') {
+    const count = 1 + (keys.previous?.length ?? 0);
+    throw refuse(
+      `its tag matches none of the ${count} snapshot key${count === 1 ? '' : 's'} configured (it was changed outside this program, or sealed with a key that is no longer configured: list that key in previousSnapshotKeys)`,
+    );
+  }
+  const text = unsealed.json;
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -53,6 +78,11 @@ export function decodeSnapshot(text: string, sessionId: string, where: string): 
   if (!isRecord(value) || value.sessionId !== sessionId) {
     throw new SessionStoreError(
       `${where}: the stored snapshot of session ${sessionId} is not a session snapshot`,
+    );
+  }
+  if (unsealed.kind === 'unsealed' && value.version !== 1) {
+    throw refuse(
+      `it has no integrity tag and is version ${JSON.stringify(value.version)} (only version 1 snapshots, written before tags, are read without one)`,
     );
   }
   return value as unknown as SessionSnapshot;

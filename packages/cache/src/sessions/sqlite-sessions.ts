@@ -1,3 +1,4 @@
+import { dirname, join } from 'node:path';
 import type { ConversationExchange, SessionSnapshot, SessionStore } from '@agent/protocol';
 import type BetterSqlite3 from 'better-sqlite3';
 import { SessionStoreError } from '../errors.js';
@@ -10,6 +11,8 @@ import {
   encodeExchange,
 } from './conversation-records.js';
 import { checkSessionId, decodeSnapshot, encodeSnapshot, keepFor } from './session-records.js';
+import { SNAPSHOT_KEY_FILE, storeKeys } from './snapshot-keys.js';
+import type { SnapshotKeys } from './snapshot-seal.js';
 
 export interface SqliteSessionStoreOptions {
   /** The database file; its directory is made (mode 0700), the file created mode 0600. */
@@ -20,6 +23,14 @@ export interface SqliteSessionStoreOptions {
   busyTimeoutMs?: number;
   /** The clock (tests). */
   now?: () => number;
+  /**
+   * The keys snapshots are sealed with (HMAC-SHA-256): `current` writes, `previous` still read.
+   * Default: `AGENT_SNAPSHOT_KEY` / `AGENT_SNAPSHOT_PREVIOUS_KEYS` of `env`, else the key file
+   * (`snapshot.key`, made mode 0600 when missing) beside the database file.
+   */
+  snapshotKeys?: SnapshotKeys;
+  /** Where `AGENT_SNAPSHOT_KEY` and the state directory are read (default `process.env`). */
+  env?: Record<string, string | undefined>;
 }
 
 /**
@@ -46,7 +57,14 @@ export async function openSqliteSessionStore(options: SqliteSessionStoreOptions)
         new SessionStoreError(`cannot open the ${where}: ${(error as Error).message}`, { cause: error }),
     },
   );
-  return new SqliteSessionStore(db, where, options);
+  let keys: SnapshotKeys;
+  try {
+    keys = await storeKeys(options.snapshotKeys, options.env, join(dirname(options.path), SNAPSHOT_KEY_FILE));
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  return new SqliteSessionStore(db, where, options, keys);
 }
 
 /** A table of one JSON text per id with when it expires (sessions, conversations). */
@@ -92,6 +110,7 @@ class SqliteSessionStore implements SessionStore {
     private readonly db: BetterSqlite3.Database,
     private readonly where: string,
     private readonly options: SqliteSessionStoreOptions,
+    private readonly keys: SnapshotKeys,
   ) {
     this.location = options.path;
     this.now = options.now ?? Date.now;
@@ -105,7 +124,7 @@ class SqliteSessionStore implements SessionStore {
   }
 
   async save(snapshot: SessionSnapshot): Promise<void> {
-    const text = encodeSnapshot(snapshot, this.where);
+    const text = encodeSnapshot(snapshot, this.where, this.keys);
     const at = this.now();
     this.guard(`saving session ${snapshot.sessionId}`, () =>
       this.writeSession.immediate(snapshot.sessionId, text, at, at + keepFor(snapshot, this.options.ttlMs)),
@@ -116,7 +135,7 @@ class SqliteSessionStore implements SessionStore {
     const id = checkSessionId(sessionId);
     const row = this.guard(`reading session ${id}`, () => this.sessions.select.get(id));
     if (row === undefined || row.expires_at <= this.now()) return undefined;
-    return decodeSnapshot(row.text, id, this.where);
+    return decodeSnapshot(row.text, id, this.where, this.keys);
   }
 
   async delete(sessionId: string): Promise<boolean> {

@@ -95,6 +95,7 @@ export function setUpDurability(input: DurabilityInput): Durability {
           rule,
           approver: config.approver,
           decisions: new Map([...Object.entries(resumeFrom?.decisions ?? {}), ...approvalsGiven]),
+          shown: shownHashes(resumeFrom),
           timeoutMs: config.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS,
           signal: input.signal,
           sessionId: input.sessionId,
@@ -193,6 +194,17 @@ function toolRules(tools: AgentSessionConfig['tools']): ReadonlyMap<string, Appr
 }
 
 /** Decisions must name calls the resumed session is waiting for. */
+/** The argument hashes a paused snapshot's calls were shown (pending) or decided (decisions) with, by call id. */
+function shownHashes(resumeFrom: SessionSnapshot | undefined): Map<string, string> {
+  const shown = new Map<string, string>();
+  if (resumeFrom?.status !== 'awaiting_approval') return shown;
+  for (const [id, decision] of Object.entries(resumeFrom.decisions ?? {})) {
+    if (decision.argumentsHash !== undefined) shown.set(id, decision.argumentsHash);
+  }
+  for (const call of resumeFrom.pending ?? []) shown.set(call.callId, call.argumentsHash);
+  return shown;
+}
+
 function approvalsProblem(
   resumeFrom: SessionSnapshot | undefined,
   ids: readonly string[],

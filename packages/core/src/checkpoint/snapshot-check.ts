@@ -1,5 +1,6 @@
 import { ConfigError, SESSION_SNAPSHOT_VERSION, type SessionSnapshot } from '@agent/protocol';
 import { isRecord } from '@agent/protocol/util';
+import { migrateSnapshot } from './migrations/index.js';
 
 const STATUSES = ['running', 'awaiting_approval', 'finished'];
 
@@ -72,7 +73,8 @@ function fail(field: string, got: unknown, allowed: string, message: string): ne
 
 /**
  * Checks that `value` is a snapshot this release can resume (any version up to
- * `SESSION_SNAPSHOT_VERSION`) and returns it; throws a `ConfigError` naming what is wrong.
+ * `SESSION_SNAPSHOT_VERSION`) and returns it migrated to this release's version (a copy when
+ * it was older); throws a `ConfigError` naming what is wrong.
  * It checks the envelope, not every message: a snapshot is data this library wrote.
  */
 export function checkSnapshot(value: unknown): SessionSnapshot {
@@ -91,7 +93,12 @@ export function checkSnapshot(value: unknown): SessionSnapshot {
     if (!rule.holds(value))
       fail(rule.field, rule.quotes ? value[rule.field] : undefined, rule.allowed, rule.message);
   }
-  return value as unknown as SessionSnapshot;
+  const migrated = migrateSnapshot(value);
+  // After migration every pending call names the hash its decision is bound to.
+  if (!(migrated.pending ?? []).every((call) => isRecord(call) && typeof call.argumentsHash === 'string')) {
+    fail('pending', undefined, 'pending calls with argumentsHash', 'a pending call has no argumentsHash');
+  }
+  return migrated;
 }
 
 /** A checked snapshot that can still run (a finished session has nothing left to do). */

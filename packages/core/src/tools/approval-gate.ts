@@ -2,6 +2,7 @@ import { type ApprovalDecision, BATCH_TOOL, type PendingToolCall, type ToolCall 
 import { errorMessage } from '@agent/protocol/util';
 import { toolNameMatcher } from '@agent/schema';
 import type { SessionRecorder } from '../observe/recorder.js';
+import { argumentsHash } from './arguments-hash.js';
 import { readBatchCalls } from './internal-tools.js';
 
 /** What an approver is asked: one call, with its arguments, of one session. */
@@ -9,6 +10,8 @@ export interface ApprovalRequest {
   callId: string;
   tool: string;
   arguments: Record<string, unknown>;
+  /** The hash the decision is bound to (`argumentsHash`). */
+  argumentsHash: string;
   sessionId: string;
   agentPath: string;
 }
@@ -47,6 +50,7 @@ export function approvalRule(
 
 /** What the gate decided for the calls of one answer. */
 export type GateOutcome =
+  /** `denied`: the calls that do not run, by id, with the text the model gets instead. */
   | { kind: 'run'; denied: ReadonlyMap<string, string>; decisions: Record<string, ApprovalDecision> }
   | { kind: 'pause'; pending: PendingToolCall[]; decisions: Record<string, ApprovalDecision> };
 
@@ -55,6 +59,11 @@ export interface ApprovalGateOptions {
   approver: Approver | undefined;
   /** Decisions given when the session was resumed, by call id (consumed as used). */
   decisions: Map<string, ApprovalDecision>;
+  /**
+   * The hashes of the arguments shown for approval, by call id: the paused snapshot's pending
+   * calls and recorded decisions. A call with one runs only if its arguments still hash to it.
+   */
+  shown: ReadonlyMap<string, string>;
   timeoutMs: number;
   signal: AbortSignal;
   sessionId: string;
@@ -75,17 +84,28 @@ export class ApprovalGate {
     const decisions: Record<string, ApprovalDecision> = {};
     const pending: PendingToolCall[] = [];
     for (const call of calls) {
-      if (call.parseError !== undefined || !this.o.rule(call.name, call.arguments)) continue;
-      let decision = this.o.decisions.get(call.id);
+      if (call.parseError !== undefined) continue;
+      const given = this.o.decisions.get(call.id);
       this.o.decisions.delete(call.id);
-      if (decision === undefined && this.o.approver !== undefined) decision = await this.ask(call);
-      if (decision === undefined) {
-        pending.push({ callId: call.id, tool: call.name, arguments: call.arguments });
+      const hash = argumentsHash(call.arguments);
+      // Checked before the rule: arguments edited so the rule no longer picks the call still run nothing.
+      const mismatch = bindingMismatch(call.id, given?.argumentsHash ?? this.o.shown.get(call.id), hash);
+      if (mismatch !== undefined) {
+        decisions[call.id] = { approved: false, reason: mismatch, argumentsHash: hash };
+        this.logRefusal(mismatch);
+        denied.set(call.id, mismatch);
         continue;
       }
-      decisions[call.id] = decision;
+      if (!this.o.rule(call.name, call.arguments)) continue;
+      let decision = given;
+      if (decision === undefined && this.o.approver !== undefined) decision = await this.ask(call, hash);
+      if (decision === undefined) {
+        pending.push({ callId: call.id, tool: call.name, arguments: call.arguments, argumentsHash: hash });
+        continue;
+      }
+      decisions[call.id] = { ...decision, argumentsHash: hash };
       this.log(call, decision);
-      if (!decision.approved) denied.set(call.id, decision.reason ?? 'no reason given');
+      if (!decision.approved) denied.set(call.id, deniedMessage(decision.reason ?? 'no reason given'));
     }
     if (pending.length > 0) return { kind: 'pause', pending, decisions };
     return { kind: 'run', denied, decisions };
@@ -99,13 +119,13 @@ export class ApprovalGate {
     const denied = new Map<string, string>();
     for (const call of calls) {
       if (this.o.rule(call.name, call.arguments))
-        denied.set(call.id, 'it needs approval and came beside the final report');
+        denied.set(call.id, deniedMessage('it needs approval and came beside the final report'));
     }
     return denied;
   }
 
   /** The approver's answer; one that throws or does not answer in time denies, saying so. */
-  private async ask(call: ToolCall): Promise<ApprovalDecision> {
+  private async ask(call: ToolCall, hash: string): Promise<ApprovalDecision> {
     const { approver, timeoutMs, signal } = this.o;
     const timeout = AbortSignal.timeout(timeoutMs);
     const both = AbortSignal.any([signal, timeout]);
@@ -125,6 +145,7 @@ export class ApprovalGate {
       callId: call.id,
       tool: call.name,
       arguments: call.arguments,
+      argumentsHash: hash,
       sessionId: this.o.sessionId,
       agentPath: this.o.agentPath,
     };
@@ -141,6 +162,16 @@ export class ApprovalGate {
     }
   }
 
+  private logRefusal(why: string): void {
+    this.o.recorder.log({
+      severity: 'WRN',
+      direction: 'response',
+      type: 'tool',
+      remoteIdentifier: 'agent:approval',
+      message: why,
+    });
+  }
+
   private log(call: ToolCall, decision: ApprovalDecision): void {
     this.o.recorder.log({
       severity: decision.approved ? 'VRB' : 'WRN',
@@ -152,6 +183,12 @@ export class ApprovalGate {
         : `call ${call.id} (${call.name}) denied: ${decision.reason ?? 'no reason given'}`,
     });
   }
+}
+
+/** Why a call does not run: the hash its decision is bound to is not its arguments' (undefined: it is, or none). */
+function bindingMismatch(callId: string, bound: string | undefined, actual: string): string | undefined {
+  if (bound === undefined || bound === actual) return undefined;
+  return `call ${callId} was not run: its arguments changed after approval (approved ${bound}, the call has ${actual})`;
 }
 
 /** An approver's answer as the session keeps it (anything but `approved: true` denies). */

@@ -18,7 +18,6 @@ import {
 import type { OpTreeBuilder } from '../observe/op-tree.js';
 import type { SessionRecorder } from '../observe/recorder.js';
 import { AbortFanout, type CancelSource } from './abort-fanout.js';
-import { deniedMessage } from './approval-gate.js';
 import { CallBudget } from './call-budget.js';
 import {
   type ExternalCallOptions,
@@ -100,7 +99,7 @@ export class ToolExecutor {
     for (const [callId, child] of children) this.pausedChildren.set(callId, child);
   }
 
-  /** `denied`: calls a person denied, by id, with the reason: they do not run, the model is told why. */
+  /** `denied`: calls that do not run (a person denied them, their approval no longer matches), by id, with what the model is told. */
   async runTurn(
     calls: readonly ToolCall[],
     turnNode: OpNode,
@@ -116,7 +115,7 @@ export class ToolExecutor {
     const runs = await Promise.all(
       calls.map((call) => {
         const reason = denied?.get(call.id);
-        if (reason !== undefined) return this.refuse(call, turnNode, deniedMessage(reason), 'denied');
+        if (reason !== undefined) return this.refuse(call, turnNode, reason, 'denied');
         const isBatch = call.name === BATCH_TOOL && this.options.batch && call.parseError === undefined;
         if (!isBatch && !budget.take()) return this.refuse(call, turnNode, budget.refusal);
         return this.runCall(call, turnNode, requestFinal, budget);

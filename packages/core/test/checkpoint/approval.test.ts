@@ -1,8 +1,9 @@
 import type { SessionSnapshot } from '@agent/protocol';
 import { finalReport } from '@agent/testkit';
 import { afterEach, describe, expect, test } from 'vitest';
-import { type AgentConfig, defineAgent, resume, run, tool } from '../../src/index.js';
+import { argumentsHash, defineAgent, resume, run, tool } from '../../src/index.js';
 import { memoryTools } from '../helpers/memory-tools.js';
+import { DEPLOY_STEPS, deployAgent } from './deploy-agent.js';
 import { agentOn, NONCE, sent, serve, servers } from './five-turns.js';
 
 // Issue 16: tool calls a person decides. With an approver the call waits for the answer;
@@ -11,31 +12,7 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()));
 });
 
-const deployCall = {
-  text: 'Deploying.',
-  toolCalls: [{ id: 'call_d1', name: 'deploy', arguments: { env: 'prod' } }],
-};
-const STEPS = [deployCall, finalReport('Deployed.')];
-
-function deployAgent(url: Parameters<typeof agentOn>[0], ran: string[]): AgentConfig {
-  const base = agentOn(url);
-  return defineAgent({
-    ...base,
-    tools: [
-      ...(base.tools ?? []),
-      tool({
-        name: 'deploy',
-        description: 'Deploys the service',
-        parameters: { type: 'object', properties: { env: { type: 'string' } }, required: ['env'] },
-        needsApproval: (args) => args.env === 'prod',
-        execute: ({ env }) => {
-          ran.push(String(env));
-          return `deployed to ${String(env)}`;
-        },
-      }),
-    ],
-  });
-}
+const STEPS = DEPLOY_STEPS;
 
 const toolMessage = (messages: readonly { role: string; content: string }[]) =>
   messages.filter((m) => m.role === 'tool').map((m) => m.content);
@@ -60,6 +37,7 @@ describe('with an approver', () => {
         callId: 'call_d1',
         tool: 'deploy',
         arguments: { env: 'prod' },
+        argumentsHash: argumentsHash({ env: 'prod' }),
         sessionId: 'sess-approve',
         agentPath: 'main',
       },
@@ -155,7 +133,12 @@ describe('without an approver the session pauses', () => {
     expect(paused.exitCode).toBe('EXIT-AWAITING-APPROVAL');
     expect(paused.error).toBe('awaiting approval of 1 tool call: call_d1 (deploy)');
     expect(paused.success ? undefined : paused.pendingApprovals).toEqual([
-      { callId: 'call_d1', tool: 'deploy', arguments: { env: 'prod' } },
+      {
+        callId: 'call_d1',
+        tool: 'deploy',
+        arguments: { env: 'prod' },
+        argumentsHash: argumentsHash({ env: 'prod' }),
+      },
     ]);
     expect(ran).toEqual([]);
     expect(stored.at(-1)?.status).toBe('awaiting_approval');
@@ -205,7 +188,12 @@ describe('without an approver the session pauses', () => {
     expect(paused.exitCode).toBe('EXIT-AWAITING-APPROVAL');
     // Only the tool that needs approval waits; nothing of that answer ran.
     expect(paused.success ? [] : paused.pendingApprovals).toEqual([
-      { callId: 'call_r1', tool: 'restart', arguments: { service: 'api' } },
+      {
+        callId: 'call_r1',
+        tool: 'restart',
+        arguments: { service: 'api' },
+        argumentsHash: argumentsHash({ service: 'api' }),
+      },
     ]);
     expect(restarted).toEqual([]);
 

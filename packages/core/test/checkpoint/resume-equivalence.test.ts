@@ -65,9 +65,9 @@ test('a snapshot of another agent, of a newer version or of a finished session i
   expect(other.error).toContain(`taken with other agent settings`);
   expect(other.error).toContain(first.settingsHash);
 
-  const newer = await resume(agent, { ...first, version: 2 });
+  const newer = await resume(agent, { ...first, version: 3 });
   expect(newer.exitCode).toBe('EXIT-CONFIGURATION');
-  expect(newer.error).toContain('version 2, newer than this release reads (up to 1)');
+  expect(newer.error).toContain('version 3, newer than this release reads (up to 2)');
 
   const finished = await resume(agent, snapshots.at(-1)!);
   expect(finished.error).toContain('already finished');

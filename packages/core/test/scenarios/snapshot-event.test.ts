@@ -1,4 +1,4 @@
-import type { SessionSnapshot } from '@agent/protocol';
+import { SESSION_SNAPSHOT_VERSION, type SessionSnapshot } from '@agent/protocol';
 import { describe, expect, test } from 'vitest';
 import { memoryTools } from '../helpers/memory-tools.js';
 import { runScenario, xmlReport } from '../helpers/scenario.js';
@@ -27,7 +27,7 @@ describe('the snapshot event', () => {
     // What the seed's payload names: the session, when, a version and the operation tree.
     expect(finished).toMatchObject({
       sessionId: 'sess-snap',
-      version: 1,
+      version: SESSION_SNAPSHOT_VERSION,
       status: 'finished',
       turn: 2,
       exitCode: 'EXIT-FINAL-ANSWER',

@@ -3,7 +3,9 @@ import type { ApprovalDecision, SessionSnapshot } from '@agent/protocol';
 /** Longest reason a client may give for a denial (it reaches the model as the tool's failure). */
 export const MAX_REASON_CHARS = 2000;
 
-const SHAPE = '{ "<callId>": { "approved": true } or { "approved": false, "reason": "..." } }';
+const SHAPE =
+  '{ "<callId>": { "approved": true } or { "approved": false, "reason": "..." }, each with an optional "argumentsHash" }';
+const HASH = /^sha256:[0-9a-f]{64}$/;
 
 /** Decisions by call id, or why they cannot be used (`conflict`: they do not fit the session). */
 export type DecisionsCheck =
@@ -15,11 +17,15 @@ function parseDecision(callId: string, value: unknown): ApprovalDecision | strin
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return `decision for ${JSON.stringify(callId)} must be an object like { "approved": true }`;
   }
-  const { approved, reason, ...rest } = value as Record<string, unknown>;
+  const { approved, reason, argumentsHash, ...rest } = value as Record<string, unknown>;
   const extra = Object.keys(rest);
   if (extra.length > 0) {
-    return `decision for ${JSON.stringify(callId)} has unknown key ${JSON.stringify(extra[0])} (allowed: approved, reason)`;
+    return `decision for ${JSON.stringify(callId)} has unknown key ${JSON.stringify(extra[0])} (allowed: approved, reason, argumentsHash)`;
   }
+  if (argumentsHash !== undefined && (typeof argumentsHash !== 'string' || !HASH.test(argumentsHash))) {
+    return `decision for ${JSON.stringify(callId)}: "argumentsHash" must be the pending call's "argumentsHash" (sha256: and 64 hex digits)`;
+  }
+  const bound = argumentsHash === undefined ? {} : { argumentsHash };
   if (typeof approved !== 'boolean') {
     return `decision for ${JSON.stringify(callId)}: "approved" must be true or false`;
   }
@@ -29,8 +35,10 @@ function parseDecision(callId: string, value: unknown): ApprovalDecision | strin
   if (typeof reason === 'string' && reason.length > MAX_REASON_CHARS) {
     return `decision for ${JSON.stringify(callId)}: "reason" is longer than ${MAX_REASON_CHARS} characters`;
   }
-  if (approved) return { approved: true };
-  return reason === undefined || reason.trim() === '' ? { approved: false } : { approved: false, reason };
+  if (approved) return { approved: true, ...bound };
+  return reason === undefined || reason.trim() === ''
+    ? { approved: false, ...bound }
+    : { approved: false, reason, ...bound };
 }
 
 /** The ids of the calls a paused session waits for (none unless it is paused). */
@@ -71,6 +79,15 @@ export function checkDecisions(snapshot: SessionSnapshot, given: unknown): Decis
     }
     const decision = parseDecision(callId, value);
     if (typeof decision === 'string') return { ok: false, kind: 'bad_request', message: decision };
+    // The session checks it again when it runs the call; refused here too, so the client hears at once.
+    const shown = snapshot.pending?.find((call) => call.callId === callId)?.argumentsHash;
+    if (decision.argumentsHash !== undefined && shown !== undefined && decision.argumentsHash !== shown) {
+      return {
+        ok: false,
+        kind: 'conflict',
+        message: `decision for ${JSON.stringify(callId)} names arguments ${decision.argumentsHash}, but the pending call's arguments hash to ${shown}: decide the call as it is now shown`,
+      };
+    }
     decisions[callId] = decision;
   }
   return { ok: true, decisions };

@@ -366,7 +366,10 @@ export function isSecretPath(path: readonly (string | number)[]): boolean {
   if (section === 'mcpServers') return field === 'headers' || field === 'env' || field === 'oauth';
   if (section === 'restTools' || section === 'openapiSpecs') return field === 'headers' || field === 'auth';
   // A Redis URL may carry a password.
-  if (section === 'cache' || section === 'sessions') return path[1] === 'url';
+  if (section === 'cache') return path[1] === 'url';
+  // A Redis URL may carry a password; the snapshot keys are secrets.
+  if (section === 'sessions')
+    return path[1] === 'url' || path[1] === 'snapshotKey' || path[1] === 'previousSnapshotKeys';
   if (section === 'telemetry') return path[1] === 'otlp' && path[2] === 'headers';
   return false;
 }

@@ -24,9 +24,15 @@ export const SESSIONS: Schema = {
     path: { type: 'string', minLength: 1, 'x-expects': 'a file path (sqlite)' },
     url: str('a redis:// or rediss:// URL'),
     ttl: TTL,
+    snapshotKey: { type: 'string', minLength: 32, 'x-expects': 'a key of at least 32 characters' },
+    previousSnapshotKeys: {
+      type: 'array',
+      items: { type: 'string', minLength: 32, 'x-expects': 'a key of at least 32 characters' },
+      'x-expects': 'a list of keys of at least 32 characters',
+    },
   },
   additionalProperties: false,
-  'x-expects': 'an object { store, path | url, ttl }',
+  'x-expects': 'an object { store, path | url, ttl, snapshotKey, previousSnapshotKeys }',
 };
 
 const SAMPLER_NAME: Schema = {

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { openSessionStore } from '@agent/cache';
+import { argumentsHash } from '@agent/core';
 import { type ModelServer, type ScriptStep, startModelServer } from '@agent/testkit';
 import { afterEach, expect, test } from 'vitest';
 import { createAgentRunner } from '../../src/index.js';
@@ -43,7 +44,12 @@ test('a paused run is stored under the state dir; resume with an approval runs t
     const paused = await runner.run('Greet me.');
     expect(paused.exitCode).toBe('EXIT-AWAITING-APPROVAL');
     expect(paused.success ? undefined : paused.pendingApprovals).toEqual([
-      { callId: 'call_h1', tool: 'agent__helper', arguments: { prompt: 'say hi' } },
+      {
+        callId: 'call_h1',
+        tool: 'agent__helper',
+        arguments: { prompt: 'say hi' },
+        argumentsHash: argumentsHash({ prompt: 'say hi' }),
+      },
     ]);
     const store = await openSessionStore({}, { env: { XDG_STATE_HOME: state } });
     expect(store.location).toBe(join(state, 'agent', 'sessions.sqlite'));
@@ -127,12 +133,14 @@ test('with sessions.store redis (a real redis-server) a paused run is stored the
     try {
       const paused = await runner.run('Greet me.', { sessionId: 'redis-paused-1' });
       expect(paused.exitCode).toBe('EXIT-AWAITING-APPROVAL');
-      const store = await openSessionStore({ store: 'redis', url: redis.url });
+      // The runner's state directory holds the snapshot key its store made.
+      const store = await openSessionStore({ store: 'redis', url: redis.url }, { env: options.env });
       expect((await store.load('redis-paused-1'))?.pending?.map((p) => p.callId)).toEqual(['call_h1']);
       await store.close();
-      // Nothing went to the default SQLite file.
+      // Nothing went to the default SQLite file; the key the Redis store seals with is in the state directory.
       const { existsSync } = await import('node:fs');
       expect(existsSync(join(state, 'agent', 'sessions.sqlite'))).toBe(false);
+      expect(existsSync(join(state, 'agent', 'snapshot.key'))).toBe(true);
       server.push(finalReport('hi', { format: 'sub-agent' }), finalReport('Greeted via Redis.'));
       const resumed = await runner.resume('redis-paused-1', { approvals: { call_h1: { approved: true } } });
       expect(resumed.success, resumed.error).toBe(true);
@@ -165,4 +173,35 @@ test('a runner given a sessionStore checkpoints into it and resumes from it, and
   expect((await store.load('given-store-1'))?.status).toBe('finished');
   await runner.close();
   expect(store.closed).toBe(false);
+});
+
+test('a paused session edited in the SQLite store (one byte) is refused by resumeStoredSession; nothing runs', async () => {
+  const { resumeStoredSession } = await import('../../src/index.js');
+  const Database = (await import('better-sqlite3')).default;
+  const server = await serve([helperCall]);
+  const { options, state } = tree(server);
+  const runner = await createAgentRunner('main.ai', options);
+  const paused = await runner.run('Greet me.');
+  await runner.close();
+  expect(paused.exitCode).toBe('EXIT-AWAITING-APPROVAL');
+  const db = new Database(join(state, 'agent', 'sessions.sqlite'));
+  const row = db.prepare('SELECT snapshot FROM sessions WHERE id = ?').get(paused.sessionId) as {
+    snapshot: string;
+  };
+  expect(row.snapshot).toContain('"prompt":"say hi"');
+  db.prepare('UPDATE sessions SET snapshot = ? WHERE id = ?').run(
+    row.snapshot.replace('"prompt":"say hi"', '"prompt":"say ho"'),
+    paused.sessionId,
+  );
+  db.close();
+  const requestsBefore = server.requests.length;
+  const resumed = await resumeStoredSession(paused.sessionId, {
+    ...options,
+    approvals: { call_h1: { approved: true } },
+  });
+  expect(resumed.success).toBe(false);
+  expect(resumed.error).toContain(
+    `the stored snapshot of session ${paused.sessionId} fails its integrity check`,
+  );
+  expect(server.requests.length).toBe(requestsBefore);
 });

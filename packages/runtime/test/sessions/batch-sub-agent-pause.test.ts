@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { argumentsHash } from '@agent/core';
 import { finalReport, type ModelServer, type ScriptStep, startModelServer, toolCall } from '@agent/testkit';
 import { afterEach, expect, test } from 'vitest';
 import { createAgentRunner, resumeStoredSession } from '../../src/index.js';
@@ -50,7 +51,12 @@ test('a sub-agent inside agent__batch that waits for approval pauses the top age
     const paused = await runner.run('Start.');
     expect(paused.exitCode).toBe('EXIT-AWAITING-APPROVAL');
     expect(paused.success ? [] : paused.pendingApprovals).toEqual([
-      { callId: 'call_b1:risky/call_l1', tool: 'agent__leaf', arguments: { prompt: 'risky part' } },
+      {
+        callId: 'call_b1:risky/call_l1',
+        tool: 'agent__leaf',
+        arguments: { prompt: 'risky part' },
+        argumentsHash: argumentsHash({ prompt: 'risky part' }),
+      },
     ]);
     // The model was not told the batch failed: main asked once, helper once, nothing more.
     expect(server.requests).toHaveLength(2);

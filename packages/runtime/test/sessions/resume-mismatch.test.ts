@@ -89,7 +89,7 @@ test('a stored snapshot of a newer version is refused, saying which versions thi
   expect(refused.success).toBe(false);
   expect(refused.exitCode).toBe('EXIT-CONFIGURATION');
   expect(refused.error).toContain(
-    'the snapshot is version 99, newer than this release reads (up to 1): resume it with a newer @agent/core',
+    'the snapshot is version 99, newer than this release reads (up to 2): resume it with a newer @agent/core',
   );
   expect(server.requests).toHaveLength(1);
   expect(await store.load('from-the-future')).toEqual(stored);

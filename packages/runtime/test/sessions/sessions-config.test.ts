@@ -27,3 +27,15 @@ test('agent.json: a sessions store that cannot work is an error at its line, a R
     /unknown key `tll` in `sessions`; did you mean `ttl`\?/,
   );
 });
+
+test('agent.json: a snapshot key shorter than 32 characters is an error at its line, the key never quoted', async () => {
+  const root = tempTree({
+    'agent.json': localConfig({ sessions: { snapshotKey: 'short-secret-key' } }),
+    'a.ai': agentFile('models: [local/m]'),
+  });
+  const result = await runAgentFile('a.ai', 'hi', isolated(root));
+  expect(result.success ? 'ok' : result.error).toMatch(
+    /^agent\.json:\d+: `sessions\.snapshotKey` must be a key of at least 32 characters/,
+  );
+  expect(result.success ? '' : result.error).not.toContain('short-secret-key');
+});

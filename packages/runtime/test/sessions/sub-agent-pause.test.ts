@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { argumentsHash } from '@agent/core';
 import { finalReport, type ModelServer, type ScriptStep, startModelServer, toolCall } from '@agent/testkit';
 import { afterEach, expect, test } from 'vitest';
 import { createAgentRunner, resumeStoredSession } from '../../src/index.js';
@@ -40,7 +41,12 @@ test("a sub-agent's pending call pauses the top agent, addressed through it; app
     const paused = await runner.run('Start.');
     expect(paused.exitCode).toBe('EXIT-AWAITING-APPROVAL');
     expect(paused.success ? [] : paused.pendingApprovals).toEqual([
-      { callId: 'call_h1/call_l1', tool: 'agent__leaf', arguments: { prompt: 'risky part' } },
+      {
+        callId: 'call_h1/call_l1',
+        tool: 'agent__leaf',
+        arguments: { prompt: 'risky part' },
+        argumentsHash: argumentsHash({ prompt: 'risky part' }),
+      },
     ]);
     expect(paused.error).toContain('call_h1/call_l1 (agent__leaf)');
     expect(server.requests).toHaveLength(2);

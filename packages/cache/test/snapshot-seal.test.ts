@@ -1,0 +1,160 @@
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { AgentError, type SessionSnapshot, type SessionStore } from '@agent/protocol';
+import Database from 'better-sqlite3';
+import { Redis } from 'ioredis';
+import { expect, test } from 'vitest';
+import { openRedisSessionStore, openSqliteSessionStore } from '../src/index.js';
+import { sharedRedis, tempDir } from './helpers.js';
+
+// Issue 37: a stored snapshot carries an HMAC-SHA-256 tag; one edited in the store is refused
+// with its own error code, never resumed. Keys rotate: earlier keys still read.
+const KEY_A = 'key-a-0123456789abcdef0123456789abcdef';
+const KEY_B = 'key-b-0123456789abcdef0123456789abcdef';
+const KEY_C = 'key-c-0123456789abcdef0123456789abcdef';
+const TAMPERED = 'session_snapshot_tampered';
+
+function snapshot(sessionId: string, turn: number, version = 2): SessionSnapshot {
+  return {
+    version,
+    sessionId,
+    agent: 'main',
+    settingsHash: 'sha256:0123456789abcdef',
+    status: 'awaiting_approval',
+    takenAt: 1,
+    turn,
+    nonce: 'abcd1234',
+    conversation: [{ role: 'user', content: 'Deploy it.' }],
+    loop: { finalReportFailedEver: false, finalReportAttempts: 0, taskStatusOnlyTurns: 0 },
+    droppedTargets: [null],
+    tokenCorrection: 1,
+    accounting: [],
+    opTree: { id: 'op-0', kind: 'session', label: 'main', startedAt: 1, status: 'running', children: [] },
+    turnCalls: [{ id: 'call_d1', name: 'deploy', arguments: { env: 'prod' } }],
+    pending: [{ callId: 'call_d1', tool: 'deploy', arguments: { env: 'prod' } }],
+  } as unknown as SessionSnapshot;
+}
+
+/** What a load of an edited snapshot does: it must throw the tamper error, never return. */
+async function refusal(store: SessionStore, id: string): Promise<AgentError> {
+  const outcome = await store.load(id).then(
+    (value) => ({ value }),
+    (error: unknown) => ({ error }),
+  );
+  expect('value' in outcome ? outcome.value : undefined).toBeUndefined();
+  expect(AgentError.is((outcome as { error: unknown }).error)).toBe(true);
+  return (outcome as { error: AgentError }).error;
+}
+
+/** Changes one byte of the stored JSON: the turn 3 becomes 4. */
+const editOneByte = (text: string) => {
+  expect(text).toContain('"turn":3');
+  return text.replace('"turn":3', '"turn":4');
+};
+
+test('sqlite: a snapshot with one byte changed on disk is refused with a clear error, never loaded', async () => {
+  const path = join(tempDir(), 'sessions.sqlite');
+  const store = await openSqliteSessionStore({ path, ttlMs: 60_000, snapshotKeys: { current: KEY_A } });
+  try {
+    await store.save(snapshot('s-edit', 3));
+    expect((await store.load('s-edit'))?.turn).toBe(3);
+    const db = new Database(path);
+    const row = db.prepare('SELECT snapshot FROM sessions WHERE id = ?').get('s-edit') as {
+      snapshot: string;
+    };
+    db.prepare('UPDATE sessions SET snapshot = ? WHERE id = ?').run(editOneByte(row.snapshot), 's-edit');
+    db.close();
+    const error = await refusal(store, 's-edit');
+    expect(error.code).toBe(TAMPERED);
+    expect(error.message).toContain('session s-edit');
+    expect(error.message).toContain('fails its integrity check');
+    expect(error.message).not.toContain(KEY_A);
+  } finally {
+    await store.close();
+  }
+});
+
+test('redis: a snapshot with one byte changed in Redis is refused with the same error', async () => {
+  const redis = await sharedRedis();
+  const store = await openRedisSessionStore({
+    url: redis.url,
+    ttlMs: 60_000,
+    snapshotKeys: { current: KEY_A },
+  });
+  const client = new Redis(redis.url, { lazyConnect: false, maxRetriesPerRequest: 1 });
+  try {
+    await store.save(snapshot('s-redis-edit', 3));
+    expect((await store.load('s-redis-edit'))?.turn).toBe(3);
+    const key = 'agent:session:s-redis-edit';
+    const text = (await client.get(key))!;
+    await client.set(key, editOneByte(text), 'KEEPTTL');
+    const error = await refusal(store, 's-redis-edit');
+    expect(error.code).toBe(TAMPERED);
+    expect(error.message).toContain('fails its integrity check');
+  } finally {
+    client.disconnect();
+    await store.close();
+  }
+});
+
+test('rotation: a snapshot sealed with the previous key still loads; new writes use the current key; an unknown key is refused', async () => {
+  const path = join(tempDir(), 'sessions.sqlite');
+  const old = await openSqliteSessionStore({ path, ttlMs: 60_000, snapshotKeys: { current: KEY_A } });
+  await old.save(snapshot('s-rot', 3));
+  await old.close();
+
+  const rotated = await openSqliteSessionStore({
+    path,
+    ttlMs: 60_000,
+    snapshotKeys: { current: KEY_B, previous: [KEY_A] },
+  });
+  expect((await rotated.load('s-rot'))?.turn).toBe(3);
+  await rotated.save(snapshot('s-new', 5));
+  await rotated.close();
+
+  const onlyB = await openSqliteSessionStore({ path, ttlMs: 60_000, snapshotKeys: { current: KEY_B } });
+  expect((await onlyB.load('s-new'))?.turn).toBe(5);
+  expect((await refusal(onlyB, 's-rot')).code).toBe(TAMPERED);
+  await onlyB.close();
+
+  const other = await openSqliteSessionStore({ path, ttlMs: 60_000, snapshotKeys: { current: KEY_C } });
+  expect((await refusal(other, 's-new')).code).toBe(TAMPERED);
+  await other.close();
+});
+
+test('no key configured: one is generated beside the SQLite file (mode 0600) and kept for the next open', async () => {
+  const dir = tempDir();
+  const path = join(dir, 'sessions.sqlite');
+  const first = await openSqliteSessionStore({ path, ttlMs: 60_000 });
+  await first.save(snapshot('s-gen', 3));
+  await first.close();
+  const keyFile = join(dir, 'snapshot.key');
+  expect(statSync(keyFile).mode & 0o777).toBe(0o600);
+  const second = await openSqliteSessionStore({ path, ttlMs: 60_000 });
+  expect((await second.load('s-gen'))?.turn).toBe(3);
+  await second.close();
+  // Another key (another deployment's file) does not read it.
+  const stranger = await openSqliteSessionStore({ path, ttlMs: 60_000, snapshotKeys: { current: KEY_C } });
+  expect((await refusal(stranger, 's-gen')).code).toBe(TAMPERED);
+  await stranger.close();
+});
+
+test('a snapshot without a tag: a version 1 one (written before tags) loads; a newer one is refused', async () => {
+  const path = join(tempDir(), 'sessions.sqlite');
+  const store = await openSqliteSessionStore({ path, ttlMs: 60_000, snapshotKeys: { current: KEY_A } });
+  try {
+    await store.save(snapshot('s-v1', 3, 1));
+    await store.save(snapshot('s-v2', 3, 2));
+    const db = new Database(path);
+    const put = db.prepare('UPDATE sessions SET snapshot = ? WHERE id = ?');
+    put.run(JSON.stringify(snapshot('s-v1', 3, 1)), 's-v1');
+    put.run(JSON.stringify(snapshot('s-v2', 3, 2)), 's-v2');
+    db.close();
+    expect((await store.load('s-v1'))?.turn).toBe(3);
+    const error = await refusal(store, 's-v2');
+    expect(error.code).toBe(TAMPERED);
+    expect(error.message).toContain('has no integrity tag');
+  } finally {
+    await store.close();
+  }
+});
