@@ -1,17 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import {
   type AgentResult,
-  BATCH_TOOL,
   ConfigError,
   type ConversationMessage,
   DEFAULT_MAX_RETRIES,
   DEFAULT_MAX_TURNS,
-  FINAL_REPORT_SHORT_NAME,
-  FINAL_REPORT_TOOL,
   ModelError,
-  REPORT_BACK_TOOL,
-  TASK_STATUS_TOOL,
-  TOOL_OUTPUT_TOOL,
   type ToolOutputHook,
   type ToolProvider,
 } from '@agent/protocol';
@@ -39,8 +33,9 @@ import { fromSeedNames, type SeedConfig } from './seed-config.js';
 import { type CheckedSession, checkSession } from './session-check.js';
 import { finishSession, type SessionEnding } from './session-finish.js';
 import { initialConversation, modelTargets, toolProviders } from './session-inputs.js';
+import { logRegistryWarnings, logSeedNames } from './session-start-logs.js';
 import { wireTurnLoop } from './session-wiring.js';
-import { ToolRegistry } from './tools/tool-registry.js';
+import { reservedToolNames, ToolRegistry } from './tools/tool-registry.js';
 
 export interface AgentSession {
   readonly sessionId: string;
@@ -49,14 +44,6 @@ export interface AgentSession {
   /** `stop` finishes with a final turn; `abort` cancels at once, mid-stream or mid-tool. */
   stop(reason: 'stop' | 'abort'): void;
 }
-
-const RESERVED_TOOLS = new Set([
-  FINAL_REPORT_TOOL,
-  FINAL_REPORT_SHORT_NAME,
-  TASK_STATUS_TOOL,
-  BATCH_TOOL,
-  TOOL_OUTPUT_TOOL,
-]);
 
 export function createAgentSession(input: AgentSessionConfig): AgentSession {
   const seed = fromSeedNames(input);
@@ -251,8 +238,7 @@ async function runLoop(
   const { recorder, targets } = shared;
   const { resumeFrom, reportBack } = checked;
   run.hook = openToolOutputHook(run, shared, checked);
-  const reserved = reportBack === undefined ? RESERVED_TOOLS : new Set([...RESERVED_TOOLS, REPORT_BACK_TOOL]);
-  const registry = await ToolRegistry.create(tools, reserved, signal);
+  const registry = await ToolRegistry.create(tools, reservedToolNames(reportBack !== undefined), signal);
   logRegistryWarnings(registry, recorder);
   const rotation = new TargetRotation(targets);
   const durable = durabilityOf(run, shared, checked, registry, rotation);
@@ -282,30 +268,6 @@ function configurationFailed(end: SessionEnding, error: string, inputRejected: b
   end.state.error = error;
   end.inputRejected = inputRejected;
   return undefined;
-}
-
-/** Seed 002's key names the session took, said once at VRB (they are accepted, not wrong). */
-function logSeedNames(seed: SeedConfig, recorder: SessionRecorder): void {
-  if (seed.mapped.length === 0) return;
-  recorder.log({
-    severity: 'VRB',
-    direction: 'request',
-    type: 'llm',
-    remoteIdentifier: 'agent:config',
-    message: `seed 002 config names: ${seed.mapped.join('; ')}`,
-  });
-}
-
-function logRegistryWarnings(registry: ToolRegistry, recorder: SessionRecorder): void {
-  for (const warning of registry.warnings) {
-    recorder.log({
-      severity: 'WRN',
-      direction: 'response',
-      type: 'tool',
-      remoteIdentifier: `mcp:${warning.provider}`,
-      message: warning.message,
-    });
-  }
 }
 
 /** Releases the tool-output store; a failure is a warning, the result stands. */

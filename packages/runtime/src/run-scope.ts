@@ -72,6 +72,22 @@ export class RunScope {
     this.deliver({ type: 'log', entry: full }, meta);
   }
 
+  /** Each MCP server that did not start, as a `WRN` line (seed 002: MCP start-up is not fatal). */
+  logMcpWarnings(warnings: readonly { server: string; message: string }[], meta: AgentEventMeta): void {
+    for (const warning of warnings) {
+      this.log(
+        {
+          severity: 'WRN',
+          direction: 'response',
+          type: 'tool',
+          remoteIdentifier: `mcp:${warning.server}`,
+          message: warning.message,
+        },
+        meta,
+      );
+    }
+  }
+
   /** The top result with the sub-agents' and the runtime's entries merged in, redacted. */
   finish(result: AgentResult): AgentResult {
     return redactResult(

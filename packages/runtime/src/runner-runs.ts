@@ -156,7 +156,8 @@ export class TopAgentRuns {
     };
     const warn = (message: string) => scope.log(persistenceWarning(message), meta);
     this.persistence.attach(scope, sessionId, warn);
-    this.logMcpWarnings(scope, meta);
+    // The warnings the shared MCP servers left at start, in every run's log.
+    scope.logMcpWarnings(this.prepared.context.mcp.warnings, meta);
     const { durable, stored } = this.resumable
       ? this.durableOptions(merged, given, scope, meta, labels)
       : { durable: undefined, stored: () => false };
@@ -217,22 +218,6 @@ export class TopAgentRuns {
       sessionId: run.sessionId,
       ...(durable === undefined ? {} : { durable }),
     };
-  }
-
-  /** The warnings the shared MCP servers left at start, in every run's log. */
-  private logMcpWarnings(scope: RunScope, meta: AgentEventMeta): void {
-    for (const warning of this.prepared.context.mcp.warnings) {
-      scope.log(
-        {
-          severity: 'WRN',
-          direction: 'response',
-          type: 'tool',
-          remoteIdentifier: `mcp:${warning.server}`,
-          message: warning.message,
-        },
-        meta,
-      );
-    }
   }
 
   /**

@@ -1,10 +1,29 @@
 import {
+  BATCH_TOOL,
+  FINAL_REPORT_SHORT_NAME,
+  FINAL_REPORT_TOOL,
+  REPORT_BACK_TOOL,
+  TASK_STATUS_TOOL,
   TOOL_OUTPUT_TOOL,
   type ToolDefinition,
   type ToolOutputHook,
   type ToolProvider,
 } from '@agent/protocol';
 import { errorMessage } from '@agent/protocol/util';
+
+const RESERVED_TOOLS: ReadonlySet<string> = new Set([
+  FINAL_REPORT_TOOL,
+  FINAL_REPORT_SHORT_NAME,
+  TASK_STATUS_TOOL,
+  BATCH_TOOL,
+  TOOL_OUTPUT_TOOL,
+]);
+const RESERVED_WITH_REPORT_BACK: ReadonlySet<string> = new Set([...RESERVED_TOOLS, REPORT_BACK_TOOL]);
+
+/** Names a user's tool may not take: the session's own tools (and `report_back` when it has one). */
+export function reservedToolNames(withReportBack: boolean): ReadonlySet<string> {
+  return withReportBack ? RESERVED_WITH_REPORT_BACK : RESERVED_TOOLS;
+}
 
 export interface ResolvedTool {
   provider: ToolProvider;

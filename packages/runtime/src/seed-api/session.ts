@@ -154,18 +154,7 @@ async function runCore(
     agentPath: config.name ?? 'main',
     ...(config.headendId === undefined ? {} : { headendId: config.headendId }),
   };
-  // A server that did not start is a warning (seed 002: MCP initialisation is not fatal).
-  for (const warning of mcp.warnings)
-    scope.log(
-      {
-        severity: 'WRN',
-        direction: 'response',
-        type: 'tool',
-        remoteIdentifier: `mcp:${warning.server}`,
-        message: warning.message,
-      },
-      meta,
-    );
+  scope.logMcpWarnings(mcp.warnings, meta);
   const providers: ToolProvider[] = prepared.servers.flatMap((name) => mcp.providers.get(name) ?? []);
   const session = createAgentSession({
     ...defaultSettings(prepared.config.defaults, config),
