@@ -57,7 +57,14 @@ export type AgentEvent =
    */
   | { type: 'snapshot'; payload: SessionSnapshot }
   /** An answer came from a cache instead of a model or a tool (see `CacheHit`). */
-  | { type: 'cache_hit'; hit: CacheHit };
+  | { type: 'cache_hit'; hit: CacheHit }
+  /**
+   * The model's complete answer of `turn` is in the turn journal (the store has it): a resumed
+   * session replays that answer instead of asking the model again, so the `output` this session
+   * streamed for `turn` is final once this arrives. A face that cannot take text back holds the
+   * report text of a turn until then (`docs/sessions.md`). Sent only by a session that journals.
+   */
+  | { type: 'answer_journaled'; turn: number };
 
 /**
  * What a cache answered: `response` = a whole session's report (the agent's `cache` TTL),
@@ -85,8 +92,12 @@ export interface AgentEventMeta {
   isMaster: boolean;
   /** Authoritative only for `final_report` events. */
   isFinal: boolean;
-  /** For `output`/`assistant_text`/`thinking`: streamed as it arrived, replayed, or emitted once at the end. */
-  source?: 'stream' | 'replay' | 'finalize';
+  /**
+   * For `output`/`assistant_text`/`thinking`: streamed as it arrived, replayed, emitted once at
+   * the end, or replayed from the turn journal by a resumed session (`journal`: the same text
+   * the crashed process streamed for that turn, after its `answer_journaled`).
+   */
+  source?: 'stream' | 'replay' | 'finalize' | 'journal';
   sessionId: string;
   /** Dotted agent path from the root session. */
   agentPath: string;

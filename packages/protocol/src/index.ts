@@ -103,3 +103,9 @@ export type {
   ToolResult,
 } from './tool-provider.js';
 export type { ToolChoice, ToolDefinition } from './tools.js';
+export type {
+  JournaledAnswer,
+  JournaledToolOutcome,
+  TurnJournalEntry,
+  TurnJournalStore,
+} from './turn-journal.js';

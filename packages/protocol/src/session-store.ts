@@ -1,4 +1,5 @@
 import type { SessionSnapshot } from './session-snapshot.js';
+import type { TurnJournalEntry } from './turn-journal.js';
 
 /**
  * One earlier run of a conversation (`docs/sessions.md`, "Conversations"): the user's prompt
@@ -41,4 +42,10 @@ export interface SessionStore {
   /** True when there was one to remove. */
   deleteConversation(conversationId: string): Promise<boolean>;
   close(): Promise<void>;
+  /**
+   * The turn journal (`TurnJournalStore`): optional. `save` drops the session's journal (the
+   * snapshot covers it) and `delete` removes it with the snapshot.
+   */
+  appendJournal?(entry: TurnJournalEntry): Promise<void>;
+  loadJournal?(sessionId: string): Promise<TurnJournalEntry[]>;
 }

@@ -72,6 +72,12 @@ export interface ToolCallRequest {
   /** The model's tool-call id, for correlation. */
   callId: string;
   /**
+   * Stable across a crash and resume: the same (session, turn, call) gets the same key, so an
+   * idempotent API applies a call that runs again once (`docs/sessions.md`). 64 hex digits.
+   * Set by the session for every call it makes.
+   */
+  idempotencyKey?: string;
+  /**
    * Set when the call is made again by a resumed session whose sub-agent paused in it: the
    * sub-agent's paused session and the decisions for its calls (`docs/sessions.md`).
    */
