@@ -11,6 +11,7 @@ import type {
   ReasoningOptions,
   SessionSnapshot,
   ToolProvider,
+  TurnJournalEntry,
 } from '@agent/protocol';
 import type { StandardJSONSchemaV1 } from '@standard-schema/spec';
 import type { RetryBackoffSettings } from './loop/retry-delay.js';
@@ -176,6 +177,14 @@ export interface RunOptions {
    */
   onCheckpoint?: (snapshot: SessionSnapshot) => void | Promise<void>;
   /**
+   * Writes the turn journal (`docs/sessions.md`): called with the model's complete answer
+   * before the session acts on it, and with each tool call's outcome as it finishes; the
+   * session waits for it. With `onCheckpoint`, a session resumed with the journal written
+   * since its snapshot (`journal` of `resume`) replays that answer and those outcomes instead
+   * of asking the model and running the calls again.
+   */
+  onJournal?: (entry: TurnJournalEntry) => void | Promise<void>;
+  /**
    * Decides each call that needs approval, as it comes; the session waits for the answer (up to
    * `approvalTimeoutMs`, default 10 minutes, then the call is denied). Without it such calls
    * pause the session: the result has `pendingApprovals` and the `snapshot` to resume.
@@ -208,6 +217,12 @@ export interface AgentSessionConfig extends AgentConfig, RunOptions {
    * come from the same agent (its settings hash) and a version this release reads.
    */
   resumeFrom?: SessionSnapshot;
+  /**
+   * With `resumeFrom`: the turn journal written since that snapshot (oldest first). Its turn is
+   * replayed: the journaled answers instead of model calls, the journaled outcomes instead of
+   * running those calls; only the calls that never finished run again (same idempotency keys).
+   */
+  resumeJournal?: readonly TurnJournalEntry[];
 }
 
 export const DEFAULT_LLM_TIMEOUT_MS = 120_000;

@@ -2,6 +2,7 @@ import { formatAjvErrors } from '@agent/final-report';
 import {
   ConfigError,
   type JsonSchema,
+  type ToolCallRequest,
   type ToolDefinition,
   type ToolExecuteOptions,
   type ToolProvider,
@@ -33,6 +34,11 @@ export interface ToolContext {
   signal: AbortSignal;
   /** The model's id for this call. */
   callId: string;
+  /**
+   * The same for this call across a crash and resume (session, turn, call): send it to an API
+   * that deduplicates (an `Idempotency-Key` header), so a call that runs again applies once.
+   */
+  idempotencyKey: string;
 }
 
 /** What `tool()` takes. */
@@ -176,11 +182,13 @@ class FunctionToolContext implements ToolContext {
   readonly #options: ToolExecuteOptions;
   declare readonly signal: AbortSignal;
   declare readonly callId: string;
+  declare readonly idempotencyKey: string;
 
-  constructor(options: ToolExecuteOptions, callId: string) {
+  constructor(options: ToolExecuteOptions, call: ToolCallRequest) {
     this.#options = options;
     Object.defineProperty(this, 'signal', FunctionToolContext.#signal);
-    (this as { callId: string }).callId = callId;
+    (this as { callId: string }).callId = call.callId;
+    (this as { idempotencyKey: string }).idempotencyKey = call.idempotencyKey ?? '';
   }
 }
 
@@ -230,7 +238,7 @@ export function functionToolProvider(tools: readonly AnyTool[]): ToolProvider {
           },
         };
       }
-      return resultOf(await found.execute(checked.value, new FunctionToolContext(options, call.callId)));
+      return resultOf(await found.execute(checked.value, new FunctionToolContext(options, call)));
     },
   };
 }
