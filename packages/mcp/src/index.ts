@@ -21,6 +21,7 @@ export {
   DEFAULT_MAX_MESSAGE_BYTES,
   DEFAULT_QUEUE,
   DEFAULT_TOOL_TIMEOUT_MS,
+  IDEMPOTENCY_KEY_META,
   type McpCustomServerConfig,
   type McpHealthProbe,
   type McpHttpServerConfig,

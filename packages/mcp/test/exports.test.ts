@@ -9,6 +9,7 @@ test('@agent/mcp exports exactly these values', async () => {
     'DEFAULT_QUEUE',
     'DEFAULT_TOOL_TIMEOUT_MS',
     'FileTokenStore',
+    'IDEMPOTENCY_KEY_META',
     'McpAuthorizationRequiredError',
     'McpOAuthProvider',
     'McpToolProvider',

@@ -114,6 +114,13 @@ export const DEFAULT_TOOL_TIMEOUT_MS = 60_000;
  * server can de-duplicate (tool calls are at-least-once, `docs/sessions.md`).
  */
 export const TOOL_CALL_ID_META = 'agent/callId';
+/**
+ * The `_meta` key of a `tools/call` that carries the session's idempotency key for the call (64
+ * hex digits, the same for the same session, turn and call, across a crash and resume). Sent only
+ * when the call has one: an idempotent server applies a call made again with a key it has seen
+ * once (`docs/sessions.md`, "Idempotency keys").
+ */
+export const IDEMPOTENCY_KEY_META = 'agent/idempotencyKey';
 export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
 export const DEFAULT_QUEUE = 'default';
 export const DEFAULT_MAX_MESSAGE_BYTES = 256 * 1024 * 1024;

@@ -15,6 +15,7 @@ import { ArgumentValidator } from './argument-validator.js';
 import {
   DEFAULT_QUEUE,
   DEFAULT_TOOL_TIMEOUT_MS,
+  IDEMPOTENCY_KEY_META,
   type McpLogSink,
   type McpServerConfig,
   TOOL_CALL_ID_META,
@@ -44,6 +45,17 @@ export interface McpToolProviderOptions {
 }
 
 const DEFAULT_CLIENT_INFO = { name: 'agent-mcp-client', version: '0.1.0' };
+
+/**
+ * The `_meta` of a `tools/call`: the model's call id and, when the session gave one, the call's
+ * idempotency key, so a server can apply a call made again after a crash once.
+ */
+function callMeta(call: ToolCallRequest): Record<string, string> {
+  return {
+    [TOOL_CALL_ID_META]: call.callId,
+    ...(call.idempotencyKey === undefined ? {} : { [IDEMPOTENCY_KEY_META]: call.idempotencyKey }),
+  };
+}
 
 /**
  * A `ToolProvider` over one MCP server, built on the official SDK client. It connects lazily
@@ -184,8 +196,7 @@ export class McpToolProvider implements ToolProvider {
     try {
       const result = await this.callWithStepUp(() =>
         client.callTool(
-          // The model's call id, so a server can de-duplicate a call run again after a crash.
-          { name: entry.tool.name, arguments: call.arguments, _meta: { [TOOL_CALL_ID_META]: call.callId } },
+          { name: entry.tool.name, arguments: call.arguments, _meta: callMeta(call) },
           undefined,
           {
             signal: controller.signal,
