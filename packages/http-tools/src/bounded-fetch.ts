@@ -6,6 +6,11 @@ export interface OutgoingRequest {
   url: URL;
   headers: Headers;
   body?: string;
+  /**
+   * The header that carries the call's idempotency key: it follows the request to another origin
+   * on a redirect (it names the call, it is no credential), so a 307 sent on is applied once too.
+   */
+  idempotencyHeader?: string;
 }
 
 export interface BoundedResponse {
@@ -74,6 +79,7 @@ export async function boundedFetch(
       url: next,
       headers,
       ...(keepsBody && current.body !== undefined ? { body: current.body } : {}),
+      ...(current.idempotencyHeader === undefined ? {} : { idempotencyHeader: current.idempotencyHeader }),
     };
   }
 }
@@ -83,13 +89,14 @@ const CONTENT_HEADERS = ['accept', 'content-type'];
 
 /**
  * The headers of the next hop. On the same origin (scheme, host and port) all of them; on another
- * origin only `accept` and `content-type`: credentials (the auth's, the configured headers,
- * cookies) are for the origin the API names.
+ * origin only `accept`, `content-type` and the idempotency key: credentials (the auth's, the
+ * configured headers, cookies) are for the origin the API names.
  */
 function redirectHeaders(current: OutgoingRequest, next: URL): Headers {
   if (next.origin === current.url.origin) return new Headers(current.headers);
   const headers = new Headers();
-  for (const name of CONTENT_HEADERS) {
+  const carried = current.idempotencyHeader === undefined ? [] : [current.idempotencyHeader];
+  for (const name of [...CONTENT_HEADERS, ...carried]) {
     const value = current.headers.get(name);
     if (value !== null) headers.set(name, value);
   }

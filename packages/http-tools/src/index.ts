@@ -1,5 +1,6 @@
 // `@agent/http-tools`: HTTP APIs as tools: REST endpoint definitions and OpenAPI documents.
 export { HttpToolsError } from './errors.js';
+export { DEFAULT_IDEMPOTENCY_HEADER, isHttpHeaderName } from './idempotency-header.js';
 export {
   loadOpenApiTools,
   type OpenApiFilter,

@@ -1,6 +1,7 @@
 import { ConfigError } from '@agent/protocol';
 import { isPositiveInteger } from '@agent/protocol/util';
 import { HttpToolsError } from './errors.js';
+import { idempotencyHeaderFault } from './idempotency-header.js';
 import { templateOrigin } from './template.js';
 import { HTTP_METHODS, type HttpApiOptions, RESPONSE_MODES } from './types.js';
 
@@ -14,6 +15,8 @@ export function checkApiOptions(options: HttpApiOptions): { hosts: Set<string> }
     problems.push(new ConfigError({ source, field, value, allowed, secret }));
   const hosts = new Set<string>((options.allowedHosts ?? []).map((h) => h.toLowerCase()));
   const names = new Set<string>();
+  const auth = options.auth;
+  const authHeader = auth?.type === 'apiKey' && auth.in === 'header' ? auth.name : undefined;
   options.tools.forEach((tool, index) => {
     const at = `tools[${index}]`;
     if (!SAFE_NAME.test(tool.name))
@@ -30,6 +33,11 @@ export function checkApiOptions(options: HttpApiOptions): { hosts: Set<string> }
       add(`${at}.response`, tool.response, `one of ${RESPONSE_MODES.join(', ')}`);
     if (tool.timeoutMs !== undefined && !isPositiveInteger(tool.timeoutMs))
       add(`${at}.timeoutMs`, tool.timeoutMs, 'a positive integer (milliseconds)');
+    const toolKeyFault =
+      tool.idempotencyHeader === undefined
+        ? undefined
+        : idempotencyHeaderFault(tool.idempotencyHeader, authHeader);
+    if (toolKeyFault !== undefined) add(`${at}.idempotencyHeader`, tool.idempotencyHeader, toolKeyFault);
     try {
       if (options.allowedHosts === undefined) hosts.add(templateOrigin(tool.url).host.toLowerCase());
       else templateOrigin(tool.url);
@@ -50,6 +58,11 @@ export function checkApiOptions(options: HttpApiOptions): { hosts: Set<string> }
     !(Number.isInteger(options.maxRedirects) && options.maxRedirects >= 0)
   )
     add('maxRedirects', options.maxRedirects, 'an integer >= 0');
+  const keyFault =
+    options.idempotencyHeader === undefined
+      ? undefined
+      : idempotencyHeaderFault(options.idempotencyHeader, authHeader);
+  if (keyFault !== undefined) add('idempotencyHeader', options.idempotencyHeader, keyFault);
   if (problems.length > 0) throw ConfigError.of(problems);
   return { hosts };
 }

@@ -11,6 +11,7 @@ import { type AuthApplier, authApplier } from './auth.js';
 import { boundedFetch, RedirectRefused } from './bounded-fetch.js';
 import { buildRequest } from './build-request.js';
 import { HttpToolsError, redactor } from './errors.js';
+import { applyIdempotencyKey, DEFAULT_IDEMPOTENCY_HEADER } from './idempotency-header.js';
 import { checkApiOptions } from './options-check.js';
 import { errorResult, successResult } from './response-text.js';
 import { ArgumentRefused } from './template.js';
@@ -76,7 +77,7 @@ export class HttpToolProvider implements ToolProvider {
       return { ok: false, error: { kind: 'unknown_tool', message: `unknown tool "${call.name}"` } };
     const problem = this.#validate(tool, call.arguments);
     if (problem !== undefined) return failure('invalid_arguments', `${call.name}: ${problem}`);
-    const run = () => this.#call(tool, call.arguments, options);
+    const run = () => this.#call(tool, call, options);
     const queues = this.#options.queues;
     if (queues === undefined || this.#options.queue === undefined) return run();
     try {
@@ -110,7 +111,7 @@ export class HttpToolProvider implements ToolProvider {
 
   async #call(
     tool: RestToolDefinition,
-    args: Record<string, unknown>,
+    call: ToolCallRequest,
     options: ToolExecuteOptions,
   ): Promise<ToolResult> {
     const limits = [options.timeoutMs, tool.timeoutMs, this.#options.timeoutMs ?? DEFAULT_TIMEOUT_MS];
@@ -120,7 +121,12 @@ export class HttpToolProvider implements ToolProvider {
     const redact = redactor([...(this.#options.secrets ?? []), ...this.#auth.secrets]);
     const method = tool.method ?? 'GET';
     try {
-      const request = buildRequest(tool, args);
+      const request = buildRequest(tool, call.arguments);
+      applyIdempotencyKey(
+        request,
+        tool.idempotencyHeader ?? this.#options.idempotencyHeader ?? DEFAULT_IDEMPOTENCY_HEADER,
+        call.idempotencyKey,
+      );
       await this.#auth.apply(request.url, request.headers, signal);
       const response = await boundedFetch(request, {
         allowed: this.#allowed,

@@ -38,6 +38,8 @@ export interface RestToolDefinition {
   approval?: boolean;
   /** Extra request timeout for this tool (the smaller of it and the session's wins). */
   timeoutMs?: number;
+  /** The header of the call's idempotency key, or `false` for none; beats the API's `idempotencyHeader`. */
+  idempotencyHeader?: string | false;
 }
 
 /** Credentials of one API; values are secrets: never in logs, errors or tool text. */
@@ -77,6 +79,11 @@ export interface HttpApiOptions {
   queues?: CallQueues;
   /** More strings to keep out of errors (config secrets the headers carry). */
   secrets?: readonly string[];
+  /**
+   * The header each call's idempotency key (`ToolCallRequest.idempotencyKey`) is sent in, default
+   * `Idempotency-Key`; `false`: no key is sent. It replaces what the tool's headers put there.
+   */
+  idempotencyHeader?: string | false;
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;

@@ -71,6 +71,12 @@ function route(req: IncomingMessage, body: string, res: ServerResponse, redirect
     res.end();
     return true;
   }
+  if (path === '/again' || path === '/away-post') {
+    // 307: the client sends the same request (method and body) on, here or to `redirectTo`.
+    res.writeHead(307, { location: path === '/again' ? '/pets' : `${redirectTo}/pets` });
+    res.end();
+    return true;
+  }
   if (path === '/hop') {
     res.writeHead(302, { location: '/pets/2' });
     res.end();
