@@ -1,3 +1,4 @@
+import { isHttpHeaderName } from '@agent/http-tools';
 import type { ConfigFile } from './schema.js';
 import { labelOf, UnusableValue } from './substitute.js';
 
@@ -17,9 +18,6 @@ export class UnsendableHeader extends UnusableValue {
     return `\`${this.where}\` ${this.problem}`;
   }
 }
-
-/** HTTP field names are tokens (RFC 9110 section 5.1). */
-const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
 /** What in `value` no HTTP header value can hold (RFC 9110 section 5.5, as `fetch` enforces it), or undefined. */
 export function headerValueFault(value: string): string | undefined {
@@ -63,7 +61,7 @@ export function markUnsendableHeaders(data: ConfigFile, check: HeaderCheck): voi
 function markHeaders(headers: Record<string, unknown> | undefined, path: string[], check: HeaderCheck): void {
   for (const [header, value] of Object.entries(headers ?? {})) {
     const at = [...path, header];
-    if (!HEADER_NAME.test(header)) {
+    if (!isHttpHeaderName(header)) {
       headers![header] = new UnsendableHeader(
         check.file,
         check.lineOf(at),

@@ -32,6 +32,8 @@ interface HttpApiCommon {
   cache?: string | number;
   /** `false`: no call waits for a person; `true`: every call does (default: all but GET). */
   approval?: boolean;
+  /** The header each call's idempotency key goes in (default `Idempotency-Key`); `false`: none. */
+  idempotencyHeader?: string | false;
 }
 
 /** One endpoint as the tool `rest__<name>`. */
@@ -80,6 +82,8 @@ const AUTH: Schema = {
   'x-expects': 'an object { type: bearer | apiKey | basic | oauth2, ... }',
 };
 
+const IDEMPOTENCY_HEADER = 'an HTTP header name, or false to send no idempotency key';
+
 const COMMON: Record<string, Schema> = {
   headers: {
     type: 'object',
@@ -93,6 +97,14 @@ const COMMON: Record<string, Schema> = {
   queue: str('a queue name'),
   cache: TTL,
   approval: { type: 'boolean', 'x-expects': 'true or false' },
+  // The name itself is checked by @agent/http-tools (an HTTP token, not a header it sets).
+  idempotencyHeader: {
+    oneOf: [
+      { type: 'string', 'x-expects': IDEMPOTENCY_HEADER },
+      { const: false, 'x-expects': IDEMPOTENCY_HEADER },
+    ],
+    'x-expects': IDEMPOTENCY_HEADER,
+  },
 };
 
 export const REST_TOOL: Schema = {
