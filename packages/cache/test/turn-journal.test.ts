@@ -120,7 +120,7 @@ async function redisBackend(): Promise<Backend> {
   clients.push(raw);
   return {
     open: (keys = { current: KEY_A }) =>
-      openRedisSessionStore({ url, ttlMs: DAY, prefix, snapshotKeys: keys }),
+      openRedisSessionStore({ url, ttlMs: DAY, prefix, snapshotKeys: keys, timeoutMs: 15_000 }),
     entries: (id) => raw.lrange(`${prefix}${id}#journal`, 0, -1),
     async replace(id, index, text) {
       await raw.lset(`${prefix}${id}#journal`, index, text);
