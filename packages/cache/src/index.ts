@@ -35,6 +35,7 @@ export {
   MAX_CONVERSATION_BYTES,
   MAX_CONVERSATION_EXCHANGES,
 } from './sessions/conversation-records.js';
+export { MAX_JOURNAL_BYTES, MAX_JOURNAL_ENTRIES } from './sessions/journal-records.js';
 export {
   defaultSessionsPath,
   openSessionStore,

@@ -15,6 +15,8 @@ test('@agent/cache exports exactly these values', async () => {
     'DEFAULT_SESSION_TTL_MS',
     'MAX_CONVERSATION_BYTES',
     'MAX_CONVERSATION_EXCHANGES',
+    'MAX_JOURNAL_BYTES',
+    'MAX_JOURNAL_ENTRIES',
     'MAX_SNAPSHOT_BYTES',
     'MAX_TTL_MS',
     'MIN_SNAPSHOT_KEY_LENGTH',

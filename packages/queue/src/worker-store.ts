@@ -1,5 +1,5 @@
 import { DEFAULT_SESSION_TTL_MS, openRedisSessionStore } from '@agent/cache';
-import type { ConversationExchange, SessionSnapshot, SessionStore } from '@agent/protocol';
+import type { ConversationExchange, SessionSnapshot, SessionStore, TurnJournalEntry } from '@agent/protocol';
 
 /**
  * The fleet's session store: the Redis session store on the queue's URL, where workers
@@ -13,12 +13,26 @@ export function openQueueSessionStore(url: string): Promise<SessionStore> {
 /**
  * The worker's view of the shared session store: the same snapshots, except that a session the
  * worker hands back (SIGTERM) keeps its last turn's checkpoint: the `finished` snapshot its
- * cancelled run would write is dropped, so the next worker resumes it.
+ * cancelled run would write is dropped, so the next worker resumes it. Its turn journal stays
+ * too (the next worker replays it), and takes no more entries: what the cancelled run journals
+ * after the hand-back (calls cut short by the cancel) must not be replayed as their outcomes.
  */
 export class WorkerSessionStore implements SessionStore {
   private readonly handedBack = new Set<string>();
+  /** The inner store's journal methods, when it keeps journals. */
+  readonly appendJournal?: (entry: TurnJournalEntry) => Promise<void>;
+  readonly loadJournal?: (sessionId: string) => Promise<TurnJournalEntry[]>;
 
-  constructor(private readonly inner: SessionStore) {}
+  constructor(private readonly inner: SessionStore) {
+    const { appendJournal, loadJournal } = inner;
+    if (appendJournal !== undefined && loadJournal !== undefined) {
+      this.appendJournal = async (entry) => {
+        if (this.handedBack.has(entry.sessionId)) return;
+        await appendJournal.call(inner, entry);
+      };
+      this.loadJournal = (sessionId) => loadJournal.call(inner, sessionId);
+    }
+  }
 
   get name(): string {
     return this.inner.name;

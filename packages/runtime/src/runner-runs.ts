@@ -8,6 +8,7 @@ import {
   SESSION_OWNER_LABEL,
   type SessionSnapshot,
   type SessionStore,
+  type TurnJournalEntry,
 } from '@agent/protocol';
 import { errorMessage } from '@agent/protocol/util';
 import { contextFromTraceparent } from '@agent/telemetry';
@@ -78,9 +79,12 @@ export class TopAgentRuns {
       return fail(`${this.root.file} has advisors, a router or a handoff: its runs cannot be resumed`);
     let store: SessionStore;
     let snapshot: SessionSnapshot | undefined;
+    let journal: TurnJournalEntry[] = [];
     try {
       store = await this.sessions.store();
       snapshot = await store.load(sessionId);
+      // An edited journal is refused here, with the snapshot: the session is not resumed.
+      if (snapshot !== undefined) journal = await this.sessions.journalOf(store, snapshot.sessionId);
     } catch (error) {
       return fail(`cannot resume session ${JSON.stringify(sessionId)}: ${errorMessage(error)}`);
     }
@@ -93,10 +97,13 @@ export class TopAgentRuns {
     // A resumed session stays its starter's, whoever decides it (an operator may).
     const owner = snapshot.labels?.[SESSION_OWNER_LABEL];
     const labels = runLabels(conversation, owner);
+    const onJournal = this.sessions.journaler(store);
     const durable: Durable = {
       resumeFrom: snapshot,
+      ...(journal.length === 0 ? {} : { resumeJournal: journal }),
       ...(approvals === undefined ? {} : { approvals }),
       onCheckpoint: this.sessions.checkpointer(store, labels),
+      ...(onJournal === undefined ? {} : { onJournal }),
     };
     const run = { given: durable, labels, conversation };
     return this.execute('', { ...merged, owner }, snapshot.sessionId, run);
@@ -221,7 +228,7 @@ export class TopAgentRuns {
   }
 
   /**
-   * The session's checkpoint listener (a `durable` run, or a resumed one) and approver, and
+   * The session's checkpoint and journal listeners (a `durable` run, or a resumed one) and approver, and
    * whether its checkpoints reach a store. A durable run's store opens with its first
    * checkpoint; one that cannot open turns checkpoints off for the run, with a warning: the run
    * itself goes on.
@@ -251,6 +258,7 @@ export class TopAgentRuns {
         ),
       );
       out.onCheckpoint = checkpoints.listener;
+      if (checkpoints.journal !== undefined) out.onJournal = checkpoints.journal;
       stored = checkpoints.stored;
     }
     return { durable: Object.keys(out).length === 0 ? undefined : out, stored };

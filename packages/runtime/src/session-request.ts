@@ -77,10 +77,16 @@ export interface SessionRequest {
   extraTools?: readonly ToolProvider[];
   /** Listener of its events (default the scope's listener for `isMaster`). */
   onEvent?: EventListener;
-  /** Checkpoints, resume and approval of the top agent's session (docs/sessions.md). */
+  /** Checkpoints, turn journal, resume and approval of the top agent's session (docs/sessions.md). */
   durable?: Pick<
     AgentSessionConfig,
-    'onCheckpoint' | 'approver' | 'approvalTimeoutMs' | 'approvals' | 'resumeFrom'
+    | 'onCheckpoint'
+    | 'onJournal'
+    | 'approver'
+    | 'approvalTimeoutMs'
+    | 'approvals'
+    | 'resumeFrom'
+    | 'resumeJournal'
   >;
 }
 

@@ -1,6 +1,6 @@
 import { dirname, join } from 'node:path';
-import type { ConversationExchange, SessionSnapshot, SessionStore } from '@agent/protocol';
-import type { Redis as RedisClient } from 'ioredis';
+import type { ConversationExchange, SessionSnapshot, SessionStore, TurnJournalEntry } from '@agent/protocol';
+import type { ChainableCommander, Redis as RedisClient } from 'ioredis';
 import { SessionStoreError } from '../errors.js';
 import { connectRedisClient, quitRedis, redisCommand } from '../redis-client.js';
 import { isRedisUrl, redactRedisText, redactRedisUrl } from '../redis-url.js';
@@ -12,6 +12,7 @@ import {
   MAX_CONVERSATION_BYTES,
   MAX_CONVERSATION_EXCHANGES,
 } from './conversation-records.js';
+import { RedisJournal } from './redis-journal.js';
 import { checkSessionId, decodeSnapshot, encodeSnapshot, keepFor } from './session-records.js';
 import { SNAPSHOT_KEY_FILE, storeKeys } from './snapshot-keys.js';
 import type { SnapshotKeys } from './snapshot-seal.js';
@@ -92,6 +93,7 @@ class RedisSessionStore implements SessionStore {
   private readonly ttlMs: number;
   private readonly where: string;
   private readonly fail: (what: string, error: unknown) => SessionStoreError;
+  private readonly journal: RedisJournal;
   private closed = false;
 
   constructor(
@@ -106,14 +108,21 @@ class RedisSessionStore implements SessionStore {
     this.prefix = options.prefix ?? 'agent:session:';
     this.conversationPrefix = options.conversationPrefix ?? 'agent:conversation:';
     this.ttlMs = options.ttlMs;
+    this.journal = new RedisJournal(client, {
+      prefix: this.prefix,
+      where: this.where,
+      keys,
+      ttlMs: this.ttlMs,
+      run: (what, command) => this.run(what, command),
+    });
   }
 
   async save(snapshot: SessionSnapshot): Promise<void> {
     const text = encodeSnapshot(snapshot, this.where, this.keys);
     const id = snapshot.sessionId;
-    await this.run(`saving session ${id}`, () =>
-      this.client.set(this.prefix + id, text, 'PX', keepFor(snapshot, this.ttlMs)),
-    );
+    // The snapshot covers the turns journaled before it: the journal goes in the same MULTI.
+    const multi = this.client.multi().set(this.prefix + id, text, 'PX', keepFor(snapshot, this.ttlMs));
+    await this.run(`saving session ${id}`, () => execAll(this.journal.dropIn(multi, id)));
   }
 
   async load(sessionId: string): Promise<SessionSnapshot | undefined> {
@@ -124,7 +133,17 @@ class RedisSessionStore implements SessionStore {
 
   async delete(sessionId: string): Promise<boolean> {
     const id = checkSessionId(sessionId);
-    return (await this.run(`deleting session ${id}`, () => this.client.del(this.prefix + id))) > 0;
+    const multi = this.journal.dropIn(this.client.multi().del(this.prefix + id), id);
+    const [snapshots, journals] = await this.run(`deleting session ${id}`, () => execAll(multi));
+    return (snapshots as number) + (journals as number) > 0;
+  }
+
+  appendJournal(entry: TurnJournalEntry): Promise<void> {
+    return this.journal.append(entry);
+  }
+
+  async loadJournal(sessionId: string): Promise<TurnJournalEntry[]> {
+    return this.journal.load(checkSessionId(sessionId));
   }
 
   async loadConversation(conversationId: string): Promise<ConversationExchange[]> {
@@ -167,4 +186,12 @@ class RedisSessionStore implements SessionStore {
   private run<T>(what: string, command: () => Promise<T>): Promise<T> {
     return redisCommand(this.fail, what, command);
   }
+}
+
+/** Runs a MULTI (its commands applied together, none between them); a command that failed fails it. */
+async function execAll(multi: ChainableCommander): Promise<unknown[]> {
+  const replies = await multi.exec();
+  if (replies === null) throw new Error('the transaction was aborted');
+  for (const [error] of replies) if (error !== null) throw error;
+  return replies.map(([, value]) => value);
 }

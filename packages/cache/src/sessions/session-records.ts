@@ -44,6 +44,12 @@ export function encodeSnapshot(snapshot: SessionSnapshot, where: string, keys: S
   return sealSnapshot(text, keys);
 }
 
+/** Why a sealed text whose tag matches no key is refused (snapshots and journal entries). */
+export function badTagReason(keys: SnapshotKeys): string {
+  const count = 1 + (keys.previous?.length ?? 0);
+  return `its tag matches none of the ${count} snapshot key${count === 1 ? '' : 's'} configured (it was changed outside this program, or sealed with a key that is no longer configured: list that key in previousSnapshotKeys)`;
+}
+
 /**
  * A stored snapshot read back. Its tag must match a key (else `SnapshotIntegrityError`); a
  * snapshot without a tag reads only if it is version 1, the format written before tags. One
@@ -60,12 +66,7 @@ export function decodeSnapshot(
     new SnapshotIntegrityError(
       `${where}: the stored snapshot of session ${sessionId} fails its integrity check: ${why}; it is not resumed`,
     );
-  if (unsealed.kind === 'bad-tag') {
-    const count = 1 + (keys.previous?.length ?? 0);
-    throw refuse(
-      `its tag matches none of the ${count} snapshot key${count === 1 ? '' : 's'} configured (it was changed outside this program, or sealed with a key that is no longer configured: list that key in previousSnapshotKeys)`,
-    );
-  }
+  if (unsealed.kind === 'bad-tag') throw refuse(badTagReason(keys));
   const text = unsealed.json;
   let value: unknown;
   try {

@@ -1,5 +1,5 @@
 import { dirname, join } from 'node:path';
-import type { ConversationExchange, SessionSnapshot, SessionStore } from '@agent/protocol';
+import type { ConversationExchange, SessionSnapshot, SessionStore, TurnJournalEntry } from '@agent/protocol';
 import type BetterSqlite3 from 'better-sqlite3';
 import { SessionStoreError } from '../errors.js';
 import { openSqliteFile } from '../sqlite-file.js';
@@ -10,9 +10,11 @@ import {
   decodeExchange,
   encodeExchange,
 } from './conversation-records.js';
+import { checkJournalEntry, decodeJournalEntry } from './journal-records.js';
 import { checkSessionId, decodeSnapshot, encodeSnapshot, keepFor } from './session-records.js';
 import { SNAPSHOT_KEY_FILE, storeKeys } from './snapshot-keys.js';
 import type { SnapshotKeys } from './snapshot-seal.js';
+import { JOURNAL_TABLE_SQL, type SqliteJournal, sqliteJournal } from './sqlite-journal.js';
 
 export interface SqliteSessionStoreOptions {
   /** The database file; its directory is made (mode 0700), the file created mode 0600. */
@@ -45,7 +47,10 @@ export async function openSqliteSessionStore(options: SqliteSessionStoreOptions)
       path: options.path,
       busyTimeoutMs: options.busyTimeoutMs,
       synchronous: 'FULL',
-      schema: expiringTableSql('sessions', 'snapshot') + expiringTableSql('conversations', 'exchanges'),
+      schema:
+        expiringTableSql('sessions', 'snapshot') +
+        expiringTableSql('conversations', 'exchanges') +
+        JOURNAL_TABLE_SQL,
     },
     {
       notLoaded: (error) =>
@@ -103,7 +108,9 @@ class SqliteSessionStore implements SessionStore {
   private readonly writeSession: BetterSqlite3.Transaction<
     (id: string, snapshot: string, at: number, expiresAt: number) => void
   >;
+  private readonly removeSession: BetterSqlite3.Transaction<(id: string) => boolean>;
   private readonly conversations: ReturnType<typeof sqliteConversations>;
+  private readonly journal: SqliteJournal;
   private closed = false;
 
   constructor(
@@ -116,9 +123,18 @@ class SqliteSessionStore implements SessionStore {
     this.now = options.now ?? Date.now;
     const sessions = expiringRows(db, 'sessions', 'snapshot');
     this.sessions = sessions;
+    const journal = sqliteJournal(db, { where, keys, ttlMs: options.ttlMs });
+    this.journal = journal;
+    // The snapshot covers the turns journaled before it: the journal goes in the same transaction.
     this.writeSession = db.transaction((id: string, text: string, at: number, expiresAt: number) => {
       sessions.upsert.run({ id, text, now: at, expiresAt });
+      journal.drop(id);
       sessions.purge.run(at);
+      journal.purge(at);
+    });
+    this.removeSession = db.transaction((id: string) => {
+      const removed = sessions.remove.run(id).changes > 0;
+      return journal.drop(id) || removed;
     });
     this.conversations = sqliteConversations(db, this.now, options.ttlMs);
   }
@@ -140,7 +156,22 @@ class SqliteSessionStore implements SessionStore {
 
   async delete(sessionId: string): Promise<boolean> {
     const id = checkSessionId(sessionId);
-    return this.guard(`deleting session ${id}`, () => this.sessions.remove.run(id).changes > 0);
+    return this.guard(`deleting session ${id}`, () => this.removeSession.immediate(id));
+  }
+
+  async appendJournal(entry: TurnJournalEntry): Promise<void> {
+    const id = checkJournalEntry(entry, this.where);
+    this.guard(`adding to the turn journal of session ${id}`, () =>
+      this.journal.append.immediate(id, entry, this.now()),
+    );
+  }
+
+  async loadJournal(sessionId: string): Promise<TurnJournalEntry[]> {
+    const id = checkSessionId(sessionId);
+    const stored = this.guard(`reading the turn journal of session ${id}`, () =>
+      this.journal.stored(id, this.now()),
+    );
+    return stored.map((text, seq) => decodeJournalEntry(text, id, seq, this.where, this.keys));
   }
 
   async loadConversation(conversationId: string): Promise<ConversationExchange[]> {

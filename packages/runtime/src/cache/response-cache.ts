@@ -91,7 +91,7 @@ async function storeResponse(
 /**
  * What in a session's config determines its answer: everything but the tools' objects (they are
  * in the agent hash), the listener, the signal, ids, where its events go, and the durable run's
- * hooks (`onCheckpoint`, `approver`: functions, and no part of the question).
+ * hooks (`onCheckpoint`, `onJournal`, `approver`: functions, and no part of the question).
  */
 function determining(config: AgentSessionConfig): unknown {
   const {
@@ -106,6 +106,7 @@ function determining(config: AgentSessionConfig): unknown {
     headendId: _headendId,
     internal: _internal,
     onCheckpoint: _onCheckpoint,
+    onJournal: _onJournal,
     approver: _approver,
     ...rest
   } = config;

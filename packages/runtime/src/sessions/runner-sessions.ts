@@ -1,5 +1,5 @@
 import { openSessionStore } from '@agent/cache';
-import type { AgentResult, SessionSnapshot, SessionStore } from '@agent/protocol';
+import type { AgentResult, SessionSnapshot, SessionStore, TurnJournalEntry } from '@agent/protocol';
 import { errorMessage } from '@agent/protocol/util';
 import { type ResolvedConfig, unusableValueError } from '../config/layers.js';
 
@@ -51,28 +51,58 @@ export class RunnerSessions {
   }
 
   /**
+   * Writes each turn journal entry to the store (the session waits for the write); undefined
+   * when the store keeps no journals (its sessions' tool calls are at-least-once across a crash).
+   */
+  journaler(store: SessionStore): ((entry: TurnJournalEntry) => Promise<void>) | undefined {
+    if (store.appendJournal === undefined) return undefined;
+    return (entry) => store.appendJournal!(entry);
+  }
+
+  /**
+   * The journal written since a session's snapshot, for its resume: empty when the store keeps
+   * none. Rejects (a `SnapshotIntegrityError` for an edited entry) rather than replay one.
+   */
+  async journalOf(store: SessionStore, sessionId: string): Promise<TurnJournalEntry[]> {
+    return store.loadJournal === undefined ? [] : store.loadJournal(sessionId);
+  }
+
+  /**
    * A durable run's checkpoint listener whose store is opened by the first snapshot, so the
    * run's first request does not wait for it. A store that cannot open turns checkpoints off
    * for the run: `unavailable` is called once and later snapshots are dropped; `stored()` says
-   * whether the snapshots so far could go to the store.
+   * whether the snapshots so far could go to the store. `journal` writes the turn journal to
+   * the same store (left out when the caller's store keeps none; entries are dropped once
+   * checkpoints are off: no snapshot would replay them).
    */
   openingCheckpointer(
     labels: Record<string, string> | undefined,
     unavailable: (error: unknown) => void,
-  ): { listener: (snapshot: SessionSnapshot) => Promise<void>; stored(): boolean } {
+  ): {
+    listener: (snapshot: SessionSnapshot) => Promise<void>;
+    journal?: (entry: TurnJournalEntry) => Promise<void>;
+    stored(): boolean;
+  } {
     let failed = false;
+    // The store, or undefined once it could not open (then checkpoints and journal are off).
+    const opened = async (): Promise<SessionStore | undefined> => {
+      if (failed) return undefined;
+      try {
+        return await this.store();
+      } catch (error) {
+        if (!failed) unavailable(error);
+        failed = true;
+        return undefined;
+      }
+    };
+    const journal = async (entry: TurnJournalEntry) => {
+      await (await opened())?.appendJournal?.(entry);
+    };
+    const keepsJournals = this.given === undefined || this.given.appendJournal !== undefined;
     return {
+      ...(keepsJournals ? { journal } : {}),
       listener: async (snapshot) => {
-        if (failed) return;
-        let store: SessionStore;
-        try {
-          store = await this.store();
-        } catch (error) {
-          failed = true;
-          unavailable(error);
-          return;
-        }
-        await store.save(this.labelled(snapshot, labels));
+        await (await opened())?.save(this.labelled(snapshot, labels));
       },
       stored: () => !failed,
     };
