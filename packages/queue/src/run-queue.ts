@@ -6,13 +6,7 @@ import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { openQueueRedis } from './connection.js';
 import { EventRelay } from './event-relay.js';
-import {
-  DEFAULT_QUEUE_NAME,
-  jobSessionId,
-  type QueueKeys,
-  queueKeys,
-  type RunJobData,
-} from './job.js';
+import { DEFAULT_QUEUE_NAME, jobSessionId, type QueueKeys, queueKeys, type RunJobData } from './job.js';
 import { followJob, queueFailure } from './job-stream.js';
 import { JobNotifier } from './notifier.js';
 

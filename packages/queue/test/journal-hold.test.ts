@@ -31,8 +31,10 @@ function recorded(journaling = true) {
   const sent: string[] = [];
   const hold = new JournalHold((event, m) => {
     const who = m.isMaster ? '' : 'child ';
-    if (event.type === 'output') sent.push(`${who}out${m.source === 'finalize' ? '(final)' : ''}:${event.text}`);
-    else if (event.type === 'thinking' || event.type === 'assistant_text') sent.push(`${event.type}:${event.text}`);
+    if (event.type === 'output')
+      sent.push(`${who}out${m.source === 'finalize' ? '(final)' : ''}:${event.text}`);
+    else if (event.type === 'thinking' || event.type === 'assistant_text')
+      sent.push(`${event.type}:${event.text}`);
     else if (event.type === 'output_retracted') sent.push(`retract:${event.characters}`);
     else if (event.type === 'answer_journaled') sent.push(`journaled:${event.turn}`);
     else if (event.type === 'turn_started') sent.push(`turn:${event.turn}.${event.attempt}`);
@@ -74,7 +76,7 @@ describe('JournalHold', () => {
   });
 
   test('a move drops held text without a retraction; the next worker streams the turn anew', () => {
-    const { hold, sent, feed, move } = recorded();
+    const { sent, feed, move } = recorded();
     feed(turn(1), out('first try'));
     expect(move()).toBe(true);
     feed(turn(1), out('second'), journaled(1));
@@ -90,7 +92,16 @@ describe('JournalHold', () => {
 
   test('a retraction of released text goes on, counting what the client got', () => {
     const { sent, feed } = recorded();
-    feed(turn(1), out('bad '), out('report'), journaled(1), retracted(10), turn(1, 2), out('ok'), journaled(1));
+    feed(
+      turn(1),
+      out('bad '),
+      out('report'),
+      journaled(1),
+      retracted(10),
+      turn(1, 2),
+      out('ok'),
+      journaled(1),
+    );
     expect(sent).toEqual([
       'turn:1.1',
       'out:bad ',
@@ -104,7 +115,7 @@ describe('JournalHold', () => {
   });
 
   test('a journal replay of a released turn sends only what the client lacks, whatever its chunking', () => {
-    const { hold, sent, feed, move } = recorded();
+    const { sent, feed, move } = recorded();
     feed(turn(1), out('Hello '), out('wor'), journaled(1));
     // The worker died after the answer was journaled; live text went out after the release too.
     feed(out('ld'));
@@ -126,7 +137,7 @@ describe('JournalHold', () => {
   });
 
   test('a journal replay of a turn never released (the worker died before the notice) is sent whole', () => {
-    const { hold, sent, feed, move } = recorded();
+    const { sent, feed, move } = recorded();
     feed(turn(1), out('Hello'));
     move();
     feed(turn(1), [out('Hello'), meta('journal')], journaled(1));
@@ -134,7 +145,7 @@ describe('JournalHold', () => {
   });
 
   test("a replayed rejected attempt: its text is not sent twice, its retraction once (the dead worker's never arrived)", () => {
-    const { hold, sent, feed, move } = recorded();
+    const { sent, feed, move } = recorded();
     feed(turn(1), out('bad'), journaled(1));
     move();
     feed(
@@ -146,21 +157,30 @@ describe('JournalHold', () => {
       retracted(4),
     );
     // A retraction already sent is not sent again: the replay's second retraction of attempt 1 would be.
-    expect(sent).toEqual(['turn:1.1', 'out:bad', 'journaled:1', 'turn:1.1', 'retract:3', 'turn:1.2', 'out:good', 'retract:4']);
+    expect(sent).toEqual([
+      'turn:1.1',
+      'out:bad',
+      'journaled:1',
+      'turn:1.1',
+      'retract:3',
+      'turn:1.2',
+      'out:good',
+      'retract:4',
+    ]);
     move();
     feed(turn(1), [out('bad'), meta('journal')], retracted(3));
     expect(sent.slice(8)).toEqual(['turn:1.1']);
   });
 
   test('at the result, text still held goes out (journal writes failed), the finalize text last', () => {
-    const { hold, sent, feed, move } = recorded();
+    const { hold, sent, feed } = recorded();
     feed(turn(1), out('never journaled'), [out('{"a":1}'), meta('finalize')]);
     expect(sent).toEqual(['turn:1.1']);
     hold.finish();
     expect(sent).toEqual(['turn:1.1', 'out:never journaled', 'out(final):{"a":1}']);
   });
 
-  test("finalize text is held to the result and dropped on a move (the next worker or the result brings it)", () => {
+  test('finalize text is held to the result and dropped on a move (the next worker or the result brings it)', () => {
     const { hold, sent, feed, move } = recorded();
     feed(turn(1), journaled(1), [out('{"a":1}'), meta('finalize')]);
     move();
@@ -169,8 +189,8 @@ describe('JournalHold', () => {
     expect(sent.filter((line) => line.startsWith('out'))).toEqual(['out(final):{"a":1}']);
   });
 
-  test("thinking and assistant_text are not held; their journal replays are not sent twice", () => {
-    const { hold, sent, feed, move } = recorded();
+  test('thinking and assistant_text are not held; their journal replays are not sent twice', () => {
+    const { sent, feed, move } = recorded();
     const thinking = (text: string): AgentEvent => ({ type: 'thinking', text });
     const note = (text: string): AgentEvent => ({ type: 'assistant_text', text });
     feed(turn(1), thinking('hmm '), note('calling a tool'), out('x'));
