@@ -62,6 +62,8 @@ export class ReportDeltas {
       return undefined;
     }
     if (meta.source === 'replay') return undefined;
+    // `stream` and `journal` (a resumed session replaying a journaled answer: a face behind the
+    // queue has dropped what its client already got) are both text the client lacks.
     this.streamed = true;
     return { content: event.text };
   }

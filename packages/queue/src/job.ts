@@ -42,6 +42,12 @@ export type JobStreamEntry =
   | { kind: 'event'; event: AgentEvent; meta: AgentEventMeta }
   /** A worker took over a session another worker started (`fromTurn`: the turns checkpointed). */
   | { kind: 'moved'; worker: string; fromTurn: number }
+  /**
+   * The session on this worker journals its turns (its store has a turn journal): the face holds
+   * each turn's report text until the turn's `answer_journaled` (docs/sessions.md). Written
+   * before the session's first event; a face that does not know it ignores it.
+   */
+  | { kind: 'journaling' }
   | { kind: 'result'; result: AgentResult };
 
 /** Redis keys of one queue (all under BullMQ's own `bull:<name>` prefix family). */

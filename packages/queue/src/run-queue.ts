@@ -5,14 +5,8 @@ import { errorMessage } from '@agent/protocol/util';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { openQueueRedis } from './connection.js';
-import {
-  DEFAULT_QUEUE_NAME,
-  type JobStreamEntry,
-  jobSessionId,
-  type QueueKeys,
-  queueKeys,
-  type RunJobData,
-} from './job.js';
+import { EventRelay } from './event-relay.js';
+import { DEFAULT_QUEUE_NAME, jobSessionId, type QueueKeys, queueKeys, type RunJobData } from './job.js';
 import { followJob, queueFailure } from './job-stream.js';
 import { JobNotifier } from './notifier.js';
 
@@ -96,7 +90,7 @@ class RedisRunQueue implements RunQueue {
       data.resume === undefined ? (submitOptions.sessionId ?? randomUUID()) : `resume-${randomUUID()}`;
     const sessionId = jobSessionId(jobId, data);
     const channel = this.keys.notify(jobId);
-    const relay = eventRelay(data, sessionId, submitOptions.onEvent);
+    const relay = new EventRelay(data, sessionId, submitOptions.onEvent);
     const { signal } = submitOptions;
     const onAbort = () => void this.cancel(jobId);
     try {
@@ -109,13 +103,16 @@ class RedisRunQueue implements RunQueue {
       });
       signal?.addEventListener('abort', onAbort, { once: true });
       const outcome = await followJob(this.redis, this.keys, jobId, {
-        onEntry: relay,
+        onEntry: (entry) => relay.entry(entry),
         wake: (wakeSignal) => this.notifier.next(channel, wakeSignal),
         gone: () => this.gone(jobId),
         pollMs: this.pollMs,
         ...(signal === undefined ? {} : { signal }),
       });
-      if (typeof outcome !== 'string') return outcome;
+      if (typeof outcome !== 'string') {
+        relay.finish();
+        return outcome;
+      }
       return queueFailure(sessionId, outcome, signal?.aborted ? 'EXIT-ABORTED' : 'EXIT-UNCAUGHT-EXCEPTION');
     } catch (error) {
       return queueFailure(
@@ -173,70 +170,4 @@ class RedisRunQueue implements RunQueue {
       // Redis is away: the run goes on and its result expires unread.
     }
   }
-}
-
-/**
- * Turns a job's stream entries into the events a face forwards. A move to another worker
- * withdraws the text the dead worker streamed in its unfinished turn (`output_retracted`, as a
- * session retrying a turn does) and says so in a `status` event; the new worker then re-runs
- * that turn from the last checkpoint.
- */
-function eventRelay(
-  data: RunJobData,
-  sessionId: string,
-  onEvent: SubmitOptions['onEvent'],
-): (entry: JobStreamEntry) => void {
-  let streamedSinceTurn = 0;
-  let lastMeta: AgentEventMeta = {
-    isMaster: true,
-    isFinal: false,
-    sessionId,
-    agentPath: data.agent,
-    ...(data.headendId === undefined ? {} : { headendId: data.headendId }),
-  };
-  const emit = (event: AgentEvent, meta: AgentEventMeta) => {
-    try {
-      onEvent?.(event, meta);
-    } catch {
-      // A listener that throws loses its event, not the run.
-    }
-  };
-  return (entry) => {
-    if (entry.kind === 'event') {
-      if (entry.meta.isMaster) {
-        lastMeta = entry.meta;
-        if (entry.event.type === 'turn_started' || entry.event.type === 'output_retracted')
-          streamedSinceTurn = 0;
-        if (entry.event.type === 'output') streamedSinceTurn += entry.event.text.length;
-      }
-      emit(entry.event, entry.meta);
-      return;
-    }
-    if (entry.kind !== 'moved') return;
-    const meta = { ...lastMeta, isMaster: true };
-    if (streamedSinceTurn > 0) {
-      emit(
-        {
-          type: 'output_retracted',
-          characters: streamedSinceTurn,
-          slug: 'session_moved',
-          reason: 'the worker running the session stopped; its unfinished turn runs again',
-        },
-        meta,
-      );
-      streamedSinceTurn = 0;
-    }
-    emit(
-      {
-        type: 'status',
-        event: {
-          type: 'agent_update',
-          agentPath: meta.agentPath,
-          status: 'in-progress',
-          message: `session moved to worker ${entry.worker}; resuming after turn ${entry.fromTurn}`,
-        },
-      },
-      meta,
-    );
-  };
 }

@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import type { AgentResult, SessionSnapshot } from '@agent/protocol';
+import type { AgentResult, SessionSnapshot, SessionStore } from '@agent/protocol';
 import { AgentError, ConfigError } from '@agent/protocol';
 import { abortableSleep, errorMessage, isPositiveInteger } from '@agent/protocol/util';
 import { DelayedError, type Job, UnrecoverableError, Worker } from 'bullmq';
@@ -158,6 +158,8 @@ class QueueRunWorker implements RunWorker {
     if (job.attemptsStarted > 1 || job.stalledCounter > 0 || earlierAttempt) {
       writer.write({ kind: 'moved', worker: this.id, fromTurn: snapshot?.turn ?? 0 });
     }
+    // Queue runs are durable: with a journal in the store, the session journals each answer.
+    if (journals(this.sessionStore)) writer.write({ kind: 'journaling' });
     const entry: RunningJob = {
       sessionId,
       controller: new AbortController(),
@@ -210,6 +212,11 @@ class QueueRunWorker implements RunWorker {
       .expire(keys.events(jobId), resultTtl)
       .exec();
   }
+}
+
+/** Whether sessions checkpointing into `store` journal their turns (the store keeps journals). */
+function journals(store: SessionStore): boolean {
+  return typeof store.appendJournal === 'function';
 }
 
 function checkWorkerNumbers(numbers: Record<string, number>): void {

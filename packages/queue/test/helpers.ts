@@ -138,3 +138,23 @@ export function recordingAgent(store: SessionStore, options: { hold?: boolean; g
   };
   return { agent, calls };
 }
+
+/** The store as an older worker's: no turn journal, so its sessions stream unheld (shadows a method the store may have). */
+export function withoutJournal(store: SessionStore): void {
+  Object.defineProperty(store, 'appendJournal', { value: undefined, configurable: true });
+}
+
+/**
+ * Gives the store an in-memory turn journal (as the fleet's Redis store has): the worker then
+ * announces that its sessions journal. Returns the sessions journaled so far (`journaled`, shared
+ * by workers of one fleet).
+ */
+export function withJournal(store: SessionStore, journaled = new Set<string>()): Set<string> {
+  Object.defineProperty(store, 'appendJournal', {
+    value: async (entry: { sessionId: string }) => {
+      journaled.add(entry.sessionId);
+    },
+    configurable: true,
+  });
+  return journaled;
+}

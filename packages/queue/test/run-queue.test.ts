@@ -8,7 +8,14 @@ import {
   type RunQueue,
   type RunWorker,
 } from '../src/index.js';
-import { answer, freshQueueName, recordingAgent, sharedRedis, snapshotOf } from './helpers.js';
+import {
+  answer,
+  freshQueueName,
+  recordingAgent,
+  sharedRedis,
+  snapshotOf,
+  withoutJournal,
+} from './helpers.js';
 
 const opened: { close?: () => Promise<void>; stop?: (ms?: number) => Promise<void> }[] = [];
 afterEach(async () => {
@@ -117,6 +124,8 @@ describe('run queue', () => {
     const name = freshQueueName();
     const queue = await face(name);
     const first = await worker(name);
+    // A worker whose store keeps no journal (an older one): its session streams unheld.
+    withoutJournal(first.sessionStore);
     const held = recordingAgent(first.sessionStore, { hold: true });
     first.start({ get: () => ({ agent: held.agent }) });
     const events: AgentEvent[] = [];

@@ -1,0 +1,53 @@
+import type { RecordedRequest, ScriptedAnswer } from '@agent/testkit';
+import OpenAI from 'openai';
+import { describe, expect, it } from 'vitest';
+import { finalReport, lastUserText } from './helpers.js';
+import { until, useQueueFleet } from './queue-harness.js';
+
+const { fleet, jobsLeft } = useQueueFleet();
+
+/** The report's words, streamed one delta each, `tokenDelayMs` apart (about 2 s in all). */
+const REPORT = Array.from({ length: 40 }, (_, at) => `word${at}`).join(' ');
+
+let calls = 0;
+function slowReport(request: RecordedRequest): ScriptedAnswer {
+  calls += 1;
+  const whole = finalReport(`${REPORT} (${lastUserText(request.messages)})`);
+  // The report tag whole (its nonce placeholder is filled in per delta), the report word by word.
+  const at = whole.indexOf(REPORT);
+  const words = REPORT.split(/(?<= )/);
+  return { text: [whole.slice(0, at), ...words, whole.slice(at + REPORT.length)], tokenDelayMs: 50 };
+}
+
+// Needs the turn journal (core + runtime + the Redis store's journal): a worker announces
+// journaling sessions only when its store keeps journals.
+describe('queue: a streaming client keeps its answer when its worker dies while the report streams', () => {
+  it('OpenAI stream: the worker is SIGKILLed mid-report; the next worker answers; the client gets the report once, no error', async () => {
+    const { face, workers, spawnWorker, dir, name } = await fleet(1, {
+      handler: slowReport,
+      faceArgs: ['--openai', '0'],
+      headends: 2,
+    });
+    const client = new OpenAI({ baseURL: face.urls.openai, apiKey: 'none', maxRetries: 0 });
+    const deltas: string[] = [];
+    const streaming = (async () => {
+      const stream = await client.chat.completions.create({
+        model: 'echo',
+        messages: [{ role: 'user', content: 'job-1' }],
+        stream: true,
+      });
+      for await (const chunk of stream) deltas.push(chunk.choices[0]?.delta.content ?? '');
+    })();
+    // The model is streaming the report (about 2 s): kill its worker half a second in.
+    await until(() => calls === 1);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await spawnWorker();
+    workers[0]!.child.kill('SIGKILL');
+    await streaming;
+    // The dead worker's half report never reached the client (held: not journaled); the
+    // next worker asked the model again and the whole report arrived once.
+    expect(deltas.join('')).toBe(`${REPORT} (job-1)`);
+    expect(calls).toBe(2);
+    expect(await jobsLeft(name)).toMatchObject({ waiting: 0, active: 0, failed: 0 });
+  }, 120_000);
+});
