@@ -110,9 +110,9 @@ class SessionCallRequest implements ToolCallRequest {
   declare readonly idempotencyKey: string;
   declare resume?: PausedChild;
 
-  constructor(name: string, args: Record<string, unknown>, callId: string, scope: CallScope) {
-    this.#sessionId = scope.sessionId;
-    this.#turn = scope.turn;
+  constructor(name: string, args: Record<string, unknown>, callId: string, options: ExternalCallOptions) {
+    this.#sessionId = options.sessionId;
+    this.#turn = options.turn;
     (this as { name: string }).name = name;
     (this as { arguments: Record<string, unknown> }).arguments = args;
     (this as { callId: string }).callId = callId;
@@ -125,15 +125,10 @@ class SessionCallRequest implements ToolCallRequest {
   }
 }
 
-/** Whose call it is: what its idempotency key is made of, with its id. */
-export interface CallScope {
+export interface ExternalCallOptions {
+  /** The session and turn of the call: with its id, its idempotency key. */
   sessionId: string;
   turn: number;
-}
-
-export interface ExternalCallOptions {
-  /** The session and turn of the call (its idempotency key). */
-  scope: CallScope;
   /** Where the call hears the session's cancellation (no listener per call). */
   cancel: CancelSource;
   timeoutMs: number;
@@ -157,7 +152,7 @@ export function runExternalCall(
   if (resolved === undefined) return Promise.resolve(unknownTool(registry, name));
   const pending = new PendingCall(resolved.provider, options.cancel, options.timeoutMs);
   // Optional fields set after the literals: a conditional spread cost an object and a copy per call.
-  const call = new SessionCallRequest(name, args, callId, options.scope);
+  const call = new SessionCallRequest(name, args, callId, options);
   if (options.resume !== undefined) call.resume = options.resume;
   const callOptions = new CallExecuteOptions(pending.abort, options.timeoutMs, options.onProgress);
   try {

@@ -228,7 +228,8 @@ export class ToolExecutor {
         cancel: this.cancel,
         timeoutMs: this.options.toolTimeoutMs,
         onProgress: (p) => this.events.progress(call, p),
-        scope: { sessionId: this.options.sessionId, turn: this.options.recorder.turn },
+        sessionId: this.options.sessionId,
+        turn: this.options.recorder.turn,
       };
       if (resume !== undefined) callOptions.resume = resume;
       outcome = await this.external(call, callOptions);
@@ -243,7 +244,7 @@ export class ToolExecutor {
    */
   private async external(call: ToolCall, callOptions: ExternalCallOptions): Promise<RawToolOutcome> {
     const { journal, replay, registry } = this.options;
-    const { turn } = callOptions.scope;
+    const { turn } = callOptions;
     const replayed = replay?.outcome(turn, call.id);
     if (replayed !== undefined) {
       this.options.recorder.line(
