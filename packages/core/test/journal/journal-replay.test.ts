@@ -58,16 +58,22 @@ async function crashingRun(
   return result;
 }
 
-test('a crash after the answer and one of two calls were journaled: no model call and no repeat for them, the other call runs once with the same key', async () => {
-  const reference = await uninterrupted();
+/** The session dies once call a's outcome is journaled, while call b is still running. */
+async function crashAfterCallA(onEvent?: ReturnType<typeof eventLog>['onEvent']) {
   const store = new StoreCopy();
   const ledger = new Ledger();
   ledger.hang.add('b');
   store.afterEntry = (entry) => {
     if (entry.kind === 'tool_outcome') store.crash();
   };
+  await crashingRun(store, ledger, await serve(STEPS), onEvent);
+  return { store, ledger };
+}
+
+test('a crash after the answer and one of two calls were journaled: no model call and no repeat for them, the other call runs once with the same key', async () => {
+  const reference = await uninterrupted();
   const crashed = eventLog();
-  await crashingRun(store, ledger, await serve(STEPS), crashed.onEvent);
+  const { store, ledger } = await crashAfterCallA(crashed.onEvent);
   // The opening checkpoint (turn 0), then the answer and call a's outcome; call b never finished.
   expect(store.snapshot?.turn).toBe(0);
   expect(store.journal.map((e) => (e.kind === 'answer' ? 'answer' : e.callId))).toEqual(['answer', 'call_a']);
@@ -188,13 +194,7 @@ test('a journal write that fails is a WRN line and the session finishes (at-leas
 
 test('journal entries of another session, of another turn or naming calls no answer made are not replayed, each with a WRN line', async () => {
   const reference = await uninterrupted();
-  const store = new StoreCopy();
-  const ledger = new Ledger();
-  ledger.hang.add('b');
-  store.afterEntry = (entry) => {
-    if (entry.kind === 'tool_outcome') store.crash();
-  };
-  await crashingRun(store, ledger, await serve(STEPS));
+  const { store } = await crashAfterCallA();
   const [answer, outcomeA] = store.journal;
   if (answer?.kind !== 'answer' || outcomeA?.kind !== 'tool_outcome') throw new Error('unexpected journal');
   const forged = [

@@ -1,7 +1,7 @@
 import type { AgentEvent, AgentEventMeta, SessionSnapshot, TurnJournalEntry } from '@agent/protocol';
-import { createModelClient } from '@agent/providers';
 import { type ModelServer, type ScriptStep, startModelServer } from '@agent/testkit';
 import { type AgentConfig, defineAgent, type RunOptions, tool } from '../../src/index.js';
+import { openaiModelOn } from '../helpers/http-model.js';
 
 // The sessions of the turn journal's tests: a "charge" tool whose calls the tests count, on a
 // scripted model server over HTTP, with a store that keeps snapshots and journals as a real one.
@@ -35,13 +35,7 @@ export class Ledger {
 
 export function agentOn(server: ModelServer, ledger: Ledger): AgentConfig {
   return defineAgent({
-    model: createModelClient({
-      type: 'openai',
-      provider: 'openai',
-      model: 'gpt-4.1-mini',
-      apiKey: 'sk-test-secret-key',
-      baseURL: `${server.url}/v1`,
-    }),
+    model: openaiModelOn(server),
     instructions: 'Charge every item the user names, then report.',
     tools: [
       tool({
