@@ -224,3 +224,45 @@ test('journal entries of another session, of another turn or naming calls no ans
     expect.stringContaining('it is of turn 2; the snapshot continues with turn 1'),
   ]);
 });
+
+test('a crash while a paused turn runs its approved calls: the resumed turn replays the journaled outcome and runs only the other call', async () => {
+  const approving = (server: ModelServer, ledger: Ledger) => ({
+    ...agentOn(server, ledger),
+    approval: { tools: ['charge'] },
+  });
+  const before = new Ledger();
+  const paused = await run(approving(await serve(STEPS.slice(0, 1)), before), PROMPT, {
+    sessionId: SESSION,
+    internal: { nonce: NONCE },
+  });
+  expect(paused.exitCode).toBe('EXIT-AWAITING-APPROVAL');
+  expect(before.charges).toEqual([]);
+  const approvals = { call_a: { approved: true }, call_b: { approved: true } };
+  const store = new StoreCopy();
+  const ledger = new Ledger();
+  ledger.hang.add('b');
+  store.afterEntry = (entry) => {
+    if (entry.kind === 'tool_outcome') store.crash();
+  };
+  const dying = await resume(approving(await serve([]), ledger), paused.snapshot!, {
+    ...store.options(),
+    approvals,
+  });
+  expect(dying.exitCode).toBe('EXIT-ABORTED');
+  expect(store.journal.map((e) => (e.kind === 'tool_outcome' ? [e.turn, e.callId] : e.kind))).toEqual([
+    [1, 'call_a'],
+  ]);
+
+  const server = await serve(STEPS.slice(1));
+  const after = new Ledger();
+  const resumed = await resume(approving(server, after), paused.snapshot!, {
+    approvals,
+    journal: store.journal,
+    internal: { nonce: NONCE },
+  });
+  expect(resumed.success, resumed.error).toBe(true);
+  const firstB = ledger.charges.find((c) => c.item === 'b')!;
+  expect(after.charges).toEqual([{ item: 'b', key: firstB.key }]);
+  expect(server.requests).toHaveLength(1);
+  expect(resumed.finalReport?.content).toBe('Charged a and b.');
+});
