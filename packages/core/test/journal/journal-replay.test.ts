@@ -236,6 +236,8 @@ test('a crash while a paused turn runs its approved calls: the resumed turn repl
     internal: { nonce: NONCE },
   });
   expect(paused.exitCode).toBe('EXIT-AWAITING-APPROVAL');
+  if (paused.success || paused.snapshot === undefined) throw new Error('the session did not pause');
+  const { snapshot } = paused;
   expect(before.charges).toEqual([]);
   const approvals = { call_a: { approved: true }, call_b: { approved: true } };
   const store = new StoreCopy();
@@ -244,7 +246,7 @@ test('a crash while a paused turn runs its approved calls: the resumed turn repl
   store.afterEntry = (entry) => {
     if (entry.kind === 'tool_outcome') store.crash();
   };
-  const dying = await resume(approving(await serve([]), ledger), paused.snapshot!, {
+  const dying = await resume(approving(await serve([]), ledger), snapshot, {
     ...store.options(),
     approvals,
   });
@@ -255,7 +257,7 @@ test('a crash while a paused turn runs its approved calls: the resumed turn repl
 
   const server = await serve(STEPS.slice(1));
   const after = new Ledger();
-  const resumed = await resume(approving(server, after), paused.snapshot!, {
+  const resumed = await resume(approving(server, after), snapshot, {
     approvals,
     journal: store.journal,
     internal: { nonce: NONCE },
