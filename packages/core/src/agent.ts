@@ -1,5 +1,5 @@
 import { type AgentResult, ConfigError, type SessionSnapshot } from '@agent/protocol';
-import type { AgentConfig, AgentSessionConfig, RunInput, RunOptions } from './config.js';
+import type { AgentConfig, AgentSessionConfig, ResumeOptions, RunInput, RunOptions } from './config.js';
 import { agentProblems } from './config-validation.js';
 import { runAgent } from './session.js';
 
@@ -46,14 +46,23 @@ export function run(agent: AgentConfig, input: RunInput, options?: RunOptions): 
 
 /**
  * Continues a session of `agent` from its snapshot (`onCheckpoint`, or a `SessionStore`): the
- * next turn sends the model what it would have sent had the session never stopped. A snapshot
- * of another agent, of a newer version or of a finished session ends with `EXIT-CONFIGURATION`
- * saying so.
+ * next turn sends the model what it would have sent had the session never stopped. With
+ * `journal` (what `onJournal` got since that snapshot), the turn a crash broke off replays the
+ * answer and the tool outcomes it journaled instead of asking the model and running those calls
+ * again (`docs/sessions.md`, "Exactly once across a crash"). A snapshot of another agent, of a
+ * newer version or of a finished session ends with `EXIT-CONFIGURATION` saying so.
  */
 export function resume(
   agent: AgentConfig,
   snapshot: SessionSnapshot,
-  options: Omit<RunOptions, 'sessionId'> = {},
+  options: ResumeOptions = {},
 ): Promise<AgentResult> {
-  return runAgent({ ...agent, ...options, prompt: '', resumeFrom: snapshot });
+  const { journal, ...rest } = options;
+  return runAgent({
+    ...agent,
+    ...rest,
+    prompt: '',
+    resumeFrom: snapshot,
+    ...(journal === undefined ? {} : { resumeJournal: journal }),
+  });
 }

@@ -156,12 +156,33 @@ export function validateConfig(config: AgentSessionConfig): ConfigError[] {
     problems.push(problem('history', config.history, 'a list of conversation messages'));
   const exchanges = exchangesProblem(config.exchanges);
   if (exchanges !== undefined) problems.push(problem('exchanges', config.exchanges, exchanges));
-  if (config.onEvent !== undefined && typeof config.onEvent !== 'function')
-    problems.push(problem('onEvent', config.onEvent, 'a function'));
+  for (const key of ['onEvent', 'onCheckpoint', 'onJournal'] as const) {
+    if (config[key] !== undefined && typeof config[key] !== 'function')
+      problems.push(problem(key, config[key], 'a function'));
+  }
+  problems.push(...journalProblems(config));
   const wait = config.approvalTimeoutMs;
   if (wait !== undefined && (!isPositiveInteger(wait) || wait > MAX_TIMER_MS))
     problems.push(
       problem('approvalTimeoutMs', wait, `a positive integer of milliseconds up to ${MAX_TIMER_MS}`),
     );
   return problems;
+}
+
+/** The journal a resumed session replays: a list, and only with the snapshot it follows. */
+function journalProblems(config: AgentSessionConfig): ConfigError[] {
+  const journal = config.resumeJournal;
+  if (journal === undefined) return [];
+  if (!Array.isArray(journal))
+    return [problem('resumeJournal', journal, 'a list of turn journal entries (what onJournal got)')];
+  if (config.resumeFrom === undefined)
+    return [
+      problem(
+        'resumeJournal',
+        `${journal.length} entries`,
+        'a journal given with resumeFrom, the snapshot it was written after',
+        'resumeJournal is replayed on the snapshot it follows: give resumeFrom too',
+      ),
+    ];
+  return [];
 }

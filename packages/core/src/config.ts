@@ -197,6 +197,15 @@ export interface RunOptions {
   internal?: InternalHooks;
 }
 
+/** How a resumed run is watched and controlled (`resume(agent, snapshot, options)`). */
+export interface ResumeOptions extends Omit<RunOptions, 'sessionId'> {
+  /**
+   * The turn journal written since `snapshot` (what `onJournal` got, or a store's
+   * `loadJournal`), oldest first: the turn it covers is replayed instead of run again.
+   */
+  journal?: readonly TurnJournalEntry[];
+}
+
 /**
  * The low-level session config of `createAgentSession` and `runAgent`: an agent, one run's
  * input and its options, flat, with the same names as `defineAgent` and `run`.

@@ -1,7 +1,7 @@
 // What users need to define and run agents. The tool-output seam's types (`ToolOutputHook`, ...)
 // are in `@agent/protocol`; the defaults are documented in docs/turn-loop.md.
 
-export type { ApprovalDecision, PendingToolCall, SessionSnapshot } from '@agent/protocol';
+export type { ApprovalDecision, PendingToolCall, SessionSnapshot, TurnJournalEntry } from '@agent/protocol';
 export type { Agent } from './agent.js';
 export { defineAgent, resume, run } from './agent.js';
 export type {
@@ -12,6 +12,7 @@ export type {
   InternalToolsConfig,
   ModelInput,
   OutputSpec,
+  ResumeOptions,
   RunInput,
   RunOptions,
 } from './config.js';

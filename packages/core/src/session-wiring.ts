@@ -1,4 +1,10 @@
-import type { ExpectedOutput, ModelTarget, ToolDefinition, ToolOutputHook } from '@agent/protocol';
+import type {
+  ExpectedOutput,
+  ModelTarget,
+  SessionSnapshot,
+  ToolDefinition,
+  ToolOutputHook,
+} from '@agent/protocol';
 import { abortableSleep } from '@agent/protocol/util';
 import type { Checkpointer } from './checkpoint/checkpointer.js';
 import {
@@ -9,6 +15,8 @@ import {
 } from './config.js';
 import type { ContextGuard } from './context/context-guard.js';
 import type { TokenEstimator } from './context/token-estimator.js';
+import { JournalReplay } from './journal/journal-replay.js';
+import { TurnJournal } from './journal/turn-journal.js';
 import { samplingOptions } from './loop/sampling.js';
 import type { SessionCancel } from './loop/session-cancel.js';
 import type { SessionState } from './loop/session-state.js';
@@ -48,6 +56,15 @@ export interface LoopWiring {
   cancel: SessionCancel;
   agentPath: string;
   now: () => number;
+  sessionId: string;
+  /** The snapshot a resumed session continues. */
+  resumeFrom: SessionSnapshot | undefined;
+}
+
+/** The turn journal a session writes, and the one it replays when resumed with it. */
+interface JournalParts {
+  journal: TurnJournal | undefined;
+  replay: JournalReplay | undefined;
 }
 
 /** Builds the turn loop with its result sizer and tool executor. */
@@ -55,6 +72,7 @@ export function wireTurnLoop(w: LoopWiring): TurnLoop {
   const { config, hook, registry, reportBack, checkpointer } = w;
   const choice = internalToolChoice(config.internalTools, w.targets, config.onEvent !== undefined);
   const sizer = resultSizerFor(w);
+  const journaling = journalPartsOf(w);
   const finalTools = reportBack === undefined ? [] : [reportBack];
   const internal = [
     ...(choice.offerTaskStatus ? [taskStatusTool] : []),
@@ -69,7 +87,7 @@ export function wireTurnLoop(w: LoopWiring): TurnLoop {
     rotation: w.rotation,
     estimator: w.estimator,
     guard: w.guard,
-    executor: toolExecutorFor(w, sizer, choice, tools),
+    executor: toolExecutorFor(w, sizer, choice, tools, journaling),
     sizer,
     tools,
     finalTools,
@@ -91,7 +109,28 @@ export function wireTurnLoop(w: LoopWiring): TurnLoop {
     targets: w.targets,
     ...(checkpointer === undefined ? {} : { checkpoint: () => checkpointer.turnEnded() }),
     ...(w.approvals === undefined ? {} : { approvals: w.approvals }),
+    ...journalOptions(journaling, checkpointer !== undefined && w.resumeFrom === undefined),
   });
+}
+
+function journalPartsOf(w: LoopWiring): JournalParts {
+  const { onJournal, resumeJournal } = w.config;
+  return {
+    journal: onJournal === undefined ? undefined : new TurnJournal(onJournal, w.sessionId, w.recorder),
+    replay:
+      w.resumeFrom === undefined || resumeJournal === undefined
+        ? undefined
+        : JournalReplay.of(resumeJournal, w.resumeFrom, w.sessionId, w.recorder),
+  };
+}
+
+/** The loop's journal options; a new session that journals and checkpoints checkpoints before turn 1. */
+function journalOptions(parts: JournalParts, fresh: boolean) {
+  const { journal, replay } = parts;
+  return {
+    ...(journal === undefined ? {} : { journal, openingCheckpoint: fresh }),
+    ...(replay === undefined ? {} : { replay }),
+  };
 }
 
 /** Sizes each tool result against the byte cap and the context, storing what is too large. */
@@ -115,6 +154,7 @@ function toolExecutorFor(
   sizer: ResultSizer,
   choice: InternalToolChoice,
   offered: () => readonly ToolDefinition[],
+  journaling: JournalParts,
 ): ToolExecutor {
   return new ToolExecutor({
     registry: withHookTools(w.registry, w.hook, offered),
@@ -130,6 +170,9 @@ function toolExecutorFor(
     cancel: w.cancel,
     agentPath: w.agentPath,
     now: w.now,
+    sessionId: w.sessionId,
+    ...(journaling.journal === undefined ? {} : { journal: journaling.journal }),
+    ...(journaling.replay === undefined ? {} : { replay: journaling.replay }),
   });
 }
 

@@ -385,5 +385,7 @@ function turnLoopOf(
     cancel: shared.cancel,
     agentPath: shared.agentPath,
     now: shared.now,
+    sessionId: run.sessionId,
+    resumeFrom: checked.resumeFrom,
   });
 }

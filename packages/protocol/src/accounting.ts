@@ -10,6 +10,12 @@ interface AccountingBase {
   agentPath?: string;
   /** Answered from a cache (the runtime's response or tool cache): nothing was called, cost 0. */
   cached?: true;
+  /**
+   * Replayed from the turn journal by a resumed session (`docs/sessions.md`, "Exactly once
+   * across a crash"): the call happened once, in the process that crashed; this entry records
+   * it again (that process's accounting was lost with it), nothing was called now.
+   */
+  replayed?: true;
 }
 
 export interface LlmAccountingEntry extends AccountingBase {

@@ -12,6 +12,7 @@ import {
   type ToolCall,
   type ToolResultMessage,
 } from '@agent/protocol';
+import type { TurnJournal } from '../journal/turn-journal.js';
 import type { SessionRecorder } from '../observe/recorder.js';
 import type { ApprovalGate } from '../tools/approval-gate.js';
 import type { ToolExecutor, TurnToolsOutcome } from '../tools/tool-executor.js';
@@ -49,6 +50,8 @@ export interface AnswerHandlerOptions {
   answerFromLastMessage: boolean;
   /** Set when some tool needs approval. */
   approvals?: ApprovalGate;
+  /** Set when the session journals its turns (`onJournal`). */
+  journal?: TurnJournal;
 }
 
 /**
@@ -71,6 +74,9 @@ export class AnswerHandler {
     const assistant: AssistantMessage = { role: 'assistant', content: outcome.text };
     if (outcome.reasoning.length > 0) assistant.reasoning = outcome.reasoning;
     if (outcome.toolCalls.length > 0) assistant.toolCalls = outcome.toolCalls;
+    // Durable before anything acts on it: a resumed session replays it instead of asking again.
+    if (o.journal !== undefined)
+      await o.journal.answered(o.state.turn, assistant, outcome.accounting, outcome.replayed);
     for (const ignored of outcome.slot.ignored) {
       o.recorder.log({
         severity: 'WRN',

@@ -13,6 +13,7 @@ import {
   type ToolCall,
 } from '@agent/protocol';
 import { errorMessage } from '@agent/protocol/util';
+import { JournalAnswerClient } from '../journal/journal-answer-client.js';
 import type { OpTreeBuilder } from '../observe/op-tree.js';
 import type { SessionRecorder } from '../observe/recorder.js';
 import { AttemptAnswer } from './attempt-answer.js';
@@ -31,6 +32,10 @@ export interface AttemptSuccess {
   rawStopReason: string | undefined;
   slot: SlotOutcome;
   latencyMs: number;
+  /** The model call's accounting entry (the turn journal keeps it with the answer). */
+  accounting: LlmAccountingEntry;
+  /** The answer was replayed from the turn journal by a resumed session: no model was called. */
+  replayed: boolean;
 }
 
 export interface AttemptFailure {
@@ -151,11 +156,14 @@ function attemptSucceeded(scope: AttemptScope, answer: AttemptAnswer): AttemptSu
   const latencyMs = context.now() - scope.started;
   if (thinking.length > 0) scope.log('THK', 'response', thinking);
   const { usage, stopReason, rawStopReason, toolCalls } = answer;
-  const entry = llmEntry(scope, 'ok', latencyMs, usage, {
+  const live = llmEntry(scope, 'ok', latencyMs, usage, {
     stopReason: rawStopReason ?? stopReason,
     actualProvider: answer.actualProvider,
     actualModel: answer.actualModel,
   });
+  const { client } = scope.target;
+  const journaled = client instanceof JournalAnswerClient ? client : undefined;
+  const entry = journaled === undefined ? live : journaled.accounting(live);
   context.recorder.account(entry);
   context.opTree.end(scope.node, 'ok', entry);
   scope.log(
@@ -166,13 +174,15 @@ function attemptSucceeded(scope: AttemptScope, answer: AttemptAnswer): AttemptSu
   return {
     ok: true,
     text: slot.fullText,
-    reasoning: answer.reasoning,
+    reasoning: journaled === undefined ? answer.reasoning : [...journaled.reasoning],
     toolCalls,
     usage,
     stopReason,
     rawStopReason,
     slot,
     latencyMs,
+    accounting: entry,
+    replayed: journaled !== undefined,
   };
 }
 

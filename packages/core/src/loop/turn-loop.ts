@@ -12,6 +12,8 @@ import type {
 import type { ContextGuard, ContextProjection } from '../context/context-guard.js';
 import { type GuardTrigger, logContextGuard } from '../context/guard-log.js';
 import type { TokenEstimator } from '../context/token-estimator.js';
+import { attemptTarget, type JournalReplay } from '../journal/journal-replay.js';
+import type { TurnJournal } from '../journal/turn-journal.js';
 import type { OpTreeBuilder } from '../observe/op-tree.js';
 import type { SessionRecorder } from '../observe/recorder.js';
 import type { ApprovalGate } from '../tools/approval-gate.js';
@@ -70,6 +72,12 @@ export interface TurnLoopOptions {
   approvals?: ApprovalGate;
   /** Set when someone asked for checkpoints: called after every turn the session goes on from. */
   checkpoint?: () => Promise<unknown>;
+  /** Set when the session journals its turns (`onJournal`). */
+  journal?: TurnJournal;
+  /** A resumed session's journal to replay (`resumeJournal`). */
+  replay?: JournalReplay;
+  /** Checkpoint once before the first turn (a new session that journals): a crash in turn 1 has a snapshot to replay on. */
+  openingCheckpoint?: boolean;
 }
 
 /** Runs turns until a report is committed or the session has to end. */
@@ -101,6 +109,7 @@ export class TurnLoop {
 
   async run(): Promise<void> {
     const { state, o } = { state: this.o.state, o: this.o };
+    if (o.openingCheckpoint === true && o.checkpoint !== undefined && state.turn === 0) await o.checkpoint();
     while (state.exitCode === undefined) {
       state.turn++;
       o.recorder.turn = state.turn;
@@ -248,7 +257,7 @@ export class TurnLoop {
       const notice = this.renderNotice(target, tools, isFinal, attemptNo);
       const request = turnRequest(o.state.conversation, notice, tools, o.sampling);
       const outcome = await runModelAttempt(
-        target,
+        o.replay === undefined ? target : attemptTarget(o.replay, state.turn, target, o.recorder),
         request,
         this.attempts,
         turnNode,
@@ -256,6 +265,7 @@ export class TurnLoop {
         textMayBeReport(isFinal, o.answerFromLastMessage),
       );
       if (!outcome.ok) {
+        o.recorder.replaying = false;
         retrySlugs = [outcome.error.kind];
         const next = await this.afterModelError(target, outcome.error, failures + 1);
         if (next === 'counted') failures++;
@@ -269,6 +279,7 @@ export class TurnLoop {
       state.lastStopReason = outcome.rawStopReason ?? outcome.stopReason;
       warnProgressPairing(outcome, o.recorder);
       const end = await this.answers.handle(outcome, turnNode, isFinal);
+      o.recorder.replaying = false;
       if (end !== undefined) return end;
       if (this.answers.lastRetrySlug === 'plain_text') {
         warnPlainTextRetry(o.recorder, `${target.client.provider}:${target.client.model}`);

@@ -16,8 +16,14 @@ export class SessionRecorder {
   // Made when first used: a streamed report needs no `finalize` meta, and the final one comes last.
   private metaFinalize: AgentEventMeta | undefined;
   private metaFinal: AgentEventMeta | undefined;
+  private metaJournal: AgentEventMeta | undefined;
   /** Set by the session so every log line carries the current turn. */
   turn = 0;
+  /**
+   * Set while a resumed session replays a journaled answer: its streamed and finalized text goes
+   * out with source `journal` (the crashed process sent it already, after `answer_journaled`).
+   */
+  replaying = false;
   callbackFailures = 0;
 
   constructor(
@@ -43,11 +49,13 @@ export class SessionRecorder {
     const meta =
       event.type === 'final_report'
         ? this.finalMeta()
-        : source === 'stream'
-          ? this.metaStream
-          : source === 'finalize'
-            ? this.finalizeMeta()
-            : this.metaPlain;
+        : source === undefined
+          ? this.metaPlain
+          : this.replaying
+            ? this.journalMeta()
+            : source === 'stream'
+              ? this.metaStream
+              : this.finalizeMeta();
     try {
       this.onEvent(event, meta);
     } catch {
@@ -59,6 +67,11 @@ export class SessionRecorder {
   private finalMeta(): AgentEventMeta {
     this.metaFinal ??= frozenMeta(this.metaPlain, true);
     return this.metaFinal;
+  }
+
+  private journalMeta(): AgentEventMeta {
+    this.metaJournal ??= frozenMeta(this.metaPlain, false, 'journal');
+    return this.metaJournal;
   }
 
   private finalizeMeta(): AgentEventMeta {
@@ -142,7 +155,7 @@ export class SessionRecorder {
 function frozenMeta(
   base: { isMaster: boolean; sessionId: string; agentPath: string; headendId?: string },
   isFinal: boolean,
-  source?: 'stream' | 'finalize',
+  source?: AgentEventMeta['source'],
 ): AgentEventMeta {
   const meta: AgentEventMeta =
     base.headendId === undefined

@@ -13,6 +13,7 @@ import {
 } from '@agent/protocol';
 import { errorMessage } from '@agent/protocol/util';
 import type { CancelSource } from './abort-fanout.js';
+import { idempotencyKey } from './idempotency-key.js';
 import { ownGetter } from './own-getter.js';
 import type { ToolLookup } from './tool-registry.js';
 
@@ -36,6 +37,8 @@ export interface RawToolOutcome {
   pausedInner?: PausedCall[];
   /** The provider answered from a cache (`ToolResult.cached`): marked on the accounting and the op node. */
   cached?: true;
+  /** Taken from the turn journal by a resumed session: the call ran in the process that crashed. */
+  replayed?: true;
 }
 
 /** A call (or a call inside a batch) whose sub-agent session paused for approval. */
@@ -91,7 +94,41 @@ class CallExecuteOptions implements ToolExecuteOptions {
   }
 }
 
+/**
+ * The request a provider's `execute` gets: `idempotencyKey` an own enumerable getter (a spread
+ * copies it), hashed when first read: most in-process tools never read it, and a SHA-256 per
+ * call would show in the loop's CPU.
+ */
+class SessionCallRequest implements ToolCallRequest {
+  static readonly #key = ownGetter((self: SessionCallRequest) => self.#keyOf());
+  readonly #sessionId: string;
+  readonly #turn: number;
+  #keyValue: string | undefined;
+  declare readonly name: string;
+  declare readonly arguments: Record<string, unknown>;
+  declare readonly callId: string;
+  declare readonly idempotencyKey: string;
+  declare resume?: PausedChild;
+
+  constructor(name: string, args: Record<string, unknown>, callId: string, options: ExternalCallOptions) {
+    this.#sessionId = options.sessionId;
+    this.#turn = options.turn;
+    (this as { name: string }).name = name;
+    (this as { arguments: Record<string, unknown> }).arguments = args;
+    (this as { callId: string }).callId = callId;
+    Object.defineProperty(this, 'idempotencyKey', SessionCallRequest.#key);
+  }
+
+  #keyOf(): string {
+    this.#keyValue ??= idempotencyKey(this.#sessionId, this.#turn, this.callId);
+    return this.#keyValue;
+  }
+}
+
 export interface ExternalCallOptions {
+  /** The session and turn of the call: with its id, its idempotency key. */
+  sessionId: string;
+  turn: number;
   /** Where the call hears the session's cancellation (no listener per call). */
   cancel: CancelSource;
   timeoutMs: number;
@@ -115,7 +152,7 @@ export function runExternalCall(
   if (resolved === undefined) return Promise.resolve(unknownTool(registry, name));
   const pending = new PendingCall(resolved.provider, options.cancel, options.timeoutMs);
   // Optional fields set after the literals: a conditional spread cost an object and a copy per call.
-  const call: ToolCallRequest = { name, arguments: args, callId };
+  const call = new SessionCallRequest(name, args, callId, options);
   if (options.resume !== undefined) call.resume = options.resume;
   const callOptions = new CallExecuteOptions(pending.abort, options.timeoutMs, options.onProgress);
   try {

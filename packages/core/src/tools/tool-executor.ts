@@ -15,6 +15,8 @@ import {
   type ToolEndSession,
   type ToolResultMessage,
 } from '@agent/protocol';
+import type { JournalReplay } from '../journal/journal-replay.js';
+import type { TurnJournal } from '../journal/turn-journal.js';
 import type { OpTreeBuilder } from '../observe/op-tree.js';
 import type { SessionRecorder } from '../observe/recorder.js';
 import { AbortFanout, type CancelSource } from './abort-fanout.js';
@@ -50,6 +52,12 @@ export interface ToolExecutorOptions {
   cancel?: CancelSource;
   agentPath: string;
   now: () => number;
+  /** The session's id: with the turn and the call's id, each call's idempotency key. */
+  sessionId: string;
+  /** Set when the session journals its turns: each external call's outcome is written as it finishes. */
+  journal?: TurnJournal;
+  /** A resumed session's journal: a call whose outcome it has takes that outcome instead of running. */
+  replay?: JournalReplay;
 }
 
 /**
@@ -220,12 +228,39 @@ export class ToolExecutor {
         cancel: this.cancel,
         timeoutMs: this.options.toolTimeoutMs,
         onProgress: (p) => this.events.progress(call, p),
+        sessionId: this.options.sessionId,
+        turn: this.options.recorder.turn,
       };
       if (resume !== undefined) callOptions.resume = resume;
-      outcome = await runExternalCall(this.options.registry, call.name, call.arguments, call.id, callOptions);
+      outcome = await this.external(call, callOptions);
     }
     this.events.finished(call, outcome, this.options.now() - started);
     return { call, node, started, argsJson, outcome };
+  }
+
+  /**
+   * An external call: its journaled outcome when a resumed session has one, else run (and its
+   * outcome journaled, awaited, before the turn sizes it and shows it to the model).
+   */
+  private async external(call: ToolCall, callOptions: ExternalCallOptions): Promise<RawToolOutcome> {
+    const { journal, replay, registry } = this.options;
+    const { turn } = callOptions;
+    const replayed = replay?.outcome(turn, call.id);
+    if (replayed !== undefined) {
+      this.options.recorder.line(
+        'VRB',
+        'response',
+        'tool',
+        'agent:journal',
+        `call ${call.id}: its outcome is replayed from the turn journal; the tool is not called again`,
+      );
+      const provider = registry.resolve(call.name)?.provider;
+      if (provider !== undefined) replayed.provider = provider;
+      return replayed;
+    }
+    const outcome = await runExternalCall(registry, call.name, call.arguments, call.id, callOptions);
+    if (journal !== undefined) await journal.toolFinished(turn, call, outcome, this.options.signal.aborted);
+    return outcome;
   }
 
   private finishCall(run: CallRun, textOut: string): void {
@@ -247,6 +282,7 @@ export class ToolExecutor {
     };
     if (!outcome.ok) entry.error = outcome.error ?? 'failed';
     if (outcome.cached) entry.cached = true;
+    if (outcome.replayed) entry.replayed = true;
     if (run.refusal !== undefined) entry.details = run.refusal;
     this.options.recorder.account(entry);
     if (outcome.cached) node.cached = true;

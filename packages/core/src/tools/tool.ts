@@ -175,11 +175,14 @@ export function isTool(value: unknown): value is AnyTool {
 /**
  * What a tool's `execute` gets: `signal`, read only if the tool reads it (made on first read,
  * see runExternalCall), an own enumerable getter as an object literal's would be (see
- * `ownGetter`), then `callId`.
+ * `ownGetter`), then `callId`, then `idempotencyKey` (a getter too: hashed only when read).
  */
 class FunctionToolContext implements ToolContext {
   static readonly #signal = ownGetter((self: FunctionToolContext) => self.#options.signal);
+  // Read from the request only if the tool reads it: the session's request hashes it then.
+  static readonly #key = ownGetter((self: FunctionToolContext) => self.#call.idempotencyKey ?? '');
   readonly #options: ToolExecuteOptions;
+  readonly #call: ToolCallRequest;
   declare readonly signal: AbortSignal;
   declare readonly callId: string;
   declare readonly idempotencyKey: string;
@@ -187,8 +190,9 @@ class FunctionToolContext implements ToolContext {
   constructor(options: ToolExecuteOptions, call: ToolCallRequest) {
     this.#options = options;
     Object.defineProperty(this, 'signal', FunctionToolContext.#signal);
+    this.#call = call;
     (this as { callId: string }).callId = call.callId;
-    (this as { idempotencyKey: string }).idempotencyKey = call.idempotencyKey ?? '';
+    Object.defineProperty(this, 'idempotencyKey', FunctionToolContext.#key);
   }
 }
 

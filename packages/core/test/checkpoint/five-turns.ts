@@ -1,4 +1,3 @@
-import { createModelClient } from '@agent/providers';
 import {
   finalReport,
   type ModelServer,
@@ -7,6 +6,7 @@ import {
   startModelServer,
 } from '@agent/testkit';
 import { type AgentConfig, defineAgent, tool } from '../../src/index.js';
+import { openaiModelOn } from '../helpers/http-model.js';
 
 // The 5-turn session of the checkpoint tests: four weather lookups, then a report.
 export const NONCE = 'c4ec4ec4';
@@ -33,13 +33,7 @@ export async function serve(steps: ScriptStep[]): Promise<ModelServer> {
 
 export function agentOn(server: ModelServer): AgentConfig {
   return defineAgent({
-    model: createModelClient({
-      type: 'openai',
-      provider: 'openai',
-      model: 'gpt-4.1-mini',
-      apiKey: 'sk-test-secret-key',
-      baseURL: `${server.url}/v1`,
-    }),
+    model: openaiModelOn(server),
     instructions: 'Look up the weather of every city, one per turn.',
     tools: [
       tool({
