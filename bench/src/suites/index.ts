@@ -8,6 +8,7 @@ import { installSizeSuite } from './install-size.js';
 import { mcpGrepSuite } from './mcp-grep.js';
 import { openapiLoadSuite } from './openapi-load.js';
 import { queueSoakSuite } from './queue-soak.js';
+import { queueSoakEffectsSuite } from './queue-soak-effects.js';
 import { toolOutputMemorySuite } from './tool-output-memory.js';
 import { xmlTransportSuite } from './xml-transport.js';
 
@@ -21,6 +22,7 @@ export const suites: BenchSuite[] = [
   headendLoadSuite,
   cacheHitSuite,
   queueSoakSuite,
+  queueSoakEffectsSuite,
   openapiLoadSuite,
   coldStartSuite,
   installSizeSuite,

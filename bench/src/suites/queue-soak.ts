@@ -3,6 +3,7 @@
 // restarted. Spawns the BUILT agent-server (build apps/server first).
 import type { BenchCheck, BenchSuite, BenchTable, SuiteResult } from '../harness/types.js';
 import { type Fleet, SESSION_TURNS, startFleet } from '../queue-soak/fleet.js';
+import { type Kill, RandomKiller } from '../queue-soak/random-killer.js';
 import { runSession, type SessionOutcome } from '../queue-soak/session.js';
 
 // Scripted latency must dominate the CPU a session costs (2 shared cores here) for the
@@ -48,43 +49,6 @@ async function throughput(workers: number, sessions: number, run: number): Promi
     return { perSecond: sessions / seconds, ok: outcomes.filter((o) => o.ok).length };
   } finally {
     await fleet.close();
-  }
-}
-
-interface Kill {
-  at: number;
-  worker: string;
-}
-
-/** Every `everyMs`, SIGKILLs a random worker of the fleet and starts a new one in its slot, until stopped. */
-class RandomKiller {
-  readonly kills: Kill[] = [];
-  private killing = true;
-  private readonly loop: Promise<void>;
-
-  constructor(
-    private readonly fleet: Fleet,
-    private readonly everyMs: number,
-  ) {
-    this.loop = this.killUntilStopped();
-  }
-
-  /** Stops after the kill and restart under way, if any; resolves when they are done. */
-  stop(): Promise<void> {
-    this.killing = false;
-    return this.loop;
-  }
-
-  private async killUntilStopped(): Promise<void> {
-    while (this.killing) {
-      await new Promise((resolve) => setTimeout(resolve, this.everyMs));
-      if (!this.killing) break;
-      const slot = Math.floor(Math.random() * this.fleet.workers.length);
-      const at = Date.now();
-      const worker = await this.fleet.killWorker(slot);
-      if (worker !== undefined) this.kills.push({ at, worker });
-      await this.fleet.startWorker(slot);
-    }
   }
 }
 
@@ -136,7 +100,7 @@ async function soak(sessions: number, killEveryMs: number): Promise<Soaked> {
     delayMs: DELAY_MS,
     queueName: 'soak',
   });
-  const killer = new RandomKiller(fleet, killEveryMs);
+  const killer = new RandomKiller(fleet, { everyMs: { min: killEveryMs, max: killEveryMs } });
   try {
     const started = Date.now();
     const outcomes = await runLoad(fleet, '', sessions, 3 * CONCURRENCY);
