@@ -301,6 +301,8 @@ const NOTES = [
   'Clients: the sessions in turn over OpenAI chat completions (stream), Anthropic messages (stream), REST SSE and the UI message stream (/api/chat), 12 at once. A client got its report exactly once when its stream ended as an answer and the text deltas it received (nothing taken back) are the report, with no retraction or error.',
   "A kill waits for the previous kill's new worker to take jobs (never two workers down at once): on a loaded machine where a worker starts in more than 2-3 s, kills come every start-up time instead (the mean is in the table).",
   'Scale: BENCH_SOAK_EFFECTS_SESSIONS (default 300) and BENCH_SOAK_EFFECTS_KILL_MS (default 2000-3000).',
+  'Before the turn journal (the same suite on the code before it, 60 sessions, `BENCH_SOAK_EFFECTS_SESSIONS=60 pnpm bench --quick --only queue-soak-effects`, 2026-11-29): 10 kills, 15 of 60 sessions lost; 18 of 180 calls repeated, all 18 without a key and by a re-asked model (10 after the API had answered), so 18 side effects applied twice even at an API that honours keys; reports exactly once: OpenAI 10/15, Anthropic 9/15, UI stream 11/15 (the others got "the answer streamed so far was withdrawn"), REST SSE 12/15 (3 got `output_retracted` and the retry\'s text).',
+  '"Calls repeated" after the journal are calls whose request had started when their worker died and whose outcome was not yet journaled: they ran again with the same key (at-least-once with the same key), which an API that honours the key applies once ("duplicates left" 0).',
 ];
 
 export const queueSoakEffectsSuite: BenchSuite = {
