@@ -64,7 +64,7 @@ export class AttemptAnswer {
         }
         break;
       case 'tool-call':
-        this.toolCalls.push(event.call);
+        this.toolCalls.push(this.toolCalls.length === 0 ? event.call : distinctId(this.toolCalls, event.call));
         break;
       case 'usage':
         this.usage = event.usage;
@@ -107,4 +107,17 @@ function closeReasoning(
   if (event.redactedData !== undefined) part.redactedData = event.redactedData;
   if (event.providerData !== undefined) part.providerData = event.providerData;
   return part;
+}
+
+/**
+ * The call, renamed `<id>-2`, `<id>-3`, ... when an earlier call of the same answer has its id (a
+ * server that numbers calls per answer and repeats one): each call's result, journal entry and
+ * idempotency key must name that call alone.
+ */
+function distinctId(earlier: readonly ToolCall[], call: ToolCall): ToolCall {
+  const taken = (id: string) => earlier.some((other) => other.id === id);
+  if (!taken(call.id)) return call;
+  let n = 2;
+  while (taken(`${call.id}-${n}`)) n++;
+  return { ...call, id: `${call.id}-${n}` };
 }

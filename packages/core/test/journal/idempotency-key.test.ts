@@ -75,3 +75,31 @@ test("a tool provider's request carries the key, and a copy of the request keeps
   expect(result.success, result.error).toBe(true);
   expect(seen.map((call) => call.idempotencyKey)).toEqual([sha256(['session-three', 1, 'call_9'])]);
 });
+
+test('two calls of one answer with the same id (a server that repeats one) each run, under ids and keys of their own', async () => {
+  const ledger = new Ledger();
+  const server = await serve([
+    {
+      toolCalls: [
+        { id: 'call_0', name: 'charge', arguments: { item: 'p' } },
+        { id: 'call_0', name: 'charge', arguments: { item: 'q' } },
+      ],
+    },
+    finalReport('Charged p and q.'),
+  ]);
+  const result = await run(agentOn(server, ledger), 'Charge p and q.', {
+    sessionId: 'session-dup',
+    internal: { nonce: NONCE },
+  });
+  expect(result.success, result.error).toBe(true);
+  expect(ledger.charges.map((c) => c.item)).toEqual(['p', 'q']);
+  expect(ledger.charges.map((c) => c.key)).toEqual([
+    sha256(['session-dup', 1, 'call_0']),
+    sha256(['session-dup', 1, 'call_0-2']),
+  ]);
+  const results = result.conversation.flatMap((m) => (m.role === 'tool' ? [[m.toolCallId, m.content]] : []));
+  expect(results).toEqual([
+    ['call_0', 'charged p'],
+    ['call_0-2', 'charged q'],
+  ]);
+});
