@@ -64,7 +64,9 @@ export class AttemptAnswer {
         }
         break;
       case 'tool-call':
-        this.toolCalls.push(this.toolCalls.length === 0 ? event.call : distinctId(this.toolCalls, event.call));
+        this.toolCalls.push(
+          this.toolCalls.length === 0 ? event.call : distinctId(this.toolCalls, event.call),
+        );
         break;
       case 'usage':
         this.usage = event.usage;
