@@ -31,8 +31,27 @@ describe.each(WIRE_TYPES)('%s', (type) => {
   });
   afterAll(() => server.close());
 
-  /** Starts a call for `step`, aborts it once the server has it, and returns how it ended. */
+  /**
+   * `onceAborted` up to 3 times, until the request closes within the bound: the server shares
+   * this process's event loop, so a load spike on a shared machine can delay what it sees; a
+   * request left open (the defect) fails every round.
+   */
   async function abortedCall(step: ScriptStep, callRequest: ModelRequest = request) {
+    let best = await onceAborted(step, callRequest);
+    for (
+      let round = 2;
+      round <= 3 && Math.max(best.closedAfter, best.returnedAfter) >= CLOSE_WITHIN_MS;
+      round++
+    ) {
+      const again = await onceAborted(step, callRequest);
+      if (Math.max(again.closedAfter, again.returnedAfter) < Math.max(best.closedAfter, best.returnedAfter))
+        best = again;
+    }
+    return best;
+  }
+
+  /** Starts a call for `step`, aborts it once the server has it, and returns how it ended. */
+  async function onceAborted(step: ScriptStep, callRequest: ModelRequest) {
     server.push(step);
     const index = server.exchanges.length;
     const controller = new AbortController();

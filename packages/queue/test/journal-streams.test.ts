@@ -8,7 +8,7 @@ import {
   type RunQueue,
   type RunWorker,
 } from '../src/index.js';
-import { answer, freshQueueName, sharedRedis, snapshotOf, withJournal } from './helpers.js';
+import { answer, freshQueueName, sharedRedis, snapshotOf, withJournal, withoutJournal } from './helpers.js';
 
 const opened: { close?: () => Promise<void>; stop?: (ms?: number) => Promise<void> }[] = [];
 afterEach(async () => {
@@ -137,13 +137,22 @@ describe('streams that survive a worker death (a session that journals its turns
 });
 
 describe('the cost of holding: the first report text reaches the client when the answer is complete', () => {
-  /** A session streaming `pieces` report pieces `gapMs` apart; the time its first piece takes to reach the client. */
-  async function firstTextDelay(journal: boolean, pieces: number, gapMs: number) {
+  /**
+   * A session that streams its first report piece, then waits (at most `waitMs`) for the client
+   * to see it before it writes the rest: whether the client saw text while the answer was still
+   * being written. Ordering, not timing: the figures are in docs/sessions.md.
+   */
+  async function seenWhileStreaming(journal: boolean, waitMs: number): Promise<boolean> {
     const name = freshQueueName();
     const queue = await face(name);
     const w = await worker(name);
     if (journal) withJournal(w.sessionStore);
-    let firstEmitted = 0;
+    else withoutJournal(w.sessionStore);
+    let seen: () => void = () => {};
+    const firstSeen = new Promise<void>((resolve) => {
+      seen = resolve;
+    });
+    let early = false;
     const agent: QueueAgent = {
       async run(_input, run) {
         const meta: AgentEventMeta = {
@@ -153,35 +162,36 @@ describe('the cost of holding: the first report text reaches the client when the
           agentPath: 'echo',
         };
         run.onEvent?.({ type: 'turn_started', turn: 1, attempt: 1, isRetry: false, isFinalTurn: true }, meta);
-        for (let at = 0; at < pieces; at++) {
-          if (at === 0) firstEmitted = performance.now();
-          run.onEvent?.({ type: 'output', text: `t${at} ` }, { ...meta, source: 'stream' });
-          await new Promise((resolve) => setTimeout(resolve, gapMs));
-        }
+        run.onEvent?.({ type: 'output', text: 't0 ' }, { ...meta, source: 'stream' });
+        early = await Promise.race([
+          firstSeen.then(() => true),
+          new Promise<boolean>((resolve) => setTimeout(() => resolve(false), waitMs)),
+        ]);
+        run.onEvent?.({ type: 'output', text: 't1' }, { ...meta, source: 'stream' });
         if (journal) run.onEvent?.({ type: 'answer_journaled', turn: 1 }, meta);
         return answer(run.sessionId, 'done');
       },
       resume: () => Promise.reject(new Error('not resumed')),
     };
     w.start({ get: () => ({ agent }) });
-    let firstSeen = 0;
+    const texts: string[] = [];
     await queue.submit(
       { agent: 'echo', input: 'hi' },
       {
         onEvent: (event) => {
-          if (event.type === 'output' && firstSeen === 0) firstSeen = performance.now();
+          if (event.type !== 'output') return;
+          texts.push(event.text);
+          seen();
         },
       },
     );
-    return firstSeen - firstEmitted;
+    expect(texts.join('')).toBe('t0 t1');
+    return early;
   }
 
-  test('a 500 ms report: at once without a journal, about 500 ms later with one', async () => {
-    const streamed = await firstTextDelay(false, 20, 25);
-    const held = await firstTextDelay(true, 20, 25);
-    // Generous bounds (a shared machine): the held text waits for the whole answer, the other does not.
-    expect(streamed).toBeLessThan(300);
-    expect(held).toBeGreaterThanOrEqual(450);
-    expect(held - streamed).toBeGreaterThanOrEqual(400);
+  test('without a journal the client sees the report as it streams; with one, only once the answer is journaled', async () => {
+    // Without a journal the wait ends as soon as the client has the text (10 s is only a cap).
+    expect(await seenWhileStreaming(false, 10_000)).toBe(true);
+    expect(await seenWhileStreaming(true, 1_000)).toBe(false);
   });
 });
