@@ -7,7 +7,7 @@ export type CheckpointListener = (snapshot: SessionSnapshot) => void | Promise<v
 
 /**
  * Hands a snapshot to the listener at every turn boundary, when the session pauses and when it
- * ends, and sends it as a `snapshot` event first (the same object). A listener that fails is logged (`agent:checkpoint`) and the session goes on: losing a
+ * ends, one at a time in the order they were taken, and sends it as a `snapshot` event first (the same object). A listener that fails is logged (`agent:checkpoint`) and the session goes on: losing a
  * checkpoint costs a resume point, not the run. A pause reports it in the result instead.
  */
 export class Checkpointer {
@@ -54,7 +54,16 @@ export class Checkpointer {
     }
   }
 
-  private async send(snapshot: SessionSnapshot, status: SessionSnapshotStatus): Promise<boolean> {
+  /** The last delivery: each waits for the one before, so a store never gets an older snapshot last. */
+  private tail: Promise<unknown> = Promise.resolve();
+
+  private send(snapshot: SessionSnapshot, status: SessionSnapshotStatus): Promise<boolean> {
+    const sent = this.tail.then(() => this.sendNow(snapshot, status));
+    this.tail = sent;
+    return sent;
+  }
+
+  private async sendNow(snapshot: SessionSnapshot, status: SessionSnapshotStatus): Promise<boolean> {
     const complete = await this.withToolOutputs(snapshot);
     this.parts.recorder.emit({ type: 'snapshot', payload: complete });
     try {

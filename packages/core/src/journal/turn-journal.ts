@@ -19,11 +19,19 @@ export type JournalWriter = (entry: TurnJournalEntry) => void | Promise<void>;
  * without a journal is.
  */
 export class TurnJournal {
+  /** A snapshot the next entry must follow into the store (the opening checkpoint): entries replay on it. */
+  private before: Promise<unknown> | undefined;
+
   constructor(
     private readonly write: JournalWriter,
     private readonly sessionId: string,
     private readonly recorder: SessionRecorder,
   ) {}
+
+  /** The next entry is written once `stored` settles. */
+  after(stored: Promise<unknown>): void {
+    this.before = stored;
+  }
 
   /**
    * An answer of `turn`: written (unless it was itself replayed from the journal, which has it),
@@ -76,6 +84,10 @@ export class TurnJournal {
   }
 
   private async append(entry: TurnJournalEntry, type: 'llm' | 'tool', what: string): Promise<boolean> {
+    if (this.before !== undefined) {
+      await this.before;
+      this.before = undefined;
+    }
     try {
       await this.write(entry);
       return true;

@@ -109,7 +109,9 @@ export class TurnLoop {
 
   async run(): Promise<void> {
     const { state, o } = { state: this.o.state, o: this.o };
-    if (o.openingCheckpoint === true && o.checkpoint !== undefined && state.turn === 0) await o.checkpoint();
+    // Taken now, stored while the first model call runs: the journal's first entry waits for it.
+    if (o.openingCheckpoint === true && o.checkpoint !== undefined && state.turn === 0)
+      o.journal?.after(o.checkpoint());
     while (state.exitCode === undefined) {
       state.turn++;
       o.recorder.turn = state.turn;
