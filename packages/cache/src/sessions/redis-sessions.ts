@@ -12,6 +12,7 @@ import {
   MAX_CONVERSATION_BYTES,
   MAX_CONVERSATION_EXCHANGES,
 } from './conversation-records.js';
+import { checkRedisStoreKey } from './key-check.js';
 import { RedisJournal } from './redis-journal.js';
 import { checkSessionId, decodeSnapshot, encodeSnapshot, keepFor } from './session-records.js';
 import { SNAPSHOT_KEY_FILE, storeKeys } from './snapshot-keys.js';
@@ -37,6 +38,8 @@ end
 redis.call('PEXPIRE', KEYS[1], ARGV[4])
 return #items - i + 1
 `;
+
+const DEFAULT_PREFIX = 'agent:session:';
 
 export interface RedisSessionStoreOptions {
   /** `redis://[:password@]host[:port][/db]` or `rediss://...` (TLS). */
@@ -82,6 +85,16 @@ export async function openRedisSessionStore(options: RedisSessionStoreOptions): 
         cause: error,
       }),
   });
+  // A fleet whose machines seal with different keys fails here, not session by session later.
+  const prefix = options.prefix ?? DEFAULT_PREFIX;
+  try {
+    await checkRedisStoreKey(client, { prefix, where, keys }, (what, command) =>
+      redisCommand(fail, what, command),
+    );
+  } catch (error) {
+    await quitRedis(client);
+    throw error;
+  }
   return new RedisSessionStore(client, options, { shown, where, fail }, keys);
 }
 
@@ -105,7 +118,7 @@ class RedisSessionStore implements SessionStore {
     this.location = names.shown;
     this.where = names.where;
     this.fail = names.fail;
-    this.prefix = options.prefix ?? 'agent:session:';
+    this.prefix = options.prefix ?? DEFAULT_PREFIX;
     this.conversationPrefix = options.conversationPrefix ?? 'agent:conversation:';
     this.ttlMs = options.ttlMs;
     this.journal = new RedisJournal(client, {

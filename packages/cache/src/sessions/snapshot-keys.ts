@@ -20,6 +20,8 @@ const MAX_KEY_FILE_BYTES = 4096;
 export interface SnapshotKeySettings {
   snapshotKey?: string;
   previousSnapshotKeys?: readonly string[];
+  /** How messages name where `snapshotKey` was set (default `sessions.snapshotKey`). */
+  source?: string;
 }
 
 /**
@@ -33,16 +35,21 @@ export async function resolveSnapshotKeys(
   keyFile: string,
 ): Promise<SnapshotKeys> {
   const fromEnv = env[SNAPSHOT_KEY_ENV];
-  const current =
-    settings.snapshotKey ??
-    (fromEnv !== undefined && fromEnv !== '' ? fromEnv : await readOrCreateKey(keyFile));
+  const hasEnv = fromEnv !== undefined && fromEnv !== '';
+  const current = settings.snapshotKey ?? (hasEnv ? fromEnv : await readOrCreateKey(keyFile));
+  const source =
+    settings.snapshotKey !== undefined
+      ? (settings.source ?? 'sessions.snapshotKey')
+      : hasEnv
+        ? SNAPSHOT_KEY_ENV
+        : `the key file ${keyFile}`;
   const previous =
     settings.previousSnapshotKeys ??
     (env[PREVIOUS_SNAPSHOT_KEYS_ENV] ?? '')
       .split(',')
       .map((key) => key.trim())
       .filter((key) => key !== '');
-  const keys = { current, previous };
+  const keys = { current, previous, source };
   checkSnapshotKeys(keys);
   return keys;
 }
