@@ -1,4 +1,3 @@
-import { dirname, join } from 'node:path';
 import type { ConversationExchange, SessionSnapshot, SessionStore, TurnJournalEntry } from '@agent/protocol';
 import type { ChainableCommander, Redis as RedisClient } from 'ioredis';
 import { SessionStoreError } from '../errors.js';
@@ -15,9 +14,8 @@ import {
 import { checkRedisStoreKey } from './key-check.js';
 import { RedisJournal } from './redis-journal.js';
 import { checkSessionId, decodeSnapshot, encodeSnapshot, keepFor } from './session-records.js';
-import { SNAPSHOT_KEY_FILE, storeKeys } from './snapshot-keys.js';
+import { stateSnapshotKeyFile, storeKeys } from './snapshot-keys.js';
 import type { SnapshotKeys } from './snapshot-seal.js';
-import { defaultSessionsPath } from './state-path.js';
 
 /**
  * Appends one exchange to a conversation's list and trims it to the bounds (count, then bytes,
@@ -72,8 +70,7 @@ export async function openRedisSessionStore(options: RedisSessionStoreOptions): 
   const shown = redactRedisUrl(url);
   if (!isRedisUrl(url)) throw new SessionStoreError(`${shown} is not a redis:// or rediss:// URL`);
   const where = `session store ${shown}`;
-  const keyFile = join(dirname(defaultSessionsPath(options.env)), SNAPSHOT_KEY_FILE);
-  const keys = await storeKeys(options.snapshotKeys, options.env, keyFile);
+  const keys = await storeKeys(options.snapshotKeys, options.env, stateSnapshotKeyFile(options.env));
   const fail = (what: string, error: unknown) =>
     new SessionStoreError(redactRedisText(`${where}: ${what}: ${(error as Error).message}`, url), {
       cause: error,

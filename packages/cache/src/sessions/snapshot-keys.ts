@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { ConfigError } from '@agent/protocol';
 import { nonRegularKind } from '@agent/protocol/util';
 import { SessionStoreError } from '../errors.js';
 import type { SnapshotKeys } from './snapshot-seal.js';
+import { defaultSessionsPath } from './state-path.js';
 
 /** The environment variable of the current snapshot key (overrides the key file, not the config). */
 export const SNAPSHOT_KEY_ENV = 'AGENT_SNAPSHOT_KEY';
@@ -12,6 +13,11 @@ export const SNAPSHOT_KEY_ENV = 'AGENT_SNAPSHOT_KEY';
 export const PREVIOUS_SNAPSHOT_KEYS_ENV = 'AGENT_SNAPSHOT_PREVIOUS_KEYS';
 /** The key file's name, beside the SQLite store (or in the state directory for Redis). */
 export const SNAPSHOT_KEY_FILE = 'snapshot.key';
+/** The generated key of a store without a directory of its own (Redis): in the state directory. */
+export function stateSnapshotKeyFile(env?: Record<string, string | undefined>): string {
+  return join(dirname(defaultSessionsPath(env)), SNAPSHOT_KEY_FILE);
+}
+
 /** The shortest key taken: 32 characters (the generated ones are 43, 32 random bytes). */
 export const MIN_SNAPSHOT_KEY_LENGTH = 32;
 const MAX_KEY_FILE_BYTES = 4096;
