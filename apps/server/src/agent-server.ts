@@ -3,7 +3,7 @@ import { format } from 'node:util';
 import { AgentError } from '@agent/protocol';
 import { errorMessage } from '@agent/protocol/util';
 import { createRunQueue, openQueueSessionStore, type RunQueue } from '@agent/queue';
-import { telemetrySettings } from '@agent/runtime';
+import { snapshotKeySettings, telemetrySettings } from '@agent/runtime';
 import { startOtelExport } from '@agent/telemetry/export';
 import { CommanderError } from 'commander';
 import { loadAgents, queuedCatalog } from './agent-catalog.js';
@@ -32,12 +32,29 @@ function parseOrExit<T>(parse: () => T): T | number {
     return parse();
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
-    if (AgentError.is(error, 'configuration')) {
-      log(`agent-server: ${error.message}`);
-      return 2;
-    }
-    throw error;
+    return configExit(error, 'agent-server');
   }
+}
+
+/** A configuration error is said on stderr and ends the process with 2; others are thrown on. */
+function configExit(error: unknown, who: string): number {
+  if (!AgentError.is(error, 'configuration')) throw error;
+  log(`${who}: ${error.message}`);
+  return 2;
+}
+
+/**
+ * The fleet's session store, its snapshot keys from agent.json's `sessions` when set there (else
+ * AGENT_SNAPSHOT_KEY, else the key file). A key that is not the fleet's exits 2 with the reason.
+ */
+async function openFleetSessions(url: string, config: ServerConfig) {
+  const keySettings = snapshotKeySettings({
+    ...(config.agentConfig === undefined ? {} : { configPath: config.agentConfig }),
+    ...(config.agents[0] === undefined ? {} : { agentFile: config.agents[0] }),
+  });
+  return openQueueSessionStore(url, keySettings === undefined ? {} : { keySettings }).catch(
+    (error: unknown) => configExit(error, 'agent-server'),
+  );
 }
 
 /** Installs the one shutdown path for SIGTERM / SIGINT: a second signal exits at once. */
@@ -60,7 +77,11 @@ function onShutdown(stop: (signal: string) => Promise<void>): (signal: string) =
 async function worker(): Promise<number> {
   const config = parseOrExit(() => parseWorkerArgs(process.argv.slice(3), process.env));
   if (typeof config === 'number') return config;
-  const started = await startWorker(config, log);
+  // A worker whose snapshot key is not the fleet's stops here (2), before it takes a job.
+  const started = await startWorker(config, log).catch((error: unknown) =>
+    configExit(error, 'agent-server worker'),
+  );
+  if (typeof started === 'number') return started;
   onShutdown(async (signal) => {
     log(
       `agent-server worker: ${signal}: no new jobs; ${started.worker.running} running get ${config.drainSeconds}s, then move`,
@@ -118,7 +139,8 @@ async function main(): Promise<number> {
   const otel = await startTelemetry(config);
   // On a queue the sessions are the workers': the face reads them from the queue's Redis.
   const sessionStore =
-    config.runQueue === undefined ? undefined : await openQueueSessionStore(config.runQueue.url);
+    config.runQueue === undefined ? undefined : await openFleetSessions(config.runQueue.url, config);
+  if (typeof sessionStore === 'number') return sessionStore;
   const agents = await loadAgents(config.agents, config.agentConfig, sessionStore && { sessionStore });
   if (config.slack !== undefined && config.slackAgentFiles !== undefined) {
     const names = agents.runners.map((runner) => runner.summary.toolName);

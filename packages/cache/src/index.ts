@@ -58,6 +58,7 @@ export {
   SNAPSHOT_KEY_ENV,
   SNAPSHOT_KEY_FILE,
   type SnapshotKeySettings,
+  stateSnapshotKeyFile,
 } from './sessions/snapshot-keys.js';
 export type { SnapshotKeys } from './sessions/snapshot-seal.js';
 export { openSqliteSessionStore, type SqliteSessionStoreOptions } from './sessions/sqlite-sessions.js';

@@ -53,5 +53,6 @@ test('@agent/cache exports exactly these values', async () => {
     'resolveSnapshotKeys',
     'sessionStoreConfigProblems',
     'stableStringify',
+    'stateSnapshotKeyFile',
   ]);
 });

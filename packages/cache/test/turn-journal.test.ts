@@ -23,7 +23,6 @@ import { fakeClock, sharedRedis, tempDir } from './helpers.js';
 // dropped by the snapshot that covers it and by delete.
 const KEY_A = 'key-a-0123456789abcdef0123456789abcdef';
 const KEY_B = 'key-b-0123456789abcdef0123456789abcdef';
-const KEY_C = 'key-c-0123456789abcdef0123456789abcdef';
 const TAMPERED = 'session_snapshot_tampered';
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -245,7 +244,9 @@ function journalContract(backend: () => Promise<Backend>) {
     await rotated.appendJournal!(outcome('s-rot', 3, 'call_1'));
     expect(await rotated.loadJournal!('s-rot')).toEqual([answer('s-rot', 3), outcome('s-rot', 3, 'call_1')]);
     await rotated.close();
-    const other = await raw.open({ current: KEY_C });
+    // Only the new key: the entry sealed with the old one no longer reads. (A key the store
+    // never had is refused at open: store-key-check.test.ts.)
+    const other = await raw.open({ current: KEY_B });
     try {
       const error = await refusal(other, 's-rot');
       expect(error.code).toBe(TAMPERED);

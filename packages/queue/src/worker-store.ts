@@ -1,13 +1,27 @@
-import { DEFAULT_SESSION_TTL_MS, openRedisSessionStore } from '@agent/cache';
+import {
+  DEFAULT_SESSION_TTL_MS,
+  openRedisSessionStore,
+  resolveSnapshotKeys,
+  type SnapshotKeySettings,
+  stateSnapshotKeyFile,
+} from '@agent/cache';
 import type { ConversationExchange, SessionSnapshot, SessionStore, TurnJournalEntry } from '@agent/protocol';
 
 /**
  * The fleet's session store: the Redis session store on the queue's URL, where workers
  * checkpoint every session. A face opens it to read sessions (`GET /v1/sessions/:id`) that any
- * worker ran, whichever face started them.
+ * worker ran, whichever face started them. `keySettings`: a config's `sessions.snapshotKey` /
+ * `previousSnapshotKeys` (default `AGENT_SNAPSHOT_KEY`, else the state directory's key file).
+ * A process whose key is not the one the fleet sealed the store with is refused here
+ * (`ConfigError`): every machine of a fleet sets the same key.
  */
-export function openQueueSessionStore(url: string): Promise<SessionStore> {
-  return openRedisSessionStore({ url, ttlMs: DEFAULT_SESSION_TTL_MS });
+export async function openQueueSessionStore(
+  url: string,
+  options: { keySettings?: SnapshotKeySettings; env?: Record<string, string | undefined> } = {},
+): Promise<SessionStore> {
+  const env = options.env ?? process.env;
+  const snapshotKeys = await resolveSnapshotKeys(options.keySettings ?? {}, env, stateSnapshotKeyFile(env));
+  return openRedisSessionStore({ url, ttlMs: DEFAULT_SESSION_TTL_MS, snapshotKeys, env });
 }
 
 /**

@@ -5,7 +5,12 @@ import { isRedisUrl, redactRedisUrl } from '../redis-url.js';
 import { parseTtl } from '../ttl.js';
 import { openRedisSessionStore } from './redis-sessions.js';
 import { DEFAULT_SESSION_TTL_MS } from './session-records.js';
-import { MIN_SNAPSHOT_KEY_LENGTH, resolveSnapshotKeys, SNAPSHOT_KEY_FILE } from './snapshot-keys.js';
+import {
+  MIN_SNAPSHOT_KEY_LENGTH,
+  resolveSnapshotKeys,
+  SNAPSHOT_KEY_FILE,
+  stateSnapshotKeyFile,
+} from './snapshot-keys.js';
 import { openSqliteSessionStore } from './sqlite-sessions.js';
 import { defaultSessionsPath } from './state-path.js';
 
@@ -169,10 +174,8 @@ export async function openSessionStore(
   const ttlMs = config.ttl === undefined ? DEFAULT_SESSION_TTL_MS : parseTtl(config.ttl, 'ttl');
   const path = config.path ?? defaultSessionsPath(options.env);
   // Redis keeps no files: its generated key lives in the state directory.
-  const keyFile = join(
-    dirname(config.store === 'redis' ? defaultSessionsPath(options.env) : path),
-    SNAPSHOT_KEY_FILE,
-  );
+  const keyFile =
+    config.store === 'redis' ? stateSnapshotKeyFile(options.env) : join(dirname(path), SNAPSHOT_KEY_FILE);
   const snapshotKeys = await resolveSnapshotKeys(config, options.env ?? process.env, keyFile);
   if (config.store === 'redis') return openRedisSessionStore({ url: config.url!, ttlMs, snapshotKeys });
   return openSqliteSessionStore({

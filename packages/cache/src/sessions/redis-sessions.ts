@@ -1,4 +1,3 @@
-import { dirname, join } from 'node:path';
 import type { ConversationExchange, SessionSnapshot, SessionStore, TurnJournalEntry } from '@agent/protocol';
 import type { ChainableCommander, Redis as RedisClient } from 'ioredis';
 import { SessionStoreError } from '../errors.js';
@@ -12,11 +11,11 @@ import {
   MAX_CONVERSATION_BYTES,
   MAX_CONVERSATION_EXCHANGES,
 } from './conversation-records.js';
+import { checkRedisStoreKey } from './key-check.js';
 import { RedisJournal } from './redis-journal.js';
 import { checkSessionId, decodeSnapshot, encodeSnapshot, keepFor } from './session-records.js';
-import { SNAPSHOT_KEY_FILE, storeKeys } from './snapshot-keys.js';
+import { stateSnapshotKeyFile, storeKeys } from './snapshot-keys.js';
 import type { SnapshotKeys } from './snapshot-seal.js';
-import { defaultSessionsPath } from './state-path.js';
 
 /**
  * Appends one exchange to a conversation's list and trims it to the bounds (count, then bytes,
@@ -37,6 +36,8 @@ end
 redis.call('PEXPIRE', KEYS[1], ARGV[4])
 return #items - i + 1
 `;
+
+const DEFAULT_PREFIX = 'agent:session:';
 
 export interface RedisSessionStoreOptions {
   /** `redis://[:password@]host[:port][/db]` or `rediss://...` (TLS). */
@@ -69,8 +70,7 @@ export async function openRedisSessionStore(options: RedisSessionStoreOptions): 
   const shown = redactRedisUrl(url);
   if (!isRedisUrl(url)) throw new SessionStoreError(`${shown} is not a redis:// or rediss:// URL`);
   const where = `session store ${shown}`;
-  const keyFile = join(dirname(defaultSessionsPath(options.env)), SNAPSHOT_KEY_FILE);
-  const keys = await storeKeys(options.snapshotKeys, options.env, keyFile);
+  const keys = await storeKeys(options.snapshotKeys, options.env, stateSnapshotKeyFile(options.env));
   const fail = (what: string, error: unknown) =>
     new SessionStoreError(redactRedisText(`${where}: ${what}: ${(error as Error).message}`, url), {
       cause: error,
@@ -82,6 +82,16 @@ export async function openRedisSessionStore(options: RedisSessionStoreOptions): 
         cause: error,
       }),
   });
+  // A fleet whose machines seal with different keys fails here, not session by session later.
+  const prefix = options.prefix ?? DEFAULT_PREFIX;
+  try {
+    await checkRedisStoreKey(client, { prefix, where, keys }, (what, command) =>
+      redisCommand(fail, what, command),
+    );
+  } catch (error) {
+    await quitRedis(client);
+    throw error;
+  }
   return new RedisSessionStore(client, options, { shown, where, fail }, keys);
 }
 
@@ -105,7 +115,7 @@ class RedisSessionStore implements SessionStore {
     this.location = names.shown;
     this.where = names.where;
     this.fail = names.fail;
-    this.prefix = options.prefix ?? 'agent:session:';
+    this.prefix = options.prefix ?? DEFAULT_PREFIX;
     this.conversationPrefix = options.conversationPrefix ?? 'agent:conversation:';
     this.ttlMs = options.ttlMs;
     this.journal = new RedisJournal(client, {

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { ConfigError } from '@agent/protocol';
 import { nonRegularKind } from '@agent/protocol/util';
 import { SessionStoreError } from '../errors.js';
 import type { SnapshotKeys } from './snapshot-seal.js';
+import { defaultSessionsPath } from './state-path.js';
 
 /** The environment variable of the current snapshot key (overrides the key file, not the config). */
 export const SNAPSHOT_KEY_ENV = 'AGENT_SNAPSHOT_KEY';
@@ -12,6 +13,11 @@ export const SNAPSHOT_KEY_ENV = 'AGENT_SNAPSHOT_KEY';
 export const PREVIOUS_SNAPSHOT_KEYS_ENV = 'AGENT_SNAPSHOT_PREVIOUS_KEYS';
 /** The key file's name, beside the SQLite store (or in the state directory for Redis). */
 export const SNAPSHOT_KEY_FILE = 'snapshot.key';
+/** The generated key of a store without a directory of its own (Redis): in the state directory. */
+export function stateSnapshotKeyFile(env?: Record<string, string | undefined>): string {
+  return join(dirname(defaultSessionsPath(env)), SNAPSHOT_KEY_FILE);
+}
+
 /** The shortest key taken: 32 characters (the generated ones are 43, 32 random bytes). */
 export const MIN_SNAPSHOT_KEY_LENGTH = 32;
 const MAX_KEY_FILE_BYTES = 4096;
@@ -20,6 +26,8 @@ const MAX_KEY_FILE_BYTES = 4096;
 export interface SnapshotKeySettings {
   snapshotKey?: string;
   previousSnapshotKeys?: readonly string[];
+  /** How messages name where `snapshotKey` was set (default `sessions.snapshotKey`). */
+  source?: string;
 }
 
 /**
@@ -33,16 +41,21 @@ export async function resolveSnapshotKeys(
   keyFile: string,
 ): Promise<SnapshotKeys> {
   const fromEnv = env[SNAPSHOT_KEY_ENV];
-  const current =
-    settings.snapshotKey ??
-    (fromEnv !== undefined && fromEnv !== '' ? fromEnv : await readOrCreateKey(keyFile));
+  const hasEnv = fromEnv !== undefined && fromEnv !== '';
+  const current = settings.snapshotKey ?? (hasEnv ? fromEnv : await readOrCreateKey(keyFile));
+  const source =
+    settings.snapshotKey !== undefined
+      ? (settings.source ?? 'sessions.snapshotKey')
+      : hasEnv
+        ? SNAPSHOT_KEY_ENV
+        : `the key file ${keyFile}`;
   const previous =
     settings.previousSnapshotKeys ??
     (env[PREVIOUS_SNAPSHOT_KEYS_ENV] ?? '')
       .split(',')
       .map((key) => key.trim())
       .filter((key) => key !== '');
-  const keys = { current, previous };
+  const keys = { current, previous, source };
   checkSnapshotKeys(keys);
   return keys;
 }

@@ -7,6 +7,8 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 export interface SnapshotKeys {
   current: string;
   previous?: readonly string[];
+  /** Where `current` came from, as a message names it (`AGENT_SNAPSHOT_KEY`, a key file's path); never the key. */
+  source?: string;
 }
 
 /** The first line of a sealed snapshot; the snapshot's JSON follows it, byte for byte as tagged. */

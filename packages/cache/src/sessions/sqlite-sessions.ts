@@ -11,6 +11,7 @@ import {
   encodeExchange,
 } from './conversation-records.js';
 import { checkJournalEntry, decodeJournalEntry } from './journal-records.js';
+import { checkSqliteStoreKey, KEY_CHECK_TABLE_SQL } from './key-check.js';
 import { checkSessionId, decodeSnapshot, encodeSnapshot, keepFor } from './session-records.js';
 import { SNAPSHOT_KEY_FILE, storeKeys } from './snapshot-keys.js';
 import type { SnapshotKeys } from './snapshot-seal.js';
@@ -50,7 +51,8 @@ export async function openSqliteSessionStore(options: SqliteSessionStoreOptions)
       schema:
         expiringTableSql('sessions', 'snapshot') +
         expiringTableSql('conversations', 'exchanges') +
-        JOURNAL_TABLE_SQL,
+        JOURNAL_TABLE_SQL +
+        KEY_CHECK_TABLE_SQL,
     },
     {
       notLoaded: (error) =>
@@ -65,6 +67,8 @@ export async function openSqliteSessionStore(options: SqliteSessionStoreOptions)
   let keys: SnapshotKeys;
   try {
     keys = await storeKeys(options.snapshotKeys, options.env, join(dirname(options.path), SNAPSHOT_KEY_FILE));
+    // Processes opening one file with different keys fail here, not session by session later.
+    checkSqliteStoreKey(db, where, keys);
   } catch (error) {
     db.close();
     throw error;
