@@ -2,7 +2,13 @@ import { resolve } from 'node:path';
 import type { SessionStore } from '@agent/protocol';
 import { errorMessage } from '@agent/protocol/util';
 import { openRunWorker, type WorkerAgent } from '@agent/queue';
-import { type AgentRunner, createAgentRunner, telemetrySettings, validateAgentFile } from '@agent/runtime';
+import {
+  type AgentRunner,
+  createAgentRunner,
+  snapshotKeySettings,
+  telemetrySettings,
+  validateAgentFile,
+} from '@agent/runtime';
 import { type OtelExport, startOtelExport } from '@agent/telemetry/export';
 import type { WorkerConfig } from './worker-options.js';
 
@@ -50,8 +56,13 @@ async function loadWorkerAgents(
  * agent files with that store, and runs jobs until `stop`.
  */
 export async function startWorker(config: WorkerConfig, log: (line: string) => void) {
+  const keySettings = snapshotKeySettings({
+    ...(config.agentConfig === undefined ? {} : { configPath: config.agentConfig }),
+    ...(config.agents[0] === undefined ? {} : { agentFile: config.agents[0] }),
+  });
   const worker = await openRunWorker({
     url: config.url,
+    ...(keySettings === undefined ? {} : { keySettings }),
     ...(config.queueName === undefined ? {} : { name: config.queueName }),
     concurrency: config.concurrency,
     providerCaps: config.providerCaps,

@@ -77,7 +77,7 @@ describe('the fleet’s snapshot key', () => {
     expect(worker.stderr).not.toContain('taking jobs');
   });
 
-  it("agent.json's sessions.snapshotKey is the face's key: a worker given the same key runs its sessions; a face with another one exits 2", async () => {
+  it("agent.json's sessions.snapshotKey is the fleet's key: a worker reading the same agent.json runs its sessions; a face with another one exits 2", async () => {
     const url = await ownRedis();
     const withKey = (key: string) => (target: { dir: string }) => {
       const file = join(target.dir, 'agent.json');
@@ -85,12 +85,12 @@ describe('the fleet’s snapshot key', () => {
       writeFileSync(file, JSON.stringify({ ...config, sessions: { snapshotKey: key } }));
     };
     const { baseUrl, name, dir } = await fleet(0, { url, handler: echo, prepare: withKey(KEY_A) });
-    // Without the config's key reaching the face's store, the face would have sealed with the
-    // key file and this worker would be refused.
+    // The worker reads the same agent.json (no AGENT_SNAPSHOT_KEY): without the config's key
+    // reaching both stores, each would seal with its key file and the worker would be refused.
     const worker = await startWorkerProcess(
       ['--queue', url, '--queue-name', name, '--agent', dir.files[0]!],
       dir.dir,
-      { AGENT_SNAPSHOT_KEY: KEY_A },
+      {},
     );
     track({ kill: () => worker.child.kill('SIGKILL'), exited: worker.exited });
     const response = await fetch(`${baseUrl}/echo/run`, {

@@ -48,7 +48,12 @@ export async function openRunWorker(options: RunWorkerOptions): Promise<RunWorke
   };
   const { concurrency, lockMs, maxMoves, resultTtl } = settings;
   checkWorkerNumbers({ concurrency, lockMs, maxMoves, resultTtl });
-  const sessionStore = new WorkerSessionStore(await openQueueSessionStore(options.url));
+  const sessionStore = new WorkerSessionStore(
+    await openQueueSessionStore(
+      options.url,
+      options.keySettings === undefined ? {} : { keySettings: options.keySettings },
+    ),
+  );
   const redis = openQueueRedis(options.url);
   const subscriber = openQueueRedis(options.url);
   const caps = new ProviderCaps(redis, settings.keys, options.providerCaps ?? {}, lockMs);

@@ -1,3 +1,4 @@
+import type { SnapshotKeySettings } from '@agent/cache';
 import type { AgentEvent, AgentEventMeta, AgentResult, JsonSchema, OutputFormat } from '@agent/protocol';
 import type { RunJobData } from './job.js';
 import type { WorkerSessionStore } from './worker-store.js';
@@ -27,6 +28,8 @@ export interface QueueAgent {
 
 export interface RunWorkerOptions {
   url: string;
+  /** The snapshot keys of the fleet's session store (agent.json's `sessions`); default AGENT_SNAPSHOT_KEY, else the key file. */
+  keySettings?: SnapshotKeySettings;
   name?: string;
   /** Jobs this worker runs at once (default 4). */
   concurrency?: number;
