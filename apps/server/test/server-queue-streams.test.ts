@@ -26,7 +26,7 @@ function slowReport(request: RecordedRequest): ScriptedAnswer {
 // journaling sessions only when its store keeps journals.
 describe('queue: a streaming client keeps its answer when its worker dies while the report streams', () => {
   it('OpenAI stream: the worker is SIGKILLed mid-report; the next worker answers; the client gets the report once, no error', async () => {
-    const { face, workers, spawnWorker, dir, name } = await fleet(1, {
+    const { face, workers, spawnWorker, name } = await fleet(1, {
       handler: slowReport,
       faceArgs: ['--openai', '0'],
       headends: 2,
