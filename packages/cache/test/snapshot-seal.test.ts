@@ -139,7 +139,7 @@ test('no key configured: one is generated beside the SQLite file (mode 0600) and
   await stranger.close();
 });
 
-test('a snapshot without a tag: a version 1 one (written before tags) loads; a newer one is refused', async () => {
+test('a snapshot without a tag is refused whatever its version, and left as it was', async () => {
   const path = join(tempDir(), 'sessions.sqlite');
   const store = await openSqliteSessionStore({ path, ttlMs: 60_000, snapshotKeys: { current: KEY_A } });
   try {
@@ -149,11 +149,17 @@ test('a snapshot without a tag: a version 1 one (written before tags) loads; a n
     const put = db.prepare('UPDATE sessions SET snapshot = ? WHERE id = ?');
     put.run(JSON.stringify(snapshot('s-v1', 3, 1)), 's-v1');
     put.run(JSON.stringify(snapshot('s-v2', 3, 2)), 's-v2');
+    for (const id of ['s-v1', 's-v2']) {
+      const error = await refusal(store, id);
+      expect(error.code).toBe(TAMPERED);
+      expect(error.message).toContain(`session ${id} has no integrity tag`);
+      expect(error.message).toContain('`agent sessions seal`');
+    }
+    const stored = db.prepare('SELECT snapshot FROM sessions WHERE id = ?').get('s-v1') as {
+      snapshot: string;
+    };
+    expect(stored.snapshot).toBe(JSON.stringify(snapshot('s-v1', 3, 1)));
     db.close();
-    expect((await store.load('s-v1'))?.turn).toBe(3);
-    const error = await refusal(store, 's-v2');
-    expect(error.code).toBe(TAMPERED);
-    expect(error.message).toContain('has no integrity tag');
   } finally {
     await store.close();
   }
