@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { AgentError, type SessionStore } from '@agent/protocol';
+import type { AgentError } from '@agent/protocol';
 import Database from 'better-sqlite3';
 import { Redis } from 'ioredis';
 import { expect, test } from 'vitest';
 import { MAX_LISTED_SKIPS, openRedisSessionStore, openSqliteSessionStore } from '../src/index.js';
-import { sharedRedis, tempDir } from './helpers.js';
+import { refusalOf, sharedRedis, tempDir } from './helpers.js';
 
 // Issue 37: a snapshot without an integrity tag is never resumed, whatever version it claims:
 // anyone who can write to the store could otherwise skip the seal by writing an untagged
@@ -24,16 +24,6 @@ const FIXTURE_ID = 'fixture-paused-v1';
 /** The fixture as session `id`, untagged, at `version`. */
 function untagged(id: string, version = 1): string {
   return JSON.stringify({ ...JSON.parse(V1_TEXT), sessionId: id, version });
-}
-
-async function refusal(store: SessionStore, id: string): Promise<AgentError> {
-  const outcome = await store.load(id).then(
-    (value) => ({ value }),
-    (error: unknown) => ({ error }),
-  );
-  expect('value' in outcome ? outcome.value : undefined).toBeUndefined();
-  expect(AgentError.is((outcome as { error: unknown }).error)).toBe(true);
-  return (outcome as { error: AgentError }).error;
 }
 
 /** The refusal of an untagged snapshot: what it is and what to do. */
@@ -66,7 +56,7 @@ test('sqlite: an untagged version 1 snapshot written into the file is refused; s
   const rows = sqliteRows(path);
   try {
     rows.put(FIXTURE_ID, V1_TEXT);
-    expectUntaggedRefusal(await refusal(store, FIXTURE_ID), FIXTURE_ID);
+    expectUntaggedRefusal(await refusalOf(store.load(FIXTURE_ID)), FIXTURE_ID);
     expect(rows.get(FIXTURE_ID)?.snapshot).toBe(V1_TEXT);
 
     const expiresAt = rows.get(FIXTURE_ID)!.expires_at;
@@ -97,7 +87,7 @@ test('sqlite: a version 2 snapshot stripped of its tag is refused and not sealed
     rows.put('s-junk', '{"sessionId":');
     rows.put('s-other', untagged('someone-else'));
     rows.put('s-expired', untagged('s-expired'), Date.now() - 1000);
-    expectUntaggedRefusal(await refusal(store, 's-v2-stripped'), 's-v2-stripped');
+    expectUntaggedRefusal(await refusalOf(store.load('s-v2-stripped')), 's-v2-stripped');
 
     const report = await store.sealUnsealedSnapshots();
     expect(report.sealed).toBe(0);
@@ -109,7 +99,7 @@ test('sqlite: a version 2 snapshot stripped of its tag is refused and not sealed
         why: 'it is version 2, and only version 1 snapshots (written before tags) are sealed: a newer one without a tag was written or changed outside this program',
       },
     ]);
-    expectUntaggedRefusal(await refusal(store, 's-v2-stripped'), 's-v2-stripped');
+    expectUntaggedRefusal(await refusalOf(store.load('s-v2-stripped')), 's-v2-stripped');
     expect(rows.get('s-v2')?.snapshot).toBe(sealedText);
     expect(rows.get('s-expired')?.snapshot).toBe(untagged('s-expired'));
   } finally {
@@ -148,7 +138,7 @@ test('redis: an untagged version 1 snapshot SET into Redis is refused; sealing i
   const client = new Redis(redis.url, { maxRetriesPerRequest: 1 });
   try {
     await client.set(prefix + FIXTURE_ID, V1_TEXT, 'PX', 3_600_000);
-    expectUntaggedRefusal(await refusal(store, FIXTURE_ID), FIXTURE_ID);
+    expectUntaggedRefusal(await refusalOf(store.load(FIXTURE_ID)), FIXTURE_ID);
     expect(await client.get(prefix + FIXTURE_ID)).toBe(V1_TEXT);
 
     // Beside it: more old snapshots (several SCAN steps), a stripped version 2 one, a turn
@@ -172,7 +162,7 @@ test('redis: an untagged version 1 snapshot SET into Redis is refused; sealing i
     // Its expiry kept; the key without one still has none.
     expect(await client.pttl(prefix + FIXTURE_ID)).toBeGreaterThan(3_000_000);
     expect(await client.pttl(`${prefix}v1-0`)).toBe(-1);
-    expectUntaggedRefusal(await refusal(store, 's-v2'), 's-v2');
+    expectUntaggedRefusal(await refusalOf(store.load('s-v2')), 's-v2');
     expect(await client.get(`${prefix}s-v2`)).toBe(untagged('s-v2', 2));
     expect(await client.lrange(`${prefix}s-v2#journal`, 0, -1)).toEqual(['not a snapshot']);
     expect(await client.get('other:session:v1-x')).toBe(untagged('v1-x'));
