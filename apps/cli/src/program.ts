@@ -8,6 +8,7 @@ import { mcpListCommand, mcpLoginCommand, mcpLogoutCommand } from './commands/mc
 import { resumeCommand } from './commands/resume.js';
 import { runCommand } from './commands/run.js';
 import { collect } from './commands/run-options.js';
+import { sessionsSealCommand } from './commands/sessions.js';
 import { validateCommand } from './commands/validate.js';
 import type { CliExitCode } from './exit-codes.js';
 import { helpEpilogue } from './help.js';
@@ -36,6 +37,7 @@ export function buildProgram(setCode: (code: CliExitCode) => void): Command {
     .addHelpText('after', helpEpilogue());
   addRunCommand(program, wiring);
   addResumeCommand(program, wiring);
+  addSessionsCommands(program, wiring);
   addReadingCommands(program, wiring);
   addMcpCommands(program, wiring);
   program
@@ -124,6 +126,21 @@ function addResumeCommand(program: Command, { setCode, io }: Wiring): void {
   ).action(async (sessionId: string, options) => {
     setCode(await resumeCommand(sessionId, options, io));
   });
+}
+
+/** `agent sessions seal`: the stored sessions' upkeep. */
+function addSessionsCommands(program: Command, { setCode, io }: Wiring): void {
+  program
+    .command('sessions')
+    .description('look after the session store (where agent resume finds sessions)')
+    .command('seal')
+    .description(
+      'after an upgrade: add integrity tags to the snapshots a release before tags wrote (version 1), so they resume; only for a store you trust',
+    )
+    .option('-c, --config <file>', 'config file (where sessions.store is set)')
+    .action(async (options) => {
+      setCode(await sessionsSealCommand(options, io));
+    });
 }
 
 /** The commands that read without running: validate, list, inspect. */

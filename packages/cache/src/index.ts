@@ -46,6 +46,14 @@ export {
 } from './sessions/open-sessions.js';
 export { openRedisSessionStore, type RedisSessionStoreOptions } from './sessions/redis-sessions.js';
 export {
+  canSealSnapshots,
+  MAX_LISTED_SKIPS,
+  type SealingSessionStore,
+  type SealReport,
+  type SnapshotSealing,
+  type UnsealedSkip,
+} from './sessions/seal-unsealed.js';
+export {
   checkSessionId,
   DEFAULT_SESSION_TTL_MS,
   MAX_SNAPSHOT_BYTES,

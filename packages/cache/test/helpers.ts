@@ -1,8 +1,9 @@
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { AgentError } from '@agent/protocol';
 import { type RedisServer, startRedisServer } from '@agent/testkit';
-import { afterAll, afterEach } from 'vitest';
+import { afterAll, afterEach, expect } from 'vitest';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -31,4 +32,15 @@ export function sharedRedis(): Promise<RedisServer> {
 export function fakeClock(start = 1_700_000_000_000): { now: () => number; advance: (ms: number) => void } {
   let time = start;
   return { now: () => time, advance: (ms) => (time += ms) };
+}
+
+/** What a read that must be refused does: it rejects with an `AgentError` (returned), never resolves. */
+export async function refusalOf(read: Promise<unknown>): Promise<AgentError> {
+  const outcome = await read.then(
+    (value) => ({ value }),
+    (error: unknown) => ({ error }),
+  );
+  expect('value' in outcome ? outcome.value : undefined).toBeUndefined();
+  expect(AgentError.is((outcome as { error: unknown }).error)).toBe(true);
+  return (outcome as { error: AgentError }).error;
 }

@@ -210,10 +210,10 @@ describe('redis session store (a real redis-server)', () => {
       expect(finished).toBeGreaterThan(0);
       expect(finished).toBeLessThanOrEqual(60_000);
       expect(await raw.pttl('ttl-test:open')).toBeGreaterThan(29 * DAY);
-      // A corrupted value is reported, never guessed at.
+      // A value without a tag is refused before it is parsed, never guessed at.
       await raw.set('ttl-test:broken', '{not json');
       await expect(store.load('broken')).rejects.toThrow(
-        /stored snapshot of session broken is not valid JSON/,
+        /stored snapshot of session broken has no integrity tag/,
       );
     } finally {
       raw.disconnect();

@@ -63,6 +63,7 @@ export {
   type LogEntry,
 } from './seed-api/session.js';
 export { resumeStoredSession } from './sessions/resume-session.js';
+export { type StoreSealReport, sealStoredSnapshots } from './sessions/seal-stored-snapshots.js';
 export { snapshotKeySettings } from './sessions/snapshot-key-settings.js';
 export { MAX_YAML_ALIAS_COUNT, MAX_YAML_KEYS } from './source-locator.js';
 export { telemetrySettings } from './telemetry-settings.js';

@@ -32,6 +32,7 @@ test('@agent/runtime exports exactly these values', async () => {
     'recordFileName',
     'resumeStoredSession',
     'runAgentFile',
+    'sealStoredSnapshots',
     'snapshotKeySettings',
     'telemetrySettings',
     'validateAgentFile',

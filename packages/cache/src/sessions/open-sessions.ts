@@ -1,9 +1,10 @@
 import { dirname, join } from 'node:path';
-import { ConfigError, type SessionStore } from '@agent/protocol';
+import { ConfigError } from '@agent/protocol';
 import { isRecord } from '@agent/protocol/util';
 import { isRedisUrl, redactRedisUrl } from '../redis-url.js';
 import { parseTtl } from '../ttl.js';
 import { openRedisSessionStore } from './redis-sessions.js';
+import type { SealingSessionStore } from './seal-unsealed.js';
 import { DEFAULT_SESSION_TTL_MS } from './session-records.js';
 import {
   MIN_SNAPSHOT_KEY_LENGTH,
@@ -168,7 +169,7 @@ function ttlIsOn(ttl: unknown): boolean {
 export async function openSessionStore(
   config: SessionStoreConfig = {},
   options: { env?: Record<string, string | undefined>; now?: () => number } = {},
-): Promise<SessionStore> {
+): Promise<SealingSessionStore> {
   const problems = sessionStoreConfigProblems(config);
   if (problems.length > 0) throw ConfigError.of(problems, 'sessions');
   const ttlMs = config.ttl === undefined ? DEFAULT_SESSION_TTL_MS : parseTtl(config.ttl, 'ttl');

@@ -1,4 +1,4 @@
-import type { ConversationExchange, SessionSnapshot, SessionStore, TurnJournalEntry } from '@agent/protocol';
+import type { ConversationExchange, SessionSnapshot, TurnJournalEntry } from '@agent/protocol';
 import type { ChainableCommander, Redis as RedisClient } from 'ioredis';
 import { SessionStoreError } from '../errors.js';
 import { connectRedisClient, quitRedis, redisCommand } from '../redis-client.js';
@@ -13,6 +13,8 @@ import {
 } from './conversation-records.js';
 import { checkRedisStoreKey } from './key-check.js';
 import { RedisJournal } from './redis-journal.js';
+import { sealUnsealedRedis } from './redis-seal.js';
+import type { SealingSessionStore, SealReport } from './seal-unsealed.js';
 import { checkSessionId, decodeSnapshot, encodeSnapshot, keepFor } from './session-records.js';
 import { stateSnapshotKeyFile, storeKeys } from './snapshot-keys.js';
 import type { SnapshotKeys } from './snapshot-seal.js';
@@ -65,7 +67,7 @@ export interface RedisSessionStoreOptions {
  * machines: one string key per session, replaced whole by each `SET` (a reader never sees half
  * a snapshot), expired by Redis itself. The password never appears in its messages.
  */
-export async function openRedisSessionStore(options: RedisSessionStoreOptions): Promise<SessionStore> {
+export async function openRedisSessionStore(options: RedisSessionStoreOptions): Promise<SealingSessionStore> {
   const { url } = options;
   const shown = redactRedisUrl(url);
   if (!isRedisUrl(url)) throw new SessionStoreError(`${shown} is not a redis:// or rediss:// URL`);
@@ -95,7 +97,7 @@ export async function openRedisSessionStore(options: RedisSessionStoreOptions): 
   return new RedisSessionStore(client, options, { shown, where, fail }, keys);
 }
 
-class RedisSessionStore implements SessionStore {
+class RedisSessionStore implements SealingSessionStore {
   readonly name = 'redis';
   readonly location: string;
   private readonly prefix: string;
@@ -154,6 +156,15 @@ class RedisSessionStore implements SessionStore {
 
   async loadJournal(sessionId: string): Promise<TurnJournalEntry[]> {
     return this.journal.load(checkSessionId(sessionId));
+  }
+
+  /** Seals the untagged version 1 snapshots under its prefix (`sealUnsealedRedis`). */
+  sealUnsealedSnapshots(): Promise<SealReport> {
+    return sealUnsealedRedis(this.client, {
+      prefix: this.prefix,
+      keys: this.keys,
+      run: (what, command) => this.run(what, command),
+    });
   }
 
   async loadConversation(conversationId: string): Promise<ConversationExchange[]> {

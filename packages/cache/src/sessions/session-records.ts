@@ -50,10 +50,14 @@ export function badTagReason(keys: SnapshotKeys): string {
   return `its tag matches none of the ${count} snapshot key${count === 1 ? '' : 's'} configured (it was changed outside this program, or sealed with a key that is no longer configured: list that key in previousSnapshotKeys)`;
 }
 
+/** The command that seals a trusted store's snapshots written before tags (docs/sessions.md). */
+export const SEAL_COMMAND = 'agent sessions seal';
+
 /**
- * A stored snapshot read back. Its tag must match a key (else `SnapshotIntegrityError`); a
- * snapshot without a tag reads only if it is version 1, the format written before tags. One
- * that does not parse is reported, never guessed at.
+ * A stored snapshot read back. Its tag must match a key, and a snapshot without a tag is refused
+ * whatever version it claims (anyone who can write to the store could write one): both throw
+ * `SnapshotIntegrityError`. Snapshots written before tags are sealed once by `SEAL_COMMAND`.
+ * One that does not parse is reported, never guessed at.
  */
 export function decodeSnapshot(
   stored: string,
@@ -62,15 +66,19 @@ export function decodeSnapshot(
   keys: SnapshotKeys,
 ): SessionSnapshot {
   const unsealed = unsealSnapshot(stored, keys);
-  const refuse = (why: string) =>
-    new SnapshotIntegrityError(
-      `${where}: the stored snapshot of session ${sessionId} fails its integrity check: ${why}; it is not resumed`,
+  if (unsealed.kind === 'bad-tag') {
+    throw new SnapshotIntegrityError(
+      `${where}: the stored snapshot of session ${sessionId} fails its integrity check: ${badTagReason(keys)}; it is not resumed`,
     );
-  if (unsealed.kind === 'bad-tag') throw refuse(badTagReason(keys));
-  const text = unsealed.json;
+  }
+  if (unsealed.kind === 'unsealed') {
+    throw new SnapshotIntegrityError(
+      `${where}: the stored snapshot of session ${sessionId} has no integrity tag, so it is not resumed (the stored snapshot is left as it was). If it was written by a release before tags (version 1) and the store is trusted, seal the store's older snapshots once with \`${SEAL_COMMAND}\``,
+    );
+  }
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = JSON.parse(unsealed.json);
   } catch (error) {
     throw new SessionStoreError(`${where}: the stored snapshot of session ${sessionId} is not valid JSON`, {
       cause: error,
@@ -79,11 +87,6 @@ export function decodeSnapshot(
   if (!isRecord(value) || value.sessionId !== sessionId) {
     throw new SessionStoreError(
       `${where}: the stored snapshot of session ${sessionId} is not a session snapshot`,
-    );
-  }
-  if (unsealed.kind === 'unsealed' && value.version !== 1) {
-    throw refuse(
-      `it has no integrity tag and is version ${JSON.stringify(value.version)} (only version 1 snapshots, written before tags, are read without one)`,
     );
   }
   return value as unknown as SessionSnapshot;

@@ -12,7 +12,7 @@ export interface SnapshotKeys {
 }
 
 /** The first line of a sealed snapshot; the snapshot's JSON follows it, byte for byte as tagged. */
-const SEAL_PREFIX = 'agent-snapshot hmac-sha256=';
+export const SEAL_PREFIX = 'agent-snapshot hmac-sha256=';
 const TAG_LENGTH = 64;
 
 const tagOf = (key: string, json: string) => createHmac('sha256', key).update(json, 'utf8').digest();

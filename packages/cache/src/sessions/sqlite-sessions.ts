@@ -1,5 +1,5 @@
 import { dirname, join } from 'node:path';
-import type { ConversationExchange, SessionSnapshot, SessionStore, TurnJournalEntry } from '@agent/protocol';
+import type { ConversationExchange, SessionSnapshot, TurnJournalEntry } from '@agent/protocol';
 import type BetterSqlite3 from 'better-sqlite3';
 import { SessionStoreError } from '../errors.js';
 import { openSqliteFile } from '../sqlite-file.js';
@@ -12,10 +12,12 @@ import {
 } from './conversation-records.js';
 import { checkJournalEntry, decodeJournalEntry } from './journal-records.js';
 import { checkSqliteStoreKey, KEY_CHECK_TABLE_SQL } from './key-check.js';
+import type { SealingSessionStore, SealReport } from './seal-unsealed.js';
 import { checkSessionId, decodeSnapshot, encodeSnapshot, keepFor } from './session-records.js';
 import { SNAPSHOT_KEY_FILE, storeKeys } from './snapshot-keys.js';
 import type { SnapshotKeys } from './snapshot-seal.js';
 import { JOURNAL_TABLE_SQL, type SqliteJournal, sqliteJournal } from './sqlite-journal.js';
+import { sealUnsealedSqlite } from './sqlite-seal.js';
 
 export interface SqliteSessionStoreOptions {
   /** The database file; its directory is made (mode 0700), the file created mode 0600. */
@@ -41,7 +43,9 @@ export interface SqliteSessionStoreOptions {
  * transaction). Expired sessions are removed as others are written. `synchronous = FULL`: a
  * checkpoint that was acknowledged survives a power cut, not only a crash.
  */
-export async function openSqliteSessionStore(options: SqliteSessionStoreOptions): Promise<SessionStore> {
+export async function openSqliteSessionStore(
+  options: SqliteSessionStoreOptions,
+): Promise<SealingSessionStore> {
   const where = `session store ${options.path}`;
   const db = await openSqliteFile(
     {
@@ -104,7 +108,7 @@ function expiringRows(db: BetterSqlite3.Database, table: string, column: string)
   };
 }
 
-class SqliteSessionStore implements SessionStore {
+class SqliteSessionStore implements SealingSessionStore {
   readonly name = 'sqlite';
   readonly location: string;
   private readonly now: () => number;
@@ -176,6 +180,13 @@ class SqliteSessionStore implements SessionStore {
       this.journal.stored(id, this.now()),
     );
     return stored.map((text, seq) => decodeJournalEntry(text, id, seq, this.where, this.keys));
+  }
+
+  /** Seals the untagged version 1 snapshots it holds (`sealUnsealedSqlite`). */
+  async sealUnsealedSnapshots(): Promise<SealReport> {
+    return this.guard('sealing the snapshots written before integrity tags', () =>
+      sealUnsealedSqlite(this.db, this.keys, this.now()),
+    );
   }
 
   async loadConversation(conversationId: string): Promise<ConversationExchange[]> {
