@@ -100,8 +100,12 @@ test('sqlite (the default): three runs of one conversation; the third request ca
 
 test('redis (a real redis-server): the same three runs, the conversation kept on the server', async () => {
   redis ??= await startRedisServer();
-  await threeRuns({ store: 'redis', url: redis.url });
-  const store = await openSessionStore({ store: 'redis', url: redis.url });
+  const { state } = await threeRuns({ store: 'redis', url: redis.url });
+  // The runs' process sealed with the key generated in their state directory: read with it.
+  const store = await openSessionStore(
+    { store: 'redis', url: redis.url },
+    { env: { ...process.env, XDG_STATE_HOME: state } },
+  );
   try {
     expect((await store.loadConversation('trip-1')).map((e) => e.report)).toEqual([
       'Paris is the capital of France.',
