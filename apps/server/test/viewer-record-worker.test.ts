@@ -81,32 +81,46 @@ async function longestStall(work: () => Promise<unknown>): Promise<number> {
   return Math.max(longest, performance.now() - last);
 }
 
+/** How long reading the list and the session of `dir` stalls the event loop, and what they read. */
+async function readStalls(dir: string): Promise<{ list: number; get: number }> {
+  const source = new RecordSessionSource({
+    dirs: [dir],
+    maxSessions: 10,
+    limits: { maxNodes: 2000, foldChars: 80 },
+  });
+  let list: Awaited<ReturnType<typeof source.list>> = [];
+  const listStall = await longestStall(async () => {
+    list = await source.list();
+  });
+  expect(list.map((session) => session.id)).toEqual(['big']);
+  let view: Awaited<ReturnType<typeof source.get>>;
+  const getStall = await longestStall(async () => {
+    view = await source.get('big');
+  });
+  // The server's own bound (2,000 nodes): the session and its turn, then the first 1,998 calls.
+  expect(view?.tree.children[0]?.children).toHaveLength(1998);
+  expect(view?.tree.children[0]?.children[1997]).toMatchObject({ kind: 'tool', callId: 'call-1997' });
+  expect(view?.droppedNodes).toBe(60_000 - 1998);
+  return { list: listStall, get: getStall };
+}
+
 describe('RecordSessionSource and a large record', () => {
   it('reads and converts it off the event loop: a 10 ms timer keeps firing while the list and the session are read', async () => {
     const dir = join(root, 'large');
     mkdirSync(dir, { recursive: true });
     // ~60,000 nodes, ~13 MB of JSON inflated (the reader's limit is 16 MiB): about half a second of parsing on an idle core.
     writeFileSync(join(dir, 'big.json.gz'), gzipSync(JSON.stringify(largeRecord('big', 60_000))));
-    const source = new RecordSessionSource({
-      dirs: [dir],
-      maxSessions: 10,
-      limits: { maxNodes: 2000, foldChars: 80 },
-    });
-    let list: Awaited<ReturnType<typeof source.list>> = [];
-    const listStall = await longestStall(async () => {
-      list = await source.list();
-    });
-    expect(list.map((session) => session.id)).toEqual(['big']);
-    let view: Awaited<ReturnType<typeof source.get>>;
-    const getStall = await longestStall(async () => {
-      view = await source.get('big');
-    });
-    // The server's own bound (2,000 nodes): the session and its turn, then the first 1,998 calls.
-    expect(view?.tree.children[0]?.children).toHaveLength(1998);
-    expect(view?.tree.children[0]?.children[1997]).toMatchObject({ kind: 'tool', callId: 'call-1997' });
-    expect(view?.droppedNodes).toBe(60_000 - 1998);
+    // Two rounds at most, each with a fresh source (nothing cached): a load spike on a shared
+    // machine can stall one round for its own reasons; a read on the event loop stalls both.
+    let stalls: { list: number; get: number } | undefined;
+    for (let round = 1; round <= 2; round++) {
+      const measured = await readStalls(dir);
+      if (stalls === undefined || Math.max(measured.list, measured.get) < Math.max(stalls.list, stalls.get))
+        stalls = measured;
+      if (Math.max(stalls.list, stalls.get) < 150) break;
+    }
     // On the event loop each read stalls it for the whole parse (0.4 s or more); a generous bound.
-    expect(listStall).toBeLessThan(150);
-    expect(getStall).toBeLessThan(150);
+    expect(stalls!.list).toBeLessThan(150);
+    expect(stalls!.get).toBeLessThan(150);
   }, 30_000);
 });
