@@ -163,13 +163,18 @@ async function soak(plan: SoakPlan): Promise<Soaked> {
   }
 }
 
-function checksOf(s: Soaked): BenchCheck[] {
+/**
+ * The verdicts. `quick` (the CI smoke run, 24 sessions and a handful of kills) does not require
+ * the kills to have landed during a tool call and a report stream, nor the probe to have seen a
+ * journaled outcome: a short run may miss one by chance; the full run requires both.
+ */
+function checksOf(s: Soaked, quick: boolean): BenchCheck[] {
   const e = s.effects;
   const streamDetail = s.streams.map((v) => `${v.client} ${v.exactlyOnce}/${v.sessions}`).join(', ');
   return [
     {
       name: 'workers were killed, during tool calls and during report streams',
-      ok: s.landings.duringToolCall > 0 && s.landings.duringReport > 0,
+      ok: quick || (s.landings.duringToolCall > 0 && s.landings.duringReport > 0),
       detail: `${s.kills} kills: ${s.landings.duringToolCall} during a tool call, ${s.landings.duringReport} during a report stream`,
     },
     {
@@ -185,7 +190,7 @@ function checksOf(s: Soaked): BenchCheck[] {
     { name: 'no job left in the queue', ok: s.jobsLeft === 0, detail: `${s.jobsLeft} left` },
     {
       name: 'the journal probe saw journaled tool outcomes',
-      ok: e.journaledOps > 0,
+      ok: quick || e.journaledOps > 0,
       detail: `${e.journaledOps} calls seen journaled in ${s.journal.probesWithJournal} of ${s.journal.probes} probes${s.journal.failure ? `; ${s.journal.failure}` : ''}`,
     },
     {
@@ -312,6 +317,11 @@ export const queueSoakEffectsSuite: BenchSuite = {
   async run({ quick }): Promise<SuiteResult> {
     const plan = planOf(quick);
     const soaked = await soak(plan);
-    return { tables: tablesOf(soaked, plan), notes: NOTES, checks: checksOf(soaked), raw: { plan, soaked } };
+    return {
+      tables: tablesOf(soaked, plan),
+      notes: NOTES,
+      checks: checksOf(soaked, quick),
+      raw: { plan, soaked },
+    };
   },
 };
