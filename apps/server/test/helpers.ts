@@ -90,6 +90,17 @@ export interface RunningServer {
   exited: Promise<number | null>;
 }
 
+/** The environment a spawned `agent-server` gets: its home in `cwd`, no tokens unless `env` sets them. */
+export function serverEnv(cwd: string, env: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    HOME: cwd,
+    XDG_CONFIG_HOME: join(cwd, '.config'),
+    AGENT_SERVER_TOKENS: '',
+    ...env,
+  };
+}
+
 /** Spawns the built bin in `cwd` and waits until `expected` headends print their listening line. */
 export function startServer(
   args: string[],
@@ -99,13 +110,7 @@ export function startServer(
 ): Promise<RunningServer> {
   const child = spawn(process.execPath, [SERVER_BIN, ...args], {
     cwd,
-    env: {
-      ...process.env,
-      HOME: cwd,
-      XDG_CONFIG_HOME: join(cwd, '.config'),
-      AGENT_SERVER_TOKENS: '',
-      ...env,
-    },
+    env: serverEnv(cwd, env),
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let stderr = '';

@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type RecordedRequest, type RedisServer, startRedisServer } from '@agent/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
-import { finalReport, lastUserText, SERVER_BIN } from './helpers.js';
+import { finalReport, lastUserText, SERVER_BIN, serverEnv } from './helpers.js';
 import { startWorkerProcess } from './queue-fleet.js';
 import { useQueueFleet } from './queue-harness.js';
 
@@ -32,13 +32,7 @@ async function ownRedis(): Promise<string> {
 function runToExit(args: string[], cwd: string, env: Record<string, string> = {}) {
   const child = spawn(process.execPath, [SERVER_BIN, ...args], {
     cwd,
-    env: {
-      ...process.env,
-      HOME: cwd,
-      XDG_CONFIG_HOME: join(cwd, '.config'),
-      AGENT_SERVER_TOKENS: '',
-      ...env,
-    },
+    env: serverEnv(cwd, env),
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';

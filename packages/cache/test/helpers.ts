@@ -1,7 +1,7 @@
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AgentError } from '@agent/protocol';
+import { AgentError, type SessionSnapshot } from '@agent/protocol';
 import { type RedisServer, startRedisServer } from '@agent/testkit';
 import { afterAll, afterEach, expect } from 'vitest';
 
@@ -43,4 +43,30 @@ export async function refusalOf(read: Promise<unknown>): Promise<AgentError> {
   expect('value' in outcome ? outcome.value : undefined).toBeUndefined();
   expect(AgentError.is((outcome as { error: unknown }).error)).toBe(true);
   return (outcome as { error: AgentError }).error;
+}
+
+/**
+ * A version 2 snapshot of `sessionId` at turn 3, paused on a `deploy` call; `fields` replace any
+ * of its fields (another turn, version or status).
+ */
+export function testSnapshot(sessionId: string, fields: Record<string, unknown> = {}): SessionSnapshot {
+  return {
+    version: 2,
+    sessionId,
+    agent: 'main',
+    settingsHash: 'sha256:0123456789abcdef',
+    status: 'awaiting_approval',
+    takenAt: 1,
+    turn: 3,
+    nonce: 'abcd1234',
+    conversation: [{ role: 'user', content: 'Deploy it.' }],
+    loop: { finalReportFailedEver: false, finalReportAttempts: 0, taskStatusOnlyTurns: 0 },
+    droppedTargets: [null],
+    tokenCorrection: 1,
+    accounting: [],
+    opTree: { id: 'op-0', kind: 'session', label: 'main', startedAt: 1, status: 'running', children: [] },
+    turnCalls: [{ id: 'call_d1', name: 'deploy', arguments: { env: 'prod' } }],
+    pending: [{ callId: 'call_d1', tool: 'deploy', arguments: { env: 'prod' } }],
+    ...fields,
+  } as unknown as SessionSnapshot;
 }

@@ -1,11 +1,10 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { SessionSnapshot } from '@agent/protocol';
 import Database from 'better-sqlite3';
 import { Redis } from 'ioredis';
 import { expect, test } from 'vitest';
 import { openRedisSessionStore, openSqliteSessionStore } from '../src/index.js';
-import { refusalOf, sharedRedis, tempDir } from './helpers.js';
+import { refusalOf, sharedRedis, tempDir, testSnapshot } from './helpers.js';
 
 // Issue 37: a stored snapshot carries an HMAC-SHA-256 tag; one edited in the store is refused
 // with its own error code, never resumed. Keys rotate: earlier keys still read.
@@ -13,27 +12,6 @@ const KEY_A = 'key-a-0123456789abcdef0123456789abcdef';
 const KEY_B = 'key-b-0123456789abcdef0123456789abcdef';
 const KEY_C = 'key-c-0123456789abcdef0123456789abcdef';
 const TAMPERED = 'session_snapshot_tampered';
-
-function snapshot(sessionId: string, turn: number, version = 2): SessionSnapshot {
-  return {
-    version,
-    sessionId,
-    agent: 'main',
-    settingsHash: 'sha256:0123456789abcdef',
-    status: 'awaiting_approval',
-    takenAt: 1,
-    turn,
-    nonce: 'abcd1234',
-    conversation: [{ role: 'user', content: 'Deploy it.' }],
-    loop: { finalReportFailedEver: false, finalReportAttempts: 0, taskStatusOnlyTurns: 0 },
-    droppedTargets: [null],
-    tokenCorrection: 1,
-    accounting: [],
-    opTree: { id: 'op-0', kind: 'session', label: 'main', startedAt: 1, status: 'running', children: [] },
-    turnCalls: [{ id: 'call_d1', name: 'deploy', arguments: { env: 'prod' } }],
-    pending: [{ callId: 'call_d1', tool: 'deploy', arguments: { env: 'prod' } }],
-  } as unknown as SessionSnapshot;
-}
 
 /** Changes one byte of the stored JSON: the turn 3 becomes 4. */
 const editOneByte = (text: string) => {
@@ -45,7 +23,7 @@ test('sqlite: a snapshot with one byte changed on disk is refused with a clear e
   const path = join(tempDir(), 'sessions.sqlite');
   const store = await openSqliteSessionStore({ path, ttlMs: 60_000, snapshotKeys: { current: KEY_A } });
   try {
-    await store.save(snapshot('s-edit', 3));
+    await store.save(testSnapshot('s-edit'));
     expect((await store.load('s-edit'))?.turn).toBe(3);
     const db = new Database(path);
     const row = db.prepare('SELECT snapshot FROM sessions WHERE id = ?').get('s-edit') as {
@@ -72,7 +50,7 @@ test('redis: a snapshot with one byte changed in Redis is refused with the same 
   });
   const client = new Redis(redis.url, { lazyConnect: false, maxRetriesPerRequest: 1 });
   try {
-    await store.save(snapshot('s-redis-edit', 3));
+    await store.save(testSnapshot('s-redis-edit'));
     expect((await store.load('s-redis-edit'))?.turn).toBe(3);
     const key = 'agent:session:s-redis-edit';
     const text = (await client.get(key))!;
@@ -89,7 +67,7 @@ test('redis: a snapshot with one byte changed in Redis is refused with the same 
 test('rotation: a snapshot sealed with the previous key still loads; new writes use the current key; an unknown key is refused', async () => {
   const path = join(tempDir(), 'sessions.sqlite');
   const old = await openSqliteSessionStore({ path, ttlMs: 60_000, snapshotKeys: { current: KEY_A } });
-  await old.save(snapshot('s-rot', 3));
+  await old.save(testSnapshot('s-rot'));
   await old.close();
 
   const rotated = await openSqliteSessionStore({
@@ -98,7 +76,7 @@ test('rotation: a snapshot sealed with the previous key still loads; new writes 
     snapshotKeys: { current: KEY_B, previous: [KEY_A] },
   });
   expect((await rotated.load('s-rot'))?.turn).toBe(3);
-  await rotated.save(snapshot('s-new', 5));
+  await rotated.save(testSnapshot('s-new', { turn: 5 }));
   await rotated.close();
 
   const onlyB = await openSqliteSessionStore({ path, ttlMs: 60_000, snapshotKeys: { current: KEY_B } });
@@ -117,7 +95,7 @@ test('no key configured: one is generated beside the SQLite file (mode 0600) and
   const dir = tempDir();
   const path = join(dir, 'sessions.sqlite');
   const first = await openSqliteSessionStore({ path, ttlMs: 60_000 });
-  await first.save(snapshot('s-gen', 3));
+  await first.save(testSnapshot('s-gen'));
   await first.close();
   const keyFile = join(dir, 'snapshot.key');
   expect(statSync(keyFile).mode & 0o777).toBe(0o600);
@@ -133,12 +111,12 @@ test('a snapshot without a tag is refused whatever its version, and left as it w
   const path = join(tempDir(), 'sessions.sqlite');
   const store = await openSqliteSessionStore({ path, ttlMs: 60_000, snapshotKeys: { current: KEY_A } });
   try {
-    await store.save(snapshot('s-v1', 3, 1));
-    await store.save(snapshot('s-v2', 3, 2));
+    await store.save(testSnapshot('s-v1', { turn: 3, version: 1 }));
+    await store.save(testSnapshot('s-v2', { turn: 3, version: 2 }));
     const db = new Database(path);
     const put = db.prepare('UPDATE sessions SET snapshot = ? WHERE id = ?');
-    put.run(JSON.stringify(snapshot('s-v1', 3, 1)), 's-v1');
-    put.run(JSON.stringify(snapshot('s-v2', 3, 2)), 's-v2');
+    put.run(JSON.stringify(testSnapshot('s-v1', { turn: 3, version: 1 })), 's-v1');
+    put.run(JSON.stringify(testSnapshot('s-v2', { turn: 3, version: 2 })), 's-v2');
     for (const id of ['s-v1', 's-v2']) {
       const error = await refusalOf(store.load(id));
       expect(error.code).toBe(TAMPERED);
@@ -148,7 +126,7 @@ test('a snapshot without a tag is refused whatever its version, and left as it w
     const stored = db.prepare('SELECT snapshot FROM sessions WHERE id = ?').get('s-v1') as {
       snapshot: string;
     };
-    expect(stored.snapshot).toBe(JSON.stringify(snapshot('s-v1', 3, 1)));
+    expect(stored.snapshot).toBe(JSON.stringify(testSnapshot('s-v1', { turn: 3, version: 1 })));
     db.close();
   } finally {
     await store.close();

@@ -1,12 +1,12 @@
 import { join } from 'node:path';
-import { AgentError, type SessionSnapshot, type SessionStore } from '@agent/protocol';
+import { AgentError, type SessionStore } from '@agent/protocol';
 import Database from 'better-sqlite3';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, test } from 'vitest';
 import { openRedisSessionStore, openSessionStore, openSqliteSessionStore } from '../src/index.js';
 import { keyCheckValue } from '../src/sessions/key-check.js';
 import type { SnapshotKeys } from '../src/sessions/snapshot-seal.js';
-import { sharedRedis, tempDir } from './helpers.js';
+import { sharedRedis, tempDir, testSnapshot } from './helpers.js';
 
 // Issue 37: processes that seal snapshots with different keys cannot read each other's
 // sessions. A store keeps a check of its key (never the key) and refuses, at open, a process
@@ -14,27 +14,6 @@ import { sharedRedis, tempDir } from './helpers.js';
 const KEY_A = 'key-a-0123456789abcdef0123456789abcdef';
 const KEY_B = 'key-b-0123456789abcdef0123456789abcdef';
 const MISMATCH = 'this process seals snapshots with another key than the processes that wrote this store';
-
-function snapshot(sessionId: string): SessionSnapshot {
-  return {
-    version: 2,
-    sessionId,
-    agent: 'main',
-    settingsHash: 'sha256:0123456789abcdef',
-    status: 'awaiting_approval',
-    takenAt: 1,
-    turn: 3,
-    nonce: 'abcd1234',
-    conversation: [{ role: 'user', content: 'Deploy it.' }],
-    loop: { finalReportFailedEver: false, finalReportAttempts: 0, taskStatusOnlyTurns: 0 },
-    droppedTargets: [null],
-    tokenCorrection: 1,
-    accounting: [],
-    opTree: { id: 'op-0', kind: 'session', label: 'main', startedAt: 1, status: 'running', children: [] },
-    turnCalls: [],
-    pending: [],
-  } as unknown as SessionSnapshot;
-}
 
 /** The error an open must throw (never a store). */
 async function openFailure(open: Promise<SessionStore>): Promise<AgentError> {
@@ -98,7 +77,7 @@ describe('redis: the store checks the key of each process that opens it', () => 
     const first = await place.open({ current: KEY_A });
     const second = await place.open({ current: KEY_A });
     try {
-      await first.save(snapshot('s-shared'));
+      await first.save(testSnapshot('s-shared'));
       expect((await second.load('s-shared'))?.turn).toBe(3);
       // What the store keeps identifies the key without being it.
       const check = await place.check();
@@ -113,7 +92,7 @@ describe('redis: the store checks the key of each process that opens it', () => 
   test('a process with another key fails at open, naming where its key came from and never a key', async () => {
     const place = await redisPlace();
     const first = await place.open({ current: KEY_A });
-    await first.save(snapshot('s-a'));
+    await first.save(testSnapshot('s-a'));
     await first.close();
 
     const viaEnv = await openFailure(place.open(undefined, { AGENT_SNAPSHOT_KEY: KEY_B }));
@@ -148,7 +127,7 @@ describe('redis: the store checks the key of each process that opens it', () => 
   test('rotation: a new key with the old one in previous keys opens and takes the check over; the old key alone is then refused', async () => {
     const place = await redisPlace();
     const old = await place.open({ current: KEY_A });
-    await old.save(snapshot('s-old'));
+    await old.save(testSnapshot('s-old'));
     await old.close();
 
     const rotated = await place.open({ current: KEY_B, previous: [KEY_A] });
@@ -183,7 +162,7 @@ describe('sqlite: processes sharing one file must share its key', () => {
     const open = (snapshotKeys: SnapshotKeys) =>
       openSqliteSessionStore({ path, ttlMs: 60_000, snapshotKeys });
     const first = await open({ current: KEY_A });
-    await first.save(snapshot('s-file'));
+    await first.save(testSnapshot('s-file'));
     const second = await open({ current: KEY_A });
     expect((await second.load('s-file'))?.turn).toBe(3);
     await second.close();

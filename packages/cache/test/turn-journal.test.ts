@@ -1,11 +1,5 @@
 import { join } from 'node:path';
-import {
-  AgentError,
-  ConfigError,
-  type SessionSnapshot,
-  type SessionStore,
-  type TurnJournalEntry,
-} from '@agent/protocol';
+import { ConfigError, type SessionStore, type TurnJournalEntry } from '@agent/protocol';
 import Database from 'better-sqlite3';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -17,7 +11,7 @@ import {
   SessionStoreError,
   type SnapshotKeys,
 } from '../src/index.js';
-import { fakeClock, sharedRedis, tempDir } from './helpers.js';
+import { fakeClock, refusalOf, sharedRedis, tempDir, testSnapshot } from './helpers.js';
 
 // Issue 37: the turn journal lives beside the snapshot, sealed with the snapshot keys, bounded,
 // dropped by the snapshot that covers it and by delete.
@@ -49,36 +43,6 @@ const outcome = (sessionId: string, turn: number, callId: string, text = 'done')
   ok: true,
   text,
 });
-
-function snapshot(sessionId: string, turn: number): SessionSnapshot {
-  return {
-    version: 2,
-    sessionId,
-    agent: 'main',
-    settingsHash: 'sha256:0123456789abcdef',
-    status: 'running',
-    takenAt: 1,
-    turn,
-    nonce: 'abcd1234',
-    conversation: [{ role: 'user', content: 'Mail and charge.' }],
-    loop: { finalReportFailedEver: false, finalReportAttempts: 0, taskStatusOnlyTurns: 0 },
-    droppedTargets: [null],
-    tokenCorrection: 1,
-    accounting: [],
-    opTree: { id: 'op-0', kind: 'session', label: 'main', startedAt: 1, status: 'running', children: [] },
-  } as unknown as SessionSnapshot;
-}
-
-/** What a load of an edited journal does: it must throw, never return entries. */
-async function refusal(store: SessionStore, id: string): Promise<AgentError> {
-  const outcome = await store.loadJournal!(id).then(
-    (value) => ({ value }),
-    (error: unknown) => ({ error }),
-  );
-  expect('value' in outcome ? outcome.value : undefined).toBeUndefined();
-  expect(AgentError.is((outcome as { error: unknown }).error)).toBe(true);
-  return (outcome as { error: AgentError }).error;
-}
 
 /** A store of one backend, and raw access to the journal it keeps (as someone with the file or the server would). */
 interface Backend {
@@ -179,7 +143,7 @@ function journalContract(backend: () => Promise<Backend>) {
       await store.appendJournal!(answer('s-save', 1));
       await store.appendJournal!(outcome('s-save', 1, 'call_1'));
       await store.appendJournal!(answer('s-keep', 1));
-      await store.save(snapshot('s-save', 1));
+      await store.save(testSnapshot('s-save', { turn: 1, status: 'running' }));
       expect(await store.loadJournal!('s-save')).toEqual([]);
       expect(await store.loadJournal!('s-keep')).toEqual([answer('s-keep', 1)]);
       await store.appendJournal!(answer('s-save', 2));
@@ -205,7 +169,7 @@ function journalContract(backend: () => Promise<Backend>) {
       await store.appendJournal!(outcome('s-edit', 2, 'call_1'));
       const [first, second] = await raw.entries('s-edit');
       await raw.replace('s-edit', 1, editOneByte(second!));
-      const edited = await refusal(store, 's-edit');
+      const edited = await refusalOf(store.loadJournal!('s-edit'));
       expect(edited.code).toBe(TAMPERED);
       expect(edited.message).toContain(
         'entry 1 of the turn journal of session s-edit fails its integrity check',
@@ -216,7 +180,7 @@ function journalContract(backend: () => Promise<Backend>) {
       // The two genuine entries swapped: each is sealed with its place.
       await raw.replace('s-edit', 0, second!);
       await raw.replace('s-edit', 1, first!);
-      expect((await refusal(store, 's-edit')).message).toContain('it was written as entry 1');
+      expect((await refusalOf(store.loadJournal!('s-edit'))).message).toContain('it was written as entry 1');
 
       // A genuine entry of another session put in this one's journal.
       await store.appendJournal!(outcome('s-other', 2, 'call_1'));
@@ -225,11 +189,13 @@ function journalContract(backend: () => Promise<Backend>) {
       await raw.replace('s-edit', 1, second!);
       expect(await store.loadJournal!('s-edit')).toHaveLength(2);
       await raw.replace('s-edit', 0, foreign!);
-      expect((await refusal(store, 's-edit')).message).toContain('it was written for another session');
+      expect((await refusalOf(store.loadJournal!('s-edit'))).message).toContain(
+        'it was written for another session',
+      );
 
       // An entry without a tag is never read.
       await raw.replace('s-edit', 0, JSON.stringify({ journal: 1, seq: 0, entry: answer('s-edit', 2) }));
-      expect((await refusal(store, 's-edit')).message).toContain('it has no integrity tag');
+      expect((await refusalOf(store.loadJournal!('s-edit'))).message).toContain('it has no integrity tag');
     } finally {
       await store.close();
     }
@@ -248,7 +214,7 @@ function journalContract(backend: () => Promise<Backend>) {
     // never had is refused at open: store-key-check.test.ts.)
     const other = await raw.open({ current: KEY_B });
     try {
-      const error = await refusal(other, 's-rot');
+      const error = await refusalOf(other.loadJournal!('s-rot'));
       expect(error.code).toBe(TAMPERED);
       expect(error.message).toContain('matches none of the 1 snapshot key configured');
     } finally {
@@ -281,7 +247,7 @@ function journalContract(backend: () => Promise<Backend>) {
       const kept = await store.loadJournal!('s-big');
       expect(kept.map((entry) => (entry as { callId: string }).callId)).toEqual(['call_0', 'call_1']);
       // A snapshot empties the journal: the next turn has the whole bound again.
-      await store.save(snapshot('s-big', 1));
+      await store.save(testSnapshot('s-big', { turn: 1, status: 'running' }));
       await store.appendJournal!(outcome('s-big', 2, 'call_9', big));
       expect(await store.loadJournal!('s-big')).toHaveLength(1);
     } finally {
