@@ -27,6 +27,8 @@ export const CLI_EXIT = {
   awaitingApproval: 10,
   /** Every report attempt missed the output schema: the last one that parsed is printed anyway. */
   schemaMismatch: 11,
+  /** A guardrail tripped: it blocked the input, the report or a tool call, or failed closed (docs/guardrails.md). */
+  guardrail: 12,
   /** Interrupted by SIGINT (Ctrl-C), even when a report came back: 128 + 2, as shells report it. */
   interrupted: 130,
   /** Terminated by SIGTERM: 128 + 15. */
@@ -47,6 +49,7 @@ export const EXIT_CODE_HELP: Readonly<Record<CliExitCode, string>> = {
   9: 'internal error (a bug; please report it)',
   10: 'paused: tool calls await approval (agent resume <session-id> --approve/--deny <call-id>)',
   11: 'the JSON report does not match the output schema: printed anyway, the errors on stderr',
+  12: 'a guardrail tripped: it blocked the input, the report or a tool call (its name and reason on stderr)',
   130: 'interrupted by Ctrl-C (SIGINT), even when a report came back',
   143: 'terminated by SIGTERM',
 };
@@ -75,6 +78,7 @@ export const EXIT_CODE_TABLE: Readonly<Record<ExitCode, CliExitCode>> = {
   'EXIT-ABORTED': CLI_EXIT.cancelled,
   'EXIT-UNCAUGHT-EXCEPTION': CLI_EXIT.internal,
   'EXIT-AWAITING-APPROVAL': CLI_EXIT.awaitingApproval,
+  'EXIT-GUARDRAIL': CLI_EXIT.guardrail,
 };
 
 /**

@@ -4,12 +4,14 @@ import type {
   ApprovalDecision,
   ConversationExchange,
   ConversationMessage,
+  Guardrail,
   JsonSchema,
   ModelClient,
   ModelTarget,
   OutputFormat,
   ReasoningOptions,
   SessionSnapshot,
+  ToolPolicy,
   ToolProvider,
   TurnJournalEntry,
 } from '@agent/protocol';
@@ -134,6 +136,18 @@ export interface AgentConfig {
    * the `approver` run option, else the session pauses (`EXIT-AWAITING-APPROVAL`); docs/sessions.md.
    */
   approval?: { tools?: readonly string[] };
+  /**
+   * Checks on the prompt, the report (as it streams and before it is committed) and tool calls
+   * (arguments and results), built with `guardrail()`; a trip ends the run `EXIT-GUARDRAIL`
+   * (docs/guardrails.md). Absent or empty: nothing is checked and nothing costs anything.
+   */
+  guardrails?: readonly Guardrail[];
+  /**
+   * Rules that allow, deny or ask (a person's approval) for each tool call from its name and
+   * arguments, in order, the first match deciding (docs/guardrails.md). A call `approval.tools`
+   * or `needsApproval` picks is asked whatever the policy says.
+   */
+  toolPolicy?: ToolPolicy;
 }
 
 /** What one run is asked: a prompt, or a prompt after earlier messages. */

@@ -1,7 +1,19 @@
 // What users need to define and run agents. The tool-output seam's types (`ToolOutputHook`, ...)
 // are in `@agent/protocol`; the defaults are documented in docs/turn-loop.md.
 
-export type { ApprovalDecision, PendingToolCall, SessionSnapshot, TurnJournalEntry } from '@agent/protocol';
+export type {
+  ApprovalDecision,
+  Guardrail,
+  GuardrailContext,
+  GuardrailSubject,
+  GuardrailTrip,
+  GuardrailVerdict,
+  PendingToolCall,
+  SessionSnapshot,
+  ToolPolicy,
+  ToolPolicyRule,
+  TurnJournalEntry,
+} from '@agent/protocol';
 export type { Agent } from './agent.js';
 export { defineAgent, resume, run } from './agent.js';
 export type {
@@ -16,6 +28,8 @@ export type {
   RunInput,
   RunOptions,
 } from './config.js';
+export type { GuardrailSpec } from './guardrails/guardrail.js';
+export { guardrail } from './guardrails/guardrail.js';
 export type { RetryBackoffSettings } from './loop/retry-delay.js';
 export type {
   AccountingEntry,

@@ -11,6 +11,7 @@ test('@agent/core exports exactly these values', async () => {
     'argumentsHash',
     'createAgentSession',
     'defineAgent',
+    'guardrail',
     'resume',
     'run',
     'runAgent',

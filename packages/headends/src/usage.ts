@@ -27,6 +27,7 @@ export function usageTotals(result: Pick<AgentResult, 'accounting'>): UsageTotal
       if (isToolCallEntry(entry)) totals.toolCalls += 1;
       continue;
     }
+    if (entry.type !== 'llm') continue;
     totals.llmCalls += 1;
     totals.inputTokens += entry.tokens.inputTokens;
     totals.outputTokens += entry.tokens.outputTokens;

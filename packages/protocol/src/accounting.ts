@@ -1,3 +1,5 @@
+import type { GuardrailOutcome, GuardrailPhase, GuardrailStage } from './guardrails.js';
+
 interface AccountingBase {
   /** Epoch milliseconds when the operation completed. */
   timestamp: number;
@@ -65,7 +67,21 @@ export interface ToolAccountingEntry extends AccountingBase {
   details?: Record<string, string | number | boolean>;
 }
 
-export type AccountingEntry = LlmAccountingEntry | ToolAccountingEntry;
+/**
+ * One guardrail run (docs/guardrails.md). `status` is `failed` only for the `error` outcome; a
+ * model-judged guardrail's own model calls are separate `llm` entries under its agent path.
+ */
+export interface GuardrailAccountingEntry extends AccountingBase {
+  type: 'guardrail';
+  name: string;
+  on: GuardrailStage;
+  phase: GuardrailPhase;
+  outcome: GuardrailOutcome;
+  /** `tool` stage: the call checked. */
+  callId?: string;
+}
+
+export type AccountingEntry = LlmAccountingEntry | ToolAccountingEntry | GuardrailAccountingEntry;
 
 /**
  * Whether an entry counts as a tool call: a tool entry that is not the committed report. The one

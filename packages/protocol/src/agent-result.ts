@@ -1,6 +1,7 @@
 import type { AccountingEntry } from './accounting.js';
 import type { ExitCode } from './exit-codes.js';
 import type { FinalReport } from './final-report.js';
+import type { GuardrailTrip } from './guardrails.js';
 import type { LogEntry } from './log-entry.js';
 import type { ConversationMessage } from './messages.js';
 import type { SessionNode } from './op-tree.js';
@@ -42,6 +43,8 @@ export interface AgentFailure extends AgentResultBase {
    * together with the prompt. The caller's request was wrong, not the run: headends answer 400.
    */
   inputRejected?: true;
+  /** `EXIT-GUARDRAIL`: the guardrail that tripped, and why (nothing it blocked is in the result). */
+  guardrail?: GuardrailTrip;
   /** `EXIT-AWAITING-APPROVAL`: the calls that wait for a decision, with their arguments. */
   pendingApprovals?: PendingToolCall[];
   /** `EXIT-AWAITING-APPROVAL`: the paused session, to resume with the decisions (`resume`). */

@@ -1,6 +1,7 @@
 import type { AccountingEntry } from './accounting.js';
 import type { ForcedFinalReason } from './exit-codes.js';
 import type { FinalReport } from './final-report.js';
+import type { GuardrailRun, ToolPolicyVerdict } from './guardrails.js';
 import type { LogEntry } from './log-entry.js';
 import type { SessionNode } from './op-tree.js';
 import type { ProgressEvent } from './progress.js';
@@ -64,7 +65,14 @@ export type AgentEvent =
    * streamed for `turn` is final once this arrives. A face that cannot take text back holds the
    * report text of a turn until then (`docs/sessions.md`). Sent only by a session that journals.
    */
-  | { type: 'answer_journaled'; turn: number };
+  | { type: 'answer_journaled'; turn: number }
+  /**
+   * A guardrail ran (docs/guardrails.md): its outcome, sent after the check and before anything
+   * acts on it. A `block` (or an `error` that failed closed) ends the run `EXIT-GUARDRAIL`.
+   */
+  | { type: 'guardrail'; run: GuardrailRun }
+  /** The tool policy decided a call (allow, deny or ask) and which rule matched; before the call runs. */
+  | { type: 'tool_policy'; verdict: ToolPolicyVerdict };
 
 /**
  * What a cache answered: `response` = a whole session's report (the agent's `cache` TTL),

@@ -19,6 +19,8 @@ export type ExitCode =
   | 'EXIT-CONFIGURATION'
   /** Paused: tool calls wait for a person's decision; resume the session with it (docs/sessions.md). */
   | 'EXIT-AWAITING-APPROVAL'
+  /** A guardrail tripped (blocked, or failed closed): the result's `guardrail` names it (docs/guardrails.md). */
+  | 'EXIT-GUARDRAIL'
   | 'EXIT-UNCAUGHT-EXCEPTION';
 
 export const EXIT_CODES: readonly ExitCode[] = [
@@ -36,6 +38,7 @@ export const EXIT_CODES: readonly ExitCode[] = [
   'EXIT-ABORTED',
   'EXIT-CONFIGURATION',
   'EXIT-AWAITING-APPROVAL',
+  'EXIT-GUARDRAIL',
   'EXIT-UNCAUGHT-EXCEPTION',
 ];
 

@@ -1,4 +1,9 @@
-export type { AccountingEntry, LlmAccountingEntry, ToolAccountingEntry } from './accounting.js';
+export type {
+  AccountingEntry,
+  GuardrailAccountingEntry,
+  LlmAccountingEntry,
+  ToolAccountingEntry,
+} from './accounting.js';
 export { isToolCallEntry } from './accounting.js';
 export { AGENT_ERROR_BRAND, AgentError } from './agent-error.js';
 export type { AgentFailure, AgentResult, AgentResultBase, AgentSuccess } from './agent-result.js';
@@ -23,6 +28,28 @@ export type {
   ReportValidationError,
 } from './final-report.js';
 export { FINAL_REPORT_ORIGINS, FINAL_REPORT_SOURCES, FINAL_REPORT_STATUSES } from './final-report.js';
+export type {
+  Guardrail,
+  GuardrailContext,
+  GuardrailOutcome,
+  GuardrailPhase,
+  GuardrailRun,
+  GuardrailStage,
+  GuardrailSubject,
+  GuardrailTrip,
+  GuardrailVerdict,
+  GuardrailVerdictKind,
+  ToolPolicy,
+  ToolPolicyDecision,
+  ToolPolicyRule,
+  ToolPolicyVerdict,
+} from './guardrails.js';
+export {
+  GUARDRAIL_OUTCOMES,
+  GUARDRAIL_PHASES,
+  GUARDRAIL_STAGES,
+  TOOL_POLICY_DECISIONS,
+} from './guardrails.js';
 export {
   BATCH_TOOL,
   DEFAULT_CONTEXT_BUFFER,

@@ -1,6 +1,8 @@
 import type { AccountingEntry } from './accounting.js';
+import type { GuardrailRun, ToolPolicyVerdict } from './guardrails.js';
 
-export type OpKind = 'session' | 'turn' | 'llm' | 'tool';
+/** `guardrail`: one guardrail run, under the turn it ran in (input guardrails: turn 1). */
+export type OpKind = 'session' | 'turn' | 'llm' | 'tool' | 'guardrail';
 
 export interface OpTotals {
   llmCalls: number;
@@ -30,6 +32,10 @@ export interface OpNode {
   cached?: true;
   /** Tool nodes: the id of the tool call in the conversation (where its arguments and result are). */
   toolCallId?: string;
+  /** Guardrail nodes: the run and its outcome (a model-judged guardrail's session hangs below). */
+  guardrail?: GuardrailRun;
+  /** Tool nodes: what the tool policy decided for the call, and the rule that matched. */
+  policy?: ToolPolicyVerdict;
   /** Sub-agent sessions hang under the tool node that ran them. */
   children: OpNode[];
 }

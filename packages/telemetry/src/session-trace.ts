@@ -74,7 +74,7 @@ export class SessionTrace {
         return;
       case 'accounting':
         if (event.entry.type === 'llm') this.llmCall(event.entry);
-        else this.toolAccounted(event.entry);
+        else if (event.entry.type === 'tool') this.toolAccounted(event.entry);
         return;
       case 'progress':
         this.progress(event.event);

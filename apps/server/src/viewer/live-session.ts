@@ -168,6 +168,7 @@ export class LiveSession {
       });
       return;
     }
+    if (entry.type !== 'tool') return;
     const node = [...cursor.tools.values()]
       .reverse()
       .find((tool) => tool.label === entry.command && tool.latencyMs === undefined);

@@ -1,9 +1,9 @@
-import type { ExitCode, FinalReport, LlmAccountingEntry, OpTotals } from '@agent/protocol';
+import type { ExitCode, FinalReport, LlmAccountingEntry, OpKind, OpTotals } from '@agent/protocol';
 
 /** One operation as the viewer shows it: a session, a turn, an LLM call or a tool call. */
 export interface ViewNode {
   id: string;
-  kind: 'session' | 'turn' | 'llm' | 'tool';
+  kind: OpKind;
   /** Session: agent path; turn: `turn N`; llm: `provider:model`; tool: the tool's name. */
   label: string;
   startedAt: number;
