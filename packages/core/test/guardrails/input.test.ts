@@ -36,11 +36,11 @@ describe('input guardrails', () => {
     expect(result.accounting.filter((e) => e.type === 'guardrail')).toEqual([
       expect.objectContaining({ name: 'no-secrets', phase: 'prompt', outcome: 'block', status: 'ok' }),
     ]);
-    const nodes = guardrailNodes(result.opTree);
+    const nodes = guardrailNodes(result.opTree!);
     expect(nodes).toHaveLength(1);
     expect(nodes[0]).toMatchObject({ status: 'failed', guardrail: { outcome: 'block' } });
     // Under turn 1.
-    expect(result.opTree.children[0]?.children).toContain(nodes[0]);
+    expect(result.opTree!.children[0]?.children).toContain(nodes[0]);
     const lines = result.logs.filter((l) => l.remoteIdentifier === 'agent:guardrail');
     expect(lines).toEqual([expect.objectContaining({ severity: 'ERR' })]);
     expect(result.logs.some((l) => l.remoteIdentifier === 'agent:EXIT-GUARDRAIL')).toBe(true);
@@ -106,7 +106,12 @@ describe('input guardrails', () => {
   test('parallel: when the checks pass, what the model streamed meanwhile goes out, in order', async () => {
     const pieces = ['one ', 'two ', 'three'];
     const server = await serve([streamedFinalReport(pieces, { answer: { tokenDelayMs: 10 } })]);
-    const quick = guardrail({ name: 'quick', on: 'input', parallel: true, check: () => ({ verdict: 'pass' }) });
+    const quick = guardrail({
+      name: 'quick',
+      on: 'input',
+      parallel: true,
+      check: () => ({ verdict: 'pass' }),
+    });
     const run = await runGuarded(agentOn(server, { guardrails: [quick] }), 'count');
     expect(run.result.success, run.result.error).toBe(true);
     expect(run.shown()).toBe('one two three');
