@@ -23,8 +23,8 @@ import type { ToolExecutor } from '../tools/tool-executor.js';
 import { AnswerHandler } from './answer-handler.js';
 import { warnPlainTextRetry, warnProgressPairing } from './answer-warnings.js';
 import { classifyModelError } from './error-policy.js';
-import { checkInput, type InputCheck } from './input-guard.js';
-import { type AttemptContext, type AttemptOutcome, runModelAttempt } from './model-attempt.js';
+import { attemptBesideInput, checkInput, type InputCheck } from './input-guard.js';
+import { type AttemptContext, runModelAttempt } from './model-attempt.js';
 import { textMayBeReport } from './report-adoption.js';
 import type { RetryBackoffSettings } from './retry-delay.js';
 import type { SamplingOptions } from './sampling.js';
@@ -157,28 +157,6 @@ export class TurnLoop {
     }
     const checked = await input;
     return checked.kind === 'end' ? checked.end : this.runTurn(turnNode, isFinal);
-  }
-
-  /**
-   * The first model call, beside the input guardrails: a trip aborts it and drops what it
-   * streamed; a rewrite drops its answer too (`again`: ask with the rewritten prompt).
-   */
-  private async attemptBesideInput(
-    input: Promise<InputCheck>,
-    attempt: (stop: AbortSignal) => Promise<AttemptOutcome>,
-  ): Promise<AttemptOutcome | TurnEnd | 'again'> {
-    const stop = new AbortController();
-    const release = this.o.recorder.hold();
-    const checked = input.then((check) => {
-      if (check.kind === 'end' || check.rewritten) stop.abort();
-      return check;
-    });
-    const outcome = await attempt(stop.signal);
-    const check = await checked;
-    const keep = check.kind === 'go' && !check.rewritten;
-    release(keep);
-    if (check.kind === 'end') return check.end;
-    return keep ? outcome : 'again';
   }
 
   /**
@@ -317,7 +295,7 @@ export class TurnLoop {
       const outcome =
         besideInput === undefined
           ? await runModelAttempt(attemptOn, request, this.attempts, turnNode, attemptNo, holdOutside)
-          : await this.attemptBesideInput(besideInput, (stop) =>
+          : await attemptBesideInput(o.recorder, besideInput, (stop) =>
               runModelAttempt(attemptOn, request, this.attempts, turnNode, attemptNo, holdOutside, stop),
             );
       if (outcome === 'again') continue;
