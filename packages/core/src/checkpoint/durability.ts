@@ -8,6 +8,8 @@ import type {
 } from '@agent/protocol';
 import type { AgentSessionConfig } from '../config.js';
 import type { TokenEstimator } from '../context/token-estimator.js';
+import { compileToolPolicy } from '../guardrails/tool-policy.js';
+import { ToolPolicyReview } from '../guardrails/tool-policy-review.js';
 import type { SessionState } from '../loop/session-state.js';
 import type { TargetRotation } from '../loop/target-rotation.js';
 import { OpTreeBuilder } from '../observe/op-tree.js';
@@ -88,11 +90,16 @@ export function setUpDurability(input: DurabilityInput): Durability {
     parts.opTree = opTree;
     restoreSnapshot(resumeFrom, parts);
   }
+  const policy =
+    config.toolPolicy === undefined
+      ? undefined
+      : new ToolPolicyReview(compileToolPolicy(config.toolPolicy), input.recorder);
   const approvals =
-    rule === undefined
+    rule === undefined && policy === undefined
       ? undefined
       : new ApprovalGate({
           rule,
+          ...(policy === undefined ? {} : { policy }),
           approver: config.approver,
           decisions: new Map([...Object.entries(resumeFrom?.decisions ?? {}), ...approvalsGiven]),
           shown: shownHashes(resumeFrom),

@@ -142,6 +142,7 @@ export class AnswerHandler {
       decisions = gate.decisions;
     }
     const result = await o.executor.runTurn(calls, turnNode, denied);
+    o.approvals?.markPolicies(turnNode);
     // A sub-agent waits for a decision: the whole tree pauses; the turn runs again on resume.
     if (result.paused !== undefined) return childrenPause(calls, result.paused, decisions);
     for (const message of result.messages) this.push(message);
@@ -178,6 +179,7 @@ export class AnswerHandler {
       o.executor,
       turnNode,
     );
+    o.approvals?.markPolicies(turnNode);
     for (const message of answers) this.push(message);
     if (o.signal.aborted) {
       // The report streamed before its tools ran; it never commits, so consumers drop it.
