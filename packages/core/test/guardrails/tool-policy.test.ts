@@ -1,5 +1,5 @@
-import type { AgentEvent, OpNode, ScriptStep, ToolPolicy, ToolPolicyVerdict } from '@agent/protocol';
-import { finalReport, type ModelServer } from '@agent/testkit';
+import type { AgentEvent, OpNode, ToolPolicy, ToolPolicyVerdict } from '@agent/protocol';
+import { finalReport, type ModelServer, type ScriptStep } from '@agent/testkit';
 import { afterEach, describe, expect, test } from 'vitest';
 import {
   type AgentConfig,
@@ -69,9 +69,9 @@ async function runCollecting(agent: AgentConfig, options: RunOptions = {}) {
   return { result, events, verdicts };
 }
 
-function toolNodes(node: OpNode): OpNode[] {
+function toolNodes(node: OpNode | undefined): OpNode[] {
   const found: OpNode[] = [];
-  const stack = [node];
+  const stack = node === undefined ? [] : [node];
   while (stack.length > 0) {
     const next = stack.pop()!;
     if (next.kind === 'tool') found.push(next);
