@@ -1,3 +1,4 @@
+import { errorMessage } from '@agent/protocol/util';
 import { compile, type JSONValue, TreeInterpreter } from '@jmespath-community/jmespath';
 
 /** The longest `when` expression taken: conditions are short; a long one is a mistake or an attack. */
@@ -89,7 +90,7 @@ export function compileCondition(expression: unknown): PolicyCondition | string 
 
 /** The parser's message, with the usual slip named: JMESPath numbers are literals in backticks. */
 function syntaxProblem(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   return /\(Number\)/.test(message)
     ? `${message} (numbers are JSON literals in backticks, e.g. amount > \`100\`)`
     : message;

@@ -5,7 +5,7 @@ import {
   type ToolPolicyDecision,
   type ToolPolicyVerdict,
 } from '@agent/protocol';
-import { errorMessage, isRecord } from '@agent/protocol/util';
+import { describeValue, errorMessage, isRecord } from '@agent/protocol/util';
 import { type ToolNameMatcher, toolNameMatcher } from '@agent/schema';
 import { compileCondition, type PolicyCondition } from './tool-policy-condition.js';
 
@@ -92,7 +92,7 @@ function compileRule(rule: unknown, index: number, problem: Problem): CompiledRu
     problem(`${at}.reason`, reason, `a string of at most ${MAX_REASON_LENGTH} characters`);
   const condition = when === undefined ? undefined : compileCondition(when);
   if (typeof condition === 'string') {
-    const message = `${at}.when ${JSON.stringify(truncate(when))} is not a valid condition: ${condition}`;
+    const message = `${at}.when ${describeValue(when)} is not a valid condition: ${condition}`;
     problem(
       `${at}.when`,
       when,
@@ -176,8 +176,4 @@ function isGlobList(value: unknown): value is readonly string[] {
     value.length > 0 &&
     value.every((glob) => typeof glob === 'string' && glob.length > 0)
   );
-}
-
-function truncate(value: unknown): unknown {
-  return typeof value === 'string' && value.length > 120 ? `${value.slice(0, 120)}…` : value;
 }
