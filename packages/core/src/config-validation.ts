@@ -2,6 +2,7 @@ import { ConfigError, isOutputFormat, OUTPUT_FORMATS } from '@agent/protocol';
 import { isPositiveInteger, isRecord } from '@agent/protocol/util';
 import type { AgentConfig, AgentSessionConfig } from './config.js';
 import { exchangesProblem } from './context/conversation-fit.js';
+import { toolPolicyProblems } from './guardrails/tool-policy.js';
 import { retryBackoffProblems } from './loop/retry-delay.js';
 import { internalToolsProblem } from './tools/internal-tool-choice.js';
 import { isTool } from './tools/tool.js';
@@ -125,6 +126,7 @@ export function agentProblems(config: AgentConfig): ConfigError[] {
   }
   problems.push(...samplingProblems(config));
   problems.push(...retryBackoffProblems(config.retryBackoff));
+  problems.push(...toolPolicyProblems(config.toolPolicy));
   return problems;
 }
 

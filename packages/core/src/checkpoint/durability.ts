@@ -8,6 +8,8 @@ import type {
 } from '@agent/protocol';
 import type { AgentSessionConfig } from '../config.js';
 import type { TokenEstimator } from '../context/token-estimator.js';
+import { compileToolPolicy } from '../guardrails/tool-policy.js';
+import { ToolPolicyReview } from '../guardrails/tool-policy-review.js';
 import type { SessionState } from '../loop/session-state.js';
 import type { TargetRotation } from '../loop/target-rotation.js';
 import { OpTreeBuilder } from '../observe/op-tree.js';
@@ -88,13 +90,18 @@ export function setUpDurability(input: DurabilityInput): Durability {
     parts.opTree = opTree;
     restoreSnapshot(resumeFrom, parts);
   }
+  const policy =
+    config.toolPolicy === undefined
+      ? undefined
+      : new ToolPolicyReview(compileToolPolicy(config.toolPolicy), input.recorder);
   // An `arguments` guardrail may ask a person about any call: its session needs the gate too.
-  const gateRule = rule ?? (config.guardrails?.some((g) => g.on === 'tool') === true ? NO_RULE : undefined);
+  const toolGuards = config.guardrails?.some((g) => g.on === 'tool') === true;
   const approvals =
-    gateRule === undefined
+    rule === undefined && policy === undefined && !toolGuards
       ? undefined
       : new ApprovalGate({
-          rule: gateRule,
+          rule,
+          ...(policy === undefined ? {} : { policy }),
           approver: config.approver,
           decisions: new Map([...Object.entries(resumeFrom?.decisions ?? {}), ...approvalsGiven]),
           shown: shownHashes(resumeFrom),
@@ -179,9 +186,6 @@ class SessionParts implements CheckpointParts {
     return this.#hash;
   }
 }
-
-/** Nothing needs approval by rule (only what a guardrail asks about). */
-const NO_RULE: ApprovalRule = () => false;
 
 /** No tool asks for approval itself: shared, read only. */
 const NO_TOOL_RULES: ReadonlyMap<string, ApprovalRule> = new Map();

@@ -155,6 +155,7 @@ export class AnswerHandler {
     if (checked !== undefined && checked.denied.size > 0)
       denied = new Map([...checked.denied, ...(denied ?? [])]);
     const result = await o.executor.runTurn(running, turnNode, denied);
+    o.approvals?.markPolicies(turnNode);
     // A sub-agent waits for a decision: the whole tree pauses; the turn runs again on resume.
     if (result.paused !== undefined) return childrenPause(calls, result.paused, decisions);
     for (const message of result.messages) this.push(message);
@@ -276,6 +277,7 @@ export class AnswerHandler {
       o.executor,
       turnNode,
     );
+    o.approvals?.markPolicies(turnNode);
     if (answered.guardrail !== undefined)
       return guardrailEnd(answered.guardrail, o.signal) as Extract<TurnEnd, { kind: 'end' }>;
     return answered.messages;

@@ -1,6 +1,13 @@
-import { type ApprovalDecision, BATCH_TOOL, type PendingToolCall, type ToolCall } from '@agent/protocol';
+import {
+  type ApprovalDecision,
+  BATCH_TOOL,
+  type OpNode,
+  type PendingToolCall,
+  type ToolCall,
+} from '@agent/protocol';
 import { errorMessage } from '@agent/protocol/util';
 import { toolNameMatcher } from '@agent/schema';
+import type { ToolPolicyReview } from '../guardrails/tool-policy-review.js';
 import type { SessionRecorder } from '../observe/recorder.js';
 import { argumentsHash } from './arguments-hash.js';
 import { readBatchCalls } from './internal-tools.js';
@@ -14,6 +21,8 @@ export interface ApprovalRequest {
   argumentsHash: string;
   sessionId: string;
   agentPath: string;
+  /** Why the call is asked, when the tool policy asks (`policy rule <name>: <reason>`). */
+  reason?: string;
 }
 
 /** Decides a call that needs approval; the session waits for it (up to `approvalTimeoutMs`). */
@@ -55,7 +64,10 @@ export type GateOutcome =
   | { kind: 'pause'; pending: PendingToolCall[]; decisions: Record<string, ApprovalDecision> };
 
 export interface ApprovalGateOptions {
-  rule: ApprovalRule;
+  /** approval.tools and needsApproval; undefined when only the tool policy asks. */
+  rule: ApprovalRule | undefined;
+  /** The tool policy (toolPolicy), when there is one: decided before the rule. */
+  policy?: ToolPolicyReview;
   approver: Approver | undefined;
   /** Decisions given when the session was resumed, by call id (consumed as used). */
   decisions: Map<string, ApprovalDecision>;
@@ -72,7 +84,8 @@ export interface ApprovalGateOptions {
 }
 
 /**
- * Stands between an answer's tool calls and their execution: calls that need approval get a
+ * Stands between an answer's tool calls and their execution: the tool policy (when there is
+ * one) decides each call first, denying it or asking for it; calls that need approval get a
  * decision (given at resume, or asked of the approver one at a time, in the model's order);
  * without an approver the calls left undecided pause the session. Nothing has run when it pauses.
  */
@@ -97,9 +110,15 @@ export class ApprovalGate {
         denied.set(call.id, mismatch);
         continue;
       }
-      if (!this.o.rule(call.name, call.arguments) && asks?.has(call.id) !== true) continue;
+      // The policy first: a call it denies is never asked; one it asks is asked whatever the rule says.
+      const policy = this.o.policy?.step(call, denied);
+      if (policy?.kind === 'denied') continue;
+      // Then an `arguments` guardrail that asked about the call.
+      const asked = policy?.kind === 'ask' ? policy.reason : asks?.get(call.id);
+      if (asked === undefined && this.o.rule?.(call.name, call.arguments) !== true) continue;
       let decision = given;
-      if (decision === undefined && this.o.approver !== undefined) decision = await this.ask(call, hash);
+      if (decision === undefined && this.o.approver !== undefined)
+        decision = await this.ask(call, hash, asked);
       if (decision === undefined) {
         pending.push({ callId: call.id, tool: call.name, arguments: call.arguments, argumentsHash: hash });
         continue;
@@ -113,20 +132,28 @@ export class ApprovalGate {
   }
 
   /**
-   * Calls beside a committed report that need approval: they are not run (the report ends the
-   * session; nothing can wait for a decision), and the model's transcript says why.
+   * Calls beside a committed report that need approval or that the tool policy denies: they are
+   * not run (the report ends the session; nothing can wait for a decision), and the model's
+   * transcript says why.
    */
   unreviewable(calls: readonly ToolCall[]): ReadonlyMap<string, string> {
     const denied = new Map<string, string>();
     for (const call of calls) {
-      if (this.o.rule(call.name, call.arguments))
+      const policy = call.parseError === undefined ? this.o.policy?.step(call, denied) : undefined;
+      if (policy?.kind === 'denied') continue;
+      if (policy?.kind === 'ask' || this.o.rule?.(call.name, call.arguments) === true)
         denied.set(call.id, deniedMessage('it needs approval and came beside the final report'));
     }
     return denied;
   }
 
   /** The approver's answer; one that throws or does not answer in time denies, saying so. */
-  private async ask(call: ToolCall, hash: string): Promise<ApprovalDecision> {
+  /** Sets the tool nodes' `policy` once the calls the gate let through ran (no policy: nothing). */
+  markPolicies(turnNode: OpNode): void {
+    this.o.policy?.mark(turnNode);
+  }
+
+  private async ask(call: ToolCall, hash: string, reason: string | undefined): Promise<ApprovalDecision> {
     const { approver, timeoutMs, signal } = this.o;
     const timeout = AbortSignal.timeout(timeoutMs);
     const both = AbortSignal.any([signal, timeout]);
@@ -150,6 +177,7 @@ export class ApprovalGate {
       sessionId: this.o.sessionId,
       agentPath: this.o.agentPath,
     };
+    if (reason !== undefined) request.reason = reason;
     try {
       const answer = Promise.resolve()
         .then(() => approver!(request, { signal: both }))

@@ -133,7 +133,7 @@ export class ToolExecutor {
         if (reason !== undefined) return this.refuse(call, turnNode, reason, 'denied');
         const isBatch = call.name === BATCH_TOOL && this.options.batch && call.parseError === undefined;
         if (!isBatch && !budget.take()) return this.refuse(call, turnNode, budget.refusal);
-        return this.runCall(call, turnNode, requestFinal, budget);
+        return this.runCall(call, turnNode, requestFinal, budget, denied);
       }),
     );
     // Sized in call order, so the context guard's decisions do not depend on which call ended first.
@@ -204,6 +204,7 @@ export class ToolExecutor {
     parent: OpNode,
     requestFinal: (reason: ForcedFinalReason) => void,
     budget: CallBudget,
+    denied?: ReadonlyMap<string, string>,
   ): Promise<CallRun> {
     const node = this.options.opTree.begin(parent, 'tool', call.name);
     node.toolCallId = call.id;
@@ -220,7 +221,7 @@ export class ToolExecutor {
     } else if (call.name === TASK_STATUS_TOOL && this.options.taskStatus) {
       outcome = this.taskStatus(call, requestFinal);
     } else if (call.name === BATCH_TOOL && this.options.batch) {
-      outcome = await this.batch(call, node, budget);
+      outcome = await this.batch(call, node, budget, denied);
     } else if (isFinalReportName(call.name)) {
       outcome = { ok: true, text: 'Final report captured.' };
     } else {
@@ -339,7 +340,13 @@ export class ToolExecutor {
     };
   }
 
-  private async batch(call: ToolCall, node: OpNode, budget: CallBudget): Promise<RawToolOutcome> {
+  /** `denied`: inner calls that do not run (the tool policy denied them), by `<batch id>:<inner id>`. */
+  private async batch(
+    call: ToolCall,
+    node: OpNode,
+    budget: CallBudget,
+    denied: ReadonlyMap<string, string> | undefined,
+  ): Promise<RawToolOutcome> {
     const calls = readBatchCalls(call.arguments);
     if (typeof calls === 'string') return { ok: false, text: failedText(calls), error: 'invalid_arguments' };
     const forbidden = new Set([BATCH_TOOL, FINAL_REPORT_TOOL, FINAL_REPORT_SHORT_NAME, TASK_STATUS_TOOL]);
@@ -359,9 +366,13 @@ export class ToolExecutor {
           name: inner.tool,
           arguments: inner.parameters,
         };
-        const run = budget.take()
-          ? await this.runCall(innerCall, node, () => {}, budget)
-          : await this.refuse(innerCall, node, budget.refusal);
+        const refusal = denied?.get(innerCall.id);
+        const run =
+          refusal !== undefined
+            ? await this.refuse(innerCall, node, refusal, 'denied')
+            : budget.take()
+              ? await this.runCall(innerCall, node, () => {}, budget)
+              : await this.refuse(innerCall, node, budget.refusal);
         const sized = await this.options.sizer.resize(innerCall, run.outcome.text);
         this.finishCall(run, sized);
         const endSession = run.outcome.ok ? run.outcome.endSession : undefined;
