@@ -111,3 +111,12 @@ export function build(
     ...(failOpen === undefined ? {} : { failOpen }),
   });
 }
+
+/**
+ * The time a check may take (`timeoutMs`, else the default of `guardrail()` in `@agent/core`,
+ * which does not export it): a scanning check stops itself there, since a synchronous check
+ * cannot be stopped by the session's timer.
+ */
+export function timeoutOf(options: BuiltinOptions): number {
+  return options.timeoutMs ?? 10_000;
+}

@@ -1,6 +1,14 @@
 import type { Guardrail } from '@agent/protocol';
 import { detectingCheck } from './detect.js';
-import { type BuiltinOptions, build, checkBase, configError, oneOf, resolvePhases } from './options.js';
+import {
+  type BuiltinOptions,
+  build,
+  checkBase,
+  configError,
+  oneOf,
+  resolvePhases,
+  timeoutOf,
+} from './options.js';
 import { findPii, PII_KINDS, type PiiKind } from './pii/detectors.js';
 import { countKinds } from './spans.js';
 
@@ -28,8 +36,10 @@ export function piiGuardrail(options: PiiGuardrailOptions): Guardrail {
   const kinds = detectKinds(name, options.detect);
   const phases = resolvePhases(name, options, ['prompt', 'stream', 'report', 'arguments', 'result']);
   const check = detectingCheck(
+    name,
+    timeoutOf(options),
     action,
-    (text, limit) => findPii(text, kinds, limit),
+    (text, budget) => findPii(text, kinds, budget),
     (found) => `found ${countKinds(found)}`,
   );
   return build(name, options, phases, check);

@@ -1,7 +1,15 @@
 import type { Guardrail, GuardrailVerdict } from '@agent/protocol';
 import { compileSearchPattern, type SearchPattern } from '@agent/schema';
-import { type DetectAction, detectingCheck } from './detect.js';
-import { type BuiltinOptions, build, checkBase, configError, oneOf, resolvePhases } from './options.js';
+import { type DetectAction, detectingCheck, type ScanBudget } from './detect.js';
+import {
+  type BuiltinOptions,
+  build,
+  checkBase,
+  configError,
+  oneOf,
+  resolvePhases,
+  timeoutOf,
+} from './options.js';
 import { mapSubject, subjectName, TOO_DEEP_REASON } from './subject.js';
 
 export type RegexAction = DetectAction | 'require';
@@ -45,8 +53,10 @@ export function regexGuardrail(options: RegexGuardrailOptions): Guardrail {
     action === 'require'
       ? requireCheck(name, matcher)
       : detectingCheck(
+          name,
+          timeoutOf(options),
           action,
-          (text, limit) => spans(matcher, text, limit, name),
+          (text, budget) => spans(matcher, text, budget, name),
           (found) => `${found.length} match${found.length === 1 ? '' : 'es'} of pattern ${name}`,
         );
   return build(name, options, phases, check);
@@ -90,11 +100,12 @@ function compile(name: string, pattern: unknown, flags: unknown): SearchPattern 
   return matcher;
 }
 
-function spans(matcher: SearchPattern, text: string, limit: number, kind: string) {
+function spans(matcher: SearchPattern, text: string, budget: ScanBudget, kind: string) {
   const found = [];
   for (const { start, end } of matcher.matches(text)) {
     found.push({ start, end, kind });
-    if (found.length > limit) break;
+    if (found.length > budget.limit) break;
+    budget.tick();
   }
   return found;
 }

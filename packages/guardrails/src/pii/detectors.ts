@@ -1,4 +1,5 @@
 import { compileSearchPattern, type SearchPattern } from '@agent/schema';
+import type { ScanBudget } from '../detect.js';
 import { disjointSpans, type Span } from '../spans.js';
 import { ibanValid, luhnValid } from './checksums.js';
 
@@ -135,18 +136,19 @@ function matcherOf(kind: PiiKind): SearchPattern {
 
 /**
  * The spans of `kinds` in `text` in text order (where two overlap, the earlier, longer one),
- * at most `limit` + 1 per kind, in RE2 time (linear).
+ * at most `budget.limit` + 1 per kind, each found in RE2 time (linear).
  */
-export function findPii(text: string, kinds: readonly PiiKind[], limit: number): Span[] {
+export function findPii(text: string, kinds: readonly PiiKind[], budget: ScanBudget): Span[] {
   const found: Span[] = [];
   for (const kind of kinds) {
     const { accept } = DETECTORS[kind];
     let count = 0;
     for (const match of matcherOf(kind).matches(text)) {
+      budget.tick();
       const accepted = accept(text, match.start, match.end);
       if (accepted === undefined) continue;
       found.push({ ...accepted, kind });
-      if (++count > limit) break;
+      if (++count > budget.limit) break;
     }
   }
   return disjointSpans(found);
