@@ -1,6 +1,6 @@
 import type { Guardrail, GuardrailVerdict } from '@agent/protocol';
 import { type BuiltinOptions, build, checkBase, configError, oneOf, resolvePhases } from './options.js';
-import { mapSubject, subjectName, TOO_DEEP_REASON } from './subject.js';
+import { mapSubject, subjectName, tooDeep } from './subject.js';
 
 export type WordsAction = 'block' | 'deny';
 
@@ -116,7 +116,7 @@ function wordsCheck(
       return undefined;
     });
     const where = subjectName(subject);
-    if ('tooDeep' in mapped) return { verdict: 'block', reason: `${where} is ${TOO_DEEP_REASON}` };
+    if ('tooDeep' in mapped) return tooDeep(where);
     if (hitBlocked.size > 0) {
       const which = blocked.flatMap((words, i) => (hitBlocked.has(words) ? [`#${i + 1}`] : []));
       const reason = `${where} contains blocked ${which.length === 1 ? 'entry' : 'entries'} ${which.join(', ')} of the list`;
