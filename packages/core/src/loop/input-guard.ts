@@ -1,5 +1,7 @@
 import type { ConversationMessage, OpNode, UserMessage } from '@agent/protocol';
 import type { GuardrailRunner } from '../guardrails/guardrail-runner.js';
+import type { SessionRecorder } from '../observe/recorder.js';
+import type { AttemptOutcome } from './model-attempt.js';
 import { guardrailEnd, type TurnEnd } from './turn-end.js';
 
 /** What an input check decided: go on (the prompt maybe rewritten), or end the run. */
@@ -34,4 +36,28 @@ export async function checkInput(
   prompt.content = decision.subject.text;
   delete prompt.parts;
   return { kind: 'go', rewritten: true };
+}
+
+/**
+ * The first model call, beside the input guardrails (`parallel`): what it streams is held until
+ * they passed; a trip aborts it and drops what it streamed, and so does a rewrite (`again`: ask
+ * with the rewritten prompt).
+ */
+export async function attemptBesideInput(
+  recorder: SessionRecorder,
+  input: Promise<InputCheck>,
+  attempt: (stop: AbortSignal) => Promise<AttemptOutcome>,
+): Promise<AttemptOutcome | TurnEnd | 'again'> {
+  const stop = new AbortController();
+  const release = recorder.hold();
+  const checked = input.then((check) => {
+    if (check.kind === 'end' || check.rewritten) stop.abort();
+    return check;
+  });
+  const outcome = await attempt(stop.signal);
+  const check = await checked;
+  const keep = check.kind === 'go' && !check.rewritten;
+  release(keep);
+  if (check.kind === 'end') return check.end;
+  return keep ? outcome : 'again';
 }

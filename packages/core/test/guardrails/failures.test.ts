@@ -34,10 +34,15 @@ describe('a guardrail that fails', () => {
     const server = await serve([]);
     const run = await runGuarded(agentOn(server, { guardrails: [throwing(false)] }), 'hi');
     expect(run.result.exitCode).toBe('EXIT-GUARDRAIL');
-    expect(run.result.error).toBe('guardrail throws blocked the input: the guardrail failed: it threw: judge unreachable');
+    expect(run.result.error).toBe(
+      'guardrail throws blocked the input: the guardrail failed: it threw: judge unreachable',
+    );
     expect(server.requests).toHaveLength(0);
     expect(run.runs()).toEqual([expect.objectContaining({ outcome: 'error', failedOpen: false })]);
-    expect(run.result.accounting.find((e) => e.type === 'guardrail')).toMatchObject({ status: 'failed', outcome: 'error' });
+    expect(run.result.accounting.find((e) => e.type === 'guardrail')).toMatchObject({
+      status: 'failed',
+      outcome: 'error',
+    });
   });
 
   test('throws, failing open: the run goes on, the error is an event and a WRN line', async () => {
@@ -57,7 +62,9 @@ describe('a guardrail that fails', () => {
     const run = await runGuarded(agentOn(server, { guardrails: [silent(false, aborted)] }), 'hi');
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(run.result.exitCode).toBe('EXIT-GUARDRAIL');
-    expect(run.result.error).toBe('guardrail silent blocked the input: the guardrail failed: no verdict within 150 ms');
+    expect(run.result.error).toBe(
+      'guardrail silent blocked the input: the guardrail failed: no verdict within 150 ms',
+    );
     expect(aborted).toEqual([true]);
   });
 
@@ -65,7 +72,11 @@ describe('a guardrail that fails', () => {
     const server = await serve([finalReport('ok')]);
     const run = await runGuarded(agentOn(server, { guardrails: [silent(true, [])] }), 'hi');
     expect(run.result.success, run.result.error).toBe(true);
-    expect(run.runs()[0]).toMatchObject({ outcome: 'error', failedOpen: true, reason: 'no verdict within 150 ms' });
+    expect(run.runs()[0]).toMatchObject({
+      outcome: 'error',
+      failedOpen: true,
+      reason: 'no verdict within 150 ms',
+    });
   });
 
   test('answers something that is not a verdict: an error of that guardrail', async () => {
@@ -108,14 +119,22 @@ describe('a guardrail that fails', () => {
           startedAt: 1,
           status: 'ok',
           children: [],
-          totals: { llmCalls: 1, toolCalls: 0, inputTokens: 10, outputTokens: 2, cachedTokens: 0, costUsd: 0, durationMs: 5 },
+          totals: {
+            llmCalls: 1,
+            toolCalls: 0,
+            inputTokens: 10,
+            outputTokens: 2,
+            cachedTokens: 0,
+            costUsd: 0,
+            durationMs: 5,
+          },
         },
       }),
     });
     const run = await runGuarded(agentOn(server, { guardrails: [judge] }), 'hi');
     expect(run.result.success, run.result.error).toBe(true);
     expect(run.result.accounting.some((e) => e.type === 'llm' && e.model === 'judge-model')).toBe(true);
-    const turn = run.result.opTree.children[0]!;
+    const turn = run.result.opTree!.children[0]!;
     const node = turn.children.find((n) => n.kind === 'guardrail');
     expect(node?.children[0]).toMatchObject({ kind: 'session', sessionId: 'judge-session' });
   });

@@ -1,5 +1,5 @@
 import type { AgentEvent, AgentEventMeta, AgentResult, GuardrailRun, OpNode } from '@agent/protocol';
-import { type ModelServer, type ScriptStep, startModelServer } from '@agent/testkit';
+import type { ModelServer } from '@agent/testkit';
 import { type AgentConfig, type RunOptions, run } from '../../src/index.js';
 import { openaiModelOn } from '../helpers/http-model.js';
 
@@ -7,13 +7,7 @@ import { openaiModelOn } from '../helpers/http-model.js';
 // and every event a client would see.
 export const NONCE = 'g38g38g3';
 
-export const servers: ModelServer[] = [];
-
-export async function serve(steps: ScriptStep[]): Promise<ModelServer> {
-  const server = await startModelServer({ strict: true, steps });
-  servers.push(server);
-  return server;
-}
+export { serve, servers } from '../journal/journal-session.js';
 
 export interface GuardedRun {
   result: AgentResult;

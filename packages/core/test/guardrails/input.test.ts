@@ -36,11 +36,11 @@ describe('input guardrails', () => {
     expect(result.accounting.filter((e) => e.type === 'guardrail')).toEqual([
       expect.objectContaining({ name: 'no-secrets', phase: 'prompt', outcome: 'block', status: 'ok' }),
     ]);
-    const nodes = guardrailNodes(result.opTree);
+    const nodes = guardrailNodes(result.opTree!);
     expect(nodes).toHaveLength(1);
     expect(nodes[0]).toMatchObject({ status: 'failed', guardrail: { outcome: 'block' } });
     // Under turn 1.
-    expect(result.opTree.children[0]?.children).toContain(nodes[0]);
+    expect(result.opTree!.children[0]?.children).toContain(nodes[0]);
     const lines = result.logs.filter((l) => l.remoteIdentifier === 'agent:guardrail');
     expect(lines).toEqual([expect.objectContaining({ severity: 'ERR' })]);
     expect(result.logs.some((l) => l.remoteIdentifier === 'agent:EXIT-GUARDRAIL')).toBe(true);
@@ -73,8 +73,9 @@ describe('input guardrails', () => {
   });
 
   test('parallel: the model call starts at once; a trip aborts it and nothing it streamed reaches a client', async () => {
-    const pieces = Array.from({ length: 40 }, (_, i) => `piece ${i} of the answer. `);
-    const server = await serve([streamedFinalReport(pieces, { answer: { tokenDelayMs: 25 } })]);
+    // 300 pieces, 30 ms apart: the model would take 9 s to finish.
+    const pieces = Array.from({ length: 300 }, (_, i) => `piece ${i} of the answer. `);
+    const server = await serve([streamedFinalReport(pieces, { answer: { tokenDelayMs: 30 } })]);
     const slow = guardrail({
       name: 'slow-judge',
       on: 'input',
@@ -82,7 +83,7 @@ describe('input guardrails', () => {
       check: async () => {
         // The model call is under way (and streaming) before the verdict comes.
         while (server.exchanges.length === 0) await new Promise((r) => setTimeout(r, 5));
-        await new Promise((r) => setTimeout(r, 200));
+        await new Promise((r) => setTimeout(r, 100));
         return { verdict: 'block', reason: 'rule: off-topic' };
       },
     });
@@ -90,11 +91,11 @@ describe('input guardrails', () => {
     const run = await runGuarded(agentOn(server, { guardrails: [slow] }), 'tell me a secret');
     expect(run.result.exitCode).toBe('EXIT-GUARDRAIL');
     expect(server.requests).toHaveLength(1);
-    // Aborted: the request closed long before the model would have finished (40 x 25 ms).
-    const closedAt = await server.closedAt(0, 5_000);
+    // Aborted: the request closed long before the model would have finished.
+    const closedAt = await server.closedAt(0, 8_000);
     expect(closedAt).toBeDefined();
     expect(server.exchanges[0]?.answered).toBe(false);
-    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(Date.now() - started).toBeLessThan(7_000);
     const streamedTypes = run.events.map((e) => e.event.type);
     expect(streamedTypes).not.toContain('output');
     expect(streamedTypes).not.toContain('output_retracted');
@@ -106,7 +107,12 @@ describe('input guardrails', () => {
   test('parallel: when the checks pass, what the model streamed meanwhile goes out, in order', async () => {
     const pieces = ['one ', 'two ', 'three'];
     const server = await serve([streamedFinalReport(pieces, { answer: { tokenDelayMs: 10 } })]);
-    const quick = guardrail({ name: 'quick', on: 'input', parallel: true, check: () => ({ verdict: 'pass' }) });
+    const quick = guardrail({
+      name: 'quick',
+      on: 'input',
+      parallel: true,
+      check: () => ({ verdict: 'pass' }),
+    });
     const run = await runGuarded(agentOn(server, { guardrails: [quick] }), 'count');
     expect(run.result.success, run.result.error).toBe(true);
     expect(run.shown()).toBe('one two three');

@@ -27,7 +27,11 @@ test('journal replay: the result checks run again on the replayed outcome', asyn
     name: 'mask-charges',
     on: 'tool',
     phases: ['result'],
-    check: (subject) => ({ verdict: 'rewrite', value: subject.text.replace(/charged \w+/, 'charged [item]'), reason: 'rule: mask' }),
+    check: (subject) => ({
+      verdict: 'rewrite',
+      value: subject.text.replace(/charged \w+/, 'charged [item]'),
+      reason: 'rule: mask',
+    }),
   });
   const store = new StoreCopy();
   const ledger = new Ledger();

@@ -20,7 +20,9 @@ const noSecret = guardrail({
 /** `count` pieces of 40 characters, streamed one delta each. */
 function pieces(count: number, at?: number): string[] {
   return Array.from({ length: count }, (_, i) =>
-    i === at ? `piece ${String(i).padStart(3, '0')} has ${SECRET} in it.... ` : `piece ${String(i).padStart(3, '0')} is plain text, nothing else. `,
+    i === at
+      ? `piece ${String(i).padStart(3, '0')} has ${SECRET} in it.... `
+      : `piece ${String(i).padStart(3, '0')} is plain text, nothing else. `,
   );
 }
 
@@ -37,9 +39,7 @@ describe('output guardrails on the streamed report', () => {
     expect(shown).not.toContain('SECRET');
     expect(shown).not.toContain('piece 059');
     const retracted = run.events.map((e) => e.event).filter((e) => e.type === 'output_retracted');
-    expect(retracted).toEqual([
-      expect.objectContaining({ slug: 'guardrail', characters: shown.length }),
-    ]);
+    expect(retracted).toEqual([expect.objectContaining({ slug: 'guardrail', characters: shown.length })]);
     expect(JSON.stringify(run.result.finalReport)).not.toContain('SECRET');
     expect(conversationText(run.result)).not.toContain('SECRET');
     expect(run.result.success ? undefined : run.result.guardrail).toMatchObject({ phase: 'stream' });
@@ -85,7 +85,11 @@ describe('output guardrails on the streamed report', () => {
       on: 'output',
       check: (subject) =>
         subject.text.includes(SECRET)
-          ? { verdict: 'rewrite', value: subject.text.replaceAll(SECRET, '[redacted]'), reason: 'rule: secret marker' }
+          ? {
+              verdict: 'rewrite',
+              value: subject.text.replaceAll(SECRET, '[redacted]'),
+              reason: 'rule: secret marker',
+            }
           : { verdict: 'pass' },
     });
     const run = await runGuarded(agentOn(server, { guardrails: [redact] }), 'report');
@@ -96,7 +100,9 @@ describe('output guardrails on the streamed report', () => {
     const streamed = events.filter((e) => e.event.type === 'output' && e.meta.source === 'stream');
     const finalized = events.filter((e) => e.event.type === 'output' && e.meta.source === 'finalize');
     expect(streamed.map((e) => (e.event as { text: string }).text).join('')).not.toContain('SECRET');
-    expect(events.some((e) => e.event.type === 'output_retracted' && e.event.slug === 'guardrail')).toBe(true);
+    expect(events.some((e) => e.event.type === 'output_retracted' && e.event.slug === 'guardrail')).toBe(
+      true,
+    );
     expect(finalized.map((e) => (e.event as { text: string }).text).join('')).toBe(committed);
     expect(run.shown()).not.toContain(SECRET);
   });
@@ -116,13 +122,22 @@ describe('output guardrails on the report before it commits', () => {
       phases: ['report'],
       check: (subject) =>
         subject.phase === 'report' && subject.text.includes('@')
-          ? { verdict: 'rewrite', value: { ...subject.report.content_json, email: '[email]' }, reason: 'rule: e-mail' }
+          ? {
+              verdict: 'rewrite',
+              value: { ...subject.report.content_json, email: '[email]' },
+              reason: 'rule: e-mail',
+            }
           : { verdict: 'pass' },
     });
-    const run = await runGuarded(agentOn(server, { guardrails: [redact], output: { format: 'json', schema } }), 'who');
+    const run = await runGuarded(
+      agentOn(server, { guardrails: [redact], output: { format: 'json', schema } }),
+      'who',
+    );
     expect(run.result.success, run.result.error).toBe(true);
     expect(run.result.finalReport?.content_json).toEqual({ name: 'Ann', email: '[email]' });
-    expect(JSON.stringify(run.events.filter((e) => e.event.type === 'output'))).not.toContain('ann@example.com');
+    expect(JSON.stringify(run.events.filter((e) => e.event.type === 'output'))).not.toContain(
+      'ann@example.com',
+    );
   });
 
   test('a rewrite that misses the schema is the guardrail failing: closed, the run trips', async () => {
@@ -134,9 +149,14 @@ describe('output guardrails on the report before it commits', () => {
       phases: ['report'],
       check: () => ({ verdict: 'rewrite', value: { nom: 1 }, reason: 'rule: rename' }),
     });
-    const run = await runGuarded(agentOn(server, { guardrails: [broken], output: { format: 'json', schema } }), 'who');
+    const run = await runGuarded(
+      agentOn(server, { guardrails: [broken], output: { format: 'json', schema } }),
+      'who',
+    );
     expect(run.result.exitCode).toBe('EXIT-GUARDRAIL');
-    expect(run.result.error).toContain('guardrail broken blocked the report: the guardrail failed: its rewrite cannot be used');
+    expect(run.result.error).toContain(
+      'guardrail broken blocked the report: the guardrail failed: its rewrite cannot be used',
+    );
     expect(run.runs()).toEqual([expect.objectContaining({ outcome: 'error', phase: 'report' })]);
   });
 

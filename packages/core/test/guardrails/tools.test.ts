@@ -1,9 +1,9 @@
 import type { SessionSnapshot } from '@agent/protocol';
+import type { ModelServer } from '@agent/testkit';
 import { finalReport, type ScriptStep } from '@agent/testkit';
 import { afterEach, describe, expect, test } from 'vitest';
 import { type AgentConfig, guardrail, resume, tool } from '../../src/index.js';
 import { agentOn, conversationText, NONCE, runGuarded, serve, servers } from './guard-session.js';
-import type { ModelServer } from '@agent/testkit';
 
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()));
@@ -66,7 +66,9 @@ describe('tool guardrails on arguments', () => {
     const run = await runGuarded(payAgent(server, paid, { guardrails: [onArguments('deny')] }), 'pay bob');
     expect(run.result.success, run.result.error).toBe(true);
     expect(paid).toEqual([]);
-    expect(toolMessages(server, 1)).toEqual(['(tool failed: blocked by guardrail big-payments: rule: amount over 100)']);
+    expect(toolMessages(server, 1)).toEqual([
+      '(tool failed: blocked by guardrail big-payments: rule: amount over 100)',
+    ]);
     expect(run.runs()).toEqual([
       expect.objectContaining({ outcome: 'deny', callId: 'call_p1', tool: 'pay', phase: 'arguments' }),
     ]);
@@ -78,7 +80,9 @@ describe('tool guardrails on arguments', () => {
     const paid: unknown[] = [];
     const run = await runGuarded(payAgent(server, paid, { guardrails: [onArguments('block')] }), 'pay bob');
     expect(run.result.exitCode).toBe('EXIT-GUARDRAIL');
-    expect(run.result.error).toBe('guardrail big-payments blocked the tool call call_p1 (pay): rule: amount over 100');
+    expect(run.result.error).toBe(
+      'guardrail big-payments blocked the tool call call_p1 (pay): rule: amount over 100',
+    );
     expect(paid).toEqual([]);
     expect(server.requests).toHaveLength(1);
   });
@@ -99,7 +103,9 @@ describe('tool guardrails on arguments', () => {
     expect(run.result.success, run.result.error).toBe(true);
     expect(paid).toEqual([{ to: 'bob', amount: 100 }]);
     expect(toolMessages(server, 1)).toEqual(['paid 100 to bob']);
-    const assistant = run.result.conversation.find((m) => m.role === 'assistant' && m.toolCalls !== undefined);
+    const assistant = run.result.conversation.find(
+      (m) => m.role === 'assistant' && m.toolCalls !== undefined,
+    );
     expect(assistant?.role === 'assistant' ? assistant.toolCalls?.[0]?.arguments : undefined).toEqual({
       to: 'bob',
       amount: 500,
@@ -132,7 +138,9 @@ describe('tool guardrails on arguments', () => {
       },
     });
     expect(paused.result.exitCode).toBe('EXIT-AWAITING-APPROVAL');
-    expect(paused.result.success ? [] : paused.result.pendingApprovals?.map((p) => p.callId)).toEqual(['call_p1']);
+    expect(paused.result.success ? [] : paused.result.pendingApprovals?.map((p) => p.callId)).toEqual([
+      'call_p1',
+    ]);
     expect(paid).toEqual([]);
     const second = await serve([finalReport('Paid.')]);
     const resumed = await resume(agent(second), stored.at(-1)!, {
@@ -152,7 +160,9 @@ describe('tool guardrails on results', () => {
     phases: ['result'],
     check: (subject) => {
       const text = subject.text.replace(/\S+@\S+\.\w+/g, '[email]').replace(/\+?\d[\d ]{8,}\d/g, '[phone]');
-      return text === subject.text ? { verdict: 'pass' } : { verdict: 'rewrite', value: text, reason: 'rule: pii' };
+      return text === subject.text
+        ? { verdict: 'pass' }
+        : { verdict: 'rewrite', value: text, reason: 'rule: pii' };
     },
   });
 
@@ -176,11 +186,14 @@ describe('tool guardrails on results', () => {
       name: 'no-email',
       on: 'tool',
       phases: ['result'],
-      check: (subject) => (subject.text.includes('@') ? { verdict: 'block', reason: 'rule: e-mail' } : { verdict: 'pass' }),
+      check: (subject) =>
+        subject.text.includes('@') ? { verdict: 'block', reason: 'rule: e-mail' } : { verdict: 'pass' },
     });
     const run = await runGuarded(payAgent(server, [], { guardrails: [stop] }), 'find bob');
     expect(run.result.exitCode).toBe('EXIT-GUARDRAIL');
-    expect(run.result.error).toBe("guardrail no-email blocked the tool call call_l1 (lookup)'s result: rule: e-mail");
+    expect(run.result.error).toBe(
+      "guardrail no-email blocked the tool call call_l1 (lookup)'s result: rule: e-mail",
+    );
     expect(server.requests).toHaveLength(1);
     expect(conversationText(run.result)).not.toContain('bob@example.com');
     expect(JSON.stringify(run.events.filter((e) => e.event.type !== 'log'))).not.toContain('bob@example.com');
