@@ -12,6 +12,13 @@ import { describeConfig } from '@agent/runtime';
 /** The value every label takes that is not a configured name. */
 export const OTHER_LABEL = 'other';
 
+/**
+ * How many guardrail names keep their own label value. Guardrails are named in agent files and
+ * code, never by a model or client, but the server learns the names from the runs: past this
+ * many (a misconfiguration making names per run), further names count under `other`.
+ */
+export const MAX_GUARDRAIL_LABELS = 64;
+
 /** What may be a label value: the names the operator configured, never what a model or client made up. */
 export interface KnownLabels {
   /** Agents (their tool names), the served ones and their sub-agents. */
@@ -55,6 +62,7 @@ export class MetricLabels {
   readonly #providers: ReadonlySet<string>;
   readonly #servers: ReadonlySet<string>;
   readonly #ownTools: ReadonlySet<string>;
+  readonly #guardrails = new Set<string>();
 
   constructor(known: KnownLabels) {
     this.#agents = new Set(known.agents);
@@ -79,6 +87,14 @@ export class MetricLabels {
       provider: this.#providers.has(provider) ? provider : OTHER_LABEL,
       model: this.#models.has(`${provider}/${model}`) ? model : OTHER_LABEL,
     };
+  }
+
+  /** A guardrail's name: its own while at most `MAX_GUARDRAIL_LABELS` names were seen, then `other`. */
+  guardrail(name: string): string {
+    if (this.#guardrails.has(name)) return name;
+    if (this.#guardrails.size >= MAX_GUARDRAIL_LABELS || name.length > 128) return OTHER_LABEL;
+    this.#guardrails.add(name);
+    return name;
   }
 
   tool(server: string, tool: string): { server: string; tool: string } {

@@ -87,6 +87,22 @@ export class AgentMetrics {
     labelNames: GUARD_LABELS,
     registers: [this.registry],
   });
+  private readonly guardrailRuns = this.counter(
+    'agent_guardrail_runs_total',
+    'guardrail runs, by guardrail, stage, phase and outcome (pass, block, rewrite, deny, ask, error)',
+    ['guardrail', 'stage', 'phase', 'outcome'],
+  );
+  private readonly guardrailLatency = this.histogram(
+    'agent_guardrail_duration_seconds',
+    'how long guardrail checks took',
+    ['guardrail', 'stage'],
+    [0.001, 0.005, 0.025, 0.1, 0.5, 1, 2.5, 10, 30],
+  );
+  private readonly policyDecisions = this.counter(
+    'agent_tool_policy_decisions_total',
+    'tool policy decisions (allow, deny, ask), by whether a rule or the default decided',
+    ['decision', 'by'],
+  );
   private readonly reports = this.counter('agent_final_reports_total', 'final reports of the top sessions', [
     'status',
     'format',
@@ -197,6 +213,17 @@ export class AgentMetrics {
         this.contextGuard.inc(labels);
         if (guard.remainingTokens !== undefined) this.guardRemaining.set(labels, guard.remainingTokens);
       }
+    } else if (event.type === 'guardrail') {
+      const { run } = event;
+      const guardrail = this.labels.guardrail(run.name);
+      this.guardrailRuns.inc({ guardrail, stage: run.on, phase: run.phase, outcome: run.outcome });
+      this.guardrailLatency.observe({ guardrail, stage: run.on }, run.latencyMs / 1000);
+    } else if (event.type === 'tool_policy') {
+      const { verdict } = event;
+      this.policyDecisions.inc({
+        decision: verdict.decision,
+        by: verdict.rule === 'default' ? 'default' : 'rule',
+      });
     } else if (event.type === 'final_report' && meta.isMaster) {
       const { report } = event;
       this.reports.inc({ status: report.status, format: report.format, source: report.origin ?? 'declared' });

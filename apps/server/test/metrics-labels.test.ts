@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { finalReport, startModelServer, toolCalls } from '@agent/testkit';
 import { afterEach, expect, test } from 'vitest';
 import { loadAgents } from '../src/agent-catalog.js';
-import { knownMetricLabels } from '../src/metric-labels.js';
+import { knownMetricLabels, MAX_GUARDRAIL_LABELS } from '../src/metric-labels.js';
 import { AgentMetrics } from '../src/metrics.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -138,4 +138,40 @@ test('context-guard labels are the known triggers and outcomes and configured mo
     'agent_context_guard_remaining_tokens{provider="local",model="m",trigger="turn_projection",outcome="final_turn_forced"} 7',
   );
   for (const value of ['evil', 'invented-model', 'free text', 'rm -rf']) expect(text).not.toContain(value);
+});
+
+test('guardrail runs and tool policy decisions are counted; guardrail names past the bound are `other`', async () => {
+  const metrics = new AgentMetrics({ agents: [], models: [], servers: [] });
+  const meta = { isMaster: true, isFinal: false, sessionId: 's', agentPath: 'a' };
+  const run = (name: string, outcome: 'pass' | 'block', latencyMs = 4) =>
+    metrics.observe(
+      { type: 'guardrail', run: { name, on: 'output', phase: 'report', outcome, latencyMs } },
+      meta,
+    );
+  run('no-cards', 'pass');
+  run('no-cards', 'pass');
+  run('no-cards', 'block', 2_000);
+  for (let i = 0; i < MAX_GUARDRAIL_LABELS + 5; i += 1) run(`made-up-${i}`, 'pass');
+  metrics.observe(
+    {
+      type: 'tool_policy',
+      verdict: { callId: 'c1', tool: 'http__post', decision: 'ask', rule: 0, ruleName: 'big' },
+    },
+    meta,
+  );
+  const text = await metrics.registry.metrics();
+  expect(text).toContain(
+    'agent_guardrail_runs_total{guardrail="no-cards",stage="output",phase="report",outcome="pass"} 2',
+  );
+  expect(text).toContain(
+    'agent_guardrail_runs_total{guardrail="no-cards",stage="output",phase="report",outcome="block"} 1',
+  );
+  expect(text).toContain('agent_guardrail_duration_seconds_count{guardrail="no-cards",stage="output"} 3');
+  // The first names keep theirs; the ones past the bound are one `other` series.
+  const names = labelValues(text, 'agent_guardrail_runs_total', 'guardrail');
+  expect(names.size).toBe(MAX_GUARDRAIL_LABELS + 1);
+  expect(text).toContain(
+    'agent_guardrail_runs_total{guardrail="other",stage="output",phase="report",outcome="pass"} 6',
+  );
+  expect(text).toContain('agent_tool_policy_decisions_total{decision="ask",by="rule"} 1');
 });

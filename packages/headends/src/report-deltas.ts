@@ -1,5 +1,8 @@
 import type { AgentEvent, AgentEventMeta } from '@agent/protocol';
 
+/** The `output_retracted` slug of text an output guardrail blocked as it streamed. */
+export const GUARDRAIL_SLUG = 'guardrail';
+
 /** What one event means for a chat stream. */
 export interface ReportDelta {
   content?: string;
@@ -36,6 +39,7 @@ export class ReportDeltas {
       if (delta === undefined) return;
       if (delta.withdrawn !== undefined) {
         this.withdrawn = delta.withdrawn;
+        if (event.type === 'output_retracted' && event.slug === GUARDRAIL_SLUG) return;
         stop('the streamed answer was withdrawn');
         return;
       }

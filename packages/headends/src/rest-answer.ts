@@ -2,6 +2,7 @@ import type { AgentEvent, AgentEventMeta, AgentResult } from '@agent/protocol';
 import type { Context } from 'hono';
 import type { SessionTicket } from './admission.js';
 import { writeQueue } from './admit.js';
+import { GUARDRAIL_STATUS, guardrailTrip } from './guardrail-trip.js';
 import { type ErrorResponder, httpError } from './http-guards.js';
 import { streamEvents } from './sse-stream.js';
 import { inputRejection, schemaMismatch, usageTotals } from './usage.js';
@@ -18,6 +19,8 @@ export function runResponse(result: AgentResult) {
     ...(result.success || result.pendingApprovals === undefined
       ? {}
       : { pendingApprovals: result.pendingApprovals }),
+    // Set when a guardrail ended the run (EXIT-GUARDRAIL): which one, where, and why.
+    ...(result.success || result.guardrail === undefined ? {} : { guardrail: result.guardrail }),
     usage: usageTotals(result),
   };
 }
@@ -27,10 +30,12 @@ export function runResponse(result: AgentResult) {
  * (exit code, error, session id, usage) so the client still learns why. A session paused for
  * approval did not fail: 200 with `pendingApprovals`. A report that missed its schema is the
  * model's answer: 200 with `success: false`, `EXIT-FINAL-REPORT-SCHEMA-MISMATCH` and the
- * report's `validationErrors`.
+ * report's `validationErrors`. A guardrail's trip refused the request: 422, with the trip in
+ * `guardrail`.
  */
-export function runStatus(result: AgentResult): 200 | 500 {
+export function runStatus(result: AgentResult): 200 | 422 | 500 {
   if (result.success || result.pendingApprovals !== undefined) return 200;
+  if (guardrailTrip(result) !== undefined) return GUARDRAIL_STATUS;
   return schemaMismatch(result) === undefined ? 500 : 200;
 }
 

@@ -206,3 +206,43 @@ describe('JournalHold', () => {
     expect(sent).toEqual(['turn:1.1', 'child out:child text']);
   });
 });
+
+describe('JournalHold and guardrails', () => {
+  test("a guardrail's retraction drops the held text unsent; guardrail and tool_policy events pass at once", () => {
+    const { sent, feed, hold } = recorded();
+    feed(
+      turn(1),
+      {
+        type: 'tool_policy',
+        verdict: { callId: 'c1', tool: 'http__post', decision: 'ask', rule: 0, ruleName: 'big payments' },
+      },
+      out('passed text, '),
+      {
+        type: 'guardrail',
+        run: {
+          name: 'no-cards',
+          on: 'output',
+          phase: 'stream',
+          outcome: 'block',
+          reason: 'rule pii',
+          latencyMs: 1,
+        },
+      },
+      { type: 'output_retracted', characters: 13, slug: 'guardrail', reason: 'rule pii' },
+    );
+    hold.finish();
+    // The text was still held (not journaled): it is dropped, and so is its retraction.
+    expect(sent).toEqual(['turn:1.1', 'tool_policy', 'guardrail']);
+  });
+
+  test("a guardrail's retraction of released text goes on to the client", () => {
+    const { sent, feed } = recorded();
+    feed(turn(1), journaled(1), out('passed text, '), {
+      type: 'output_retracted',
+      characters: 13,
+      slug: 'guardrail',
+      reason: 'rule pii',
+    });
+    expect(sent).toEqual(['turn:1.1', 'journaled:1', 'out:passed text, ', 'retract:13']);
+  });
+});

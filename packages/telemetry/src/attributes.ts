@@ -29,6 +29,18 @@ export const ATTR = {
   cached: 'agent.cached',
   reportStatus: 'agent.report.status',
   reportFormat: 'agent.report.format',
+  guardrailName: 'agent.guardrail.name',
+  guardrailStage: 'agent.guardrail.stage',
+  guardrailPhase: 'agent.guardrail.phase',
+  guardrailOutcome: 'agent.guardrail.outcome',
+  guardrailReason: 'agent.guardrail.reason',
+  guardrailFailedOpen: 'agent.guardrail.failed_open',
+  /** On the session span: the guardrail whose trip ended the run (`EXIT-GUARDRAIL`). */
+  guardrailTripped: 'agent.guardrail.tripped',
+  toolCallIdOwn: 'agent.tool.call_id',
+  policyDecision: 'agent.tool.policy.decision',
+  policyRule: 'agent.tool.policy.rule',
+  policyReason: 'agent.tool.policy.reason',
 } as const;
 
 /** `gen_ai.operation.name` values. */

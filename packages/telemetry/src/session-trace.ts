@@ -5,6 +5,7 @@ import type {
   LlmAccountingEntry,
   ProgressEvent,
   ToolAccountingEntry,
+  ToolPolicyVerdict,
 } from '@agent/protocol';
 import {
   type Attributes,
@@ -17,6 +18,7 @@ import {
   trace,
 } from '@opentelemetry/api';
 import { ATTR, OPERATION } from './attributes.js';
+import { policyAttributes, recordGuardrailSpan } from './guardrail-spans.js';
 
 /** The instrumentation scope name of every span this package makes. */
 export const TRACER_NAME = '@agent/telemetry';
@@ -46,6 +48,8 @@ interface OpenTool {
  *
  * LLM spans are made when the attempt's accounting entry arrives (its timestamp and latency give
  * start and end); tool spans start at `tool_started` and end at the call's accounting entry.
+ * Guardrail runs are `guardrail <name>` spans (their latency) under the turn or the call they
+ * checked; a tool policy decision is attributes and a `tool_policy` event on the call's span.
  */
 export class SessionTrace {
   readonly span: Span;
@@ -55,6 +59,8 @@ export class SessionTrace {
   private turn: Span | undefined;
   private turnContext: Context;
   private readonly tools = new Map<string, OpenTool>();
+  /** Policy decisions of calls whose span has not started yet (the policy decides first). */
+  private readonly policies = new Map<string, ToolPolicyVerdict>();
   private ended = false;
 
   constructor(span: Span, parent: Context, tracer: Tracer, sessionId: string) {
@@ -78,6 +84,17 @@ export class SessionTrace {
         return;
       case 'progress':
         this.progress(event.event);
+        return;
+      case 'guardrail':
+        // A tool-stage run hangs under the call it checked while that span is open.
+        recordGuardrailSpan(
+          this.tracer,
+          event.run.callId === undefined ? this.turnContext : this.toolContext(event.run.callId),
+          event.run,
+        );
+        return;
+      case 'tool_policy':
+        this.toolPolicy(event.verdict);
         return;
       case 'cache_hit':
         this.span.addEvent('cache_hit', {
@@ -109,6 +126,7 @@ export class SessionTrace {
     if (this.ended) return;
     for (const open of this.tools.values()) open.span.end();
     this.tools.clear();
+    this.policies.clear();
     this.turn?.end();
     this.ended = true;
     if ('error' in outcome) {
@@ -124,6 +142,8 @@ export class SessionTrace {
           [ATTR.cacheReadTokens]: totals.cachedTokens,
           [ATTR.costUsd]: totals.costUsd,
         });
+      if (!result.success && result.guardrail !== undefined)
+        this.span.setAttribute(ATTR.guardrailTripped, result.guardrail.name);
       if (result.success) this.span.setStatus({ code: SpanStatusCode.OK });
       else fail(this.span, result.exitCode, result.error);
     }
@@ -189,11 +209,33 @@ export class SessionTrace {
         this.turnContext,
       );
       this.tools.set(event.callId, { span });
+      const policy = this.policies.get(event.callId);
+      if (policy !== undefined) {
+        this.policies.delete(event.callId);
+        span.setAttributes(policyAttributes(policy));
+        span.addEvent('tool_policy', policyAttributes(policy));
+      }
     } else if (event.type === 'tool_finished') {
       const open = this.tools.get(event.callId);
       // `failed in 12 ms: why` -> `why`, the exception's message.
       if (open !== undefined && event.message !== undefined)
         open.message = event.message.replace(/^failed in \d+ ms: /, '');
+    }
+  }
+
+  /**
+   * A policy decision: on the call's span when it is open, kept for it when it has yet to start;
+   * a denied call never starts, so its decision is an event on the turn's span.
+   */
+  private toolPolicy(verdict: ToolPolicyVerdict): void {
+    const open = this.tools.get(verdict.callId);
+    if (open !== undefined) {
+      open.span.setAttributes(policyAttributes(verdict));
+      open.span.addEvent('tool_policy', policyAttributes(verdict));
+    } else if (verdict.decision === 'deny') {
+      (this.turn ?? this.span).addEvent('tool_policy', policyAttributes(verdict));
+    } else {
+      this.policies.set(verdict.callId, verdict);
     }
   }
 

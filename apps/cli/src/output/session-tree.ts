@@ -73,7 +73,8 @@ function nodeTitle(node: RecordNode, sums: Sums): string {
   const parts = [name, node.status];
   if (node.cached === true) parts.push('cached');
   parts.push(formatDuration(node.endedAt === undefined ? undefined : node.endedAt - node.startedAt));
-  if (node.kind !== 'tool' || sums.llmCalls > 0) {
+  // Tool and guardrail nodes show tokens only when a model ran below them (a sub-agent, a judge).
+  if ((node.kind !== 'tool' && node.kind !== 'guardrail') || sums.llmCalls > 0) {
     parts.push(`${sums.inputTokens} in / ${sums.outputTokens} out tokens`, formatCost(sums.costUsd));
   }
   if (node.kind === 'session' && node.sessionId !== undefined) parts.push(`session ${node.sessionId}`);
@@ -106,6 +107,29 @@ function payloadLines(payload: OpPayload, full: boolean): string[] {
   return lines;
 }
 
+/**
+ * What decided at a node: a guardrail's outcome (phase, tool call, reason, whether it failed
+ * open) and a tool call's policy decision (the rule that matched). Reasons name rules, never
+ * the text a check matched.
+ */
+function decisionLines(node: RecordNode): string[] {
+  const lines: string[] = [];
+  const run = node.guardrail;
+  if (run !== undefined) {
+    const where =
+      run.callId === undefined ? run.phase : `${run.phase} of ${run.tool ?? 'call'} ${run.callId}`;
+    const open = run.failedOpen === true ? ' (failed open)' : '';
+    const why = run.reason === undefined ? '' : `: ${run.reason}`;
+    lines.push(`guardrail ${run.on} ${where}: ${run.outcome}${open}${why}`);
+  }
+  const policy = node.policy;
+  if (policy !== undefined) {
+    const why = policy.reason === undefined ? '' : `: ${policy.reason}`;
+    lines.push(`policy: ${policy.decision} by ${policy.ruleName}${why}`);
+  }
+  return lines;
+}
+
 /** The tree below the root, one line per node and its payload lines, walked with its own stack. */
 function renderChildren(root: RecordNode, sums: Map<RecordNode, Sums>, full: boolean, out: string[]): void {
   const stack: { node: RecordNode; prefix: string; last: boolean }[] = [];
@@ -119,6 +143,7 @@ function renderChildren(root: RecordNode, sums: Map<RecordNode, Sums>, full: boo
     out.push(`${prefix}${last ? '└─ ' : '├─ '}${nodeTitle(node, sums.get(node)!)}`);
     const inner = `${prefix}${last ? '   ' : '│  '}`;
     const below = node.children.length > 0 ? '│    ' : '     ';
+    for (const line of decisionLines(node)) out.push(`${inner}${below}${line}`);
     if (node.payload !== undefined)
       for (const line of payloadLines(node.payload, full)) out.push(`${inner}${below}${line}`);
     pushChildren(node, inner);

@@ -59,3 +59,52 @@ describe('renderSessionRecord on hostile trees', () => {
     expect(text.split('\n').filter((line) => line.includes('llm local:m'))).toHaveLength(200_000);
   });
 });
+
+describe('renderSessionRecord: guardrails and tool policy', () => {
+  it('prints a guardrail node with its outcome and reason, and a tool node with its policy decision', () => {
+    const guard: RecordNode = {
+      id: 'g1',
+      kind: 'guardrail',
+      label: 'no-cards',
+      startedAt: 0,
+      endedAt: 3,
+      status: 'failed',
+      children: [],
+      guardrail: {
+        name: 'no-cards',
+        on: 'tool',
+        phase: 'result',
+        outcome: 'block',
+        reason: 'rule pii.card matched',
+        callId: 'call-7',
+        tool: 'crm__lookup',
+        latencyMs: 3,
+      },
+    };
+    const call: RecordNode = {
+      id: 't1',
+      kind: 'tool',
+      label: 'http__post',
+      startedAt: 0,
+      endedAt: 1,
+      status: 'failed',
+      children: [],
+      policy: {
+        callId: 'call-8',
+        tool: 'http__post',
+        decision: 'deny',
+        rule: 0,
+        ruleName: 'no big payments',
+        reason: 'over the limit',
+      },
+    };
+    const lines = renderSessionRecord(recordOf(session([guard, call])), { full: false }).split('\n');
+    const at = lines.findIndex((line) => line.includes('guardrail no-cards'));
+    expect(lines[at]).not.toContain('tokens');
+    expect(lines[at + 1]?.replace(/^[│ ]+/, '')).toBe(
+      'guardrail tool result of crm__lookup call-7: block: rule pii.card matched',
+    );
+    const tool = lines.findIndex((line) => line.includes('tool http__post'));
+    expect(lines[tool + 1]?.replace(/^[│ ]+/, '')).toBe('policy: deny by no big payments: over the limit');
+  });
+});

@@ -32,6 +32,8 @@ export function renderTree(node: ViewNode, open: Set<string>): HTMLElement {
     facts,
   );
   const body = h('div', { class: 'node-body' });
+  if (node.guardrail !== undefined) body.appendChild(verdictLine(node.guardrail));
+  if (node.policy !== undefined) body.appendChild(policyLine(node.policy));
   if (node.error !== undefined) body.appendChild(h('div', { class: 'error' }, node.error));
   if (node.arguments !== undefined)
     body.appendChild(payload('arguments', node.arguments, `${node.id}:a`, open));
@@ -44,6 +46,35 @@ export function renderTree(node: ViewNode, open: Set<string>): HTMLElement {
     head,
     body,
     children,
+  );
+}
+
+/** A guardrail run's verdict: outcome, where it ran (the call it checked) and why. */
+function verdictLine(run: NonNullable<ViewNode['guardrail']>): HTMLElement {
+  const where =
+    run.callId === undefined
+      ? `${run.on} ${run.phase}`
+      : `${run.on} ${run.phase} of ${run.tool ?? 'call'} ${run.callId}`;
+  const open = run.failedOpen === true ? ' (failed open)' : '';
+  return h(
+    'div',
+    { class: 'payload verdict', 'data-outcome': run.outcome },
+    h('span', { class: 'muted' }, `verdict (${where}): `),
+    h('code', {}, `${run.outcome}${open}${run.reason === undefined ? '' : `: ${run.reason}`}`),
+  );
+}
+
+/** A tool call's policy decision and the rule that made it. */
+function policyLine(policy: NonNullable<ViewNode['policy']>): HTMLElement {
+  return h(
+    'div',
+    { class: 'payload policy', 'data-decision': policy.decision },
+    h('span', { class: 'muted' }, 'policy: '),
+    h(
+      'code',
+      {},
+      `${policy.decision} by ${policy.ruleName}${policy.reason === undefined ? '' : `: ${policy.reason}`}`,
+    ),
   );
 }
 

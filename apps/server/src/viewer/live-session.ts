@@ -4,15 +4,19 @@ import {
   type AgentEventMeta,
   type AgentResult,
   emptyTotals,
+  type GuardrailRun,
   type OpTotals,
   type ProgressEvent,
+  type ToolPolicyVerdict,
 } from '@agent/protocol';
 import {
   type FOLD_CHARS,
   fold,
   foldJson,
   foldReport,
+  guardrailFields,
   llmCallFields,
+  policyField,
   type SessionView,
   type ViewNode,
 } from './view-model.js';
@@ -35,7 +39,8 @@ interface SessionCursor {
 /**
  * One run served by a face, built from its events as they come: turns, LLM calls (from the
  * `turn_started` that starts them and the `accounting` entry that ends them), tool calls
- * (`tool_started` / `tool_finished` progress), sub-agents under the tool call that ran them.
+ * (`tool_started` / `tool_finished` progress, the `tool_policy` decision), guardrail runs
+ * (`guardrail` events, under the turn they ran in), sub-agents under the tool call that ran them.
  */
 export class LiveSession {
   readonly view: SessionView;
@@ -83,6 +88,12 @@ export class LiveSession {
         break;
       case 'progress':
         this.progress(cursor, event.event, now);
+        break;
+      case 'guardrail':
+        this.guardrailRun(cursor, event.run, now);
+        break;
+      case 'tool_policy':
+        this.toolPolicy(cursor, event.verdict, now);
         break;
       case 'final_report':
         if (meta.isMaster && meta.isFinal) this.view.report = foldReport(event.report, this.limits.foldChars);
@@ -180,8 +191,57 @@ export class LiveSession {
     }
   }
 
+  /** A guardrail run as a node of its own under the turn (input guardrails: before turn 1 starts). */
+  private guardrailRun(cursor: SessionCursor, run: GuardrailRun, now: number): void {
+    const fields = guardrailFields(run);
+    this.add(
+      cursor.turn ?? cursor.node,
+      {
+        kind: 'guardrail',
+        label: run.name,
+        ...fields,
+        startedAt: now - run.latencyMs,
+        endedAt: now,
+        ...(run.callId === undefined ? {} : { callId: run.callId }),
+        ...(fields.status === 'failed' && run.reason !== undefined ? { error: fold(run.reason, 500) } : {}),
+      },
+      now,
+    );
+  }
+
+  /**
+   * The policy's decision for a call, on its tool node: made before the call starts, so the node
+   * is made here and `tool_started` finds it; a denied call never starts, its node ends here.
+   */
+  private toolPolicy(cursor: SessionCursor, verdict: ToolPolicyVerdict, now: number): void {
+    const known = cursor.tools.get(verdict.callId);
+    const node =
+      known ??
+      this.add(
+        cursor.turn ?? cursor.node,
+        { kind: 'tool', label: verdict.tool, callId: verdict.callId },
+        now,
+      );
+    if (node === undefined) return;
+    node.policy = policyField(verdict);
+    cursor.tools.set(verdict.callId, node);
+    if (verdict.decision === 'deny') {
+      node.status = 'failed';
+      node.endedAt = now;
+      node.error = fold(
+        `denied by policy rule ${verdict.ruleName}${verdict.reason === undefined ? '' : `: ${verdict.reason}`}`,
+        500,
+      );
+    }
+  }
+
   private progress(cursor: SessionCursor, event: ProgressEvent, now: number): void {
-    if (event.type === 'tool_started') {
+    const decided = event.type === 'tool_started' ? cursor.tools.get(event.callId) : undefined;
+    if (decided !== undefined && decided.endedAt === undefined && decided.arguments === undefined) {
+      // The call the policy decided a moment ago: the same node, now with its arguments.
+      if (event.type === 'tool_started' && event.arguments !== undefined)
+        decided.arguments = foldJson(event.arguments, this.limits.foldChars);
+    } else if (event.type === 'tool_started') {
       const node = this.add(
         cursor.turn ?? cursor.node,
         {

@@ -1,6 +1,15 @@
 import type { RecordNode, SessionRecord } from '@agent/protocol';
 import type { LiveSessionLimits } from './live-session.js';
-import { fold, foldJson, foldReport, llmCallFields, type SessionView, type ViewNode } from './view-model.js';
+import {
+  fold,
+  foldJson,
+  foldReport,
+  guardrailFields,
+  llmCallFields,
+  policyField,
+  type SessionView,
+  type ViewNode,
+} from './view-model.js';
 
 /** Characters kept of a node's error, as for a live session's. */
 const ERROR_CHARS = 500;
@@ -75,6 +84,9 @@ function viewNode(node: RecordNode, limits: LiveSessionLimits): ViewNode {
     ...(node.error === undefined ? {} : { error: fold(node.error, ERROR_CHARS) }),
     ...(node.sessionId === undefined ? {} : { sessionId: node.sessionId }),
     ...callFields(node, limits.foldChars),
+    ...(node.policy === undefined ? {} : { policy: policyField(node.policy) }),
+    // The verdict; the node's status stays the record's.
+    ...(node.guardrail === undefined ? {} : { guardrail: guardrailFields(node.guardrail).guardrail }),
     children: [],
   };
 }

@@ -1,6 +1,14 @@
-import type { ExitCode, FinalReport, LlmAccountingEntry, OpKind, OpTotals } from '@agent/protocol';
+import type {
+  ExitCode,
+  FinalReport,
+  GuardrailRun,
+  LlmAccountingEntry,
+  OpKind,
+  OpTotals,
+  ToolPolicyVerdict,
+} from '@agent/protocol';
 
-/** One operation as the viewer shows it: a session, a turn, an LLM call or a tool call. */
+/** One operation as the viewer shows it: a session, a turn, an LLM call, a tool call or a guardrail run. */
 export interface ViewNode {
   id: string;
   kind: OpKind;
@@ -21,6 +29,10 @@ export interface ViewNode {
   callId?: string;
   arguments?: string;
   result?: string;
+  /** Tool calls: what the tool policy decided, and the rule that matched. */
+  policy?: ToolPolicyVerdict;
+  /** Guardrail runs: the verdict (`outcome`), the phase, the call checked and the reason. */
+  guardrail?: GuardrailRun;
   /** Sub-agent sessions: their id; they hang under the tool call that ran them. */
   sessionId?: string;
   children: ViewNode[];
@@ -85,6 +97,24 @@ export function llmCallFields(entry: LlmAccountingEntry): Partial<ViewNode> {
     costUsd: entry.costUsd ?? 0,
     latencyMs: entry.latency,
   };
+}
+
+/** Longest reason kept of a guardrail verdict or a policy decision (they name rules: short). */
+const REASON_CHARS = 500;
+
+/** A guardrail run's node fields: its verdict, and its status (`failed` when it stopped the run). */
+export function guardrailFields(run: GuardrailRun): Pick<ViewNode, 'guardrail' | 'status' | 'latencyMs'> {
+  const guardrail =
+    run.reason === undefined ? { ...run } : { ...run, reason: fold(run.reason, REASON_CHARS) };
+  const tripped = run.outcome === 'block' || (run.outcome === 'error' && run.failedOpen !== true);
+  return { guardrail, status: tripped ? 'failed' : 'ok', latencyMs: run.latencyMs };
+}
+
+/** A policy decision as a tool node keeps it (its reason folded). */
+export function policyField(verdict: ToolPolicyVerdict): ToolPolicyVerdict {
+  return verdict.reason === undefined
+    ? { ...verdict }
+    : { ...verdict, reason: fold(verdict.reason, REASON_CHARS) };
 }
 
 /** A report with its payload folded to `limit` characters (content and JSON alike). */

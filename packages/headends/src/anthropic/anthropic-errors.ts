@@ -1,3 +1,5 @@
+import type { Context } from 'hono';
+import { GUARDRAIL_STATUS, type TripAnswer } from '../guardrail-trip.js';
 import type { ErrorResponder, HttpErrorKind } from '../http-guards.js';
 
 const TYPES: Record<HttpErrorKind, string> = {
@@ -19,3 +21,13 @@ export function anthropicErrorBody(kind: HttpErrorKind, message: string) {
 
 export const respondAnthropic: ErrorResponder = (c, status, kind, message) =>
   c.json(anthropicErrorBody(kind, message), status as 400);
+
+/** A guardrail trip as Anthropic's error body: type `guardrail_tripped` (the guardrail named in the message). */
+export function anthropicGuardrailBody(answer: TripAnswer) {
+  return { type: 'error', error: { type: 'guardrail_tripped', message: answer.message } };
+}
+
+/** A guardrail trip as a whole Anthropic answer: 422 with the trip's error body. */
+export function respondAnthropicTrip(c: Context, answer: TripAnswer): Response {
+  return c.json(anthropicGuardrailBody(answer), GUARDRAIL_STATUS);
+}

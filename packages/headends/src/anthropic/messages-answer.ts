@@ -3,11 +3,17 @@ import type { Context } from 'hono';
 import type { SessionTicket } from '../admission.js';
 import { writeQueue } from '../admit.js';
 import type { ServedAgent, ServedInput, ServedRunOptions } from '../agent-catalog.js';
+import { guardrailTrip } from '../guardrail-trip.js';
 import { httpError } from '../http-guards.js';
 import { ReportDeltas } from '../report-deltas.js';
 import { streamEvents } from '../sse-stream.js';
 import { answerText, failureMessage, inputRejection, mismatchMarker, usageTotals } from '../usage.js';
-import { anthropicErrorBody, respondAnthropic } from './anthropic-errors.js';
+import {
+  anthropicErrorBody,
+  anthropicGuardrailBody,
+  respondAnthropic,
+  respondAnthropicTrip,
+} from './anthropic-errors.js';
 import { MessageBlocks } from './message-blocks.js';
 
 /** One admitted `POST /v1/messages`: the agent, its input and run options, the ticket, the message's frame. */
@@ -45,6 +51,8 @@ export async function answerMessage(c: Context, call: MessageCall): Promise<Resp
     });
     const rejection = inputRejection(result);
     if (rejection !== undefined) return httpError(c, respondAnthropic, 'bad_request', rejection);
+    const trip = guardrailTrip(result);
+    if (trip !== undefined) return respondAnthropicTrip(c, trip);
     const text = answerText(result);
     if (text === undefined) return httpError(c, respondAnthropic, 'server_error', failureMessage(result));
     const content: unknown[] = [];
@@ -86,8 +94,13 @@ export function streamMessage(c: Context, call: MessageCall): Response | Promise
         ),
       });
       const { withdrawn } = deltas;
-      const text = withdrawn === undefined ? answerText(result) : undefined;
-      if (text === undefined) {
+      const trip = guardrailTrip(result);
+      const text = withdrawn === undefined && trip === undefined ? answerText(result) : undefined;
+      if (trip !== undefined) {
+        // A guardrail stopped the run: its error event, never the text it blocked.
+        blocks.close();
+        emit('error', anthropicGuardrailBody(trip));
+      } else if (text === undefined) {
         blocks.close();
         emit('error', anthropicErrorBody('server_error', withdrawn ?? failureMessage(result)));
       } else {

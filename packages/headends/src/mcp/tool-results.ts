@@ -1,5 +1,6 @@
 import type { AgentResult } from '@agent/protocol';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { guardrailTrip } from '../guardrail-trip.js';
 import { failureMessage, inputRejection, reportText, schemaMismatch, schemaMismatchLine } from '../usage.js';
 
 /** The MCP tool that decides the calls a paused session waits for. */
@@ -37,6 +38,13 @@ export function agentToolResult(result: AgentResult): CallToolResult {
   const rejection = inputRejection(result);
   if (rejection !== undefined) return errorResult(rejection);
   if (result.exitCode === 'EXIT-AWAITING-APPROVAL') return pausedResult(result);
+  const trip = guardrailTrip(result);
+  if (trip !== undefined) {
+    return {
+      ...errorResult(trip.message),
+      structuredContent: { status: 'guardrail_tripped', guardrail: trip.trip },
+    };
+  }
   const text = reportText(result);
   if (text === undefined) return errorResult(failureMessage(result));
   const mismatch = schemaMismatch(result);

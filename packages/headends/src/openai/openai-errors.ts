@@ -1,3 +1,5 @@
+import type { Context } from 'hono';
+import { GUARDRAIL_STATUS, type TripAnswer } from '../guardrail-trip.js';
 import type { ErrorResponder, HttpErrorKind } from '../http-guards.js';
 
 const TYPES: Record<HttpErrorKind, { type: string; code: string | null }> = {
@@ -20,3 +22,15 @@ export function openAiErrorBody(kind: HttpErrorKind, message: string) {
 
 export const respondOpenAi: ErrorResponder = (c, status, kind, message) =>
   c.json(openAiErrorBody(kind, message), status as 400);
+
+/** A guardrail trip as OpenAI's error body: type `guardrail_tripped`, the guardrail as `code`. */
+export function openAiGuardrailBody(answer: TripAnswer) {
+  return {
+    error: { message: answer.message, type: 'guardrail_tripped', param: null, code: answer.trip.name },
+  };
+}
+
+/** A guardrail trip as a whole OpenAI answer: 422 with the trip's error body. */
+export function respondOpenAiTrip(c: Context, answer: TripAnswer): Response {
+  return c.json(openAiGuardrailBody(answer), GUARDRAIL_STATUS);
+}

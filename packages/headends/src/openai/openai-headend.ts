@@ -3,6 +3,7 @@ import type { AgentEvent, AgentEventMeta, AgentResult } from '@agent/protocol';
 import type { Context } from 'hono';
 import type { SessionTicket } from '../admission.js';
 import { admit, writeQueue } from '../admit.js';
+import { guardrailTrip } from '../guardrail-trip.js';
 import type { Headend } from '../headend.js';
 import { createHeadendBase } from '../headend-base.js';
 import type { HeadendOptions } from '../headend-options.js';
@@ -21,7 +22,7 @@ import {
   usageTotals,
 } from '../usage.js';
 import { type ChatRequest, parseChatRequest } from './chat-request.js';
-import { openAiErrorBody, respondOpenAi } from './openai-errors.js';
+import { openAiErrorBody, openAiGuardrailBody, respondOpenAi, respondOpenAiTrip } from './openai-errors.js';
 
 function usageOf(result: AgentResult) {
   const totals = usageTotals(result);
@@ -118,6 +119,8 @@ async function answerChat(c: Context, call: ChatCall): Promise<Response> {
     });
     const rejection = inputRejection(result);
     if (rejection !== undefined) return httpError(c, respondOpenAi, 'bad_request', rejection);
+    const trip = guardrailTrip(result);
+    if (trip !== undefined) return respondOpenAiTrip(c, trip);
     const text = answerText(result);
     if (text === undefined) return httpError(c, respondOpenAi, 'server_error', failureMessage(result));
     const message: Record<string, unknown> = { role: 'assistant', content: text, refusal: null };
@@ -219,7 +222,7 @@ function writeDelta(writes: ChunkWrites, head: string, delta: ReportDelta): void
 /**
  * The stream's end once the run settled: the text still owed, the `stop` chunk (with the `agent`
  * field when the report missed its schema) and the usage chunk (when asked for), or an error
- * when there is no answer; then `[DONE]`.
+ * when there is no answer (`guardrail_tripped` when a guardrail stopped the run); then `[DONE]`.
  */
 function writeEnd(
   writes: ChunkWrites,
@@ -229,8 +232,12 @@ function writeEnd(
   result: AgentResult,
 ): void {
   const { withdrawn } = deltas;
-  const text = withdrawn === undefined ? answerText(result) : undefined;
-  if (text === undefined) {
+  const trip = guardrailTrip(result);
+  const text = withdrawn === undefined && trip === undefined ? answerText(result) : undefined;
+  if (trip !== undefined) {
+    // A guardrail stopped the run: its error, never the text it blocked (none of it was sent).
+    writes.push({ data: JSON.stringify(openAiGuardrailBody(trip)) });
+  } else if (text === undefined) {
     const message = withdrawn ?? failureMessage(result);
     writes.push({ data: JSON.stringify(openAiErrorBody('server_error', message)) });
   } else {

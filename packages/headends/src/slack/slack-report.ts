@@ -6,6 +6,7 @@ import {
   slackPlainText,
 } from '@agent/final-report';
 import type { AgentEvent, AgentEventMeta, AgentResult } from '@agent/protocol';
+import { guardrailTrip } from '../guardrail-trip.js';
 import { reportText, schemaMismatch, schemaMismatchLine } from '../usage.js';
 
 /** Longest error text posted to Slack. */
@@ -53,6 +54,9 @@ export function fallbackText(message: SlackMessage): string {
 
 /** The one short line posted when a run gives no answer: what happened, never a stack. */
 export function shortError(result: AgentResult): string {
+  const trip = guardrailTrip(result);
+  // The guardrail and its reason only: the reason names a rule, never the text it blocked.
+  if (trip !== undefined) return `:no_entry: ${clampText(trip.message, MAX_ERROR_TEXT)}`;
   const why = (result.error ?? 'no report').split('\n')[0]?.trim() ?? '';
   return `:warning: The agent could not answer (${result.exitCode}): ${clampText(why, MAX_ERROR_TEXT)}`;
 }

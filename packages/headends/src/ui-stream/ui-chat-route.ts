@@ -4,6 +4,7 @@ import type { Hono } from 'hono';
 import type { Admission } from '../admission.js';
 import { admit, writeQueue } from '../admit.js';
 import type { AgentCatalog, ServedAgent } from '../agent-catalog.js';
+import { guardrailTrip } from '../guardrail-trip.js';
 import { type ErrorResponder, httpError, readJsonObject } from '../http-guards.js';
 import { requestPrincipal } from '../principal.js';
 import type { RestStreamOptions } from '../rest-answer.js';
@@ -86,16 +87,19 @@ export function installUiChatRoute(app: Hono, options: UiChatRouteOptions): void
               const outcome = mapper.onEvent(event, meta);
               send(outcome.chunks);
               if (outcome.withdrawn !== undefined) {
-                // Sent text cannot be taken back in this protocol: end with an error, stop the run.
+                // Sent text cannot be taken back in this protocol: end with an error, stop the run
+                // (a guardrail's retraction ends the run already: its result names the trip).
                 withdrawn = outcome.withdrawn;
-                ticket.abort('the streamed answer was withdrawn');
+                if (!outcome.guardrail) ticket.abort('the streamed answer was withdrawn');
               }
             },
           },
         );
-        const text = withdrawn === undefined ? answerText(result) : undefined;
+        const trip = guardrailTrip(result);
+        const text = withdrawn === undefined && trip === undefined ? answerText(result) : undefined;
         if (text === undefined) {
-          send(mapper.fail(withdrawn ?? inputRejection(result) ?? failureMessage(result), result));
+          const why = trip?.message ?? withdrawn ?? inputRejection(result) ?? failureMessage(result);
+          send(mapper.fail(why, result));
         } else {
           send(mapper.finish(result, text));
         }

@@ -6,7 +6,7 @@ import {
   SUB_AGENT_TOOL_PREFIX,
 } from '@agent/protocol';
 import type { UIMessageChunk } from 'ai';
-import { ReportDeltas } from '../report-deltas.js';
+import { GUARDRAIL_SLUG, ReportDeltas } from '../report-deltas.js';
 import { mismatchMarker, reportText, usageTotals } from '../usage.js';
 
 /** What the finish part's `messageMetadata` carries. */
@@ -20,6 +20,8 @@ export interface UiEventOutcome {
   chunks: UIMessageChunk[];
   /** Report text already sent will not be the report: end with this error. */
   withdrawn?: string;
+  /** The withdrawal is a guardrail's: the run ends by itself (`EXIT-GUARDRAIL`). */
+  guardrail?: boolean;
 }
 
 /** An open part: the report's text, reasoning, or the model's text outside the report. */
@@ -90,7 +92,10 @@ export class UiChunks {
       return { chunks };
     }
     const delta = this.deltas.onEvent(event, meta);
-    if (delta?.withdrawn !== undefined) return { chunks, withdrawn: delta.withdrawn };
+    if (delta?.withdrawn !== undefined) {
+      const guardrail = event.type === 'output_retracted' && event.slug === GUARDRAIL_SLUG;
+      return { chunks, withdrawn: delta.withdrawn, ...(guardrail ? { guardrail } : {}) };
+    }
     if (delta?.reasoning !== undefined) this.write('reasoning', delta.reasoning, chunks);
     if (delta?.content !== undefined) this.write('text', delta.content, chunks);
     return { chunks };
@@ -112,7 +117,10 @@ export class UiChunks {
     return chunks;
   }
 
-  /** The end of a failed run: the error part (a short message, never a stack), then finish. */
+  /**
+   * The end of a failed run: the error part (a short message, never a stack; a guardrail's trip
+   * names the guardrail and its reason), then finish.
+   */
   fail(message: string, result?: AgentResult): UIMessageChunk[] {
     const chunks: UIMessageChunk[] = [];
     this.endStep(chunks);
