@@ -2,8 +2,8 @@
 // no HTTP) streams a report of N bytes, with and without an output guardrail on the stream,
 // timed in CPU per MB of report so the per-MB cost at each size shows whether it stays flat.
 import { defineAgent, guardrail, run } from '@agent/core';
+import { regexGuardrail } from '@agent/guardrails';
 import type { Guardrail, ModelClient, ModelRequest, ModelStreamEvent } from '@agent/protocol';
-import { compileSearchPattern } from '@agent/schema';
 import { finalTagOf, MODEL } from '../agent-loop/script.js';
 import { cpuMs, formatNumber, type Spread, spread } from '../harness/measure.js';
 import type { BenchCheck, BenchTable } from '../harness/types.js';
@@ -42,19 +42,22 @@ interface StreamTally {
   characters: number;
 }
 
-/** The RE2 secret pattern as an output guardrail on the stream only, counting what it reads. */
+/** `regexGuardrail` with the RE2 secret pattern on the stream only, counting what it reads. */
 function streamGuardrail(tally: StreamTally): Guardrail {
-  const pattern = compileSearchPattern(SECRET_PATTERN, { ignoreCase: true });
-  return guardrail({
+  const built = regexGuardrail({
     name: 'no-secrets',
     on: 'output',
     phases: ['stream'],
-    check: (subject) => {
+    pattern: SECRET_PATTERN,
+    flags: 'i',
+    action: 'block',
+  });
+  return guardrail({
+    ...built,
+    check: (subject, context) => {
       tally.checks++;
       tally.characters += subject.text.length;
-      return pattern.search(subject.text) < 0
-        ? { verdict: 'pass' }
-        : { verdict: 'block', reason: 'rule no-secrets: a secret assignment' };
+      return built.check(subject, context);
     },
   });
 }
@@ -169,7 +172,7 @@ export function streamTable(
   const row = (guarded: boolean) => {
     const rows = figures.filter((f) => f.guarded === guarded);
     return [
-      guarded ? 'with an RE2 output guardrail on the stream' : 'without guardrails',
+      guarded ? 'with `regexGuardrail` (RE2) on the stream' : 'without guardrails',
       ...rows.map((f) => formatNumber(f.cpuMsPerMb, 1)),
       formatNumber(streamRatio(figures, guarded), 2),
       guarded
