@@ -1,6 +1,6 @@
 import type { Guardrail, GuardrailVerdict } from '@agent/protocol';
 import { redactSpans, type Span } from './spans.js';
-import { mapSubject, subjectName, TOO_DEEP_REASON } from './subject.js';
+import { mapSubject, subjectName, tooDeep } from './subject.js';
 
 /** What a detecting guardrail does with what it found. */
 export type DetectAction = 'block' | 'redact' | 'deny';
@@ -65,7 +65,7 @@ export function detectingCheck(
       return action === 'redact' && spans.length > 0 ? redactSpans(text, spans) : undefined;
     });
     const where = subjectName(subject);
-    if ('tooDeep' in mapped) return { verdict: 'block', reason: `${where} is ${TOO_DEEP_REASON}` };
+    if ('tooDeep' in mapped) return tooDeep(where);
     if (found.length === 0) return { verdict: 'pass' };
     const reason = `${describe(found)} in ${where}`;
     if (action === 'block') return { verdict: 'block', reason };

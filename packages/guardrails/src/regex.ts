@@ -10,7 +10,7 @@ import {
   resolvePhases,
   timeoutOf,
 } from './options.js';
-import { mapSubject, subjectName, TOO_DEEP_REASON } from './subject.js';
+import { mapSubject, subjectName, tooDeep } from './subject.js';
 
 export type RegexAction = DetectAction | 'require';
 
@@ -119,7 +119,7 @@ function requireCheck(name: string, matcher: SearchPattern): Guardrail['check'] 
       return undefined;
     });
     const where = subjectName(subject);
-    if ('tooDeep' in mapped) return { verdict: 'block', reason: `${where} is ${TOO_DEEP_REASON}` };
+    if ('tooDeep' in mapped) return tooDeep(where);
     return matched
       ? { verdict: 'pass' }
       : { verdict: 'block', reason: `${where} does not match the required pattern of ${name}` };

@@ -1,4 +1,4 @@
-import type { GuardrailSubject } from '@agent/protocol';
+import type { GuardrailSubject, GuardrailVerdict } from '@agent/protocol';
 
 /** Deepest nesting of arguments or a JSON report walked (deeper values cannot be checked). */
 export const MAX_VALUE_DEPTH = 64;
@@ -64,4 +64,10 @@ export function subjectName(subject: GuardrailSubject): string {
   }
 }
 
-export const TOO_DEEP_REASON = `nested deeper than ${MAX_VALUE_DEPTH} levels, so it cannot be checked`;
+/** The verdict on a value too deep to walk: a block, since what was not read cannot pass. */
+export function tooDeep(where: string): GuardrailVerdict {
+  return {
+    verdict: 'block',
+    reason: `${where} is nested deeper than ${MAX_VALUE_DEPTH} levels, so it cannot be checked`,
+  };
+}

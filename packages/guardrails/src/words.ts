@@ -1,6 +1,6 @@
 import type { Guardrail, GuardrailVerdict } from '@agent/protocol';
 import { type BuiltinOptions, build, checkBase, configError, oneOf, resolvePhases } from './options.js';
-import { mapSubject, subjectName, TOO_DEEP_REASON } from './subject.js';
+import { mapSubject, subjectName, tooDeep } from './subject.js';
 
 export type WordsAction = 'block' | 'deny';
 
@@ -24,8 +24,16 @@ export interface WordsGuardrailOptions extends BuiltinOptions {
 /** Words: runs of letters, marks, digits and `_` (any script). A fixed pattern, never built from user words. */
 const WORD = /[\p{L}\p{M}\p{N}_]+/gu;
 
-/** A phrase as its words, looked up by its first word. */
-type PhraseIndex = Map<string, string[][]>;
+/**
+ * The phrases as a trie of words: from each word of the text, walking it costs at most the
+ * longest phrase's word count (an entry has at most 200 characters), whatever the list holds,
+ * even when every phrase starts with the same word.
+ */
+interface PhraseNode {
+  next: Map<string, PhraseNode>;
+  /** The entries that end here (the same phrase may be listed twice). */
+  ends: string[][];
+}
 
 /**
  * A guardrail on whole words and phrases. The text is cut into words in one pass and each is
@@ -89,13 +97,21 @@ function entries(
   });
 }
 
-function indexed(phrases: readonly string[][]): PhraseIndex {
-  const index: PhraseIndex = new Map();
+function trieOf(phrases: readonly string[][]): PhraseNode {
+  const root: PhraseNode = { next: new Map(), ends: [] };
   for (const words of phrases) {
-    const first = words[0] as string;
-    index.set(first, [...(index.get(first) ?? []), words]);
+    let node = root;
+    for (const word of words) {
+      let child = node.next.get(word);
+      if (child === undefined) {
+        child = { next: new Map(), ends: [] };
+        node.next.set(word, child);
+      }
+      node = child;
+    }
+    node.ends.push(words);
   }
-  return index;
+  return root;
 }
 
 function wordsCheck(
@@ -104,8 +120,8 @@ function wordsCheck(
   required: readonly string[][],
   normalize: (word: string) => string,
 ): Guardrail['check'] {
-  const blockedIndex = indexed(blocked);
-  const requiredIndex = indexed(required);
+  const blockedIndex = trieOf(blocked);
+  const requiredIndex = trieOf(required);
   return (subject): GuardrailVerdict => {
     const hitBlocked = new Set<string[]>();
     const seenRequired = new Set<string[]>();
@@ -116,7 +132,7 @@ function wordsCheck(
       return undefined;
     });
     const where = subjectName(subject);
-    if ('tooDeep' in mapped) return { verdict: 'block', reason: `${where} is ${TOO_DEEP_REASON}` };
+    if ('tooDeep' in mapped) return tooDeep(where);
     if (hitBlocked.size > 0) {
       const which = blocked.flatMap((words, i) => (hitBlocked.has(words) ? [`#${i + 1}`] : []));
       const reason = `${where} contains blocked ${which.length === 1 ? 'entry' : 'entries'} ${which.join(', ')} of the list`;
@@ -132,13 +148,13 @@ function wordsCheck(
   };
 }
 
-/** Adds to `hits` each phrase of `index` that occurs in `words` (as consecutive words). */
-function findPhrases(words: readonly string[], index: PhraseIndex, hits: Set<string[]>): void {
+/** Adds to `hits` each phrase of `trie` that occurs in `words` (as consecutive words). */
+function findPhrases(words: readonly string[], trie: PhraseNode, hits: Set<string[]>): void {
   for (let i = 0; i < words.length; i++) {
-    const candidates = index.get(words[i] as string);
-    if (candidates === undefined) continue;
-    for (const phrase of candidates) {
-      if (!hits.has(phrase) && phrase.every((word, k) => words[i + k] === word)) hits.add(phrase);
+    let node = trie.next.get(words[i] as string);
+    for (let k = i + 1; node !== undefined; k++) {
+      for (const phrase of node.ends) hits.add(phrase);
+      node = k < words.length ? node.next.get(words[k] as string) : undefined;
     }
   }
 }

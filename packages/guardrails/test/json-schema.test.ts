@@ -11,12 +11,21 @@ const payment = {
 
 describe('jsonSchemaGuardrail', () => {
   it('passes tool arguments that match and blocks those that do not, without quoting values', async () => {
-    const guard = jsonSchemaGuardrail({ name: 'small-payments', on: 'tool', tools: ['pay__*'], schema: payment });
+    const guard = jsonSchemaGuardrail({
+      name: 'small-payments',
+      on: 'tool',
+      tools: ['pay__*'],
+      schema: payment,
+    });
     expect(guard.phases).toEqual(['arguments']);
-    expect(await verdictOf(guard, args('pay__send', { amount: 40, currency: 'EUR' }))).toEqual({ verdict: 'pass' });
+    expect(await verdictOf(guard, args('pay__send', { amount: 40, currency: 'EUR' }))).toEqual({
+      verdict: 'pass',
+    });
     const verdict = await verdictOf(guard, args('pay__send', { amount: 4000, currency: 'GBP' }));
     expect(verdict.verdict).toBe('block');
-    expect(verdict.reason).toMatch(/^the arguments of pay__send does not match the schema: \/amount: must be <= 100/);
+    expect(verdict.reason).toMatch(
+      /^the arguments of pay__send does not match the schema: \/amount: must be <= 100/,
+    );
     expect(verdict.reason).toContain('/currency: must be equal to one of the allowed values');
     expect(verdict.reason).not.toContain('4000');
     expect(verdict.reason).not.toContain('GBP');
@@ -39,7 +48,10 @@ describe('jsonSchemaGuardrail', () => {
       reason: "the report does not match the schema: /: must have required property 'answer'",
     });
     expect((await verdictOf(guard, report('{"answer": "yes"}'))).verdict).toBe('pass');
-    expect(await verdictOf(guard, report('yes'))).toEqual({ verdict: 'block', reason: 'the report is not JSON' });
+    expect(await verdictOf(guard, report('yes'))).toEqual({
+      verdict: 'block',
+      reason: 'the report is not JSON',
+    });
   });
 
   it('refuses a schema the project would not compile: unusable, or with a pattern RE2 cannot run', () => {

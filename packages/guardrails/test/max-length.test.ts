@@ -35,9 +35,12 @@ describe('maxLengthGuardrail', () => {
       'guardrail "max-length": max must be a positive integer (characters), got 0',
     );
     expect(
-      configErrorOf(() => maxLengthGuardrail({ on: 'output', max: 10, unit: 'tokens' as 'characters' })).message,
+      configErrorOf(() => maxLengthGuardrail({ on: 'output', max: 10, unit: 'tokens' as 'characters' }))
+        .message,
     ).toBe('guardrail "max-length": unit must be one of characters, got "tokens"');
-    expect(configErrorOf(() => maxLengthGuardrail({ on: 'output', max: 10, phases: ['stream'] })).message).toBe(
+    expect(
+      configErrorOf(() => maxLengthGuardrail({ on: 'output', max: 10, phases: ['stream'] })).message,
+    ).toBe(
       'guardrail "max-length": phases must be a non-empty list of report (a piece of the stream never says how long the report is), got "stream"',
     );
   });

@@ -20,7 +20,11 @@ describe('wordsGuardrail', () => {
   });
 
   it('keeps case when caseSensitive, and reads words of any script', async () => {
-    const exact = wordsGuardrail({ on: 'output', blocked: ['Projekt Zürich', 'секрет'], caseSensitive: true });
+    const exact = wordsGuardrail({
+      on: 'output',
+      blocked: ['Projekt Zürich', 'секрет'],
+      caseSensitive: true,
+    });
     expect((await verdictOf(exact, report('projekt zürich'))).verdict).toBe('pass');
     expect((await verdictOf(exact, report('Das Projekt Zürich startet.'))).verdict).toBe('block');
     expect((await verdictOf(exact, report('это секрет.'))).verdict).toBe('block');
@@ -28,7 +32,11 @@ describe('wordsGuardrail', () => {
   });
 
   it('blocks a report that lacks a required phrase, naming it; not checked while streaming', async () => {
-    const disclaimer = wordsGuardrail({ name: 'disclaimer', on: 'output', required: ['not financial advice'] });
+    const disclaimer = wordsGuardrail({
+      name: 'disclaimer',
+      on: 'output',
+      required: ['not financial advice'],
+    });
     expect(disclaimer.phases).toEqual(['report']);
     expect(await verdictOf(disclaimer, report('Buy low. This is not financial advice.'))).toEqual({
       verdict: 'pass',
@@ -72,8 +80,9 @@ describe('wordsGuardrail', () => {
       'guardrail "words": blocked[1] must be a word or phrase of at most 200 characters with at least one letter or digit, got "  ...  "',
     );
     expect(
-      configErrorOf(() => wordsGuardrail({ on: 'input', blocked: ['x'], caseSensitive: 'yes' as unknown as boolean }))
-        .message,
+      configErrorOf(() =>
+        wordsGuardrail({ on: 'input', blocked: ['x'], caseSensitive: 'yes' as unknown as boolean }),
+      ).message,
     ).toBe('guardrail "words": caseSensitive must be true or false, got "yes"');
     expect(
       configErrorOf(() => wordsGuardrail({ on: 'output', required: ['x'], phases: ['stream'] })).field,

@@ -52,7 +52,8 @@ export function recordGuardrailRun(
   if (verdict?.opTree !== undefined) node.children.push(verdict.opTree);
   const failed = tripped || (run.outcome === 'error' && run.failedOpen !== true);
   opTree.end(node, failed ? 'failed' : 'ok', entry, failed ? (run.reason ?? run.outcome) : undefined);
-  recorder.line(severityOf(run, tripped), 'response', 'llm', 'agent:guardrail', describeRun(run));
+  const type = run.on === 'tool' ? 'tool' : 'llm';
+  recorder.line(severityOf(run, tripped), 'response', type, 'agent:guardrail', describeRun(run));
 }
 
 function severityOf(run: GuardrailRun, tripped: boolean): LogEntry['severity'] {

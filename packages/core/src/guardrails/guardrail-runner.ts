@@ -10,8 +10,8 @@ import {
 } from '@agent/protocol';
 import { errorMessage, isRecord } from '@agent/protocol/util';
 import { toolNameMatcher } from '@agent/schema';
-import { checksPhase, type GuardrailRecordTarget, recordGuardrailRun } from './guardrail-record.js';
 import { DEFAULT_GUARDRAIL_TIMEOUT_MS } from './guardrail.js';
+import { checksPhase, type GuardrailRecordTarget, recordGuardrailRun } from './guardrail-record.js';
 
 /** What the session's guardrails decided for one subject at one phase. */
 export type GuardDecision<S extends GuardrailSubject> =
@@ -58,7 +58,11 @@ export class GuardrailRunner {
   ) {
     for (const guard of guardrails) {
       const phases: GuardrailPhase[] =
-        guard.on === 'input' ? ['prompt'] : guard.on === 'output' ? ['stream', 'report'] : ['arguments', 'result'];
+        guard.on === 'input'
+          ? ['prompt']
+          : guard.on === 'output'
+            ? ['stream', 'report']
+            : ['arguments', 'result'];
       for (const phase of phases) {
         if (!checksPhase(guard, phase)) continue;
         const list = this.byPhase.get(phase) ?? [];
@@ -70,8 +74,13 @@ export class GuardrailRunner {
   }
 
   /** The runner of a session's guardrails; undefined when it has none. */
-  static of(guardrails: readonly Guardrail[] | undefined, o: GuardrailRunnerOptions): GuardrailRunner | undefined {
-    return guardrails === undefined || guardrails.length === 0 ? undefined : new GuardrailRunner(guardrails, o);
+  static of(
+    guardrails: readonly Guardrail[] | undefined,
+    o: GuardrailRunnerOptions,
+  ): GuardrailRunner | undefined {
+    return guardrails === undefined || guardrails.length === 0
+      ? undefined
+      : new GuardrailRunner(guardrails, o);
   }
 
   /** Whether any guardrail checks `phase` (for `tool` phases: of the tool `tool`). */
@@ -118,7 +127,13 @@ export class GuardrailRunner {
   ): Promise<GuardDecision<S>> {
     const started = this.o.now();
     const answer = await this.ask(guard, subject);
-    const run: GuardrailRun = { name: guard.name, on: guard.on, phase: subject.phase, outcome: 'pass', latencyMs: 0 };
+    const run: GuardrailRun = {
+      name: guard.name,
+      on: guard.on,
+      phase: subject.phase,
+      outcome: 'pass',
+      latencyMs: 0,
+    };
     if ('callId' in subject) {
       run.callId = subject.callId;
       run.tool = subject.tool;
@@ -180,7 +195,8 @@ export class GuardrailRunner {
       const answered = Promise.resolve()
         .then(() => guard.check(subject, context))
         .then(
-          (value): CheckAnswer => verdictProblem(value, subject.phase) ?? { verdict: value as GuardrailVerdict },
+          (value): CheckAnswer =>
+            verdictProblem(value, subject.phase) ?? { verdict: value as GuardrailVerdict },
           (error: unknown): CheckAnswer => ({ error: `it threw: ${errorMessage(error)}` }),
         );
       return await Promise.race([answered, stopped]);
@@ -197,10 +213,13 @@ function verdictProblem(value: unknown, phase: GuardrailPhase): { error: string 
     return { error: 'it answered something that is not a verdict ({ verdict: "pass" | ... })' };
   const allowed = VERDICTS_AT[phase];
   if (!GUARDRAIL_OUTCOMES.includes(value.verdict as never) || !allowed.includes(value.verdict))
-    return { error: `it answered verdict ${JSON.stringify(value.verdict)}; at ${phase} one of ${allowed.join(', ')}` };
+    return {
+      error: `it answered verdict ${JSON.stringify(value.verdict)}; at ${phase} one of ${allowed.join(', ')}`,
+    };
   if (value.verdict !== 'pass' && (typeof value.reason !== 'string' || value.reason.length === 0))
     return { error: `its ${value.verdict} verdict has no reason` };
-  if (value.verdict === 'rewrite' && !('value' in value)) return { error: 'its rewrite verdict has no value' };
+  if (value.verdict === 'rewrite' && !('value' in value))
+    return { error: 'its rewrite verdict has no value' };
   return undefined;
 }
 

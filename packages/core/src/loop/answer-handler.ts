@@ -30,10 +30,10 @@ import {
 } from './notices.js';
 import { childrenPause } from './paused-children.js';
 import { type Adoption, adoptFinalReport } from './report-adoption.js';
+import { guardReport } from './report-guard.js';
 import { reportCharactersIn } from './report-size.js';
 import type { SessionState } from './session-state.js';
 import { retractStreamed, sendHeldOutside } from './slot-reader.js';
-import { guardReport } from './report-guard.js';
 import { ABORTED, guardrailEnd, type TurnEnd } from './turn-end.js';
 
 /** What the handler uses of the turn loop's options (declared here, so the two files form no cycle). */
@@ -152,7 +152,8 @@ export class AnswerHandler {
       denied = gate.denied;
       decisions = gate.decisions;
     }
-    if (checked !== undefined && checked.denied.size > 0) denied = new Map([...checked.denied, ...(denied ?? [])]);
+    if (checked !== undefined && checked.denied.size > 0)
+      denied = new Map([...checked.denied, ...(denied ?? [])]);
     const result = await o.executor.runTurn(running, turnNode, denied);
     // A sub-agent waits for a decision: the whole tree pauses; the turn runs again on resume.
     if (result.paused !== undefined) return childrenPause(calls, result.paused, decisions);
@@ -255,7 +256,8 @@ export class AnswerHandler {
     let denied = o.approvals?.unreviewable(outcome.toolCalls);
     if (!isFinal && o.guards?.checks('arguments') === true) {
       const checked = await guardArguments(o.guards, calls, turnNode);
-      if (checked.trip !== undefined) return guardrailEnd(checked.trip, o.signal) as Extract<TurnEnd, { kind: 'end' }>;
+      if (checked.trip !== undefined)
+        return guardrailEnd(checked.trip, o.signal) as Extract<TurnEnd, { kind: 'end' }>;
       calls = checked.calls;
       const refused = new Map([...checked.denied, ...(denied ?? [])]);
       for (const [id, reason] of checked.asks)

@@ -62,7 +62,8 @@ export async function guardArguments(
           : 'arguments must be rewritten as a JSON object',
     );
     if (decision.kind === 'trip') return { ...checked, trip: decision.trip };
-    if (decision.kind === 'deny') checked.denied.set(call.id, `blocked by guardrail ${decision.name}: ${decision.reason}`);
+    if (decision.kind === 'deny')
+      checked.denied.set(call.id, `blocked by guardrail ${decision.name}: ${decision.reason}`);
     if (decision.kind === 'ask') checked.asks.set(call.id, decision.reason);
     if (decision.kind === 'go' && decision.rewrittenBy.length > 0) {
       const { rawArguments: _raw, ...rest } = call;

@@ -27,7 +27,8 @@ export async function answerCallsBesideReport(
   turnNode: OpNode,
 ): Promise<{ messages: ToolResultMessage[]; guardrail?: GuardrailTrip }> {
   const others = input.calls.filter((call) => !input.isReportCall(call));
-  const turn = others.length > 0 && !input.isFinal ? await executor.runTurn(others, turnNode, input.denied) : undefined;
+  const turn =
+    others.length > 0 && !input.isFinal ? await executor.runTurn(others, turnNode, input.denied) : undefined;
   if (turn?.guardrail !== undefined) return { messages: turn.messages, guardrail: turn.guardrail };
   const ran = turn?.messages ?? [];
   let next = 0;

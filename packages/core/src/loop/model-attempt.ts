@@ -128,7 +128,8 @@ export async function runModelAttempt(
     `attempt ${attempt}: ${request.messages.length} messages, ${request.tools?.length ?? 0} tools`,
   );
   try {
-    const signal = stop === undefined ? context.cancel.signal : AbortSignal.any([context.cancel.signal, stop]);
+    const signal =
+      stop === undefined ? context.cancel.signal : AbortSignal.any([context.cancel.signal, stop]);
     const stream = client.stream(request, { signal, timeoutMs: context.timeoutMs });
     const iterator = stream[Symbol.asyncIterator]();
     try {

@@ -1,6 +1,6 @@
 import { processFinalReport } from '@agent/final-report';
 import type { ExpectedOutput, FinalReport, GuardrailTrip, OpNode } from '@agent/protocol';
-import { tripMessage, type GuardrailRunner } from '../guardrails/guardrail-runner.js';
+import { type GuardrailRunner, tripMessage } from '../guardrails/guardrail-runner.js';
 
 export type GuardedReport =
   | { kind: 'go'; report: FinalReport; rewritten: boolean }
@@ -30,13 +30,18 @@ export async function guardReport(
       return typeof next === 'string' ? next : { ...subject, report: next, text: reportText(next) };
     },
   );
-  if (decision.kind === 'trip') return { kind: 'trip', trip: decision.trip, message: tripMessage(decision.trip) };
+  if (decision.kind === 'trip')
+    return { kind: 'trip', trip: decision.trip, message: tripMessage(decision.trip) };
   if (decision.kind !== 'go') return { kind: 'go', report, rewritten: false };
   return { kind: 'go', report: decision.subject.report, rewritten: decision.rewrittenBy.length > 0 };
 }
 
 /** The report with `value` as its content, or why `value` cannot be its content. */
-function rewrittenReport(report: FinalReport, value: unknown, expected: ExpectedOutput): FinalReport | string {
+function rewrittenReport(
+  report: FinalReport,
+  value: unknown,
+  expected: ExpectedOutput,
+): FinalReport | string {
   if (expected.format !== 'json') {
     if (typeof value !== 'string') return `a ${expected.format} report must be rewritten as a string`;
     return { ...report, content: value };

@@ -112,7 +112,10 @@ export class SlotReader implements SlotSink {
   slotText(type: 'think' | 'outside' | 'content', text: string): void {
     if (type === 'content' && text.length > 0) {
       if (!this.live) return;
-      if (this.guard !== undefined) return this.guard.add(text);
+      if (this.guard !== undefined) {
+        this.guard.add(text);
+        return;
+      }
       this.streamedChars += text.length;
       this.recorder.emit({ type: 'output', text }, 'stream');
     } else if (type === 'think' && text.length > 0) {

@@ -12,6 +12,7 @@ import type {
 import type { ContextGuard, ContextProjection } from '../context/context-guard.js';
 import { type GuardTrigger, logContextGuard } from '../context/guard-log.js';
 import type { TokenEstimator } from '../context/token-estimator.js';
+import { type GuardrailRunner, tripMessage } from '../guardrails/guardrail-runner.js';
 import { attemptTarget, type JournalReplay } from '../journal/journal-replay.js';
 import type { TurnJournal } from '../journal/turn-journal.js';
 import type { OpTreeBuilder } from '../observe/op-tree.js';
@@ -19,7 +20,6 @@ import type { SessionRecorder } from '../observe/recorder.js';
 import type { ApprovalGate } from '../tools/approval-gate.js';
 import type { ResultSizer } from '../tools/result-sizer.js';
 import type { ToolExecutor } from '../tools/tool-executor.js';
-import { type GuardrailRunner, tripMessage } from '../guardrails/guardrail-runner.js';
 import { AnswerHandler } from './answer-handler.js';
 import { warnPlainTextRetry, warnProgressPairing } from './answer-warnings.js';
 import { classifyModelError } from './error-policy.js';
@@ -30,10 +30,10 @@ import type { RetryBackoffSettings } from './retry-delay.js';
 import type { SamplingOptions } from './sampling.js';
 import type { SessionCancel } from './session-cancel.js';
 import type { SessionState } from './session-state.js';
+import { retractStreamed } from './slot-reader.js';
 import { TargetHealth } from './target-health.js';
 import type { TargetRotation } from './target-rotation.js';
 import { commitToolMessageReport } from './tool-message-adoption.js';
-import { retractStreamed } from './slot-reader.js';
 import { ABORTED, finalTurnFailed, guardrailEnd, noTargetLeft, type TurnEnd } from './turn-end.js';
 import type { TurnNotice, TurnNotices } from './turn-notice.js';
 import { NO_TOOLS, noticeFor, turnRequest, turnStarted } from './turn-request.js';
@@ -309,7 +309,8 @@ export class TurnLoop {
       const tools = isFinal ? o.finalTools : o.tools();
       const notice = this.renderNotice(target, tools, isFinal, attemptNo);
       const request = turnRequest(o.state.conversation, notice, tools, o.sampling);
-      const attemptOn = o.replay === undefined ? target : attemptTarget(o.replay, state.turn, target, o.recorder);
+      const attemptOn =
+        o.replay === undefined ? target : attemptTarget(o.replay, state.turn, target, o.recorder);
       const holdOutside = textMayBeReport(isFinal, o.answerFromLastMessage);
       const besideInput = this.besideInput;
       this.besideInput = undefined;
@@ -322,7 +323,12 @@ export class TurnLoop {
       if (outcome === 'again') continue;
       if ('kind' in outcome) return outcome;
       if (outcome.ok && outcome.slot.guardrail !== undefined) {
-        retractStreamed(o.recorder, outcome.slot.streamedChars, 'guardrail', tripMessage(outcome.slot.guardrail));
+        retractStreamed(
+          o.recorder,
+          outcome.slot.streamedChars,
+          'guardrail',
+          tripMessage(outcome.slot.guardrail),
+        );
         return guardrailEnd(outcome.slot.guardrail, o.signal);
       }
       if (!outcome.ok) {

@@ -3,6 +3,7 @@ import {
   FINAL_REPORT_SHORT_NAME,
   FINAL_REPORT_TOOL,
   type ForcedFinalReason,
+  type GuardrailTrip,
   INTERNAL_TOOL_SERVER,
   isFinalReportName,
   type OpNode,
@@ -13,7 +14,6 @@ import {
   type ToolAccountingEntry,
   type ToolCall,
   type ToolEndSession,
-  type GuardrailTrip,
   type ToolResultMessage,
 } from '@agent/protocol';
 import type { GuardrailRunner } from '../guardrails/guardrail-runner.js';
@@ -31,8 +31,8 @@ import {
   remoteIdentifier,
   runExternalCall,
 } from './call-runner.js';
-import { guardResult } from './result-guard.js';
 import { readBatchCalls, readTaskStatus, taskStatusCharacters } from './internal-tools.js';
+import { guardResult } from './result-guard.js';
 import type { ResultSizer } from './result-sizer.js';
 import { ToolEvents } from './tool-events.js';
 import type { ToolLookup } from './tool-registry.js';
@@ -243,8 +243,7 @@ export class ToolExecutor {
       if (resume !== undefined) callOptions.resume = resume;
       outcome = await this.external(call, callOptions);
       const { guards } = this.options;
-      if (guards !== undefined && guards.checks('result', call.name))
-        outcome = await guardResult(guards, call, outcome, parent);
+      if (guards?.checks('result', call.name)) outcome = await guardResult(guards, call, outcome, parent);
     }
     this.events.finished(call, outcome, this.options.now() - started);
     return { call, node, started, argsJson, outcome };
