@@ -65,17 +65,21 @@ function deltas(text: string): string[] {
   return parts;
 }
 
-/** The XML-NEXT notice of `@agent/core` names the session's FINAL tag; peers have none. */
-function finalText(messages: readonly ConversationMessage[]): string {
+/** The session's FINAL tag, named by `@agent/core`'s XML-NEXT notice (peers have none). */
+export function finalTagOf(messages: readonly ConversationMessage[]): string | undefined {
   for (let i = messages.length - 1; i >= 0; i--) {
     const message = messages[i]!;
     if (message.role !== 'user') continue;
     const nonce = NONCE.exec(message.content)?.[1];
-    if (nonce === undefined) continue;
-    const tag = `ai-agent-${nonce}-FINAL`;
-    return `<${tag} tool="agent__final_report" status="success" format="text">${FINAL_ANSWER}</${tag}>`;
+    if (nonce !== undefined) return `ai-agent-${nonce}-FINAL`;
   }
-  return FINAL_ANSWER;
+  return undefined;
+}
+
+function finalText(messages: readonly ConversationMessage[]): string {
+  const tag = finalTagOf(messages);
+  if (tag === undefined) return FINAL_ANSWER;
+  return `<${tag} tool="agent__final_report" status="success" format="text">${FINAL_ANSWER}</${tag}>`;
 }
 
 export interface PlannedAnswer {

@@ -3,6 +3,7 @@ import { agentLoopSuite } from './agent-loop.js';
 import { cacheHitSuite } from './cache-hit.js';
 import { coldStartSuite } from './cold-start.js';
 import { coreInProcessSuite } from './core-inprocess.js';
+import { guardrailsSuite } from './guardrails.js';
 import { headendLoadSuite } from './headend-load.js';
 import { installSizeSuite } from './install-size.js';
 import { mcpGrepSuite } from './mcp-grep.js';
@@ -24,6 +25,7 @@ export const suites: BenchSuite[] = [
   queueSoakSuite,
   queueSoakEffectsSuite,
   openapiLoadSuite,
+  guardrailsSuite,
   coldStartSuite,
   installSizeSuite,
 ];
