@@ -35,6 +35,11 @@ export interface SearchPattern {
   test(line: string): boolean;
   /** Where the first match in `line` starts (a UTF-16 index), or -1. */
   search(line: string): number;
+  /**
+   * The matches in `text` from left to right, as `[start, end)` UTF-16 indices (empty matches
+   * skipped). Each match is found in time linear in the text; stop early for a bound on the whole.
+   */
+  matches(text: string): Generator<{ start: number; end: number }>;
 }
 
 const number = (n: number) => n.toLocaleString('en-US');
@@ -70,6 +75,14 @@ export function compileSearchPattern(pattern: string, options: SearchPatternOpti
     search: (line) => {
       const matcher = regex.matcher(line);
       return matcher.find() ? matcher.start() : -1;
+    },
+    *matches(text) {
+      const matcher = regex.matcher(text);
+      while (matcher.find()) {
+        const start = matcher.start();
+        const end = matcher.end();
+        if (end > start) yield { start, end };
+      }
     },
   };
 }

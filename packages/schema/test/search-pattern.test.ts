@@ -57,3 +57,17 @@ describe('compileSearchPattern', () => {
     expect(compileSearchPattern('a{1,100}').test('aaa')).toBe(true);
   });
 });
+
+describe('SearchPattern.matches', () => {
+  it('yields every non-empty match as [start, end) indices, left to right', () => {
+    const digits = compileSearchPattern('\\d+');
+    expect([...digits.matches('a 12 bc 345 é 6')]).toEqual([
+      { start: 2, end: 4 },
+      { start: 8, end: 11 },
+      { start: 14, end: 15 },
+    ]);
+    // An empty match is skipped, and the search still moves on past it.
+    expect([...compileSearchPattern('x*').matches('ab xx c')]).toEqual([{ start: 3, end: 5 }]);
+    expect([...digits.matches('no digits')]).toEqual([]);
+  });
+});
