@@ -55,6 +55,7 @@ export function finishSession(end: SessionEnding): AgentResult {
     exitCode,
     error: state.error ?? `the session ended without a final report (${exitCode})`,
     ...(end.inputRejected ? { inputRejected: true as const } : {}),
+    ...(state.guardrail === undefined ? {} : { guardrail: state.guardrail }),
     ...(finalReport === undefined ? {} : { finalReport }),
     ...(state.paused === undefined ? {} : { pendingApprovals: state.paused.pending }),
     ...(end.pausedSnapshot === undefined ? {} : { snapshot: end.pausedSnapshot }),

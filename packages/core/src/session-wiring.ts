@@ -15,6 +15,7 @@ import {
 } from './config.js';
 import type { ContextGuard } from './context/context-guard.js';
 import type { TokenEstimator } from './context/token-estimator.js';
+import { GuardrailRunner } from './guardrails/guardrail-runner.js';
 import { JournalReplay } from './journal/journal-replay.js';
 import { TurnJournal } from './journal/turn-journal.js';
 import { samplingOptions } from './loop/sampling.js';
@@ -80,6 +81,14 @@ export function wireTurnLoop(w: LoopWiring): TurnLoop {
     ...finalTools,
   ];
   const tools = offeredTools([...registry.definitions, ...internal], hook);
+  const guards = GuardrailRunner.of(config.guardrails, {
+    recorder: w.recorder,
+    opTree: w.opTree,
+    agentPath: w.agentPath,
+    now: w.now,
+    signal: w.signal,
+    sessionId: w.sessionId,
+  });
   return new TurnLoop({
     state: w.state,
     recorder: w.recorder,
@@ -87,7 +96,7 @@ export function wireTurnLoop(w: LoopWiring): TurnLoop {
     rotation: w.rotation,
     estimator: w.estimator,
     guard: w.guard,
-    executor: toolExecutorFor(w, sizer, choice, tools, journaling),
+    executor: toolExecutorFor(w, sizer, choice, tools, journaling, guards),
     sizer,
     tools,
     finalTools,
@@ -109,6 +118,7 @@ export function wireTurnLoop(w: LoopWiring): TurnLoop {
     targets: w.targets,
     ...(checkpointer === undefined ? {} : { checkpoint: () => checkpointer.turnEnded() }),
     ...(w.approvals === undefined ? {} : { approvals: w.approvals }),
+    ...(guards === undefined ? {} : { guards, checkInput: w.resumeFrom === undefined }),
     ...journalOptions(journaling, checkpointer !== undefined && w.resumeFrom === undefined),
   });
 }
@@ -155,6 +165,7 @@ function toolExecutorFor(
   choice: InternalToolChoice,
   offered: () => readonly ToolDefinition[],
   journaling: JournalParts,
+  guards: GuardrailRunner | undefined,
 ): ToolExecutor {
   return new ToolExecutor({
     registry: withHookTools(w.registry, w.hook, offered),
@@ -173,6 +184,7 @@ function toolExecutorFor(
     sessionId: w.sessionId,
     ...(journaling.journal === undefined ? {} : { journal: journaling.journal }),
     ...(journaling.replay === undefined ? {} : { replay: journaling.replay }),
+    ...(guards === undefined ? {} : { guards }),
   });
 }
 

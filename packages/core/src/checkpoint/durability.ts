@@ -88,11 +88,13 @@ export function setUpDurability(input: DurabilityInput): Durability {
     parts.opTree = opTree;
     restoreSnapshot(resumeFrom, parts);
   }
+  // An `arguments` guardrail may ask a person about any call: its session needs the gate too.
+  const gateRule = rule ?? (config.guardrails?.some((g) => g.on === 'tool') === true ? NO_RULE : undefined);
   const approvals =
-    rule === undefined
+    gateRule === undefined
       ? undefined
       : new ApprovalGate({
-          rule,
+          rule: gateRule,
           approver: config.approver,
           decisions: new Map([...Object.entries(resumeFrom?.decisions ?? {}), ...approvalsGiven]),
           shown: shownHashes(resumeFrom),
@@ -177,6 +179,9 @@ class SessionParts implements CheckpointParts {
     return this.#hash;
   }
 }
+
+/** Nothing needs approval by rule (only what a guardrail asks about). */
+const NO_RULE: ApprovalRule = () => false;
 
 /** No tool asks for approval itself: shared, read only. */
 const NO_TOOL_RULES: ReadonlyMap<string, ApprovalRule> = new Map();

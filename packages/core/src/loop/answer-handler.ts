@@ -12,10 +12,12 @@ import {
   type ToolCall,
   type ToolResultMessage,
 } from '@agent/protocol';
+import type { GuardrailRunner } from '../guardrails/guardrail-runner.js';
 import type { TurnJournal } from '../journal/turn-journal.js';
 import type { SessionRecorder } from '../observe/recorder.js';
 import type { ApprovalGate } from '../tools/approval-gate.js';
 import type { ToolExecutor, TurnToolsOutcome } from '../tools/tool-executor.js';
+import { type ArgumentsChecked, guardArguments } from './arguments-guard.js';
 import { answerCallsBesideReport, NOT_ON_FINAL_TURN } from './calls-beside-report.js';
 import type { AttemptSuccess } from './model-attempt.js';
 import {
@@ -31,7 +33,8 @@ import { type Adoption, adoptFinalReport } from './report-adoption.js';
 import { reportCharactersIn } from './report-size.js';
 import type { SessionState } from './session-state.js';
 import { retractStreamed, sendHeldOutside } from './slot-reader.js';
-import { ABORTED, type TurnEnd } from './turn-end.js';
+import { guardReport } from './report-guard.js';
+import { ABORTED, guardrailEnd, type TurnEnd } from './turn-end.js';
 
 /** What the handler uses of the turn loop's options (declared here, so the two files form no cycle). */
 export interface AnswerHandlerOptions {
@@ -52,6 +55,8 @@ export interface AnswerHandlerOptions {
   approvals?: ApprovalGate;
   /** Set when the session journals its turns (`onJournal`). */
   journal?: TurnJournal;
+  /** Set when the session has guardrails. */
+  guards?: GuardrailRunner;
 }
 
 /**
@@ -130,8 +135,14 @@ export class AnswerHandler {
     const { state } = o;
     let denied: ReadonlyMap<string, string> | undefined;
     let decisions: Record<string, ApprovalDecision> = {};
+    let checked: ArgumentsChecked | undefined;
+    if (o.guards?.checks('arguments') === true) {
+      checked = await guardArguments(o.guards, calls, turnNode);
+      if (checked.trip !== undefined) return guardrailEnd(checked.trip, o.signal);
+    }
+    const running = checked?.calls ?? calls;
     if (o.approvals !== undefined) {
-      const gate = await o.approvals.review(calls);
+      const gate = await o.approvals.review(running, checked?.asks);
       if (gate.kind === 'pause') {
         return {
           kind: 'pause',
@@ -141,10 +152,12 @@ export class AnswerHandler {
       denied = gate.denied;
       decisions = gate.decisions;
     }
-    const result = await o.executor.runTurn(calls, turnNode, denied);
+    if (checked !== undefined && checked.denied.size > 0) denied = new Map([...checked.denied, ...(denied ?? [])]);
+    const result = await o.executor.runTurn(running, turnNode, denied);
     // A sub-agent waits for a decision: the whole tree pauses; the turn runs again on resume.
     if (result.paused !== undefined) return childrenPause(calls, result.paused, decisions);
     for (const message of result.messages) this.push(message);
+    if (result.guardrail !== undefined) return guardrailEnd(result.guardrail, o.signal);
     if (result.endSession !== undefined) return this.endByTool(result.endSession);
     state.taskStatusOnlyTurns = result.onlyTaskStatus ? state.taskStatusOnlyTurns + 1 : 0;
     const forceFinal = result.forceFinal ?? (state.taskStatusOnlyTurns >= 2 ? 'task_status_only' : undefined);
@@ -165,20 +178,25 @@ export class AnswerHandler {
     const o = this.o;
     const { state } = o;
     state.finalReportAttempts++;
+    let report = adoption.report;
+    let reportRewritten = outcome.slot.streamHeld;
+    if (o.guards?.checks('report') === true) {
+      const guarded = await guardReport(o.guards, report, o.expected, turnNode);
+      if (guarded.kind === 'trip') {
+        // The blocked report reaches no one: what streamed is taken back, the answer is not kept.
+        retractStreamed(o.recorder, outcome.slot.streamedChars, 'guardrail', guarded.message);
+        return guardrailEnd(guarded.trip, o.signal);
+      }
+      report = guarded.report;
+      reportRewritten ||= guarded.rewritten;
+    }
     this.push(assistant);
-    const answers = await answerCallsBesideReport(
-      {
-        calls: outcome.toolCalls,
-        isReportCall: (call) =>
-          isFinalReportName(call.name) || (o.reportBack && call.name === REPORT_BACK_TOOL),
-        reportAnswer: 'Final report captured.',
-        isFinal,
-        ...(o.approvals === undefined ? {} : { denied: o.approvals.unreviewable(outcome.toolCalls) }),
-      },
-      o.executor,
-      turnNode,
-    );
-    for (const message of answers) this.push(message);
+    const beside = await this.besideReport(outcome, turnNode, isFinal);
+    if ('kind' in beside) {
+      retractStreamed(o.recorder, outcome.slot.streamedChars, 'guardrail', beside.error);
+      return beside;
+    }
+    for (const message of beside) this.push(message);
     if (o.signal.aborted) {
       // The report streamed before its tools ran; it never commits, so consumers drop it.
       retractStreamed(
@@ -189,8 +207,13 @@ export class AnswerHandler {
       );
       return ABORTED;
     }
-    state.finalReport = adoption.report;
+    state.finalReport = report;
     state.reportStreamed = adoption.source === 'xml' && outcome.slot.streamedContent;
+    if (reportRewritten && state.reportStreamed) {
+      // What streamed is not the report: taken back, and the committed one sent whole.
+      retractStreamed(o.recorder, outcome.slot.streamedChars, 'guardrail', 'a guardrail rewrote the report');
+      state.reportStreamed = false;
+    }
     for (const warning of [...adoption.warnings, ...adoption.repairs]) {
       o.recorder.log({
         severity: 'WRN',
@@ -215,6 +238,45 @@ export class AnswerHandler {
       agentPath: o.agentPath,
     });
     return { kind: 'report' };
+  }
+
+  /**
+   * The messages of the calls beside a committed report: run (after their `arguments`
+   * guardrails, an `ask` cannot wait: denied) unless they need approval; or how the run ends
+   * when a guardrail blocked one.
+   */
+  private async besideReport(
+    outcome: AttemptSuccess,
+    turnNode: OpNode,
+    isFinal: boolean,
+  ): Promise<ToolResultMessage[] | Extract<TurnEnd, { kind: 'end' }>> {
+    const o = this.o;
+    let calls: readonly ToolCall[] = outcome.toolCalls;
+    let denied = o.approvals?.unreviewable(outcome.toolCalls);
+    if (!isFinal && o.guards?.checks('arguments') === true) {
+      const checked = await guardArguments(o.guards, calls, turnNode);
+      if (checked.trip !== undefined) return guardrailEnd(checked.trip, o.signal) as Extract<TurnEnd, { kind: 'end' }>;
+      calls = checked.calls;
+      const refused = new Map([...checked.denied, ...(denied ?? [])]);
+      for (const [id, reason] of checked.asks)
+        refused.set(id, `needs approval (${reason}) and came beside the final report`);
+      denied = refused;
+    }
+    const answered = await answerCallsBesideReport(
+      {
+        calls,
+        isReportCall: (call) =>
+          isFinalReportName(call.name) || (o.reportBack && call.name === REPORT_BACK_TOOL),
+        reportAnswer: 'Final report captured.',
+        isFinal,
+        ...(denied === undefined ? {} : { denied }),
+      },
+      o.executor,
+      turnNode,
+    );
+    if (answered.guardrail !== undefined)
+      return guardrailEnd(answered.guardrail, o.signal) as Extract<TurnEnd, { kind: 'end' }>;
+    return answered.messages;
   }
 
   /** A tool answered for the session: its report is committed as it is (the tool vouches for it). */

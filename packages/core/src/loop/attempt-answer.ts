@@ -7,6 +7,7 @@ import type {
   ToolCall,
 } from '@agent/protocol';
 import { TextAccumulator } from '@agent/xml-transport';
+import type { StreamGuard } from '../guardrails/stream-guard.js';
 import type { SessionRecorder } from '../observe/recorder.js';
 import { type SlotOutcome, SlotReader } from './slot-reader.js';
 
@@ -38,8 +39,10 @@ export class AttemptAnswer {
     private readonly notices: { logNotice(message: string): void },
     /** The text may become the report (a final turn): outside text is held, not streamed. */
     holdOutside: boolean,
+    /** Set when the session has stream guardrails. */
+    readonly guard?: StreamGuard,
   ) {
-    this.reader = new SlotReader(nonce, recorder, expected, holdOutside);
+    this.reader = new SlotReader(nonce, recorder, expected, holdOutside, guard);
   }
 
   /** Takes one stream event (an arrow property: the drain calls it for every event). */

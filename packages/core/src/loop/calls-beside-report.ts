@@ -1,4 +1,4 @@
-import type { OpNode, ToolCall, ToolResultMessage } from '@agent/protocol';
+import type { GuardrailTrip, OpNode, ToolCall, ToolResultMessage } from '@agent/protocol';
 import type { ToolExecutor } from '../tools/tool-executor.js';
 
 export const NOT_ON_FINAL_TURN = '(tool failed: no tools can run on the final turn)';
@@ -25,14 +25,13 @@ export async function answerCallsBesideReport(
   input: CallsBesideReport,
   executor: ToolExecutor,
   turnNode: OpNode,
-): Promise<ToolResultMessage[]> {
+): Promise<{ messages: ToolResultMessage[]; guardrail?: GuardrailTrip }> {
   const others = input.calls.filter((call) => !input.isReportCall(call));
-  const ran =
-    others.length > 0 && !input.isFinal
-      ? (await executor.runTurn(others, turnNode, input.denied)).messages
-      : [];
+  const turn = others.length > 0 && !input.isFinal ? await executor.runTurn(others, turnNode, input.denied) : undefined;
+  if (turn?.guardrail !== undefined) return { messages: turn.messages, guardrail: turn.guardrail };
+  const ran = turn?.messages ?? [];
   let next = 0;
-  return input.calls.map((call): ToolResultMessage => {
+  const messages = input.calls.map((call): ToolResultMessage => {
     if (!input.isReportCall(call)) {
       const message = ran[next++];
       if (message !== undefined) return message;
@@ -42,4 +41,5 @@ export async function answerCallsBesideReport(
       ? { ...answer, content: input.reportAnswer }
       : { ...answer, content: NOT_ON_FINAL_TURN, isError: true };
   });
+  return { messages };
 }

@@ -13,6 +13,8 @@ import {
   type ToolCall,
 } from '@agent/protocol';
 import { errorMessage } from '@agent/protocol/util';
+import type { GuardrailRunner } from '../guardrails/guardrail-runner.js';
+import { StreamGuard } from '../guardrails/stream-guard.js';
 import { JournalAnswerClient } from '../journal/journal-answer-client.js';
 import type { OpTreeBuilder } from '../observe/op-tree.js';
 import type { SessionRecorder } from '../observe/recorder.js';
@@ -57,6 +59,8 @@ export interface AttemptContext {
   timeoutMs: number;
   agentPath: string;
   now: () => number;
+  /** Set when the session has guardrails (its `stream` checks hold report text until they pass). */
+  guards?: GuardrailRunner;
 }
 
 /**
@@ -74,6 +78,8 @@ export async function runModelAttempt(
   attempt: number,
   /** The answer's text may become the report (a final turn): its outside text is held. */
   holdOutside: boolean,
+  /** Set when input guardrails run beside this call: aborted when they trip. */
+  stop?: AbortSignal,
 ): Promise<AttemptOutcome> {
   const { client } = target;
   const scope = new AttemptScope(target, context, turnNode, attempt);
@@ -95,27 +101,57 @@ export async function runModelAttempt(
   }, context.timeoutMs + 1_000);
   const onSessionAbort = () => drain.stop(context.cancel.signal.reason);
   context.cancel.add(onSessionAbort);
-  const answer = new AttemptAnswer(context.nonce, context.recorder, context.expected, scope, holdOutside);
+  const answer = new AttemptAnswer(
+    context.nonce,
+    context.recorder,
+    context.expected,
+    scope,
+    holdOutside,
+    streamGuardOf(context, turnNode),
+  );
+  const onStop =
+    stop === undefined
+      ? undefined
+      : () =>
+          drain.stop(
+            new ModelError({
+              kind: 'aborted',
+              message: 'an input guardrail stopped the call',
+              provider: client.provider,
+              model: client.model,
+            }),
+          );
+  if (onStop !== undefined) stop?.addEventListener('abort', onStop, { once: true });
   scope.log(
     'VRB',
     'request',
     `attempt ${attempt}: ${request.messages.length} messages, ${request.tools?.length ?? 0} tools`,
   );
   try {
-    const stream = client.stream(request, { signal: context.cancel.signal, timeoutMs: context.timeoutMs });
+    const signal = stop === undefined ? context.cancel.signal : AbortSignal.any([context.cancel.signal, stop]);
+    const stream = client.stream(request, { signal, timeoutMs: context.timeoutMs });
     const iterator = stream[Symbol.asyncIterator]();
     try {
       await drain.run(iterator, answer.take);
     } finally {
-      if (watchdogFired || context.cancel.signal.aborted) void iterator.return?.()?.catch(() => {});
+      if (watchdogFired || signal.aborted) void iterator.return?.()?.catch(() => {});
     }
+    if (answer.guard !== undefined) await answer.guard.finish();
     return attemptSucceeded(scope, answer);
   } catch (thrown) {
     return attemptFailed(scope, answer, thrown);
   } finally {
     clearTimeout(watchdog);
     context.cancel.delete(onSessionAbort);
+    if (onStop !== undefined) stop?.removeEventListener('abort', onStop);
   }
+}
+
+/** The attempt's stream guard, when the session has `stream` guardrails. */
+function streamGuardOf(context: AttemptContext, turnNode: OpNode): StreamGuard | undefined {
+  const { guards, recorder } = context;
+  if (guards === undefined || !guards.checks('stream')) return undefined;
+  return new StreamGuard(guards, turnNode, (text) => recorder.emit({ type: 'output', text }, 'stream'));
 }
 
 /**

@@ -3,6 +3,7 @@ import type {
   ConversationMessage,
   ExitCode,
   FinalReport,
+  GuardrailTrip,
   ForcedFinalReason,
   PendingToolCall,
   SessionSnapshot,
@@ -52,6 +53,8 @@ export interface SessionState {
   finalReportAttempts: number;
   /** Set when the session paused for approval (`EXIT-AWAITING-APPROVAL`). */
   paused: PausedTurn | undefined;
+  /** Set when a guardrail tripped (`EXIT-GUARDRAIL`). */
+  guardrail: GuardrailTrip | undefined;
 }
 
 export function newSessionState(): SessionState {
@@ -71,5 +74,6 @@ export function newSessionState(): SessionState {
     error: undefined,
     finalReportAttempts: 0,
     paused: undefined,
+    guardrail: undefined,
   };
 }

@@ -1,5 +1,5 @@
 import { checkWrapper } from '@agent/final-report';
-import { type ExpectedOutput, TEXT_OUTPUT_FORMATS } from '@agent/protocol';
+import { type ExpectedOutput, type GuardrailTrip, TEXT_OUTPUT_FORMATS } from '@agent/protocol';
 import {
   FinalSlotParser,
   type FinalSlotResult,
@@ -7,6 +7,7 @@ import {
   type SlotEvent,
   type SlotSink,
 } from '@agent/xml-transport';
+import type { StreamGuard } from '../guardrails/stream-guard.js';
 import type { SessionRecorder } from '../observe/recorder.js';
 
 /** What one answer's text held, as far as the final report is concerned. */
@@ -34,6 +35,10 @@ export interface SlotOutcome {
   outsideHeld: boolean;
   /** The parser's own result, for `judgeUnclosed`. */
   raw: FinalSlotResult;
+  /** A stream guardrail held the rest of the report back (a rewrite): the report check decides. */
+  streamHeld: boolean;
+  /** A stream guardrail blocked the report as it streamed. */
+  guardrail: GuardrailTrip | undefined;
 }
 
 /**
@@ -59,6 +64,8 @@ export class SlotReader implements SlotSink {
     private readonly recorder: SessionRecorder,
     private readonly expected: ExpectedOutput,
     private readonly holdOutside: boolean,
+    /** Set when the session has stream guardrails: report text goes out once they passed it. */
+    private readonly guard?: StreamGuard,
   ) {
     this.streamOutside = !holdOutside && recorder.hasListener;
     this.parser = new FinalSlotParser({ nonce, sink: this });
@@ -74,6 +81,7 @@ export class SlotReader implements SlotSink {
     // The parser keeps the text once; its payload and outside text are slices of it, so the
     // conversation's copy of the answer and the report share one string.
     // Built whole (same keys, same order): a spread after other keys copied the slow way, per answer.
+    const streamedChars = this.guard === undefined ? this.streamedChars : this.guard.shown;
     return {
       found: result.found,
       closed: result.found && result.closed,
@@ -83,23 +91,28 @@ export class SlotReader implements SlotSink {
       thinkText: result.think?.text ?? '',
       ignored: result.ignored,
       fullText: result.text,
-      streamedContent: this.streamedChars > 0,
-      streamedChars: this.streamedChars,
+      streamedContent: streamedChars > 0,
+      streamedChars,
       outsideHeld: this.holdOutside,
       raw: result,
+      streamHeld: this.guard?.held === true,
+      guardrail: this.guard?.trip,
     };
   }
 
   /** The answer broke off (model error, timeout, abort): what streamed will not be the report. */
   abandon(slug: string, reason: string): void {
-    retractStreamed(this.recorder, this.streamedChars, slug, reason);
+    this.guard?.stop();
+    retractStreamed(this.recorder, this.guard?.shown ?? this.streamedChars, slug, reason);
     this.streamedChars = 0;
+    if (this.guard !== undefined) this.guard.shown = 0;
   }
 
   /** The parser's text, as it completes (`SlotSink`). */
   slotText(type: 'think' | 'outside' | 'content', text: string): void {
     if (type === 'content' && text.length > 0) {
       if (!this.live) return;
+      if (this.guard !== undefined) return this.guard.add(text);
       this.streamedChars += text.length;
       this.recorder.emit({ type: 'output', text }, 'stream');
     } else if (type === 'think' && text.length > 0) {

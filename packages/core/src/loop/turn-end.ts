@@ -1,4 +1,5 @@
-import type { ExitCode, ForcedFinalReason } from '@agent/protocol';
+import type { ExitCode, ForcedFinalReason, GuardrailTrip } from '@agent/protocol';
+import { tripMessage } from '../guardrails/guardrail-runner.js';
 import type { PausedTurn, SessionState } from './session-state.js';
 import type { TargetRotation } from './target-rotation.js';
 
@@ -7,7 +8,7 @@ export type TurnEnd =
   | { kind: 'report' }
   | { kind: 'tools'; forceFinal?: ForcedFinalReason }
   | { kind: 'force-final'; reason: ForcedFinalReason }
-  | { kind: 'end'; exitCode: ExitCode; error: string }
+  | { kind: 'end'; exitCode: ExitCode; error: string; guardrail?: GuardrailTrip }
   /** Tool calls wait for a person's decision and no approver can give it now. */
   | { kind: 'pause'; paused: PausedTurn };
 
@@ -104,4 +105,10 @@ function schemaMismatch(state: SessionState): TurnEnd {
     exitCode: 'EXIT-FINAL-REPORT-SCHEMA-MISMATCH',
     error: `the final report does not match the output schema after ${attempts} attempt${attempts === 1 ? '' : 's'}; the last parsed one is the result: ${errors.join('; ')}`,
   };
+}
+
+/** A guardrail tripped: the run ends `EXIT-GUARDRAIL` (or `EXIT-ABORTED` when the session was cancelled meanwhile). */
+export function guardrailEnd(trip: GuardrailTrip, signal: AbortSignal): TurnEnd {
+  if (signal.aborted) return ABORTED;
+  return { kind: 'end', exitCode: 'EXIT-GUARDRAIL', error: tripMessage(trip), guardrail: trip };
 }

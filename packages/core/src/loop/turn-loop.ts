@@ -19,10 +19,12 @@ import type { SessionRecorder } from '../observe/recorder.js';
 import type { ApprovalGate } from '../tools/approval-gate.js';
 import type { ResultSizer } from '../tools/result-sizer.js';
 import type { ToolExecutor } from '../tools/tool-executor.js';
+import { type GuardrailRunner, tripMessage } from '../guardrails/guardrail-runner.js';
 import { AnswerHandler } from './answer-handler.js';
 import { warnPlainTextRetry, warnProgressPairing } from './answer-warnings.js';
 import { classifyModelError } from './error-policy.js';
-import { type AttemptContext, runModelAttempt } from './model-attempt.js';
+import { checkInput, type InputCheck } from './input-guard.js';
+import { type AttemptContext, type AttemptOutcome, runModelAttempt } from './model-attempt.js';
 import { textMayBeReport } from './report-adoption.js';
 import type { RetryBackoffSettings } from './retry-delay.js';
 import type { SamplingOptions } from './sampling.js';
@@ -31,7 +33,8 @@ import type { SessionState } from './session-state.js';
 import { TargetHealth } from './target-health.js';
 import type { TargetRotation } from './target-rotation.js';
 import { commitToolMessageReport } from './tool-message-adoption.js';
-import { ABORTED, finalTurnFailed, noTargetLeft, type TurnEnd } from './turn-end.js';
+import { retractStreamed } from './slot-reader.js';
+import { ABORTED, finalTurnFailed, guardrailEnd, noTargetLeft, type TurnEnd } from './turn-end.js';
 import type { TurnNotice, TurnNotices } from './turn-notice.js';
 import { NO_TOOLS, noticeFor, turnRequest, turnStarted } from './turn-request.js';
 
@@ -76,6 +79,10 @@ export interface TurnLoopOptions {
   journal?: TurnJournal;
   /** A resumed session's journal to replay (`resumeJournal`). */
   replay?: JournalReplay;
+  /** Set when the session has guardrails. */
+  guards?: GuardrailRunner;
+  /** A new session (not resumed): its input guardrails run before its first model call. */
+  checkInput?: boolean;
   /** Checkpoint once before the first turn (a new session that journals): a crash in turn 1 has a snapshot to replay on. */
   openingCheckpoint?: boolean;
 }
@@ -86,6 +93,8 @@ export class TurnLoop {
   private readonly health: TargetHealth;
   /** What every model attempt of the session records to: one object for the session, not one per attempt. */
   private readonly attempts: AttemptContext;
+  /** Input guardrails running beside the first model call (`parallel`), until that call takes them. */
+  private besideInput: Promise<InputCheck> | undefined;
 
   constructor(private readonly o: TurnLoopOptions) {
     this.answers = new AnswerHandler(o, (message) => this.push(message));
@@ -99,6 +108,7 @@ export class TurnLoop {
       timeoutMs: o.llmTimeoutMs,
       agentPath: o.agentPath,
       now: o.now,
+      ...(o.guards === undefined ? {} : { guards: o.guards }),
     };
   }
 
@@ -124,11 +134,51 @@ export class TurnLoop {
       const isFinal = state.forcedFinal !== undefined;
       if (isFinal) o.rotation.restoreContextDrops();
       const turnNode = o.opTree.begin(o.opTree.root, 'turn', `turn ${state.turn}`);
-      const end = await this.runTurn(turnNode, isFinal);
+      const end =
+        state.turn === 1 && o.checkInput === true && o.guards?.checks('prompt') === true
+          ? await this.firstTurnGuarded(turnNode, isFinal)
+          : await this.runTurn(turnNode, isFinal);
       o.opTree.end(turnNode, end.kind === 'end' ? 'failed' : 'ok');
       if (this.settle(end)) return;
       if (o.checkpoint !== undefined) await o.checkpoint();
     }
+  }
+
+  /**
+   * Turn 1 of a session with input guardrails: they run first, or (`parallel`) beside its first
+   * model call, whose streamed events are held until they pass.
+   */
+  private async firstTurnGuarded(turnNode: OpNode, isFinal: boolean): Promise<TurnEnd> {
+    const guards = this.o.guards!;
+    const input = checkInput(guards, this.o.state.conversation, turnNode, this.o.signal);
+    if (guards.parallelInput) {
+      this.besideInput = input;
+      return this.runTurn(turnNode, isFinal);
+    }
+    const checked = await input;
+    return checked.kind === 'end' ? checked.end : this.runTurn(turnNode, isFinal);
+  }
+
+  /**
+   * The first model call, beside the input guardrails: a trip aborts it and drops what it
+   * streamed; a rewrite drops its answer too (`again`: ask with the rewritten prompt).
+   */
+  private async attemptBesideInput(
+    input: Promise<InputCheck>,
+    attempt: (stop: AbortSignal) => Promise<AttemptOutcome>,
+  ): Promise<AttemptOutcome | TurnEnd | 'again'> {
+    const stop = new AbortController();
+    const release = this.o.recorder.hold();
+    const checked = input.then((check) => {
+      if (check.kind === 'end' || check.rewritten) stop.abort();
+      return check;
+    });
+    const outcome = await attempt(stop.signal);
+    const check = await checked;
+    const keep = check.kind === 'go' && !check.rewritten;
+    release(keep);
+    if (check.kind === 'end') return check.end;
+    return keep ? outcome : 'again';
   }
 
   /**
@@ -162,6 +212,7 @@ export class TurnLoop {
       case 'end':
         state.exitCode = end.exitCode;
         state.error = end.error;
+        if (end.guardrail !== undefined) state.guardrail = end.guardrail;
         return true;
       case 'pause':
         state.exitCode = 'EXIT-AWAITING-APPROVAL';
@@ -258,14 +309,22 @@ export class TurnLoop {
       const tools = isFinal ? o.finalTools : o.tools();
       const notice = this.renderNotice(target, tools, isFinal, attemptNo);
       const request = turnRequest(o.state.conversation, notice, tools, o.sampling);
-      const outcome = await runModelAttempt(
-        o.replay === undefined ? target : attemptTarget(o.replay, state.turn, target, o.recorder),
-        request,
-        this.attempts,
-        turnNode,
-        attemptNo,
-        textMayBeReport(isFinal, o.answerFromLastMessage),
-      );
+      const attemptOn = o.replay === undefined ? target : attemptTarget(o.replay, state.turn, target, o.recorder);
+      const holdOutside = textMayBeReport(isFinal, o.answerFromLastMessage);
+      const besideInput = this.besideInput;
+      this.besideInput = undefined;
+      const outcome =
+        besideInput === undefined
+          ? await runModelAttempt(attemptOn, request, this.attempts, turnNode, attemptNo, holdOutside)
+          : await this.attemptBesideInput(besideInput, (stop) =>
+              runModelAttempt(attemptOn, request, this.attempts, turnNode, attemptNo, holdOutside, stop),
+            );
+      if (outcome === 'again') continue;
+      if ('kind' in outcome) return outcome;
+      if (outcome.ok && outcome.slot.guardrail !== undefined) {
+        retractStreamed(o.recorder, outcome.slot.streamedChars, 'guardrail', tripMessage(outcome.slot.guardrail));
+        return guardrailEnd(outcome.slot.guardrail, o.signal);
+      }
       if (!outcome.ok) {
         o.recorder.replaying = false;
         retrySlugs = [outcome.error.kind];

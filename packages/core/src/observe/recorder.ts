@@ -27,7 +27,7 @@ export class SessionRecorder {
   callbackFailures = 0;
 
   constructor(
-    private readonly onEvent: EventCallback | undefined,
+    private onEvent: EventCallback | undefined,
     base: { isMaster: boolean; sessionId: string; agentPath: string; headendId?: string },
     private readonly now: () => number,
   ) {
@@ -62,6 +62,31 @@ export class SessionRecorder {
       // A listener's bug must not end the run; it is counted and reported in the FIN summary.
       this.callbackFailures++;
     }
+  }
+
+  /**
+   * Holds every event until the returned function is called (input guardrails running beside
+   * the first model call): `keepStream` false drops what the model streamed meanwhile (its
+   * output, thinking and text), and sends the rest (logs, accounting, guardrail runs) in order.
+   */
+  hold(): (keepStream: boolean) => void {
+    const target = this.onEvent;
+    if (target === undefined) return () => {};
+    const held: [AgentEvent, AgentEventMeta][] = [];
+    this.onEvent = (event, meta) => {
+      held.push([event, meta]);
+    };
+    return (keepStream) => {
+      this.onEvent = target;
+      for (const [event, meta] of held) {
+        if (!keepStream && STREAMED.has(event.type)) continue;
+        try {
+          target(event, meta);
+        } catch {
+          this.callbackFailures++;
+        }
+      }
+    };
   }
 
   private finalMeta(): AgentEventMeta {
@@ -150,6 +175,9 @@ export class SessionRecorder {
     if (this.onEvent !== undefined) this.emit({ type: 'accounting', entry });
   }
 }
+
+/** What a model attempt streams to clients while it runs. */
+const STREAMED: ReadonlySet<string> = new Set(['output', 'output_retracted', 'thinking', 'assistant_text']);
 
 /** One event meta, built field by field rather than spread (four per session). */
 function frozenMeta(

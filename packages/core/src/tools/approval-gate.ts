@@ -79,7 +79,8 @@ export interface ApprovalGateOptions {
 export class ApprovalGate {
   constructor(private readonly o: ApprovalGateOptions) {}
 
-  async review(calls: readonly ToolCall[]): Promise<GateOutcome> {
+  /** `asks`: calls an `arguments` guardrail sends to a person (by id), whatever the rule says. */
+  async review(calls: readonly ToolCall[], asks?: ReadonlyMap<string, string>): Promise<GateOutcome> {
     const denied = new Map<string, string>();
     const decisions: Record<string, ApprovalDecision> = {};
     const pending: PendingToolCall[] = [];
@@ -96,7 +97,7 @@ export class ApprovalGate {
         denied.set(call.id, mismatch);
         continue;
       }
-      if (!this.o.rule(call.name, call.arguments)) continue;
+      if (!this.o.rule(call.name, call.arguments) && asks?.has(call.id) !== true) continue;
       let decision = given;
       if (decision === undefined && this.o.approver !== undefined) decision = await this.ask(call, hash);
       if (decision === undefined) {

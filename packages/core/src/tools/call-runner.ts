@@ -1,5 +1,6 @@
 import {
   AgentError,
+  type GuardrailTrip,
   type OpNode,
   type PausedChild,
   type PendingToolCall,
@@ -39,6 +40,8 @@ export interface RawToolOutcome {
   cached?: true;
   /** Taken from the turn journal by a resumed session: the call ran in the process that crashed. */
   replayed?: true;
+  /** A `result` guardrail blocked it (its text is replaced): the run ends. */
+  guardrail?: GuardrailTrip;
 }
 
 /** A call (or a call inside a batch) whose sub-agent session paused for approval. */

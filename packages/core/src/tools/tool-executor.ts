@@ -13,8 +13,10 @@ import {
   type ToolAccountingEntry,
   type ToolCall,
   type ToolEndSession,
+  type GuardrailTrip,
   type ToolResultMessage,
 } from '@agent/protocol';
+import type { GuardrailRunner } from '../guardrails/guardrail-runner.js';
 import type { JournalReplay } from '../journal/journal-replay.js';
 import type { TurnJournal } from '../journal/turn-journal.js';
 import type { OpTreeBuilder } from '../observe/op-tree.js';
@@ -29,6 +31,7 @@ import {
   remoteIdentifier,
   runExternalCall,
 } from './call-runner.js';
+import { guardResult } from './result-guard.js';
 import { readBatchCalls, readTaskStatus, taskStatusCharacters } from './internal-tools.js';
 import type { ResultSizer } from './result-sizer.js';
 import { ToolEvents } from './tool-events.js';
@@ -58,6 +61,8 @@ export interface ToolExecutorOptions {
   journal?: TurnJournal;
   /** A resumed session's journal: a call whose outcome it has takes that outcome instead of running. */
   replay?: JournalReplay;
+  /** Set when the session has guardrails: `result` checks run on each external call's outcome. */
+  guards?: GuardrailRunner;
 }
 
 /**
@@ -84,6 +89,8 @@ export interface TurnToolsOutcome {
   endSession?: { tool: string; report: ToolEndSession };
   /** Calls whose sub-agent paused for approval, in the model's order: the session pauses. */
   paused?: PausedCall[];
+  /** A `result` guardrail blocked a call's result (its text is in no message): the run ends. */
+  guardrail?: GuardrailTrip;
 }
 
 export type { PausedCall };
@@ -160,6 +167,7 @@ export class ToolExecutor {
         : { tool: calls[ending]!.name, report: runs[ending]!.outcome.endSession as ToolEndSession };
     // A sub-agent paused inside a batch is addressed by its inner call id (`<batch id>:<label>`),
     // which the resumed batch gives that inner call again.
+    const tripped = runs.find((run) => run.outcome.guardrail !== undefined)?.outcome.guardrail;
     const paused = calls.flatMap((call, index): PausedCall[] => {
       const { paused: child, pausedInner } = runs[index]!.outcome;
       if (pausedInner !== undefined) return pausedInner;
@@ -170,6 +178,7 @@ export class ToolExecutor {
     if (forceFinal !== undefined) outcome.forceFinal = forceFinal;
     if (endSession !== undefined) outcome.endSession = endSession;
     if (paused.length > 0) outcome.paused = paused;
+    if (tripped !== undefined) outcome.guardrail = tripped;
     return outcome;
   }
 
@@ -233,6 +242,9 @@ export class ToolExecutor {
       };
       if (resume !== undefined) callOptions.resume = resume;
       outcome = await this.external(call, callOptions);
+      const { guards } = this.options;
+      if (guards !== undefined && guards.checks('result', call.name))
+        outcome = await guardResult(guards, call, outcome, parent);
     }
     this.events.finished(call, outcome, this.options.now() - started);
     return { call, node, started, argsJson, outcome };
