@@ -108,7 +108,7 @@ describe('guardrails in agent files', () => {
           '  - { name: c, on: input, kind: words, pattern: x }',
           '  - { name: d, on: input, kind: max_length }',
           '  - { name: e, on: output, kind: pii, detect: [ssn] }',
-          '  - { name: f, on: output, kind: regex, pattern: x, action: deny }',
+          '  - { name: f, on: output, kind: regex, pattern: x, action: rewrite }',
           'toolPolicy:',
           '  rules:',
           '    - { tools: x, decision: maybe }',
@@ -132,7 +132,11 @@ describe('guardrails in agent files', () => {
         line: 8,
         message: '`guardrails[4].detect[0]` must be one of email, phone, card, iban, api_key, got "ssn"',
       },
-      { file: 'a.ai', line: 9, message: '`guardrails[5].action` must be one of block, redact, got "deny"' },
+      {
+        file: 'a.ai',
+        line: 9,
+        message: '`guardrails[5].action` must be one of block, redact, deny, require, got "rewrite"',
+      },
       {
         file: 'a.ai',
         line: 12,
@@ -149,6 +153,8 @@ describe('guardrails in agent files', () => {
           '  - { name: e, on: output, kind: json_schema }',
           '  - { name: d, on: output, kind: max_length, max: 3 }',
           '  - { name: t, on: input, kind: max_length, max: 3, tools: [x] }',
+          '  - { name: p, on: tool, kind: pii, action: deny }',
+          '  - { name: r, on: output, kind: regex, pattern: "(?<=a)b" }',
         ].join('\n'),
       ),
     });
@@ -157,7 +163,7 @@ describe('guardrails in agent files', () => {
         file: 'a.ai',
         line: 4,
         message:
-          'guardrail `c` (kind words) does not take `pattern`; its options are `blocked`, `required`, `caseSensitive`',
+          'guardrail `c` (kind words) does not take `pattern`; its options are `blocked`, `required`, `caseSensitive`, `action`',
       },
       { file: 'a.ai', line: 5, message: 'guardrail `d` (kind max_length) needs `max`' },
       { file: 'a.ai', line: 6, message: 'guardrail `e` (kind json_schema) needs `schema` or `schemaRef`' },
@@ -166,7 +172,11 @@ describe('guardrails in agent files', () => {
         line: 8,
         message: 'guardrail `t` (kind max_length): `tools` is for `on: tool` only, a list of tool-name globs',
       },
+      { file: 'a.ai', line: 9, message: 'guardrail `p` (kind pii): `action` must be one of redact, block' },
+      expect.objectContaining({ line: 10 }),
     ]);
+    expect(kinds[5]).toMatchObject({ file: 'a.ai', line: 10 });
+    expect(kinds[5]?.message).toMatch(/^guardrail `r` \(kind regex\): .*RE2/);
   });
 
   test('a json_schema guardrail whose schema file is missing or not a schema names the line', async () => {

@@ -1,3 +1,11 @@
+import {
+  JSON_SCHEMA_ACTIONS,
+  LENGTH_UNITS,
+  PII_ACTIONS,
+  PII_KINDS,
+  REGEX_ACTIONS,
+  WORDS_ACTIONS,
+} from '@agent/guardrails';
 import { GUARDRAIL_PHASES, GUARDRAIL_STAGES, TOOL_POLICY_DECISIONS } from '@agent/protocol';
 
 // The `guardrails:` and `toolPolicy:` keys of an agent file (docs/agent-files.md), as JSON
@@ -11,11 +19,15 @@ export const GUARDRAIL_KINDS = ['regex', 'words', 'pii', 'max_length', 'json_sch
 
 export type GuardrailKind = (typeof GUARDRAIL_KINDS)[number];
 
-/** What the `pii` kind detects. */
-export const PII_DETECTORS = ['email', 'phone', 'card', 'iban', 'api_key'] as const;
+/** The `action`s each kind takes (`@agent/guardrails`), the first its default. */
+export const KIND_ACTIONS: Partial<Record<GuardrailKind, readonly string[]>> = {
+  regex: REGEX_ACTIONS,
+  words: WORDS_ACTIONS,
+  pii: PII_ACTIONS,
+  json_schema: JSON_SCHEMA_ACTIONS,
+};
 
-/** What a match of a `regex` or `pii` guardrail does. */
-export const MATCH_ACTIONS = ['block', 'redact'] as const;
+const ALL_ACTIONS = [...new Set(Object.values(KIND_ACTIONS).flat())];
 
 const nonEmptyString = (what: string): Schema => ({ type: 'string', minLength: 1, 'x-expects': what });
 
@@ -58,7 +70,7 @@ const GUARDRAIL_ENTRY: Schema = {
     // regex
     pattern: nonEmptyString('a regular expression (RE2 syntax)'),
     flags: { type: 'string', pattern: '^[imsu]*$', 'x-expects': 'regular expression flags among i, m, s, u' },
-    action: oneOf(MATCH_ACTIONS),
+    action: oneOf(ALL_ACTIONS),
     // words
     blocked: stringList('a list of words or phrases (or one string)'),
     required: stringList('a list of words or phrases (or one string)'),
@@ -67,11 +79,12 @@ const GUARDRAIL_ENTRY: Schema = {
     detect: {
       type: 'array',
       minItems: 1,
-      items: oneOf(PII_DETECTORS),
-      'x-expects': `a list of detectors (or one string) among ${PII_DETECTORS.join(', ')}`,
+      items: oneOf(PII_KINDS),
+      'x-expects': `a list of detectors (or one string) among ${PII_KINDS.join(', ')}`,
     },
     // max_length
     max: { type: 'integer', minimum: 1, 'x-expects': 'a positive integer (characters)' },
+    unit: oneOf(LENGTH_UNITS),
     // json_schema
     schema: { type: 'object', 'x-expects': 'a JSON Schema object' },
     schemaRef: nonEmptyString('a path to a JSON Schema file'),

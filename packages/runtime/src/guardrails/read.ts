@@ -1,5 +1,13 @@
 import { resolve } from 'node:path';
 import { guardrail } from '@agent/core';
+import type {
+  JsonSchemaAction,
+  LengthUnit,
+  PiiAction,
+  PiiKind,
+  RegexAction,
+  WordsAction,
+} from '@agent/guardrails';
 import {
   ConfigError,
   type GuardrailPhase,
@@ -15,7 +23,8 @@ import { listShorthand } from '../agent-file/list-shorthand.js';
 import type { ReferenceScope } from '../agent-file/reference-scope.js';
 import { readSchemaFile } from '../agent-file/schema-file.js';
 import { type Problem, problem } from '../errors.js';
-import { type GuardrailKind, MATCH_ACTIONS, type PII_DETECTORS } from './frontmatter.js';
+import { type BuiltinConfig, builtinGuardrail } from './builtin.js';
+import { type GuardrailKind, KIND_ACTIONS } from './frontmatter.js';
 
 /** What every configured guardrail has, whatever its kind (the `Guardrail` fields but `check`). */
 export interface GuardrailCommon {
@@ -30,25 +39,27 @@ export interface GuardrailCommon {
 
 /** One `guardrails:` entry, checked: its kind's options and the line it starts at. */
 export type GuardrailConfig = GuardrailCommon & { line?: number } & (
-    | { kind: 'regex'; pattern: string; flags?: string; action?: (typeof MATCH_ACTIONS)[number] }
-    | { kind: 'words'; blocked?: string[]; required?: string[]; caseSensitive?: boolean }
+    | { kind: 'regex'; pattern: string; flags?: string; action?: RegexAction }
     | {
-        kind: 'pii';
-        detect?: (typeof PII_DETECTORS)[number][];
-        action?: (typeof MATCH_ACTIONS)[number];
+        kind: 'words';
+        blocked?: string[];
+        required?: string[];
+        caseSensitive?: boolean;
+        action?: WordsAction;
       }
-    | { kind: 'max_length'; max: number }
-    | { kind: 'json_schema'; schema: JsonSchema }
+    | { kind: 'pii'; detect?: PiiKind[]; action?: PiiAction }
+    | { kind: 'max_length'; max: number; unit?: LengthUnit }
+    | { kind: 'json_schema'; schema: JsonSchema; action?: JsonSchemaAction }
     | { kind: 'model'; agent: FileRef }
   );
 
 /** The options each kind takes, and those it needs. */
 const KIND_OPTIONS: Record<GuardrailKind, { allowed: string[]; needs: string[] | 'one' }> = {
   regex: { allowed: ['pattern', 'flags', 'action'], needs: ['pattern'] },
-  words: { allowed: ['blocked', 'required', 'caseSensitive'], needs: 'one' },
+  words: { allowed: ['blocked', 'required', 'caseSensitive', 'action'], needs: 'one' },
   pii: { allowed: ['detect', 'action'], needs: [] },
-  max_length: { allowed: ['max'], needs: ['max'] },
-  json_schema: { allowed: ['schema', 'schemaRef'], needs: 'one' },
+  max_length: { allowed: ['max', 'unit'], needs: ['max'] },
+  json_schema: { allowed: ['schema', 'schemaRef', 'action'], needs: 'one' },
   model: { allowed: ['agent'], needs: ['agent'] },
 };
 
@@ -143,7 +154,8 @@ function readEntry(
       `${label} does not take \`${key}\`; its options are ${allowed.map((k) => `\`${k}\``).join(', ')}`,
     );
   }
-  const given = allowed.filter((key) => entry[key] !== undefined);
+  // `one`: one of the first two options (blocked / required, schema / schemaRef).
+  const given = allowed.slice(0, 2).filter((key) => entry[key] !== undefined);
   if (needs === 'one' && given.length === 0)
     return report(
       undefined,
@@ -156,18 +168,34 @@ function readEntry(
     const missing = needs.find((key) => entry[key] === undefined);
     if (missing !== undefined) return report(undefined, `${label} needs \`${missing}\``);
   }
-  if (entry.action !== undefined && !MATCH_ACTIONS.includes(entry.action as 'block'))
-    return report('action', `${label}: \`action\` must be one of ${MATCH_ACTIONS.join(', ')}`);
+  const actions = KIND_ACTIONS[kind] ?? [];
+  if (entry.action !== undefined && !actions.includes(entry.action as string))
+    return report('action', `${label}: \`action\` must be one of ${actions.join(', ')}`);
   const stage = stageProblem(entry);
   if (stage !== undefined) return report(stage.field, `${label}: \`${stage.field}\` is ${stage.allowed}`);
   const line = at();
   const base = { ...entry, ...(line === undefined ? {} : { line }) } as Record<string, unknown>;
-  if (kind === 'json_schema') return jsonSchemaEntry(base, label, ctx, at, report);
   if (kind === 'model') {
     const { agent, ...rest } = base;
     return { ...rest, agent: fileRef(agent as string, ctx.dir, at('agent')) } as GuardrailConfig;
   }
-  return base as unknown as GuardrailConfig;
+  const config = kind === 'json_schema' ? jsonSchemaEntry(base, label, ctx, at, report) : base;
+  if (config === undefined) return undefined;
+  // Built once here so what its factory refuses (a pattern RE2 cannot run) is the file's error.
+  const refused = factoryProblem(config as unknown as BuiltinConfig);
+  if (refused !== undefined)
+    return report(refused.field in entry ? refused.field : undefined, `${label}: ${refused.message}`);
+  return config as unknown as GuardrailConfig;
+}
+
+function factoryProblem(config: BuiltinConfig): { field: string; message: string } | undefined {
+  try {
+    builtinGuardrail(config);
+    return undefined;
+  } catch (error) {
+    if (error instanceof ConfigError) return { field: error.field, message: error.message };
+    throw error;
+  }
 }
 
 /**
@@ -194,7 +222,7 @@ function jsonSchemaEntry(
   ctx: ReadContext,
   at: (key?: string) => number | undefined,
   report: (key: string | undefined, message: string) => undefined,
-): GuardrailConfig | undefined {
+): Record<string, unknown> | undefined {
   const { schemaRef, schema: inline, ...rest } = entry;
   if (inline !== undefined && schemaRef !== undefined)
     return report('schemaRef', `${label} takes \`schema\` or \`schemaRef\`, not both`);
@@ -207,5 +235,5 @@ function jsonSchemaEntry(
     label: typeof schemaRef === 'string' ? `schema file \`${schemaRef}\`` : `${label}'s \`schema\``,
   });
   if (!check.ok) return report(typeof schemaRef === 'string' ? 'schemaRef' : 'schema', check.message);
-  return { ...rest, schema } as unknown as GuardrailConfig;
+  return { ...rest, schema };
 }
