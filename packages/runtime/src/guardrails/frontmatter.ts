@@ -69,7 +69,7 @@ const GUARDRAIL_ENTRY: Schema = {
     failOpen: { type: 'boolean', 'x-expects': 'true or false' },
     // regex
     pattern: nonEmptyString('a regular expression (RE2 syntax)'),
-    flags: { type: 'string', pattern: '^[imsu]*$', 'x-expects': 'regular expression flags among i, m, s, u' },
+    flags: { enum: ['', 'i'], 'x-expects': 'i (ignore case) or nothing' },
     action: oneOf(ALL_ACTIONS),
     // words
     blocked: stringList('a list of words or phrases (or one string)'),
