@@ -128,3 +128,36 @@ test('PII in a tool result is redacted before the model sees it', async () => {
   for (const request of server.requests.slice(2))
     expect(JSON.stringify(request.messages)).not.toContain('jane.doe@example.com');
 });
+
+// Needs the tool policy evaluation of branch w-c (core): red on w-b2 alone, green once merged.
+test('a tool policy rule denies a call: it never runs, the model reads the rule and its reason', async () => {
+  const seen: string[] = [];
+  const server = await scriptedServer([
+    () => ({
+      toolCalls: [{ id: 'call_1', name: 'agent__helper', arguments: { prompt: 'delete everything' } }],
+    }),
+    (request, nonce) => {
+      seen.push(...toolTexts(request.messages));
+      return report('I may not use the helper.')(request, nonce);
+    },
+  ]);
+  const ws = workspace(server, {
+    'ask.ai': agentFile(
+      [
+        'models: test/scripted-model',
+        'agents: [helper.ai]',
+        'toolPolicy:',
+        '  rules:',
+        '    - { name: no-helper, tools: agent__helper, decision: deny, reason: the helper is off today }',
+      ].join('\n'),
+    ),
+    'helper.ai': agentFile('models: test/scripted-model\ndescription: Helps'),
+  });
+  const run = await runIn(ws, ['run', 'ask.ai', 'Clean up.']);
+  expect(run.code).toBe(0);
+  expect(run.stdout).toContain('I may not use the helper.');
+  // Two model calls: the helper's session never started.
+  expect(server.calls).toBe(2);
+  expect(seen).toHaveLength(1);
+  expect(seen[0]).toContain('denied by policy rule no-helper: the helper is off today');
+});
