@@ -9,6 +9,7 @@ import { suggestion } from './agent-file/suggest.js';
 import type { ResolvedConfig } from './config/layers.js';
 import { DEFAULT_MAX_SUB_AGENT_DEPTH } from './config/schema.js';
 import { displayPath, type Problem, problem } from './errors.js';
+import { judgeShapeProblem } from './guardrails/model-judge.js';
 import { type AgentEdge, type AgentRelation, agentEdges, edgeOrigin } from './orchestration/edges.js';
 
 /** A loaded, checked tree of agents (a DAG: one file may serve several parents). */
@@ -98,6 +99,17 @@ export function loadAgentTree(
       const child = agents.get(edge.ref.path);
       const clash = child === undefined ? undefined : names.add(edge, child.toolName);
       if (clash !== undefined) problems.push(clash);
+      const shape =
+        edge.relation === 'guardrail judge' && child !== undefined ? judgeShapeProblem(child) : undefined;
+      if (shape !== undefined)
+        problems.push(
+          problem(
+            'configuration',
+            definition.file,
+            edge.ref.line,
+            `guardrail judge file \`${edge.ref.spec}\` ${shape}`,
+          ),
+        );
     }
   };
 

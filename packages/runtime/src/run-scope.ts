@@ -53,6 +53,25 @@ export class RunScope {
     };
   }
 
+  /**
+   * The `onEvent` of a session whose accounting its caller reports (a model judge's comes back
+   * in its verdict): its logs are kept and every event but accounting is forwarded; `release`
+   * forwards and keeps the held accounting after all (the judge failed: no verdict carries it).
+   */
+  heldAccountingListener(): { listener: EventListener; release: () => void } {
+    const held: [AgentEvent, AgentEventMeta][] = [];
+    const kept = this.listener(false);
+    return {
+      listener: (event, meta) => {
+        if (event.type === 'accounting') held.push([event, meta]);
+        else kept(event, meta);
+      },
+      release: () => {
+        for (const [event, meta] of held.splice(0)) kept(event, meta);
+      },
+    };
+  }
+
   /** A finished sub-agent session: its conversation is kept when the run's record needs it. */
   keepConversation(result: AgentResult): AgentResult {
     if (this.keepsConversations && result.opTree !== undefined)

@@ -7,6 +7,7 @@ import { type AgentSettings, layerSettings, pickSettings } from './agent-file/se
 import { cachingTargetOptions } from './build-targets.js';
 import type { McpTools } from './build-tools.js';
 import { runWithResponseCache } from './cache/response-cache.js';
+import { sessionGuardrails } from './guardrails/session-guardrails.js';
 import { expandPromptVariables, promptVariables } from './prompt-variables.js';
 import type { RunScope } from './run-scope.js';
 import type { RunnerContext, SessionRequest } from './session-request.js';
@@ -115,13 +116,14 @@ export function buildSessionConfig(
   const modelTargets = sessionModelTargets(ctx, request, settings, trace);
   const modelRefs = ctx.tree.models.get(definition.path) ?? [];
   const targets = modelTargets(modelRefs);
+  const runChild = ctx.run ?? runAgentSession;
   const offered = sessionTools(ctx, request, {
     ...(own === undefined ? {} : { own }),
     agentPath,
     meta,
     trace,
     modelRefs,
-    runChild: ctx.run ?? runAgentSession,
+    runChild,
   });
   const instructions = sessionInstructions(ctx, request, settings);
   const toolOutput = toolOutputConfig(settings, modelTargets);
@@ -146,6 +148,7 @@ export function buildSessionConfig(
     ...(request.headendId === undefined ? {} : { headendId: request.headendId }),
     sessionId,
     ...approvalSetting(ctx, definition, settings),
+    ...sessionGuardrails(ctx, request, { agentPath, runChild }),
     ...request.durable,
   };
   return config;

@@ -4,7 +4,7 @@ import type { McpTools } from './build-tools.js';
 import { cachedTools } from './cache/session-tools.js';
 import type { RunScope } from './run-scope.js';
 import type { RunnerContext, SessionRequest } from './session-request.js';
-import { SubAgentToolProvider } from './sub-agent-tool.js';
+import { type ChildRunRequest, SubAgentToolProvider } from './sub-agent-tool.js';
 import { agentToolFilters, filterTools } from './tool-filter.js';
 import { traceToolProvider } from './tracing.js';
 
@@ -73,7 +73,6 @@ function subAgentTool(
   child: AgentDefinition,
   options: SessionToolsOptions,
 ): SubAgentToolProvider {
-  const { scope } = request;
   return new SubAgentToolProvider(child, {
     depth: request.depth + 1,
     maxDepth: ctx.tree.maxDepth,
@@ -81,23 +80,31 @@ function subAgentTool(
     limiter: ctx.limiter,
     run: (childRequest) =>
       options
-        .runChild(ctx, {
-          definition: childRequest.child,
-          prompt: childRequest.prompt,
-          expectedOutput: childRequest.expectedOutput,
-          reportBack: childRequest.reportBack,
-          answerFromLastMessage: true,
-          depth: childRequest.depth,
-          parentAgentPath: childRequest.parentAgentPath,
-          signal: childRequest.signal,
-          ...(request.stopSignal === undefined ? {} : { stopSignal: request.stopSignal }),
-          trace: request.trace,
-          scope,
-          ...(request.headendId === undefined ? {} : { headendId: request.headendId }),
-          ...childDurable(request.durable, childRequest.resume),
-        })
-        .then((result) => scope.keepConversation(result)),
+        .runChild(ctx, childSessionRequest(request, childRequest))
+        .then((result) => request.scope.keepConversation(result)),
   });
+}
+
+/**
+ * The session request of an agent its parent runs (a sub-agent called as a tool, a guardrail's
+ * judge): one level deeper, in the parent's scope, trace and approver.
+ */
+export function childSessionRequest(parent: SessionRequest, child: ChildRunRequest): SessionRequest {
+  return {
+    definition: child.child,
+    prompt: child.prompt,
+    expectedOutput: child.expectedOutput,
+    reportBack: child.reportBack,
+    answerFromLastMessage: true,
+    depth: child.depth,
+    parentAgentPath: child.parentAgentPath,
+    signal: child.signal,
+    ...(parent.stopSignal === undefined ? {} : { stopSignal: parent.stopSignal }),
+    trace: parent.trace,
+    scope: parent.scope,
+    ...(parent.headendId === undefined ? {} : { headendId: parent.headendId }),
+    ...childDurable(parent.durable, child.resume),
+  };
 }
 
 /**

@@ -145,6 +145,21 @@ const cases: Case[] = [
     },
   },
   {
+    key: 'guardrails',
+    yaml: 'guardrails:\n  - { name: judge, on: output, kind: model, agent: ./judge.ai }',
+    files: { 'judge.ai': agentFile('models: [local/m1]') },
+    check: (c, p) => {
+      expect(c.guardrails?.map((g) => [g.name, g.on])).toEqual([['judge', 'output']]);
+      expect([...p.context.tree.agents.values()].map((a) => a.toolName)).toContain('judge');
+    },
+  },
+  {
+    key: 'toolPolicy',
+    yaml: 'toolPolicy: { default: ask, rules: [{ tools: agent__*, decision: allow }] }',
+    check: (c) =>
+      expect(c.toolPolicy).toEqual({ default: 'ask', rules: [{ tools: ['agent__*'], decision: 'allow' }] }),
+  },
+  {
     key: 'toolsAllowed',
     yaml: 'agents: [./a.ai, ./b.ai, ./c.ai]\ntoolsAllowed: [agent__a, agent__c*]',
     files: { ...leaf('a'), ...leaf('b'), ...leaf('c') },

@@ -1,4 +1,4 @@
-import type { AgentResult, FinalReport } from '@agent/protocol';
+import type { AgentResult, FinalReport, GuardrailTrip } from '@agent/protocol';
 import { CLI_EXIT, type CliExitCode } from '../exit-codes.js';
 import { printable } from '../output/logfmt.js';
 import { startsWithLocation } from '../runtime-errors.js';
@@ -34,6 +34,8 @@ function isRejectedReport(report: FinalReport | undefined): boolean {
  */
 export function printableReport(result: AgentResult): FinalReport | undefined {
   const report = result.finalReport;
+  // A tripped guardrail's run prints nothing on stdout, whatever report it may carry.
+  if (!result.success && result.guardrail !== undefined) return undefined;
   return isSyntheticReport(report) || isRejectedReport(report) ? undefined : report;
 }
 
@@ -48,6 +50,7 @@ const INTERRUPTED: ReadonlySet<CliExitCode> = new Set([CLI_EXIT.interrupted, CLI
 export function describeEnding(result: AgentResult, code: CliExitCode): string | undefined {
   if (code === CLI_EXIT.success) return undefined;
   if (!result.success && result.pendingApprovals !== undefined) return pausedEnding(result, code);
+  if (!result.success && result.guardrail !== undefined) return guardrailEnding(result.guardrail, code);
   const report = result.finalReport;
   const synthetic = isSyntheticReport(report);
   if (INTERRUPTED.has(code) && result.exitCode === 'EXIT-FINAL-ANSWER' && !synthetic) {
@@ -67,6 +70,14 @@ export function describeEnding(result: AgentResult, code: CliExitCode): string |
   }
   const details = [tools, reason].filter((part) => part !== undefined && part !== '').join('; ');
   return `agent: ${result.exitCode}${details === '' ? '' : `: ${details}`} (exit ${code})`;
+}
+
+/** The closing line of a tripped guardrail: its name, where it ran (the tool call) and its reason. */
+function guardrailEnding(trip: GuardrailTrip, code: CliExitCode): string {
+  const call =
+    trip.tool === undefined ? '' : ` ${trip.tool}${trip.callId === undefined ? '' : ` ${trip.callId}`}`;
+  const where = `on ${trip.on} (${trip.phase}${call})`;
+  return `agent: EXIT-GUARDRAIL: guardrail ${printable(trip.name)} blocked the run ${printable(where)}: ${printable(trip.reason)} (exit ${code})`;
 }
 
 /** The first validation errors of a report, on one line (the whole list is in `--json`). */

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AccountingEntry, AgentResult, FinalReport } from '@agent/protocol';
 import { describe, expect, it } from 'vitest';
-import { describeEnding } from '../../src/commands/run-ending.js';
+import { describeEnding, printableReport } from '../../src/commands/run-ending.js';
 import { AccountingFile } from '../../src/output/accounting-file.js';
 
 const common = { conversation: [], logs: [], accounting: [], sessionId: 's' };
@@ -34,6 +34,46 @@ describe('describeEnding', () => {
       finalReport: { status: 'partial', format: 'text', content: 'half', ts: 1 },
     };
     expect(describeEnding(result, 1)).toBe("agent: the agent reported status 'partial' (exit 1)");
+  });
+
+  it('names a tripped guardrail, its stage and phase (and tool call) and its reason, on one line', () => {
+    const tripped: AgentResult = {
+      ...base,
+      exitCode: 'EXIT-GUARDRAIL',
+      error: 'guardrail pii blocked the tool call fs__Read: matched email\nsecond line',
+      guardrail: {
+        name: 'pii',
+        on: 'tool',
+        phase: 'result',
+        reason: 'matched email\nx',
+        tool: 'fs__Read',
+        callId: 'c1',
+      },
+    };
+    expect(describeEnding(tripped, 12)).toBe(
+      'agent: EXIT-GUARDRAIL: guardrail pii blocked the run on tool (result fs__Read c1): matched email\\nx (exit 12)',
+    );
+    const input: AgentResult = {
+      ...base,
+      exitCode: 'EXIT-GUARDRAIL',
+      error: 'guardrail short blocked the input: longer than 20 characters',
+      guardrail: { name: 'short', on: 'input', phase: 'prompt', reason: 'longer than 20 characters' },
+    };
+    expect(describeEnding(input, 12)).toBe(
+      'agent: EXIT-GUARDRAIL: guardrail short blocked the run on input (prompt): longer than 20 characters (exit 12)',
+    );
+  });
+
+  it('prints no report of a run a guardrail stopped', () => {
+    const stopped: AgentResult = {
+      ...base,
+      exitCode: 'EXIT-GUARDRAIL',
+      error: 'guardrail g blocked the report: r',
+      finalReport: report,
+      guardrail: { name: 'g', on: 'output', phase: 'report', reason: 'r' },
+    };
+    expect(printableReport(stopped)).toBeUndefined();
+    expect(printableReport(succeeded)).toBe(report);
   });
 
   it('keeps located problems at the start of their lines', () => {

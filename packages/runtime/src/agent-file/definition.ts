@@ -1,7 +1,8 @@
 import { basename, dirname, extname, resolve } from 'node:path';
-import type { JsonSchema, OutputFormat } from '@agent/protocol';
+import type { JsonSchema, OutputFormat, ToolPolicy } from '@agent/protocol';
 import { checkSchema } from '@agent/schema';
 import { displayPath, type Problem, problem } from '../errors.js';
+import { type GuardrailConfig, readGuardrails } from '../guardrails/read.js';
 import { type AgentOrchestration, readOrchestration } from '../orchestration/frontmatter.js';
 import { readRegularFile } from '../read-regular-file.js';
 import { normaliseFrontmatterForms } from './ai-agent-forms.js';
@@ -11,7 +12,7 @@ import { normaliseShorthands } from './keys.js';
 import { parseAgentFile } from './parse.js';
 import type { ReferenceScope } from './reference-scope.js';
 import { readReferencedFile } from './referenced-file.js';
-import { parseSchemaText } from './schema-file.js';
+import { readSchemaFile } from './schema-file.js';
 import { type AgentSettings, pickSettings } from './settings.js';
 import { readTtlSetting } from './ttl-setting.js';
 import { frontmatterProblems } from './validate.js';
@@ -54,6 +55,10 @@ export interface AgentDefinition {
   prompt: string;
   /** Advisors, router destinations and handoff, when the file names any (`docs/orchestration.md`). */
   orchestration?: AgentOrchestration;
+  /** `guardrails:`: checks on the prompt, the report and tool calls (built per session). */
+  guardrails?: GuardrailConfig[];
+  /** `toolPolicy:`: passed to the session as it is written (docs/agent-files.md). */
+  toolPolicy?: ToolPolicy;
   /** `cache`: how long the whole answer is cached, ms (0: not cached). */
   cacheTtlMs: number;
   /** Whether the file writes `cache` (ai-agent's `--cache` fills it in for a sub-agent only when not). */
@@ -111,6 +116,7 @@ export function loadAgentDefinition(
       ? 0
       : readTtlSetting(data.cache, 'cache', { file, line: lineOf('cache') }, problems);
   const io = { file, dir, scope, lineOf, problems };
+  const guarded = readGuardrails(data, io);
   const input = readIo('input', data.input as IoSpec | undefined, io);
   const output = readIo('output', data.output as IoSpec | undefined, io);
   const warnings: Problem[] = [];
@@ -136,6 +142,7 @@ export function loadAgentDefinition(
     ...ioOf(input, output),
     prompt,
     ...(orchestration === undefined ? {} : { orchestration }),
+    ...guarded,
     cacheTtlMs,
     cacheWritten: data.cache !== undefined,
     warnings,
@@ -325,7 +332,11 @@ function readIo(
     return undefined;
   }
   let schema = spec.schema;
-  if (spec.schemaRef !== undefined) schema = readSchemaFile(spec.schemaRef, ctx, lineOf(key, 'schemaRef'));
+  if (spec.schemaRef !== undefined)
+    schema = readSchemaFile(resolve(ctx.dir, spec.schemaRef), spec.schemaRef, {
+      ...ctx,
+      line: lineOf(key, 'schemaRef'),
+    });
   if (schema !== undefined && spec.format !== 'json') {
     problems.push(
       problem(
@@ -359,30 +370,4 @@ function readIo(
     );
   }
   return { format: spec.format, ...(schema === undefined ? {} : { schema }) };
-}
-
-function readSchemaFile(
-  ref: string,
-  ctx: { file: string; dir: string; scope: ReferenceScope; problems: Problem[] },
-  lineNo: number | undefined,
-): JsonSchema | undefined {
-  const { file, problems } = ctx;
-  const path = resolve(ctx.dir, ref);
-  const text = readReferencedFile(path, 'schema file', ref, { file, line: lineNo }, ctx.scope, problems);
-  if (text === undefined) return undefined;
-  const parsed = parseSchemaText(text, /\.ya?ml$/i.test(path) ? 'yaml' : 'json');
-  if (!parsed.ok) {
-    problems.push(
-      problem('configuration', file, lineNo, `schema file \`${ref}\` is not valid ${parsed.message}`),
-    );
-    return undefined;
-  }
-  const value = parsed.value;
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    problems.push(
-      problem('configuration', file, lineNo, `schema file \`${ref}\` must hold a JSON Schema object`),
-    );
-    return undefined;
-  }
-  return value as JsonSchema;
 }

@@ -1,5 +1,7 @@
 import { TTL_ALLOWED } from '@agent/cache';
 import { OUTPUT_FORMATS, REASONING_EFFORTS } from '@agent/protocol';
+import { GUARDRAIL_PROPERTIES } from '../guardrails/frontmatter.js';
+import { normaliseGuardrailForms } from '../guardrails/read.js';
 import { normaliseOrchestration, ORCHESTRATION_PROPERTIES } from '../orchestration/frontmatter.js';
 import { listShorthand } from './list-shorthand.js';
 
@@ -145,6 +147,7 @@ export const FRONTMATTER_SCHEMA: Schema = {
     cache: { type: ['integer', 'string'], 'x-expects': TTL_ALLOWED },
     agents: stringList('a list of sub-agent file paths (or one string)'),
     ...ORCHESTRATION_PROPERTIES,
+    ...GUARDRAIL_PROPERTIES,
     ...SETTINGS_PROPERTIES,
     input: {
       type: 'object',
@@ -209,5 +212,6 @@ export function normaliseShorthands(data: Record<string, unknown>): Record<strin
     out.toolOutput = { ...toolOutput, models: listShorthand(toolOutput.models) };
   for (const key of ['input', 'output']) if (typeof out[key] === 'string') out[key] = { format: out[key] };
   normaliseOrchestration(out);
+  normaliseGuardrailForms(out);
   return out;
 }
