@@ -15,6 +15,7 @@ export default function setup(): void {
       'final-report',
       'tool-output',
       'core',
+      'guardrails',
       'providers',
       'mcp',
       'runtime',
