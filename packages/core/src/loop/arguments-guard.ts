@@ -9,6 +9,7 @@ import {
 } from '@agent/protocol';
 import { isRecord } from '@agent/protocol/util';
 import type { GuardrailRunner } from '../guardrails/guardrail-runner.js';
+import { readBatchCalls } from '../tools/internal-tools.js';
 
 /** What the `arguments` guardrails decided for the calls of one answer. */
 export interface ArgumentsChecked {
@@ -34,7 +35,8 @@ function isInternalCall(call: ToolCall): boolean {
 
 /**
  * Runs the `arguments` guardrails on each call of an answer, in the model's order, before any
- * runs. The conversation keeps the model's calls; a rewrite changes only what runs.
+ * runs; each call inside `agent__batch` on its own (as `<batch id>:<inner id>`), so a batch is
+ * no way around them. The conversation keeps the model's calls; a rewrite changes only what runs.
  */
 export async function guardArguments(
   guards: GuardrailRunner,
@@ -43,27 +45,18 @@ export async function guardArguments(
 ): Promise<ArgumentsChecked> {
   const checked: ArgumentsChecked = { calls: [], denied: new Map(), asks: new Map() };
   for (const call of calls) {
+    if (call.parseError === undefined && call.name === BATCH_TOOL) {
+      const trip = await guardBatch(guards, call, turnNode, checked);
+      if (trip !== undefined) return { ...checked, trip };
+      continue;
+    }
     if (call.parseError !== undefined || isInternalCall(call) || !guards.checks('arguments', call.name)) {
       checked.calls.push(call);
       continue;
     }
-    const decision = await guards.run(
-      {
-        phase: 'arguments',
-        callId: call.id,
-        tool: call.name,
-        arguments: call.arguments,
-        text: call.rawArguments ?? JSON.stringify(call.arguments),
-      },
-      turnNode,
-      (subject, value) =>
-        isRecord(value)
-          ? { ...subject, arguments: value, text: JSON.stringify(value) }
-          : 'arguments must be rewritten as a JSON object',
-    );
+    const decision = await guardOne(guards, call.id, call.name, call.arguments, turnNode, call.rawArguments);
     if (decision.kind === 'trip') return { ...checked, trip: decision.trip };
-    if (decision.kind === 'deny')
-      checked.denied.set(call.id, `blocked by guardrail ${decision.name}: ${decision.reason}`);
+    if (decision.kind === 'deny') checked.denied.set(call.id, deniedText(decision));
     if (decision.kind === 'ask') checked.asks.set(call.id, decision.reason);
     if (decision.kind === 'go' && decision.rewrittenBy.length > 0) {
       const { rawArguments: _raw, ...rest } = call;
@@ -71,4 +64,72 @@ export async function guardArguments(
     } else checked.calls.push(call);
   }
   return checked;
+}
+
+function guardOne(
+  guards: GuardrailRunner,
+  callId: string,
+  tool: string,
+  args: Record<string, unknown>,
+  turnNode: OpNode,
+  rawArguments?: string,
+) {
+  return guards.run(
+    { phase: 'arguments', callId, tool, arguments: args, text: rawArguments ?? JSON.stringify(args) },
+    turnNode,
+    (subject, value) =>
+      isRecord(value)
+        ? { ...subject, arguments: value, text: JSON.stringify(value) }
+        : 'arguments must be rewritten as a JSON object',
+  );
+}
+
+function deniedText(decision: { name: string; reason: string }): string {
+  return `blocked by guardrail ${decision.name}: ${decision.reason}`;
+}
+
+/**
+ * The inner calls of a batch: a denied one is refused by its inner id (the batch runs the
+ * rest), an asked one sends the whole batch to a person, a rewritten one runs with its new
+ * parameters. Returns the trip when one blocks.
+ */
+async function guardBatch(
+  guards: GuardrailRunner,
+  call: ToolCall,
+  turnNode: OpNode,
+  checked: ArgumentsChecked,
+): Promise<GuardrailTrip | undefined> {
+  const inner = readBatchCalls(call.arguments);
+  // A malformed batch fails on its own without running anything.
+  if (typeof inner === 'string') {
+    checked.calls.push(call);
+    return undefined;
+  }
+  const rewritten: unknown[] = Array.isArray(call.arguments.calls) ? [...call.arguments.calls] : [];
+  let changed = false;
+  const asks: string[] = [];
+  for (const [index, one] of inner.entries()) {
+    if (
+      isInternalCall({ id: one.id, name: one.tool, arguments: {} }) ||
+      !guards.checks('arguments', one.tool)
+    )
+      continue;
+    const innerId = `${call.id}:${one.id}`;
+    const decision = await guardOne(guards, innerId, one.tool, one.parameters, turnNode);
+    if (decision.kind === 'trip') return decision.trip;
+    if (decision.kind === 'deny') checked.denied.set(innerId, deniedText(decision));
+    if (decision.kind === 'ask') asks.push(`${one.id} (${one.tool}): ${decision.reason}`);
+    if (decision.kind === 'go' && decision.rewrittenBy.length > 0) {
+      rewritten[index] = { ...(rewritten[index] as object), parameters: decision.subject.arguments };
+      changed = true;
+    }
+  }
+  if (asks.length > 0) checked.asks.set(call.id, asks.join('; '));
+  if (!changed) {
+    checked.calls.push(call);
+    return undefined;
+  }
+  const { rawArguments: _raw, ...rest } = call;
+  checked.calls.push({ ...rest, arguments: { ...call.arguments, calls: rewritten } });
+  return undefined;
 }

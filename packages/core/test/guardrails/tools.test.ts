@@ -153,6 +153,54 @@ describe('tool guardrails on arguments', () => {
   });
 });
 
+describe('tool guardrails on calls inside agent__batch', () => {
+  const batch = (calls: { id: string; tool: string; parameters: Record<string, unknown> }[]): ScriptStep => ({
+    toolCalls: [{ id: 'b1', name: 'agent__batch', arguments: { calls } }],
+  });
+
+  test('deny: the batched call over the limit is refused, the other batched call runs', async () => {
+    const server = await serve([
+      batch([
+        { id: '1', tool: 'pay', parameters: { to: 'ann', amount: 50 } },
+        { id: '2', tool: 'pay', parameters: { to: 'bob', amount: 500 } },
+      ]),
+      finalReport('Half paid.'),
+    ]);
+    const paid: unknown[] = [];
+    const run = await runGuarded(
+      payAgent(server, paid, { guardrails: [onArguments('deny')], internalTools: { batch: true } }),
+      'pay both',
+    );
+    expect(run.result.success, run.result.error).toBe(true);
+    expect(paid).toEqual([{ to: 'ann', amount: 50 }]);
+    const text = toolMessages(server, 1)[0]!;
+    expect(text).toContain(
+      '--- result of call 2 (pay) [failed] ---\n(tool failed: blocked by guardrail big-payments',
+    );
+    expect(run.runs().map((r) => [r.callId, r.outcome])).toEqual([
+      ['b1:1', 'pass'],
+      ['b1:2', 'deny'],
+    ]);
+  });
+
+  test('block: a batched call trips the run before any call of the batch runs', async () => {
+    const server = await serve([
+      batch([
+        { id: '1', tool: 'pay', parameters: { to: 'ann', amount: 50 } },
+        { id: '2', tool: 'pay', parameters: { to: 'bob', amount: 500 } },
+      ]),
+    ]);
+    const paid: unknown[] = [];
+    const run = await runGuarded(
+      payAgent(server, paid, { guardrails: [onArguments('block')], internalTools: { batch: true } }),
+      'pay both',
+    );
+    expect(run.result.exitCode).toBe('EXIT-GUARDRAIL');
+    expect(paid).toEqual([]);
+    expect(run.result.success ? undefined : run.result.guardrail?.callId).toBe('b1:2');
+  });
+});
+
 describe('tool guardrails on results', () => {
   const redactPii = guardrail({
     name: 'pii',
