@@ -32,6 +32,7 @@ import { childrenPause } from './paused-children.js';
 import { type Adoption, adoptFinalReport } from './report-adoption.js';
 import { guardReport } from './report-guard.js';
 import { reportCharactersIn } from './report-size.js';
+import { rewrittenReportMessage } from './rewritten-report-message.js';
 import type { SessionState } from './session-state.js';
 import { retractStreamed, sendHeldOutside } from './slot-reader.js';
 import { ABORTED, guardrailEnd, type TurnEnd } from './turn-end.js';
@@ -182,6 +183,7 @@ export class AnswerHandler {
     state.finalReportAttempts++;
     let report = adoption.report;
     let reportRewritten = outcome.slot.streamHeld;
+    let kept = assistant;
     if (o.guards?.checks('report') === true) {
       const guarded = await guardReport(o.guards, report, o.expected, turnNode);
       if (guarded.kind === 'trip') {
@@ -191,8 +193,9 @@ export class AnswerHandler {
       }
       report = guarded.report;
       reportRewritten ||= guarded.rewritten;
+      if (guarded.rewritten) kept = rewrittenReportMessage(assistant, report);
     }
-    this.push(assistant);
+    this.push(kept);
     const beside = await this.besideReport(outcome, turnNode, isFinal);
     if ('kind' in beside) {
       retractStreamed(o.recorder, outcome.slot.streamedChars, 'guardrail', beside.error);

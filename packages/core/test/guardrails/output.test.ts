@@ -105,6 +105,9 @@ describe('output guardrails on the streamed report', () => {
     );
     expect(finalized.map((e) => (e.event as { text: string }).text).join('')).toBe(committed);
     expect(run.shown()).not.toContain(SECRET);
+    // Nor is the model's own report kept in the conversation the result carries.
+    expect(JSON.stringify(run.result.conversation)).not.toContain(SECRET);
+    expect(JSON.stringify(run.result.conversation)).toContain('[redacted]');
   });
 });
 
@@ -138,6 +141,7 @@ describe('output guardrails on the report before it commits', () => {
     expect(JSON.stringify(run.events.filter((e) => e.event.type === 'output'))).not.toContain(
       'ann@example.com',
     );
+    expect(JSON.stringify(run.result.conversation)).not.toContain('ann@example.com');
   });
 
   test('a rewrite that misses the schema is the guardrail failing: closed, the run trips', async () => {
