@@ -30,6 +30,7 @@ export type {
 } from './config.js';
 export type { GuardrailSpec } from './guardrails/guardrail.js';
 export { guardrail } from './guardrails/guardrail.js';
+export { toolPolicyProblems } from './guardrails/tool-policy.js';
 export type { RetryBackoffSettings } from './loop/retry-delay.js';
 export type {
   AccountingEntry,

@@ -16,6 +16,7 @@ test('@agent/core exports exactly these values', async () => {
     'run',
     'runAgent',
     'tool',
+    'toolPolicyProblems',
   ]);
 });
 

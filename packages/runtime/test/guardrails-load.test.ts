@@ -179,6 +179,26 @@ describe('guardrails in agent files', () => {
     expect(kinds[5]?.message).toMatch(/^guardrail `r` \(kind regex\): .*RE2/);
   });
 
+  test('a toolPolicy condition that cannot compile is a load error at its line, as a run would find it', async () => {
+    const problems = await problemsOf({
+      'a.ai': agent(
+        [
+          'toolPolicy:',
+          '  rules:',
+          '    - { tools: http__get, decision: allow }',
+          '    - tools: http__post',
+          '      when: amount > 100',
+          '      decision: ask',
+        ].join('\n'),
+      ),
+    });
+    expect(problems).toHaveLength(1);
+    // The `when:` line (the frontmatter starts at line 2).
+    expect(problems[0]).toMatchObject({ file: 'a.ai', line: 7 });
+    expect(problems[0]?.message).toContain('toolPolicy.rules[1].when "amount > 100" is not a valid condition');
+    expect(problems[0]?.message).toContain('amount > `100`');
+  });
+
   test('a json_schema guardrail whose schema file is missing or not a schema names the line', async () => {
     const problems = await problemsOf({
       'a.ai': agent(

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { guardrail } from '@agent/core';
+import { guardrail, toolPolicyProblems } from '@agent/core';
 import type {
   JsonSchemaAction,
   LengthUnit,
@@ -127,6 +127,11 @@ export function readGuardrails(
     guardrails.push(config);
   });
   const policy = data.toolPolicy as { default?: ToolPolicyDecision; rules: ToolPolicy['rules'] } | undefined;
+  // The core's own check (conditions compiled, bounds), so `agent validate` finds what a run would.
+  for (const error of toolPolicyProblems(policy))
+    ctx.problems.push(
+      problem('configuration', ctx.file, ctx.lineOf(...policyPath(error.field)), error.message),
+    );
   return {
     ...(guardrails.length === 0 ? {} : { guardrails }),
     ...(policy === undefined ? {} : { toolPolicy: policy }),
@@ -236,4 +241,12 @@ function jsonSchemaEntry(
   });
   if (!check.ok) return report(typeof schemaRef === 'string' ? 'schemaRef' : 'schema', check.message);
   return { ...rest, schema };
+}
+
+/** `toolPolicy.rules[2].when` as the keys `lineOf` walks: `toolPolicy`, `rules`, 2, `when`. */
+function policyPath(field: string): (string | number)[] {
+  return field
+    .split(/[.[\]]+/)
+    .filter((part) => part !== '')
+    .map((part): string | number => (/^\d+$/.test(part) ? Number(part) : part));
 }
