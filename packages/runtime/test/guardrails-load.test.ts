@@ -195,7 +195,9 @@ describe('guardrails in agent files', () => {
     expect(problems).toHaveLength(1);
     // The `when:` line (the frontmatter starts at line 2).
     expect(problems[0]).toMatchObject({ file: 'a.ai', line: 7 });
-    expect(problems[0]?.message).toContain('toolPolicy.rules[1].when "amount > 100" is not a valid condition');
+    expect(problems[0]?.message).toContain(
+      'toolPolicy.rules[1].when "amount > 100" is not a valid condition',
+    );
     expect(problems[0]?.message).toContain('amount > `100`');
   });
 
