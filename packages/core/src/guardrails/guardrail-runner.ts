@@ -141,9 +141,10 @@ export class GuardrailRunner {
     let decision: GuardDecision<S> = { kind: 'go', subject, rewrittenBy: [] };
     let failure = 'error' in answer ? answer.error : undefined;
     const verdict = 'verdict' in answer ? answer.verdict : undefined;
+    const reason = verdict?.reason === undefined ? undefined : clipReason(verdict.reason);
     if (verdict !== undefined) {
       run.outcome = verdict.verdict;
-      if (verdict.reason !== undefined) run.reason = verdict.reason;
+      if (reason !== undefined) run.reason = reason;
       if (verdict.verdict === 'rewrite') {
         if (subject.phase === 'stream') decision = { kind: 'hold', name: guard.name };
         else {
@@ -152,12 +153,13 @@ export class GuardrailRunner {
           else decision = { kind: 'go', subject: next, rewrittenBy: [] };
         }
       } else if (verdict.verdict === 'deny' || verdict.verdict === 'ask') {
-        decision = { kind: verdict.verdict, name: guard.name, reason: verdict.reason };
+        decision = { kind: verdict.verdict, name: guard.name, reason: reason ?? verdict.reason };
       } else if (verdict.verdict === 'block') {
-        decision = { kind: 'trip', trip: tripOf(guard, run, verdict.reason) };
+        decision = { kind: 'trip', trip: tripOf(guard, run, reason ?? verdict.reason) };
       }
     }
     if (failure !== undefined) {
+      failure = clipReason(failure);
       run.outcome = 'error';
       run.reason = failure;
       run.failedOpen = guard.failOpen === true;
@@ -205,6 +207,13 @@ export class GuardrailRunner {
       if (onAbort !== undefined) this.o.signal.removeEventListener('abort', onAbort);
     }
   }
+}
+
+/** Reasons reach clients, logs and metrics: a check that answers a novel is cut to this. */
+const MAX_REASON_CHARS = 500;
+
+function clipReason(reason: string): string {
+  return reason.length <= MAX_REASON_CHARS ? reason : `${reason.slice(0, MAX_REASON_CHARS - 3)}...`;
 }
 
 /** Why an answer is not a verdict allowed at `phase`; undefined when it is one. */

@@ -91,6 +91,22 @@ describe('a guardrail that fails', () => {
     expect(run.result.error).toContain('it answered verdict "deny"; at prompt one of pass, block, rewrite');
   });
 
+  test('a reason of a megabyte is cut to 500 characters wherever it goes (result, event, trip)', async () => {
+    const server = await serve([]);
+    const long = guardrail({
+      name: 'wordy',
+      on: 'input',
+      check: () => ({ verdict: 'block', reason: `rule 1: ${'x'.repeat(1_000_000)}` }),
+    });
+    const run = await runGuarded(agentOn(server, { guardrails: [long] }), 'hi');
+    expect(run.result.exitCode).toBe('EXIT-GUARDRAIL');
+    const trip = run.result.success ? undefined : run.result.guardrail;
+    expect(trip?.reason).toHaveLength(500);
+    expect(trip?.reason.endsWith('...')).toBe(true);
+    expect(run.runs()[0]?.reason).toHaveLength(500);
+    expect(run.result.error!.length).toBeLessThan(600);
+  });
+
   test('a model judge: its own accounting and op tree join the session', async () => {
     const server = await serve([finalReport('ok')]);
     const judge = guardrail({
