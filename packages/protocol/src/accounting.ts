@@ -1,4 +1,4 @@
-import type { GuardrailOutcome, GuardrailPhase, GuardrailStage } from './guardrails.js';
+import type { GuardrailOutcome, GuardrailPhase, GuardrailStage } from './guardrail-run.js';
 
 interface AccountingBase {
   /** Epoch milliseconds when the operation completed. */

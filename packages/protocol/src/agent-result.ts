@@ -1,7 +1,7 @@
 import type { AccountingEntry } from './accounting.js';
 import type { ExitCode } from './exit-codes.js';
 import type { FinalReport } from './final-report.js';
-import type { GuardrailTrip } from './guardrails.js';
+import type { GuardrailTrip } from './guardrail-run.js';
 import type { LogEntry } from './log-entry.js';
 import type { ConversationMessage } from './messages.js';
 import type { SessionNode } from './op-tree.js';

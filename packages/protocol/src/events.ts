@@ -1,7 +1,7 @@
 import type { AccountingEntry } from './accounting.js';
 import type { ForcedFinalReason } from './exit-codes.js';
 import type { FinalReport } from './final-report.js';
-import type { GuardrailRun, ToolPolicyVerdict } from './guardrails.js';
+import type { GuardrailRun, ToolPolicyVerdict } from './guardrail-run.js';
 import type { LogEntry } from './log-entry.js';
 import type { SessionNode } from './op-tree.js';
 import type { ProgressEvent } from './progress.js';

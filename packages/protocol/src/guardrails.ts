@@ -1,27 +1,8 @@
 import type { AccountingEntry } from './accounting.js';
 import type { FinalReport } from './final-report.js';
+import type { GuardrailPhase, GuardrailStage, ToolPolicyDecision } from './guardrail-run.js';
 import type { ConversationMessage } from './messages.js';
 import type { SessionNode } from './op-tree.js';
-
-/** Where a guardrail runs: on the user's input, on the report, or on tool calls. */
-export type GuardrailStage = 'input' | 'output' | 'tool';
-
-export const GUARDRAIL_STAGES: readonly GuardrailStage[] = ['input', 'output', 'tool'];
-
-/**
- * The moment of a stage a check ran at: `prompt` (input), `stream` (report text as it streams)
- * and `report` (the whole report before it is committed), `arguments` (before a tool call runs)
- * and `result` (its result before the model sees it).
- */
-export type GuardrailPhase = 'prompt' | 'stream' | 'report' | 'arguments' | 'result';
-
-export const GUARDRAIL_PHASES: readonly GuardrailPhase[] = [
-  'prompt',
-  'stream',
-  'report',
-  'arguments',
-  'result',
-];
 
 /**
  * What a check is given. Text is what the check reads; for `stream`, the report text not yet
@@ -73,24 +54,6 @@ export type GuardrailVerdict = (
   | { verdict: 'ask'; reason: string }
 ) & { accounting?: readonly AccountingEntry[]; opTree?: SessionNode };
 
-export type GuardrailVerdictKind = GuardrailVerdict['verdict'];
-
-/**
- * How a guardrail run ended, as events, accounting and the op tree say it: a verdict, or
- * `error` (the check threw, answered something else or ran out of time: then `failOpen`
- * decided whether the run went on).
- */
-export type GuardrailOutcome = GuardrailVerdictKind | 'error';
-
-export const GUARDRAIL_OUTCOMES: readonly GuardrailOutcome[] = [
-  'pass',
-  'block',
-  'rewrite',
-  'deny',
-  'ask',
-  'error',
-];
-
 /** A check on input, output or tool calls; built with `guardrail()` of `@agent/core`. */
 export interface Guardrail {
   name: string;
@@ -114,38 +77,6 @@ export interface Guardrail {
   failOpen?: boolean;
 }
 
-/** One guardrail run, as the `guardrail` event and the op tree's guardrail node carry it. */
-export interface GuardrailRun {
-  name: string;
-  on: GuardrailStage;
-  phase: GuardrailPhase;
-  outcome: GuardrailOutcome;
-  /** The verdict's reason, or what went wrong for `error`. */
-  reason?: string;
-  /** `tool` stage: the call checked. */
-  callId?: string;
-  tool?: string;
-  /** Milliseconds the check took. */
-  latencyMs: number;
-  /** `error` outcomes: whether the run went on (`failOpen`). */
-  failedOpen?: boolean;
-}
-
-/** Why a run ended `EXIT-GUARDRAIL`: the result's `guardrail`. */
-export interface GuardrailTrip {
-  name: string;
-  on: GuardrailStage;
-  phase: GuardrailPhase;
-  reason: string;
-  callId?: string;
-  tool?: string;
-}
-
-/** What a tool policy decides for one call. */
-export type ToolPolicyDecision = 'allow' | 'deny' | 'ask';
-
-export const TOOL_POLICY_DECISIONS: readonly ToolPolicyDecision[] = ['allow', 'deny', 'ask'];
-
 /** One rule: calls of `tools` (globs over the names the model sees) for which `when` holds. */
 export interface ToolPolicyRule {
   /** Shown in events and the record; default `rule <index>`. */
@@ -166,16 +97,4 @@ export interface ToolPolicy {
   /** Default `allow`. */
   default?: ToolPolicyDecision;
   rules: readonly ToolPolicyRule[];
-}
-
-/** What the policy decided for one call: the `tool_policy` event and the tool node's `policy`. */
-export interface ToolPolicyVerdict {
-  callId: string;
-  tool: string;
-  decision: ToolPolicyDecision;
-  /** The index of the rule that matched, or `default`. */
-  rule: number | 'default';
-  /** The rule's `name` (or `rule <index>`, or `default`). */
-  ruleName: string;
-  reason?: string;
 }

@@ -29,26 +29,28 @@ export type {
 } from './final-report.js';
 export { FINAL_REPORT_ORIGINS, FINAL_REPORT_SOURCES, FINAL_REPORT_STATUSES } from './final-report.js';
 export type {
-  Guardrail,
-  GuardrailContext,
   GuardrailOutcome,
   GuardrailPhase,
   GuardrailRun,
   GuardrailStage,
-  GuardrailSubject,
   GuardrailTrip,
-  GuardrailVerdict,
   GuardrailVerdictKind,
-  ToolPolicy,
   ToolPolicyDecision,
-  ToolPolicyRule,
   ToolPolicyVerdict,
-} from './guardrails.js';
+} from './guardrail-run.js';
 export {
   GUARDRAIL_OUTCOMES,
   GUARDRAIL_PHASES,
   GUARDRAIL_STAGES,
   TOOL_POLICY_DECISIONS,
+} from './guardrail-run.js';
+export type {
+  Guardrail,
+  GuardrailContext,
+  GuardrailSubject,
+  GuardrailVerdict,
+  ToolPolicy,
+  ToolPolicyRule,
 } from './guardrails.js';
 export {
   BATCH_TOOL,

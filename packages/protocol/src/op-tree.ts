@@ -1,5 +1,5 @@
 import type { AccountingEntry } from './accounting.js';
-import type { GuardrailRun, ToolPolicyVerdict } from './guardrails.js';
+import type { GuardrailRun, ToolPolicyVerdict } from './guardrail-run.js';
 
 /** `guardrail`: one guardrail run, under the turn it ran in (input guardrails: turn 1). */
 export type OpKind = 'session' | 'turn' | 'llm' | 'tool' | 'guardrail';

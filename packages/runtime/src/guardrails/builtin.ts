@@ -6,7 +6,7 @@ import {
   wordsGuardrail,
 } from '@agent/guardrails';
 import type { Guardrail } from '@agent/protocol';
-import type { GuardrailConfig } from './read.js';
+import type { GuardrailConfig } from './config.js';
 
 export type BuiltinConfig = Exclude<GuardrailConfig, { kind: 'model' }>;
 

@@ -1,7 +1,7 @@
 import type { AgentResult, ExpectedOutput, Guardrail, GuardrailVerdict, JsonSchema } from '@agent/protocol';
 import { isRecord } from '@agent/protocol/util';
 import type { AgentDefinition } from '../agent-file/definition.js';
-import type { GuardrailCommon } from './read.js';
+import type { GuardrailCommon } from './config.js';
 
 // The model-judged guardrail: a judge agent file, run as a child session on the text to check,
 // answers `{ verdict: pass | block, reason }` (docs/agent-files.md#model-judged-guardrails).

@@ -1,57 +1,16 @@
 import { resolve } from 'node:path';
 import { guardrail, toolPolicyProblems } from '@agent/core';
-import type {
-  JsonSchemaAction,
-  LengthUnit,
-  PiiAction,
-  PiiKind,
-  RegexAction,
-  WordsAction,
-} from '@agent/guardrails';
-import {
-  ConfigError,
-  type GuardrailPhase,
-  type GuardrailStage,
-  type JsonSchema,
-  type ToolPolicy,
-  type ToolPolicyDecision,
-} from '@agent/protocol';
+import { ConfigError, type JsonSchema, type ToolPolicy, type ToolPolicyDecision } from '@agent/protocol';
 import { checkSchema } from '@agent/schema';
 import { normaliseDurations } from '../agent-file/ai-agent-forms.js';
-import { type FileRef, fileRef } from '../agent-file/file-ref.js';
+import { fileRef } from '../agent-file/file-ref.js';
 import { listShorthand } from '../agent-file/list-shorthand.js';
 import type { ReferenceScope } from '../agent-file/reference-scope.js';
 import { readSchemaFile } from '../agent-file/schema-file.js';
 import { type Problem, problem } from '../errors.js';
 import { type BuiltinConfig, builtinGuardrail } from './builtin.js';
+import type { GuardrailCommon, GuardrailConfig } from './config.js';
 import { type GuardrailKind, KIND_ACTIONS } from './frontmatter.js';
-
-/** What every configured guardrail has, whatever its kind (the `Guardrail` fields but `check`). */
-export interface GuardrailCommon {
-  name: string;
-  on: GuardrailStage;
-  tools?: string[];
-  phases?: GuardrailPhase[];
-  parallel?: boolean;
-  timeoutMs?: number;
-  failOpen?: boolean;
-}
-
-/** One `guardrails:` entry, checked: its kind's options and the line it starts at. */
-export type GuardrailConfig = GuardrailCommon & { line?: number } & (
-    | { kind: 'regex'; pattern: string; flags?: string; action?: RegexAction }
-    | {
-        kind: 'words';
-        blocked?: string[];
-        required?: string[];
-        caseSensitive?: boolean;
-        action?: WordsAction;
-      }
-    | { kind: 'pii'; detect?: PiiKind[]; action?: PiiAction }
-    | { kind: 'max_length'; max: number; unit?: LengthUnit }
-    | { kind: 'json_schema'; schema: JsonSchema; action?: JsonSchemaAction }
-    | { kind: 'model'; agent: FileRef }
-  );
 
 /** The options each kind takes, and those it needs. */
 const KIND_OPTIONS: Record<GuardrailKind, { allowed: string[]; needs: string[] | 'one' }> = {

@@ -3,8 +3,8 @@ import type { AgentResult, Guardrail } from '@agent/protocol';
 import type { RunnerContext, SessionRequest } from '../session-request.js';
 import { childSessionRequest } from '../session-tool-list.js';
 import { builtinGuardrail } from './builtin.js';
+import type { GuardrailConfig } from './config.js';
 import { judgeOutput, modelJudgeGuardrail, type RunJudge } from './model-judge.js';
-import type { GuardrailConfig } from './read.js';
 
 export interface SessionGuardrailOptions {
   /** The session's agent path (its judges run under it). */
