@@ -28,8 +28,27 @@ function workersOnly(dir: AgentDir): void {
   );
 }
 
-async function queueFace(flags: string[]) {
-  const started = await fleet(0, { handler: echo, prepare: workersOnly, faceArgs: flags, headends: 2 });
+/** As `workersOnly`, with guardrails in the echo agent file: an input word and an output pattern. */
+function guardedWorkersOnly(dir: AgentDir): void {
+  workersOnly(dir);
+  writeFileSync(
+    dir.files[0]!,
+    [
+      '---',
+      'description: The echo agent.',
+      'models: [local/m]',
+      'guardrails:',
+      '  - { name: no-forbidden, on: input, kind: words, blocked: [forbidden] }',
+      '  - { name: no-secret, on: output, kind: regex, pattern: "SECRET-[0-9]+" }',
+      '---',
+      'You are echo.',
+      '',
+    ].join('\n'),
+  );
+}
+
+async function queueFace(flags: string[], prepare: (dir: AgentDir) => void = workersOnly) {
+  const started = await fleet(0, { handler: echo, prepare, faceArgs: flags, headends: 2 });
   await started.spawnWorker(['--agent-config', join(started.dir.dir, 'worker.json')]);
   return started;
 }
@@ -90,5 +109,31 @@ describe('the OpenAI, Anthropic and MCP faces on a queue', () => {
     } finally {
       await client.close();
     }
+  }, 120_000);
+
+  it("a queue worker runs the agent file's guardrails: an input trip makes no model call, a streamed report stops before the offending text", async () => {
+    const { face, dir, name } = await queueFace(['--openai', '0'], guardedWorkersOnly);
+    const client = new OpenAI({ baseURL: face.urls.openai, apiKey: 'none', maxRetries: 0 });
+    const refused = await client.chat.completions
+      .create({ model: 'echo', messages: [{ role: 'user', content: 'say the forbidden word' }] })
+      .catch((e: unknown) => e);
+    expect(refused).toMatchObject({ status: 422, type: 'guardrail_tripped', code: 'no-forbidden' });
+    expect(dir.model.requests).toHaveLength(0);
+    // A report long enough that its start streams before the secret reaches the stream check.
+    const prompt = `${'a harmless sentence. '.repeat(40)}SECRET-42 and more`;
+    const stream = await client.chat.completions.create({
+      model: 'echo',
+      messages: [{ role: 'user', content: prompt }],
+      stream: true,
+    });
+    let shown = '';
+    const failure = await (async () => {
+      for await (const chunk of stream) shown += chunk.choices[0]?.delta?.content ?? '';
+    })().catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(OpenAI.APIError);
+    expect((failure as Error).message).toContain('guardrail no-secret blocked the report');
+    expect(shown).not.toContain('SECRET');
+    expect(dir.model.requests).toHaveLength(1);
+    expect(await jobsLeft(name)).toMatchObject({ waiting: 0, active: 0 });
   }, 120_000);
 });

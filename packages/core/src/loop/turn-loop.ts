@@ -2,7 +2,6 @@ import type {
   ConversationMessage,
   ExpectedOutput,
   ForcedFinalReason,
-  ModelError,
   ModelTarget,
   OpNode,
   PausedChild,
@@ -22,9 +21,9 @@ import type { ResultSizer } from '../tools/result-sizer.js';
 import type { ToolExecutor } from '../tools/tool-executor.js';
 import { AnswerHandler } from './answer-handler.js';
 import { warnPlainTextRetry, warnProgressPairing } from './answer-warnings.js';
-import { classifyModelError } from './error-policy.js';
 import { attemptBesideInput, checkInput, type InputCheck } from './input-guard.js';
 import { type AttemptContext, runModelAttempt } from './model-attempt.js';
+import { afterModelError, waitOutBackoff } from './model-error-turn.js';
 import { textMayBeReport } from './report-adoption.js';
 import type { RetryBackoffSettings } from './retry-delay.js';
 import type { SamplingOptions } from './sampling.js';
@@ -281,7 +280,7 @@ export class TurnLoop {
       if (target === undefined) return noTargetLeft(o.rotation, isFinal, this.health.lastErrors());
       // Awaited only when there is a wait: most attempts have none, and cost no promise for it.
       const wait = this.health.waitBefore(target, o.now());
-      if (wait > 0 && !(await this.waitOut(target, wait))) return ABORTED;
+      if (wait > 0 && !(await waitOutBackoff(o, target, wait))) return ABORTED;
       const attemptNo = failures + 1;
       if (o.recorder.hasListener) o.recorder.emit(turnStarted(state, attemptNo, isFinal, retrySlugs));
       const tools = isFinal ? o.finalTools : o.tools();
@@ -312,7 +311,7 @@ export class TurnLoop {
       if (!outcome.ok) {
         o.recorder.replaying = false;
         retrySlugs = [outcome.error.kind];
-        const next = await this.afterModelError(target, outcome.error, failures + 1);
+        const next = await afterModelError(o, this.health, target, outcome.error, failures + 1);
         if (next === 'counted') failures++;
         else if (next !== 'not-counted') return next;
         continue;
@@ -366,66 +365,6 @@ export class TurnLoop {
     )
       return { kind: 'report' };
     return finalTurnFailed(state, maxRetries, modelErrorsOnly ? this.health.lastErrors() : undefined);
-  }
-
-  /**
-   * What a failed call means for the turn: `not-counted` when the target was dropped (the
-   * others still get their tries), `counted` when it used up an attempt (after the rate-limit
-   * sleep, once every target is rate-limited and `attemptsAfter` leaves another attempt), or
-   * how the turn ends.
-   */
-  private async afterModelError(
-    target: ModelTarget,
-    error: ModelError,
-    attemptsAfter: number,
-  ): Promise<'counted' | 'not-counted' | TurnEnd> {
-    const o = this.o;
-    const action = classifyModelError(error, o.signal.aborted);
-    if (action.kind === 'aborted') return ABORTED;
-    this.health.failed(target, error, o.now());
-    if (action.kind === 'drop-target' || action.kind === 'context') {
-      o.rotation.drop(target, action.kind === 'context' ? 'context' : action.reason);
-      return 'not-counted';
-    }
-    o.rotation.advance();
-    if (action.kind !== 'rate-limited') return 'counted';
-    o.rotation.markRateLimited(target, error);
-    const wait = o.rotation.takeRateLimitWait();
-    if (wait <= 0 || attemptsAfter >= o.maxRetries) return 'counted';
-    o.recorder.log({
-      severity: 'WRN',
-      direction: 'response',
-      type: 'llm',
-      remoteIdentifier: 'agent:rate-limit',
-      message: `every model is rate-limited; waiting ${wait} ms`,
-    });
-    try {
-      await o.sleep(wait, o.signal);
-      return 'counted';
-    } catch {
-      return ABORTED;
-    }
-  }
-
-  /**
-   * Waits out the target's backoff (`wait` ms), when it failed transiently and its time has not
-   * come (moving to another target never waits: that one has its own). False when the session
-   * was aborted.
-   */
-  private async waitOut(target: ModelTarget, wait: number): Promise<boolean> {
-    this.o.recorder.log({
-      severity: 'WRN',
-      direction: 'response',
-      type: 'llm',
-      remoteIdentifier: 'agent:retry-backoff',
-      message: `waiting ${wait} ms before calling ${target.client.provider}:${target.client.model} again`,
-    });
-    try {
-      await this.o.sleep(wait, this.o.signal);
-      return true;
-    } catch {
-      return false;
-    }
   }
 
   private renderNotice(
