@@ -10,7 +10,7 @@ import { type ModelServer, startModelServer, streamedFinalReport } from '@agent/
 import Anthropic from '@anthropic-ai/sdk';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { DefaultChatTransport, type UIMessage, type UIMessageChunk } from 'ai';
+import type { UIMessageChunk } from 'ai';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -23,6 +23,7 @@ import {
   type ServedHeadend,
 } from '../src/index.js';
 import { withHeadend } from './helpers/agents.js';
+import { sendUiChat } from './helpers/ui-chat.js';
 
 const TOKEN = 'secret';
 const SECRET = 'SECRET-7731';
@@ -136,17 +137,7 @@ describe('a report stopped mid-stream by an output guardrail', () => {
 
   it('AI SDK UI stream: the text that passed, then an error part', async () => {
     await withServer(createRestHeadend, async (server) => {
-      const transport = new DefaultChatTransport<UIMessage>({
-        api: `${server.url}/api/chat`,
-        headers: { authorization: `Bearer ${TOKEN}` },
-      });
-      const stream = await transport.sendMessages({
-        trigger: 'submit-message',
-        chatId: 'chat-1',
-        messageId: undefined,
-        messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: 'report' }] }],
-        abortSignal: undefined,
-      });
+      const stream = await sendUiChat(server.url, TOKEN, 'report');
       const chunks: UIMessageChunk[] = [];
       for await (const chunk of stream) chunks.push(chunk);
       expectPassedOnly(chunks.map((chunk) => (chunk.type === 'text-delta' ? chunk.delta : '')).join(''));

@@ -10,7 +10,7 @@ import { type FakeSlack, startFakeSlack } from '@agent/testkit';
 import Anthropic from '@anthropic-ai/sdk';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { DefaultChatTransport, type UIMessage, type UIMessageChunk } from 'ai';
+import type { UIMessageChunk } from 'ai';
 import OpenAI from 'openai';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
@@ -24,6 +24,7 @@ import {
   type ServedHeadend,
 } from '../src/index.js';
 import { withHeadend } from './helpers/agents.js';
+import { sendUiChat } from './helpers/ui-chat.js';
 
 const TOKEN = 'secret';
 const SHOWN = 'The account summary: ';
@@ -203,17 +204,7 @@ describe('REST', () => {
 describe('POST /api/chat (AI SDK client)', () => {
   it('streams what passed, then an error part naming the guardrail, then finish: error', async () => {
     await withServer(createRestHeadend, async (server) => {
-      const transport = new DefaultChatTransport<UIMessage>({
-        api: `${server.url}/api/chat`,
-        headers: { authorization: `Bearer ${TOKEN}` },
-      });
-      const stream = await transport.sendMessages({
-        trigger: 'submit-message',
-        chatId: 'chat-1',
-        messageId: undefined,
-        messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: 'summary' }] }],
-        abortSignal: undefined,
-      });
+      const stream = await sendUiChat(server.url, TOKEN, 'summary');
       const chunks: UIMessageChunk[] = [];
       for await (const chunk of stream) chunks.push(chunk);
       const text = chunks.map((chunk) => (chunk.type === 'text-delta' ? chunk.delta : '')).join('');

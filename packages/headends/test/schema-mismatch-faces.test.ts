@@ -4,7 +4,7 @@
 
 import { type FakeSlack, type ScriptedAnswer, startFakeSlack } from '@agent/testkit';
 import Anthropic from '@anthropic-ai/sdk';
-import { DefaultChatTransport, readUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai';
+import { readUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -16,6 +16,7 @@ import {
   type ServedHeadend,
 } from '../src/index.js';
 import { finalReport, startAgents, type TestAgents, withHeadend } from './helpers/agents.js';
+import { sendUiChat } from './helpers/ui-chat.js';
 
 const TOKEN = 'secret';
 const COUNT_SCHEMA = { type: 'object', required: ['count'], properties: { count: { type: 'integer' } } };
@@ -119,17 +120,7 @@ describe('Anthropic messages (official client)', () => {
 describe('POST /api/chat (AI SDK client)', () => {
   it('streams the report as text, then a data-schema-mismatch part with the errors', async () => {
     await withServer(createRestHeadend, async (server) => {
-      const transport = new DefaultChatTransport<UIMessage>({
-        api: `${server.url}/api/chat`,
-        headers: { authorization: `Bearer ${TOKEN}` },
-      });
-      const stream = await transport.sendMessages({
-        trigger: 'submit-message',
-        chatId: 'chat-1',
-        messageId: undefined,
-        messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: 'count' }] }],
-        abortSignal: undefined,
-      });
+      const stream = await sendUiChat(server.url, TOKEN, 'count');
       const [forChunks, forMessage] = stream.tee();
       const chunks: UIMessageChunk[] = [];
       const collecting = (async () => {
