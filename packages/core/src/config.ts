@@ -2,6 +2,7 @@ import type {
   AgentEvent,
   AgentEventMeta,
   ApprovalDecision,
+  CompactionSettings,
   ConversationExchange,
   ConversationMessage,
   Guardrail,
@@ -148,6 +149,14 @@ export interface AgentConfig {
    * or `needsApproval` picks is asked whatever the policy says.
    */
   toolPolicy?: ToolPolicy;
+  /**
+   * Long sessions (docs/compaction.md): when the next request is projected past `at` of the
+   * usable window, older turns are replaced by a summary the model writes, and stored behind a
+   * handle `tool_output` expands; the session goes on instead of being forced to its final turn.
+   * `true`: the defaults (`{ at: 0.8, keep: 2, attempts: 2, tokens: 2048 }`). Absent or `false`:
+   * off. Turns on the tool-output store (its defaults) when no `toolOutput` is given.
+   */
+  compaction?: boolean | CompactionSettings;
 }
 
 /** What one run is asked: a prompt, or a prompt after earlier messages. */

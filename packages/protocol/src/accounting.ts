@@ -42,6 +42,11 @@ export interface LlmAccountingEntry extends AccountingBase {
   };
   stopReason?: string;
   attempt?: number;
+  /**
+   * What the call was for when it was not a turn of the session: `compaction`, a summary of older
+   * turns (docs/compaction.md). Absent for the session's own turns.
+   */
+  purpose?: 'compaction';
 }
 
 export interface ToolAccountingEntry extends AccountingBase {

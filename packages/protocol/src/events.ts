@@ -1,4 +1,5 @@
 import type { AccountingEntry } from './accounting.js';
+import type { CompactionRun } from './compaction.js';
 import type { ForcedFinalReason } from './exit-codes.js';
 import type { FinalReport } from './final-report.js';
 import type { GuardrailRun, ToolPolicyVerdict } from './guardrail-run.js';
@@ -72,7 +73,13 @@ export type AgentEvent =
    */
   | { type: 'guardrail'; run: GuardrailRun }
   /** The tool policy decided a call (allow, deny or ask) and which rule matched; before the call runs. */
-  | { type: 'tool_policy'; verdict: ToolPolicyVerdict };
+  | { type: 'tool_policy'; verdict: ToolPolicyVerdict }
+  /**
+   * The session compacted its older turns between two turns (docs/compaction.md), or tried and
+   * could not (`outcome: 'failed'`, nothing changed). Sent once per compaction, after its summary
+   * calls and before the next turn's request.
+   */
+  | { type: 'compaction'; run: CompactionRun };
 
 /**
  * What a cache answered: `response` = a whole session's report (the agent's `cache` TTL),

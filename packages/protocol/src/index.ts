@@ -6,6 +6,16 @@ export type {
 } from './accounting.js';
 export { isToolCallEntry } from './accounting.js';
 export { AGENT_ERROR_BRAND, AgentError } from './agent-error.js';
+export type {
+  CompactedRange,
+  CompactionOutcome,
+  CompactionRun,
+  CompactionSettings,
+  CompactionState,
+  CompactionTrigger,
+  ResolvedCompaction,
+} from './compaction.js';
+export { COMPACTION_OUTCOMES, COMPACTION_STORE_NAME, DEFAULT_COMPACTION } from './compaction.js';
 export type { AgentFailure, AgentResult, AgentResultBase, AgentSuccess } from './agent-result.js';
 export { CONFIGURATION_ERROR_CODE, ConfigError, type ConfigErrorInit, REDACTED } from './config-error.js';
 export type { ContextGuardEvent, ContextGuardOutcome, ContextGuardTrigger } from './context-guard.js';
@@ -117,6 +127,7 @@ export type {
   RunChildSession,
   SizingDecision,
   SizingRequest,
+  StoredText,
   ToolOutputHook,
   ToolOutputHookContext,
   ToolOutputHookFactory,

@@ -36,6 +36,12 @@ export interface UserMessage {
   role: 'user';
   content: string;
   parts?: ContentPart[];
+  /**
+   * The end of a stable prefix the session will send unchanged on later requests (a compaction's
+   * summary, docs/compaction.md): a provider with explicit prompt caching (Anthropic
+   * `cache_control`) puts a breakpoint after it. Others ignore it.
+   */
+  cacheBreakpoint?: true;
 }
 
 export interface AssistantMessage {

@@ -1,8 +1,12 @@
 import type { AccountingEntry } from './accounting.js';
+import type { CompactionRun } from './compaction.js';
 import type { GuardrailRun, ToolPolicyVerdict } from './guardrail-run.js';
 
-/** `guardrail`: one guardrail run, under the turn it ran in (input guardrails: turn 1). */
-export type OpKind = 'session' | 'turn' | 'llm' | 'tool' | 'guardrail';
+/**
+ * `guardrail`: one guardrail run, under the turn it ran in (input guardrails: turn 1).
+ * `compaction`: one compaction, under the session (between two turns), its summary calls as `llm` nodes below it.
+ */
+export type OpKind = 'session' | 'turn' | 'llm' | 'tool' | 'guardrail' | 'compaction';
 
 export interface OpTotals {
   llmCalls: number;
@@ -36,6 +40,8 @@ export interface OpNode {
   guardrail?: GuardrailRun;
   /** Tool nodes: what the tool policy decided for the call, and the rule that matched. */
   policy?: ToolPolicyVerdict;
+  /** Compaction nodes: the compaction and its outcome. */
+  compaction?: CompactionRun;
   /** Sub-agent sessions hang under the tool node that ran them. */
   children: OpNode[];
 }

@@ -1,4 +1,5 @@
 import type { AccountingEntry } from './accounting.js';
+import type { CompactionState } from './compaction.js';
 import type { ExitCode, ForcedFinalReason } from './exit-codes.js';
 import type { FinalReport } from './final-report.js';
 import type { ConversationMessage, ToolCall } from './messages.js';
@@ -65,6 +66,8 @@ export interface SnapshotLoopState {
   lastRejected?: { payload: string; slug: string; reason: string; diagnostics: string[] };
   /** The last refused attempt that parsed as JSON, as its report with `validationErrors`. */
   lastParsed?: FinalReport;
+  /** Set when the session compacts (docs/compaction.md): where it stands, so a resume goes on the same. */
+  compaction?: CompactionState;
 }
 
 /**

@@ -50,6 +50,23 @@ export interface ToolOutputHook {
   saveOutputs?(): Promise<SavedToolOutput[]>;
   /** Puts a snapshot's stored outputs back under their handles (a resumed session). */
   restoreOutputs?(outputs: readonly SavedToolOutput[]): Promise<void>;
+  /**
+   * Stores a text the session moves out of the context (a compaction's transcript,
+   * docs/compaction.md) under a fresh handle, so `tool_output` can extract from it; resolves with
+   * the handle. Rejects when the store cannot take it (the session then does not compact).
+   */
+  storeText?(output: StoredText, signal: AbortSignal): Promise<string>;
+}
+
+/** A text the session stores itself (not a tool's result): what `storeText` takes. */
+export interface StoredText {
+  /** The name it is listed under (`COMPACTION_STORE_NAME` for a compaction). */
+  toolName: string;
+  /** What it holds, as JSON (a compaction: `{"fromTurn":3,"toTurn":40}`). */
+  argumentsJson: string;
+  text: string;
+  /** Tokens as the session estimated them. */
+  tokens: number;
 }
 
 /** What the hook gets from the session it serves. */
