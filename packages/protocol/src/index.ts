@@ -6,6 +6,7 @@ export type {
 } from './accounting.js';
 export { isToolCallEntry } from './accounting.js';
 export { AGENT_ERROR_BRAND, AgentError } from './agent-error.js';
+export type { AgentFailure, AgentResult, AgentResultBase, AgentSuccess } from './agent-result.js';
 export type {
   CompactedRange,
   CompactionOutcome,
@@ -16,7 +17,6 @@ export type {
   ResolvedCompaction,
 } from './compaction.js';
 export { COMPACTION_OUTCOMES, COMPACTION_STORE_NAME, DEFAULT_COMPACTION } from './compaction.js';
-export type { AgentFailure, AgentResult, AgentResultBase, AgentSuccess } from './agent-result.js';
 export { CONFIGURATION_ERROR_CODE, ConfigError, type ConfigErrorInit, REDACTED } from './config-error.js';
 export type { ContextGuardEvent, ContextGuardOutcome, ContextGuardTrigger } from './context-guard.js';
 export { CONTEXT_GUARD_OUTCOMES, CONTEXT_GUARD_TRIGGERS, contextGuardEvent } from './context-guard.js';
