@@ -1,5 +1,6 @@
 import { ConfigError, isOutputFormat, OUTPUT_FORMATS } from '@agent/protocol';
 import { isPositiveInteger, isRecord } from '@agent/protocol/util';
+import { compactionProblems } from './compaction/settings.js';
 import type { AgentConfig, AgentSessionConfig } from './config.js';
 import { exchangesProblem } from './context/conversation-fit.js';
 import { toolPolicyProblems } from './guardrails/tool-policy.js';
@@ -127,6 +128,7 @@ export function agentProblems(config: AgentConfig): ConfigError[] {
   problems.push(...samplingProblems(config));
   problems.push(...retryBackoffProblems(config.retryBackoff));
   problems.push(...toolPolicyProblems(config.toolPolicy));
+  problems.push(...compactionProblems(config.compaction));
   return problems;
 }
 

@@ -16,6 +16,7 @@ export type {
 } from '@agent/protocol';
 export type { Agent } from './agent.js';
 export { defineAgent, resume, run } from './agent.js';
+export { compactionProblems } from './compaction/settings.js';
 export type {
   AgentConfig,
   AgentSessionConfig,

@@ -9,6 +9,7 @@ test('@agent/core exports exactly these values', async () => {
   expect(Object.keys(await import('@agent/core')).sort()).toEqual([
     'AIAgent',
     'argumentsHash',
+    'compactionProblems',
     'createAgentSession',
     'defineAgent',
     'guardrail',
