@@ -86,6 +86,9 @@ export function longSession(
   const step: ScriptStep = (request) => {
     if (isSummaryCall(request)) return summary(request);
     turns++;
+    // A final turn offers no fetch: the model reports what it has.
+    if (!request.tools.some((t) => t.name === 'fetch'))
+      return { text: xmlReport(`final-turn report after ${turns - 1} turns`) };
     const fetched = request.messages.filter((m) => m.role === 'tool' && m.toolName === 'fetch').length;
     const page = turns;
     if (page > pages || fetched >= pages) return { text: xmlReport(`report after ${turns - 1} pages`) };
