@@ -38,9 +38,15 @@ function textOf(message: ConversationMessage): string {
   return typeof content === 'string' ? content : JSON.stringify(content);
 }
 
-/** A summary call: no tools, and not the session's or an extraction's prompt (neither names the FINAL tag). */
+/**
+ * A summary call: no tools, and the FINAL tag named neither in its system prompt (an extraction's)
+ * nor in its last message (a session turn's XML-NEXT notice, forced final turns included).
+ */
 export function isSummaryCall(request: RecordedRequest): boolean {
-  return request.tools.length === 0 && !systemOf(request).includes('-FINAL');
+  const last = request.messages.at(-1);
+  const namesTag =
+    systemOf(request).includes('-FINAL') || (last !== undefined && textOf(last).includes('-FINAL'));
+  return request.tools.length === 0 && !namesTag;
 }
 
 export const isExtractionCall = (request: RecordedRequest): boolean =>
