@@ -79,10 +79,11 @@ describe('a compacted handle expands to the original text', () => {
     const seen = extractions.map((r) => r.messages.map((m) => m.content).join('\n')).join('\n');
     expect(seen).toContain(pageText('1a'));
     expect(seen).toContain(pageText('1b'));
-    // And the model got the extraction back as the tool result.
-    const expansion = result.conversation.find(
-      (m) => m.role === 'tool' && m.toolName === 'tool_output' && m.content.includes(handle),
-    );
+    // And the model got the extraction back as the tool result of its call.
+    const expansion = server.requests
+      .flatMap((r) => r.messages)
+      .find((m) => m.role === 'tool' && m.toolName === 'tool_output');
+    expect(expansion?.content).toContain(handle);
     expect(expansion?.content).toContain('Page 1a says 1a-fact-7 measured 57 units.');
     // The session's own requests no longer held page 1a when it asked.
     const asked = sessionTurns(server.requests).find((r) => JSON.stringify(r.body).includes('call_expand_'));
