@@ -15,6 +15,7 @@ import type { Checkpointer } from './checkpoint/checkpointer.js';
 import { setUpDurability } from './checkpoint/durability.js';
 import { type CheckpointParts, takeSnapshot } from './checkpoint/session-checkpoint.js';
 import { restoreToolOutputs } from './checkpoint/tool-output-carry.js';
+import { initialCompactionState } from './compaction/plan.js';
 import type { AgentSessionConfig } from './config.js';
 import { ContextGuard } from './context/context-guard.js';
 import { withExchanges } from './context/conversation-fit.js';
@@ -249,6 +250,9 @@ async function runLoop(
   const loop = turnLoopOf(run, shared, checked, { registry, rotation, durable });
   const first = resumeFrom === undefined ? withExchanges(opening, config.exchanges, loop, recorder) : opening;
   for (const message of first) loop.push(message);
+  // The opening (system prompt, history, exchanges, the request) is never compacted.
+  if (resumeFrom === undefined && config.compaction !== undefined && config.compaction !== false)
+    end.state.compaction = initialCompactionState(first, first.length);
   // Driven in a frame of its own: this one (the setup's parts) is not kept for the whole loop.
   const turns =
     resumeFrom?.status === 'awaiting_approval'

@@ -14,9 +14,16 @@ export interface CompactionPlan {
   replaced: ConversationMessage[];
 }
 
-/** The compaction state of a session about to compact for the first time: its head is the opening. */
-export function initialCompactionState(conversation: readonly ConversationMessage[]): CompactionState {
-  return { head: headOf(conversation), count: 0, exhausted: false, summarized: false, ranges: [] };
+/**
+ * The compaction state of a session that has not compacted yet. `head`: the messages never
+ * compacted, the opening. A new session gives its opening's length (a `history` may hold
+ * assistant messages before the user's request); otherwise everything before the first answer.
+ */
+export function initialCompactionState(
+  conversation: readonly ConversationMessage[],
+  head = headOf(conversation),
+): CompactionState {
+  return { head, count: 0, exhausted: false, summarized: false, ranges: [] };
 }
 
 /**

@@ -104,6 +104,36 @@ describe('compaction in a session', () => {
   });
 });
 
+describe('what compaction always keeps', () => {
+  test('a history with assistant messages stays whole, and the request after it is in every request', async () => {
+    const model = longSession(12);
+    const history = [
+      { role: 'user' as const, content: 'Earlier question.' },
+      { role: 'assistant' as const, content: 'Earlier answer.' },
+    ];
+    const run = await runScenario({
+      contextWindow: 6000,
+      maxTurns: 40,
+      prompt: 'Fetch the twelve pages.',
+      history,
+      compaction: { keep: 2 },
+      toolOutput: memoryStore().factory,
+      tools: [fetchTool(400)],
+      scripts: [model.steps],
+    });
+    expect(runsOf(run).length).toBeGreaterThan(0);
+    expect(run.result.finalReport?.content).toBe('report after 12 pages');
+    for (const request of turnRequests(run)) {
+      const texts = request.messages.map((m) => m.content);
+      expect(texts).toContain('Earlier answer.');
+      expect(texts).toContain('Fetch the twelve pages.');
+      // The summary, when there is one, comes right after the request.
+      const summaryAt = texts.findIndex((t) => t.startsWith('[Context compacted]'));
+      if (summaryAt !== -1) expect(texts[summaryAt - 1]).toBe('Fetch the twelve pages.');
+    }
+  });
+});
+
 describe('compaction that fails', () => {
   test('a summary call failing every attempt: failed, exhausted, and the session ends through the forced final turn with its report', async () => {
     const { run } = await longRun(true, () => ({ error: { kind: 'server' } }));
