@@ -1,10 +1,12 @@
-import type { SavedToolOutput } from '@agent/protocol';
+import { COMPACTION_STORE_NAME, type SavedToolOutput } from '@agent/protocol';
 import { countLines, type StoredOutput } from './handles.js';
 import type { ToolOutputStore } from './store.js';
 
 /**
- * A snapshot carries at most this many bytes of stored outputs (the newest first); a session
- * store takes snapshots up to 32 MiB. Outputs left out are unknown handles after a resume.
+ * A snapshot carries at most this many bytes of stored outputs: compaction transcripts first
+ * (the newest first among them), so a resumed session can always expand its compactions, then
+ * tool outputs, the newest first. A session store takes snapshots up to 32 MiB. Outputs left out
+ * are unknown handles after a resume.
  */
 export const MAX_SAVED_OUTPUT_BYTES = 8 * 1024 * 1024;
 
@@ -18,22 +20,22 @@ export class OutputCarry {
 
   constructor(private readonly store: ToolOutputStore) {}
 
-  /** The outputs for a snapshot, newest first within the bound, in the order they were stored; and how many were left out. */
+  /** The outputs for a snapshot, in the order they were stored, within the bound; and how many were left out. */
   async save(): Promise<{ outputs: SavedToolOutput[]; left: number }> {
     const records = this.store.handles.list();
     if (this.saved?.count === records.length) return this.saved;
-    const outputs: SavedToolOutput[] = [];
+    const kept = new Set<StoredOutput>();
     let bytes = 0;
-    let left = 0;
-    for (const record of [...records].reverse()) {
-      if (bytes + record.bytes > MAX_SAVED_OUTPUT_BYTES) {
-        left++;
-        continue;
-      }
+    for (const record of carryOrder(records)) {
+      if (bytes + record.bytes > MAX_SAVED_OUTPUT_BYTES) continue;
       bytes += record.bytes;
-      outputs.push(savedOf(record, await this.store.read(record)));
+      kept.add(record);
     }
-    this.saved = { count: records.length, outputs: outputs.reverse(), left };
+    const outputs: SavedToolOutput[] = [];
+    for (const record of records) {
+      if (kept.has(record)) outputs.push(savedOf(record, await this.store.read(record)));
+    }
+    this.saved = { count: records.length, outputs, left: records.length - kept.size };
     return this.saved;
   }
 
@@ -66,6 +68,15 @@ export class OutputCarry {
     }
     return { restored, skipped };
   }
+}
+
+/** The order outputs claim the carry bound in: compaction transcripts, then tool outputs; the newest first in each. */
+function carryOrder(records: readonly StoredOutput[]): StoredOutput[] {
+  const newestFirst = [...records].reverse();
+  return [
+    ...newestFirst.filter((r) => r.toolName === COMPACTION_STORE_NAME),
+    ...newestFirst.filter((r) => r.toolName !== COMPACTION_STORE_NAME),
+  ];
 }
 
 function savedOf(record: StoredOutput, text: string): SavedToolOutput {

@@ -42,7 +42,7 @@ function unknownHandleText(given: string, issued: readonly StoredOutput[]): stri
           .slice(-10)
           .map((r) => `"${r.handle}" (${r.toolName})`)
           .join(', ')}`;
-  return `${quoteForMessage(given)} is not a handle issued in this session. Pass a handle exactly as given in a "Tool output is too large" message of this conversation; ${list}.`;
+  return `${quoteForMessage(given)} is not a handle issued in this session. Pass a handle exactly as given in a "Tool output is too large" message or a "[Context compacted]" summary of this conversation; ${list}.`;
 }
 
 /**

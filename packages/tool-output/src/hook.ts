@@ -2,6 +2,7 @@ import type {
   SavedToolOutput,
   SizingDecision,
   SizingRequest,
+  StoredText,
   ToolOutputHook,
   ToolOutputHookContext,
   ToolOutputHookFactory,
@@ -15,6 +16,7 @@ import { handleMessage } from './messages.js';
 import type { CallReporting } from './model-call.js';
 import { type ResolvedOptions, resolveOptions, type ToolOutputOptions } from './options.js';
 import { ToolOutputStore } from './store.js';
+import { StoreError } from './store-error.js';
 import type { StoreFs } from './store-fs.js';
 import { TOOL_OUTPUT_DEFINITION, TOOL_OUTPUT_PROVIDER_ID } from './tool-output-tool.js';
 import { textSource, truncateOutput } from './truncate.js';
@@ -95,7 +97,37 @@ export class ToolOutputSession implements ToolOutputHook {
     return this.offered;
   }
 
-  /** The stored outputs for a snapshot (bounded: `MAX_SAVED_OUTPUT_BYTES`, the newest kept). */
+  /**
+   * Stores a text the session moves out of the context (a compaction's transcript) under a fresh
+   * handle, so `tool_output` extracts from it like from a stored tool output. Rejects with a
+   * `StoreError` when the session is ending (disposed) or `signal` is aborted before the write.
+   */
+  async storeText(output: StoredText, signal: AbortSignal): Promise<string> {
+    const what = `${output.toolName} ${output.argumentsJson}`;
+    if (signal.aborted) throw new StoreError(`storing ${what} was aborted (the session is stopping)`);
+    if (this.store.isDisposed) {
+      throw new StoreError(
+        `cannot store ${what}: the tool-output store was released (the session is ending)`,
+      );
+    }
+    const bytes = Buffer.byteLength(output.text);
+    const lines = countLines(output.text);
+    const record = await this.store.put(
+      { toolName: output.toolName, argumentsJson: output.argumentsJson, bytes, lines, tokens: output.tokens },
+      output.text,
+    );
+    this.context.log({
+      severity: 'VRB',
+      direction: 'response',
+      type: 'tool',
+      remoteIdentifier: `agent:tool-output:${output.toolName}`,
+      message: `stored ${what} behind handle ${record.handle}: ${bytes} bytes, ${lines} lines, ${output.tokens} tokens`,
+      details: { handle: record.handle, tool: output.toolName, bytes, lines, tokens: output.tokens },
+    });
+    return record.handle;
+  }
+
+  /** The stored outputs for a snapshot (bounded: `MAX_SAVED_OUTPUT_BYTES`; compaction transcripts kept first, then the newest). */
   async saveOutputs(): Promise<SavedToolOutput[]> {
     const before = this.leftOut;
     const { outputs, left } = await this.carry.save();
@@ -106,7 +138,7 @@ export class ToolOutputSession implements ToolOutputHook {
         direction: 'response',
         type: 'tool',
         remoteIdentifier: 'agent:tool-output',
-        message: `${left} stored output${left === 1 ? ' is' : 's are'} left out of the snapshot (over ${MAX_SAVED_OUTPUT_BYTES} bytes with the newer ones): after a resume ${left === 1 ? 'its handle does' : 'their handles do'} not read`,
+        message: `${left} stored output${left === 1 ? ' is' : 's are'} left out of the snapshot (over ${MAX_SAVED_OUTPUT_BYTES} bytes with the ones kept: compaction transcripts first, then the newest): after a resume ${left === 1 ? 'its handle does' : 'their handles do'} not read`,
       });
     }
     return outputs;

@@ -1,3 +1,5 @@
+import { COMPACTION_STORE_NAME } from '@agent/protocol';
+
 // The system prompts of the extraction calls (seed 001, section 3a), kept as written; the
 // placeholders are filled in one pass, so a value that looks like a placeholder stays as is.
 
@@ -75,6 +77,16 @@ function fill(template: string, values: Readonly<Record<string, string | number>
   });
 }
 
+/**
+ * The SOURCE TOOL name the extraction model reads: a compaction transcript is not a tool's
+ * output, so its name says what the document is (the templates stay as written).
+ */
+function sourceName(toolName: string): string {
+  return toolName === COMPACTION_STORE_NAME
+    ? `${toolName} (not a tool: a transcript of earlier turns of this conversation, moved out of the context window by compaction; the arguments name the turns)`
+    : toolName;
+}
+
 export interface SourceInfo {
   toolName: string;
   argumentsJson: string;
@@ -93,7 +105,7 @@ export interface MapPromptValues extends SourceInfo {
 
 export function mapPrompt(v: MapPromptValues): string {
   return fill(MAP_TEMPLATE, {
-    TOOL_NAME: v.toolName,
+    TOOL_NAME: sourceName(v.toolName),
     TOOL_ARGS_JSON: v.argumentsJson,
     DOC_BYTES: v.bytes,
     DOC_LINES: v.lines,
@@ -108,7 +120,7 @@ export function mapPrompt(v: MapPromptValues): string {
 
 export function reducePrompt(v: SourceInfo & { chunkOutputs: string }): string {
   return fill(REDUCE_TEMPLATE, {
-    TOOL_NAME: v.toolName,
+    TOOL_NAME: sourceName(v.toolName),
     TOOL_ARGS_JSON: v.argumentsJson,
     EXTRACT_INSTRUCTIONS: v.extract,
     CHUNK_OUTPUTS: v.chunkOutputs,
@@ -118,7 +130,7 @@ export function reducePrompt(v: SourceInfo & { chunkOutputs: string }): string {
 
 export function readGrepPrompt(v: SourceInfo & { handle: string; rootDirectory: string }): string {
   return fill(READ_GREP_TEMPLATE, {
-    TOOL_NAME: v.toolName,
+    TOOL_NAME: sourceName(v.toolName),
     TOOL_ARGS_JSON: v.argumentsJson,
     HANDLE_FILENAME: v.handle,
     SESSION_TMP_DIR: v.rootDirectory,

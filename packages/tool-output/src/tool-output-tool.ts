@@ -38,7 +38,7 @@ export const TOOL_OUTPUT_SCHEMA: JsonSchema = {
 export const TOOL_OUTPUT_DEFINITION: ToolDefinition = {
   name: TOOL_OUTPUT_TOOL,
   description:
-    'Extract what you need from a tool output that was too large to show. Pass the handle from the "Tool output is too large" message and precise instructions in `extract`; the answer is plain text.',
+    'Extract what you need from a tool output that was too large to show, or from a compacted part of this conversation. Pass the handle from the "Tool output is too large" message, or a handle named in a "[Context compacted]" summary (the full transcript of the turns it replaced), and precise instructions in `extract`; the answer is plain text.',
   inputSchema: TOOL_OUTPUT_SCHEMA,
 };
 

@@ -160,7 +160,7 @@ describe('handles are validated, never used as paths', () => {
     expect(result.ok && result.isError).toBe(true);
     expect(result.ok && result.text).toBe(
       `TOOL_OUTPUT FAILED FOR unknown WITH HANDLE ${unissued}, STRATEGY:read-grep:\n\n` +
-        `"${unissued}" is not a handle issued in this session. Pass a handle exactly as given in a "Tool output is too large" message of this conversation; the handles of this session are: "${handle}" (big_tool).`,
+        `"${unissued}" is not a handle issued in this session. Pass a handle exactly as given in a "Tool output is too large" message or a "[Context compacted]" summary of this conversation; the handles of this session are: "${handle}" (big_tool).`,
     );
     // A value that is no single token (spaces, quotes, a newline) is not put in the header.
     const garbled = await callToolOutput(session, { handle: 'a b, "c"\nd', extract: 'x' });
