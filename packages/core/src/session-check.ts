@@ -34,6 +34,7 @@ export async function checkSession(
     agentPath,
     toolResponseMaxBytes: isPositiveInteger(cap) ? cap : DEFAULT_TOOL_RESPONSE_MAX_BYTES,
     capGiven: isPositiveInteger(cap),
+    compaction: config.compaction !== undefined && config.compaction !== false,
   });
   const problems = [...validateConfig(config), ...toolOutput.problems];
   const resumeFrom = collect(problems, () =>

@@ -7,6 +7,8 @@ import type {
 } from '@agent/protocol';
 import { abortableSleep } from '@agent/protocol/util';
 import type { Checkpointer } from './checkpoint/checkpointer.js';
+import { Compactor } from './compaction/compactor.js';
+import { resolveCompaction } from './compaction/settings.js';
 import {
   type AgentSessionConfig,
   DEFAULT_LLM_TIMEOUT_MS,
@@ -116,11 +118,35 @@ export function wireTurnLoop(w: LoopWiring): TurnLoop {
     sleep: config.internal?.sleep ?? abortableSleep,
     retryBackoff: config.retryBackoff,
     targets: w.targets,
+    ...compactorOption(w),
     ...(checkpointer === undefined ? {} : { checkpoint: () => checkpointer.turnEnded() }),
     ...(w.approvals === undefined ? {} : { approvals: w.approvals }),
     ...(guards === undefined ? {} : { guards, checkInput: w.resumeFrom === undefined }),
     ...journalOptions(journaling, checkpointer !== undefined && w.resumeFrom === undefined),
   });
+}
+
+/** The compactor of a session that compacts (docs/compaction.md). */
+function compactorOption(w: LoopWiring): { compactor?: Compactor } {
+  const settings = resolveCompaction(w.config.compaction);
+  if (settings === undefined) return {};
+  const compactor = new Compactor({
+    settings,
+    state: w.state,
+    guard: w.guard,
+    estimator: w.estimator,
+    rotation: w.rotation,
+    hook: w.hook,
+    maxTurns: w.maxTurns,
+    stream: w.config.stream,
+    recorder: w.recorder,
+    opTree: w.opTree,
+    cancel: w.cancel,
+    timeoutMs: w.config.llmTimeoutMs ?? DEFAULT_LLM_TIMEOUT_MS,
+    agentPath: w.agentPath,
+    now: w.now,
+  });
+  return { compactor };
 }
 
 function journalPartsOf(w: LoopWiring): JournalParts {

@@ -6,6 +6,7 @@ import type {
   ToolDefinition,
   ToolOutputHook,
 } from '@agent/protocol';
+import { resolveCompaction } from '../compaction/settings.js';
 import type { AgentSessionConfig } from '../config.js';
 import type { TokenEstimator } from '../context/token-estimator.js';
 import { compileToolPolicy } from '../guardrails/tool-policy.js';
@@ -182,6 +183,7 @@ class SessionParts implements CheckpointParts {
       maxRetries: h.maxRetries,
       targets: h.targets,
       tools: h.tools,
+      compaction: resolveCompaction(h.config.compaction),
     });
     return this.#hash;
   }

@@ -55,6 +55,7 @@ export function takeSnapshot(
       ...(state.lastStopReason === undefined ? {} : { lastStopReason: String(state.lastStopReason) }),
       ...(state.lastRejected === undefined ? {} : { lastRejected: state.lastRejected }),
       ...(state.lastParsed === undefined ? {} : { lastParsed: state.lastParsed }),
+      ...(state.compaction === undefined ? {} : { compaction: state.compaction }),
     },
     droppedTargets: parts.rotation.droppedReasons(),
     // A finished session is never resumed: the correction its requests used, counting nothing more.
@@ -92,6 +93,7 @@ export function restoreSnapshot(snapshot: SessionSnapshot, parts: Omit<Checkpoin
   state.lastStopReason = loop.lastStopReason;
   state.lastRejected = loop.lastRejected;
   state.lastParsed = loop.lastParsed;
+  state.compaction = loop.compaction;
   parts.rotation.restoreDrops(snapshot.droppedTargets);
   parts.estimator.restoreCorrection(snapshot.tokenCorrection);
   parts.recorder.restoreAccounting(snapshot.accounting);

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ExpectedOutput, ModelTarget, ToolDefinition } from '@agent/protocol';
+import type { ExpectedOutput, ModelTarget, ResolvedCompaction, ToolDefinition } from '@agent/protocol';
 
 /** What shapes the requests a session sends; a snapshot only resumes under the same. */
 export interface HashedSettings {
@@ -13,6 +13,8 @@ export interface HashedSettings {
   maxRetries: number;
   targets: readonly ModelTarget[];
   tools: readonly ToolDefinition[];
+  /** The resolved compaction settings, when the session compacts (absent: off). */
+  compaction?: ResolvedCompaction | undefined;
 }
 
 /**
@@ -32,6 +34,17 @@ export function settingsHash(settings: HashedSettings): string {
     settings.maxRetries,
     settings.targets.map((target) => `${target.client.provider}/${target.client.model}`),
     settings.tools.map((tool) => tool.name).sort(),
+    // Appended only when on: the hash of every session without compaction stays as it was.
+    ...(settings.compaction === undefined
+      ? []
+      : [
+          [
+            settings.compaction.at,
+            settings.compaction.keep,
+            settings.compaction.attempts,
+            settings.compaction.tokens,
+          ],
+        ]),
   ]);
   return `sha256:${createHash('sha256').update(canonical).digest('hex').slice(0, 16)}`;
 }

@@ -38,6 +38,16 @@ export class ContextGuard {
     this.uncounted.push(message);
   }
 
+  /**
+   * Starts the running total again from `messages` (a compaction replaced part of the
+   * conversation); they are counted when a projection first needs them, as added ones are.
+   */
+  reset(messages: readonly ConversationMessage[]): void {
+    this.conversationRaw = 0;
+    this.uncounted.length = 0;
+    this.uncounted.push(...messages);
+  }
+
   get rawConversationTokens(): number {
     if (this.uncounted.length > 0) {
       this.conversationRaw += this.countRaw(this.uncounted);

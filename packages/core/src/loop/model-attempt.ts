@@ -250,8 +250,16 @@ function attemptFailed(scope: AttemptScope, answer: AttemptAnswer, thrown: unkno
   return { ok: false, error, latencyMs };
 }
 
-function llmEntry(
-  scope: AttemptScope,
+/** What an `llm` accounting entry is made for: a target's call, its attempt number, the session's parts. */
+export interface LlmEntryScope {
+  target: ModelTarget;
+  attempt: number;
+  context: Pick<AttemptContext, 'now' | 'recorder' | 'agentPath'>;
+}
+
+/** The `llm` accounting entry of one call. */
+export function llmEntry(
+  scope: LlmEntryScope,
   status: 'ok' | 'failed',
   latency: number,
   usage: TokenUsage | undefined,

@@ -1,5 +1,6 @@
 import type {
   ApprovalDecision,
+  CompactionState,
   ConversationMessage,
   ExitCode,
   FinalReport,
@@ -55,6 +56,8 @@ export interface SessionState {
   paused: PausedTurn | undefined;
   /** Set when a guardrail tripped (`EXIT-GUARDRAIL`). */
   guardrail: GuardrailTrip | undefined;
+  /** Set once a session that compacts first checks whether it is due (docs/compaction.md). */
+  compaction: CompactionState | undefined;
 }
 
 export function newSessionState(): SessionState {
@@ -75,5 +78,6 @@ export function newSessionState(): SessionState {
     finalReportAttempts: 0,
     paused: undefined,
     guardrail: undefined,
+    compaction: undefined,
   };
 }

@@ -8,6 +8,7 @@ import type {
   ToolCall,
   ToolDefinition,
 } from '@agent/protocol';
+import type { Compactor } from '../compaction/compactor.js';
 import type { ContextGuard, ContextProjection } from '../context/context-guard.js';
 import { type GuardTrigger, logContextGuard } from '../context/guard-log.js';
 import type { TokenEstimator } from '../context/token-estimator.js';
@@ -82,6 +83,8 @@ export interface TurnLoopOptions {
   guards?: GuardrailRunner;
   /** A new session (not resumed): its input guardrails run before its first model call. */
   checkInput?: boolean;
+  /** Set when the session compacts (docs/compaction.md): runs between two turns, before their checkpoint. */
+  compactor?: Compactor;
   /** Checkpoint once before the first turn (a new session that journals): a crash in turn 1 has a snapshot to replay on. */
   openingCheckpoint?: boolean;
 }
@@ -139,6 +142,7 @@ export class TurnLoop {
           : await this.runTurn(turnNode, isFinal);
       o.opTree.end(turnNode, end.kind === 'end' ? 'failed' : 'ok');
       if (this.settle(end)) return;
+      if (o.compactor !== undefined) await o.compactor.between(this);
       if (o.checkpoint !== undefined) await o.checkpoint();
     }
   }
@@ -175,6 +179,7 @@ export class TurnLoop {
     const end = await this.answers.runTools(turnCalls, turnNode);
     o.opTree.end(turnNode, end.kind === 'end' ? 'failed' : 'ok');
     if (this.settle(end)) return;
+    if (o.compactor !== undefined) await o.compactor.between(this);
     if (o.checkpoint !== undefined) await o.checkpoint();
     await this.run();
   }
@@ -242,11 +247,22 @@ export class TurnLoop {
 
   /** Tokens the next request adds to the conversation (tool definitions and its notice), and its limit. */
   requestBudget(): { extra: number; limit: number } {
+    const target = this.o.rotation.current();
+    return { extra: this.nextExtra(target), limit: this.o.guard.limitFor(target) };
+  }
+
+  /** The next turn's request (conversation, tools, notice), counted exactly: what a compaction measures. */
+  nextProjection(): ContextProjection {
     const { estimator, guard, rotation } = this.o;
     const target = rotation.current();
+    const extra = this.nextExtra(target);
+    return guard.project(estimator.corrected(guard.rawConversationTokens), extra, target);
+  }
+
+  private nextExtra(target: ModelTarget | undefined): number {
+    const { estimator } = this.o;
     const notice = noticeFor(this.o, target, this.o.state.turn + 1, 1, undefined, NO_TOOLS);
-    const extra = estimator.tools(this.o.tools()) + estimator.corrected(notice.rawTokens);
-    return { extra, limit: guard.limitFor(target) };
+    return estimator.tools(this.o.tools()) + estimator.corrected(notice.rawTokens);
   }
 
   /**

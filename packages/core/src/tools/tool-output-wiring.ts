@@ -36,6 +36,8 @@ export interface ToolOutputWiring {
    * with the module's defaults (seed 002: the cap stores oversized outputs behind a handle).
    */
   capGiven: boolean;
+  /** The session compacts: its transcripts are stored there, so it gets the store too (docs/compaction.md). */
+  compaction: boolean;
 }
 
 /** The hook factory a session uses, or every problem with the settings that ask for one. */
@@ -49,7 +51,8 @@ export interface BuiltToolOutput {
  * `@agent/tool-output` hook with the session's `runAgent` (for the read-grep child), its agent
  * path, and a truncate budget that keeps a truncated view under `toolResponseMaxBytes`.
  * Without `toolOutput`, a session that set `toolResponseMaxBytes` gets the hook of the default
- * settings (store in `os.tmpdir()`); one that set neither gets none and does no file I/O.
+ * settings (store in `os.tmpdir()`), and so does one that compacts; one that set neither gets
+ * none and does no file I/O.
  * No factory with `enabled: false`; settings that cannot work (also with `enabled: false`)
  * come back as `problems`. `@agent/tool-output` (file I/O, Node's `fs`) is imported only when
  * a session builds its hook, so loading `@agent/core` loads none of it.
@@ -58,7 +61,7 @@ export async function toolOutputFactory(
   config: ToolOutputConfig | undefined,
   wiring: ToolOutputWiring,
 ): Promise<BuiltToolOutput> {
-  const settings = config ?? (wiring.capGiven ? {} : undefined);
+  const settings = config ?? (wiring.capGiven || wiring.compaction ? {} : undefined);
   if (settings === undefined) return { problems: [] };
   if (typeof settings === 'function') return { factory: settings, problems: [] };
   const { createToolOutputHook } = await import('@agent/tool-output');
