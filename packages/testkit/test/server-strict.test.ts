@@ -391,6 +391,43 @@ describe('Anthropic Messages', () => {
     expect((twice.error.error as Json).message).toBe('messages.3.content.0: `tool_use` ids must be unique');
     expect(server.remaining).toBe(1);
   });
+
+  it('refuses more than 4 cache_control breakpoints, counting system, tools, messages and tool results', async () => {
+    await strict();
+    const mark = { cache_control: { type: 'ephemeral' } };
+    const body = () => ({
+      model: 'claude-sonnet-4-5',
+      max_tokens: 100,
+      system: [{ type: 'text', text: 'You are terse.', ...mark }],
+      tools: [{ name: 'w', input_schema: { type: 'object' }, ...mark }],
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'weather?' },
+            { type: 'text', text: 'summary', ...mark },
+          ],
+        },
+        { role: 'assistant', content: [{ ...toolUse, ...mark }] },
+        {
+          role: 'user',
+          content: [{ ...toolResult.content[0], content: [{ type: 'text', text: 'x', ...mark }] }],
+        },
+      ],
+    });
+    const five = await refusal(() => messages(body()));
+    expect(five.status).toBe(400);
+    expect((five.error.error as Json).message).toBe(
+      'A maximum of 4 blocks with cache_control may be provided. Found 5.',
+    );
+    expectRecordedRefusal(400, 'A maximum of 4 blocks with cache_control may be provided. Found 5.');
+    const four: Json = body();
+    // The same request with the tool result unmarked: 4 marks, answered.
+    (four.messages as Json[])[2] = toolResult;
+    await messages(four);
+    expect(server.requests.at(-1)?.rejected).toBeUndefined();
+    expect(server.remaining).toBe(0);
+  });
 });
 
 it('without strict mode the same requests are answered', async () => {

@@ -11,8 +11,7 @@ const turnRequests = (run: ScenarioRun) => run.models[0]!.requests.filter((r) =>
 const summaryRequests = (run: ScenarioRun) => run.models[0]!.requests.filter(isSummaryCall);
 
 /** Twelve fetches of ~400 tokens in a 6000-token window: the context fills after about five. */
-function longRun(compaction: boolean, summary?: Parameters<typeof longSession>[1]) {
-  const store = memoryStore();
+function longRun(compaction: boolean, summary?: Parameters<typeof longSession>[1], store = memoryStore()) {
   const model = longSession(12, summary);
   return runScenario({
     contextWindow: 6000,
@@ -142,16 +141,7 @@ describe('compaction that fails', () => {
   });
 
   test('a hook without storeText: compaction fails cleanly, the store named as the reason', async () => {
-    const store = memoryStore({ withStoreText: false });
-    const model = longSession(12);
-    const run = await runScenario({
-      contextWindow: 6000,
-      maxTurns: 40,
-      compaction: true,
-      toolOutput: store.factory,
-      tools: [fetchTool(400)],
-      scripts: [model.steps],
-    });
+    const { run } = await longRun(true, undefined, memoryStore({ withStoreText: false }));
     expect(runsOf(run)).toEqual([
       expect.objectContaining({
         outcome: 'failed',
@@ -165,15 +155,7 @@ describe('compaction that fails', () => {
   });
 
   test('a store that refuses the transcript: failed, no summary call', async () => {
-    const store = memoryStore({ failStore: true });
-    const run = await runScenario({
-      contextWindow: 6000,
-      maxTurns: 40,
-      compaction: true,
-      toolOutput: store.factory,
-      tools: [fetchTool(400)],
-      scripts: [longSession(12).steps],
-    });
+    const { run } = await longRun(true, undefined, memoryStore({ failStore: true }));
     expect(runsOf(run)[0]?.error).toContain('the disk is full');
     expect(summaryRequests(run)).toEqual([]);
   });

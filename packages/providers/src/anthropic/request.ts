@@ -105,13 +105,39 @@ function markLast(blocks: Block[]): void {
   }
 }
 
+/** Anthropic takes at most this many `cache_control` breakpoints in one request. */
+export const MAX_CACHE_BREAKPOINTS = 4;
+
+/**
+ * The messages whose last block carries a breakpoint: the history breakpoint, and the messages
+ * flagged `cacheBreakpoint` (a compaction's summary, so the prefix up to it stays cached) within
+ * the breakpoints left after the system prompt, the tools and the history, the newest first.
+ */
+export function messageBreakpoints(
+  messages: readonly ConversationMessage[],
+  history: number,
+  taken: number,
+): Set<number> {
+  const marked = new Set<number>(history >= 0 ? [history] : []);
+  let left = MAX_CACHE_BREAKPOINTS - taken - marked.size;
+  for (let i = messages.length - 1; i >= 0 && left > 0; i--) {
+    const message = messages[i];
+    if (message?.role !== 'user' || message.cacheBreakpoint !== true || marked.has(i)) continue;
+    if (partsBlocks(message.content, message.parts).length === 0) continue;
+    marked.add(i);
+    left--;
+  }
+  return marked;
+}
+
 /**
  * Conversation to Anthropic messages: tool results become user blocks; same-role neighbours
- * merge; tool-call ids become ids Anthropic accepts (`[A-Za-z0-9_-]`, unique).
+ * merge; tool-call ids become ids Anthropic accepts (`[A-Za-z0-9_-]`, unique). The messages in
+ * `breakpoints` get a cache mark on their last block.
  */
 export function anthropicMessages(
   messages: readonly ConversationMessage[],
-  breakpoint: number,
+  breakpoints: ReadonlySet<number>,
   idFormat: ToolIdFormat = 'anthropic',
 ): Message[] {
   const ids = new ToolIdMapper(idFormat);
@@ -129,10 +155,16 @@ export function anthropicMessages(
     if (message.role === 'user') blocks = partsBlocks(message.content, message.parts);
     else if (message.role === 'assistant') blocks = assistantBlocks(message, ids);
     else blocks = [toolResultBlock(message, ids)];
-    if (i === breakpoint) markLast(blocks);
+    if (breakpoints.has(i)) markLast(blocks);
     push(message.role === 'assistant' ? 'assistant' : 'user', blocks);
   }
   return out;
+}
+
+/** The message breakpoints of a request with caching on, after the system prompt's and the last tool's. */
+function cacheBreakpoints(request: ModelRequest, system: string): Set<number> {
+  const taken = (system !== '' ? 1 : 0) + (request.tools !== undefined && request.tools.length > 0 ? 1 : 0);
+  return messageBreakpoints(request.messages, historyBreakpoint(request.messages), taken);
 }
 
 function toolChoice(choice: ToolChoice): Anthropic.ToolChoice {
@@ -208,8 +240,15 @@ export function buildAnthropicBody(
 ): BuiltBody<AnthropicBody> {
   const notices: string[] = [];
   const caching = options.promptCaching;
-  const breakpoint = caching ? historyBreakpoint(request.messages) : -1;
-  const messages = anthropicMessages(request.messages, breakpoint, options.rules.toolIdFormat);
+  const system = request.messages
+    .filter((m) => m.role === 'system')
+    .map((m) => m.content)
+    .join('\n\n');
+  const messages = anthropicMessages(
+    request.messages,
+    caching ? cacheBreakpoints(request, system) : new Set(),
+    options.rules.toolIdFormat,
+  );
   let thinking = budgetOf(request.reasoning) !== undefined && !forcesTool(request.toolChoice);
   if (thinking && lastToolTurnIsUnsigned(messages)) {
     thinking = false;
@@ -224,10 +263,6 @@ export function buildAnthropicBody(
     messages,
     stream: request.stream !== false,
   };
-  const system = request.messages
-    .filter((m) => m.role === 'system')
-    .map((m) => m.content)
-    .join('\n\n');
   if (system !== '')
     body.system = [{ type: 'text', text: system, ...(caching ? { cache_control: EPHEMERAL } : {}) }];
   if (request.tools && request.tools.length > 0) {

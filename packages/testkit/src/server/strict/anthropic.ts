@@ -115,7 +115,25 @@ function toolUseRules(body: Json): StrictViolation | undefined {
   return undefined;
 }
 
+/** Anthropic takes at most this many `cache_control` breakpoints in one request. */
+const MAX_CACHE_BREAKPOINTS = 4;
+
+/** Blocks marked `cache_control`: system blocks, tools, message blocks and tool-result contents. */
+function cacheBreakpoints(body: Json): StrictViolation | undefined {
+  const marked = (blocks: Json[]) => blocks.filter((block) => block.cache_control !== undefined).length;
+  let count = marked(objects(body.system)) + marked(objects(body.tools));
+  for (const message of objects(body.messages)) {
+    const blocks = blocksOf(message);
+    count += marked(blocks);
+    for (const block of blocks) if (block.type === 'tool_result') count += marked(objects(block.content));
+  }
+  if (count <= MAX_CACHE_BREAKPOINTS) return undefined;
+  return anthropicRejection(
+    `A maximum of ${MAX_CACHE_BREAKPOINTS} blocks with cache_control may be provided. Found ${count}.`,
+  );
+}
+
 /** Anthropic's Messages rules. */
 export function anthropicRules(body: Json): StrictViolation | undefined {
-  return limitsAndThinking(body) ?? toolUseRules(body);
+  return limitsAndThinking(body) ?? toolUseRules(body) ?? cacheBreakpoints(body);
 }
