@@ -48,6 +48,11 @@ function beforeAfter(runs: readonly CompactionRun[]): string {
   return `${int(median(done.map((r) => r.beforeTokens)))} → ${int(median(done.map((r) => r.afterTokens)))}`;
 }
 
+/** Input tokens of every request the session made: its turns and its summary calls. */
+function tokensSent(f: SessionFigures): number {
+  return [...f.requestTokens, ...f.summaryCalls.map((c) => c.input)].reduce((sum, n) => sum + n, 0);
+}
+
 function summaryTokens(f: SessionFigures): string {
   if (f.summaryCalls.length === 0) return '0';
   const input = f.summaryCalls.reduce((sum, c) => sum + c.input, 0);
@@ -81,9 +86,8 @@ export function sideBySideTable(sessions: readonly SessionFigures[], reportTurn:
       row('tokens before → after a compaction (median)', (f) => beforeAfter(f.compactions)),
       row('summary calls', (f) => int(f.summaryCalls.length)),
       row('summary call tokens', (f) => summaryTokens(f)),
-      row('input tokens sent in all (session + summaries)', (f, i) =>
-        int(spreads[i]!.total + f.summaryCalls.reduce((sum, c) => sum + c.input, 0)),
-      ),
+      row('input tokens sent in all (session + summaries)', (f) => int(tokensSent(f))),
+      row('input tokens sent per page read', (f) => int(tokensSent(f) / Math.max(1, f.lastTurn - 1))),
       row('requests refused by the strict server', (f) => int(f.rejected)),
       row('wall time', (f) => `${formatNumber(f.wallMs / 1000, 2)} s`),
       row(
