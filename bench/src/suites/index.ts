@@ -2,6 +2,7 @@ import type { BenchSuite } from '../harness/types.js';
 import { agentLoopSuite } from './agent-loop.js';
 import { cacheHitSuite } from './cache-hit.js';
 import { coldStartSuite } from './cold-start.js';
+import { compactionSuite } from './compaction.js';
 import { coreInProcessSuite } from './core-inprocess.js';
 import { guardrailsSuite } from './guardrails.js';
 import { headendLoadSuite } from './headend-load.js';
@@ -26,6 +27,7 @@ export const suites: BenchSuite[] = [
   queueSoakEffectsSuite,
   openapiLoadSuite,
   guardrailsSuite,
+  compactionSuite,
   coldStartSuite,
   installSizeSuite,
 ];
