@@ -1,11 +1,12 @@
 // The viewer shows a compaction as a node under the session, between two turns: the tokens
 // before and after, the turns it replaced, the handle and the summary; its summary calls below
 // it. Live (from the `compaction` event and the calls' accounting) and from a stored record.
-import type { AgentEvent, AgentEventMeta, CompactionRun, RecordNode, SessionRecord } from '@agent/protocol';
+import type { AgentEvent, AgentEventMeta, CompactionRun } from '@agent/protocol';
 import { describe, expect, it } from 'vitest';
 import { LiveSession } from '../src/viewer/live-session.js';
 import { recordView } from '../src/viewer/record-view.js';
 import { compactionLine } from '../src/viewer-ui/compaction-line.js';
+import { recordNode, sessionRecord } from './record-fixtures.js';
 
 const meta: AgentEventMeta = { isMaster: true, isFinal: false, sessionId: 's', agentPath: 'lead' };
 const limits = { maxNodes: 100, foldChars: 200 };
@@ -108,24 +109,9 @@ describe('the live tree', () => {
 
 describe('a stored record', () => {
   it("shows the record's compaction node with its run and its summary call", () => {
-    const node = (fields: Partial<RecordNode> & Pick<RecordNode, 'id' | 'kind' | 'label'>): RecordNode => ({
-      startedAt: 0,
-      endedAt: 1,
-      status: 'ok',
-      children: [],
-      ...fields,
-    });
-    const record = {
-      kind: 'agent-session-record',
-      version: 1,
-      sessionId: 's',
-      agent: 'lead',
-      startedAt: 0,
-      endedAt: 2,
-      durationMs: 2,
-      success: true,
-      exitCode: 'EXIT-SUCCESS',
-      tree: node({
+    const node = recordNode;
+    const record = sessionRecord(
+      node({
         id: 'root',
         kind: 'session',
         label: 'lead',
@@ -141,7 +127,11 @@ describe('a stored record', () => {
           node({ id: 't2', kind: 'turn', label: 'turn 4' }),
         ],
       }),
-    } as unknown as SessionRecord;
+      {
+        success: true,
+        exitCode: 'EXIT-FINAL-ANSWER',
+      },
+    );
     const view = recordView(record, limits);
     const shown = view.tree.children[1]!;
     expect(shown).toMatchObject({

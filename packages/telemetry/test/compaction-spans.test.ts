@@ -32,7 +32,7 @@ function traced() {
     for (const event of events) session.handle(event, meta);
   };
   const end = () =>
-    session.end({ result: { success: true, exitCode: 'EXIT-SUCCESS' } as unknown as AgentResult });
+    session.end({ result: { success: true, exitCode: 'EXIT-FINAL-ANSWER' } as unknown as AgentResult });
   return { exporter, feed, end };
 }
 
