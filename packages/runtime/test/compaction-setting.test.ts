@@ -1,7 +1,9 @@
+import { scriptedModel } from '@agent/testkit';
 import { describe, expect, test } from 'vitest';
 import { runAgentFile, validateAgentFile } from '../src/index.js';
 import { readSettingValues } from '../src/setting-overrides.js';
 import { sessionConfigOf } from './helpers/prepare.js';
+import { finalAnswer } from './helpers/reports.js';
 import { agentFile, isolated, localConfig, tempTree } from './helpers/temp-tree.js';
 
 // `compaction:` (docs/compaction.md): the agent file's key and the config's default reach the
@@ -27,6 +29,18 @@ describe('compaction: in an agent file and the config defaults', () => {
     expect(await sessionCompaction({ 'agent.json': localConfig(), 'agent.ai': on })).toBe(true);
     const plain = agentFile('models: [local/m]');
     expect(await sessionCompaction({ 'agent.json': localConfig(), 'agent.ai': plain })).toBeUndefined();
+  });
+
+  test("the value the runtime passes is one the core's own check accepts: a run with it completes", async () => {
+    const root = tempTree({
+      'agent.json': localConfig(),
+      'agent.ai': agentFile('models: [local/m]\ncontextWindow: 16000\ncompaction: { at: 0.5, keep: 1 }'),
+    });
+    const model = scriptedModel([(r) => ({ text: finalAnswer(r.messages, 'done with compaction on') })]);
+    const result = await runAgentFile('agent.ai', 'hi', { ...isolated(root), clientFactory: () => model });
+    expect(result.error).toBeUndefined();
+    expect(result.success).toBe(true);
+    expect(result.finalReport?.content).toBe('done with compaction on');
   });
 
   test('defaults.compaction fills in for a silent file; a file key beats it, false included', async () => {
