@@ -103,6 +103,16 @@ export class AgentMetrics {
     'tool policy decisions (allow, deny, ask), by whether a rule or the default decided',
     ['decision', 'by'],
   );
+  private readonly compactions = this.counter(
+    'agent_compactions_total',
+    'compactions of a session context, by outcome (compacted: older turns replaced by a summary; failed)',
+    ['outcome'],
+  );
+  private readonly compactionSaved = this.counter(
+    'agent_compaction_tokens_saved_total',
+    'tokens of the next request that compactions took out (before minus after)',
+    [],
+  );
   private readonly reports = this.counter('agent_final_reports_total', 'final reports of the top sessions', [
     'status',
     'format',
@@ -224,6 +234,11 @@ export class AgentMetrics {
         decision: verdict.decision,
         by: verdict.rule === 'default' ? 'default' : 'rule',
       });
+    } else if (event.type === 'compaction') {
+      const { run } = event;
+      this.compactions.inc({ outcome: run.outcome });
+      if (run.outcome === 'compacted')
+        this.compactionSaved.inc(Math.max(0, run.beforeTokens - run.afterTokens));
     } else if (event.type === 'final_report' && meta.isMaster) {
       const { report } = event;
       this.reports.inc({ status: report.status, format: report.format, source: report.origin ?? 'declared' });

@@ -175,3 +175,37 @@ test('guardrail runs and tool policy decisions are counted; guardrail names past
   );
   expect(text).toContain('agent_tool_policy_decisions_total{decision="ask",by="rule"} 1');
 });
+
+test('compactions are counted by outcome, with the tokens the compacted ones took out', async () => {
+  const metrics = new AgentMetrics({ agents: [], models: [], servers: [] });
+  const meta = { isMaster: false, isFinal: false, sessionId: 's', agentPath: 'a.child' };
+  const compaction = (outcome: 'compacted' | 'failed', beforeTokens: number, afterTokens: number) =>
+    metrics.observe(
+      {
+        type: 'compaction',
+        run: {
+          index: 1,
+          turn: 5,
+          trigger: 'turn_projection',
+          outcome,
+          beforeTokens,
+          afterTokens,
+          limitTokens: 12_000,
+          thresholdTokens: 9_600,
+          messages: outcome === 'compacted' ? 8 : 0,
+          fromTurn: 1,
+          toTurn: 3,
+          calls: outcome === 'compacted' ? 1 : 2,
+          durationMs: 40,
+        },
+      },
+      meta,
+    );
+  compaction('compacted', 10_000, 3_000);
+  compaction('compacted', 9_800, 3_300);
+  compaction('failed', 9_900, 9_900);
+  const text = await metrics.registry.metrics();
+  expect(text).toContain('agent_compactions_total{outcome="compacted"} 2');
+  expect(text).toContain('agent_compactions_total{outcome="failed"} 1');
+  expect(text).toContain('agent_compaction_tokens_saved_total 13500');
+});

@@ -1,10 +1,11 @@
 // The viewer shows guardrail runs as nodes with their verdict, and a tool call's policy
 // decision on its node: in a live session (from the `guardrail` and `tool_policy` events) and
 // in a stored record (its `guardrail` nodes and the tool nodes' `policy`).
-import type { AgentEvent, AgentEventMeta, AgentResult, RecordNode, SessionRecord } from '@agent/protocol';
+import type { AgentEvent, AgentEventMeta, AgentResult } from '@agent/protocol';
 import { describe, expect, it } from 'vitest';
 import { LiveSession } from '../src/viewer/live-session.js';
 import { recordView } from '../src/viewer/record-view.js';
+import { recordNode, sessionRecord } from './record-fixtures.js';
 
 const meta: AgentEventMeta = { isMaster: true, isFinal: false, sessionId: 's', agentPath: 'lead' };
 const limits = { maxNodes: 100, foldChars: 200 };
@@ -117,25 +118,9 @@ describe('the live tree', () => {
 
 describe('a stored record', () => {
   it('shows guardrail nodes with their run and tool nodes with their policy', () => {
-    const node = (fields: Partial<RecordNode> & Pick<RecordNode, 'id' | 'kind' | 'label'>): RecordNode => ({
-      startedAt: 0,
-      endedAt: 1,
-      status: 'ok',
-      children: [],
-      ...fields,
-    });
-    const record = {
-      kind: 'agent-session-record',
-      version: 1,
-      sessionId: 's',
-      agent: 'lead',
-      startedAt: 0,
-      endedAt: 2,
-      durationMs: 2,
-      success: false,
-      exitCode: 'EXIT-GUARDRAIL',
-      error: 'guardrail pii blocked the result of tool call crm__get: rule pii.email',
-      tree: node({
+    const node = recordNode;
+    const record = sessionRecord(
+      node({
         id: 'root',
         kind: 'session',
         label: 'lead',
@@ -179,7 +164,12 @@ describe('a stored record', () => {
           }),
         ],
       }),
-    } as unknown as SessionRecord;
+      {
+        success: false,
+        exitCode: 'EXIT-GUARDRAIL',
+        error: 'guardrail pii blocked the result of tool call crm__get: rule pii.email',
+      },
+    );
     const view = recordView(record, limits);
     const [tool, guard] = view.tree.children[0]!.children;
     expect(tool).toMatchObject({ kind: 'tool', policy: { decision: 'allow', ruleName: 'default' } });

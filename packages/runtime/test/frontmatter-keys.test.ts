@@ -213,6 +213,11 @@ const cases: Case[] = [
     check: (c) => expect(c.toolResponseMaxBytes).toBe(4096),
   },
   {
+    key: 'compaction',
+    yaml: 'compaction: { at: 0.75, keep: 3, attempts: 1, tokens: 512 }',
+    check: (c) => expect(c.compaction).toEqual({ at: 0.75, keep: 3, attempts: 1, tokens: 512 }),
+  },
+  {
     key: 'toolOutput',
     yaml: 'toolOutput: { maxChunks: 3, overlapPercent: 5, avgLineBytesThreshold: 500, storeDir: /srv/agent-outputs }',
     check: (c) => {

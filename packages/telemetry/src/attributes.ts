@@ -41,6 +41,22 @@ export const ATTR = {
   policyDecision: 'agent.tool.policy.decision',
   policyRule: 'agent.tool.policy.rule',
   policyReason: 'agent.tool.policy.reason',
+  /** On a `chat` span: why the call was made when it was not a turn's (`compaction`: a summary call). */
+  llmPurpose: 'agent.llm.purpose',
+  compactionIndex: 'agent.compaction.index',
+  compactionOutcome: 'agent.compaction.outcome',
+  compactionBeforeTokens: 'agent.compaction.before_tokens',
+  compactionAfterTokens: 'agent.compaction.after_tokens',
+  compactionLimitTokens: 'agent.compaction.limit_tokens',
+  compactionThresholdTokens: 'agent.compaction.threshold_tokens',
+  compactionMessages: 'agent.compaction.messages',
+  compactionFromTurn: 'agent.compaction.from_turn',
+  compactionToTurn: 'agent.compaction.to_turn',
+  compactionCalls: 'agent.compaction.calls',
+  compactionHandle: 'agent.compaction.handle',
+  compactionExhausted: 'agent.compaction.exhausted',
+  /** On the session span: compactions that replaced turns. */
+  compactions: 'agent.compactions',
 } as const;
 
 /** `gen_ai.operation.name` values. */

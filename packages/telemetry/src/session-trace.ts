@@ -2,6 +2,7 @@ import type {
   AgentEvent,
   AgentEventMeta,
   AgentResult,
+  CompactionRun,
   LlmAccountingEntry,
   ProgressEvent,
   ToolAccountingEntry,
@@ -18,6 +19,7 @@ import {
   trace,
 } from '@opentelemetry/api';
 import { ATTR, OPERATION } from './attributes.js';
+import { recordCompactionSpan } from './compaction-spans.js';
 import { policyAttributes, recordGuardrailSpan } from './guardrail-spans.js';
 
 /** The instrumentation scope name of every span this package makes. */
@@ -50,6 +52,8 @@ interface OpenTool {
  * start and end); tool spans start at `tool_started` and end at the call's accounting entry.
  * Guardrail runs are `guardrail <name>` spans (their latency) under the turn or the call they
  * checked; a tool policy decision is attributes and a `tool_policy` event on the call's span.
+ * A compaction is an `agent.compaction` span under the session's; its summary calls (accounted
+ * before the `compaction` event arrives) are held until then and become `chat` spans under it.
  */
 export class SessionTrace {
   readonly span: Span;
@@ -61,6 +65,9 @@ export class SessionTrace {
   private readonly tools = new Map<string, OpenTool>();
   /** Policy decisions of calls whose span has not started yet (the policy decides first). */
   private readonly policies = new Map<string, ToolPolicyVerdict>();
+  /** Summary calls of the compaction under way, waiting for its `compaction` event. */
+  private summaryCalls: LlmAccountingEntry[] = [];
+  private compacted = 0;
   private ended = false;
 
   constructor(span: Span, parent: Context, tracer: Tracer, sessionId: string) {
@@ -79,7 +86,9 @@ export class SessionTrace {
         this.startTurn(event);
         return;
       case 'accounting':
-        if (event.entry.type === 'llm') this.llmCall(event.entry);
+        if (event.entry.type === 'llm' && event.entry.purpose === 'compaction')
+          this.summaryCalls.push(event.entry);
+        else if (event.entry.type === 'llm') this.llmCall(event.entry, this.turnContext);
         else if (event.entry.type === 'tool') this.toolAccounted(event.entry);
         return;
       case 'progress':
@@ -95,6 +104,9 @@ export class SessionTrace {
         return;
       case 'tool_policy':
         this.toolPolicy(event.verdict);
+        return;
+      case 'compaction':
+        this.compaction(event.run);
         return;
       case 'cache_hit':
         this.span.addEvent('cache_hit', {
@@ -124,6 +136,10 @@ export class SessionTrace {
   /** Ends every open span: the session's with the result's outcome (or the error it threw). */
   end(outcome: { result: AgentResult } | { error: unknown }): void {
     if (this.ended) return;
+    // Summary calls of a compaction whose event never came (the session ended first).
+    for (const entry of this.summaryCalls) this.llmCall(entry, this.context);
+    this.summaryCalls = [];
+    if (this.compacted > 0) this.span.setAttribute(ATTR.compactions, this.compacted);
     for (const open of this.tools.values()) open.span.end();
     this.tools.clear();
     this.policies.clear();
@@ -168,7 +184,14 @@ export class SessionTrace {
     this.turnContext = trace.setSpan(this.context, this.turn);
   }
 
-  private llmCall(entry: LlmAccountingEntry): void {
+  private compaction(run: CompactionRun): void {
+    const parent = recordCompactionSpan(this.tracer, this.context, run);
+    for (const entry of this.summaryCalls) this.llmCall(entry, parent);
+    this.summaryCalls = [];
+    if (run.outcome === 'compacted') this.compacted += 1;
+  }
+
+  private llmCall(entry: LlmAccountingEntry, parent: Context): void {
     const attributes: Attributes = {
       [ATTR.operationName]: OPERATION.chat,
       [ATTR.providerName]: entry.actualProvider ?? entry.provider,
@@ -183,11 +206,12 @@ export class SessionTrace {
       ...(entry.costUsd === undefined ? {} : { [ATTR.costUsd]: entry.costUsd }),
       ...(entry.attempt === undefined ? {} : { [ATTR.attempt]: entry.attempt }),
       ...(entry.cached === true ? { [ATTR.cached]: true } : {}),
+      ...(entry.purpose === undefined ? {} : { [ATTR.llmPurpose]: entry.purpose }),
     };
     const span = this.tracer.startSpan(
       `${OPERATION.chat} ${entry.model}`,
       { kind: SpanKind.CLIENT, startTime: entry.timestamp - entry.latency, attributes },
-      this.turnContext,
+      parent,
     );
     if (entry.status === 'failed') fail(span, entry.error ?? 'failed', entry.error ?? 'the call failed');
     span.end(entry.timestamp);

@@ -1,4 +1,4 @@
-import type { OpPayload, RecordNode, SessionRecord } from '@agent/protocol';
+import type { CompactionRun, OpPayload, RecordNode, SessionRecord } from '@agent/protocol';
 
 /** Characters of a payload shown before it is folded (without `--full`). */
 export const FOLD_CHARACTERS = 160;
@@ -73,8 +73,11 @@ function nodeTitle(node: RecordNode, sums: Sums): string {
   const parts = [name, node.status];
   if (node.cached === true) parts.push('cached');
   parts.push(formatDuration(node.endedAt === undefined ? undefined : node.endedAt - node.startedAt));
-  // Tool and guardrail nodes show tokens only when a model ran below them (a sub-agent, a judge).
-  if ((node.kind !== 'tool' && node.kind !== 'guardrail') || sums.llmCalls > 0) {
+  // Tool, guardrail and compaction nodes show tokens only when a model ran below them (a sub-agent, a judge, a summary).
+  if (
+    (node.kind !== 'tool' && node.kind !== 'guardrail' && node.kind !== 'compaction') ||
+    sums.llmCalls > 0
+  ) {
     parts.push(`${sums.inputTokens} in / ${sums.outputTokens} out tokens`, formatCost(sums.costUsd));
   }
   if (node.kind === 'session' && node.sessionId !== undefined) parts.push(`session ${node.sessionId}`);
@@ -108,11 +111,32 @@ function payloadLines(payload: OpPayload, full: boolean): string[] {
 }
 
 /**
- * What decided at a node: a guardrail's outcome (phase, tool call, reason, whether it failed
- * open) and a tool call's policy decision (the rule that matched). Reasons name rules, never
- * the text a check matched.
+ * A compaction: the turns it replaced and the tokens of the next request before and after, the
+ * handle the transcript is behind (`tool_output` expands it) and the summary; or why it failed.
  */
-function decisionLines(node: RecordNode): string[] {
+function compactionLines(run: CompactionRun, full: boolean): string[] {
+  const calls = `${run.calls} summary call${run.calls === 1 ? '' : 's'}`;
+  if (run.outcome === 'failed') {
+    const off = run.exhausted === true ? ' (compaction off for the rest of the session)' : '';
+    return [`compaction failed after ${calls}: ${run.error ?? 'no reason given'}${off}`];
+  }
+  const lines = [
+    `compaction: turns ${run.fromTurn}-${run.toTurn} (${run.messages} messages) replaced by a summary: ${run.beforeTokens} -> ${run.afterTokens} tokens (limit ${run.limitTokens}), ${calls}`,
+    `handle: ${run.handle ?? '?'}`,
+  ];
+  if (run.summary !== undefined) {
+    const [first, ...rest] = payloadText(run.summary, full);
+    lines.push(`summary: ${first}`, ...rest.map((line) => `  ${line}`));
+  }
+  return lines;
+}
+
+/**
+ * What decided at a node: a guardrail's outcome (phase, tool call, reason, whether it failed
+ * open), a tool call's policy decision (the rule that matched) and a compaction's outcome.
+ * Reasons name rules, never the text a check matched.
+ */
+function decisionLines(node: RecordNode, full: boolean): string[] {
   const lines: string[] = [];
   const run = node.guardrail;
   if (run !== undefined) {
@@ -127,6 +151,7 @@ function decisionLines(node: RecordNode): string[] {
     const why = policy.reason === undefined ? '' : `: ${policy.reason}`;
     lines.push(`policy: ${policy.decision} by ${policy.ruleName}${why}`);
   }
+  if (node.compaction !== undefined) lines.push(...compactionLines(node.compaction, full));
   return lines;
 }
 
@@ -143,7 +168,7 @@ function renderChildren(root: RecordNode, sums: Map<RecordNode, Sums>, full: boo
     out.push(`${prefix}${last ? '└─ ' : '├─ '}${nodeTitle(node, sums.get(node)!)}`);
     const inner = `${prefix}${last ? '   ' : '│  '}`;
     const below = node.children.length > 0 ? '│    ' : '     ';
-    for (const line of decisionLines(node)) out.push(`${inner}${below}${line}`);
+    for (const line of decisionLines(node, full)) out.push(`${inner}${below}${line}`);
     if (node.payload !== undefined)
       for (const line of payloadLines(node.payload, full)) out.push(`${inner}${below}${line}`);
     pushChildren(node, inner);

@@ -10,13 +10,23 @@ export interface StatusState {
   inputTokens: number;
   outputTokens: number;
   costUsd: number;
+  /** The top agent's compactions that replaced turns (docs/compaction.md). */
+  compactions: number;
   startedAt: number;
   /** A short note (e.g. "stopping...") shown at the end. */
   note?: string;
 }
 
 export function newStatusState(now: number): StatusState {
-  return { turn: 0, tools: new Map(), inputTokens: 0, outputTokens: 0, costUsd: 0, startedAt: now };
+  return {
+    turn: 0,
+    tools: new Map(),
+    inputTokens: 0,
+    outputTokens: 0,
+    costUsd: 0,
+    compactions: 0,
+    startedAt: now,
+  };
 }
 
 /** Updates the state from one event; returns true when something visible changed. */
@@ -47,6 +57,10 @@ export function applyStatusEvent(state: StatusState, event: AgentEvent, meta: Ag
     case 'progress':
     case 'status':
       return applyToolProgress(state, event.event);
+    case 'compaction':
+      if (!meta.isMaster || event.run.outcome !== 'compacted') return false;
+      state.compactions += 1;
+      return true;
     default:
       return false;
   }
@@ -85,6 +99,8 @@ export function renderStatus(state: StatusState, now: number, columns: number): 
   const parts = [turn, formatElapsed(now - state.startedAt)];
   parts.push(`${formatTokens(state.inputTokens)} in / ${formatTokens(state.outputTokens)} out tok`);
   if (state.costUsd > 0) parts.push(`$${state.costUsd.toFixed(4)}`);
+  if (state.compactions > 0)
+    parts.push(`${state.compactions} compaction${state.compactions === 1 ? '' : 's'}`);
   if (state.note !== undefined) parts.push(state.note);
   if (state.model !== undefined) parts.push(state.model);
   if (state.tools.size > 0) parts.push(`tools: ${[...new Set(state.tools.values())].join(', ')}`);

@@ -108,3 +108,74 @@ describe('renderSessionRecord: guardrails and tool policy', () => {
     expect(lines[tool + 1]?.replace(/^[│ ]+/, '')).toBe('policy: deny by no big payments: over the limit');
   });
 });
+
+describe('renderSessionRecord: compactions', () => {
+  const run: NonNullable<RecordNode['compaction']> = {
+    index: 1,
+    turn: 4,
+    trigger: 'turn_projection',
+    outcome: 'compacted',
+    beforeTokens: 13_100,
+    afterTokens: 2_900,
+    limitTokens: 15_000,
+    thresholdTokens: 12_000,
+    messages: 11,
+    fromTurn: 1,
+    toTurn: 2,
+    calls: 1,
+    handle: 'h-9d02',
+    summary: `The user asked for a report on the logs.\n${'The parser fails on line 40. '.repeat(10)}`,
+    durationMs: 70,
+  };
+  const compactionNode = (fields: Partial<RecordNode>): RecordNode => ({
+    id: 'c1',
+    kind: 'compaction',
+    label: 'compaction 1',
+    startedAt: 0,
+    endedAt: 70,
+    status: 'ok',
+    children: [],
+    compaction: run,
+    ...fields,
+  });
+
+  it('prints the turns replaced, tokens before and after, the handle and the summary, with the summary call below', () => {
+    const node = compactionNode({ children: [llm('s1')] });
+    const lines = renderSessionRecord(recordOf(session([node])), { full: false }).split('\n');
+    const at = lines.findIndex((line) => line.includes('compaction 1'));
+    expect(lines[at]).toContain('compaction 1  ok  70ms  2 in / 1 out tokens');
+    const below = lines.slice(at + 1, at + 4).map((line) => line.replace(/^[│ ]+/, ''));
+    expect(below[0]).toBe(
+      'compaction: turns 1-2 (11 messages) replaced by a summary: 13100 -> 2900 tokens (limit 15000), 1 summary call',
+    );
+    expect(below[1]).toBe('handle: h-9d02');
+    expect(below[2]).toMatch(
+      /^summary: The user asked for a report on the logs\. The parser fails.*--full to show all\)$/,
+    );
+    expect(lines[at + 4]).toContain('llm local:m');
+    const full = renderSessionRecord(recordOf(session([node])), { full: true });
+    expect(full).toContain(run.summary!.split('\n')[1]!.trim());
+  });
+
+  it('prints a failed compaction with why, and no tokens when no summary call answered', () => {
+    const failed = compactionNode({
+      status: 'failed',
+      compaction: {
+        ...run,
+        outcome: 'failed',
+        afterTokens: 13_100,
+        handle: undefined,
+        summary: undefined,
+        calls: 2,
+        error: 'the summary does not fit',
+        exhausted: true,
+      },
+    });
+    const lines = renderSessionRecord(recordOf(session([failed])), { full: false }).split('\n');
+    const at = lines.findIndex((line) => line.includes('compaction 1'));
+    expect(lines[at]).not.toContain('tokens');
+    expect(lines[at + 1]?.replace(/^[│ ]+/, '')).toBe(
+      'compaction failed after 2 summary calls: the summary does not fit (compaction off for the rest of the session)',
+    );
+  });
+});

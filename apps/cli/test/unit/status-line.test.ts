@@ -73,6 +73,46 @@ describe('status line', () => {
     );
   });
 
+  it("counts the top agent's compactions that replaced turns", () => {
+    const line = new StatusLine({
+      out: fakeOut(),
+      ansi: false,
+      columns: () => 200,
+      now: () => 0,
+      throttleMs: 0,
+    });
+    const compaction = (outcome: 'compacted' | 'failed', meta: AgentEventMeta): void =>
+      line.onEvent(
+        {
+          type: 'compaction',
+          run: {
+            index: 1,
+            turn: 3,
+            trigger: 'turn_projection',
+            outcome,
+            beforeTokens: 9000,
+            afterTokens: outcome === 'compacted' ? 2000 : 9000,
+            limitTokens: 10_000,
+            thresholdTokens: 8000,
+            messages: 6,
+            fromTurn: 1,
+            toTurn: 2,
+            calls: 1,
+            durationMs: 10,
+          },
+        },
+        meta,
+      );
+    line.onEvent({ type: 'turn_started', turn: 3, attempt: 1, isRetry: false, isFinalTurn: false }, master);
+    expect(renderStatus(line.state, 0, 200)).not.toContain('compaction');
+    compaction('compacted', master);
+    expect(renderStatus(line.state, 0, 200)).toBe('turn 3 | 0s | 0 in / 0 out tok | 1 compaction');
+    compaction('failed', master);
+    compaction('compacted', child);
+    compaction('compacted', master);
+    expect(renderStatus(line.state, 0, 200)).toContain('| 2 compactions');
+  });
+
   it('tracks running tools by agent path and call id from tool_started / tool_finished, never from log text', () => {
     const line = new StatusLine({ out: fakeOut(), ansi: false, columns: () => 200, now: () => 0 });
     const shown = () => renderStatus(line.state, 0, 200).split(' | ').at(-1);

@@ -1,3 +1,4 @@
+import { compactionLine } from './compaction-line.js';
 import { fmtCost, fmtMs, fmtTokens, h } from './dom.js';
 import type { ViewNode } from './types.js';
 
@@ -34,6 +35,18 @@ export function renderTree(node: ViewNode, open: Set<string>): HTMLElement {
   const body = h('div', { class: 'node-body' });
   if (node.guardrail !== undefined) body.appendChild(verdictLine(node.guardrail));
   if (node.policy !== undefined) body.appendChild(policyLine(node.policy));
+  if (node.compaction !== undefined) {
+    body.appendChild(
+      h(
+        'div',
+        { class: 'payload compaction', 'data-outcome': node.compaction.outcome },
+        h('span', { class: 'muted' }, 'compaction: '),
+        h('code', {}, compactionLine(node.compaction)),
+      ),
+    );
+    if (node.compaction.summary !== undefined)
+      body.appendChild(payload('summary', node.compaction.summary, `${node.id}:s`, open));
+  }
   if (node.error !== undefined) body.appendChild(h('div', { class: 'error' }, node.error));
   if (node.arguments !== undefined)
     body.appendChild(payload('arguments', node.arguments, `${node.id}:a`, open));

@@ -3,13 +3,16 @@ import {
   type AgentEvent,
   type AgentEventMeta,
   type AgentResult,
+  type CompactionRun,
   emptyTotals,
   type GuardrailRun,
+  type LlmAccountingEntry,
   type OpTotals,
   type ProgressEvent,
   type ToolPolicyVerdict,
 } from '@agent/protocol';
 import {
+  compactionFields,
   type FOLD_CHARS,
   fold,
   foldJson,
@@ -34,13 +37,16 @@ interface SessionCursor {
   turn?: ViewNode;
   llm?: ViewNode;
   tools: Map<string, ViewNode>;
+  /** Summary calls of the compaction under way: accounted before its `compaction` event comes. */
+  summaryCalls?: LlmAccountingEntry[];
 }
 
 /**
  * One run served by a face, built from its events as they come: turns, LLM calls (from the
  * `turn_started` that starts them and the `accounting` entry that ends them), tool calls
  * (`tool_started` / `tool_finished` progress, the `tool_policy` decision), guardrail runs
- * (`guardrail` events, under the turn they ran in), sub-agents under the tool call that ran them.
+ * (`guardrail` events, under the turn they ran in), compactions (`compaction` events, under the
+ * session between two turns, their summary calls below), sub-agents under the tool call that ran them.
  */
 export class LiveSession {
   readonly view: SessionView;
@@ -94,6 +100,9 @@ export class LiveSession {
         break;
       case 'tool_policy':
         this.toolPolicy(cursor, event.verdict, now);
+        break;
+      case 'compaction':
+        this.compaction(cursor, event.run, now);
         break;
       case 'final_report':
         if (meta.isMaster && meta.isFinal) this.view.report = foldReport(event.report, this.limits.foldChars);
@@ -162,21 +171,16 @@ export class LiveSession {
   }
 
   private accounting(cursor: SessionCursor, entry: AccountingEntry, now: number): void {
-    const startedAt = entry.timestamp - entry.latency;
-    const status = entry.status;
+    if (entry.type === 'llm' && entry.purpose === 'compaction') {
+      cursor.summaryCalls = [...(cursor.summaryCalls ?? []), entry];
+      return;
+    }
     if (entry.type === 'llm') {
       const node =
         cursor.llm ?? this.add(cursor.turn ?? cursor.node, { kind: 'llm', label: 'model call' }, now);
       cursor.llm = undefined;
       if (node === undefined) return;
-      Object.assign(node, {
-        label: `${entry.provider}:${entry.model}`,
-        ...llmCallFields(entry),
-        startedAt,
-        endedAt: entry.timestamp,
-        status,
-        ...(entry.error === undefined ? {} : { error: fold(entry.error, 500) }),
-      });
+      Object.assign(node, llmNodeFields(entry));
       return;
     }
     if (entry.type !== 'tool') return;
@@ -185,7 +189,7 @@ export class LiveSession {
       .find((tool) => tool.label === entry.command && tool.latencyMs === undefined);
     if (node === undefined) return;
     node.latencyMs = entry.latency;
-    if (status === 'failed') {
+    if (entry.status === 'failed') {
       node.status = 'failed';
       if (entry.error !== undefined) node.error = fold(entry.error, 500);
     }
@@ -207,6 +211,28 @@ export class LiveSession {
       },
       now,
     );
+  }
+
+  /** A compaction as a node under the session (after the turn it followed), its summary calls below it. */
+  private compaction(cursor: SessionCursor, run: CompactionRun, now: number): void {
+    const startedAt = now - run.durationMs;
+    if (cursor.turn !== undefined) closeRunning(cursor.turn, 'ok', startedAt);
+    const node = this.add(
+      cursor.node,
+      {
+        kind: 'compaction',
+        label: `compaction ${run.index}`,
+        ...compactionFields(run, this.limits.foldChars),
+        startedAt,
+        endedAt: now,
+      },
+      now,
+    );
+    for (const entry of cursor.summaryCalls ?? []) {
+      if (node === undefined) break;
+      this.add(node, { kind: 'llm', ...llmNodeFields(entry) }, now);
+    }
+    cursor.summaryCalls = undefined;
   }
 
   /**
@@ -296,6 +322,18 @@ export class LiveSession {
     totals.durationMs = now - this.view.startedAt;
     this.view.totals = totals;
   }
+}
+
+/** An ended LLM call's node: its model, tokens, cost, times, status and error. */
+function llmNodeFields(entry: LlmAccountingEntry): Pick<ViewNode, 'label' | 'status'> & Partial<ViewNode> {
+  return {
+    label: `${entry.provider}:${entry.model}`,
+    ...llmCallFields(entry),
+    startedAt: entry.timestamp - entry.latency,
+    endedAt: entry.timestamp,
+    status: entry.status,
+    ...(entry.error === undefined ? {} : { error: fold(entry.error, 500) }),
+  };
 }
 
 function runningTool(cursor: SessionCursor): ViewNode | undefined {

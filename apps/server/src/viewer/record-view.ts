@@ -1,6 +1,7 @@
 import type { RecordNode, SessionRecord } from '@agent/protocol';
 import type { LiveSessionLimits } from './live-session.js';
 import {
+  compactionFields,
   fold,
   foldJson,
   foldReport,
@@ -87,6 +88,9 @@ function viewNode(node: RecordNode, limits: LiveSessionLimits): ViewNode {
     ...(node.policy === undefined ? {} : { policy: policyField(node.policy) }),
     // The verdict; the node's status stays the record's.
     ...(node.guardrail === undefined ? {} : { guardrail: guardrailFields(node.guardrail).guardrail }),
+    ...(node.compaction === undefined
+      ? {}
+      : { compaction: compactionFields(node.compaction, limits.foldChars).compaction }),
     children: [],
   };
 }

@@ -1,4 +1,5 @@
 import type {
+  CompactionRun,
   ExitCode,
   FinalReport,
   GuardrailRun,
@@ -8,7 +9,7 @@ import type {
   ToolPolicyVerdict,
 } from '@agent/protocol';
 
-/** One operation as the viewer shows it: a session, a turn, an LLM call, a tool call or a guardrail run. */
+/** One operation as the viewer shows it: a session, a turn, an LLM call, a tool call, a guardrail run or a compaction. */
 export interface ViewNode {
   id: string;
   kind: OpKind;
@@ -33,6 +34,8 @@ export interface ViewNode {
   policy?: ToolPolicyVerdict;
   /** Guardrail runs: the verdict (`outcome`), the phase, the call checked and the reason. */
   guardrail?: GuardrailRun;
+  /** Compactions: before/after tokens, the turns replaced, the handle and the summary (folded). */
+  compaction?: CompactionRun;
   /** Sub-agent sessions: their id; they hang under the tool call that ran them. */
   sessionId?: string;
   children: ViewNode[];
@@ -108,6 +111,22 @@ export function guardrailFields(run: GuardrailRun): Pick<ViewNode, 'guardrail' |
     run.reason === undefined ? { ...run } : { ...run, reason: fold(run.reason, REASON_CHARS) };
   const tripped = run.outcome === 'block' || (run.outcome === 'error' && run.failedOpen !== true);
   return { guardrail, status: tripped ? 'failed' : 'ok', latencyMs: run.latencyMs };
+}
+
+/** A compaction's node fields: the run (summary folded), `failed` when it changed nothing. */
+export function compactionFields(
+  run: CompactionRun,
+  foldChars: number,
+): Pick<ViewNode, 'compaction' | 'status' | 'latencyMs' | 'error'> {
+  const compaction = { ...run };
+  if (run.summary !== undefined) compaction.summary = fold(run.summary, foldChars);
+  if (run.error !== undefined) compaction.error = fold(run.error, REASON_CHARS);
+  return {
+    compaction,
+    status: run.outcome === 'failed' ? 'failed' : 'ok',
+    latencyMs: run.durationMs,
+    ...(compaction.error === undefined ? {} : { error: compaction.error }),
+  };
 }
 
 /** A policy decision as a tool node keeps it (its reason folded). */

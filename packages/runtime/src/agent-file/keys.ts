@@ -109,6 +109,11 @@ export const SETTINGS_PROPERTIES: Record<string, Schema> = {
   },
   toolResponseMaxBytes: positiveInteger('a positive integer (bytes)'),
   toolOutput: TOOL_OUTPUT,
+  // Its keys and bounds are the core's `compactionProblems` (agent-file/compaction-setting.ts).
+  compaction: {
+    type: ['boolean', 'object'],
+    'x-expects': 'true, false or an object { at, keep, attempts, tokens } (each optional)',
+  },
   approval: {
     type: 'object',
     properties: { tools: stringList('a list of tool-name globs (fs__Write*, agent__deploy)') },

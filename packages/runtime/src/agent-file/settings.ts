@@ -1,4 +1,4 @@
-import type { ReasoningOptions } from '@agent/protocol';
+import type { CompactionSettings, ReasoningOptions } from '@agent/protocol';
 
 /** Settings of the tool-output module as they can be written in a file. */
 export interface ToolOutputSettings {
@@ -36,6 +36,8 @@ export interface AgentSettings {
   contextWindowBufferTokens?: number;
   toolResponseMaxBytes?: number;
   toolOutput?: ToolOutputSettings;
+  /** Long sessions: older turns replaced by a summary when the context fills (docs/compaction.md). */
+  compaction?: boolean | CompactionSettings;
   /** Tool calls a person decides before they run: globs over the tool names the model sees (docs/sessions.md). */
   approval?: { tools?: string[] };
 }
@@ -57,6 +59,7 @@ export const SETTING_NAMES = [
   'contextWindowBufferTokens',
   'toolResponseMaxBytes',
   'toolOutput',
+  'compaction',
   'approval',
 ] as const satisfies readonly (keyof AgentSettings)[];
 

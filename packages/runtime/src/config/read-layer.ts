@@ -2,6 +2,7 @@ import { dirname, isAbsolute, resolve } from 'node:path';
 import { redisUrlSecrets } from '@agent/cache';
 import { errorMessage, isRecord } from '@agent/protocol/util';
 import { normaliseDurations, normaliseSettingForms } from '../agent-file/ai-agent-forms.js';
+import { compactionSettingProblems } from '../agent-file/compaction-setting.js';
 import { schemaProblems } from '../agent-file/validate.js';
 import { type Problem, problem, problemsError, RuntimeError } from '../errors.js';
 import { jsonSyntaxError } from '../json-syntax.js';
@@ -49,8 +50,8 @@ export function readLayer(
   const lookup = (name: string) => dotenv[name] ?? workingEnv[name] ?? env[name];
   const substituted = substituteTree(checked, lookup, { file, lineOf: (p) => locator.lineOf(p) });
   const data = substituted.value as ConfigFile;
-  const cacheProblems = cacheSettingProblems(data, file, (p) => locator.lineOf(p));
-  if (cacheProblems.length > 0) throw problemsError(cacheProblems);
+  const valueProblems = settingValueProblems(data, file, (p) => locator.lineOf(p));
+  if (valueProblems.length > 0) throw problemsError(valueProblems);
   const secrets = [...substitutedSecrets(substituted.uses), ...literalSecrets(data)];
   markUnsendableHeaders(data, {
     file,
@@ -96,12 +97,28 @@ export function layerFromObject(value: unknown, file: string, dir: string): Read
   };
   const { checked, warnings } = checkedShape(raw, file, locator, true);
   const data = checked as ConfigFile;
-  const cacheProblems = cacheSettingProblems(data, file, () => undefined);
-  if (cacheProblems.length > 0) throw problemsError(cacheProblems);
+  const valueProblems = settingValueProblems(data, file, () => undefined);
+  if (valueProblems.length > 0) throw problemsError(valueProblems);
   markUnsendableHeaders(data, { file, lineOf: () => undefined, variablesAt: () => [] });
   resolvePaths(data, dir);
   const path = resolve(dir, file);
   return { layer: { path, file, data, locator, warnings }, secrets: literalSecrets(data) };
+}
+
+/** What the JSON Schema cannot say: the cache settings' TTLs and stores, `defaults.compaction`'s bounds. */
+function settingValueProblems(
+  data: ConfigFile,
+  file: string,
+  lineOf: (path: (string | number)[]) => number | undefined,
+): Problem[] {
+  return [
+    ...cacheSettingProblems(data, file, lineOf),
+    ...compactionSettingProblems(data.defaults?.compaction, {
+      file,
+      base: ['defaults', 'compaction'],
+      lineOf,
+    }),
+  ];
 }
 
 /** ai-agent's shape translated (`legacy`), durations normalised, then checked against the config schema. */
