@@ -115,6 +115,13 @@ function clipMiddle(
   const noteTokens = count(note(text.length));
   const keepChars = Math.max(0, Math.floor((text.length * Math.max(0, tokens - noteTokens)) / size));
   const half = Math.floor(keepChars / 2);
-  const left = text.length - 2 * half;
-  return `${text.slice(0, half)}\n${note(left)}\n${text.slice(text.length - half)}`;
+  // Never cut between the two halves of a surrogate pair: a lone one is not valid UTF-8 on the wire.
+  const headEnd = isHighSurrogate(text.charCodeAt(half - 1)) ? half - 1 : half;
+  const tailStart = isLowSurrogate(text.charCodeAt(text.length - half))
+    ? text.length - half + 1
+    : text.length - half;
+  return `${text.slice(0, headEnd)}\n${note(tailStart - headEnd)}\n${text.slice(tailStart)}`;
 }
+
+const isHighSurrogate = (code: number): boolean => code >= 0xd800 && code <= 0xdbff;
+const isLowSurrogate = (code: number): boolean => code >= 0xdc00 && code <= 0xdfff;

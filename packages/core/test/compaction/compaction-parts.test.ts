@@ -105,6 +105,24 @@ describe('the summarizer view', () => {
     expect(view).toMatch(/\[\.\.\. \d+ characters left out: in the transcript behind handle H1 \.\.\.\]/);
   });
 
+  test('a clipped message never splits a surrogate pair (a lone half is not valid UTF-8 on the wire)', () => {
+    for (const pad of ['', 'x', 'xy']) {
+      const view = summaryMessages({
+        request: undefined,
+        previous: undefined,
+        messages: [call('a'), { ...result('a'), content: pad + '😀'.repeat(4000) }],
+        fromTurn: 1,
+        toTurn: 1,
+        handle: 'H3',
+        budget: 700,
+        count,
+      })[1]!.content;
+      expect(view).toContain('characters left out');
+      // A lone surrogate has no UTF-8 form: encoding replaces it with U+FFFD.
+      expect(new TextDecoder().decode(new TextEncoder().encode(view))).toBe(view);
+    }
+  });
+
   test('too many messages for the budget: the oldest are left out with a note', () => {
     const many = Array.from({ length: 200 }, (_, i) => result(`m${i}`));
     const view = summaryMessages({
