@@ -1,77 +1,20 @@
 // Strict mode through the official SDKs: each documented rule answers a breaking request with
 // the status, type and message the real API sends, uses no step, and lets a valid request through.
-import Anthropic from '@anthropic-ai/sdk';
-import OpenAI from 'openai';
-import { afterEach, describe, expect, it } from 'vitest';
-import { type ModelServer, type StrictOptions, startModelServer } from '../src/index.js';
-
-let server: ModelServer;
-afterEach(async () => {
-  await server.close();
-});
-
-async function strict(options: StrictOptions | true = true): Promise<void> {
-  server = await startModelServer({ strict: options, steps: [{ text: 'ok' }] });
-}
-
-const openai = (prefix = '') =>
-  new OpenAI({ baseURL: `${server.url}${prefix}/v1`, apiKey: 'test', maxRetries: 0, logLevel: 'off' });
-const anthropic = () =>
-  new Anthropic({ baseURL: server.url, apiKey: 'test', maxRetries: 0, logLevel: 'off' });
-
-type Json = Record<string, unknown>;
-
-/** The SDK error a request got (the test fails when it was accepted). */
-async function refusal(call: () => Promise<unknown>): Promise<{ status?: number; error: Json }> {
-  try {
-    await call();
-  } catch (error) {
-    if (error instanceof OpenAI.APIError || error instanceof Anthropic.APIError) {
-      return { status: error.status, error: error.error as Json };
-    }
-    throw error;
-  }
-  throw new Error('expected the request to be refused');
-}
-
-/** The request was refused, recorded with the reason, and no step was used. */
-function expectRecordedRefusal(status: number, message: string): void {
-  expect(server.requests.at(-1)?.rejected).toEqual({ status, message });
-  expect(server.remaining).toBe(1);
-}
-
-/**
- * The body as sent: the openai SDK keeps only an `error` field, so Mistral's own shape reaches
- * an SDK user as "422 status code (no body)" (the providers' client keeps it whole).
- */
-async function rawChat(prefix: string, body: Json): Promise<{ status: number; error: Json }> {
-  const response = await fetch(`${server.url}${prefix}/v1/chat/completions`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  return { status: response.status, error: (await response.json()) as Json };
-}
-
-const chat = (body: Json, prefix = '') =>
-  openai(prefix).chat.completions.create(
-    body as unknown as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming,
-  );
-const responses = (body: Json) =>
-  openai().responses.create(body as unknown as OpenAI.Responses.ResponseCreateParamsNonStreaming);
-// `post` rather than `messages.create`, which prints deprecation warnings for some model names.
-const messages = (body: Json) => anthropic().post('/v1/messages', { body });
-
-const toolTurn = (id: string, extra: Json = {}) => [
-  { role: 'user', content: 'weather?' },
-  {
-    role: 'assistant',
-    content: null,
-    tool_calls: [{ id, type: 'function', function: { name: 'w', arguments: '{}' } }],
-    ...extra,
-  },
-  { role: 'tool', tool_call_id: id, content: 'sunny' },
-];
+import { describe, expect, it } from 'vitest';
+import {
+  chat,
+  expectRecordedRefusal,
+  type Json,
+  lenient,
+  messages,
+  openai,
+  rawChat,
+  refusal,
+  responses,
+  server,
+  strict,
+  toolTurn,
+} from './strict-server.js';
 
 describe('OpenAI Chat Completions', () => {
   it('a reasoning model refuses a temperature other than 1, as OpenAI words it', async () => {
@@ -90,7 +33,7 @@ describe('OpenAI Chat Completions', () => {
     expectRecordedRefusal(400, error.message as string);
     // The default value, and any temperature for other models, pass.
     await chat({ model: 'gpt-4.1', messages: [{ role: 'user', content: 'hi' }], temperature: 0.2 });
-    expect(server.remaining).toBe(0);
+    expect(server().remaining).toBe(0);
   });
 
   it('refuses max_tokens and unknown efforts on reasoning models, and overlong tool-call ids', async () => {
@@ -172,7 +115,7 @@ describe('Mistral, DeepSeek and OpenRouter rules (path prefixes)', () => {
       param: null,
       code: null,
     });
-    expect(server.requests.at(-1)).toMatchObject({
+    expect(server().requests.at(-1)).toMatchObject({
       flavour: 'mistral',
       route: 'POST /mistral/v1/chat/completions',
     });
@@ -208,7 +151,7 @@ describe('Mistral, DeepSeek and OpenRouter rules (path prefixes)', () => {
       },
       '/mistral',
     );
-    expect(server.remaining).toBe(0);
+    expect(server().remaining).toBe(0);
   });
 
   it('DeepSeek thinking models want reasoning_content on every tool-call turn, even empty', async () => {
@@ -223,7 +166,7 @@ describe('Mistral, DeepSeek and OpenRouter rules (path prefixes)', () => {
       { model: 'deepseek-reasoner', messages: toolTurn('call_1', { reasoning_content: '' }) },
       '/deepseek',
     );
-    expect(server.remaining).toBe(0);
+    expect(server().remaining).toBe(0);
   });
 
   it('OpenRouter in front of Gemini wants the reasoning_details of the last tool turn back', async () => {
@@ -241,7 +184,7 @@ describe('Mistral, DeepSeek and OpenRouter rules (path prefixes)', () => {
       { model: 'google/gemini-3-pro-preview', messages: toolTurn('call_1', { reasoning_details: details }) },
       '/openrouter',
     );
-    expect(server.remaining).toBe(0);
+    expect(server().remaining).toBe(0);
   });
 });
 
@@ -260,10 +203,10 @@ describe('OpenAI Responses', () => {
       param: 'reasoning.summary',
       code: 'unsupported_value',
     });
-    await server.close();
+    await server().close();
     await strict({ verifiedOrganization: true });
     await responses({ model: 'gpt-5-mini', input: 'hi', reasoning: { effort: 'low', summary: 'auto' } });
-    expect(server.remaining).toBe(0);
+    expect(server().remaining).toBe(0);
   });
 
   it('refuses sampling parameters on reasoning models, except at effort none on gpt-5.1', async () => {
@@ -274,7 +217,7 @@ describe('OpenAI Responses', () => {
       param: 'top_p',
     });
     await responses({ model: 'gpt-5.1', input: 'hi', temperature: 0.3, reasoning: { effort: 'none' } });
-    expect(server.remaining).toBe(0);
+    expect(server().remaining).toBe(0);
   });
 
   it('refuses a reasoning item without its following item, and outputs without calls', async () => {
@@ -305,134 +248,13 @@ describe('OpenAI Responses', () => {
         { type: 'function_call_output', call_id: 'call_1', output: 'sunny' },
       ],
     });
-    expect(server.remaining).toBe(0);
-  });
-});
-
-describe('Anthropic Messages', () => {
-  const thinking = { type: 'enabled', budget_tokens: 2048 };
-  const toolUse = { type: 'tool_use', id: 'toolu_1', name: 'w', input: {} };
-  const toolResult = {
-    role: 'user',
-    content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'sunny' }],
-  };
-
-  it('with thinking on, a last tool turn must start with a thinking block (the 400 users see after a fallback)', async () => {
-    await strict();
-    const body = {
-      model: 'claude-sonnet-4-5',
-      max_tokens: 4096,
-      thinking,
-      messages: [
-        { role: 'user', content: 'weather?' },
-        { role: 'assistant', content: [toolUse] },
-        toolResult,
-      ],
-    };
-    const { status, error } = await refusal(() => messages(body));
-    expect(status).toBe(400);
-    expect(error).toMatchObject({
-      type: 'error',
-      error: {
-        type: 'invalid_request_error',
-        message:
-          'messages.1.content.0.type: Expected `thinking` or `redacted_thinking`, but found `tool_use`. When `thinking` is enabled, a final `assistant` message must start with a thinking block (preceeding the lastmost set of `tool_use` and `tool_result` blocks). We recommend you include thinking blocks from previous turns. To avoid this requirement, disable `thinking`. Please consult our documentation at https://docs.claude.com/en/docs/build-with-claude/extended-thinking',
-      },
-      request_id: expect.stringMatching(/^req_testkit_rejected_/),
-    });
-    // The same history without thinking, or with a signed thinking block first, passes.
-    const { thinking: _, ...withoutThinking } = body;
-    await messages(withoutThinking);
-    expect(server.remaining).toBe(0);
-  });
-
-  it('refuses max_tokens above the model limit, budgets it cannot hold, and invalid or repeated tool ids', async () => {
-    await strict();
-    const user = [{ role: 'user', content: 'hi' }];
-    const limit = await refusal(() =>
-      messages({ model: 'claude-sonnet-4-5', max_tokens: 70_000, messages: user }),
-    );
-    expect((limit.error.error as Json).message).toBe(
-      'max_tokens: 70000 > 64000, which is the maximum allowed number of output tokens for claude-sonnet-4-5',
-    );
-    const budget = await refusal(() =>
-      messages({ model: 'claude-sonnet-4-5', max_tokens: 2048, thinking, messages: user }),
-    );
-    expect((budget.error.error as Json).message).toMatch(
-      /^`max_tokens` must be greater than `thinking.budget_tokens`/,
-    );
-    const pattern = await refusal(() =>
-      messages({
-        model: 'claude-sonnet-4-5',
-        max_tokens: 100,
-        messages: [
-          { role: 'user', content: 'weather?' },
-          { role: 'assistant', content: [{ ...toolUse, id: 'functions.w:0' }] },
-          { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'functions.w:0', content: 'x' }] },
-        ],
-      }),
-    );
-    expect((pattern.error.error as Json).message).toBe(
-      "messages.1.content.0.tool_use.id: String should match pattern '^[a-zA-Z0-9_-]+$'",
-    );
-    const twice = await refusal(() =>
-      messages({
-        model: 'claude-sonnet-4-5',
-        max_tokens: 100,
-        messages: [
-          { role: 'user', content: 'weather?' },
-          { role: 'assistant', content: [toolUse] },
-          toolResult,
-          { role: 'assistant', content: [toolUse] },
-          toolResult,
-        ],
-      }),
-    );
-    expect((twice.error.error as Json).message).toBe('messages.3.content.0: `tool_use` ids must be unique');
-    expect(server.remaining).toBe(1);
-  });
-
-  it('refuses more than 4 cache_control breakpoints, counting system, tools, messages and tool results', async () => {
-    await strict();
-    const mark = { cache_control: { type: 'ephemeral' } };
-    const body = () => ({
-      model: 'claude-sonnet-4-5',
-      max_tokens: 100,
-      system: [{ type: 'text', text: 'You are terse.', ...mark }],
-      tools: [{ name: 'w', input_schema: { type: 'object' }, ...mark }],
-      messages: [
-        {
-          role: 'user',
-          content: [
-            { type: 'text', text: 'weather?' },
-            { type: 'text', text: 'summary', ...mark },
-          ],
-        },
-        { role: 'assistant', content: [{ ...toolUse, ...mark }] },
-        {
-          role: 'user',
-          content: [{ ...toolResult.content[0], content: [{ type: 'text', text: 'x', ...mark }] }],
-        },
-      ],
-    });
-    const five = await refusal(() => messages(body()));
-    expect(five.status).toBe(400);
-    expect((five.error.error as Json).message).toBe(
-      'A maximum of 4 blocks with cache_control may be provided. Found 5.',
-    );
-    expectRecordedRefusal(400, 'A maximum of 4 blocks with cache_control may be provided. Found 5.');
-    const four: Json = body();
-    // The same request with the tool result unmarked: 4 marks, answered.
-    (four.messages as Json[])[2] = toolResult;
-    await messages(four);
-    expect(server.requests.at(-1)?.rejected).toBeUndefined();
-    expect(server.remaining).toBe(0);
+    expect(server().remaining).toBe(0);
   });
 });
 
 it('without strict mode the same requests are answered', async () => {
-  server = await startModelServer({ steps: [{ text: 'ok' }] });
+  await lenient();
   await chat({ model: 'gpt-5-mini', messages: [{ role: 'user', content: 'hi' }], temperature: 0.2 });
-  expect(server.requests[0]?.rejected).toBeUndefined();
-  expect(server.remaining).toBe(0);
+  expect(server().requests[0]?.rejected).toBeUndefined();
+  expect(server().remaining).toBe(0);
 });
