@@ -63,6 +63,14 @@ export class ResultSizer {
     this.compacted = false;
   }
 
+  /**
+   * No compaction for the rest of this turn: it holds a report and the session ends with it, so
+   * the results beside the report are not worth one (they are refused as without compaction).
+   */
+  noCompactionThisTurn(): void {
+    this.compacted = true;
+  }
+
   /** Everything the next request already holds: the conversation, results admitted this turn, the notice. */
   private committedTokens(): number {
     const { estimator, guard } = this.options;

@@ -10,7 +10,7 @@ const runsOf = (run: ScenarioRun): CompactionRun[] =>
 const turnRequests = (run: ScenarioRun) => run.models[0]!.requests.filter((r) => !isSummaryCall(r));
 const summaryRequests = (run: ScenarioRun) => run.models[0]!.requests.filter(isSummaryCall);
 const started = (run: ScenarioRun) =>
-  run.events.filter((e) => e.event.type === 'turn_started').map((e) => e.event);
+  run.events.flatMap((e) => (e.event.type === 'turn_started' ? [e.event] : []));
 const dropped = (run: ScenarioRun) =>
   run.result.conversation.flatMap((m) =>
     m.role === 'tool' && m.content === '(tool failed: context window budget exceeded)' ? [m.toolCallId] : [],
@@ -181,5 +181,32 @@ describe('compaction inside a turn (a tool result that does not fit)', () => {
     expect(dropped(run)).toEqual(['call-4']);
     expect(started(run).at(-1)).toMatchObject({ isFinalTurn: true, forcedFinalReason: 'context' });
     expect(run.result.finalReport?.content).toBe('final-turn report after 4 turns');
+  });
+
+  test('results beside a committed report: no compaction (the session ends with the report), dropped as without it', async () => {
+    const sizes = [700, 700, 700, 1500];
+    let turns = 0;
+    const step: ScriptStep = (request) => {
+      if (isSummaryCall(request)) return SUMMARY;
+      turns++;
+      if (turns <= 3)
+        return { toolCalls: [{ id: `call-${turns}`, name: 'fetch', arguments: { page: turns } }] };
+      return {
+        text: xmlReport('the report, page 4 fetched beside it'),
+        toolCalls: [{ id: 'call-4', name: 'fetch', arguments: { page: 4 } }],
+      };
+    };
+    const run = await runScenario({
+      contextWindow: 6000,
+      compaction: { at: 0.95, keep: 2 },
+      toolOutput: memoryStore().factory,
+      tools: [pagesTool(sizes)],
+      scripts: [Array.from({ length: 6 }, () => step)],
+    });
+    expect(runsOf(run)).toEqual([]);
+    expect(summaryRequests(run)).toEqual([]);
+    expect(dropped(run)).toEqual(['call-4']);
+    expect(run.result.success).toBe(true);
+    expect(run.result.finalReport?.content).toBe('the report, page 4 fetched beside it');
   });
 });
