@@ -47,7 +47,7 @@ export class ResultSizer {
   private reserved: number | undefined;
   /** The compaction a result of this turn started, while it runs: every other result waits for it. */
   private compacting: Promise<boolean> | undefined;
-  /** A compaction ran inside this turn: at most one does. */
+  /** No compaction in the rest of this turn: one ran (at most one does), or the turn holds a report. */
   private compacted = false;
 
   constructor(private readonly options: ResultSizerOptions) {}
@@ -104,7 +104,7 @@ export class ResultSizer {
 
   /**
    * Sizes a top-level result and checks it against the context budget. Synchronous when the
-   * session has no hook: there is nothing to wait for, and `resize` would only count the text
+   * session has no hook and no compaction runs: there is nothing to wait for, and `resize` would only count the text
    * the check counts again.
    */
   admit(call: ToolCall, text: string): Admitted | Promise<Admitted> {
