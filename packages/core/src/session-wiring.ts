@@ -74,7 +74,10 @@ interface JournalParts {
 export function wireTurnLoop(w: LoopWiring): TurnLoop {
   const { config, hook, registry, reportBack, checkpointer } = w;
   const choice = internalToolChoice(config.internalTools, w.targets, config.onEvent !== undefined);
-  const sizer = resultSizerFor(w);
+  const compactor = compactorOf(w);
+  // A compaction inside a turn measures the loop's next request, and the loop needs the sizer.
+  let loop: TurnLoop | undefined;
+  const sizer = resultSizerFor(w, compactor, () => loop!);
   const journaling = journalPartsOf(w);
   const finalTools = reportBack === undefined ? [] : [reportBack];
   const internal = [
@@ -91,7 +94,7 @@ export function wireTurnLoop(w: LoopWiring): TurnLoop {
     signal: w.signal,
     sessionId: w.sessionId,
   });
-  return new TurnLoop({
+  loop = new TurnLoop({
     state: w.state,
     recorder: w.recorder,
     opTree: w.opTree,
@@ -118,19 +121,20 @@ export function wireTurnLoop(w: LoopWiring): TurnLoop {
     sleep: config.internal?.sleep ?? abortableSleep,
     retryBackoff: config.retryBackoff,
     targets: w.targets,
-    ...compactorOption(w),
+    ...(compactor === undefined ? {} : { compactor }),
     ...(checkpointer === undefined ? {} : { checkpoint: () => checkpointer.turnEnded() }),
     ...(w.approvals === undefined ? {} : { approvals: w.approvals }),
     ...(guards === undefined ? {} : { guards, checkInput: w.resumeFrom === undefined }),
     ...journalOptions(journaling, checkpointer !== undefined && w.resumeFrom === undefined),
   });
+  return loop;
 }
 
 /** The compactor of a session that compacts (docs/compaction.md). */
-function compactorOption(w: LoopWiring): { compactor?: Compactor } {
+function compactorOf(w: LoopWiring): Compactor | undefined {
   const settings = resolveCompaction(w.config.compaction);
-  if (settings === undefined) return {};
-  const compactor = new Compactor({
+  if (settings === undefined) return undefined;
+  return new Compactor({
     settings,
     state: w.state,
     guard: w.guard,
@@ -146,7 +150,6 @@ function compactorOption(w: LoopWiring): { compactor?: Compactor } {
     agentPath: w.agentPath,
     now: w.now,
   });
-  return { compactor };
 }
 
 function journalPartsOf(w: LoopWiring): JournalParts {
@@ -169,9 +172,18 @@ function journalOptions(parts: JournalParts, fresh: boolean) {
   };
 }
 
-/** Sizes each tool result against the byte cap and the context, storing what is too large. */
-function resultSizerFor(w: LoopWiring): ResultSizer {
+/**
+ * Sizes each tool result against the byte cap and the context, storing what is too large; a
+ * session that compacts compacts inside the turn for a result that does not fit, measuring the
+ * loop's next request with the results admitted so far.
+ */
+function resultSizerFor(w: LoopWiring, compactor: Compactor | undefined, loop: () => TurnLoop): ResultSizer {
   const { rotation } = w;
+  const makeRoom =
+    compactor === undefined
+      ? undefined
+      : (pendingRaw: number, overflow: number) =>
+          compactor.duringTurn({ nextProjection: () => loop().nextProjection(pendingRaw) }, overflow);
   return new ResultSizer({
     hook: w.hook,
     estimator: w.estimator,
@@ -181,6 +193,7 @@ function resultSizerFor(w: LoopWiring): ResultSizer {
     // Captures the rotation alone: a closure over `w` would keep the whole wiring for the session.
     target: () => rotation.current(),
     signal: w.signal,
+    ...(makeRoom === undefined ? {} : { makeRoom }),
   });
 }
 

@@ -34,8 +34,12 @@ export const DEFAULT_COMPACTION: Readonly<ResolvedCompaction> = Object.freeze({
   tokens: 2048,
 });
 
-/** What made a compaction run: the projection of the next request (the only trigger today). */
-export type CompactionTrigger = 'turn_projection';
+/**
+ * What made a compaction run: `turn_projection`, between two turns, the next request projected
+ * past `at` of the limit; `tool_result`, inside a turn, a tool result that does not fit the
+ * context (after the tool-output store had its chance): the compaction makes room for it.
+ */
+export type CompactionTrigger = 'turn_projection' | 'tool_result';
 
 /** How a compaction ended: the turns were replaced, or nothing changed (the guard acts as without it). */
 export type CompactionOutcome = 'compacted' | 'failed';
@@ -45,7 +49,7 @@ export const COMPACTION_OUTCOMES: readonly CompactionOutcome[] = ['compacted', '
 export interface CompactionRun {
   /** 1 for the session's first compaction, and so on (failed ones count too). */
   index: number;
-  /** Turns completed when it ran (it runs between two turns). */
+  /** The turn it ran after (`turn_projection`: turns completed) or inside (`tool_result`). */
   turn: number;
   trigger: CompactionTrigger;
   outcome: CompactionOutcome;

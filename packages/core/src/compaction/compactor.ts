@@ -2,6 +2,7 @@ import {
   COMPACTION_STORE_NAME,
   type CompactionRun,
   type CompactionState,
+  type CompactionTrigger,
   DEFAULT_CONTEXT_BUFFER,
   type ModelTarget,
   type OpNode,
@@ -40,6 +41,7 @@ export interface NextRequest {
 
 /** A compaction's progress, filled in as it goes. */
 interface Attempt {
+  trigger: CompactionTrigger;
   plan: CompactionPlan;
   before: ContextProjection;
   threshold: number;
@@ -53,9 +55,10 @@ interface Attempt {
 }
 
 /**
- * Replaces a session's older turns by a summary the model writes, between two turns, when the
- * next request is projected past `at` of the limit (docs/compaction.md). At most one compaction
- * between two turns; one that fails gives compaction up for the rest of the session, so the
+ * Replaces a session's older turns by a summary the model writes (docs/compaction.md): between
+ * two turns when the next request is projected past `at` of the limit, and inside a turn when a
+ * tool result does not fit. At most one compaction between two turns (the result sizer allows
+ * one inside a turn); one that fails gives compaction up for the rest of the session, so the
  * context guard's forced final turn runs as without it.
  */
 export class Compactor {
@@ -63,25 +66,43 @@ export class Compactor {
 
   /** Compacts when due: called after a turn the session goes on from, before its checkpoint. */
   async between(next: NextRequest): Promise<void> {
-    const { state, settings, maxTurns } = this.o;
-    if (state.forcedFinal !== undefined || state.stopRequested || state.turn + 1 >= maxTurns) return;
-    if (this.o.cancel.signal.aborted) return;
+    await this.run(next, 'turn_projection', 0);
+  }
+
+  /**
+   * A tool result of the turn in progress overflows the next request by `overflow` tokens:
+   * compacts whatever the threshold, unless the turns it could replace hold no more than that
+   * (no summary could make room). `next` projects the request with the results admitted so far.
+   * The turn in progress is the last kept one, so its calls keep their results. True when a
+   * compaction ran (compacted or failed).
+   */
+  duringTurn(next: NextRequest, overflow: number): Promise<boolean> {
+    return this.run(next, 'tool_result', overflow);
+  }
+
+  private async run(next: NextRequest, trigger: CompactionTrigger, overflow: number): Promise<boolean> {
+    const { state, settings, maxTurns, estimator } = this.o;
+    if (state.forcedFinal !== undefined || state.stopRequested || state.turn + 1 >= maxTurns) return false;
+    if (this.o.cancel.signal.aborted) return false;
     state.compaction ??= initialCompactionState(state.conversation);
     const compaction = state.compaction;
-    if (compaction.exhausted) return;
+    if (compaction.exhausted) return false;
     const target = this.o.rotation.current();
-    if (target === undefined) return;
+    if (target === undefined) return false;
     const before = next.nextProjection();
     const threshold = Math.floor(settings.at * before.limit);
-    if (before.projected <= threshold) return;
+    if (trigger === 'turn_projection' && before.projected <= threshold) return false;
     const plan = planCompaction(state.conversation, compaction, settings.keep);
-    if (plan === undefined) return;
+    if (plan === undefined) return false;
+    if (overflow > 0 && estimator.corrected(estimator.rawMessages(plan.replaced)) <= overflow) return false;
     compaction.count++;
     const node = this.o.opTree.begin(this.o.opTree.root, 'compaction', `compaction ${compaction.count}`);
-    const attempt: Attempt = { plan, before, threshold, target, node, started: this.o.now(), calls: 0 };
+    const started = this.o.now();
+    const attempt: Attempt = { trigger, plan, before, threshold, target, node, started, calls: 0 };
     const error = await this.compact(attempt, compaction, next).catch((e: unknown) => errorMessage(e));
     if (error !== undefined) compaction.exhausted = true;
     reportCompaction(this.o, node, runOf(attempt, compaction, error, state.turn, this.o.now()));
+    return true;
   }
 
   /** Stores, summarizes and replaces; the reason it failed, or undefined when the turns were replaced. */
@@ -186,7 +207,7 @@ function runOf(
   const run: CompactionRun = {
     index: compaction.count,
     turn,
-    trigger: 'turn_projection',
+    trigger: attempt.trigger,
     outcome: error === undefined ? 'compacted' : 'failed',
     beforeTokens: before.projected,
     afterTokens: attempt.after ?? before.projected,

@@ -16,6 +16,7 @@ import type { GuardrailRunner } from '../guardrails/guardrail-runner.js';
 import type { TurnJournal } from '../journal/turn-journal.js';
 import type { SessionRecorder } from '../observe/recorder.js';
 import type { ApprovalGate } from '../tools/approval-gate.js';
+import type { ResultSizer } from '../tools/result-sizer.js';
 import type { ToolExecutor, TurnToolsOutcome } from '../tools/tool-executor.js';
 import { type ArgumentsChecked, guardArguments } from './arguments-guard.js';
 import { answerCallsBesideReport, NOT_ON_FINAL_TURN } from './calls-beside-report.js';
@@ -42,6 +43,7 @@ export interface AnswerHandlerOptions {
   state: SessionState;
   recorder: SessionRecorder;
   executor: ToolExecutor;
+  sizer: Pick<ResultSizer, 'noCompactionThisTurn'>;
   expected: ExpectedOutput;
   nonce: string;
   sampling: Pick<ModelRequest, 'maxOutputTokens'>;
@@ -196,6 +198,7 @@ export class AnswerHandler {
       if (guarded.rewritten) kept = rewrittenReportMessage(assistant, report);
     }
     this.push(kept);
+    o.sizer.noCompactionThisTurn();
     const beside = await this.besideReport(outcome, turnNode, isFinal);
     if ('kind' in beside) {
       retractStreamed(o.recorder, outcome.slot.streamedChars, 'guardrail', beside.error);

@@ -251,12 +251,12 @@ export class TurnLoop {
     return { extra: this.nextExtra(target), limit: this.o.guard.limitFor(target) };
   }
 
-  /** The next turn's request (conversation, tools, notice), counted exactly: what a compaction measures. */
-  nextProjection(): ContextProjection {
+  /** The next request (conversation, `pendingRaw` results of this turn, tools, notice), counted exactly: what a compaction measures. */
+  nextProjection(pendingRaw = 0): ContextProjection {
     const { estimator, guard, rotation } = this.o;
     const target = rotation.current();
     const extra = this.nextExtra(target);
-    return guard.project(estimator.corrected(guard.rawConversationTokens), extra, target);
+    return guard.project(estimator.corrected(guard.rawConversationTokens + pendingRaw), extra, target);
   }
 
   private nextExtra(target: ModelTarget | undefined): number {

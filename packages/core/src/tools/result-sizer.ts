@@ -16,6 +16,12 @@ export interface ResultSizerOptions {
   /** The target whose window the next request is measured against. */
   target: () => ModelTarget | undefined;
   signal: AbortSignal;
+  /**
+   * Set when the session compacts: makes room for a result that does not fit by compacting the
+   * conversation inside the turn (docs/compaction.md). `pendingRaw`: raw tokens of the results
+   * admitted this turn; `overflow`: tokens the result is over the limit. True when one ran.
+   */
+  makeRoom?: (pendingRaw: number, overflow: number) => Promise<boolean>;
 }
 
 /** A result as it joins the conversation, and whether the context budget refused it. */
@@ -29,7 +35,8 @@ export interface Admitted {
 /**
  * The seam where a tool result is sized before it joins the conversation. An oversized result
  * (over the byte cap, or overflowing the context) is offered to the tool-output hook, which may
- * store it and answer with a handle message; whatever still does not fit is replaced by
+ * store it and answer with a handle message; a session that compacts then compacts the
+ * conversation once per turn to make room; whatever still does not fit is replaced by
  * `(tool failed: context window budget exceeded)` and the final turn is forced.
  */
 export class ResultSizer {
@@ -38,6 +45,10 @@ export class ResultSizer {
   /** Tokens the next request needs besides the conversation: its XML-NEXT notice (counted on first use). */
   private reserve: () => number = () => 0;
   private reserved: number | undefined;
+  /** The compaction a result of this turn started, while it runs: every other result waits for it. */
+  private compacting: Promise<boolean> | undefined;
+  /** No compaction in the rest of this turn: one ran (at most one does), or the turn holds a report. */
+  private compacted = false;
 
   constructor(private readonly options: ResultSizerOptions) {}
 
@@ -49,6 +60,15 @@ export class ResultSizer {
     this.pendingRaw = 0;
     this.reserve = typeof noticeTokens === 'number' ? () => noticeTokens : noticeTokens;
     this.reserved = undefined;
+    this.compacted = false;
+  }
+
+  /**
+   * No compaction for the rest of this turn: it holds a report and the session ends with it, so
+   * the results beside the report are not worth one (they are refused as without compaction).
+   */
+  noCompactionThisTurn(): void {
+    this.compacted = true;
   }
 
   /** Everything the next request already holds: the conversation, results admitted this turn, the notice. */
@@ -84,7 +104,7 @@ export class ResultSizer {
 
   /**
    * Sizes a top-level result and checks it against the context budget. Synchronous when the
-   * session has no hook: there is nothing to wait for, and `resize` would only count the text
+   * session has no hook and no compaction runs: there is nothing to wait for, and `resize` would only count the text
    * the check counts again.
    */
   admit(call: ToolCall, text: string): Admitted | Promise<Admitted> {
@@ -92,8 +112,13 @@ export class ResultSizer {
     return this.resize(call, text).then((sized) => this.check(call, sized));
   }
 
-  /** Checks a sized result against the context budget: admitted, or replaced by the refusal. */
-  private check(call: ToolCall, sized: string): Admitted {
+  /**
+   * Checks a sized result against the context budget: admitted, or (after a compaction that
+   * made no room, when the session compacts) replaced by the refusal. Synchronous unless a
+   * compaction runs.
+   */
+  private check(call: ToolCall, sized: string, mayCompact = true): Admitted | Promise<Admitted> {
+    if (this.compacting !== undefined) return this.compacting.then(() => this.check(call, sized));
     const { estimator, guard } = this.options;
     const tokens = estimator.text(sized);
     const committed = this.committedTokens();
@@ -103,6 +128,8 @@ export class ResultSizer {
       return { text: sized, contextExceeded: false };
     }
     const projection = guard.project(committed, tokens, target);
+    if (mayCompact && !this.compacted && this.options.makeRoom !== undefined)
+      return this.compactFor(call, sized, projection.projected - projection.limit);
     const details = {
       projected_tokens: projection.projected,
       limit_tokens: projection.limit,
@@ -118,5 +145,16 @@ export class ResultSizer {
       details: guardDetails('tool_result', 'tool_dropped', target, projection),
     });
     return { text: CONTEXT_BUDGET_EXCEEDED, contextExceeded: true, details };
+  }
+
+  /** Compacts the conversation for a result that does not fit, then checks the result once more. */
+  private async compactFor(call: ToolCall, sized: string, overflow: number): Promise<Admitted> {
+    this.compacting = this.options.makeRoom!(this.pendingRaw, overflow);
+    try {
+      this.compacted = await this.compacting;
+    } finally {
+      this.compacting = undefined;
+    }
+    return this.check(call, sized, false);
   }
 }
