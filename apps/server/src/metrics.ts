@@ -105,8 +105,8 @@ export class AgentMetrics {
   );
   private readonly compactions = this.counter(
     'agent_compactions_total',
-    'compactions of a session context, by outcome (compacted: older turns replaced by a summary; failed)',
-    ['outcome'],
+    'compactions of a session context, by outcome (compacted: older turns replaced by a summary; failed) and trigger (turn_projection: between two turns; tool_result: inside a turn)',
+    ['outcome', 'trigger'],
   );
   private readonly compactionSaved = this.counter(
     'agent_compaction_tokens_saved_total',
@@ -236,7 +236,7 @@ export class AgentMetrics {
       });
     } else if (event.type === 'compaction') {
       const { run } = event;
-      this.compactions.inc({ outcome: run.outcome });
+      this.compactions.inc({ outcome: run.outcome, trigger: run.trigger });
       if (run.outcome === 'compacted')
         this.compactionSaved.inc(Math.max(0, run.beforeTokens - run.afterTokens));
     } else if (event.type === 'final_report' && meta.isMaster) {

@@ -176,17 +176,22 @@ test('guardrail runs and tool policy decisions are counted; guardrail names past
   expect(text).toContain('agent_tool_policy_decisions_total{decision="ask",by="rule"} 1');
 });
 
-test('compactions are counted by outcome, with the tokens the compacted ones took out', async () => {
+test('compactions are counted by outcome and trigger, with the tokens the compacted ones took out', async () => {
   const metrics = new AgentMetrics({ agents: [], models: [], servers: [] });
   const meta = { isMaster: false, isFinal: false, sessionId: 's', agentPath: 'a.child' };
-  const compaction = (outcome: 'compacted' | 'failed', beforeTokens: number, afterTokens: number) =>
+  const compaction = (
+    outcome: 'compacted' | 'failed',
+    beforeTokens: number,
+    afterTokens: number,
+    trigger: 'turn_projection' | 'tool_result' = 'turn_projection',
+  ) =>
     metrics.observe(
       {
         type: 'compaction',
         run: {
           index: 1,
           turn: 5,
-          trigger: 'turn_projection',
+          trigger,
           outcome,
           beforeTokens,
           afterTokens,
@@ -202,10 +207,11 @@ test('compactions are counted by outcome, with the tokens the compacted ones too
       meta,
     );
   compaction('compacted', 10_000, 3_000);
-  compaction('compacted', 9_800, 3_300);
+  compaction('compacted', 9_800, 3_300, 'tool_result');
   compaction('failed', 9_900, 9_900);
   const text = await metrics.registry.metrics();
-  expect(text).toContain('agent_compactions_total{outcome="compacted"} 2');
-  expect(text).toContain('agent_compactions_total{outcome="failed"} 1');
+  expect(text).toContain('agent_compactions_total{outcome="compacted",trigger="turn_projection"} 1');
+  expect(text).toContain('agent_compactions_total{outcome="compacted",trigger="tool_result"} 1');
+  expect(text).toContain('agent_compactions_total{outcome="failed",trigger="turn_projection"} 1');
   expect(text).toContain('agent_compaction_tokens_saved_total 13500');
 });

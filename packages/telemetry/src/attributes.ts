@@ -45,6 +45,8 @@ export const ATTR = {
   llmPurpose: 'agent.llm.purpose',
   compactionIndex: 'agent.compaction.index',
   compactionOutcome: 'agent.compaction.outcome',
+  /** `turn_projection` (between two turns) or `tool_result` (inside a turn). */
+  compactionTrigger: 'agent.compaction.trigger',
   compactionBeforeTokens: 'agent.compaction.before_tokens',
   compactionAfterTokens: 'agent.compaction.after_tokens',
   compactionLimitTokens: 'agent.compaction.limit_tokens',

@@ -21,6 +21,7 @@ export function compactionAttributes(run: CompactionRun): Attributes {
     [ATTR.turn]: run.turn,
     [ATTR.compactionIndex]: run.index,
     [ATTR.compactionOutcome]: run.outcome,
+    [ATTR.compactionTrigger]: run.trigger,
     [ATTR.compactionBeforeTokens]: run.beforeTokens,
     [ATTR.compactionAfterTokens]: run.afterTokens,
     [ATTR.compactionLimitTokens]: run.limitTokens,

@@ -103,6 +103,7 @@ test('a compaction is an agent.compaction span under the session, its summary ca
   expect(parentOf(compaction!)).toBe(session!.spanContext().spanId);
   expect(compaction!.attributes).toMatchObject({
     'agent.compaction.outcome': 'compacted',
+    'agent.compaction.trigger': 'turn_projection',
     'agent.compaction.before_tokens': 11200,
     'agent.compaction.after_tokens': 3100,
     'agent.compaction.handle': 'out-7f3a',
