@@ -29,6 +29,8 @@ export const CLI_EXIT = {
   schemaMismatch: 11,
   /** A guardrail tripped: it blocked the input, the report or a tool call, or failed closed (docs/guardrails.md). */
   guardrail: 12,
+  /** `agent replay` diverged from its record, or `agent eval` had a failing or regressed case (docs/evals.md). */
+  regression: 13,
   /** Interrupted by SIGINT (Ctrl-C), even when a report came back: 128 + 2, as shells report it. */
   interrupted: 130,
   /** Terminated by SIGTERM: 128 + 15. */
@@ -50,6 +52,7 @@ export const EXIT_CODE_HELP: Readonly<Record<CliExitCode, string>> = {
   10: 'paused: tool calls await approval (agent resume <session-id> --approve/--deny <call-id>)',
   11: 'the JSON report does not match the output schema: printed anyway, the errors on stderr',
   12: 'a guardrail tripped: it blocked the input, the report or a tool call (its name and reason on stderr)',
+  13: 'agent replay diverged from its record, or agent eval had a failing or regressed case',
   130: 'interrupted by Ctrl-C (SIGINT), even when a report came back',
   143: 'terminated by SIGTERM',
 };

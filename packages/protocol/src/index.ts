@@ -21,6 +21,15 @@ export { CONFIGURATION_ERROR_CODE, ConfigError, type ConfigErrorInit, REDACTED }
 export type { ContextGuardEvent, ContextGuardOutcome, ContextGuardTrigger } from './context-guard.js';
 export { CONTEXT_GUARD_OUTCOMES, CONTEXT_GUARD_TRIGGERS, contextGuardEvent } from './context-guard.js';
 export type {
+  BaselineComparison,
+  EvalCaseResult,
+  EvalCaseRun,
+  EvalRunFile,
+  EvalSummary,
+  ScoreResult,
+} from './eval-run.js';
+export { EVAL_RUN_KIND, EVAL_RUN_VERSION } from './eval-run.js';
+export type {
   AgentEvent,
   AgentEventCallbacks,
   AgentEventMeta,
@@ -110,7 +119,7 @@ export type { ExpectedOutput, OutputFormat } from './output-format.js';
 export { isOutputFormat, OUTPUT_FORMATS, TEXT_OUTPUT_FORMATS } from './output-format.js';
 export type { ProgressEvent } from './progress.js';
 export { TOOL_FINISHED_OUTPUT_MAX_CHARS } from './progress.js';
-export type { OpPayload, RecordNode, SessionRecord } from './session-record.js';
+export type { OpPayload, RecordInput, RecordNode, SessionRecord } from './session-record.js';
 export { SESSION_RECORD_KIND, SESSION_RECORD_VERSION } from './session-record.js';
 export type {
   ApprovalDecision,
@@ -122,6 +131,16 @@ export type {
 } from './session-snapshot.js';
 export { SESSION_OWNER_LABEL, SESSION_SNAPSHOT_VERSION } from './session-snapshot.js';
 export type { ConversationExchange, SessionStore } from './session-store.js';
+export type {
+  SessionKey,
+  SessionTape,
+  TapeAnswer,
+  TapeError,
+  TapeModelCall,
+  TapeRequestOptions,
+  TapeToolCall,
+  TapeToolResult,
+} from './session-tape.js';
 export type {
   ChildSessionConfig,
   RunChildSession,

@@ -3,13 +3,15 @@ import type { ExitCode } from './exit-codes.js';
 import type { FinalReport } from './final-report.js';
 import type { LogEntry } from './log-entry.js';
 import type { OpNode, OpTotals } from './op-tree.js';
+import type { SessionTape } from './session-tape.js';
 
 /**
  * The version of `SessionRecord` this code writes. A reader refuses a newer one (it cannot
  * know what changed); older ones it reads as they are. Not to be confused with
  * `SESSION_SNAPSHOT_VERSION`, the checkpoint a paused session resumes from.
+ * Version 2 added `input` and the session nodes' `tape`, which `agent replay` needs.
  */
-export const SESSION_RECORD_VERSION = 1;
+export const SESSION_RECORD_VERSION = 2;
 
 /** The `kind` every session record carries, so a reader can tell it from other JSON. */
 export const SESSION_RECORD_KIND = 'agent-session-record';
@@ -33,7 +35,29 @@ export interface RecordNode extends Omit<OpNode, 'children'> {
   /** Session nodes (the root and sub-agents under their tool call). */
   sessionId?: string;
   totals?: OpTotals;
+  /**
+   * Session nodes (version 2): every model call and tool call of the session as it was made,
+   * enough to replay it (docs/evals.md). Absent when the payloads were dropped.
+   */
+  tape?: SessionTape;
   children: RecordNode[];
+}
+
+/** What the run was asked (version 2): what `agent replay` runs again. */
+export interface RecordInput {
+  /** The top agent's file, absolute, as the run was given it. */
+  agentFile?: string;
+  /** The user's prompt as the session got it (JSON input: its JSON text). */
+  prompt: string;
+  /** The output format and schema the caller asked for, when not the agent file's. */
+  format?: string;
+  schema?: Record<string, unknown>;
+  /**
+   * The values of the prompt variables that describe the clock and the machine (`DATETIME`,
+   * `DATE`, `TIME`, `DAY`, `TIMEZONE`, `TIMESTAMP`, `CWD`, `CD`, `OS`, `ARCH`, `KERNEL`,
+   * `HOSTNAME`, `USER`) as this run used them: a replay passes them back (`promptFacts`).
+   */
+  promptFacts: Record<string, string>;
 }
 
 /**
@@ -58,6 +82,8 @@ export interface SessionRecord {
   finalReport?: FinalReport;
   totals: OpTotals;
   tree: RecordNode;
+  /** Version 2: what the run was asked. */
+  input?: RecordInput;
   logs: LogEntry[];
   accounting: AccountingEntry[];
   /**

@@ -18,6 +18,8 @@ test('@agent/protocol exports exactly these values', async () => {
     'DEFAULT_CONTEXT_WINDOW',
     'DEFAULT_MAX_RETRIES',
     'DEFAULT_MAX_TURNS',
+    'EVAL_RUN_KIND',
+    'EVAL_RUN_VERSION',
     'EXIT_CODES',
     'FINAL_REPORT_ORIGINS',
     'FINAL_REPORT_SHORT_NAME',

@@ -10,8 +10,11 @@ import type {
   ModelClient,
   OrchestrationSummary,
   OutputFormat,
+  SessionKey,
   SessionSnapshot,
   SessionStore,
+  ToolCallRequest,
+  ToolResult,
 } from '@agent/protocol';
 import type { ModelClientConfig } from '@agent/providers';
 
@@ -145,6 +148,24 @@ export interface RunAgentFileOptions extends ResolveOptions {
    */
   clientFactory?: ClientFactory;
   /**
+   * Hooks into every session the runner runs, sub-agents included (a replay answers from a
+   * record through them, docs/evals.md). Runner-level only.
+   */
+  sessionHooks?: SessionHooks;
+  /**
+   * Where this runner writes its session records (`<sessionId>.json.gz`) instead of the
+   * config's `persistence.sessionsDir`: an eval keeps each case's records with its results.
+   * Runner-level only.
+   */
+  sessionsDir?: string;
+  /**
+   * Values for the prompt variables that describe the clock and the machine (`DATETIME`, `DATE`,
+   * `TIME`, `DAY`, `TIMEZONE`, `TIMESTAMP`, `CWD`, `CD`, `OS`, `ARCH`, `KERNEL`, `HOSTNAME`,
+   * `USER`), in place of the current ones: a replay passes a record's `input.promptFacts`.
+   * Other names are refused.
+   */
+  promptFacts?: Readonly<Record<string, string>>;
+  /**
    * The session store for checkpoints and `resume` instead of the one `agent.json`'s `sessions`
    * names (a queue worker shares one Redis store across the fleet). The caller owns it: the
    * runner never closes it. Runner-level only.
@@ -160,6 +181,33 @@ export interface ClientRequest {
 }
 
 export type ClientFactory = (request: ClientRequest) => ModelClient;
+
+/** Which session a hook is called for: its key (agent path and ordinal) and id. */
+export interface SessionHookContext {
+  session: SessionKey;
+  sessionId: string;
+}
+
+/** `sessionHooks`: what a runner lets a caller change in each session it runs. */
+export interface SessionHooks {
+  /**
+   * Wraps the client of each model the session calls (the configured provider name and model),
+   * after `clientFactory` built it.
+   */
+  modelClient?(
+    client: ModelClient,
+    context: SessionHookContext & { provider: string; model: string },
+  ): ModelClient;
+  /**
+   * Answers a tool call in place of its provider (an MCP server, an HTTP API, the caller's
+   * tools; sub-agents run their sessions and are not asked): the result is what the session
+   * gets, `undefined` lets the provider run the call.
+   */
+  toolCall?(
+    call: ToolCallRequest,
+    context: SessionHookContext & { provider: string; kind?: string },
+  ): ToolResult | undefined | Promise<ToolResult | undefined>;
+}
 
 /** One problem found by `validateAgentFile`. */
 export interface ValidationProblem {
@@ -199,7 +247,13 @@ export interface ConfigSummary {
 /** Per-run options of a long-lived runner (headends run one agent many times). */
 export type RunOptions = Omit<
   RunAgentFileOptions,
-  keyof ResolveOptions | 'models' | 'topModels' | 'clientFactory' | 'sessionStore'
+  | keyof ResolveOptions
+  | 'models'
+  | 'topModels'
+  | 'clientFactory'
+  | 'sessionStore'
+  | 'sessionHooks'
+  | 'sessionsDir'
 >;
 
 /** A stored session as `AgentRunner.storedSession` finds it. */

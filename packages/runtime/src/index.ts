@@ -14,6 +14,8 @@ export type {
   RunOptions,
   RuntimeErrorInit,
   RuntimeErrorKind,
+  SessionHookContext,
+  SessionHooks,
   SettingProblem,
   StoredSession,
   ValidationProblem,

@@ -1,0 +1,20 @@
+export type {
+  Budgets,
+  CompareMode,
+  Divergence,
+  EvalCase,
+  EvalCaseSettings,
+  EvaluateOptions,
+  JUnitCase,
+  JUnitSuite,
+  ReplayOptions,
+  ReplayResult,
+  ReplaySuiteEntry,
+  ReplaySuiteOptions,
+  ReplaySuiteResult,
+  Scorer,
+  ScorerContext,
+  ScorerSpec,
+  SessionLabel,
+} from './types.js';
+export { COMPARE_MODES } from './types.js';
