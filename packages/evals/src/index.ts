@@ -1,3 +1,4 @@
+export { toJUnitXml } from './report/junit.js';
 export type {
   Budgets,
   CompareMode,
