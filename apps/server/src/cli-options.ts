@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { isLoopbackHost } from '@agent/headends';
 import { checkQueueUrl } from '@agent/queue';
 import { Command, InvalidArgumentError } from 'commander';
@@ -39,6 +40,7 @@ interface ServerFlags {
   anthropic?: number;
   mcp?: string;
   viewer?: number;
+  evals?: string;
   slack?: boolean;
   slackPort?: number;
   token?: string[];
@@ -67,6 +69,10 @@ function serverProgram(): Command {
     .option('--openai <port>', 'OpenAI-compatible headend port', port('--openai'))
     .option('--anthropic <port>', 'Anthropic-compatible headend port', port('--anthropic'))
     .option('--viewer <port>', 'live session viewer (a web page) port', port('--viewer'))
+    .option(
+      '--evals <dir>',
+      "the viewer's eval page: the runs `agent eval --out <dir>` wrote (operator tokens only)",
+    )
     .option('--mcp <where>', 'MCP headend: http:<port> or stdio')
     .option('--slack', 'Slack headend over Socket Mode (tokens from SLACK_BOT_TOKEN, SLACK_APP_TOKEN)')
     .option(
@@ -169,7 +175,7 @@ function flagsOverFile(
           },
         }),
     agentConfig: flags.agentConfig ?? file.agentConfig,
-    ...viewerConfig(file.viewer, flags.viewer),
+    ...viewerConfig(file.viewer, flags.viewer, flags.evals),
     ...(flags.metrics === undefined ? {} : { metrics: flags.metrics }),
   };
 }
@@ -181,10 +187,26 @@ function parseQueueFlag(value: string | undefined): { size?: number; url?: strin
   return { size: value.trim() === '' ? Number.NaN : Number(value) };
 }
 
-/** `viewer` of server.json, its port replaced by `--viewer`. */
-function viewerConfig(file: ServerConfig['viewer'], port: number | undefined): Pick<ServerConfig, 'viewer'> {
-  if (port === undefined) return file === undefined ? {} : { viewer: file };
-  return { viewer: { ...file, port } };
+/** `viewer` of server.json, its port replaced by `--viewer` and its eval runs by `--evals`. */
+function viewerConfig(
+  file: ServerConfig['viewer'],
+  port: number | undefined,
+  evals: string | undefined,
+): Pick<ServerConfig, 'viewer'> {
+  if (evals === '')
+    throw configError('--evals', evals, 'a directory path', '--evals: expected a directory path');
+  const evalsDir = evals === undefined ? {} : { evals: resolve(evals) };
+  if (port === undefined) {
+    if (file === undefined && evals !== undefined)
+      throw configError(
+        '--evals',
+        evals,
+        'with --viewer <port>',
+        '--evals: the eval page is part of the viewer: give --viewer <port> too',
+      );
+    return file === undefined ? {} : { viewer: { ...file, ...evalsDir } };
+  }
+  return { viewer: { ...file, port, ...evalsDir } };
 }
 
 /** `slack` of server.json, enabled or given a port by the flags. */
