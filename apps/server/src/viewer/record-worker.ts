@@ -1,5 +1,6 @@
 import { readSessionRecord } from '@agent/runtime';
-import { evalRunListing, readEvalRun } from './eval-run-read.js';
+import { evalRunListing } from './eval-listing.js';
+import { readEvalRun } from './eval-run-read.js';
 import type { LiveSessionLimits } from './live-session.js';
 import { recordView } from './record-view.js';
 import { summary } from './view-model.js';
