@@ -9,6 +9,7 @@ import { configError, parsePort } from './config-values.js';
 import { envQueueUrl, envTokens, parseMcp, readConfigFile, type ServerConfig } from './server-config.js';
 import { LIMIT_OPTIONS, type LimitOption, limitProblem, limitsConflict } from './server-limits.js';
 import type { SlackServerConfig } from './slack-config.js';
+import { checkEvalsDir } from './viewer-config.js';
 
 function port(what: string) {
   return (value: string) => {
@@ -193,20 +194,23 @@ function viewerConfig(
   port: number | undefined,
   evals: string | undefined,
 ): Pick<ServerConfig, 'viewer'> {
+  if (evals !== undefined && file === undefined && port === undefined)
+    throw configError(
+      '--evals',
+      evals,
+      'with --viewer <port>',
+      '--evals: the eval page is part of the viewer: give --viewer <port> too',
+    );
   if (evals === '')
     throw configError('--evals', evals, 'a directory path', '--evals: expected a directory path');
-  const evalsDir = evals === undefined ? {} : { evals: resolve(evals) };
-  if (port === undefined) {
-    if (file === undefined && evals !== undefined)
-      throw configError(
-        '--evals',
-        evals,
-        'with --viewer <port>',
-        '--evals: the eval page is part of the viewer: give --viewer <port> too',
-      );
-    return file === undefined ? {} : { viewer: { ...file, ...evalsDir } };
-  }
-  return { viewer: { ...file, port, ...evalsDir } };
+  if (file === undefined && port === undefined) return {};
+  const viewer = {
+    ...file,
+    ...(port === undefined ? {} : { port }),
+    ...(evals === undefined ? {} : { evals: resolve(evals) }),
+  } as NonNullable<ServerConfig['viewer']>;
+  if (viewer.evals !== undefined) checkEvalsDir(viewer.evals);
+  return { viewer };
 }
 
 /** `slack` of server.json, enabled or given a port by the flags. */

@@ -1,6 +1,4 @@
-import { existsSync, statSync } from 'node:fs';
 import type { AgentCatalog } from '@agent/headends';
-import { ConfigError } from '@agent/protocol';
 import type { ServerConfig } from './server-config.js';
 
 export type { ViewerConfig } from './viewer-config.js';
@@ -9,7 +7,6 @@ import { configuredSessionsDir } from '@agent/runtime';
 import { faceHostnames } from './allowed-hosts.js';
 import { connectionLimits } from './server-limits.js';
 import { EvalRunSource } from './viewer/eval-source.js';
-import type { LiveSessionLimits } from './viewer/live-session.js';
 import { observedCatalog } from './viewer/observed-catalog.js';
 import { RecordSessionSource } from './viewer/record-source.js';
 import { MemorySessionSource, ServerSessionSource } from './viewer/session-source.js';
@@ -39,19 +36,6 @@ function sessionsDirs(config: ServerConfig): string[] {
   return [...new Set(dirs.filter((dir): dir is string => dir !== undefined))];
 }
 
-/** The eval runs of `--evals <dir>`: the directory must be there (a typo shows at once). */
-function evalRuns(dir: string, limits: LiveSessionLimits): EvalRunSource {
-  const kind = existsSync(dir) ? (statSync(dir).isDirectory() ? undefined : 'not a directory') : 'missing';
-  if (kind !== undefined)
-    throw new ConfigError({
-      field: '--evals',
-      value: dir,
-      allowed: 'a directory of eval runs (the --out directory of agent eval)',
-      message: `--evals: ${dir} is ${kind}: give the directory agent eval --out wrote its runs to`,
-    });
-  return new EvalRunSource({ dir, maxRuns: VIEWER_DEFAULTS.maxEvalRuns, limits });
-}
-
 /** Starts the viewer on its own port; prints its listening line like the faces do. */
 export async function startViewer(
   config: ServerConfig,
@@ -69,7 +53,9 @@ export async function startViewer(
   const records = dirs.length === 0 ? undefined : new RecordSessionSource({ dirs, maxSessions, limits });
   const server = await startViewerServer({
     source: new ServerSessionSource(memory, records),
-    ...(viewer.evals === undefined ? {} : { evals: evalRuns(viewer.evals, limits) }),
+    ...(viewer.evals === undefined
+      ? {}
+      : { evals: new EvalRunSource({ dir: viewer.evals, maxRuns: VIEWER_DEFAULTS.maxEvalRuns, limits }) }),
     assets: loadViewerAssets(),
     tokens: config.tokens,
     operatorTokens: config.operatorTokens,

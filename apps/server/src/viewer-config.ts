@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { isPositiveInteger } from '@agent/protocol/util';
 import { configError, parsePort } from './config-values.js';
@@ -70,4 +71,16 @@ export function parseViewerConfig(value: unknown, path: string): ViewerConfig {
     config[key] = bound;
   }
   return config;
+}
+
+/** `--evals <dir>` / `viewer.evals` must be a directory now: a typo shows at start, not on the page. */
+export function checkEvalsDir(dir: string): void {
+  const stats = statSync(dir, { throwIfNoEntry: false });
+  if (stats?.isDirectory()) return;
+  throw configError(
+    '--evals',
+    dir,
+    'a directory of eval runs (the --out directory of agent eval)',
+    `--evals: ${dir} is ${stats === undefined ? 'missing' : 'not a directory'}: give the directory agent eval --out wrote its runs to`,
+  );
 }
