@@ -19,7 +19,7 @@ export interface ViewerConfig {
 }
 
 const BOUNDS = ['maxSessions', 'maxBytes', 'maxStreams', 'stalledStreamSeconds'] as const;
-const KEYS = ['port', 'evals', ...BOUNDS];
+const KEYS = ['port', ...BOUNDS, 'evals'];
 
 /**
  * `viewer` of server.json: `{ "port": 8090, "maxSessions": 200, "maxBytes": 33554432, "evals": "evals" }`
