@@ -55,6 +55,25 @@ function caseResult(
   };
 }
 
+/** `result` with a second run (repeat 1) that `passed` or not, its session `sessionId`. */
+function repeated(result: EvalCaseResult, passed: boolean, sessionId: string): EvalCaseResult {
+  const first = result.runs[0]!;
+  const second = {
+    ...first,
+    repeat: 1,
+    passed,
+    sessionId,
+    record: `records/${sessionId}.json.gz`,
+    scores: first.scores.map((score) => ({
+      ...score,
+      pass: passed,
+      score: passed ? 1 : 0,
+      reason: `run 2: ${passed ? 'pass' : 'fail'}`,
+    })),
+  };
+  return { ...result, passed: result.passed && passed, runs: [first, second] };
+}
+
 /** An eval run file, written only with the protocol's types. */
 export function evalRun(
   runId: string,
@@ -99,10 +118,30 @@ export function writeEvalRuns(dir: string): { baseline: EvalRunFile; run: EvalRu
     'r2',
     T0 + 3_600_000,
     [
-      caseResult('capital', true, CASE_SESSIONS.capital, 1, 'found "Paris"'),
-      caseResult('sum', false, CASE_SESSIONS.sum, 0, 'expected "42" in the report'),
+      repeated(
+        caseResult('capital', true, CASE_SESSIONS.capital, 1, 'found "Paris"'),
+        true,
+        'sess-capital-2',
+      ),
+      repeated(
+        caseResult('sum', false, CASE_SESSIONS.sum, 0, 'expected "42" in the report'),
+        true,
+        'sess-sum-2',
+      ),
     ],
     {
+      // Two runs a case: 3 of 4 runs passed (pass^1), and only capital passed both (pass^2).
+      repeat: 2,
+      summary: {
+        cases: 2,
+        passed: 1,
+        failed: 1,
+        passRate: 0.75,
+        passHatK: 0.5,
+        costUsd: 0.0064,
+        inputTokens: 480,
+        outputTokens: 120,
+      },
       baseline: {
         runId: 'r1',
         improved: [],

@@ -78,9 +78,10 @@ describe('the eval page', requires('chromium'), () => {
     await expect(total('cases')).resolves.toBe('2');
     await expect(total('passed')).resolves.toBe('1');
     await expect(total('failed')).resolves.toBe('1');
-    await expect(total('pass^1')).resolves.toBe('50%');
-    await expect(total('cost')).resolves.toBe('$0.00320');
-    await expect(total('input tokens')).resolves.toBe('240');
+    await expect(total('pass^1')).resolves.toBe('75%');
+    await expect(total('pass^2')).resolves.toBe('50%');
+    await expect(total('cost')).resolves.toBe('$0.00640');
+    await expect(total('input tokens')).resolves.toBe('480');
 
     // The baseline diff: `sum` regressed (highlighted, its score before -> after), `capital` unchanged.
     const regressed = page.locator('tr.baseline-row[data-case="sum"]');
@@ -89,7 +90,13 @@ describe('the eval page', requires('chromium'), () => {
     const highlight = await regressed
       .locator('td')
       .first()
-      .evaluate((cell) => getComputedStyle(cell).backgroundColor);
+      .evaluate(
+        // In the page (the tests' types have no DOM).
+        (cell) =>
+          (
+            globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }
+          ).getComputedStyle(cell).backgroundColor,
+      );
     expect(highlight).toBe('rgb(255, 241, 240)');
     await expect(
       page.locator('tr.baseline-row[data-case="capital"]').getAttribute('data-change'),
@@ -100,23 +107,31 @@ describe('the eval page', requires('chromium'), () => {
 
     // The cases: verdicts, each scorer's score and reason, cost, turns and time.
     const sum = page.locator('tbody.eval-case[data-case="sum"]');
-    await expect(sum.locator('[data-run-result]').textContent()).resolves.toBe('#1 fail');
-    const contains = sum.locator('li.score[data-scorer="contains"]');
+    // Pass or fail per repeat: the first run failed, the second passed; the case failed.
+    await expect(sum.locator('[data-run-result]').allTextContents()).resolves.toEqual(['#1 fail', '#2 pass']);
+    await expect(sum.locator('td[rowspan="2"] .badge').textContent()).resolves.toBe('fail');
+    await expect(
+      sum.locator('tr[data-repeat="1"] li.score[data-scorer="contains"]').textContent(),
+    ).resolves.toBe('contains 1.00 run 2: pass');
+    const contains = sum.locator('tr[data-repeat="0"] li.score[data-scorer="contains"]');
     await expect(contains.getAttribute('class')).resolves.toContain('fail');
     await expect(contains.textContent()).resolves.toBe('contains 0.00 expected "42" in the report');
-    await expect(sum.locator('li.score[data-scorer="judge"]').textContent()).resolves.toBe(
-      'judge 0.20 judge on sum (judge $0.00040)',
-    );
+    await expect(
+      sum.locator('tr[data-repeat="0"] li.score[data-scorer="judge"]').textContent(),
+    ).resolves.toBe('judge 0.20 judge on sum (judge $0.00040)');
     await expect(sum.textContent()).resolves.toContain('1.50 s');
     const capital = page.locator('tbody.eval-case[data-case="capital"]');
-    await expect(capital.locator('[data-run-result]').textContent()).resolves.toBe('#1 pass');
-    await expect(capital.locator('li.score[data-scorer="contains"]').textContent()).resolves.toBe(
-      'contains 1.00 found "Paris"',
-    );
+    await expect(capital.locator('[data-run-result]').allTextContents()).resolves.toEqual([
+      '#1 pass',
+      '#2 pass',
+    ]);
+    await expect(
+      capital.locator('tr[data-repeat="0"] li.score[data-scorer="contains"]').textContent(),
+    ).resolves.toBe('contains 1.00 found "Paris"');
     await page.screenshot({ path: join(ARTIFACTS, 'eval-run.png'), fullPage: true });
 
     // A case's link opens its session tree, read from the run's records/ directory.
-    await sum.locator('a.session-link').click();
+    await sum.locator('tr[data-repeat="0"] a.session-link').click();
     expect(new URL(page.url()).hash).toBe(`#${CASE_SESSIONS.sum}`);
     await page.locator('section.session[data-status="ok"]').waitFor();
     await page.locator('.node.tool', { hasText: 'lookup_sum' }).waitFor();
