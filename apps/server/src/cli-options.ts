@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { isLoopbackHost } from '@agent/headends';
 import { checkQueueUrl } from '@agent/queue';
 import { Command, InvalidArgumentError } from 'commander';
@@ -8,6 +9,7 @@ import { configError, parsePort } from './config-values.js';
 import { envQueueUrl, envTokens, parseMcp, readConfigFile, type ServerConfig } from './server-config.js';
 import { LIMIT_OPTIONS, type LimitOption, limitProblem, limitsConflict } from './server-limits.js';
 import type { SlackServerConfig } from './slack-config.js';
+import { checkEvalsDir } from './viewer-config.js';
 
 function port(what: string) {
   return (value: string) => {
@@ -39,6 +41,7 @@ interface ServerFlags {
   anthropic?: number;
   mcp?: string;
   viewer?: number;
+  evals?: string;
   slack?: boolean;
   slackPort?: number;
   token?: string[];
@@ -67,6 +70,10 @@ function serverProgram(): Command {
     .option('--openai <port>', 'OpenAI-compatible headend port', port('--openai'))
     .option('--anthropic <port>', 'Anthropic-compatible headend port', port('--anthropic'))
     .option('--viewer <port>', 'live session viewer (a web page) port', port('--viewer'))
+    .option(
+      '--evals <dir>',
+      "the viewer's eval page: the runs `agent eval --out <dir>` wrote (operator tokens only)",
+    )
     .option('--mcp <where>', 'MCP headend: http:<port> or stdio')
     .option('--slack', 'Slack headend over Socket Mode (tokens from SLACK_BOT_TOKEN, SLACK_APP_TOKEN)')
     .option(
@@ -169,7 +176,7 @@ function flagsOverFile(
           },
         }),
     agentConfig: flags.agentConfig ?? file.agentConfig,
-    ...viewerConfig(file.viewer, flags.viewer),
+    ...viewerConfig(file.viewer, flags.viewer, flags.evals),
     ...(flags.metrics === undefined ? {} : { metrics: flags.metrics }),
   };
 }
@@ -181,10 +188,29 @@ function parseQueueFlag(value: string | undefined): { size?: number; url?: strin
   return { size: value.trim() === '' ? Number.NaN : Number(value) };
 }
 
-/** `viewer` of server.json, its port replaced by `--viewer`. */
-function viewerConfig(file: ServerConfig['viewer'], port: number | undefined): Pick<ServerConfig, 'viewer'> {
-  if (port === undefined) return file === undefined ? {} : { viewer: file };
-  return { viewer: { ...file, port } };
+/** `viewer` of server.json, its port replaced by `--viewer` and its eval runs by `--evals`. */
+function viewerConfig(
+  file: ServerConfig['viewer'],
+  port: number | undefined,
+  evals: string | undefined,
+): Pick<ServerConfig, 'viewer'> {
+  if (evals !== undefined && file === undefined && port === undefined)
+    throw configError(
+      '--evals',
+      evals,
+      'with --viewer <port>',
+      '--evals: the eval page is part of the viewer: give --viewer <port> too',
+    );
+  if (evals === '')
+    throw configError('--evals', evals, 'a directory path', '--evals: expected a directory path');
+  if (file === undefined && port === undefined) return {};
+  const viewer = {
+    ...file,
+    ...(port === undefined ? {} : { port }),
+    ...(evals === undefined ? {} : { evals: resolve(evals) }),
+  } as NonNullable<ServerConfig['viewer']>;
+  if (viewer.evals !== undefined) checkEvalsDir(viewer.evals);
+  return { viewer };
 }
 
 /** `slack` of server.json, enabled or given a port by the flags. */

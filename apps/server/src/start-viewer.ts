@@ -6,6 +6,7 @@ export type { ViewerConfig } from './viewer-config.js';
 import { configuredSessionsDir } from '@agent/runtime';
 import { faceHostnames } from './allowed-hosts.js';
 import { connectionLimits } from './server-limits.js';
+import { EvalRunSource } from './viewer/eval-source.js';
 import { observedCatalog } from './viewer/observed-catalog.js';
 import { RecordSessionSource } from './viewer/record-source.js';
 import { MemorySessionSource, ServerSessionSource } from './viewer/session-source.js';
@@ -14,6 +15,8 @@ import { startViewerServer } from './viewer/viewer-server.js';
 
 export const VIEWER_DEFAULTS = {
   maxSessions: 200,
+  /** Eval runs listed on the eval page (the most recently written). */
+  maxEvalRuns: 100,
   maxBytes: 32 * 1024 * 1024,
   maxNodes: 2000,
   foldChars: 4000,
@@ -50,6 +53,9 @@ export async function startViewer(
   const records = dirs.length === 0 ? undefined : new RecordSessionSource({ dirs, maxSessions, limits });
   const server = await startViewerServer({
     source: new ServerSessionSource(memory, records),
+    ...(viewer.evals === undefined
+      ? {}
+      : { evals: new EvalRunSource({ dir: viewer.evals, maxRuns: VIEWER_DEFAULTS.maxEvalRuns, limits }) }),
     assets: loadViewerAssets(),
     tokens: config.tokens,
     operatorTokens: config.operatorTokens,

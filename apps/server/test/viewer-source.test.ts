@@ -157,7 +157,7 @@ describe('--viewer and server.json viewer', () => {
     const config = join(dir, 'bad.json');
     writeFileSync(config, JSON.stringify({ agents: ['a.ai'], api: 1, viewer: { port: 1, color: 'red' } }));
     expect(() => parseServerArgs(['--config', config, '--token', 't'], {})).toThrow(
-      /unknown key "viewer.color" \(allowed: port, maxSessions, maxBytes, maxStreams, stalledStreamSeconds\)/,
+      /unknown key "viewer.color" \(allowed: port, maxSessions, maxBytes, maxStreams, stalledStreamSeconds, evals\)/,
     );
     writeFileSync(config, JSON.stringify({ agents: ['a.ai'], api: 1, viewer: { port: 1, maxBytes: -5 } }));
     expect(() => parseServerArgs(['--config', config, '--token', 't'], {})).toThrow(

@@ -53,7 +53,7 @@ export {
 } from './persistence/record-listing.js';
 export { type ReadRecordOptions, readSessionRecord } from './persistence/record-read.js';
 export { FORMAT_DESCRIPTIONS } from './prompt-variables.js';
-export { MAX_LOADED_FILE_BYTES } from './read-regular-file.js';
+export { MAX_LOADED_FILE_BYTES, readRegularFile } from './read-regular-file.js';
 export { runAgentFile } from './run-agent-file.js';
 export { createAgentRunner } from './runner.js';
 export type { Configuration, SeedProvider, SeedTarget } from './seed-api/configuration.js';

@@ -28,6 +28,7 @@ test('@agent/runtime exports exactly these values', async () => {
     'findSessionRecord',
     'listAgentTools',
     'listSessionRecordFiles',
+    'readRegularFile',
     'readSessionRecord',
     'recordFileName',
     'resumeStoredSession',

@@ -22,4 +22,4 @@ export function clear(element: Element): void {
   while (element.firstChild !== null) element.removeChild(element.firstChild);
 }
 
-export { fmtCost, fmtMs, fmtTime, fmtTokens } from './format.js';
+export { fmtCost, fmtDateTime, fmtMs, fmtScore, fmtShare, fmtTime, fmtTokens } from './format.js';

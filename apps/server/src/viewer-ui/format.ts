@@ -16,3 +16,18 @@ export function fmtMs(ms: number | undefined): string {
 export function fmtTime(epoch: number): string {
   return new Date(epoch).toLocaleTimeString('en-GB');
 }
+
+/** A share (0-1) as a percentage: `87.5%`. */
+export function fmtShare(share: number | undefined): string {
+  return share === undefined ? '' : `${(share * 100).toFixed(1).replace(/\.0$/, '')}%`;
+}
+
+/** A date and time, for runs that may be days apart. */
+export function fmtDateTime(epoch: number): string {
+  return new Date(epoch).toLocaleString('en-GB');
+}
+
+/** A 0-1 score with two decimals. */
+export function fmtScore(score: number): string {
+  return score.toFixed(2);
+}

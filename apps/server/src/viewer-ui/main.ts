@@ -1,12 +1,16 @@
 // The one delta format, shared with the server (no Node API in it: bundled as is).
 import { applyListPatch, applySessionPatch } from '../viewer/view-patch.js';
 import { clear, fmtCost, fmtMs, fmtTime, fmtTokens, h } from './dom.js';
+import { evalRoute, showEvalPage } from './eval-page.js';
 import { renderReport } from './report.js';
 import { renderTree } from './tree.js';
 import type { ListPatch, SessionPatch, SessionView, Summary, Totals } from './types.js';
 import { renderWaterfall } from './waterfall.js';
 
-/** The page: the session list (filters by agent and status) and, under `#<id>`, one session. */
+/**
+ * The page: the session list (filters by agent and status) and, under `#<id>`, one session;
+ * under `#evals` the eval runs and under `#eval:<runId>` one run.
+ */
 const app = document.getElementById('app') as HTMLElement;
 const openPayloads = new Set<string>();
 let sessions: Summary[] = [];
@@ -14,14 +18,33 @@ let current: SessionView | undefined;
 let stream: EventSource | undefined;
 const filters = { agent: '', status: '' };
 
+function hash(): string {
+  try {
+    return decodeURIComponent(location.hash.slice(1));
+  } catch {
+    return '';
+  }
+}
+
 function watchedId(): string | undefined {
-  const id = decodeURIComponent(location.hash.slice(1));
-  return /^[\w-]{1,100}$/.test(id) ? id : undefined;
+  const id = hash();
+  return /^[\w-]{1,100}$/.test(id) && evalRoute(id) === undefined ? id : undefined;
 }
 
 function connect(): void {
   stream?.close();
+  stream = undefined;
   current = undefined;
+  // The eval pages read their files once: no live stream.
+  const route = evalRoute(hash());
+  if (route !== undefined) {
+    clear(app);
+    app.append(header());
+    const page = h('div', { class: 'eval-page' });
+    app.append(page);
+    showEvalPage(route, page);
+    return;
+  }
   const id = watchedId();
   stream = new EventSource(
     id === undefined ? '/api/stream' : `/api/stream?session=${encodeURIComponent(id)}`,
@@ -46,9 +69,25 @@ function connect(): void {
   });
 }
 
+function header(): HTMLElement {
+  return h(
+    'header',
+    {},
+    h('h1', {}, h('a', { href: '#' }, 'agent-server sessions')),
+    h(
+      'nav',
+      {},
+      h('a', { href: '#' }, 'sessions'),
+      ' · ',
+      h('a', { href: '#evals', class: 'evals-link' }, 'eval runs'),
+    ),
+  );
+}
+
 function render(): void {
+  if (evalRoute(hash()) !== undefined) return;
   clear(app);
-  app.append(h('header', {}, h('h1', {}, h('a', { href: '#' }, 'agent-server sessions'))));
+  app.append(header());
   const id = watchedId();
   if (id === undefined) app.append(renderList());
   else

@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import { isStoreId } from '@agent/protocol/util';
 import { listSessionRecordFiles, type RecordFileInfo, recordFileName } from '@agent/runtime';
-import { builtWorkerScript, WorkerPool } from '@agent/schema/worker-pool';
 import type { LiveSessionLimits } from './live-session.js';
 import type { RecordJob } from './record-worker.js';
 import type { SessionSummary, SessionView } from './view-model.js';
+import { runInViewerWorker } from './viewer-worker.js';
 
 export interface RecordSourceOptions {
   /** The `persistence.sessionsDir` directories of the agents the server runs. */
@@ -16,28 +16,9 @@ export interface RecordSourceOptions {
   pollMs?: number;
 }
 
-/** The longest one record may take to read in the worker (it is left out past that). */
-const RECORD_READ_TIMEOUT_MS = 30_000;
-/** Records that may wait for the worker; more are answered as not found at once. */
-const RECORD_READ_QUEUE = 16;
-/** Heap of the worker: room for the largest record the reader takes (16 MiB inflated), a bound for a hostile one. */
-const RECORD_WORKER_HEAP_MB = 1024;
-
-let readerPool: WorkerPool | undefined;
-
-/**
- * Reads one record and makes its view (or summary) in the viewer's worker thread
- * (dist/record-worker.js): undefined when the file is not a readable record, or took too long.
- */
+/** Reads one record and makes its view (or summary) off the event loop: undefined when the file is not a readable record, or took too long. */
 async function readOffThread<T>(job: RecordJob): Promise<T | undefined> {
-  readerPool ??= new WorkerPool({
-    script: builtWorkerScript(import.meta.url, 'record-worker.js', 2),
-    heapMb: RECORD_WORKER_HEAP_MB,
-  });
-  const outcome = await readerPool.run<T>(job, {
-    timeoutMs: RECORD_READ_TIMEOUT_MS,
-    maxQueue: RECORD_READ_QUEUE,
-  });
+  const outcome = await runInViewerWorker<T>(job);
   return outcome.ok ? outcome.value : undefined;
 }
 

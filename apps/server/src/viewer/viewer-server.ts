@@ -9,6 +9,8 @@ import {
   resolveConnectionLimits,
 } from '@agent/headends';
 import { errorMessage } from '@agent/protocol/util';
+import { evalRoute } from './eval-routes.js';
+import { type EvalRunSource, withEvalSessions } from './eval-source.js';
 import { json, type Replied, send } from './http-reply.js';
 import { type SessionSource, visibleSessions } from './session-source.js';
 import type { SessionSummary } from './view-model.js';
@@ -28,6 +30,8 @@ export interface ViewerServerOptions extends StreamLimits, ConnectionLimits {
   operatorTokens?: readonly string[];
   host: string;
   port: number;
+  /** `--evals <dir>`: eval runs and their cases' sessions, shown to operators only. */
+  evals?: EvalRunSource;
 }
 
 export interface ViewerServer {
@@ -106,8 +110,13 @@ async function handle(
       error: 'missing or invalid token: send Authorization: Bearer <token>, or open /?token=<token> once',
     });
   }
-  const source = visibleSessions(options.source, principal);
+  const visible = visibleSessions(options.source, principal);
+  // A case's session of an eval run is an ownerless record: operators only, like the runs.
+  const source =
+    options.evals !== undefined && principal.operator ? withEvalSessions(visible, options.evals) : visible;
   if (url.pathname === '/') return send(response, 200, 'text/html', PAGE);
+  if (url.pathname === '/api/evals' || url.pathname.startsWith('/api/evals/'))
+    return await evalRoute(response, url.pathname, options.evals, principal);
   if (url.pathname === '/api/sessions') return await listSessions(response, source, url);
   if (url.pathname === '/api/stream')
     return openStream(request, response, { ...options, source }, streams, url);
@@ -122,7 +131,7 @@ async function handle(
     return json(response, 200, view);
   }
   return json(response, 404, {
-    error: `no route ${url.pathname}: see /, /api/sessions, /api/sessions/<id>, /api/stream`,
+    error: `no route ${url.pathname}: see /, /api/sessions, /api/sessions/<id>, /api/stream, /api/evals, /api/evals/<runId>`,
   });
 }
 
