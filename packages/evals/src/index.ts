@@ -13,6 +13,7 @@ export { readEvalRun, writeEvalRun } from './eval/results-file.js';
 export { SCORER_TYPES } from './eval/scorers/index.js';
 export { JUDGE_SCORE_SCHEMA, judgePrompt } from './eval/scorers/judge.js';
 export { evalRunToJUnit } from './report/eval-junit.js';
+export { toJUnitXml } from './report/junit.js';
 export type {
   Budgets,
   CompareMode,
