@@ -89,7 +89,8 @@ export function compileJmesPath(expression: unknown): JmesPathExpression | strin
   const root = ast as Parameters<typeof TreeInterpreter.search>[0];
   return {
     source: expression,
-    search: (value: unknown) => TreeInterpreter.search(root, (walked.inherited ? ownCopy(value) : value) as JSONValue),
+    search: (value: unknown) =>
+      TreeInterpreter.search(root, (walked.inherited ? ownCopy(value) : value) as JSONValue),
   };
 }
 

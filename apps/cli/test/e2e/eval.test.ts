@@ -105,8 +105,8 @@ const AGENT_ANSWERS: Record<string, object> = {
   Q11: { answer: 'Hi!', value: 0 },
   Q12: { answer: '2026-11-29', value: 0 },
   Q13: { answer: '29/11/2026', value: 0 },
-  Q14: { answer: 'pi', value: 3.1416 },
-  Q15: { answer: 'e', value: 2.7183 },
+  Q14: { answer: 'pi', value: 3.145 },
+  Q15: { answer: 'e', value: 2.719 },
   Q16: { answer: 'root', value: 1.5 },
   Q17: { answer: 'antidisestablishment', value: 0 },
   Q18: { answer: 'The moon pulls the sea.', value: 0 },
@@ -267,7 +267,11 @@ describe('agent eval', () => {
 
   test.each([
     ['bad.jsonl', '{"input":"Q1"}\n{"input": nope}\n', 'bad.jsonl:2: not JSON'],
-    ['dup.jsonl', '{"id":"x","input":"Q1"}\n{"id":"x","input":"Q2"}\n', 'dup.jsonl:2: the id "x" is taken by'],
+    [
+      'dup.jsonl',
+      '{"id":"x","input":"Q1"}\n{"id":"x","input":"Q2"}\n',
+      'dup.jsonl:2: the id "x" is taken by',
+    ],
     [
       'keys.jsonl',
       '{"input":"Q1","expect":"typo"}\n',
