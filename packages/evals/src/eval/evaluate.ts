@@ -57,56 +57,78 @@ export async function evaluate(options: EvaluateOptions): Promise<EvalRunFile> {
   const runDir = options.outDir === undefined ? undefined : resolve(cwd, options.outDir, runId);
   const sessionsDir = runDir === undefined ? undefined : join(runDir, 'records');
   const runners = new Runners({ ...options.resolve, ...(sessionsDir === undefined ? {} : { sessionsDir }) });
+  const startedAt = Date.now();
+  let cases: EvalCaseResult[];
   try {
-    const runner = await runners.get(resolve(cwd, options.agent));
-    const env: ScorerEnv = {
-      ...(runner.summary.outputSchema === undefined ? {} : { agentSchema: runner.summary.outputSchema }),
-      baseDir: dataset.baseDir,
-      judge: (file) => runners.get(file),
-    };
-    const scorersOf = scorerTable(dataset, options, env);
-    const startedAt = Date.now();
-    const limit = pLimit(concurrency);
-    const cases = await Promise.all(
-      dataset.cases.map(async (evalCase) => {
-        const runs = await Promise.all(
-          Array.from({ length: repeat }, (_, index) =>
-            limit(() =>
-              runCase(evalCase, {
-                runner,
-                scorers: scorersOf(evalCase),
-                repeat: index,
-                timeoutMs: options.caseTimeoutMs ?? DEFAULT_CASE_TIMEOUT_MS,
-                ...(options.signal === undefined ? {} : { signal: options.signal }),
-              }),
-            ),
-          ),
-        );
-        const result = caseResult(evalCase, runs, sessionsDir);
-        options.onCase?.(result);
-        return result;
-      }),
-    );
-    const endedAt = Date.now();
-    const run: EvalRunFile = {
-      kind: EVAL_RUN_KIND,
-      version: EVAL_RUN_VERSION,
-      runId,
-      agent: options.agent,
-      dataset: dataset.source,
-      startedAt,
-      endedAt,
-      durationMs: endedAt - startedAt,
-      repeat,
-      concurrency,
-      summary: summarise(cases, repeat),
-      cases,
-      ...(baseline === undefined ? {} : { baseline: compareWithBaseline(cases, baseline) }),
-    };
-    if (runDir !== undefined) await writeEvalRun(runDir, run);
-    return run;
+    cases = await runAll(dataset, options, runners, { repeat, concurrency, cwd });
   } finally {
+    // Closing flushes the session records, written in the background.
     await runners.close();
+  }
+  if (sessionsDir !== undefined) linkRecords(cases, sessionsDir);
+  const endedAt = Date.now();
+  const run: EvalRunFile = {
+    kind: EVAL_RUN_KIND,
+    version: EVAL_RUN_VERSION,
+    runId,
+    agent: options.agent,
+    dataset: dataset.source,
+    startedAt,
+    endedAt,
+    durationMs: endedAt - startedAt,
+    repeat,
+    concurrency,
+    summary: summarise(cases, repeat),
+    cases,
+    ...(baseline === undefined ? {} : { baseline: compareWithBaseline(cases, baseline) }),
+  };
+  if (runDir !== undefined) await writeEvalRun(runDir, run);
+  return run;
+}
+
+/** Every run of every case, `concurrency` at once; `onCase` as each case's last run ends. */
+async function runAll(
+  dataset: Dataset,
+  options: EvaluateOptions,
+  runners: Runners,
+  { repeat, concurrency, cwd }: { repeat: number; concurrency: number; cwd: string },
+): Promise<EvalCaseResult[]> {
+  const runner = await runners.get(resolve(cwd, options.agent));
+  const env: ScorerEnv = {
+    ...(runner.summary.outputSchema === undefined ? {} : { agentSchema: runner.summary.outputSchema }),
+    baseDir: dataset.baseDir,
+    judge: (file) => runners.get(file),
+  };
+  const scorersOf = scorerTable(dataset, options, env);
+  const limit = pLimit(concurrency);
+  return Promise.all(
+    dataset.cases.map(async (evalCase) => {
+      const runs = await Promise.all(
+        Array.from({ length: repeat }, (_, index) =>
+          limit(() =>
+            runCase(evalCase, {
+              runner,
+              scorers: scorersOf(evalCase),
+              repeat: index,
+              timeoutMs: options.caseTimeoutMs ?? DEFAULT_CASE_TIMEOUT_MS,
+              ...(options.signal === undefined ? {} : { signal: options.signal }),
+            }),
+          ),
+        ),
+      );
+      const result = caseResult(evalCase, runs);
+      options.onCase?.(result);
+      return result;
+    }),
+  );
+}
+
+/** Each run's record, relative to the run's directory, when it was written. */
+function linkRecords(cases: readonly EvalCaseResult[], sessionsDir: string): void {
+  for (const run of cases.flatMap((evalCase) => evalCase.runs)) {
+    if (run.sessionId === undefined) continue;
+    const file = `${run.sessionId}.json.gz`;
+    if (existsSync(join(sessionsDir, file))) run.record = `records/${file}`;
   }
 }
 
@@ -155,17 +177,8 @@ function scorerTable(
   return (evalCase) => table.get(evalCase.id) ?? common;
 }
 
-function caseResult(
-  evalCase: DatasetCase,
-  runs: EvalCaseRun[],
-  sessionsDir: string | undefined,
-): EvalCaseResult {
+function caseResult(evalCase: DatasetCase, runs: EvalCaseRun[]): EvalCaseResult {
   const input = typeof evalCase.input === 'string' ? evalCase.input : JSON.stringify(evalCase.input);
-  for (const run of runs) {
-    const record = run.sessionId === undefined ? undefined : `records/${run.sessionId}.json.gz`;
-    if (sessionsDir !== undefined && record !== undefined && existsSync(join(sessionsDir, '..', record)))
-      run.record = record;
-  }
   return {
     id: evalCase.id,
     input: input.length <= MAX_INPUT_SHOWN ? input : `${input.slice(0, MAX_INPUT_SHOWN)}…`,
