@@ -136,3 +136,11 @@ function ownCopy(value: unknown): unknown {
   for (const [key, item] of Object.entries(value)) copy[key] = ownCopy(item);
   return copy;
 }
+
+/** JMESPath's truth: false, null, empty strings, lists and objects are false. */
+export function isJmesPathTruthy(value: unknown): boolean {
+  if (value === null || value === undefined || value === false || value === '') return false;
+  if (Array.isArray(value)) return value.length > 0;
+  if (typeof value === 'object') return Object.keys(value).length > 0;
+  return true;
+}

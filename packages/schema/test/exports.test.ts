@@ -25,6 +25,7 @@ test('@agent/schema exports exactly these values', async () => {
     'compileSearchPattern',
     'createAjv',
     'createToolFilter',
+    'isJmesPathTruthy',
     'measureJson',
     'patternCost',
     'patternProblem',

@@ -1,4 +1,4 @@
-import { compileJmesPath } from '@agent/schema';
+import { compileJmesPath, isJmesPathTruthy } from '@agent/schema';
 
 /** A compiled `when`: whether it holds for a call's arguments; throws when it cannot be evaluated. */
 export interface PolicyCondition {
@@ -12,13 +12,5 @@ export interface PolicyCondition {
 export function compileCondition(expression: unknown): PolicyCondition | string {
   const compiled = compileJmesPath(expression);
   if (typeof compiled === 'string') return compiled;
-  return { holds: (args) => isTruthy(compiled.search(args)) };
-}
-
-/** JMESPath's truth: false, null, empty strings, lists and objects are false. */
-function isTruthy(value: unknown): boolean {
-  if (value === null || value === undefined || value === false || value === '') return false;
-  if (Array.isArray(value)) return value.length > 0;
-  if (typeof value === 'object') return Object.keys(value).length > 0;
-  return true;
+  return { holds: (args) => isJmesPathTruthy(compiled.search(args)) };
 }

@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
+import { isJmesPathTruthy } from '@agent/schema';
 import type { Scorer } from '../../types.js';
 import { onlyKeys, optionalExpression, type SpecFields, SpecProblem, shown, verdict } from './spec-fields.js';
 
@@ -16,17 +17,9 @@ export function jmespathScorer(spec: SpecFields): Scorer {
       const result = report === undefined ? null : expression.search(report);
       const expected = spec.value ?? evalCase.expected;
       if (expected === undefined)
-        return isTruthy(result) ? verdict(true) : verdict(false, `${shown(result)} is not true`);
+        return isJmesPathTruthy(result) ? verdict(true) : verdict(false, `${shown(result)} is not true`);
       if (isDeepStrictEqual(result, expected)) return verdict(true);
       return verdict(false, `expected ${shown(expected)}, got ${shown(result)}`);
     },
   };
-}
-
-/** JMESPath's truth: false, null, empty strings, lists and objects are false. */
-function isTruthy(value: unknown): boolean {
-  if (value === null || value === undefined || value === false || value === '') return false;
-  if (Array.isArray(value)) return value.length > 0;
-  if (typeof value === 'object') return Object.keys(value).length > 0;
-  return true;
 }
