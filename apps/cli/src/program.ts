@@ -1,6 +1,7 @@
 import { OUTPUT_FORMATS } from '@agent/protocol';
 import { Command } from 'commander';
 import { demoCommand } from './commands/demo.js';
+import { evalCommand } from './commands/eval.js';
 import { initCommand } from './commands/init.js';
 import { inspectCommand } from './commands/inspect.js';
 import { listCommand } from './commands/list.js';
@@ -40,6 +41,7 @@ export function buildProgram(setCode: (code: CliExitCode) => void): Command {
   addSessionsCommands(program, wiring);
   addReadingCommands(program, wiring);
   addMcpCommands(program, wiring);
+  addEvalCommand(program, wiring);
   program
     .command('init')
     .description(
@@ -216,5 +218,25 @@ function addMcpCommands(program: Command, { setCode, io }: Wiring): void {
     .option('--json', 'print the listing as JSON')
     .action(async (options) => {
       setCode(await mcpListCommand(options, io));
+    });
+}
+
+function addEvalCommand(program: Command, { setCode, io }: Wiring): void {
+  program
+    .command('eval')
+    .description(
+      'score an agent on a dataset of cases (JSONL or YAML); exit 13 when a case fails or regresses',
+    )
+    .argument('<dataset>', 'the cases: .jsonl (one per line) or .yaml/.yml ({scorers?, budgets?, cases})')
+    .requiredOption('-a, --agent <file.ai>', 'the agent file every case runs')
+    .option('--repeat <k>', 'runs per case, for pass^k (default 1)')
+    .option('--concurrency <n>', 'cases run at once (default 2)')
+    .option('--out <dir>', 'where <runId>/results.json and records/ go', '.agent-evals')
+    .option('--baseline <results.json>', 'an earlier results file: show what got better and worse')
+    .option('--json', 'print the results file as JSON instead of the table')
+    .option('--junit <file>', 'also write the results as JUnit XML')
+    .option('-c, --config <file>', 'config file')
+    .action(async (dataset: string, options) => {
+      setCode(await evalCommand(dataset, options, io));
     });
 }

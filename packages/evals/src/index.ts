@@ -1,3 +1,18 @@
+export { caseScore, compareWithBaseline } from './eval/baseline.js';
+export {
+  type Dataset,
+  type DatasetCase,
+  loadDataset,
+  MAX_DATASET_BYTES,
+  MAX_DATASET_CASES,
+} from './eval/dataset.js';
+export { EvalInputError } from './eval/errors.js';
+export { evaluate } from './eval/evaluate.js';
+export { casePassHatK, passHatK } from './eval/pass-hat-k.js';
+export { readEvalRun, writeEvalRun } from './eval/results-file.js';
+export { SCORER_TYPES } from './eval/scorers/index.js';
+export { JUDGE_SCORE_SCHEMA, judgePrompt } from './eval/scorers/judge.js';
+export { evalRunToJUnit } from './report/eval-junit.js';
 export { toJUnitXml } from './report/junit.js';
 export type {
   Budgets,

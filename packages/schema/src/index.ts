@@ -15,6 +15,12 @@ export {
   type SchemaCheck,
   schemaShapeProblems,
 } from './compile.js';
+export {
+  compileJmesPath,
+  isJmesPathTruthy,
+  type JmesPathExpression,
+  MAX_JMESPATH_LENGTH,
+} from './jmespath.js';
 export { pointerSegments } from './json-pointer.js';
 export { type JsonShape, type MeasureOptions, measureJson } from './json-shape.js';
 export {

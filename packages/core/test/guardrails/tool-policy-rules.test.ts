@@ -1,8 +1,8 @@
 import { ConfigError, type ToolPolicy } from '@agent/protocol';
+import { MAX_JMESPATH_LENGTH as MAX_CONDITION_LENGTH } from '@agent/schema';
 import { startModelServer } from '@agent/testkit';
 import { describe, expect, test } from 'vitest';
 import { compileToolPolicy, MAX_POLICY_RULES } from '../../src/guardrails/tool-policy.js';
-import { MAX_CONDITION_LENGTH } from '../../src/guardrails/tool-policy-condition.js';
 import { defineAgent } from '../../src/index.js';
 import { openaiModelOn } from '../helpers/http-model.js';
 
