@@ -1,3 +1,6 @@
+export { replaySuiteToJUnit } from './replay/junit-cases.js';
+export { replay } from './replay/replay.js';
+export { replaySuite } from './replay/suite.js';
 export type {
   Budgets,
   CompareMode,
