@@ -6,6 +6,7 @@ import type { ClientFactory } from './api.js';
 import { type ResolvedConfig, unusableValueError } from './config/layers.js';
 import type { ConfigEntry } from './config/merge.js';
 import type { ProviderEntry, ProviderModelEntry } from './config/schema.js';
+import { UnusableValue } from './config/substitute.js';
 import { RuntimeError } from './errors.js';
 import { formatKeeper, withStringFormatFilter } from './string-formats.js';
 
@@ -36,9 +37,14 @@ function modelTableOverrides(model: ProviderModelEntry): Partial<ModelClientConf
  * The `createModelClient` configuration of one model reference: the provider's entry with the
  * model's own settings (`contextWindow`, `pricing`, `extraBody`) on top. A model the provider
  * does not list is allowed and gets the defaults. Throws `RuntimeError` (missing variable,
- * invalid settings); the message never contains the key.
+ * invalid settings); the message never contains the key. With `keyOptional` (a `clientFactory`
+ * builds the client: a replay needs no key), an `apiKey` whose variable is not set is left out.
  */
-export function modelClientConfig(ref: ModelRef, config: ResolvedConfig): ModelClientConfig {
+export function modelClientConfig(
+  ref: ModelRef,
+  config: ResolvedConfig,
+  options: { keyOptional?: boolean } = {},
+): ModelClientConfig {
   const entry = config.providers.get(ref.provider);
   if (entry === undefined) {
     throw new RuntimeError({
@@ -46,9 +52,12 @@ export function modelClientConfig(ref: ModelRef, config: ResolvedConfig): ModelC
       message: `unknown provider \`${ref.provider}\` in \`${ref.spec}\``,
     });
   }
-  const missing = unusableValueError(entry.value);
+  const provider =
+    options.keyOptional === true && (entry.value.apiKey as unknown) instanceof UnusableValue
+      ? withoutApiKey(entry.value)
+      : entry.value;
+  const missing = unusableValueError(provider);
   if (missing !== undefined) throw missing;
-  const provider = entry.value;
   const model = provider.models?.[ref.model] ?? {};
   const contextWindow = model.contextWindow ?? provider.contextWindow;
   const extraBody =
@@ -88,6 +97,11 @@ export function modelClientConfig(ref: ModelRef, config: ResolvedConfig): ModelC
   return clientConfig;
 }
 
+function withoutApiKey(provider: ProviderEntry): ProviderEntry {
+  const { apiKey: _unset, ...rest } = provider;
+  return rest;
+}
+
 export interface TargetOptions {
   promptCaching?: boolean;
 }
@@ -112,7 +126,7 @@ export class TargetBuilder {
     const key = `${ref.provider}/${ref.model}${promptCaching === undefined ? '' : `#caching=${promptCaching}`}`;
     const cached = this.cache.get(key);
     if (cached !== undefined) return cached;
-    const base = modelClientConfig(ref, this.config);
+    const base = modelClientConfig(ref, this.config, { keyOptional: this.factory !== undefined });
     const clientConfig = promptCaching === undefined ? base : { ...base, promptCaching };
     const client =
       this.factory === undefined

@@ -23,6 +23,43 @@ export interface PromptVariableContext {
   /** The session's limits, for `${MAX_TURNS}` and `${MAX_TOOLS}`. */
   maxTurns?: number;
   maxToolCallsPerTurn?: number;
+  /** Values of the `PROMPT_FACT_NAMES` in place of the clock's and the machine's (`promptFacts`). */
+  facts?: Readonly<Record<string, string>>;
+}
+
+/** The variables that describe the clock and the machine: what `promptFacts` may set and a record keeps. */
+export const PROMPT_FACT_NAMES = [
+  'DATETIME',
+  'DATE',
+  'TIME',
+  'DAY',
+  'TIMEZONE',
+  'TIMESTAMP',
+  'CWD',
+  'CD',
+  'OS',
+  'ARCH',
+  'KERNEL',
+  'HOSTNAME',
+  'USER',
+] as const;
+
+/** Why `facts` cannot be `promptFacts` (a name that is not a fact, a value not a string); undefined when they can. */
+export function promptFactsProblem(facts: unknown): string | undefined {
+  if (typeof facts !== 'object' || facts === null || Array.isArray(facts))
+    return `promptFacts must be an object of strings keyed by ${PROMPT_FACT_NAMES.join(', ')}`;
+  const allowed = new Set<string>(PROMPT_FACT_NAMES);
+  for (const [name, value] of Object.entries(facts)) {
+    if (!allowed.has(name))
+      return `promptFacts: ${JSON.stringify(name)} is not a clock or machine prompt variable (allowed: ${PROMPT_FACT_NAMES.join(', ')})`;
+    if (typeof value !== 'string') return `promptFacts.${name} must be a string, not ${typeof value}`;
+  }
+  return undefined;
+}
+
+/** The clock and machine variables among `variables` (what a record keeps as `promptFacts`). */
+export function pickPromptFacts(variables: Readonly<Record<string, string>>): Record<string, string> {
+  return Object.fromEntries(PROMPT_FACT_NAMES.map((name) => [name, variables[name] ?? '']));
 }
 
 /** Every variable a prompt may use, as `${NAME}` or `{{NAME}}`. */
@@ -67,6 +104,7 @@ export function promptVariables(context: PromptVariableContext): Record<string, 
     ...system,
     MAX_TURNS: String(context.maxTurns ?? DEFAULT_MAX_TURNS),
     MAX_TOOLS: context.maxToolCallsPerTurn === undefined ? 'unlimited' : String(context.maxToolCallsPerTurn),
+    ...context.facts,
   };
 }
 

@@ -5,6 +5,8 @@ import type {
   AgentResult,
   ConversationMessage,
   LogEntry,
+  SessionKey,
+  SessionTape,
 } from '@agent/protocol';
 import { type Redactor, redactEvent, redactResult } from './config/redact.js';
 
@@ -20,8 +22,16 @@ export class RunScope {
   private readonly accounting: AccountingEntry[] = [];
   /** Sub-agent sessions' conversations by session id, for the run's record (`keepsConversations`). */
   readonly conversations = new Map<string, readonly ConversationMessage[]>();
-  /** Set when the run's record is written (`persistence.sessionsDir`). */
+  /** Set when the run's record is written (`persistence.sessionsDir`): conversations and tapes are kept. */
   keepsConversations = false;
+  /** Every session's tape by session id, when the run's record is written (`keepsConversations`). */
+  readonly tapes = new Map<string, SessionTape>();
+  /** The run's `promptFacts`: values of the clock and machine prompt variables in place of the current ones. */
+  promptFactOverrides: Readonly<Record<string, string>> | undefined;
+  /** The clock and machine prompt variables the top session used, when the run is recorded. */
+  usedPromptFacts: Record<string, string> | undefined;
+  /** How many sessions of each agent path the run has started (`SessionKey.ordinal`). */
+  private readonly started = new Map<string, number>();
   /** Hears every accounting entry of the run as it is recorded, redacted (the billing ledger). */
   onAccounting: ((entry: AccountingEntry, meta: AgentEventMeta) => void) | undefined;
 
@@ -77,6 +87,16 @@ export class RunScope {
     if (this.keepsConversations && result.opTree !== undefined)
       this.conversations.set(result.opTree.sessionId, result.conversation);
     return result;
+  }
+
+  /**
+   * The key of a session of `agentPath` starting now: sub-agents, judges, advisors and routers
+   * count alike, in the order they start.
+   */
+  sessionKey(agentPath: string): SessionKey {
+    const ordinal = this.started.get(agentPath) ?? 0;
+    this.started.set(agentPath, ordinal + 1);
+    return { agentPath, ordinal };
   }
 
   /** A log line the runtime writes itself (traces, MCP warnings), under a session's meta. */

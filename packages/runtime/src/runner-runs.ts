@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { resolve } from 'node:path';
 import { checkConversationId, checkSessionId } from '@agent/cache';
 import {
   type AgentEventMeta,
   type AgentResult,
   type ConversationExchange,
   type LogEntry,
+  type RecordInput,
   SESSION_OWNER_LABEL,
   type SessionSnapshot,
   type SessionStore,
@@ -16,6 +18,7 @@ import { context as otelContext } from '@opentelemetry/api';
 import type { ResumeOptions, RunAgentFileOptions, RunInput, RunOptions, StoredSession } from './api.js';
 import { runAgentChain } from './orchestration/run-chain.js';
 import { RunPersistence } from './persistence/run-persistence.js';
+import { promptFactsProblem } from './prompt-variables.js';
 import { configurationFailure, runExpectedOutput } from './run-outcomes.js';
 import { RunScope } from './run-scope.js';
 import type { PreparedRunner, SessionRequest } from './session-request.js';
@@ -43,7 +46,14 @@ export class TopAgentRuns {
   ) {
     const { config, tree } = prepared.context;
     this.sessions = new RunnerSessions(config, tree.root.path, options.sessionStore);
-    this.persistence = new RunPersistence(config.persistence?.value, config.redact);
+    const section = config.persistence?.value;
+    // The runner's `sessionsDir` beats the config's (an eval keeps each case's records with its results).
+    this.persistence = new RunPersistence(
+      options.sessionsDir === undefined
+        ? section
+        : { ...section, sessionsDir: resolve(prepared.context.cwd, options.sessionsDir) },
+      config.redact,
+    );
     this.resumable = tree.root.orchestration === undefined;
   }
 
@@ -154,6 +164,7 @@ export class TopAgentRuns {
       }
     }
     const scope = new RunScope(merged.onEvent, config.redact);
+    if (merged.promptFacts !== undefined) scope.promptFactOverrides = merged.promptFacts;
     const meta: AgentEventMeta = {
       isMaster: true,
       isFinal: false,
@@ -184,13 +195,27 @@ export class TopAgentRuns {
       const kept = await this.sessions.keepPaused(result, stored(), labels);
       await conversation?.record(kept, scope, meta);
       const final = scope.finish({ ...kept, finalAgentId: kept.finalAgentId ?? this.root.toolName });
-      this.persistence.persist(final, scope.conversations, warn, merged.owner);
+      this.persistence.persist(final, scope, warn, {
+        input: this.recordInput(prompt, merged, scope),
+        ...(merged.owner === undefined ? {} : { owner: merged.owner }),
+      });
       return final;
     } catch (error) {
       return this.fail(config.redact(errorMessage(error)), merged);
     } finally {
       active.delete(handle);
     }
+  }
+
+  /** What a run was asked, as its record keeps it (what `agent replay` runs again). */
+  private recordInput(prompt: string, merged: RunOptions, scope: RunScope): RecordInput {
+    return {
+      agentFile: this.root.path,
+      prompt,
+      ...(merged.format === undefined ? {} : { format: merged.format }),
+      ...(merged.schema === undefined ? {} : { schema: merged.schema as Record<string, unknown> }),
+      promptFacts: scope.usedPromptFacts ?? {},
+    };
   }
 
   /** The top agent's session request for this run. */
@@ -290,6 +315,10 @@ function persistenceWarning(message: string): Omit<LogEntry, 'timestamp'> {
 
 /** Why a run's input cannot be used, in words that say what is allowed; undefined when it can. */
 function runInputProblem(input: RunInput, options: RunOptions): string | undefined {
+  if (options.promptFacts !== undefined) {
+    const problem = promptFactsProblem(options.promptFacts);
+    if (problem !== undefined) return problem;
+  }
   if (options.sessionId !== undefined) {
     try {
       checkSessionId(options.sessionId);
@@ -328,6 +357,8 @@ function pickRunOptions(options: RunAgentFileOptions): RunOptions {
     models,
     clientFactory,
     sessionStore,
+    sessionHooks,
+    sessionsDir,
     ...run
   } = options;
   return run;

@@ -12,6 +12,7 @@ import { problemsError, RuntimeError } from './errors.js';
 import { startHttpApis } from './http-apis.js';
 import { LevelLimiter } from './limiter.js';
 import { runAgentChain } from './orchestration/run-chain.js';
+import { promptFactsProblem } from './prompt-variables.js';
 import { type AgentTree, loadAgentTree } from './registry.js';
 import type { RunScope } from './run-scope.js';
 import { TopAgentRuns } from './runner-runs.js';
@@ -128,6 +129,9 @@ export async function prepareRunner(
   const file = resolve(cwd, path);
   const config = resolveConfig({ ...options, cwd }, dirname(file));
   const runSettings: RunSettings = readRunSettings(options);
+  const factsProblem =
+    options.promptFacts === undefined ? undefined : promptFactsProblem(options.promptFacts);
+  if (factsProblem !== undefined) throw new RuntimeError({ kind: 'configuration', message: factsProblem });
   const active = new Set<{ scope: RunScope; meta: AgentEventMeta }>();
   const trace = { llm: options.traceLlm === true, mcp: options.traceMcp === true };
   const broadcast = mcpLogBroadcast(active, trace);
@@ -157,6 +161,7 @@ export async function prepareRunner(
         cwd,
         runSettings,
         run: runAgentChain,
+        ...(options.sessionHooks === undefined ? {} : { hooks: options.sessionHooks }),
         startPrivateServers: (names, signal) =>
           startMcpServers(names, config, { onLog: broadcast, ...(signal === undefined ? {} : { signal }) }),
         ...(cache === undefined ? {} : { cache }),

@@ -9,6 +9,7 @@ import type {
 } from '@agent/protocol';
 import type { AgentDefinition } from './agent-file/definition.js';
 import type { AgentSettings } from './agent-file/settings.js';
+import type { SessionHooks } from './api.js';
 import type { TargetBuilder } from './build-targets.js';
 import type { McpTools } from './build-tools.js';
 import type { RuntimeCache } from './cache/runtime-cache.js';
@@ -41,6 +42,8 @@ export interface RunnerContext {
   cache?: RuntimeCache;
   /** `--override` and the per-setting flags of the command line. */
   runSettings?: RunSettings;
+  /** The runner's `sessionHooks` (a replay answers from a record through them). */
+  hooks?: SessionHooks;
   /** Starts `shared: false` MCP servers for one session (absent: they are not started). */
   startPrivateServers?: (names: string[], signal?: AbortSignal) => Promise<McpTools>;
 }

@@ -8,10 +8,11 @@ import { cachingTargetOptions } from './build-targets.js';
 import type { McpTools } from './build-tools.js';
 import { runWithResponseCache } from './cache/response-cache.js';
 import { sessionGuardrails } from './guardrails/session-guardrails.js';
-import { expandPromptVariables, promptVariables } from './prompt-variables.js';
+import { expandPromptVariables, pickPromptFacts, promptVariables } from './prompt-variables.js';
 import type { RunScope } from './run-scope.js';
 import type { RunnerContext, SessionRequest } from './session-request.js';
 import { sessionTools } from './session-tool-list.js';
+import { type SessionWrappers, sessionWrappers } from './session-wrappers.js';
 import { type TraceSink, traceModelClient } from './tracing.js';
 
 /**
@@ -113,7 +114,8 @@ export function buildSessionConfig(
   const { isMaster, sessionId, name, agentPath, meta } = sessionIdentity(request);
   const trace = (entry: Parameters<RunScope['log']>[0]) => scope.log(entry, meta);
   const settings = layeredSettings(ctx, request);
-  const modelTargets = sessionModelTargets(ctx, request, settings, trace);
+  const wrappers = sessionWrappers(scope, ctx.hooks, { agentPath, sessionId });
+  const modelTargets = sessionModelTargets(ctx, request, settings, trace, wrappers);
   const modelRefs = ctx.tree.models.get(definition.path) ?? [];
   const targets = modelTargets(modelRefs);
   const runChild = ctx.run ?? runAgentSession;
@@ -124,6 +126,7 @@ export function buildSessionConfig(
     trace,
     modelRefs,
     runChild,
+    ...(wrappers === undefined ? {} : { wrappers }),
   });
   const instructions = sessionInstructions(ctx, request, settings);
   const toolOutput = toolOutputConfig(settings, modelTargets);
@@ -170,21 +173,29 @@ function sessionIdentity(request: SessionRequest) {
   return { isMaster, sessionId, name, agentPath, meta };
 }
 
-/** The model targets of references for this session: its caching and context buffer, its clients traced with --trace-llm. */
+/**
+ * The model targets of references for this session: its caching and context buffer, its clients
+ * hooked and recorded (`wrappers`), traced with --trace-llm.
+ */
 function sessionModelTargets(
   ctx: RunnerContext,
   request: SessionRequest,
   settings: AgentSettings,
   trace: TraceSink,
+  wrappers: SessionWrappers | undefined,
 ): (refs: readonly ModelRef[]) => ModelTarget[] {
   return (refs) =>
-    ctx.targets.targets(refs, cachingTargetOptions(settings.caching)).map((target) => ({
-      ...target,
-      ...(settings.contextWindowBufferTokens === undefined
-        ? {}
-        : { contextBuffer: settings.contextWindowBufferTokens }),
-      ...(request.trace.llm ? { client: traceModelClient(target.client, trace) } : {}),
-    }));
+    ctx.targets.targets(refs, cachingTargetOptions(settings.caching)).map((target, i) => {
+      const wrapped = wrappers === undefined ? target.client : wrappers.modelClient(target.client, refs[i]!);
+      const client = request.trace.llm ? traceModelClient(wrapped, trace) : wrapped;
+      return {
+        ...target,
+        ...(settings.contextWindowBufferTokens === undefined
+          ? {}
+          : { contextBuffer: settings.contextWindowBufferTokens }),
+        ...(client === target.client ? {} : { client }),
+      };
+    });
 }
 
 /** The settings of one session, layered. */
@@ -217,9 +228,13 @@ export function sessionSettings(settings: AgentSettings) {
   };
 }
 
-/** The agent's prompt with its variables expanded (computed only when the prompt uses one). */
+/**
+ * The agent's prompt with its variables expanded (computed only when the prompt uses one, or
+ * when the run is recorded: its record keeps the top session's clock and machine facts).
+ */
 function sessionInstructions(ctx: RunnerContext, request: SessionRequest, settings: AgentSettings): string {
-  return expandPromptVariables(request.definition.prompt, () =>
+  const { scope } = request;
+  const variables = () =>
     promptVariables({
       format: request.expectedOutput.format,
       cwd: ctx.cwd,
@@ -227,8 +242,14 @@ function sessionInstructions(ctx: RunnerContext, request: SessionRequest, settin
       ...(settings.maxToolCallsPerTurn === undefined
         ? {}
         : { maxToolCallsPerTurn: settings.maxToolCallsPerTurn }),
-    }),
-  ).trim();
+      ...(scope.promptFactOverrides === undefined ? {} : { facts: scope.promptFactOverrides }),
+    });
+  if (request.depth === 0 && scope.keepsConversations && scope.usedPromptFacts === undefined) {
+    const values = variables();
+    scope.usedPromptFacts = pickPromptFacts(values);
+    return expandPromptVariables(request.definition.prompt, values).trim();
+  }
+  return expandPromptVariables(request.definition.prompt, variables).trim();
 }
 
 /**

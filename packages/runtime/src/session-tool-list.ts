@@ -4,6 +4,7 @@ import type { McpTools } from './build-tools.js';
 import { cachedTools } from './cache/session-tools.js';
 import type { RunScope } from './run-scope.js';
 import type { RunnerContext, SessionRequest } from './session-request.js';
+import type { SessionWrappers } from './session-wrappers.js';
 import { type ChildRunRequest, SubAgentToolProvider } from './sub-agent-tool.js';
 import { agentToolFilters, filterTools } from './tool-filter.js';
 import { traceToolProvider } from './tracing.js';
@@ -19,11 +20,14 @@ export interface SessionToolsOptions {
   modelRefs: readonly ModelRef[];
   /** Runs a sub-agent's session. */
   runChild: (ctx: RunnerContext, request: SessionRequest) => Promise<AgentResult>;
+  /** The session's hooks and tape recorder, when its run has them. */
+  wrappers?: SessionWrappers;
 }
 
 /**
  * The tools a session offers: the agent's MCP servers and HTTP APIs (cached and traced as
- * configured), its sub-agents, filtered by its tool filters, then the caller's extra tools.
+ * configured), its sub-agents, filtered by its tool filters, then the caller's extra tools;
+ * all of them hooked and recorded when the run says so (`wrappers`).
  */
 export function sessionTools(
   ctx: RunnerContext,
@@ -63,7 +67,8 @@ export function sessionTools(
   );
   const offered = filters.length === 0 ? tools : tools.map((provider) => filterTools(provider, filters));
   if (request.extraTools !== undefined) offered.push(...request.extraTools);
-  return offered;
+  const { wrappers } = options;
+  return wrappers === undefined ? offered : offered.map((provider) => wrappers.toolProvider(provider));
 }
 
 /** A sub-agent as a tool: its calls run its session one level deeper, in the parent's scope. */

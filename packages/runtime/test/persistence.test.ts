@@ -44,8 +44,9 @@ describe('session records', () => {
     expect(record.payloadsDropped).toBeUndefined();
 
     // The same run through the writer with a 4 KiB bound: the payloads go, the rest stays.
-    const full = buildSessionRecord(result, new Map(), (text) => text)!;
-    const lean = () => buildSessionRecord(result, new Map(), (text) => text, { payloads: false })!;
+    const full = buildSessionRecord(result, { conversations: new Map() }, (text) => text)!;
+    const lean = () =>
+      buildSessionRecord(result, { conversations: new Map() }, (text) => text, { payloads: false })!;
     const path = await writeSessionRecord(join(root, 'small'), full, lean, 4096);
     const bounded = await readSessionRecord(path);
     expect(bounded.payloadsDropped).toMatch(

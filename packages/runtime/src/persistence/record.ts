@@ -4,34 +4,51 @@ import {
   type ConversationMessage,
   type OpNode,
   type OpPayload,
+  type RecordInput,
   type RecordNode,
   SESSION_RECORD_KIND,
   SESSION_RECORD_VERSION,
   type SessionNode,
   type SessionRecord,
+  type SessionTape,
 } from '@agent/protocol';
 import type { Redactor } from '../config/redact.js';
 
 /** The conversations of a run's sessions, by session id: the top one and each sub-agent's. */
 export type Conversations = ReadonlyMap<string, readonly ConversationMessage[]>;
 
+/** What a run kept of its sessions for its record, by session id. */
+export interface RunPayloads {
+  conversations: Conversations;
+  /** Each session's tape (absent for a session not recorded). */
+  tapes?: ReadonlyMap<string, SessionTape>;
+}
+
+/** What a record says besides the result: what the run was asked, and who started it. */
+export interface RecordDetails {
+  input?: RecordInput;
+  owner?: string;
+}
+
 /**
  * The record of a finished top-level session: its op tree with each node's payload (taken from
- * the conversation of the session the node belongs to), logs, accounting and report, every
- * string passed through `redact`, and the principal that started it (`owner`). Undefined when
- * the run never started a session (no op tree).
+ * the conversation of the session the node belongs to) and each session node's tape, what the
+ * run was asked (`input`), logs, accounting and report, every string passed through `redact`,
+ * and the principal that started it (`owner`). Without `payloads` the tapes are left out too.
+ * Undefined when the run never started a session (no op tree).
  */
 export function buildSessionRecord(
   result: AgentResult,
-  conversations: Conversations,
+  kept: RunPayloads,
   redact: Redactor,
-  options: { payloads: boolean; owner?: string } = { payloads: true },
+  options: RecordDetails & { payloads: boolean } = { payloads: true },
 ): SessionRecord | undefined {
   const root = result.opTree;
   if (root === undefined) return undefined;
-  const all = new Map(conversations);
-  all.set(root.sessionId, result.conversation);
-  const tree = recordTree(root, all, options.payloads);
+  const conversations = new Map(kept.conversations);
+  conversations.set(root.sessionId, result.conversation);
+  const tapes = options.payloads ? (kept.tapes ?? new Map<string, SessionTape>()) : undefined;
+  const tree = recordTree(root, { conversations, tapes }, options.payloads);
   const endedAt = root.endedAt ?? root.startedAt + root.totals.durationMs;
   const record: SessionRecord = {
     kind: SESSION_RECORD_KIND,
@@ -47,6 +64,7 @@ export function buildSessionRecord(
     ...(result.finalReport === undefined ? {} : { finalReport: result.finalReport }),
     totals: root.totals,
     tree,
+    ...(options.input === undefined ? {} : { input: options.input }),
     logs: result.logs,
     accounting: result.accounting,
     ...(result.logs[0]?.headendId === undefined ? {} : { headendId: result.logs[0].headendId }),
@@ -55,12 +73,15 @@ export function buildSessionRecord(
   return redactStrings(record, redact);
 }
 
-function recordTree(session: SessionNode, conversations: Conversations, payloads: boolean): RecordNode {
-  const messages = conversations.get(session.sessionId) ?? [];
+function recordTree(
+  session: SessionNode,
+  kept: { conversations: Conversations; tapes: ReadonlyMap<string, SessionTape> | undefined },
+  payloads: boolean,
+): RecordNode {
+  const messages = kept.conversations.get(session.sessionId) ?? [];
   const calls = payloads ? toolCallPayloads(messages) : new Map<string, OpPayload>();
   const visit = (node: OpNode): RecordNode => {
-    if (node !== session && node.kind === 'session')
-      return recordTree(node as SessionNode, conversations, payloads);
+    if (node !== session && node.kind === 'session') return recordTree(node as SessionNode, kept, payloads);
     const { children, ...rest } = node;
     const out: RecordNode = { ...rest, children: children.map(visit) };
     const payload = node.toolCallId === undefined ? undefined : calls.get(node.toolCallId);
@@ -68,6 +89,8 @@ function recordTree(session: SessionNode, conversations: Conversations, payloads
     return out;
   };
   const tree = visit(session);
+  const tape = kept.tapes?.get(session.sessionId);
+  if (tape !== undefined) tree.tape = tape;
   if (payloads) attachLlmPayloads(tree, messages);
   return tree;
 }

@@ -4,7 +4,7 @@ import type { Redactor } from '../config/redact.js';
 import type { PersistenceSection } from '../config/schema.js';
 import type { RunScope } from '../run-scope.js';
 import { BillingLedger } from './ledger.js';
-import { buildSessionRecord, type Conversations } from './record.js';
+import { buildSessionRecord, type RecordDetails } from './record.js';
 import { writeSessionRecord } from './record-file.js';
 
 /**
@@ -30,6 +30,7 @@ export class RunPersistence {
    * (redacted) why a write failed.
    */
   attach(scope: RunScope, sessionId: string, warn: (message: string) => void): void {
+    // Conversations and tapes: the payloads of the record.
     scope.keepsConversations = this.section?.sessionsDir !== undefined;
     const ledger = this.ledger;
     if (ledger === undefined) return;
@@ -43,16 +44,19 @@ export class RunPersistence {
       );
   }
 
-  /** Starts writing the record of a finished run (when `sessionsDir` is set), with its `owner`. */
+  /**
+   * Starts writing the record of a finished run (when `sessionsDir` is set): its sessions'
+   * conversations and tapes (kept in `scope`), what it was asked (`input`) and its `owner`.
+   */
   persist(
     result: AgentResult,
-    conversations: Conversations,
+    scope: Pick<RunScope, 'conversations' | 'tapes'>,
     warn: (message: string) => void,
-    owner?: string,
+    details: RecordDetails,
   ): void {
     const dir = this.section?.sessionsDir;
     if (dir === undefined) return;
-    const write = this.writeRecord(dir, result, conversations, owner).catch((error: unknown) =>
+    const write = this.writeRecord(dir, result, scope, details).catch((error: unknown) =>
       warn(this.redact(`cannot write the session record in ${dir}: ${errorMessage(error)}`)),
     );
     this.pending.add(write);
@@ -62,16 +66,13 @@ export class RunPersistence {
   private async writeRecord(
     dir: string,
     result: AgentResult,
-    conversations: Conversations,
-    owner: string | undefined,
+    scope: Pick<RunScope, 'conversations' | 'tapes'>,
+    details: RecordDetails,
   ): Promise<void> {
     // Yield first: the record is built after the caller has its result.
     await new Promise((resolve) => setImmediate(resolve));
     const build = (payloads: boolean) =>
-      buildSessionRecord(result, conversations, this.redact, {
-        payloads,
-        ...(owner === undefined ? {} : { owner }),
-      });
+      buildSessionRecord(result, scope, this.redact, { ...details, payloads });
     const record = build(true);
     if (record === undefined) return;
     await writeSessionRecord(dir, record, () => build(false) ?? record);
