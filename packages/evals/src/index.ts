@@ -1,6 +1,7 @@
 export { replaySuiteToJUnit } from './replay/junit-cases.js';
 export { replay } from './replay/replay.js';
 export { replaySuite } from './replay/suite.js';
+export { toJUnitXml } from './report/junit.js';
 export type {
   Budgets,
   CompareMode,

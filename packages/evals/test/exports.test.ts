@@ -7,5 +7,6 @@ test('@agent/evals exports exactly these values', async () => {
     'replay',
     'replaySuite',
     'replaySuiteToJUnit',
+    'toJUnitXml',
   ]);
 });
