@@ -8,7 +8,9 @@ import { formatDuration } from './session-tree.js';
  */
 export function renderReplay(file: string, result: ReplayResult): string {
   const verdict = result.match ? 'match' : `diverged (${result.divergences.length})`;
-  const lines = [`${file}: ${verdict} under --compare ${result.compare} (${formatDuration(result.durationMs)})`];
+  const lines = [
+    `${file}: ${verdict} under --compare ${result.compare} (${formatDuration(result.durationMs)})`,
+  ];
   for (const divergence of result.divergences) lines.push(...renderDivergence(divergence));
   return `${lines.join('\n')}\n`;
 }
@@ -28,7 +30,9 @@ export function renderReplaySuite(suite: ReplaySuiteResult): string {
     formatDuration(entry.result?.durationMs),
   ]);
   const header = ['record', 'result', 'divergences', 'time'];
-  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...rows.map((row) => row[column]!.length)),
+  );
   const line = (cells: string[]) =>
     cells
       .map((cell, column) => cell.padEnd(widths[column]!))
@@ -67,8 +71,15 @@ export function replaySuiteJson(suite: ReplaySuiteResult) {
     ...totals,
     entries: entries.map((entry) =>
       entry.result === undefined
-        ? { file: entry.file, ...(entry.sessionId === undefined ? {} : { sessionId: entry.sessionId }), error: entry.error }
-        : { ...replayJson(entry.file, entry.result), ...(entry.sessionId === undefined ? {} : { sessionId: entry.sessionId }) },
+        ? {
+            file: entry.file,
+            ...(entry.sessionId === undefined ? {} : { sessionId: entry.sessionId }),
+            error: entry.error,
+          }
+        : {
+            ...replayJson(entry.file, entry.result),
+            ...(entry.sessionId === undefined ? {} : { sessionId: entry.sessionId }),
+          },
     ),
   };
 }
