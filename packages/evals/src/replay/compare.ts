@@ -153,7 +153,7 @@ function compareRequests(label: SessionLabel, recorded: SessionTape, replayed: S
   if (first === undefined) return [];
   const diff = unifiedDiff(first.expected, first.actual, `${label} request ${first.call + 1}`);
   const later = differing.length - 1;
-  const more = later === 0 ? '' : `; ${later} later request${later === 1 ? '' : 's'} differ too`;
+  const more = later === 0 ? '' : `; ${later} later request${later === 1 ? ' differs' : 's differ'} too`;
   return [
     {
       kind: 'request',
