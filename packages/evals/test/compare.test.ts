@@ -50,11 +50,14 @@ describe('compareRecords', () => {
 
   test('a different report and exit marker count under report', () => {
     const a = record(tape('lead', 'n1', [answered]), 'four');
-    const b = { ...record(tape('lead', 'n2', [answered]), 'five'), exitCode: 'EXIT-NO-REPORT' as const };
+    const b = {
+      ...record(tape('lead', 'n2', [answered]), 'five'),
+      exitCode: 'EXIT-NO-LLM-RESPONSE' as const,
+    };
     const divergences = compareRecords(a, b, 'report');
     expect(divergences.map((d) => d.kind)).toEqual(['outcome', 'report']);
     expect(divergences[0]?.message).toBe(
-      'the replay ended with EXIT-NO-REPORT, the record with EXIT-FINAL-ANSWER',
+      'the replay ended with EXIT-NO-LLM-RESPONSE, the record with EXIT-FINAL-ANSWER',
     );
     expect((divergences[1] as { diff: string }).diff).toContain('+  "content": "five"');
   });

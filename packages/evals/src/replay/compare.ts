@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { SessionRecord, SessionTape, TapeToolCall } from '@agent/protocol';
 import type { CompareMode, Divergence, SessionLabel } from '../types.js';
 import { renderReport, renderRequest, tapeNonce } from './normalise.js';
-import { recordTapes } from './record-tapes.js';
+import { recordTapes, type SessionLabeler, sessionLabel } from './record-tapes.js';
 import { diffStat, unifiedDiff } from './request-diff.js';
 
 /** The divergence kinds each mode counts (each mode includes the ones before it). */
@@ -16,17 +16,19 @@ const COUNTED: Record<CompareMode, ReadonlySet<Divergence['kind']>> = {
  * How a replayed run's record differs from the recorded one under `mode`: `report` compares the
  * exit marker and the report (nonce normalised); `calls` adds the sessions run and each
  * session's tool calls (name and arguments); `requests` adds every model request, the first
- * differing one of each session as a unified diff.
+ * differing one of each session as a unified diff. `replayedLabel` names the replayed sessions
+ * as the record's (another agent file).
  */
 export function compareRecords(
   recorded: SessionRecord,
   replayed: SessionRecord,
   mode: CompareMode,
+  replayedLabel: SessionLabeler = sessionLabel,
 ): Divergence[] {
   const divergences = compareOutcome(recorded, replayed);
   if (mode === 'report') return divergences;
   const before = recordTapes(recorded);
-  const after = recordTapes(replayed);
+  const after = recordTapes(replayed, replayedLabel);
   for (const [label, tape] of before) {
     const other = after.get(label);
     if (other === undefined) {

@@ -7,13 +7,36 @@ export function sessionLabel(key: SessionKey): SessionLabel {
   return `${key.agentPath}#${key.ordinal}`;
 }
 
+/** How a replay names the sessions of its run, so they line up with the record's. */
+export type SessionLabeler = (key: SessionKey) => SessionLabel;
+
+/**
+ * Labels that read the replayed run's root agent path as the record's: `--agent changed.ai`
+ * runs `changed` and `changed.helper`, which replay `lead` and `lead.helper`. `root()` gives
+ * both paths once known (the runner names its root after it loads).
+ */
+export function rootRenaming(root: () => { replayed: string; recorded: string } | undefined): SessionLabeler {
+  return (key) => {
+    const paths = root();
+    if (paths === undefined || paths.replayed === paths.recorded) return sessionLabel(key);
+    const { agentPath } = key;
+    if (agentPath === paths.replayed) return sessionLabel({ ...key, agentPath: paths.recorded });
+    if (agentPath.startsWith(`${paths.replayed}.`))
+      return sessionLabel({ ...key, agentPath: paths.recorded + agentPath.slice(paths.replayed.length) });
+    return sessionLabel(key);
+  };
+}
+
 /** Every session tape of a record by label, in tree order (the root first). Walks without recursion. */
-export function recordTapes(record: SessionRecord): Map<SessionLabel, SessionTape> {
+export function recordTapes(
+  record: SessionRecord,
+  label: SessionLabeler = sessionLabel,
+): Map<SessionLabel, SessionTape> {
   const tapes = new Map<SessionLabel, SessionTape>();
   const pending: RecordNode[] = [record.tree];
   while (pending.length > 0) {
     const node = pending.shift() as RecordNode;
-    if (node.tape !== undefined) tapes.set(sessionLabel(node.tape), node.tape);
+    if (node.tape !== undefined) tapes.set(label(node.tape), node.tape);
     pending.push(...node.children);
   }
   return tapes;

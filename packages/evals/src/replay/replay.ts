@@ -13,7 +13,7 @@ import { startModelServer } from '@agent/testkit';
 import type { ReplayOptions, ReplayResult } from '../types.js';
 import { createAnswerSource } from './answer-source.js';
 import { compareRecords, countedDivergences } from './compare.js';
-import { assertReplayable, recordTapes } from './record-tapes.js';
+import { assertReplayable, recordTapes, rootRenaming } from './record-tapes.js';
 import { scopedClients } from './scoped-clients.js';
 import { createToolReplay } from './tool-replay.js';
 
@@ -40,17 +40,20 @@ export async function replay(
   const compare = options.compare ?? 'report';
   const tapes = recordTapes(recorded);
   const answers = createAnswerSource(tapes);
-  const tools = options.liveTools === true ? undefined : createToolReplay(tapes);
+  let roots: { replayed: string; recorded: string } | undefined;
+  const label = rootRenaming(() => roots);
+  const tools = options.liveTools === true ? undefined : createToolReplay(tapes, label);
   const server = await startModelServer({ handler: answers.answer, strict: true });
   const recordsDir = options.recordsDir ?? (await mkdtemp(join(tmpdir(), 'agent-replay-')));
   try {
-    const { clientFactory, modelClient } = scopedClients(server.url);
+    const { clientFactory, modelClient } = scopedClients(server.url, label);
     const runner = await createAgentRunner(agentFile, {
       ...options.resolve,
       clientFactory,
       sessionHooks: { modelClient, ...(tools === undefined ? {} : { toolCall: tools.toolCall }) },
       sessionsDir: recordsDir,
     });
+    roots = { replayed: runner.summary.toolName, recorded: recorded.tree.tape!.agentPath };
     let result: AgentResult;
     try {
       result = await runner.run(input.prompt, runOptions(recorded, options));
@@ -62,7 +65,7 @@ export async function replay(
       compare,
       answers.divergences,
       tools?.divergences ?? [],
-      compareRecords(recorded, replayed, compare),
+      compareRecords(recorded, replayed, compare, label),
     );
     return {
       match: divergences.length === 0,

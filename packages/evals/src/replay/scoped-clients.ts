@@ -1,7 +1,7 @@
 import type { ModelClient } from '@agent/protocol';
 import { createModelClient, type ModelClientConfig } from '@agent/providers';
 import type { ClientFactory, SessionHooks } from '@agent/runtime';
-import { sessionLabel } from './record-tapes.js';
+import type { SessionLabeler } from './record-tapes.js';
 
 /** The key the official clients are built with: the replay server checks none. */
 const REPLAY_API_KEY = 'replay';
@@ -18,7 +18,10 @@ export function replayBaseURL(serverURL: string, type: ModelClientConfig['type']
  * and for each session one whose base URL names the session (`sessionHooks.modelClient`), so the
  * server answers each session from its own tape. No API key is needed or sent.
  */
-export function scopedClients(serverURL: string): {
+export function scopedClients(
+  serverURL: string,
+  label: SessionLabeler,
+): {
   clientFactory: ClientFactory;
   modelClient: NonNullable<SessionHooks['modelClient']>;
 } {
@@ -37,7 +40,7 @@ export function scopedClients(serverURL: string): {
     },
     modelClient: (client, context) => {
       const config = configs.get(key(context.provider, context.model));
-      return config === undefined ? client : build(config, sessionLabel(context.session));
+      return config === undefined ? client : build(config, label(context.session));
     },
   };
 }

@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { SessionTape, TapeToolCall, TapeToolResult, ToolResult } from '@agent/protocol';
 import type { SessionHooks } from '@agent/runtime';
 import type { Divergence, SessionLabel } from '../types.js';
-import { sessionLabel } from './record-tapes.js';
+import { type SessionLabeler, sessionLabel } from './record-tapes.js';
 
 /** `sessionHooks.toolCall` answering from the record, and what it found different. */
 export interface ToolReplay {
@@ -16,16 +16,19 @@ export interface ToolReplay {
  * divergence, and the recorded result still comes back; a call the record does not have gets an
  * error result ("no recorded result") and a divergence. Each recorded call answers once.
  */
-export function createToolReplay(tapes: ReadonlyMap<SessionLabel, SessionTape>): ToolReplay {
+export function createToolReplay(
+  tapes: ReadonlyMap<SessionLabel, SessionTape>,
+  label: SessionLabeler = sessionLabel,
+): ToolReplay {
   const used = new Set<TapeToolCall>();
   const seen = new Map<SessionLabel, number>();
   const divergences: Divergence[] = [];
 
   const toolCall: ToolReplay['toolCall'] = (call, context) => {
-    const label = sessionLabel(context.session);
-    const index = seen.get(label) ?? 0;
-    seen.set(label, index + 1);
-    const recordedCalls = tapes.get(label)?.toolCalls ?? [];
+    const session = label(context.session);
+    const index = seen.get(session) ?? 0;
+    seen.set(session, index + 1);
+    const recordedCalls = tapes.get(session)?.toolCalls ?? [];
     const unused = recordedCalls.filter((candidate) => !used.has(candidate));
     const recorded =
       unused.find((candidate) => candidate.callId === call.callId && candidate.name === call.name) ??
@@ -34,10 +37,10 @@ export function createToolReplay(tapes: ReadonlyMap<SessionLabel, SessionTape>):
     if (recorded === undefined) {
       divergences.push({
         kind: 'call',
-        session: label,
+        session,
         index,
         actual,
-        message: `${label}: tool call ${index + 1} ${call.name} has no recorded result`,
+        message: `${session}: tool call ${index + 1} ${call.name} has no recorded result`,
       });
       return {
         ok: false,
@@ -51,11 +54,11 @@ export function createToolReplay(tapes: ReadonlyMap<SessionLabel, SessionTape>):
     if (!isDeepStrictEqual(recorded.arguments, call.arguments)) {
       divergences.push({
         kind: 'call',
-        session: label,
+        session,
         index,
         expected: { name: recorded.name, arguments: recorded.arguments },
         actual,
-        message: `${label}: tool call ${index + 1} ${call.name} has other arguments than recorded (the recorded result was returned)`,
+        message: `${session}: tool call ${index + 1} ${call.name} has other arguments than recorded (the recorded result was returned)`,
       });
     }
     return toolResult(recorded.result);
