@@ -20,6 +20,7 @@ export default function setup(): void {
       'mcp',
       'runtime',
       'testkit',
+      'evals',
     ],
   });
 }
