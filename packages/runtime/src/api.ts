@@ -154,8 +154,8 @@ export interface RunAgentFileOptions extends ResolveOptions {
   sessionHooks?: SessionHooks;
   /**
    * Where this runner writes its session records (`<sessionId>.json.gz`) instead of the
-   * config's `persistence.sessionsDir`: an eval keeps each case's records with its results.
-   * Runner-level only.
+   * config's `persistence.sessionsDir` (relative to `cwd`), recording even when the config does
+   * not: an eval keeps each case's records with its results. Runner-level only.
    */
   sessionsDir?: string;
   /**

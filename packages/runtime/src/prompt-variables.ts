@@ -44,6 +44,9 @@ export const PROMPT_FACT_NAMES = [
   'USER',
 ] as const;
 
+/** Every variable a prompt may use, as `${NAME}` or `{{NAME}}`. */
+export const PROMPT_VARIABLE_NAMES = ['FORMAT', ...PROMPT_FACT_NAMES, 'MAX_TURNS', 'MAX_TOOLS'] as const;
+
 /** Why `facts` cannot be `promptFacts` (a name that is not a fact, a value not a string); undefined when they can. */
 export function promptFactsProblem(facts: unknown): string | undefined {
   if (typeof facts !== 'object' || facts === null || Array.isArray(facts))
@@ -61,26 +64,6 @@ export function promptFactsProblem(facts: unknown): string | undefined {
 export function pickPromptFacts(variables: Readonly<Record<string, string>>): Record<string, string> {
   return Object.fromEntries(PROMPT_FACT_NAMES.map((name) => [name, variables[name] ?? '']));
 }
-
-/** Every variable a prompt may use, as `${NAME}` or `{{NAME}}`. */
-export const PROMPT_VARIABLE_NAMES = [
-  'FORMAT',
-  'DATETIME',
-  'DATE',
-  'TIME',
-  'DAY',
-  'TIMEZONE',
-  'TIMESTAMP',
-  'CWD',
-  'CD',
-  'OS',
-  'ARCH',
-  'KERNEL',
-  'HOSTNAME',
-  'USER',
-  'MAX_TURNS',
-  'MAX_TOOLS',
-] as const;
 
 /** `${NAME}`, `$${NAME}` (escaped: stays `${NAME}`) and `{{NAME}}` / `{{ NAME }}`. */
 const VARIABLE = /\$?\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;

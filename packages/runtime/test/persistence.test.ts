@@ -43,15 +43,18 @@ describe('session records', () => {
     expect(tool.payload?.arguments).toContain(blob);
     expect(record.payloadsDropped).toBeUndefined();
 
-    // The same run through the writer with a 4 KiB bound: the payloads go, the rest stays.
-    const full = buildSessionRecord(result, { conversations: new Map() }, (text) => text)!;
-    const lean = () =>
-      buildSessionRecord(result, { conversations: new Map() }, (text) => text, { payloads: false })!;
+    // The same run through the writer with a 4 KiB bound: the payloads and tapes go, the rest stays.
+    expect(record.tree.tape?.calls[0]?.answer?.toolCalls[0]?.arguments).toContain(blob);
+    const kept = { conversations: new Map(), tapes: new Map([[result.sessionId, record.tree.tape!]]) };
+    const full = buildSessionRecord(result, kept, (text) => text)!;
+    const lean = () => buildSessionRecord(result, kept, (text) => text, { payloads: false })!;
+    expect(full.tree.tape).toBeDefined();
     const path = await writeSessionRecord(join(root, 'small'), full, lean, 4096);
     const bounded = await readSessionRecord(path);
     expect(bounded.payloadsDropped).toMatch(
       /over the 4096-byte bound: the LLM and tool payloads were left out/,
     );
+    expect(bounded.tree.tape).toBeUndefined();
     expect(JSON.stringify(bounded)).not.toContain(blob);
     expect(bounded.accounting).toEqual(record.accounting);
     expect(bounded.tree.children[0]!.children.map((node) => node.kind)).toEqual(

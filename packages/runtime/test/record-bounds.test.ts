@@ -49,6 +49,22 @@ describe('hostile session records', () => {
     expect((await readSessionRecord(path)).error).toHaveLength(MAX_RECORD_BYTES - 4096);
   });
 
+  test('a version 1 record (no input, no tapes) and a version 2 one are both read', async () => {
+    const v1 = join(root, 'v1.json.gz');
+    writeFileSync(v1, gzipSync(recordWith({ ...leaf, kind: 'session' })));
+    const read1 = await readSessionRecord(v1);
+    expect(read1.version).toBe(1);
+    expect(read1.input).toBeUndefined();
+    expect(read1.tree.tape).toBeUndefined();
+    const v2 = join(root, 'v2.json.gz');
+    const tape = { agentPath: 'a', ordinal: 0, messages: [], tools: [], calls: [], toolCalls: [] };
+    const input = { prompt: 'Go.', promptFacts: { HOSTNAME: 'h' } };
+    writeFileSync(v2, gzipSync(recordWith({ ...leaf, kind: 'session', tape }, { version: 2, input })));
+    const read2 = await readSessionRecord(v2);
+    expect(read2.tree.tape).toEqual(tape);
+    expect(read2.input).toEqual(input);
+  });
+
   test('a tree deeper than the bound is refused, without a stack overflow', async () => {
     // Written as text: JSON.stringify itself would overflow the stack on such a tree.
     const open = '{"id":"n","kind":"session","label":"l","startedAt":0,"status":"ok","children":[';

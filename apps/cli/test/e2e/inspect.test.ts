@@ -88,10 +88,14 @@ describe('agent inspect', () => {
     const record = JSON.parse(text) as SessionRecord;
     expect(record).toMatchObject({
       kind: 'agent-session-record',
-      version: 1,
+      version: 2,
       sessionId: 'run-one',
       agent: 'main',
     });
+    // Version 2: the top session's tape (the key was redacted in it too) and what the run was asked.
+    expect(record.tree.tape).toMatchObject({ agentPath: 'main', ordinal: 0 });
+    expect(record.tree.tape?.calls.length).toBeGreaterThan(0);
+    expect(record.input?.prompt).toBeDefined();
     expect(record.finalReport?.content).toBe('All done.');
     expect(record.totals).toMatchObject({ llmCalls: 3, inputTokens: 300, outputTokens: 60 });
 
@@ -199,7 +203,7 @@ describe('agent inspect', () => {
     const newer = await cli(['inspect', 'future.json.gz']);
     expect(newer.code).toBe(7);
     expect(newer.stderr).toContain(
-      'session record version 99 is newer than this version of agent reads (up to 1)',
+      'session record version 99 is newer than this version of agent reads (up to 2)',
     );
 
     ws.write('agent.json', JSON.stringify({ providers: {} }));
