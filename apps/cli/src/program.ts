@@ -1,11 +1,12 @@
 import { OUTPUT_FORMATS } from '@agent/protocol';
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import { demoCommand } from './commands/demo.js';
 import { evalCommand } from './commands/eval.js';
 import { initCommand } from './commands/init.js';
 import { inspectCommand } from './commands/inspect.js';
 import { listCommand } from './commands/list.js';
 import { mcpListCommand, mcpLoginCommand, mcpLogoutCommand } from './commands/mcp.js';
+import { replayCommand } from './commands/replay.js';
 import { resumeCommand } from './commands/resume.js';
 import { runCommand } from './commands/run.js';
 import { collect } from './commands/run-options.js';
@@ -40,6 +41,7 @@ export function buildProgram(setCode: (code: CliExitCode) => void): Command {
   addResumeCommand(program, wiring);
   addSessionsCommands(program, wiring);
   addReadingCommands(program, wiring);
+  addReplayCommand(program, wiring);
   addMcpCommands(program, wiring);
   addEvalCommand(program, wiring);
   program
@@ -146,6 +148,31 @@ function addSessionsCommands(program: Command, { setCode, io }: Wiring): void {
 }
 
 /** The commands that read without running: validate, list, inspect. */
+function addReplayCommand(program: Command, { setCode, io }: Wiring): void {
+  program
+    .command('replay')
+    .description(
+      'run a recorded session again with the model (and tools) answered from its record, no API key; exit 13 when it diverges',
+    )
+    .argument('<record|dir>', 'a session record (.json.gz), or a directory of them (a regression suite)')
+    .option(
+      '-a, --agent <file.ai>',
+      "the agent file to run instead of the record's (a changed prompt, model, tools)",
+    )
+    .option('--live-tools', 'run the tools for real instead of answering them from the record')
+    .addOption(
+      new Option('--compare <mode>', 'what must match: the report; + tool calls; + every model request')
+        .choices(['report', 'calls', 'requests'])
+        .default('report'),
+    )
+    .option('--json', 'print the verdict and divergences as JSON on stdout')
+    .option('--junit <file>', 'write the results as JUnit XML to FILE (for CI)')
+    .option('-c, --config <file>', 'config file')
+    .action(async (ref: string, options) => {
+      setCode(await replayCommand(ref, options, io));
+    });
+}
+
 function addReadingCommands(program: Command, { setCode, io }: Wiring): void {
   program
     .command('validate')

@@ -12,6 +12,9 @@ export { casePassHatK, passHatK } from './eval/pass-hat-k.js';
 export { readEvalRun, writeEvalRun } from './eval/results-file.js';
 export { SCORER_TYPES } from './eval/scorers/index.js';
 export { JUDGE_SCORE_SCHEMA, judgePrompt } from './eval/scorers/judge.js';
+export { replaySuiteToJUnit } from './replay/junit-cases.js';
+export { replay } from './replay/replay.js';
+export { replaySuite } from './replay/suite.js';
 export { evalRunToJUnit } from './report/eval-junit.js';
 export { toJUnitXml } from './report/junit.js';
 export type {

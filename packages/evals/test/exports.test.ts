@@ -18,6 +18,9 @@ test('@agent/evals exports exactly these values', async () => {
     'loadDataset',
     'passHatK',
     'readEvalRun',
+    'replay',
+    'replaySuite',
+    'replaySuiteToJUnit',
     'toJUnitXml',
     'writeEvalRun',
   ]);

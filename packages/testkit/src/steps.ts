@@ -101,6 +101,8 @@ export interface RecordedRequest {
   route?: string;
   /** HTTP server only: the server the path prefix named (`/mistral/v1/...`), if any. */
   flavour?: string;
+  /** HTTP server only: the scope the path named (`/scope/<id>/v1/...`), decoded, if any. */
+  scope?: string;
   /** HTTP server, strict mode: the request was refused with this status and message (no step used). */
   rejected?: { status: number; message: string };
   /** In-process only: the call options (`timeoutMs`, and whether a signal was given). */

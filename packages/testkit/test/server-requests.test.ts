@@ -328,3 +328,37 @@ describe('close', () => {
     for (const outcome of outcomes) expect(outcome).toBeInstanceOf(Error);
   });
 });
+
+describe('scope prefix', () => {
+  it('names the client in RecordedRequest.scope, decoded, before the flavour and /v1', async () => {
+    server = await startModelServer({ handler: (request) => ({ text: `scope ${request.scope}` }) });
+    const scoped = new OpenAI({
+      baseURL: `${server.url}/scope/${encodeURIComponent('lead.helper#1')}/mistral/v1`,
+      apiKey: 'k',
+      maxRetries: 0,
+    });
+    const answer = await scoped.chat.completions.create({
+      model: 'm',
+      messages: [{ role: 'user', content: 'hi' }],
+    });
+    expect(answer.choices[0]?.message.content).toBe('scope lead.helper#1');
+    await openai().chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'hi' }] });
+    expect(server.requests.map((r) => [r.scope, r.flavour])).toEqual([
+      ['lead.helper#1', 'mistral'],
+      [undefined, undefined],
+    ]);
+  });
+
+  it('a malformed or overlong scope is a 404 that says what a scope is', async () => {
+    server = await startModelServer({ steps: [] });
+    for (const scope of ['%E0%A4%A', '', 'x'.repeat(257), '%00']) {
+      const response = await fetch(`${server.url}/scope/${scope}/v1/chat/completions`, {
+        method: 'POST',
+        body: '{}',
+      });
+      expect(response.status).toBe(404);
+      expect(await response.text()).toMatch(/not valid percent-encoding|a scope is 1-256 characters/);
+    }
+    expect(server.requests).toHaveLength(0);
+  });
+});

@@ -121,9 +121,10 @@ export function createCallAnswerer(options: CallAnswererOptions) {
     api: WireApi,
     req: IncomingMessage,
     signal: AbortSignal,
-    flavour?: Flavour,
+    prefixes: PathPrefixes = {},
   ): Promise<CallOutcome> {
-    const { text, body, decoded, recorded, route } = await readAndRecord(api, req, flavour);
+    const { flavour } = prefixes;
+    const { text, body, decoded, recorded, route } = await readAndRecord(api, req, prefixes);
     options.requests.push(recorded);
     if (typeof body === 'string') {
       const message = `agent-testkit server: the body of ${route} is not JSON: ${JSON.stringify(text.slice(0, 80))}`;
@@ -162,8 +163,14 @@ export function createCallAnswerer(options: CallAnswererOptions) {
   };
 }
 
+/** What the path said before the route: the client's scope and the server flavour. */
+export interface PathPrefixes {
+  scope?: string | undefined;
+  flavour?: Flavour | undefined;
+}
+
 /** The request read, parsed (a body that is not JSON stays its text) and recorded as the model saw it. */
-async function readAndRecord(api: WireApi, req: IncomingMessage, flavour: Flavour | undefined) {
+async function readAndRecord(api: WireApi, req: IncomingMessage, { scope, flavour }: PathPrefixes) {
   const text = await readBody(req);
   let body: unknown = text;
   try {
@@ -184,6 +191,7 @@ async function readAndRecord(api: WireApi, req: IncomingMessage, flavour: Flavou
     headers: recordHeaders(req),
     route,
     ...(flavour === undefined ? {} : { flavour }),
+    ...(scope === undefined ? {} : { scope }),
   };
   return { text, body, decoded, recorded, route };
 }

@@ -76,6 +76,33 @@ const ROUTES: Record<string, WireApi> = {
   '/messages': 'anthropic',
 };
 
+/** Longest scope a request may name (decoded characters). */
+export const MAX_SCOPE_LENGTH = 256;
+
+/**
+ * `/scope/<id>/v1/...` -> the decoded id and the rest of the path: one server answers many
+ * clients and tells them apart by their base URL (a replay gives each session its own).
+ * A malformed scope (bad percent-encoding, empty, too long, control characters) is an error.
+ */
+function splitScope(path: string): { scope?: string; path: string } | { error: string } {
+  if (!path.startsWith('/scope/')) return { path };
+  const match = /^\/scope\/([^/]*)(\/.*)?$/.exec(path);
+  const raw = match?.[1] ?? '';
+  let scope: string;
+  try {
+    scope = decodeURIComponent(raw);
+  } catch {
+    return { error: `the scope ${JSON.stringify(raw.slice(0, 80))} is not valid percent-encoding` };
+  }
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses
+  if (scope === '' || scope.length > MAX_SCOPE_LENGTH || /[\u0000-\u001f\u007f]/.test(scope)) {
+    return {
+      error: `a scope is 1-${MAX_SCOPE_LENGTH} characters without control characters (/scope/<percent-encoded id>/v1/...)`,
+    };
+  }
+  return { scope, path: match?.[2] ?? '' };
+}
+
 /** `/mistral/v1/chat/completions` -> `mistral` and `/v1/chat/completions`. */
 function splitFlavour(path: string): { flavour?: Flavour; path: string } {
   const match = /^\/([a-z]+)(\/.*)$/.exec(path);
@@ -177,11 +204,18 @@ async function handleModelRequest(
     controller.abort();
     inFlight.delete(controller);
   });
-  const { flavour, path: unprefixed } = splitFlavour(new URL(req.url ?? '/', 'http://testkit').pathname);
+  const scoped = splitScope(new URL(req.url ?? '/', 'http://testkit').pathname);
+  const { flavour, path: unprefixed } = splitFlavour('error' in scoped ? '' : scoped.path);
   const path = unprefixed.replace(/^\/v1(?=\/)/, '').replace(/\/$/, '');
   const anthropicClient = req.headers['anthropic-version'] !== undefined;
   const api = ROUTES[path];
   try {
+    if ('error' in scoped) {
+      req.resume();
+      const message = `agent-testkit server: no route for ${req.method} ${req.url}: ${scoped.error}`;
+      await notFound(res, anthropicClient, message, controller.signal);
+      return;
+    }
     if (req.method === 'GET' && path === '/models') {
       const body = JSON.stringify(modelsList(routing.models, anthropicClient));
       res.writeHead(200, { 'content-type': 'application/json' }).end(body);
@@ -190,16 +224,11 @@ async function handleModelRequest(
     if (req.method !== 'POST' || api === undefined) {
       req.resume();
       const message = `agent-testkit server: no route for ${req.method} ${req.url}; routes: POST /v1/chat/completions, POST /v1/responses, POST /v1/messages, GET /v1/models`;
-      const wire = testkitErrorAnswer(
-        anthropicClient ? 'anthropic' : 'openai-chat',
-        404,
-        message,
-        'req_testkit_noroute',
-      );
-      await playWireAnswer(res, wire, { signal: controller.signal });
+      await notFound(res, anthropicClient, message, controller.signal);
       return;
     }
-    const { wire, ...pacing } = await answerer.answerCall(api, req, controller.signal, flavour);
+    const prefixes = { flavour, scope: scoped.scope };
+    const { wire, ...pacing } = await answerer.answerCall(api, req, controller.signal, prefixes);
     await playWireAnswer(res, wire, { ...pacing, signal: controller.signal });
   } catch (error) {
     if (controller.signal.aborted) return;
@@ -209,6 +238,18 @@ async function handleModelRequest(
         .writeHead(500, { 'content-type': 'text/plain' })
         .end(`agent-testkit server: ${(error as Error).message}`);
   }
+}
+
+/** A 404 in the client's error format (Anthropic's when it sent `anthropic-version`). */
+async function notFound(
+  res: ServerResponse,
+  anthropicClient: boolean,
+  message: string,
+  signal: AbortSignal,
+): Promise<void> {
+  const api = anthropicClient ? 'anthropic' : 'openai-chat';
+  const wire = testkitErrorAnswer(api, 404, message, 'req_testkit_noroute');
+  await playWireAnswer(res, wire, { signal });
 }
 
 /** Checks every few milliseconds: a test's wait, bounded by `timeoutMs`. */
