@@ -69,9 +69,7 @@ describe('the eval runs API', () => {
       baseline: { runId: 'r1', regressed: 1, improved: 0, unchanged: 1, added: 0, removed: 0 },
     });
     expect(body.runs[1]).not.toHaveProperty('baseline');
-    expect(body.runs[2]!.error).toMatch(
-      /eval run version 2 is newer than this agent-server reads \(up to 1\)/,
-    );
+    expect(body.runs[2]!.error).toMatch(/eval run version 2 is newer than this version reads \(up to 1\)/);
   });
 
   it('answers one run with its whole results file', async () => {
@@ -94,7 +92,7 @@ describe('the eval runs API', () => {
     const newer = await get('/api/evals/r3', 'ops-token');
     expect(newer.status).toBe(422);
     expect(((await newer.json()) as { error: string }).error).toMatch(
-      /version 2 is newer .* upgrade agent-server/,
+      /version 2 is newer .* upgrade to read it/,
     );
   });
 

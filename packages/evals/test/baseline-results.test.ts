@@ -77,10 +77,10 @@ test('results files round-trip; a newer version or another file is refused', asy
   expect(await readEvalRun(path)).toEqual(written);
   writeFileSync(join(dir, 'newer.json'), JSON.stringify({ ...written, version: 2 }));
   await expect(readEvalRun(join(dir, 'newer.json'))).rejects.toThrow(
-    'is version 2; this version reads up to 1',
+    'eval run version 2 is newer than this version reads (up to 1)',
   );
   writeFileSync(join(dir, 'other.json'), '{"kind":"something"}');
-  await expect(readEvalRun(join(dir, 'other.json'))).rejects.toThrow('is not an eval results file');
+  await expect(readEvalRun(join(dir, 'other.json'))).rejects.toThrow('not an eval run');
 });
 
 test('JUnit: one test case per dataset case, failures with each failing score', () => {

@@ -72,7 +72,7 @@ test('size and count are bounded', async () => {
   const big = file('big.jsonl', '');
   writeFileSync(big, Buffer.alloc(16 * 1024 * 1024 + 1, 32));
   const error = await loadDataset(big).catch((caught: unknown) => caught);
-  expect((error as Error).message).toContain('at most 16777216 bytes (16 MiB) are read');
+  expect((error as Error).message).toContain('larger than the limit of 16 MiB');
   expect(
     ((await loadDataset(join(dir, 'missing.jsonl')).catch((caught: unknown) => caught)) as Error).message,
   ).toContain('cannot be read');

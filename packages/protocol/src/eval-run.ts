@@ -1,3 +1,5 @@
+import { isRecord } from './util/guards.js';
+
 /**
  * The results of one `agent eval` run (`evaluate()` of `@agent/evals`), as written to
  * `<out>/<runId>/results.json`: what `--baseline` compares against and the viewer's eval page
@@ -99,4 +101,30 @@ export interface BaselineComparison {
   removed: string[];
   /** Per-case mean score before and after, for the cases both runs have. */
   scores: { id: string; before: number; after: number }[];
+}
+
+/**
+ * What makes `value` not an eval run this version reads (another kind of JSON, a newer
+ * version, no run id, summary or cases, a case without id, passed or runs), or undefined.
+ * Every reader of a results file checks it here.
+ */
+export function evalRunProblem(value: unknown): string | undefined {
+  if (!isRecord(value) || value.kind !== EVAL_RUN_KIND)
+    return `not an eval run: expected JSON with "kind": "${EVAL_RUN_KIND}"`;
+  const { version } = value;
+  if (typeof version !== 'number' || !Number.isInteger(version) || version < 1)
+    return 'not an eval run: "version" is not a positive integer';
+  if (version > EVAL_RUN_VERSION)
+    return `eval run version ${version} is newer than this version reads (up to ${EVAL_RUN_VERSION}): upgrade to read it`;
+  if (typeof value.runId !== 'string' || !isRecord(value.summary) || !Array.isArray(value.cases))
+    return 'not an eval run: "runId", "summary" or "cases" is missing';
+  for (const evalCase of value.cases)
+    if (
+      !isRecord(evalCase) ||
+      typeof evalCase.id !== 'string' ||
+      typeof evalCase.passed !== 'boolean' ||
+      !Array.isArray(evalCase.runs)
+    )
+      return 'not an eval run: a case has no "id", "passed" or "runs"';
+  return undefined;
 }

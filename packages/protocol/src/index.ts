@@ -28,7 +28,7 @@ export type {
   EvalSummary,
   ScoreResult,
 } from './eval-run.js';
-export { EVAL_RUN_KIND, EVAL_RUN_VERSION } from './eval-run.js';
+export { EVAL_RUN_KIND, EVAL_RUN_VERSION, evalRunProblem } from './eval-run.js';
 export type {
   AgentEvent,
   AgentEventCallbacks,

@@ -51,6 +51,7 @@ test('@agent/protocol exports exactly these values', async () => {
     'TOOL_POLICY_DECISIONS',
     'contextGuardEvent',
     'emptyTotals',
+    'evalRunProblem',
     'isFinalReportName',
     'isModelError',
     'isOutputFormat',

@@ -1,5 +1,5 @@
-import { EVAL_RUN_KIND, EVAL_RUN_VERSION, type EvalRunFile } from '@agent/protocol';
-import { errorMessage, isRecord } from '@agent/protocol/util';
+import { type EvalRunFile, evalRunProblem } from '@agent/protocol';
+import { errorMessage } from '@agent/protocol/util';
 import { readRegularFile } from '@agent/runtime';
 
 /** The largest `results.json` the viewer reads (a run of thousands of cases stays far below). */
@@ -21,16 +21,7 @@ export function readEvalRun(path: string): EvalRunFile {
   } catch (error) {
     throw new Error(`${path}: not an eval run: the content is not JSON (${errorMessage(error)})`);
   }
-  if (!isRecord(value) || value.kind !== EVAL_RUN_KIND)
-    throw new Error(`${path}: not an eval run: expected JSON with "kind": "${EVAL_RUN_KIND}"`);
-  const { version } = value;
-  if (typeof version !== 'number' || !Number.isInteger(version) || version < 1)
-    throw new Error(`${path}: not an eval run: "version" is not a positive integer`);
-  if (version > EVAL_RUN_VERSION)
-    throw new Error(
-      `${path}: eval run version ${version} is newer than this agent-server reads (up to ${EVAL_RUN_VERSION}): upgrade agent-server to show it`,
-    );
-  if (!isRecord(value.summary) || !Array.isArray(value.cases) || typeof value.runId !== 'string')
-    throw new Error(`${path}: not an eval run: "runId", "summary" or "cases" is missing`);
-  return value as unknown as EvalRunFile;
+  const problem = evalRunProblem(value);
+  if (problem !== undefined) throw new Error(`${path}: ${problem}`);
+  return value as EvalRunFile;
 }

@@ -49,7 +49,7 @@ export async function loadDataset(path: string): Promise<Dataset> {
   const extension = extname(path).toLowerCase();
   if (!['.jsonl', '.yaml', '.yml'].includes(extension))
     throw new EvalInputError(`dataset ${path}: the file must end in .jsonl, .yaml or .yml`);
-  const text = await readBoundedFile(path, MAX_DATASET_BYTES, 'dataset');
+  const text = readBoundedFile(path, MAX_DATASET_BYTES, 'dataset');
   const baseDir = dirname(resolve(path));
   if (extension === '.jsonl') return { source: path, baseDir, cases: jsonlCases(path, text), scorers: [] };
   return yamlDataset(path, text, baseDir);

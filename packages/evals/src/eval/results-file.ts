@@ -1,7 +1,6 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { EVAL_RUN_KIND, EVAL_RUN_VERSION, type EvalRunFile } from '@agent/protocol';
-import { isRecord } from '@agent/protocol/util';
+import { type EvalRunFile, evalRunProblem } from '@agent/protocol';
 import { readBoundedFile } from './bounded-read.js';
 import { EvalInputError } from './errors.js';
 
@@ -21,7 +20,7 @@ export async function writeEvalRun(runDir: string, run: EvalRunFile): Promise<st
 
 /** Reads a results file, refusing another kind of file and a newer version than this one reads. */
 export async function readEvalRun(path: string): Promise<EvalRunFile> {
-  const text = await readBoundedFile(path, MAX_RESULTS_BYTES, 'results file');
+  const text = readBoundedFile(path, MAX_RESULTS_BYTES, 'results file');
   let data: unknown;
   try {
     data = JSON.parse(text);
@@ -33,21 +32,7 @@ export async function readEvalRun(path: string): Promise<EvalRunFile> {
 
 /** An eval run's results as given in code or read from a file, checked. */
 export function checkedEvalRun(data: unknown, label: string): EvalRunFile {
-  if (!isRecord(data) || data.kind !== EVAL_RUN_KIND)
-    throw new EvalInputError(`${label} is not an eval results file (kind "${EVAL_RUN_KIND}")`);
-  if (typeof data.version !== 'number' || data.version > EVAL_RUN_VERSION)
-    throw new EvalInputError(
-      `${label} is version ${String(data.version)}; this version reads up to ${EVAL_RUN_VERSION}: upgrade @agent/evals`,
-    );
-  if (typeof data.runId !== 'string' || !Array.isArray(data.cases))
-    throw new EvalInputError(`${label} has no runId or cases`);
-  for (const evalCase of data.cases)
-    if (
-      !isRecord(evalCase) ||
-      typeof evalCase.id !== 'string' ||
-      typeof evalCase.passed !== 'boolean' ||
-      !Array.isArray(evalCase.runs)
-    )
-      throw new EvalInputError(`${label}: a case without id, passed or runs`);
-  return data as unknown as EvalRunFile;
+  const problem = evalRunProblem(data);
+  if (problem !== undefined) throw new EvalInputError(`${label}: ${problem}`);
+  return data as EvalRunFile;
 }
