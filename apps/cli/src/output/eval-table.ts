@@ -1,4 +1,5 @@
 import type { EvalRunFile } from '@agent/protocol';
+import { textTable } from './text-table.js';
 
 /** Widest case id and scores column shown (longer ones are cut). */
 const MAX_ID = 32;
@@ -32,7 +33,7 @@ export function renderEvalRun(run: EvalRunFile): string {
       `${(mean(runs.map((entry) => entry.durationMs)) / 1000).toFixed(1)}s`,
     ];
   });
-  const lines = table(['case', 'result', 'scores', 'cost', 'turns', 'time'], rows);
+  const lines = textTable(['case', 'result', 'scores', 'cost', 'turns', 'time'], rows);
   lines.push('', summaryLine(run), ...failureLines(run), ...baselineLines(run));
   return `${lines.join('\n')}\n`;
 }
@@ -72,18 +73,6 @@ function baselineLines({ baseline }: EvalRunFile): string[] {
     `against ${baseline.runId}: improved ${list(baseline.improved)}; regressed ${list(baseline.regressed)}` +
       `; added ${baseline.added.length}, removed ${baseline.removed.length}`,
   ];
-}
-
-function table(header: string[], rows: string[][]): string[] {
-  const widths = header.map((title, column) =>
-    Math.max(title.length, ...rows.map((row) => row[column]!.length)),
-  );
-  const line = (cells: string[]) =>
-    cells
-      .map((cell, column) => cell.padEnd(widths[column]!))
-      .join('  ')
-      .trimEnd();
-  return [line(header), ...rows.map(line)];
 }
 
 function mean(values: readonly number[]): number {

@@ -1,6 +1,7 @@
 import { basename } from 'node:path';
 import type { Divergence, ReplayResult, ReplaySuiteResult } from '@agent/evals';
 import { formatDuration } from './session-tree.js';
+import { textTable } from './text-table.js';
 
 /**
  * One replayed record for the terminal: `match` or `diverged`, then each divergence's message
@@ -30,15 +31,7 @@ export function renderReplaySuite(suite: ReplaySuiteResult): string {
     formatDuration(entry.result?.durationMs),
   ]);
   const header = ['record', 'result', 'divergences', 'time'];
-  const widths = header.map((title, column) =>
-    Math.max(title.length, ...rows.map((row) => row[column]!.length)),
-  );
-  const line = (cells: string[]) =>
-    cells
-      .map((cell, column) => cell.padEnd(widths[column]!))
-      .join('  ')
-      .trimEnd();
-  const out = [line(header), ...rows.map(line)];
+  const out = textTable(header, rows);
   const count = suite.entries.length;
   out.push(
     '',
