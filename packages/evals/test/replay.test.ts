@@ -62,6 +62,8 @@ beforeAll(async () => {
     join(root, 'agent.json'),
     JSON.stringify({
       providers: { test: { type: 'openai', baseURL: '${MODEL_URL}', apiKey: '${REPLAY_TEST_KEY}' } },
+      // Only cached.ai caches; its store stays in the test's directory.
+      cache: { backend: 'sqlite', path: 'cache.sqlite' },
     }),
   );
   env.REPLAY_TEST_KEY = 'sk-recording';
@@ -109,4 +111,25 @@ test('a directory replays as a suite; a file that is not a record is an error en
   expect(suite).toMatchObject({ matched: 1, diverged: 0, errors: 1, compare: 'calls' });
   expect(suite.entries.map((entry) => entry.file)).toEqual([join(dir, 'a.json.gz'), join(dir, 'b.json.gz')]);
   expect(suite.entries[0]?.error).toMatch(/not a session record/);
+});
+
+test('an agent with a response cache still replays its model calls (the cache is off in a replay)', async () => {
+  writeFileSync(
+    join(root, 'cached.ai'),
+    '---\nmodels: [test/m]\nmaxTurns: 3\nagents: [helper.ai]\ncache: 1h\n---\nYou lead.\n',
+  );
+  env.REPLAY_TEST_KEY = 'sk-recording';
+  const records = join(root, 'cached-records');
+  const runner = await createAgentRunner('cached.ai', { ...resolve(), sessionsDir: records });
+  const recorded = await runner.run('Ask the helper.');
+  await runner.close();
+  expect(recorded.success, recorded.error).toBe(true);
+  const file = join(records, readdirSync(records)[0]!);
+  // The recording stored the answer in the response cache (the key still set, as on the machine
+  // that recorded it); a replay that read it would make no model call and compare nothing.
+  const result = await replay(file, { compare: 'requests', resolve: resolve() });
+  env.REPLAY_TEST_KEY = undefined;
+  expect(result.divergences).toEqual([]);
+  expect(result.result.finalReport?.content).toBe('The helper says hi.');
+  expect(result.record.tree.tape?.calls.length).toBe(2);
 });

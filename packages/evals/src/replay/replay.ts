@@ -52,6 +52,8 @@ export async function replay(
       clientFactory,
       sessionHooks: { modelClient, ...(tools === undefined ? {} : { toolCall: tools.toolCall }) },
       sessionsDir: recordsDir,
+      // A replay asks the recorded answers, never the response cache (it would make no call).
+      overrides: { cache: 'off' },
     });
     roots = { replayed: runner.summary.toolName, recorded: recorded.tree.tape!.agentPath };
     let result: AgentResult;
