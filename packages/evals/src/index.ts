@@ -1,4 +1,4 @@
-export { caseScore, compareWithBaseline } from './eval/baseline.js';
+export { compareWithBaseline } from './eval/baseline.js';
 export {
   type Dataset,
   type DatasetCase,
@@ -8,10 +8,10 @@ export {
 } from './eval/dataset.js';
 export { EvalInputError } from './eval/errors.js';
 export { evaluate } from './eval/evaluate.js';
-export { casePassHatK, passHatK } from './eval/pass-hat-k.js';
+export { passHatK } from './eval/pass-hat-k.js';
 export { readEvalRun, writeEvalRun } from './eval/results-file.js';
 export { SCORER_TYPES } from './eval/scorers/index.js';
-export { JUDGE_SCORE_SCHEMA, judgePrompt } from './eval/scorers/judge.js';
+export { JUDGE_SCORE_SCHEMA } from './eval/scorers/judge.js';
 export { replaySuiteToJUnit } from './replay/junit-cases.js';
 export { replay } from './replay/replay.js';
 export { replaySuite } from './replay/suite.js';

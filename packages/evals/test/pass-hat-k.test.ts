@@ -1,5 +1,6 @@
 import { expect, test } from 'vitest';
-import { casePassHatK, passHatK } from '../src/index.js';
+import { casePassHatK } from '../src/eval/pass-hat-k.js';
+import { passHatK } from '../src/index.js';
 
 test('pass^k per case is C(c,k)/C(n,k)', () => {
   expect(casePassHatK(3, 3, 3)).toBe(1);
