@@ -182,6 +182,20 @@ describe('replayable records', () => {
     expect(() => assertReplayable(v2, 'ok', undefined)).not.toThrow();
   });
 
+  test('a malformed tape is refused before anything runs, saying where', () => {
+    const broken = tape('lead', 'n1', [answered]);
+    broken.calls[0]!.messages = [0, 99];
+    expect(() => assertReplayable(record(broken, 'four'), 'bad.json.gz', undefined)).toThrow(
+      'bad.json.gz: cannot replay: it is malformed: model call 1 of lead points at messages or tools the tape does not have',
+    );
+    const odd = tape('lead', 'n1', [
+      { answer: { text: 'ok', toolCalls: [{ id: 'c', name: 'x', arguments: {} }] } },
+    ]);
+    expect(() => assertReplayable(record(odd, 'four'), 'odd', undefined)).toThrow(
+      'model call 1 of lead has a malformed answer',
+    );
+  });
+
   test('a request renders its model, options, tools and messages with the nonce normalised', () => {
     const t = tape('lead', 'zz99', [answered]);
     expect(renderRequest(t, t.calls[0]!)).toBe(

@@ -1,6 +1,7 @@
 import type { RecordNode, SessionKey, SessionRecord, SessionTape } from '@agent/protocol';
 import { RuntimeError } from '@agent/runtime';
 import type { SessionLabel } from '../types.js';
+import { tapeProblem } from './tape-shape.js';
 
 /** `lead#0`: how divergences and the model server's scopes name a session. */
 export function sessionLabel(key: SessionKey): SessionLabel {
@@ -45,7 +46,7 @@ export function recordTapes(
 /**
  * Throws a `RuntimeError` (`configuration`) saying why a record cannot be replayed and what to
  * do: version 1 (no requests were kept), payloads dropped (over the size bound), no input or
- * no tape, or no agent file to run.
+ * no tape, a malformed tape, or no agent file to run.
  */
 export function assertReplayable(record: SessionRecord, name: string, agent: string | undefined): void {
   const refuse = (why: string): never => {
@@ -61,6 +62,13 @@ export function assertReplayable(record: SessionRecord, name: string, agent: str
     );
   if (record.input === undefined) refuse('it has no "input" (the prompt the run was given)');
   if (record.tree.tape === undefined) refuse('its session has no "tape" (the recorded model and tool calls)');
+  const pending: RecordNode[] = [record.tree];
+  while (pending.length > 0) {
+    const node = pending.pop() as RecordNode;
+    const problem = node.tape === undefined ? undefined : tapeProblem(node.tape);
+    if (problem !== undefined) refuse(`it is malformed: ${problem}`);
+    pending.push(...node.children);
+  }
   if (agent === undefined && record.input?.agentFile === undefined)
     refuse('it does not name its agent file; pass the agent to run (--agent file.ai, or the "agent" option)');
 }
