@@ -188,9 +188,9 @@ describe('replayable records', () => {
     expect(() => assertReplayable(record(broken, 'four'), 'bad.json.gz', undefined)).toThrow(
       'bad.json.gz: cannot replay: it is malformed: model call 1 of lead points at messages or tools the tape does not have',
     );
-    const odd = tape('lead', 'n1', [
-      { answer: { text: 'ok', toolCalls: [{ id: 'c', name: 'x', arguments: {} }] } },
-    ]);
+    const odd = tape('lead', 'n1', [{ answer: { text: 'ok', toolCalls: [] } }]);
+    // Arguments as an object, where a tape keeps the raw text.
+    (odd.calls[0]!.answer!.toolCalls as unknown[]).push({ id: 'c', name: 'x', arguments: {} });
     expect(() => assertReplayable(record(odd, 'four'), 'odd', undefined)).toThrow(
       'model call 1 of lead has a malformed answer',
     );
