@@ -14,7 +14,7 @@ type Plan = Omit<ConfigPlan, 'transport' | 'pages' | 'batch'> & { batchFor: Reco
 
 const PAGES = [5, 20];
 const FULL: Plan = {
-  runs: 15,
+  runs: 25,
   batchFor: { 5: 16, 20: 6 },
   warmup: 4,
   replay: { runs: 9, warmup: 2 },
@@ -33,6 +33,7 @@ const NOTES = [
   "Two ways to the model, both measured: the in-process `scriptedModel` of `@agent/testkit` through the runner's `clientFactory` isolates the runtime's own cost (no HTTP, SSE or SDK work in the process), so its ratio is the recorder's share of what the runtime itself spends; the testkit model server over HTTP (strict mode) through `@agent/providers`' OpenAI client (the official `openai` package) is the path a user's run takes, its server in this process, so its ratio is diluted by the client, the wire and the server's parsing, as a real deployment's would be by more.",
   "CPU: `process.cpuUsage()` of the whole process over a batch of sessions played one after another on one open runner, the batch ending once its records are on disk (a record is built and gzipped in the background after the run returns: its cost is in the batch), divided by the batch's model calls. The unrecorded and recorded runners are open side by side; each configuration warms both up first, then alternates their batches (order flipped every run); the ratio is the median of the ratios of batches run back to back. Wall time is each session's `run()` as its caller sees it (the record write does not hold it up).",
   "Record size: the gzip file the runtime wrote and its JSON. The tapes' JSON share counts every session node's `tape` (the model calls with their interned messages and tool definitions, and the tool calls with their raw results); their gzip share is what the file loses when the same record is gzipped without them. The rest is the op tree with its payloads, logs and accounting, as before tapes.",
+  "Why a record is about 4 times the tool output it carries (about 12 KB of JSON per turn for a 3 KB page): each tool result is in it three times, in the op tree (the tool op's `payload.result`) and twice on the tape (`toolCalls[].result.text`, the provider's raw result, and the tool message interned in `messages`). gzip folds the copies that lie within its 32 KB window, hence the tapes' smaller share of the file at N = 5 than at N = 20.",
   "Replay: `replay()` of `@agent/evals` with `compare: 'requests'` (the strictest comparison: every model request of every session compared as normalised text) on one recorded 20-turn session: it starts its own strict testkit server, runs the agent again with the answers and tool results from the record (no key, no page API call), records that run and compares the two records. The records of both model paths are replayed the same way (a replay always goes over HTTP).",
   'Command: `cd bench && node --import tsx src/run.ts --only recording` (`pnpm bench --only recording`; build the packages first). Quick (`--quick`): 2 batches of 1-2 sessions per variant and one replay, checks only.',
 ];
