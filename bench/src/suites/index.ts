@@ -11,6 +11,7 @@ import { mcpGrepSuite } from './mcp-grep.js';
 import { openapiLoadSuite } from './openapi-load.js';
 import { queueSoakSuite } from './queue-soak.js';
 import { queueSoakEffectsSuite } from './queue-soak-effects.js';
+import { recordingSuite } from './recording.js';
 import { toolOutputMemorySuite } from './tool-output-memory.js';
 import { xmlTransportSuite } from './xml-transport.js';
 
@@ -28,6 +29,7 @@ export const suites: BenchSuite[] = [
   openapiLoadSuite,
   guardrailsSuite,
   compactionSuite,
+  recordingSuite,
   coldStartSuite,
   installSizeSuite,
 ];
