@@ -212,4 +212,19 @@ describe('replayable records', () => {
       ].join('\n'),
     );
   });
+
+  test('tool-call arguments render canonically, raw text or parsed alike; unparsed ones raw', () => {
+    const t = tape('lead', 'n', [answered]);
+    const assistant = (call: Record<string, unknown>) => ({
+      role: 'assistant' as const,
+      content: '',
+      toolCalls: [{ id: 'c1', name: 'calc', arguments: { b: 2, a: 1 }, ...call }],
+    });
+    t.messages.push(assistant({ rawArguments: '{ "b": 2,  "a": 1 }' }), assistant({}));
+    t.messages.push(assistant({ arguments: {}, rawArguments: '{oops', parseError: 'not JSON' }));
+    const rendered = (index: number) => renderRequest(t, { ...t.calls[0]!, messages: [index] });
+    expect(rendered(2)).toBe(rendered(3));
+    expect(rendered(2)).toContain('"a": 1');
+    expect(rendered(4)).toContain('  call calc c1 {oops');
+  });
 });

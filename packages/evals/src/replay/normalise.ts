@@ -68,8 +68,12 @@ function renderMessage(position: number, message: ConversationMessage | undefine
   const lines = [`[${position}] ${message.role}:`, indent(message.content)];
   if (message.role !== 'assistant') return lines;
   for (const block of message.reasoning ?? []) lines.push(`  reasoning: ${block.text}`);
+  // Arguments canonically (a client that hands them over parsed and one that keeps the raw
+  // text send the same JSON); raw only when they did not parse.
   for (const call of message.toolCalls ?? [])
-    lines.push(`  call ${call.name} ${call.id} ${call.rawArguments ?? canonicalJson(call.arguments)}`);
+    lines.push(
+      `  call ${call.name} ${call.id} ${call.parseError === undefined ? canonicalJson(call.arguments) : (call.rawArguments ?? '')}`,
+    );
   return lines;
 }
 
