@@ -2,8 +2,9 @@ import type { ModelClient, SessionKey, ToolProvider } from '@agent/protocol';
 import type { ModelRef } from './agent-file/definition.js';
 import type { SessionHookContext, SessionHooks } from './api.js';
 import { recordModelClient, TapeWriter } from './persistence/tape-recorder.js';
-import { recordToolProvider, withExecute } from './persistence/tape-tools.js';
+import { recordToolProvider } from './persistence/tape-tools.js';
 import type { RunScope } from './run-scope.js';
+import { withExecute } from './wrapping.js';
 
 /**
  * Providers `toolCall` never answers for: sub-agents run their own sessions (recorded and hooked

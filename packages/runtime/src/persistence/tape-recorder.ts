@@ -1,7 +1,6 @@
 import {
   type ConversationMessage,
   isModelError,
-  type ModelCallOptions,
   type ModelClient,
   type ModelRequest,
   type ModelStreamEvent,
@@ -13,6 +12,7 @@ import {
   type ToolDefinition,
 } from '@agent/protocol';
 import { errorMessage } from '@agent/protocol/util';
+import { withStream } from '../wrapping.js';
 
 /**
  * A table of values stored once each: a value is found by identity first (the session sends
@@ -147,35 +147,25 @@ export function recordModelClient(
   writer: TapeWriter,
   target: { provider: string; model: string },
 ): ModelClient {
-  const recorded: ModelClient = {
-    provider: client.provider,
-    model: client.model,
-    ...(client.parallelToolCalls === undefined ? {} : { parallelToolCalls: client.parallelToolCalls }),
-    ...(client.countTokens === undefined ? {} : { countTokens: client.countTokens.bind(client) }),
-    ...(client.countTokensBound === undefined
-      ? {}
-      : { countTokensBound: client.countTokensBound.bind(client) }),
-    async *stream(request: ModelRequest, options?: ModelCallOptions): AsyncIterable<ModelStreamEvent> {
-      const call = writer.startModelCall(target, request);
-      const answer = new AnswerAssembler();
-      let outcome: 'answer' | 'error' | undefined;
-      try {
-        for await (const event of client.stream(request, options)) {
-          answer.take(event);
-          yield event;
-        }
-        outcome = 'answer';
-        call.answer = answer.answer();
-      } catch (error) {
-        outcome = 'error';
-        call.error = tapeError(error);
-        throw error;
-      } finally {
-        call.durationMs = Date.now() - call.startedAt;
-        // The session stopped reading before the end (it was stopped): no answer came.
-        if (outcome === undefined) call.error = { message: 'the session stopped reading the answer' };
+  return withStream(client, async function* recorded(request, options) {
+    const call = writer.startModelCall(target, request);
+    const answer = new AnswerAssembler();
+    let outcome: 'answer' | 'error' | undefined;
+    try {
+      for await (const event of client.stream(request, options)) {
+        answer.take(event);
+        yield event;
       }
-    },
-  };
-  return recorded;
+      outcome = 'answer';
+      call.answer = answer.answer();
+    } catch (error) {
+      outcome = 'error';
+      call.error = tapeError(error);
+      throw error;
+    } finally {
+      call.durationMs = Date.now() - call.startedAt;
+      // The session stopped reading before the end (it was stopped): no answer came.
+      if (outcome === undefined) call.error = { message: 'the session stopped reading the answer' };
+    }
+  });
 }

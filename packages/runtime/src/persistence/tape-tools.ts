@@ -1,12 +1,6 @@
-import type {
-  TapeToolCall,
-  TapeToolResult,
-  ToolCallRequest,
-  ToolExecuteOptions,
-  ToolProvider,
-  ToolResult,
-} from '@agent/protocol';
+import type { TapeToolCall, TapeToolResult, ToolProvider, ToolResult } from '@agent/protocol';
 import { errorMessage } from '@agent/protocol/util';
+import { withExecute } from '../wrapping.js';
 import type { TapeWriter } from './tape-recorder.js';
 
 /** A provider's result as a tape keeps it: text, error flag and structured content, or the error. */
@@ -17,24 +11,6 @@ function tapeToolResult(result: ToolResult): TapeToolResult {
     text: result.text,
     ...(result.isError === undefined ? {} : { isError: result.isError }),
     ...(result.structured === undefined ? {} : { structured: result.structured }),
-  };
-}
-
-/**
- * A provider with `execute` replaced, everything else passed through: `listTools`,
- * `instructions` and `close` of the provider it wraps.
- */
-export function withExecute(
-  provider: ToolProvider,
-  execute: (call: ToolCallRequest, options: ToolExecuteOptions) => Promise<ToolResult>,
-): ToolProvider {
-  return {
-    id: provider.id,
-    ...(provider.kind === undefined ? {} : { kind: provider.kind }),
-    listTools: (options) => provider.listTools(options),
-    ...(provider.instructions === undefined ? {} : { instructions: () => provider.instructions?.() }),
-    ...(provider.close === undefined ? {} : { close: () => provider.close?.() ?? Promise.resolve() }),
-    execute,
   };
 }
 
