@@ -23,3 +23,12 @@ export function clear(element: Element): void {
 }
 
 export { fmtCost, fmtDateTime, fmtMs, fmtScore, fmtShare, fmtTime, fmtTokens } from './format.js';
+
+/** A `dl.totals` of name/value pairs, each value marked with `data-<key>="<name>"` for tests and styles. */
+export function totalsList(cells: readonly (readonly [string, string])[], key: string): HTMLElement {
+  return h(
+    'dl',
+    { class: 'totals' },
+    ...cells.flatMap(([name, value]) => [h('dt', {}, name), h('dd', { [`data-${key}`]: name }, value)]),
+  );
+}

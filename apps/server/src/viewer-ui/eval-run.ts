@@ -1,4 +1,4 @@
-import { fmtCost, fmtDateTime, fmtMs, fmtScore, fmtShare, fmtTokens, h } from './dom.js';
+import { fmtCost, fmtDateTime, fmtMs, fmtScore, fmtShare, fmtTokens, h, totalsList } from './dom.js';
 import type { BaselineComparison, EvalCaseResult, EvalCaseRun, EvalRunFile, ScoreResult } from './types.js';
 
 /** `#eval:<runId>`: one eval run's summary, its diff against a baseline, and its cases. */
@@ -41,11 +41,7 @@ function renderSummary(run: EvalRunFile): HTMLElement {
     ['input tokens', fmtTokens(summary.inputTokens)],
     ['output tokens', fmtTokens(summary.outputTokens)],
   ];
-  return h(
-    'dl',
-    { class: 'totals' },
-    ...cells.flatMap(([name, value]) => [h('dt', {}, name), h('dd', { 'data-summary': name }, value)]),
-  );
+  return totalsList(cells, 'summary');
 }
 
 /** The worst news first: regressions, then what improved, came, went, and stayed. */

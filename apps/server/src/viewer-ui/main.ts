@@ -1,6 +1,6 @@
 // The one delta format, shared with the server (no Node API in it: bundled as is).
 import { applyListPatch, applySessionPatch } from '../viewer/view-patch.js';
-import { clear, fmtCost, fmtMs, fmtTime, fmtTokens, h } from './dom.js';
+import { clear, fmtCost, fmtMs, fmtTime, fmtTokens, h, totalsList } from './dom.js';
 import { evalRoute, showEvalPage } from './eval-page.js';
 import { renderReport } from './report.js';
 import { renderTree } from './tree.js';
@@ -182,11 +182,7 @@ function renderTotals(totals: Totals): HTMLElement {
     ['cost', fmtCost(totals.costUsd)],
     ['duration', fmtMs(totals.durationMs)],
   ];
-  return h(
-    'dl',
-    { class: 'totals' },
-    ...cells.flatMap(([name, value]) => [h('dt', {}, name), h('dd', { 'data-total': name }, value)]),
-  );
+  return totalsList(cells, 'total');
 }
 
 function renderSession(view: SessionView): HTMLElement {
