@@ -14,6 +14,7 @@ import type {
   SessionSnapshot,
   ToolPolicy,
   ToolProvider,
+  ToolSearchSettings,
   TurnJournalEntry,
 } from '@agent/protocol';
 import type { StandardJSONSchemaV1 } from '@standard-schema/spec';
@@ -157,6 +158,13 @@ export interface AgentConfig {
    * off. Turns on the tool-output store (its defaults) when no `toolOutput` is given.
    */
   compaction?: boolean | CompactionSettings;
+  /**
+   * Large toolsets (docs/tool-search.md): when the session has more than `after` tools, the
+   * model gets `tool_search` (and the `alwaysOn` tools) instead of every definition; the tools a
+   * search finds are sent from the next request on, for the rest of the session and across a
+   * resume. Absent: every tool in every request.
+   */
+  toolSearch?: ToolSearchSettings;
 }
 
 /** What one run is asked: a prompt, or a prompt after earlier messages. */

@@ -21,6 +21,8 @@ export interface AgentInfo {
   outputSchema?: JsonSchema;
   /** Agents chained around it (advisors, router destinations, handoff), shown in listings. */
   orchestration?: OrchestrationSummary;
+  /** The agent file's `usage` (how to ask it), shown where a face describes the agent (A2A skill examples). */
+  usage?: string;
 }
 
 /** What a headend asks an agent: a prompt, or a prompt after the chat's earlier messages. */
@@ -58,6 +60,11 @@ export interface ServedRunOptions {
    * principal's. On a resume, the session's owner (it stays the starter's, whoever decides).
    */
   owner?: string;
+  /**
+   * The id the run's session takes (the A2A face's task id); unset: a fresh one. A resume keeps
+   * the session's own id and ignores this.
+   */
+  sessionId?: string;
 }
 
 /** Options of a resumed run: the run's, plus the decisions for the calls the session waits for. */

@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
 import type { Admission } from './admission.js';
 
-export type HeadendKind = 'rest' | 'openai' | 'anthropic' | 'mcp' | 'slack';
+export type HeadendKind = 'rest' | 'openai' | 'anthropic' | 'mcp' | 'slack' | 'a2a';
 
 /** A network headend: a Hono app plus the admission control `serve` drains. */
 export interface Headend {

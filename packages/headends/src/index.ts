@@ -1,3 +1,5 @@
+export type { A2aHeadendOptions } from './a2a/a2a-options.js';
+export { DEFAULT_A2A_MAX_TASKS } from './a2a/a2a-options.js';
 export type { AdmissionGate, AdmissionRefusal, SessionTicket } from './admission.js';
 export { Admission, AdmissionError } from './admission.js';
 export type {

@@ -7,6 +7,7 @@ test('@agent/headends exports exactly these values', async () => {
     'ANONYMOUS_PRINCIPAL',
     'Admission',
     'AdmissionError',
+    'DEFAULT_A2A_MAX_TASKS',
     'DEFAULT_BODY_LIMIT_BYTES',
     'DEFAULT_HEADERS_TIMEOUT_MS',
     'DEFAULT_KEEP_ALIVE_TIMEOUT_MS',

@@ -7,6 +7,7 @@ import type { LogEntry } from './log-entry.js';
 import type { SessionNode } from './op-tree.js';
 import type { ProgressEvent } from './progress.js';
 import type { SessionSnapshot } from './session-snapshot.js';
+import type { ToolSearchRun } from './tool-search.js';
 
 /** Everything a running session says, in one union. Payloads are shared, never deep-copied: treat them as read-only. */
 export type AgentEvent =
@@ -79,7 +80,12 @@ export type AgentEvent =
    * could not (`outcome: 'failed'`, nothing changed). Sent once per compaction, after its summary
    * calls and before the next turn's request.
    */
-  | { type: 'compaction'; run: CompactionRun };
+  | { type: 'compaction'; run: CompactionRun }
+  /**
+   * The model searched the session's tools (docs/tool-search.md): what it asked and found. Sent
+   * after the search; the tools it added are offered from the next request on.
+   */
+  | { type: 'tool_search'; run: ToolSearchRun };
 
 /**
  * What a cache answered: `response` = a whole session's report (the agent's `cache` TTL),

@@ -85,6 +85,7 @@ export {
   SUB_AGENT_TOOL_PREFIX,
   TASK_STATUS_TOOL,
   TOOL_OUTPUT_TOOL,
+  TOOL_SEARCH_TOOL,
 } from './internal-tools.js';
 export type { JsonSchema, JsonValue } from './json-schema.js';
 export type { LogDetails, LogEntry, LogSeverity } from './log-entry.js';
@@ -161,6 +162,13 @@ export type {
   ToolProvider,
   ToolResult,
 } from './tool-provider.js';
+export type {
+  ResolvedToolSearch,
+  ToolSearchRun,
+  ToolSearchSettings,
+  ToolSearchState,
+} from './tool-search.js';
+export { DEFAULT_TOOL_SEARCH_MAX_RESULTS, TOOL_SEARCH_MAX_RESULTS_LIMIT } from './tool-search.js';
 export type { ToolChoice, ToolDefinition } from './tools.js';
 export type {
   JournaledAnswer,

@@ -10,6 +10,11 @@ export const TOOL_OUTPUT_TOOL = 'tool_output';
  * schema, and a valid call is the report and ends the session.
  */
 export const REPORT_BACK_TOOL = 'report_back';
+/**
+ * The search tool a session with tool search on offers (docs/tool-search.md): a query in, the
+ * best matching tools out; the tools it finds are sent from the next request on.
+ */
+export const TOOL_SEARCH_TOOL = 'tool_search';
 /** Prefix of sub-agent tools: `agent__<toolName>`. */
 export const SUB_AGENT_TOOL_PREFIX = 'agent__';
 /** `mcpServer` value in accounting for the session's own tools. */

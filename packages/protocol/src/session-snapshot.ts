@@ -4,6 +4,7 @@ import type { ExitCode, ForcedFinalReason } from './exit-codes.js';
 import type { FinalReport } from './final-report.js';
 import type { ConversationMessage, ToolCall } from './messages.js';
 import type { SessionNode } from './op-tree.js';
+import type { ToolSearchState } from './tool-search.js';
 
 /**
  * The snapshot format this release writes; older versions keep loading, each migrated one step
@@ -68,6 +69,8 @@ export interface SnapshotLoopState {
   lastParsed?: FinalReport;
   /** Set when the session compacts (docs/compaction.md): where it stands, so a resume goes on the same. */
   compaction?: CompactionState;
+  /** Set when tool search is on (docs/tool-search.md): the tools found, so a resume offers the same. */
+  toolSearch?: ToolSearchState;
 }
 
 /**

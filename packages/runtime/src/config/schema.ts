@@ -106,6 +106,29 @@ export interface McpServerEntry {
   shared?: boolean;
 }
 
+/** A remote Agent2Agent agent whose skills become tools `<name>__<skill>` (docs/a2a.md). */
+export interface A2aAgentEntry {
+  /** The agent card's URL. */
+  url: string;
+  /** Sent with every request (`${VAR}` substituted; secrets). */
+  headers?: Record<string, string>;
+  /** OAuth as for a remote MCP server (`client_credentials` or a stored login); docs/a2a.md. */
+  oauth?: McpOAuthConfig;
+  /** Globs over the card's skill ids that become tools (default all). */
+  skills?: string[];
+  /** A call's limit, send to the task's end (default 600,000 ms). */
+  timeoutMs?: number;
+  /** Reading the card (default 30,000 ms). */
+  connectTimeoutMs?: number;
+  /** Stream the remote task's updates as progress when its card allows (default true). */
+  streaming?: boolean;
+  /** Its tools (globs over skill ids) a person decides before each call. */
+  approval?: { tools?: string[] };
+  queue?: string;
+  /** Caches the remote agent's answers for this long (`off`, ms, `30s|5m|1h|1d|1w`); docs/cache.md. */
+  cache?: string | number;
+}
+
 /** Where the response and tool caches live (`sqlite` by default, in the user's cache directory). */
 export type CacheSection = CacheStoreConfig;
 
@@ -150,6 +173,8 @@ export interface ConfigFile {
   restTools?: Record<string, RestToolEntry | null>;
   /** OpenAPI documents whose operations become tools (`<name>__<operation>`). */
   openapiSpecs?: Record<string, OpenApiSpecEntry | null>;
+  /** Remote Agent2Agent agents whose skills become tools (`<name>__<skill>`), referenced by name (docs/a2a.md). */
+  a2aAgents?: Record<string, A2aAgentEntry | null>;
   queues?: Record<string, number | null>;
   defaults?: ConfigDefaults;
   cache?: CacheSection;

@@ -1,0 +1,3 @@
+import { libraryBuild } from '../../tooling/tsup/library.js';
+
+export default libraryBuild();

@@ -1,0 +1,3 @@
+import { libraryTestConfig } from '../../tooling/vitest/shared.js';
+
+export default libraryTestConfig();
