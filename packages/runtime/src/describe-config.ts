@@ -35,6 +35,7 @@ export async function describeConfig(
         type: `rest ${entry.value.method ?? 'GET'}`,
       })),
       ...[...config.openapiSpecs.values()].map((entry) => ({ name: entry.name, type: 'openapi' })),
+      ...[...config.a2aAgents.values()].map((entry) => ({ name: entry.name, type: 'a2a' })),
     ],
   };
   const loaded = new Map<string, AgentDefinition>();

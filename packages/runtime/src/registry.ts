@@ -265,8 +265,8 @@ function problemAt(file: string, line: number | undefined, message: string): Pro
 }
 
 /**
- * Why a name of an agent's `tools:` names no tool source: not in `mcpServers`, `restTools` or
- * `openapiSpecs`, or in more than one of them (which one would be ambiguous).
+ * Why a name of an agent's `tools:` names no tool source: not in `mcpServers`, `restTools`,
+ * `openapiSpecs` or `a2aAgents`, or in more than one of them (which one would be ambiguous).
  */
 function toolSourceProblem(name: string, config: ResolvedConfig): string | undefined {
   const sections = (
@@ -274,15 +274,21 @@ function toolSourceProblem(name: string, config: ResolvedConfig): string | undef
       ['mcpServers', config.mcpServers],
       ['restTools', config.restTools],
       ['openapiSpecs', config.openapiSpecs],
+      ['a2aAgents', config.a2aAgents],
     ] as const
   ).filter(([, entries]) => entries.has(name));
   if (sections.length === 1) return undefined;
   if (sections.length > 1)
     return `\`${name}\` is defined in ${sections.map(([section]) => section).join(' and ')}: rename one of them`;
-  const known = [...config.mcpServers.keys(), ...config.restTools.keys(), ...config.openapiSpecs.keys()];
+  const known = [
+    ...config.mcpServers.keys(),
+    ...config.restTools.keys(),
+    ...config.openapiSpecs.keys(),
+    ...config.a2aAgents.keys(),
+  ];
   return known.length === 0
-    ? `unknown MCP server \`${name}\`: no config file defines \`mcpServers\`, \`restTools\` or \`openapiSpecs\` (${configFilesRead(config)})`
-    : `unknown MCP server \`${name}\`${suggestion(name, known, 'configured servers, REST tools and OpenAPI specs')}`;
+    ? `unknown MCP server \`${name}\`: no config file defines \`mcpServers\`, \`restTools\`, \`openapiSpecs\` or \`a2aAgents\` (${configFilesRead(config)})`
+    : `unknown MCP server \`${name}\`${suggestion(name, known, 'configured servers, REST tools, OpenAPI specs and A2A agents')}`;
 }
 
 function configFilesRead(config: ResolvedConfig): string {

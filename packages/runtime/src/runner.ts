@@ -1,6 +1,7 @@
 import { dirname, resolve } from 'node:path';
 import type { McpLogEntry } from '@agent/mcp';
 import type { AgentEventMeta } from '@agent/protocol';
+import { startA2aAgents } from './a2a-agents.js';
 import { layerSettings, pickSettings } from './agent-file/settings.js';
 import type { AgentRunner, RunAgentFileOptions } from './api.js';
 import { cachingTargetOptions, TargetBuilder } from './build-targets.js';
@@ -145,6 +146,7 @@ export async function prepareRunner(
       config,
       options.signal === undefined ? {} : { signal: options.signal },
     );
+    const a2a = await startA2aAgents(servers, config);
     const cache = await openRuntimeCache(tree, config, servers, runSettings);
     const mcp = await startSharedServers(servers, config, broadcast, options.signal, cache);
     const limiter = new LevelLimiter(
@@ -157,6 +159,7 @@ export async function prepareRunner(
         targets,
         mcp,
         http,
+        a2a,
         limiter,
         cwd,
         runSettings,

@@ -31,6 +31,8 @@ export interface RunnerContext {
   mcp: McpTools;
   /** The HTTP APIs (`restTools`, `openapiSpecs`) the tree uses, by name (docs/http-tools.md). */
   http?: Map<string, ToolProvider & { approvalTools?(): string[] }>;
+  /** Remote A2A agents (`a2aAgents`), their cards read once per runner. */
+  a2a?: Map<string, ToolProvider>;
   limiter: LevelLimiter;
   cwd: string;
   /**

@@ -266,6 +266,9 @@ function approvalSetting(
   for (const ref of definition.tools) {
     const server = ctx.config.mcpServers.get(ref.name)?.value.approval;
     for (const glob of server?.tools ?? []) tools.push(`${ref.name}__${glob}`);
+    // A remote A2A agent's: globs over its skill ids.
+    for (const glob of ctx.config.a2aAgents.get(ref.name)?.value.approval?.tools ?? [])
+      tools.push(`${ref.name}__${glob}`);
     // An HTTP API's calls other than GET (or as its `approval` says): their exact tool names.
     tools.push(...(ctx.http?.get(ref.name)?.approvalTools?.() ?? []));
   }

@@ -47,7 +47,10 @@ export function sessionTools(
     });
   for (const ref of definition.tools) {
     const provider =
-      own?.providers.get(ref.name) ?? ctx.mcp.providers.get(ref.name) ?? ctx.http?.get(ref.name);
+      own?.providers.get(ref.name) ??
+      ctx.mcp.providers.get(ref.name) ??
+      ctx.http?.get(ref.name) ??
+      ctx.a2a?.get(ref.name);
     if (provider === undefined) continue;
     const traced = request.trace.mcp ? traceToolProvider(provider, trace) : provider;
     tools.push(

@@ -3,7 +3,7 @@ import { errorMessage } from '@agent/protocol/util';
 import type { AgentSummary, ResolveOptions, ValidationProblem } from './api.js';
 import { modelClientConfig } from './build-targets.js';
 import { mcpServerConfig } from './build-tools.js';
-import { type ResolvedConfig, resolveConfig } from './config/layers.js';
+import { type ResolvedConfig, resolveConfig, unusableValueError } from './config/layers.js';
 import { type Problem, RuntimeError } from './errors.js';
 import { checkHttpApi } from './http-apis.js';
 import { type AgentTree, loadAgentTree } from './registry.js';
@@ -96,7 +96,11 @@ async function targetProblems(tree: AgentTree, config: ResolvedConfig): Promise<
       if (seen.has(`s:${tool.name}`)) continue;
       seen.add(`s:${tool.name}`);
       try {
-        if (entry === undefined) await checkHttpApi(tool.name, config);
+        const agent = config.a2aAgents.get(tool.name);
+        if (agent !== undefined) {
+          const unusable = unusableValueError(agent.value);
+          if (unusable !== undefined) throw unusable;
+        } else if (entry === undefined) await checkHttpApi(tool.name, config);
         else mcpServerConfig(entry);
       } catch (error) {
         found.push(asProblem(error, definition.file, config));

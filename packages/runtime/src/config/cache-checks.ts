@@ -27,6 +27,9 @@ export function cacheSettingProblems(data: ConfigFile, file: string, lineOf: Lin
   }
   for (const [name, tool] of Object.entries(data.restTools ?? {}))
     if (tool !== null) ttl(tool.cache, ['restTools', name, 'cache']);
+  for (const [name, agent] of Object.entries(data.a2aAgents ?? {})) {
+    if (agent !== null) ttl(agent.cache, ['a2aAgents', name, 'cache']);
+  }
   for (const [name, api] of Object.entries(data.openapiSpecs ?? {})) {
     if (api === null) continue;
     ttl(api.cache, ['openapiSpecs', name, 'cache']);

@@ -53,6 +53,9 @@ export function markUnsendableHeaders(data: ConfigFile, check: HeaderCheck): voi
   for (const [name, server] of Object.entries(data.mcpServers ?? {})) {
     if (server !== null) markHeaders(server.headers, ['mcpServers', name, 'headers'], check);
   }
+  for (const [name, agent] of Object.entries(data.a2aAgents ?? {})) {
+    if (agent !== null) markHeaders(agent.headers, ['a2aAgents', name, 'headers'], check);
+  }
   for (const section of ['restTools', 'openapiSpecs'] as const)
     for (const [name, api] of Object.entries(data[section] ?? {}))
       if (api !== null) markHeaders(api.headers, [section, name, 'headers'], check);

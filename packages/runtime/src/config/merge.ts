@@ -3,6 +3,7 @@ import type { Problem } from '../errors.js';
 import type { SourceLocator } from '../source-locator.js';
 import type { OpenApiSpecEntry, RestToolEntry } from './http-api-schema.js';
 import type {
+  A2aAgentEntry,
   CacheSection,
   ConfigDefaults,
   ConfigFile,
@@ -46,6 +47,7 @@ export interface MergedConfig {
   mcpServers: Map<string, ConfigEntry<McpServerEntry>>;
   restTools: Map<string, ConfigEntry<RestToolEntry>>;
   openapiSpecs: Map<string, ConfigEntry<OpenApiSpecEntry>>;
+  a2aAgents: Map<string, ConfigEntry<A2aAgentEntry>>;
   queues: Record<string, number>;
   defaults: ConfigDefaults;
   /** Where each default came from (for messages about `defaults.models`). */
@@ -81,7 +83,7 @@ function origin(layer: LoadedLayer, path: (string | number)[]): Origin {
 function mergeNamed<T>(
   target: Map<string, ConfigEntry<T>>,
   layer: LoadedLayer,
-  section: 'providers' | 'mcpServers' | 'restTools' | 'openapiSpecs',
+  section: 'providers' | 'mcpServers' | 'restTools' | 'openapiSpecs' | 'a2aAgents',
 ): void {
   const entries = (layer.data[section] ?? {}) as Record<string, T | null>;
   for (const [name, value] of Object.entries(entries)) {
@@ -92,7 +94,7 @@ function mergeNamed<T>(
 
 /**
  * Merges layers given highest first:
- * - `providers`, `mcpServers`, `restTools`, `openapiSpecs`: by name; the highest layer that defines a name defines the
+ * - `providers`, `mcpServers`, `restTools`, `openapiSpecs`, `a2aAgents`: by name; the highest layer that defines a name defines the
  *   whole entry (no field-by-field mixing); `null` removes the entries of lower layers.
  * - `queues`: by name, the highest layer wins; `null` removes.
  * - `defaults`: key by key, the highest layer wins; `reasoning` and `toolOutput` are merged
@@ -107,6 +109,7 @@ export function mergeLayers(layers: readonly LoadedLayer[]): MergedConfig {
     mcpServers: new Map(),
     restTools: new Map(),
     openapiSpecs: new Map(),
+    a2aAgents: new Map(),
     queues: {},
     defaults: {},
     defaultsOrigin: {},
@@ -118,6 +121,7 @@ export function mergeLayers(layers: readonly LoadedLayer[]): MergedConfig {
     mergeNamed(merged.mcpServers, layer, 'mcpServers');
     mergeNamed(merged.restTools, layer, 'restTools');
     mergeNamed(merged.openapiSpecs, layer, 'openapiSpecs');
+    mergeNamed(merged.a2aAgents, layer, 'a2aAgents');
     for (const [name, limit] of Object.entries(layer.data.queues ?? {})) {
       if (limit === null) delete merged.queues[name];
       else merged.queues[name] = limit;

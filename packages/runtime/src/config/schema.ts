@@ -279,6 +279,28 @@ const PROVIDER: Schema = {
   'x-expects': "a provider object (or null to remove a lower layer's entry)",
 };
 
+const MCP_OAUTH: Schema = {
+  type: 'object',
+  properties: {
+    grant: {
+      enum: ['authorization_code', 'client_credentials'],
+      'x-expects': 'authorization_code or client_credentials',
+    },
+    clientId: str('a client id'),
+    clientSecret: str('a client secret'),
+    tokenEndpointAuthMethod: {
+      enum: ['client_secret_basic', 'client_secret_post', 'none'],
+      'x-expects': 'one of client_secret_basic, client_secret_post, none',
+    },
+    scope: str('space-separated scopes'),
+    clientMetadataUrl: str('an https URL'),
+    issuer: str('an http(s) URL'),
+    redirectPort: { type: 'integer', minimum: 1, maximum: 65535, 'x-expects': 'a port number' },
+  },
+  additionalProperties: false,
+  'x-expects': 'an OAuth settings object',
+};
+
 const MCP_SERVER: Schema = {
   type: ['object', 'null'],
   properties: {
@@ -302,27 +324,7 @@ const MCP_SERVER: Schema = {
     allowTools: stringList('a list of tool-name globs'),
     denyTools: stringList('a list of tool-name globs'),
     maxMessageBytes: posInt('a positive integer (bytes)'),
-    oauth: {
-      type: 'object',
-      properties: {
-        grant: {
-          enum: ['authorization_code', 'client_credentials'],
-          'x-expects': 'authorization_code or client_credentials',
-        },
-        clientId: str('a client id'),
-        clientSecret: str('a client secret'),
-        tokenEndpointAuthMethod: {
-          enum: ['client_secret_basic', 'client_secret_post', 'none'],
-          'x-expects': 'one of client_secret_basic, client_secret_post, none',
-        },
-        scope: str('space-separated scopes'),
-        clientMetadataUrl: str('an https URL'),
-        issuer: str('an http(s) URL'),
-        redirectPort: { type: 'integer', minimum: 1, maximum: 65535, 'x-expects': 'a port number' },
-      },
-      additionalProperties: false,
-      'x-expects': 'an OAuth settings object',
-    },
+    oauth: MCP_OAUTH,
     cache: TTL,
     toolsCache: {
       type: 'object',
@@ -338,6 +340,30 @@ const MCP_SERVER: Schema = {
   },
   additionalProperties: false,
   'x-expects': "an MCP server object (or null to remove a lower layer's entry)",
+};
+
+const A2A_AGENT: Schema = {
+  type: ['object', 'null'],
+  properties: {
+    url: str('an http(s) URL of the agent card (…/.well-known/agent-card.json)'),
+    headers: stringMap('an object of header names to strings'),
+    oauth: MCP_OAUTH,
+    skills: stringList('a list of globs over the skill ids'),
+    timeoutMs: posInt('a positive number of milliseconds or a duration such as 30s, 5m'),
+    connectTimeoutMs: posInt('a positive number of milliseconds or a duration such as 30s, 5m'),
+    streaming: { type: 'boolean', 'x-expects': 'true or false' },
+    queue: str('a queue name'),
+    cache: TTL,
+    approval: {
+      type: 'object',
+      properties: { tools: stringList("a list of globs over the agent's skill ids") },
+      additionalProperties: false,
+      'x-expects': "an object { tools: [globs over the agent's skill ids] }",
+    },
+  },
+  required: ['url'],
+  additionalProperties: false,
+  'x-expects': "an A2A agent object (or null to remove a lower layer's entry)",
 };
 
 export const CONFIG_SCHEMA: Schema = {
@@ -365,6 +391,11 @@ export const CONFIG_SCHEMA: Schema = {
       additionalProperties: OPENAPI_SPEC,
       'x-expects': 'an object of API names to OpenAPI specs',
     },
+    a2aAgents: {
+      type: 'object',
+      additionalProperties: A2A_AGENT,
+      'x-expects': 'an object of agent names to remote A2A agents',
+    },
     queues: {
       type: 'object',
       additionalProperties: {
@@ -389,6 +420,7 @@ export function isSecretPath(path: readonly (string | number)[]): boolean {
   const [section, , field] = path;
   if (section === 'providers') return field === 'apiKey' || field === 'headers';
   if (section === 'mcpServers') return field === 'headers' || field === 'env' || field === 'oauth';
+  if (section === 'a2aAgents') return field === 'headers' || field === 'oauth';
   if (section === 'restTools' || section === 'openapiSpecs') return field === 'headers' || field === 'auth';
   // A Redis URL may carry a password.
   if (section === 'cache') return path[1] === 'url';
