@@ -1,5 +1,5 @@
-// A remote agent served by the official SDK's own server (express), for the tests: skills that
-// answer text, a data artifact, stream status updates, ask for input, or wait to be canceled.
+// A remote A2A agent served by the official SDK's own server (express), for tests (`@agent/testkit/a2a`):
+// skills that answer text, a data artifact, stream status updates, ask for input, or wait to be canceled.
 
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
