@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { type Message, type Part, Role, type SendMessageRequest } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
 import type { ToolCallRequest, ToolDefinition, ToolExecuteOptions, ToolResult } from '@agent/protocol';
@@ -15,6 +16,9 @@ export const DEFAULT_A2A_TIMEOUT_MS = 600_000;
 export const DEFAULT_A2A_CONNECT_TIMEOUT_MS = 30_000;
 /** How long a cancel of an aborted task may take. */
 const CANCEL_TIMEOUT_MS = 5_000;
+/** Polling a task sent without streaming: the first wait, doubled up to the last. */
+const POLL_FIRST_MS = 100;
+const POLL_MAX_MS = 2_000;
 
 /**
  * Reads the remote agent's card and returns its skills as tools (`<name>__<skillId>`). Rejects
@@ -87,7 +91,7 @@ class A2aAgentTools implements A2aToolProvider {
     onProgress: ToolExecuteOptions['onProgress'],
   ): Promise<void> {
     if (!this.card.streaming || this.options.streaming === false) {
-      takeResult(answer, await this.client.sendMessage(request, { signal }));
+      await this.send(request, answer, signal);
       return;
     }
     let step = 1;
@@ -96,6 +100,22 @@ class A2aAgentTools implements A2aToolProvider {
       if (progress !== undefined) onProgress?.({ progress: step++, message: progress });
       // A follow-up's first event is the task as it was (input-required): only a status update ends it.
       if (event.payload?.$case === 'statusUpdate' && isFinished(answer.state)) break;
+    }
+  }
+
+  /**
+   * Without streaming. A new task is sent non-blocking (`returnImmediately`) so its id is known at
+   * once and an abort can cancel it, then polled with backoff until it stops. A follow-up (its
+   * task id known already) blocks: its first answer would be the task as it was (input-required).
+   */
+  private async send(request: SendMessageRequest, answer: RemoteAnswer, signal: AbortSignal): Promise<void> {
+    const followUp = request.message?.taskId !== '';
+    if (request.configuration !== undefined) request.configuration.returnImmediately = !followUp;
+    takeResult(answer, await this.client.sendMessage(request, { signal }));
+    for (let delay = POLL_FIRST_MS; answer.taskId !== '' && !isFinished(answer.state); ) {
+      await sleep(delay, undefined, { signal });
+      takeResult(answer, await this.client.getTask({ tenant: '', id: answer.taskId }, { signal }));
+      delay = Math.min(delay * 2, POLL_MAX_MS);
     }
   }
 

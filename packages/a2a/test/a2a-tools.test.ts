@@ -148,6 +148,20 @@ describe('createA2aToolProvider against the official SDK server', () => {
     expect(remote.canceled).toHaveLength(1);
   });
 
+  it('without streaming, an aborted call still cancels the remote task (sent non-blocking, then polled)', async () => {
+    const provider = await createA2aToolProvider({ name: 'desk', cardUrl: remote.cardUrl, streaming: false });
+    const controller = new AbortController();
+    const stop = setTimeout(() => controller.abort(), 600);
+    const result = await provider.execute(
+      { name: 'desk__slow', arguments: { prompt: 'x' }, callId: 'c' },
+      run({ signal: controller.signal }),
+    );
+    clearTimeout(stop);
+    expect(result).toMatchObject({ ok: false, error: { kind: 'aborted' } });
+    expect(!result.ok && result.error.message).toMatch(/remote task \S+ canceled/);
+    expect(remote.canceled).toHaveLength(1);
+  });
+
   it('bad arguments are refused before anything is sent', async () => {
     const provider = await createA2aToolProvider({ name: 'desk', cardUrl: remote.cardUrl });
     const before = remote.metadata.length;
