@@ -5,4 +5,4 @@ export {
   DEFAULT_A2A_TIMEOUT_MS,
 } from './provider.js';
 export { A2A_TOOL_INPUT_SCHEMA } from './tools.js';
-export type { A2aAgentOptions, A2aCardSummary, A2aToolProvider } from './types.js';
+export type { A2aAgentOptions, A2aCallQueues, A2aCardSummary, A2aToolProvider } from './types.js';

@@ -8,7 +8,7 @@ import { type CompiledValidator, compileSchemaOffThread } from '@agent/schema';
 import { emptyAnswer, isFinished, type RemoteAnswer, takeEvent, takeResult } from './answer.js';
 import { connectAgent } from './card.js';
 import { fetchWith } from './fetch.js';
-import { answerResult } from './result.js';
+import { answerResult, INPUT_REQUIRED } from './result.js';
 import { type SkillTool, skillTools } from './tools.js';
 import type { A2aAgentOptions, A2aCardSummary, A2aToolProvider } from './types.js';
 
@@ -54,10 +54,29 @@ class A2aAgentTools implements A2aToolProvider {
   }
 
   async listTools(): Promise<readonly ToolDefinition[]> {
-    return [...this.byName.values()].map((t) => t.definition);
+    const { queue } = this.options;
+    return [...this.byName.values()].map((t) => (queue === undefined ? t.definition : { ...t.definition, queue }));
   }
 
+  cacheable(result: ToolResult): boolean {
+    return !(result.ok && isRecord(result.structured) && result.structured.state === INPUT_REQUIRED);
+  }
+
+  /** Waits in the entry's queue (when it has one), then calls the remote agent. */
   async execute(call: ToolCallRequest, options: ToolExecuteOptions): Promise<ToolResult> {
+    const { queue, queues } = this.options;
+    if (queue === undefined || queues === undefined) return this.call(call, options);
+    try {
+      return await queues.run(queue, () => this.call(call, options), options.signal);
+    } catch (error) {
+      return {
+        ok: false,
+        error: { kind: 'aborted', message: `the call to ${call.name} was canceled while queued: ${errorMessage(error)}` },
+      };
+    }
+  }
+
+  private async call(call: ToolCallRequest, options: ToolExecuteOptions): Promise<ToolResult> {
     const tool = this.byName.get(call.name);
     if (tool === undefined)
       return {

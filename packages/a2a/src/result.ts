@@ -3,6 +3,9 @@ import type { ToolResult } from '@agent/protocol';
 import type { CompiledValidator } from '@agent/schema';
 import { answerParts, dataOf, partsText, type RemoteAnswer } from './answer.js';
 
+/** The `state` of a result whose remote task waits for input. */
+export const INPUT_REQUIRED = 'input-required';
+
 const STATE_NAMES: Partial<Record<TaskState, string>> = {
   [TaskState.TASK_STATE_FAILED]: 'failed',
   [TaskState.TASK_STATE_REJECTED]: 'rejected the task',
@@ -18,7 +21,7 @@ export function answerResult(agent: string, answer: RemoteAnswer, validate?: Com
     return {
       ok: true,
       text: `The remote agent ${agent} needs more input: ${question}\nAnswer with a next call that passes taskId "${answer.taskId}" and contextId "${answer.contextId}".`,
-      structured: { taskId: answer.taskId, contextId: answer.contextId, state: 'input-required' },
+      structured: { taskId: answer.taskId, contextId: answer.contextId, state: INPUT_REQUIRED },
     };
   }
   const failure = state === undefined ? undefined : STATE_NAMES[state];

@@ -1,4 +1,4 @@
-import type { ToolProvider } from '@agent/protocol';
+import type { ToolProvider, ToolResult } from '@agent/protocol';
 
 /** A remote Agent2Agent agent to call as tools (agent.json `a2aAgents.<name>`, docs/a2a.md). */
 export interface A2aAgentOptions {
@@ -18,11 +18,25 @@ export interface A2aAgentOptions {
   connectTimeoutMs?: number;
   /** Stream the task's updates as progress when the card allows it (default true). */
   streaming?: boolean;
+  /** The concurrency queue every call waits in (with `queues`), also named on the tool definitions. */
+  queue?: string;
+  /** Named concurrency queues (`@agent/mcp`'s `defaultToolQueues` fits), shared with other tools. */
+  queues?: A2aCallQueues;
+}
+
+/** Named concurrency queues: `run` starts `fn` when the named queue has a free slot. */
+export interface A2aCallQueues {
+  run<T>(name: string, fn: () => Promise<T>, signal?: AbortSignal): Promise<T>;
 }
 
 /** The tools of one remote A2A agent; `card` is what its agent card said when it was read. */
 export interface A2aToolProvider extends ToolProvider {
   readonly card: A2aCardSummary;
+  /**
+   * Whether a result may be kept in a tool-result cache: not a remote task's question
+   * (input-required), whose task id belongs to one conversation.
+   */
+  cacheable(result: ToolResult): boolean;
 }
 
 /** What the runtime keeps of an agent card: enough to describe the tools and to talk to the agent. */

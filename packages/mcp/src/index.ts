@@ -9,6 +9,7 @@ export {
   type McpLoginOptions,
   mcpAuthState,
 } from './auth/login.js';
+export { clientCredentialsFetch } from './auth/oauth-fetch.js';
 export { type McpAuthOptions, McpOAuthProvider } from './auth/oauth-provider.js';
 export {
   FileTokenStore,

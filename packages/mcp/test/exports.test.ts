@@ -18,6 +18,7 @@ test('@agent/mcp exports exactly these values', async () => {
     'QueueAbortedError',
     'TOOL_CALL_ID_META',
     'ToolQueues',
+    'clientCredentialsFetch',
     'createMcpToolProviders',
     'createToolFilter',
     'defaultMcpAuthDir',

@@ -11,7 +11,7 @@ export function credentialsHash(credentials: unknown): string {
 }
 
 /**
- * What makes an MCP server (or HTTP API) the one it is: command, arguments, directory, URL, the
+ * What makes an MCP server (or HTTP API, or remote A2A agent) the one it is: command, arguments, directory, URL, the
  * request it sends, and a hash of what it authenticates with (env, headers, auth, OAuth).
  */
 export function serverIdentity(config: ResolvedConfig, name: string): unknown {
@@ -26,6 +26,12 @@ export function serverIdentity(config: ResolvedConfig, name: string): unknown {
     return {
       openapi: [spec.spec, spec.baseUrl ?? null],
       credentials: credentialsHash({ headers: spec.headers ?? null, auth: spec.auth ?? null }),
+    };
+  const agent = config.a2aAgents.get(name)?.value;
+  if (agent !== undefined)
+    return {
+      a2a: agent.url,
+      credentials: credentialsHash({ headers: agent.headers ?? null, oauth: agent.oauth ?? null }),
     };
   const entry = config.mcpServers.get(name)?.value;
   if (entry === undefined) return null;

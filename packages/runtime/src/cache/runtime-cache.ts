@@ -54,7 +54,7 @@ export async function openRuntimeCache(
   const policies = new Map<string, ToolCachePolicy>();
   for (const name of servers) {
     const spec = config.openapiSpecs.get(name);
-    const entry = config.mcpServers.get(name) ?? config.restTools.get(name);
+    const entry = config.mcpServers.get(name) ?? config.restTools.get(name) ?? config.a2aAgents.get(name);
     const policy =
       entry !== undefined
         ? toolCachePolicy(entry.value)

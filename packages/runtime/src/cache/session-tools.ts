@@ -1,12 +1,16 @@
-import type { AgentEventMeta, ToolProvider } from '@agent/protocol';
+import type { AgentEventMeta, ToolProvider, ToolResult } from '@agent/protocol';
 import type { EventListener, RunScope } from '../run-scope.js';
 import type { RunnerContext } from '../session-request.js';
 import { serverIdentity } from './identity.js';
 import { withToolCache } from './tool-cache.js';
 
-/** Something that may name an exposed tool by its MCP name (`McpToolProvider.toolName`). */
+/**
+ * Something that may name an exposed tool by its MCP name (`McpToolProvider.toolName`), or say
+ * which results may be kept (`A2aToolProvider.cacheable`).
+ */
 interface NamesTools {
   toolName?: (exposed: string) => string | undefined;
+  cacheable?: (result: ToolResult) => boolean;
 }
 
 /**
@@ -42,6 +46,7 @@ export function cachedTools(
     policy,
     identity: serverIdentity(ctx.config, server),
     toolName: (exposed) => names.toolName?.(exposed) ?? exposed,
+    ...(names.cacheable === undefined ? {} : { cacheable: (result) => names.cacheable?.(result) !== false }),
     onHit: (hit) => {
       listener({ type: 'cache_hit', hit }, meta);
       log('VRB', `${hit.tool}: answered from the tool cache (key ${hit.key}, stored ${hit.ageMs} ms ago)`);

@@ -29,6 +29,8 @@ export interface ToolCacheOptions {
   onHit: (hit: CacheHit) => void;
   /** A store that failed (a miss then: `warning`), or a result too large to keep (not a warning). */
   onProblem: (message: string, warning: boolean) => void;
+  /** Whether the provider lets a result be kept (an A2A task's question is not); default all. */
+  cacheable?: (result: ToolResult) => boolean;
 }
 
 /**
@@ -113,6 +115,7 @@ async function storeResult(
   options: ToolCacheOptions,
 ): Promise<void> {
   if (!result.ok || result.isError === true || result.childSession !== undefined) return;
+  if (options.cacheable?.(result) === false) return;
   const value: CachedToolResult = {
     v: 1,
     text: result.text,

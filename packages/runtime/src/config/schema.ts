@@ -112,7 +112,7 @@ export interface A2aAgentEntry {
   url: string;
   /** Sent with every request (`${VAR}` substituted; secrets). */
   headers?: Record<string, string>;
-  /** OAuth as for a remote MCP server (`client_credentials` or a stored login); docs/a2a.md. */
+  /** OAuth `client_credentials` as for a remote MCP server (`clientId`, `clientSecret`, `issuer`, `scope`); docs/a2a.md. */
   oauth?: McpOAuthConfig;
   /** Globs over the card's skill ids that become tools (default all). */
   skills?: string[];
@@ -124,6 +124,7 @@ export interface A2aAgentEntry {
   streaming?: boolean;
   /** Its tools (globs over skill ids) a person decides before each call. */
   approval?: { tools?: string[] };
+  /** The concurrency queue (`queues`) its calls wait in, shared with MCP servers and HTTP APIs (default `default`). */
   queue?: string;
   /** Caches the remote agent's answers for this long (`off`, ms, `30s|5m|1h|1d|1w`); docs/cache.md. */
   cache?: string | number;

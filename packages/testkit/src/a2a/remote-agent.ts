@@ -1,6 +1,7 @@
 // A remote A2A agent served by the official SDK's own server (express), for tests (`@agent/testkit/a2a`):
 // skills that answer text, a data artifact, stream status updates, ask for input, or wait to be canceled.
 
+import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type AgentCard, type Part, TaskState } from '@a2a-js/sdk';
@@ -22,10 +23,22 @@ export interface RemoteAgent {
   /** Message metadata of every message received. */
   metadata: Record<string, unknown>[];
   canceled: string[];
+  /** `start <prompt>` / `end <prompt>` of each `pause` call, in order. */
+  log: string[];
+  /** Tokens the OAuth endpoint issued (with `oauth`). */
+  issued: string[];
   close(): Promise<void>;
 }
 
-const SKILLS = ['answer', 'weather', 'progress', 'ask', 'slow'];
+/** A client the agent's own OAuth token endpoint knows (`client_credentials`, HTTP basic auth). */
+export interface RemoteAgentOAuth {
+  clientId: string;
+  clientSecret: string;
+}
+
+const SKILLS = ['answer', 'weather', 'progress', 'ask', 'slow', 'pause'];
+/** How long a `pause` call takes. */
+const PAUSE_MS = 300;
 
 function text(value: string): Part {
   return { content: { $case: 'text', value }, mediaType: 'text/plain', filename: '', metadata: undefined };
@@ -123,6 +136,11 @@ class TestExecutor implements AgentExecutor {
         return;
       }
       artifact([text(`the weather in ${prompt} is fine`)]);
+    } else if (skill === 'pause') {
+      this.agent.log.push(`start ${prompt}`);
+      await new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
+      this.agent.log.push(`end ${prompt}`);
+      artifact([text(`paused: ${prompt}`)]);
     } else if (skill === 'slow') {
       status(TaskState.TASK_STATE_WORKING, 'thinking slowly');
       await new Promise<void>((resolve) => this.waiting.set(taskId, resolve));
@@ -140,9 +158,13 @@ class TestExecutor implements AgentExecutor {
   }
 }
 
-/** Starts the remote agent on a free loopback port; `skills: false` serves a card without skills. */
+/**
+ * Starts the remote agent on a free loopback port; `skills: false` serves a card without skills.
+ * With `oauth` the JSON-RPC endpoint answers 401 without a token from its own token endpoint
+ * (RFC 9728 resource metadata, RFC 8414 server metadata, the client_credentials grant).
+ */
 export async function startRemoteAgent(
-  options: { skills?: boolean; streaming?: boolean } = {},
+  options: { skills?: boolean; streaming?: boolean; oauth?: RemoteAgentOAuth } = {},
 ): Promise<RemoteAgent> {
   const app = express();
   const agent: RemoteAgent = {
@@ -150,6 +172,8 @@ export async function startRemoteAgent(
     authorizations: [],
     metadata: [],
     canceled: [],
+    log: [],
+    issued: [],
     close: async () => {},
   };
   const server: Server = await new Promise((resolve) => {
@@ -196,6 +220,7 @@ export async function startRemoteAgent(
   app.get('/.well-known/agent-card.json', (_req, res) => {
     res.json(card);
   });
+  if (options.oauth !== undefined) protectWithOAuth(app, base, options.oauth, agent.issued);
   app.use('/a2a', jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
   agent.cardUrl = `${base}/.well-known/agent-card.json`;
   agent.close = () =>
@@ -204,4 +229,44 @@ export async function startRemoteAgent(
       server.close(() => resolve());
     });
   return agent;
+}
+
+/** Serves OAuth metadata and a client_credentials token endpoint; `/a2a` wants one of its tokens. */
+function protectWithOAuth(
+  app: express.Express,
+  base: string,
+  client: RemoteAgentOAuth,
+  issued: string[],
+): void {
+  const metadata = `${base}/.well-known/oauth-protected-resource/a2a`;
+  app.get('/.well-known/oauth-protected-resource/a2a', (_req, res) => {
+    res.json({ resource: `${base}/a2a`, authorization_servers: [base] });
+  });
+  app.get('/.well-known/oauth-authorization-server', (_req, res) => {
+    res.json({
+      issuer: base,
+      authorization_endpoint: `${base}/authorize`, // required by the metadata's schema; unused here
+      token_endpoint: `${base}/token`,
+      grant_types_supported: ['client_credentials'],
+      token_endpoint_auth_methods_supported: ['client_secret_basic'],
+      response_types_supported: ['token'],
+    });
+  });
+  app.post('/token', express.urlencoded({ extended: false }), (req, res) => {
+    const basic = `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString('base64')}`;
+    if (req.headers.authorization !== basic) return void res.status(401).json({ error: 'invalid_client' });
+    if (req.body?.grant_type !== 'client_credentials')
+      return void res.status(400).json({ error: 'unsupported_grant_type' });
+    const token = randomBytes(18).toString('base64url');
+    issued.push(token);
+    res.json({ access_token: token, token_type: 'Bearer', expires_in: 3600 });
+  });
+  app.use('/a2a', (req, res, next) => {
+    const token = req.headers.authorization?.replace(/^Bearer /, '') ?? '';
+    if (issued.includes(token)) return next();
+    res
+      .status(401)
+      .set('www-authenticate', `Bearer error="invalid_token", resource_metadata="${metadata}"`)
+      .json({ error: 'invalid_token' });
+  });
 }
