@@ -55,7 +55,9 @@ class A2aAgentTools implements A2aToolProvider {
 
   async listTools(): Promise<readonly ToolDefinition[]> {
     const { queue } = this.options;
-    return [...this.byName.values()].map((t) => (queue === undefined ? t.definition : { ...t.definition, queue }));
+    return [...this.byName.values()].map((t) =>
+      queue === undefined ? t.definition : { ...t.definition, queue },
+    );
   }
 
   cacheable(result: ToolResult): boolean {
@@ -71,7 +73,10 @@ class A2aAgentTools implements A2aToolProvider {
     } catch (error) {
       return {
         ok: false,
-        error: { kind: 'aborted', message: `the call to ${call.name} was canceled while queued: ${errorMessage(error)}` },
+        error: {
+          kind: 'aborted',
+          message: `the call to ${call.name} was canceled while queued: ${errorMessage(error)}`,
+        },
       };
     }
   }

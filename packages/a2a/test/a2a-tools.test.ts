@@ -1,7 +1,7 @@
 import { AgentError } from '@agent/protocol';
+import { type RemoteAgent, startRemoteAgent } from '@agent/testkit/a2a';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { A2aError, createA2aToolProvider } from '../src/index.js';
-import { type RemoteAgent, startRemoteAgent } from '@agent/testkit/a2a';
 
 let remote: RemoteAgent;
 afterEach(async () => remote?.close());

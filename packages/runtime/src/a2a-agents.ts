@@ -71,7 +71,11 @@ function oauthProblem(entry: A2aAgentEntry): string | undefined {
   return undefined;
 }
 
-function entryError(entry: ConfigEntry<A2aAgentEntry>, config: ResolvedConfig, message: string): RuntimeError {
+function entryError(
+  entry: ConfigEntry<A2aAgentEntry>,
+  config: ResolvedConfig,
+  message: string,
+): RuntimeError {
   const { file, line } = entry.origin;
   const where = `${file}${line === undefined ? '' : `:${line}`}: a2aAgents.${entry.name}`;
   return new RuntimeError({

@@ -1,8 +1,8 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: `${VAR}` is config syntax here
 // Issue 41: a remote A2A agent (served by the official SDK's own server) as an agent's tools.
 import { finalReport, type ModelServer, type ScriptStep, startModelServer } from '@agent/testkit';
-import { afterEach, expect, test } from 'vitest';
 import { type RemoteAgent, startRemoteAgent } from '@agent/testkit/a2a';
+import { afterEach, expect, test } from 'vitest';
 import { createAgentRunner } from '../src/index.js';
 import { sessionConfigOf } from './helpers/prepare.js';
 import { agentFile, isolated, localConfig, tempTree } from './helpers/temp-tree.js';
