@@ -20,8 +20,9 @@ export function clientCredentialsFetch(
   const provider = authProviderFor(name, { type: 'http', url, oauth }, undefined);
   if (provider === undefined) return undefined;
   // The request's own URL is the resource: the metadata's `resource` must be a prefix of it.
+  // (The A2A and MCP clients call with a URL; a Request's body could not be sent twice on a retry.)
   return (input, init) => {
-    const target = input instanceof Request ? input.url : String(input);
-    return withOAuth(provider, target)(base)(input, init);
+    if (input instanceof Request) throw new TypeError('clientCredentialsFetch takes a URL, not a Request');
+    return withOAuth(provider, String(input))(base)(input, init);
   };
 }
