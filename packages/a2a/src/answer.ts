@@ -81,8 +81,9 @@ export function takeEvent(answer: RemoteAnswer, event: StreamResponse): string |
 }
 
 function addArtifact(answer: RemoteAnswer, artifact: Artifact, append: boolean): void {
-  const before = append ? (answer.artifacts.get(artifact.artifactId) ?? []) : [];
-  answer.artifacts.set(artifact.artifactId, [...before, ...artifact.parts]);
+  const before = append ? answer.artifacts.get(artifact.artifactId) : undefined;
+  if (before === undefined) answer.artifacts.set(artifact.artifactId, [...artifact.parts]);
+  else before.push(...artifact.parts);
 }
 
 /** Every part of the answer: the artifacts', else a direct reply's, else the status message's. */
