@@ -5,6 +5,7 @@ import type { AgentConfig, AgentSessionConfig } from './config.js';
 import { exchangesProblem } from './context/conversation-fit.js';
 import { toolPolicyProblems } from './guardrails/tool-policy.js';
 import { retryBackoffProblems } from './loop/retry-delay.js';
+import { toolSearchProblems } from './tool-search/settings.js';
 import { internalToolsProblem } from './tools/internal-tool-choice.js';
 import { isTool } from './tools/tool.js';
 
@@ -129,6 +130,7 @@ export function agentProblems(config: AgentConfig): ConfigError[] {
   problems.push(...retryBackoffProblems(config.retryBackoff));
   problems.push(...toolPolicyProblems(config.toolPolicy));
   problems.push(...compactionProblems(config.compaction));
+  problems.push(...toolSearchProblems(config.toolSearch));
   return problems;
 }
 

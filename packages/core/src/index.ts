@@ -50,6 +50,7 @@ export type {
 export { AIAgent } from './seed-aliases.js';
 export type { AgentSession } from './session.js';
 export { createAgentSession, runAgent } from './session.js';
+export { toolSearchProblems } from './tool-search/settings.js';
 export type { ApprovalRequest, Approver } from './tools/approval-gate.js';
 export { argumentsHash } from './tools/arguments-hash.js';
 export type { FromJsonSchema } from './tools/json-schema-type.js';

@@ -28,6 +28,8 @@ import { TurnLoop } from './loop/turn-loop.js';
 import type { TurnNotices } from './loop/turn-notice.js';
 import type { OpTreeBuilder } from './observe/op-tree.js';
 import type { SessionRecorder } from './observe/recorder.js';
+import { resolveToolSearch } from './tool-search/settings.js';
+import { ToolSearch } from './tool-search/tool-search.js';
 import type { ApprovalGate } from './tools/approval-gate.js';
 import { type InternalToolChoice, internalToolChoice } from './tools/internal-tool-choice.js';
 import { batchTool, taskStatusTool } from './tools/internal-tools.js';
@@ -85,7 +87,13 @@ export function wireTurnLoop(w: LoopWiring): TurnLoop {
     ...(choice.offerBatch ? [batchTool] : []),
     ...finalTools,
   ];
-  const tools = offeredTools([...registry.definitions, ...internal], hook);
+  const toolSearch = ToolSearch.of(
+    resolveToolSearch(config.toolSearch),
+    registry.definitions,
+    w.state,
+    w.recorder,
+  );
+  const tools = offeredTools(registry.definitions, internal, hook, toolSearch);
   const guards = GuardrailRunner.of(config.guardrails, {
     recorder: w.recorder,
     opTree: w.opTree,
@@ -101,7 +109,7 @@ export function wireTurnLoop(w: LoopWiring): TurnLoop {
     rotation: w.rotation,
     estimator: w.estimator,
     guard: w.guard,
-    executor: toolExecutorFor(w, sizer, choice, tools, journaling, guards),
+    executor: toolExecutorFor(w, sizer, choice, tools, journaling, guards, toolSearch),
     sizer,
     tools,
     finalTools,
@@ -205,6 +213,7 @@ function toolExecutorFor(
   offered: () => readonly ToolDefinition[],
   journaling: JournalParts,
   guards: GuardrailRunner | undefined,
+  toolSearch: ToolSearch | undefined,
 ): ToolExecutor {
   return new ToolExecutor({
     registry: withHookTools(w.registry, w.hook, offered),
@@ -224,19 +233,32 @@ function toolExecutorFor(
     ...(journaling.journal === undefined ? {} : { journal: journaling.journal }),
     ...(journaling.replay === undefined ? {} : { replay: journaling.replay }),
     ...(guards === undefined ? {} : { guards }),
+    ...(toolSearch === undefined ? {} : { toolSearch }),
   });
 }
 
 /**
- * The tools offered each turn: the fixed list, plus the hook's while it has stored outputs.
- * The same array comes back while nothing changes, so the per-turn work sees no new list.
+ * The tools offered each turn: the registry's and the internal ones (with tool search on, the
+ * always-on, found and `tool_search` instead of the registry's), plus the hook's while it has
+ * stored outputs. The same array comes back while nothing changes, so the per-turn work sees no new list.
  */
-function offeredTools(fixed: readonly ToolDefinition[], hook: ToolOutputHook | undefined) {
-  let withExtra: { extra: readonly ToolDefinition[]; all: readonly ToolDefinition[] } | undefined;
+function offeredTools(
+  registered: readonly ToolDefinition[],
+  internal: readonly ToolDefinition[],
+  hook: ToolOutputHook | undefined,
+  toolSearch: ToolSearch | undefined,
+) {
+  const all = toolSearch === undefined ? [...registered, ...internal] : undefined;
+  const base = () => all ?? toolSearch!.offeredWith(internal);
+  let withExtra:
+    | { base: readonly ToolDefinition[]; extra: readonly ToolDefinition[]; all: readonly ToolDefinition[] }
+    | undefined;
   return (): readonly ToolDefinition[] => {
+    const fixed = base();
     const extra = hook?.tools()?.definitions;
     if (extra === undefined) return fixed;
-    if (withExtra?.extra !== extra) withExtra = { extra, all: [...fixed, ...extra] };
+    if (withExtra?.extra !== extra || withExtra.base !== fixed)
+      withExtra = { base: fixed, extra, all: [...fixed, ...extra] };
     return withExtra.all;
   };
 }

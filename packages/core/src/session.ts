@@ -239,7 +239,8 @@ async function runLoop(
   const { recorder, targets } = shared;
   const { resumeFrom, reportBack } = checked;
   run.hook = openToolOutputHook(run, shared, checked);
-  const registry = await ToolRegistry.create(tools, reservedToolNames(reportBack !== undefined), signal);
+  const reserved = reservedToolNames(reportBack !== undefined, config.toolSearch !== undefined);
+  const registry = await ToolRegistry.create(tools, reserved, signal);
   logRegistryWarnings(registry, recorder);
   const rotation = new TargetRotation(targets);
   const durable = durabilityOf(run, shared, checked, registry, rotation);

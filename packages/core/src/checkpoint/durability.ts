@@ -15,6 +15,7 @@ import type { SessionState } from '../loop/session-state.js';
 import type { TargetRotation } from '../loop/target-rotation.js';
 import { OpTreeBuilder } from '../observe/op-tree.js';
 import type { SessionRecorder } from '../observe/recorder.js';
+import { resolveToolSearch } from '../tool-search/settings.js';
 import {
   ApprovalGate,
   type ApprovalRule,
@@ -184,6 +185,7 @@ class SessionParts implements CheckpointParts {
       targets: h.targets,
       tools: h.tools,
       compaction: resolveCompaction(h.config.compaction),
+      toolSearch: resolveToolSearch(h.config.toolSearch),
     });
     return this.#hash;
   }

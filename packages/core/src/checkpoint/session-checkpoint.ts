@@ -56,6 +56,7 @@ export function takeSnapshot(
       ...(state.lastRejected === undefined ? {} : { lastRejected: state.lastRejected }),
       ...(state.lastParsed === undefined ? {} : { lastParsed: state.lastParsed }),
       ...(state.compaction === undefined ? {} : { compaction: state.compaction }),
+      ...(state.toolSearch === undefined ? {} : { toolSearch: state.toolSearch }),
     },
     droppedTargets: parts.rotation.droppedReasons(),
     // A finished session is never resumed: the correction its requests used, counting nothing more.
@@ -94,6 +95,7 @@ export function restoreSnapshot(snapshot: SessionSnapshot, parts: Omit<Checkpoin
   state.lastRejected = loop.lastRejected;
   state.lastParsed = loop.lastParsed;
   state.compaction = loop.compaction;
+  state.toolSearch = loop.toolSearch;
   parts.rotation.restoreDrops(snapshot.droppedTargets);
   parts.estimator.restoreCorrection(snapshot.tokenCorrection);
   parts.recorder.restoreAccounting(snapshot.accounting);

@@ -1,5 +1,11 @@
 import { createHash } from 'node:crypto';
-import type { ExpectedOutput, ModelTarget, ResolvedCompaction, ToolDefinition } from '@agent/protocol';
+import type {
+  ExpectedOutput,
+  ModelTarget,
+  ResolvedCompaction,
+  ResolvedToolSearch,
+  ToolDefinition,
+} from '@agent/protocol';
 
 /** What shapes the requests a session sends; a snapshot only resumes under the same. */
 export interface HashedSettings {
@@ -15,6 +21,8 @@ export interface HashedSettings {
   tools: readonly ToolDefinition[];
   /** The resolved compaction settings, when the session compacts (absent: off). */
   compaction?: ResolvedCompaction | undefined;
+  /** The resolved tool search settings, when the session has them (absent: off). */
+  toolSearch?: ResolvedToolSearch | undefined;
 }
 
 /**
@@ -43,6 +51,17 @@ export function settingsHash(settings: HashedSettings): string {
             settings.compaction.keep,
             settings.compaction.attempts,
             settings.compaction.tokens,
+          ],
+        ]),
+    // The same for tool search: it changes which tools each request offers.
+    ...(settings.toolSearch === undefined
+      ? []
+      : [
+          [
+            'toolSearch',
+            settings.toolSearch.after,
+            settings.toolSearch.alwaysOn,
+            settings.toolSearch.maxResults,
           ],
         ]),
   ]);

@@ -10,6 +10,7 @@ import type {
   SessionSnapshot,
   StopReason,
   ToolCall,
+  ToolSearchState,
 } from '@agent/protocol';
 
 /** A report attempt that was refused, as the model sent it and why. */
@@ -58,6 +59,8 @@ export interface SessionState {
   guardrail: GuardrailTrip | undefined;
   /** Set once a session that compacts first checks whether it is due (docs/compaction.md). */
   compaction: CompactionState | undefined;
+  /** Set when tool search is on (docs/tool-search.md): the tools found so far. */
+  toolSearch: ToolSearchState | undefined;
 }
 
 export function newSessionState(): SessionState {
@@ -79,5 +82,6 @@ export function newSessionState(): SessionState {
     paused: undefined,
     guardrail: undefined,
     compaction: undefined,
+    toolSearch: undefined,
   };
 }

@@ -4,6 +4,7 @@ import type { JournalReplay } from '../journal/journal-replay.js';
 import type { TurnJournal } from '../journal/turn-journal.js';
 import type { OpTreeBuilder } from '../observe/op-tree.js';
 import type { SessionRecorder } from '../observe/recorder.js';
+import type { ToolSearch } from '../tool-search/tool-search.js';
 import type { CancelSource } from './abort-fanout.js';
 import type { PausedCall } from './call-runner.js';
 import type { ResultSizer } from './result-sizer.js';
@@ -37,6 +38,8 @@ export interface ToolExecutorOptions {
   replay?: JournalReplay;
   /** Set when the session has guardrails: `result` checks run on each external call's outcome. */
   guards?: GuardrailRunner;
+  /** Set when tool search is on: `tool_search` is answered, and a call of an unoffered tool marks it found. */
+  toolSearch?: ToolSearch;
 }
 
 export interface TurnToolsOutcome {

@@ -10,6 +10,7 @@ import {
   type ProgressEvent,
   REPORT_BACK_TOOL,
   TASK_STATUS_TOOL,
+  TOOL_SEARCH_TOOL,
   type ToolAccountingEntry,
   type ToolCall,
   type ToolEndSession,
@@ -175,7 +176,11 @@ export class ToolExecutor {
       outcome = await this.batch(call, node, budget, denied);
     } else if (isFinalReportName(call.name)) {
       outcome = { ok: true, text: 'Final report captured.' };
+    } else if (call.name === TOOL_SEARCH_TOOL && this.options.toolSearch !== undefined) {
+      outcome = await this.options.toolSearch.run(call.arguments, this.options.recorder.turn);
     } else {
+      // Called by its exact name (it may not have been offered yet): offered from the next request on.
+      this.options.toolSearch?.noteCalled(call.name);
       this.options.recorder.line(
         'VRB',
         'request',
@@ -229,7 +234,9 @@ export class ToolExecutor {
   private finishCall(run: CallRun, textOut: string): void {
     const { call, node, started, argsJson, outcome } = run;
     const internal =
-      call.name.startsWith('agent__') && this.options.registry.resolve(call.name) === undefined;
+      (call.name.startsWith('agent__') ||
+        (call.name === TOOL_SEARCH_TOOL && this.options.toolSearch !== undefined)) &&
+      this.options.registry.resolve(call.name) === undefined;
     const entry: ToolAccountingEntry = {
       type: 'tool',
       timestamp: this.options.now(),

@@ -5,6 +5,7 @@ import {
   REPORT_BACK_TOOL,
   TASK_STATUS_TOOL,
   TOOL_OUTPUT_TOOL,
+  TOOL_SEARCH_TOOL,
   type ToolDefinition,
   type ToolOutputHook,
   type ToolProvider,
@@ -20,9 +21,13 @@ const RESERVED_TOOLS: ReadonlySet<string> = new Set([
 ]);
 const RESERVED_WITH_REPORT_BACK: ReadonlySet<string> = new Set([...RESERVED_TOOLS, REPORT_BACK_TOOL]);
 
-/** Names a user's tool may not take: the session's own tools (and `report_back` when it has one). */
-export function reservedToolNames(withReportBack: boolean): ReadonlySet<string> {
-  return withReportBack ? RESERVED_WITH_REPORT_BACK : RESERVED_TOOLS;
+/**
+ * Names a user's tool may not take: the session's own tools (and `report_back` when it has one,
+ * `tool_search` when it has tool search settings).
+ */
+export function reservedToolNames(withReportBack: boolean, withToolSearch = false): ReadonlySet<string> {
+  const reserved = withReportBack ? RESERVED_WITH_REPORT_BACK : RESERVED_TOOLS;
+  return withToolSearch ? new Set([...reserved, TOOL_SEARCH_TOOL]) : reserved;
 }
 
 export interface ResolvedTool {
