@@ -2,7 +2,7 @@ import { parseTtl } from '@agent/cache';
 import { ConfigError } from '@agent/protocol';
 import { describeValue } from '@agent/protocol/util';
 import { normaliseSettingForms } from './agent-file/ai-agent-forms.js';
-import { compactionSettingProblems } from './agent-file/compaction-setting.js';
+import { coreSettingProblems } from './agent-file/core-settings.js';
 import { type AgentSettings, pickSettings } from './agent-file/settings.js';
 import { schemaProblems } from './agent-file/validate.js';
 import { problem, problemsError } from './errors.js';
@@ -23,8 +23,7 @@ export function readSettingValues(values: Record<string, unknown>, label: string
   normaliseSettingForms(data);
   if (typeof data.reasoning === 'string') data.reasoning = { effort: data.reasoning };
   const problems = schemaProblems(settings, data, { file: label, locator: undefined });
-  if (problems.length === 0)
-    problems.push(...compactionSettingProblems(data.compaction, { file: label, base: ['compaction'] }));
+  if (problems.length === 0) problems.push(...coreSettingProblems(data, { file: label, base: [] }));
   if (problems.length > 0) throw problemsError(problems);
   return pickSettings(data);
 }

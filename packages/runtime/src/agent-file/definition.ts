@@ -7,7 +7,7 @@ import { readGuardrails } from '../guardrails/read.js';
 import { type AgentOrchestration, readOrchestration } from '../orchestration/frontmatter.js';
 import { readRegularFile } from '../read-regular-file.js';
 import { normaliseFrontmatterForms } from './ai-agent-forms.js';
-import { compactionSettingProblems } from './compaction-setting.js';
+import { coreSettingProblems } from './core-settings.js';
 import { type FileRef, fileRefs } from './file-ref.js';
 import { expandIncludes, MAX_INCLUDED_BYTES } from './includes.js';
 import { normaliseShorthands } from './keys.js';
@@ -117,13 +117,7 @@ export function loadAgentDefinition(
     data.cache === undefined
       ? 0
       : readTtlSetting(data.cache, 'cache', { file, line: lineOf('cache') }, problems);
-  problems.push(
-    ...compactionSettingProblems(data.compaction, {
-      file,
-      base: ['compaction'],
-      lineOf: (p) => lineOf(...p),
-    }),
-  );
+  problems.push(...coreSettingProblems(data, { file, base: [], lineOf: (p) => lineOf(...p) }));
   const io = { file, dir, scope, lineOf, problems };
   const guarded = readGuardrails(data, io);
   const input = readIo('input', data.input as IoSpec | undefined, io);

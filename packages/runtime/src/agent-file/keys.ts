@@ -109,10 +109,15 @@ export const SETTINGS_PROPERTIES: Record<string, Schema> = {
   },
   toolResponseMaxBytes: positiveInteger('a positive integer (bytes)'),
   toolOutput: TOOL_OUTPUT,
-  // Its keys and bounds are the core's `compactionProblems` (agent-file/compaction-setting.ts).
+  // Its keys and bounds are the core's `compactionProblems` (agent-file/core-settings.ts).
   compaction: {
     type: ['boolean', 'object'],
     'x-expects': 'true, false or an object { at, keep, attempts, tokens } (each optional)',
+  },
+  // Its keys and bounds are the core's `toolSearchProblems` (agent-file/core-settings.ts).
+  toolSearch: {
+    type: 'object',
+    'x-expects': 'an object { after, alwaysOn?, maxResults? } (docs/tool-search.md)',
   },
   approval: {
     type: 'object',

@@ -1,4 +1,4 @@
-import type { CompactionSettings, ReasoningOptions } from '@agent/protocol';
+import type { CompactionSettings, ReasoningOptions, ToolSearchSettings } from '@agent/protocol';
 
 /** Settings of the tool-output module as they can be written in a file. */
 export interface ToolOutputSettings {
@@ -38,6 +38,8 @@ export interface AgentSettings {
   toolOutput?: ToolOutputSettings;
   /** Long sessions: older turns replaced by a summary when the context fills (docs/compaction.md). */
   compaction?: boolean | CompactionSettings;
+  /** Large toolsets: past `after` tools the model searches for the ones it needs (docs/tool-search.md). */
+  toolSearch?: ToolSearchSettings;
   /** Tool calls a person decides before they run: globs over the tool names the model sees (docs/sessions.md). */
   approval?: { tools?: string[] };
 }
@@ -60,6 +62,7 @@ export const SETTING_NAMES = [
   'toolResponseMaxBytes',
   'toolOutput',
   'compaction',
+  'toolSearch',
   'approval',
 ] as const satisfies readonly (keyof AgentSettings)[];
 

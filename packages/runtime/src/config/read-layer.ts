@@ -2,7 +2,7 @@ import { dirname, isAbsolute, resolve } from 'node:path';
 import { redisUrlSecrets } from '@agent/cache';
 import { errorMessage, isRecord } from '@agent/protocol/util';
 import { normaliseDurations, normaliseSettingForms } from '../agent-file/ai-agent-forms.js';
-import { compactionSettingProblems } from '../agent-file/compaction-setting.js';
+import { coreSettingProblems } from '../agent-file/core-settings.js';
 import { schemaProblems } from '../agent-file/validate.js';
 import { type Problem, problem, problemsError, RuntimeError } from '../errors.js';
 import { jsonSyntaxError } from '../json-syntax.js';
@@ -105,7 +105,7 @@ export function layerFromObject(value: unknown, file: string, dir: string): Read
   return { layer: { path, file, data, locator, warnings }, secrets: literalSecrets(data) };
 }
 
-/** What the JSON Schema cannot say: the cache settings' TTLs and stores, `defaults.compaction`'s bounds. */
+/** What the JSON Schema cannot say: the cache settings' TTLs and stores, `defaults.compaction`'s and `defaults.toolSearch`'s bounds. */
 function settingValueProblems(
   data: ConfigFile,
   file: string,
@@ -113,11 +113,7 @@ function settingValueProblems(
 ): Problem[] {
   return [
     ...cacheSettingProblems(data, file, lineOf),
-    ...compactionSettingProblems(data.defaults?.compaction, {
-      file,
-      base: ['defaults', 'compaction'],
-      lineOf,
-    }),
+    ...coreSettingProblems(data.defaults, { file, base: ['defaults'], lineOf }),
   ];
 }
 
