@@ -35,6 +35,8 @@ export const toolSearchSuite: BenchSuite = {
     } finally {
       await workspace.close();
     }
+    // Unmeasured: loads the search code and warms the JIT, which no measured session should pay.
+    await measureSearchCost(100);
     const costs = [];
     for (const size of plan.costSizes) {
       const runs = [];
