@@ -47,7 +47,18 @@ export const toolSearchSuite: BenchSuite = {
       tables: [requestsTable(sessions, plan.operations), outcomeTable(sessions), costTable(costs)],
       notes: NOTES(plan.operations),
       checks: suiteChecks(sessions, costs, plan.operations),
-      raw: { operations: plan.operations, sessions, costs },
+      // Tool names only for the short lists: a request of every tool would list 1,000 names.
+      raw: {
+        operations: plan.operations,
+        sessions: sessions.map((s) => ({
+          ...s,
+          requests: s.requests.map((r) => ({
+            tokens: r.tokens,
+            offered: r.tools.length <= 20 ? r.tools : r.tools.length,
+          })),
+        })),
+        costs,
+      },
     };
   },
 };
