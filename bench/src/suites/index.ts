@@ -13,6 +13,7 @@ import { queueSoakSuite } from './queue-soak.js';
 import { queueSoakEffectsSuite } from './queue-soak-effects.js';
 import { recordingSuite } from './recording.js';
 import { toolOutputMemorySuite } from './tool-output-memory.js';
+import { toolSearchSuite } from './tool-search.js';
 import { xmlTransportSuite } from './xml-transport.js';
 
 /** Every benchmark `pnpm bench` runs, in order. */
@@ -29,6 +30,7 @@ export const suites: BenchSuite[] = [
   openapiLoadSuite,
   guardrailsSuite,
   compactionSuite,
+  toolSearchSuite,
   recordingSuite,
   coldStartSuite,
   installSizeSuite,
