@@ -125,6 +125,12 @@ class RedisRunQueue implements RunQueue {
     }
   };
 
+  /**
+   * Stops a session's run from any face: a waiting job of that id is removed, and the worker
+   * running the session (its first run or a resume) cancels it. Its follower gets the aborted result.
+   */
+  readonly cancelSession = (sessionId: string): Promise<void> => this.cancel(sessionId);
+
   readonly admission = async (): Promise<QueueRefusal | undefined> => {
     const { maxWaiting } = this;
     if (maxWaiting === 0) return undefined;
@@ -160,7 +166,7 @@ class RedisRunQueue implements RunQueue {
     return `job ${jobId} failed: ${job.failedReason}`;
   }
 
-  /** A waiting job is removed; a running one is cancelled by its worker. */
+  /** A waiting job is removed; a running one (that job, or one running that session) is cancelled by its worker. */
   private async cancel(jobId: string): Promise<void> {
     try {
       const job = await this.queue.getJob(jobId);
