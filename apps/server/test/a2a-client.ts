@@ -51,7 +51,11 @@ export function send(parts: Part[], task?: Pick<Task, 'id' | 'contextId'>) {
   return {
     tenant: '',
     message,
-    configuration: { acceptedOutputModes: [], taskPushNotificationConfig: undefined, returnImmediately: false },
+    configuration: {
+      acceptedOutputModes: [],
+      taskPushNotificationConfig: undefined,
+      returnImmediately: false,
+    },
     metadata: {},
   };
 }
@@ -75,5 +79,7 @@ export function artifactValues(task: Task): unknown[] {
 
 /** The data parts of the task's status message (`pendingApprovals` of an INPUT_REQUIRED task). */
 export function statusData(task: Task): unknown[] {
-  return (task.status?.message?.parts ?? []).flatMap((p) => (p.content?.$case === 'data' ? [p.content.value] : []));
+  return (task.status?.message?.parts ?? []).flatMap((p) =>
+    p.content?.$case === 'data' ? [p.content.value] : [],
+  );
 }

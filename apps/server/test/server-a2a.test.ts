@@ -2,7 +2,16 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { a2aClient, artifactValues, asTask, dataPart, send, stateOf, statusData, textPart } from './a2a-client.js';
+import {
+  a2aClient,
+  artifactValues,
+  asTask,
+  dataPart,
+  send,
+  stateOf,
+  statusData,
+  textPart,
+} from './a2a-client.js';
 import {
   type AgentDir,
   agentDir,
@@ -39,7 +48,7 @@ async function serve(args: string[], dir: AgentDir, headends = 1): Promise<Runni
 }
 
 describe('agent-server --a2a', () => {
-  it('serves each agent card (skill examples from the file\'s usage) and answers SendMessage with the report as an artifact', async () => {
+  it("serves each agent card (skill examples from the file's usage) and answers SendMessage with the report as an artifact", async () => {
     const dir = await makeDir((request) => ({
       text: finalReport(`echo: ${lastUserText(request.messages)}`),
     }));
@@ -89,7 +98,18 @@ describe('agent-server --a2a', () => {
   it('a task paused for approval survives a SIGKILL of the face: GetTask and the approval follow-up work on a new process', async () => {
     const dir = await makeDir(helperApprovalModel);
     writeHelperApprovalAgents(dir);
-    const args = ['--agent', dir.files[0]!, '--a2a', '0', '--api', '0', '--token', 'tok-1', '--token', 'tok-2'];
+    const args = [
+      '--agent',
+      dir.files[0]!,
+      '--a2a',
+      '0',
+      '--api',
+      '0',
+      '--token',
+      'tok-1',
+      '--token',
+      'tok-2',
+    ];
     const first = await serve(args, dir, 2);
     const paused = asTask(
       await (await a2aClient(first.urls.a2a!, 'echo', 'tok-1')).sendMessage(send([textPart('Greet me.')])),
@@ -103,7 +123,10 @@ describe('agent-server --a2a', () => {
     const session = await fetch(`${origin}/v1/sessions/${paused.id}`, {
       headers: { authorization: 'Bearer tok-1' },
     });
-    expect(await session.json()).toMatchObject({ status: 'awaiting_approval', pendingApprovals: [{ callId: 'call_h1' }] });
+    expect(await session.json()).toMatchObject({
+      status: 'awaiting_approval',
+      pendingApprovals: [{ callId: 'call_h1' }],
+    });
     first.child.kill('SIGKILL');
     await first.exited;
 
@@ -114,7 +137,9 @@ describe('agent-server --a2a', () => {
     expect(read.contextId).toBe(paused.contextId);
     // Another client's token cannot read or decide it: to it the task does not exist.
     const other = await a2aClient(second.urls.a2a!, 'echo', 'tok-2');
-    await expect(other.getTask({ id: paused.id, historyLength: 0, tenant: '' })).rejects.toThrow(/not found/i);
+    await expect(other.getTask({ id: paused.id, historyLength: 0, tenant: '' })).rejects.toThrow(
+      /not found/i,
+    );
     await expect(
       other.sendMessage(send([dataPart({ decisions: { call_h1: { approved: true } } })], paused)),
     ).rejects.toThrow(/not found/i);
@@ -148,7 +173,9 @@ describe('agent-server --a2a', () => {
     );
     const unknown = run({ port: 0, cards: 'public' });
     expect(unknown.status).toBe(2);
-    expect(unknown.stderr).toMatch(/unknown key "a2a\.cards" \(allowed: port, publicUrl, publicCard, legacy, maxTasks, provider\)/);
+    expect(unknown.stderr).toMatch(
+      /unknown key "a2a\.cards" \(allowed: port, publicUrl, publicCard, legacy, maxTasks, provider\)/,
+    );
     const tasks = run({ port: 0, maxTasks: 0 });
     expect(tasks.status).toBe(2);
     expect(tasks.stderr).toMatch(/"a2a\.maxTasks" must be an integer from 1 to 1000000, not 0/);

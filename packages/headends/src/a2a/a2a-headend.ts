@@ -86,7 +86,12 @@ export function createA2aHeadend(options: A2aHeadendOptions): Headend {
       undefined,
       { keepBusAliveStates: [] },
     );
-    const endpoint = { card, handler, isRunning: (taskId: string) => executor.isRunning(taskId) };
+    const endpoint: AgentEndpoint = {
+      card,
+      handler,
+      isRunning: (taskId) => executor.isRunning(taskId),
+      stopElsewhere: async (taskId) => agent.sessions?.cancel?.(taskId),
+    };
     endpoints.set(name, endpoint);
     return endpoint;
   };

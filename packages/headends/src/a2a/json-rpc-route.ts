@@ -17,6 +17,17 @@ export interface AgentEndpoint {
   card: AgentCard;
   handler: A2ARequestHandler;
   isRunning(taskId: string): boolean;
+  /** Stops a task's run that another process does (on `--queue`, its worker: `ServedSessions.cancel`). */
+  stopElsewhere(taskId: string): Promise<void>;
+}
+
+const CANCEL_METHODS = new Set(['CancelTask', 'tasks/cancel']);
+
+/** The task a cancel names when no run of this process does it (its run may be another face's). */
+function cancelledElsewhere(body: Record<string, unknown>, endpoint: AgentEndpoint): string | undefined {
+  if (!CANCEL_METHODS.has(String(body.method))) return undefined;
+  const id = (body.params as { id?: unknown } | undefined)?.id;
+  return typeof id === 'string' && id !== '' && !endpoint.isRunning(id) ? id : undefined;
 }
 
 /** The methods that start or continue a run: admitted before the SDK sees them. */
@@ -102,6 +113,7 @@ export async function answerJsonRpc(
   const transport = useLegacy
     ? new LegacyJsonRpcTransportHandler(endpoint.handler)
     : new JsonRpcTransportHandler(endpoint.handler);
+  const elsewhere = cancelledElsewhere(request, endpoint);
   let answer: unknown;
   try {
     answer = await transport.handle(request, context);
@@ -111,6 +123,8 @@ export async function answerJsonRpc(
   }
   if (!isAsyncIterable(answer)) {
     releaseUntaken();
+    // The SDK wrote CANCELED (the caller may see the task); the run itself stops where it runs.
+    if (elsewhere !== undefined && !('error' in (answer as object))) await endpoint.stopElsewhere(elsewhere);
     return c.json(answer as object);
   }
   return streamEvents(c, {}, async (stream) => {
