@@ -19,6 +19,7 @@ import {
   helperApprovalModel,
   lastUserText,
   type RunningServer,
+  sample,
   SERVER_BIN,
   serverEnv,
   startServer,
@@ -56,7 +57,11 @@ describe('agent-server --a2a', () => {
       dir.files[0]!,
       '---\ndescription: The echo agent.\nusage: Say anything and it is said back.\nmodels: [local/m]\n---\nYou are echo.\n',
     );
-    const server = await serve(['--agent', dir.files[0]!, '--a2a', '0', '--token', 'tok-1'], dir);
+    const server = await serve(
+      ['--agent', dir.files[0]!, '--a2a', '0', '--token', 'tok-1', '--metrics', '0'],
+      dir,
+      2,
+    );
     const face = server.urls.a2a!;
     expect(face).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/a2a$/);
     // The card is public by default: no token needed to discover the agent.
@@ -76,6 +81,12 @@ describe('agent-server --a2a', () => {
     expect(stateOf(task)).toBe('TASK_STATE_COMPLETED');
     expect(artifactValues(task)).toEqual(['echo: hello there']);
     expect(dir.model.requests.length).toBe(1);
+    // The face's admission is watched like every face's, under its name.
+    const metrics = await (await fetch(server.urls.metrics!)).text();
+    expect(sample(metrics, 'agent_queue_in_use', { headend: 'a2a' })).toBe(0);
+    expect(sample(metrics, 'agent_sessions_total', { agent: 'echo', exit_code: 'EXIT-FINAL-ANSWER' })).toBe(
+      1,
+    );
   }, 60_000);
 
   it('refuses calls without a valid token (401) and runs nothing', async () => {
