@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type Message, type Part, Role, type Task, TaskState } from '@a2a-js/sdk';
+import { type Message, type Part, Role, type SendMessageRequest, type Task, TaskState } from '@a2a-js/sdk';
 import {
   type Client,
   ClientFactory,
@@ -37,7 +37,7 @@ const part = (content: Part['content'], mediaType: string): Part => ({
 });
 
 /** The request `sendMessage` takes: a user message of these parts (on `taskId` when it continues one). */
-export function send(parts: Part[], task?: Pick<Task, 'id' | 'contextId'>) {
+export function send(parts: Part[], task?: Pick<Task, 'id' | 'contextId'>): SendMessageRequest {
   const message: Message = {
     messageId: randomUUID(),
     contextId: task?.contextId ?? '',
@@ -60,8 +60,8 @@ export function send(parts: Part[], task?: Pick<Task, 'id' | 'contextId'>) {
   };
 }
 
-export const textPart = (value: string) => part({ $case: 'text', value }, 'text/plain');
-export const dataPart = (value: unknown) => part({ $case: 'data', value }, 'application/json');
+export const textPart = (value: string): Part => part({ $case: 'text', value }, 'text/plain');
+export const dataPart = (value: unknown): Part => part({ $case: 'data', value }, 'application/json');
 
 /** The task a send answered with (the face answers with a task). */
 export function asTask(answer: Message | Task): Task {

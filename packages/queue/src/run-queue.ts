@@ -44,6 +44,11 @@ export interface RunQueue {
   submit(data: RunJobData, options?: SubmitOptions): Promise<AgentResult>;
   /** Undefined when a run may be enqueued; the refusal (429 + Retry-After) when the queue is full. */
   admission(): Promise<QueueRefusal | undefined>;
+  /**
+   * Stops a session's run from any face: a waiting job of that id is removed, and the worker
+   * running the session (its first run or a resume) cancels it; its follower gets the aborted result.
+   */
+  cancelSession(sessionId: string): Promise<void>;
   /** Jobs by state (`waiting`, `active`, `delayed`, `completed`, `failed`, ...). */
   counts(): Promise<Record<string, number>>;
   close(): Promise<void>;
@@ -125,10 +130,6 @@ class RedisRunQueue implements RunQueue {
     }
   };
 
-  /**
-   * Stops a session's run from any face: a waiting job of that id is removed, and the worker
-   * running the session (its first run or a resume) cancels it. Its follower gets the aborted result.
-   */
   readonly cancelSession = (sessionId: string): Promise<void> => this.cancel(sessionId);
 
   readonly admission = async (): Promise<QueueRefusal | undefined> => {
