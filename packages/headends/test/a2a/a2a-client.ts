@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type Message, type Part, Role, type Task } from '@a2a-js/sdk';
+import { type Message, type Part, Role, type SendMessageRequest, type Task } from '@a2a-js/sdk';
 import {
   type Client,
   ClientFactory,
@@ -52,7 +52,7 @@ export function userMessage(parts: Part[], taskId = '', contextId = ''): Message
 }
 
 /** The request `sendMessage` takes for `message`. */
-export function sendRequest(message: Message, returnImmediately = false) {
+export function sendRequest(message: Message, returnImmediately = false): SendMessageRequest {
   return {
     tenant: '',
     message,
