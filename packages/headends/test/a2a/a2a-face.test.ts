@@ -249,4 +249,46 @@ describe('A2A face with the official client', () => {
       await face.close();
     }
   });
+
+  it('a send beyond the concurrency limit and queue is refused with 429, Retry-After and the reason', async () => {
+    const face = await serve(
+      createA2aHeadend({
+        catalog: agents.catalog,
+        tokens: ['t1'],
+        concurrency: 1,
+        queueSize: 0,
+        retryAfterSeconds: 3,
+      }),
+    );
+    try {
+      const client = await a2aClient(face.url, 'echo', 't1');
+      const running = asTask(await client.sendMessage(sendRequest(userMessage([text('hang here')]), true)));
+      const response = await bearerFetch('t1')(`${face.url}/a2a/echo`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 9,
+          method: 'message/send',
+          params: {
+            message: {
+              kind: 'message',
+              messageId: 'm-9',
+              role: 'user',
+              parts: [{ kind: 'text', text: 'hi' }],
+            },
+          },
+        }),
+      });
+      expect(response.status).toBe(429);
+      expect(response.headers.get('retry-after')).toBe('3');
+      expect(await response.json()).toMatchObject({
+        id: 9,
+        error: { message: expect.stringMatching(/queue|busy|full/i) },
+      });
+      await client.cancelTask({ tenant: '', id: running.id, metadata: {} });
+    } finally {
+      await face.close();
+    }
+  });
 });
