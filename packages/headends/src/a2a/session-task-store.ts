@@ -56,7 +56,8 @@ export class SessionTaskStore implements TaskStore {
     if (owner !== undefined) {
       this.storedOwners.delete(taskId);
       this.storedOwners.set(taskId, owner);
-      if (this.storedOwners.size > this.maxTasks) this.storedOwners.delete(this.storedOwners.keys().next().value as string);
+      if (this.storedOwners.size > this.maxTasks)
+        this.storedOwners.delete(this.storedOwners.keys().next().value as string);
     }
     return snapshotTask(found.snapshot);
   }

@@ -77,3 +77,23 @@ export function statusText(task: Task): string {
     .map((part) => (part.content?.$case === 'text' ? part.content.value : ''))
     .join('\n');
 }
+
+/** A raw A2A v0.3 `message/send` call (no A2A-Version header, as v0.3 clients send it). */
+export function postV03Send(
+  url: string,
+  token: string,
+  id: string | number,
+  prompt: string,
+): Promise<Response> {
+  const message = {
+    kind: 'message',
+    messageId: `m-${id}`,
+    role: 'user',
+    parts: [{ kind: 'text', text: prompt }],
+  };
+  return bearerFetch(token)(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id, method: 'message/send', params: { message } }),
+  });
+}

@@ -2,7 +2,16 @@ import { type AgentCard, type StreamResponse, TaskState } from '@a2a-js/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createA2aHeadend, type ServedHeadend, serve } from '../../src/index.js';
 import { echoAnswer, finalReport, lastUserText, startAgents, type TestAgents } from '../helpers/agents.js';
-import { a2aClient, asTask, bearerFetch, sendRequest, statusText, text, userMessage } from './a2a-client.js';
+import {
+  a2aClient,
+  asTask,
+  bearerFetch,
+  postV03Send,
+  sendRequest,
+  statusText,
+  text,
+  userMessage,
+} from './a2a-client.js';
 
 // The A2A face with the official SDK's client (v1.0 JSON-RPC): real agents over the testkit
 // model server, real HTTP on a loopback port.
@@ -162,23 +171,7 @@ describe('A2A face with the official client', () => {
   });
 
   it('answers a raw v0.3 message/send with a v0.3 task and a text part', async () => {
-    const response = await fetch(`${server.url}/a2a/echo`, {
-      method: 'POST',
-      headers: { authorization: 'Bearer t1', 'content-type': 'application/json' },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 'v03',
-        method: 'message/send',
-        params: {
-          message: {
-            kind: 'message',
-            messageId: 'm-1',
-            role: 'user',
-            parts: [{ kind: 'text', text: 'old client' }],
-          },
-        },
-      }),
-    });
+    const response = await postV03Send(`${server.url}/a2a/echo`, 't1', 'v03', 'old client');
     expect(response.status).toBe(200);
     const body = (await response.json()) as { id: string; result: Record<string, unknown> };
     expect(body.id).toBe('v03');
@@ -263,23 +256,7 @@ describe('A2A face with the official client', () => {
     try {
       const client = await a2aClient(face.url, 'echo', 't1');
       const running = asTask(await client.sendMessage(sendRequest(userMessage([text('hang here')]), true)));
-      const response = await bearerFetch('t1')(`${face.url}/a2a/echo`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: 9,
-          method: 'message/send',
-          params: {
-            message: {
-              kind: 'message',
-              messageId: 'm-9',
-              role: 'user',
-              parts: [{ kind: 'text', text: 'hi' }],
-            },
-          },
-        }),
-      });
+      const response = await postV03Send(`${face.url}/a2a/echo`, 't1', 9, 'hi');
       expect(response.status).toBe(429);
       expect(response.headers.get('retry-after')).toBe('3');
       expect(await response.json()).toMatchObject({
