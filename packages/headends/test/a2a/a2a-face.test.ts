@@ -54,7 +54,9 @@ describe('A2A face with the official client', () => {
     ]);
     expect(card.defaultOutputModes).toEqual(['text/markdown']);
     expect(card.capabilities?.streaming).toBe(true);
-    expect(Object.keys(card.securitySchemes)).toEqual(['bearer']);
+    expect(card.securitySchemes).toEqual({
+      bearer: { httpAuthSecurityScheme: expect.objectContaining({ scheme: 'Bearer' }) },
+    });
     expect(card.supportedInterfaces).toEqual([
       expect.objectContaining({
         url: `${server.url}/a2a/echo`,
