@@ -146,6 +146,8 @@ describe('A2A face with the official client', () => {
       jsonrpc: '2.0',
       error: { message: 'missing token: send Authorization: Bearer <token>' },
     });
+    // Only the card path is public: a longer path under the agent is not.
+    expect((await fetch(`${server.url}/a2a/echo/x/.well-known/agent-card.json`)).status).toBe(401);
     const noToken = await a2aClient(server.url, 'echo', undefined);
     await expect(noToken.sendMessage(sendRequest(userMessage([text('hi')])))).rejects.toThrow(
       /401|missing token/,
@@ -162,6 +164,15 @@ describe('A2A face with the official client', () => {
       expect(read.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
       expect(read.history.length).toBeGreaterThan(0);
       await expect(other.getTask({ tenant: '', id: own.id })).rejects.toThrow(/Task not found/);
+      const list = {
+        tenant: '',
+        contextId: '',
+        status: TaskState.TASK_STATE_UNSPECIFIED,
+        pageToken: '',
+        statusTimestampAfter: undefined,
+      };
+      expect((await owner.listTasks(list)).tasks.map((task) => task.id)).toEqual([own.id]);
+      expect((await other.listTasks(list)).tasks).toEqual([]);
       await expect(other.cancelTask({ tenant: '', id: own.id, metadata: {} })).rejects.toThrow(
         /Task not found/,
       );
