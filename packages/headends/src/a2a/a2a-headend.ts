@@ -1,3 +1,4 @@
+import { AgentCard as AgentCardJson } from '@a2a-js/sdk';
 import { DefaultExecutionEventBusManager, DefaultRequestHandler } from '@a2a-js/sdk/server';
 import { ConfigError } from '@agent/protocol';
 import type { Context } from 'hono';
@@ -105,7 +106,9 @@ export function createA2aHeadend(options: A2aHeadendOptions): Headend {
         .map((info) => info.name)
         .join(', ')})`,
     );
-  const card = (c: Context, info: AgentInfo) => c.json(agentCard(info, settings(c)));
+  // Protobuf JSON (`{"httpAuthSecurityScheme": {...}}`), what A2A v1.0 clients of any SDK read.
+  const card = (c: Context, info: AgentInfo) =>
+    c.json(AgentCardJson.toJSON(agentCard(info, settings(c))) as object);
 
   app.get(`/a2a/:agent/${CARD_PATH}`, (c) => {
     const info = options.catalog.get(c.req.param('agent'))?.info;

@@ -1,7 +1,7 @@
 import type { ListTasksRequest, ListTasksResponse, Task } from '@a2a-js/sdk';
 import type { ServerCallContext, TaskStore } from '@a2a-js/sdk/server';
 import type { AgentCatalog } from '../agent-catalog.js';
-import { canSee } from '../principal.js';
+import { canSee, sessionOwner } from '../principal.js';
 import { findSession } from '../sessions/find-session.js';
 import { callState } from './a2a-caller.js';
 import { snapshotTask } from './snapshot-task.js';
@@ -22,6 +22,8 @@ interface Entry {
  */
 export class SessionTaskStore implements TaskStore {
   private readonly tasks = new Map<string, Entry>();
+  /** Owners of tasks read back from the session store, so an operator's save keeps the starter's. */
+  private readonly storedOwners = new Map<string, string>();
 
   constructor(
     private readonly catalog: AgentCatalog,
@@ -31,7 +33,8 @@ export class SessionTaskStore implements TaskStore {
 
   async save(task: Task, context: ServerCallContext): Promise<void> {
     const { principal } = callState(context);
-    const owner = this.tasks.get(task.id)?.owner ?? principal.id;
+    const owner = this.tasks.get(task.id)?.owner ?? this.storedOwners.get(task.id) ?? principal.id;
+    this.storedOwners.delete(task.id);
     const kept = { ...task, history: (task.history ?? []).slice(-MAX_TASK_HISTORY) };
     // Re-inserted so the map's order is the order of last use: the oldest go first.
     this.tasks.delete(task.id);
@@ -49,6 +52,13 @@ export class SessionTaskStore implements TaskStore {
     if (entry !== undefined) return canSee(principal, entry.owner) ? structuredClone(entry.task) : undefined;
     const found = await findSession(this.catalog, taskId, principal);
     if (found.kind !== 'found' || found.agent.info.name !== this.agentName) return undefined;
+    const owner = sessionOwner(found.snapshot);
+    if (owner !== undefined) {
+      this.storedOwners.delete(taskId);
+      this.storedOwners.set(taskId, owner);
+      if (this.storedOwners.size > this.maxTasks)
+        this.storedOwners.delete(this.storedOwners.keys().next().value as string);
+    }
     return snapshotTask(found.snapshot);
   }
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type Message, type Part, Role, type Task } from '@a2a-js/sdk';
+import { type Message, type Part, Role, type SendMessageRequest, type Task } from '@a2a-js/sdk';
 import {
   type Client,
   ClientFactory,
@@ -52,7 +52,7 @@ export function userMessage(parts: Part[], taskId = '', contextId = ''): Message
 }
 
 /** The request `sendMessage` takes for `message`. */
-export function sendRequest(message: Message, returnImmediately = false) {
+export function sendRequest(message: Message, returnImmediately = false): SendMessageRequest {
   return {
     tenant: '',
     message,
@@ -76,4 +76,24 @@ export function statusText(task: Task): string {
   return (task.status?.message?.parts ?? [])
     .map((part) => (part.content?.$case === 'text' ? part.content.value : ''))
     .join('\n');
+}
+
+/** A raw A2A v0.3 `message/send` call (no A2A-Version header, as v0.3 clients send it). */
+export function postV03Send(
+  url: string,
+  token: string,
+  id: string | number,
+  prompt: string,
+): Promise<Response> {
+  const message = {
+    kind: 'message',
+    messageId: `m-${id}`,
+    role: 'user',
+    parts: [{ kind: 'text', text: prompt }],
+  };
+  return bearerFetch(token)(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id, method: 'message/send', params: { message } }),
+  });
 }
