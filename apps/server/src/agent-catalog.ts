@@ -20,7 +20,9 @@ export function servedAgent(runner: AgentRunner): ServedAgent {
       inputSchema: summary.inputSchema,
       outputSchema: summary.outputSchema,
       orchestration: summary.orchestration,
+      ...(summary.usage === undefined ? {} : { usage: summary.usage }),
     },
+    // `options.sessionId` (the A2A face's task id) becomes the new session's id.
     run: (prompt, options) => runner.run(prompt, options),
     // Paused runs are stored in agent.json's session store; the headends resume them from there.
     sessions: {
@@ -64,7 +66,8 @@ export async function loadAgents(
  * The same agents, each run enqueued on the shared run queue (`--queue redis://`) instead of run
  * here: the face keeps the client's connection and relays the worker's events and result. The
  * stored sessions are the fleet's (the face's runners read the queue's session store), and a
- * session resumed with approvals is enqueued too, as a job of its own.
+ * session resumed with approvals is enqueued too, as a job of its own. A cancel from any face
+ * reaches the worker running the session.
  */
 export function queuedCatalog(catalog: AgentCatalog, queue: RunQueue): AgentCatalog {
   const agents = catalog.list().map((info): ServedAgent => {
@@ -83,6 +86,8 @@ export function queuedCatalog(catalog: AgentCatalog, queue: RunQueue): AgentCata
           ...(resume === undefined ? {} : { resume }),
         },
         {
+          // The job's id is the session's (the A2A face's task id): any face can cancel it by that id.
+          ...(options.sessionId === undefined ? {} : { sessionId: options.sessionId }),
           ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
           ...(options.signal === undefined ? {} : { signal: options.signal }),
         },
@@ -98,6 +103,7 @@ export function queuedCatalog(catalog: AgentCatalog, queue: RunQueue): AgentCata
               find: (sessionId) => stored.find(sessionId),
               resume: (sessionId, { approvals, ...options }: ServedResumeOptions) =>
                 enqueue('', options, { sessionId, ...(approvals === undefined ? {} : { approvals }) }),
+              cancel: (sessionId) => queue.cancelSession(sessionId),
             },
           }),
     };

@@ -40,6 +40,7 @@ interface ServerFlags {
   openai?: number;
   anthropic?: number;
   mcp?: string;
+  a2a?: number;
   viewer?: number;
   evals?: string;
   slack?: boolean;
@@ -61,7 +62,7 @@ interface ServerFlags {
 /** The `agent-server` command line: its flags, their help and checks. */
 function serverProgram(): Command {
   const program = new Command('agent-server')
-    .description('Serves agents over REST, OpenAI- and Anthropic-compatible APIs and MCP.')
+    .description('Serves agents over REST, OpenAI- and Anthropic-compatible APIs, MCP, A2A and Slack.')
     .option('--agent <file>', 'an .ai agent file to serve (repeatable)', collect)
     .option('--config <file>', 'server config file (server.json)')
     .option('--agent-config <file>', 'the agent runtime config (agent.json)')
@@ -69,6 +70,11 @@ function serverProgram(): Command {
     .option('--api <port>', 'REST headend port', port('--api'))
     .option('--openai <port>', 'OpenAI-compatible headend port', port('--openai'))
     .option('--anthropic <port>', 'Anthropic-compatible headend port', port('--anthropic'))
+    .option(
+      '--a2a <port>',
+      'Agent2Agent (A2A) headend port (cards at /a2a/<agent>/.well-known/agent-card.json)',
+      port('--a2a'),
+    )
     .option('--viewer <port>', 'live session viewer (a web page) port', port('--viewer'))
     .option(
       '--evals <dir>',
@@ -149,6 +155,7 @@ function flagsOverFile(
     openai: flags.openai ?? file.openai,
     anthropic: flags.anthropic ?? file.anthropic,
     mcp: flags.mcp === undefined ? file.mcp : parseMcp(flags.mcp),
+    ...a2aConfig(file.a2a, flags.a2a),
     slack: slackConfig(file.slack, flags.slack === true, flags.slackPort),
     tokens: [...(file.tokens ?? []), ...envTokens(env), ...(flags.token ?? [])],
     operatorTokens: [
@@ -213,6 +220,12 @@ function viewerConfig(
   return { viewer };
 }
 
+/** `a2a` of server.json, its port replaced by `--a2a`; `--a2a` alone enables the face with its defaults. */
+function a2aConfig(file: ServerConfig['a2a'], port: number | undefined): Pick<ServerConfig, 'a2a'> {
+  if (file === undefined && port === undefined) return {};
+  return { a2a: { ...file, ...(port === undefined ? {} : { port }) } as NonNullable<ServerConfig['a2a']> };
+}
+
 /** `slack` of server.json, enabled or given a port by the flags. */
 function slackConfig(
   file: SlackServerConfig | undefined,
@@ -231,14 +244,20 @@ function checkConfig(config: ServerConfig): void {
       'at least one .ai file',
       'no agents: give --agent <file.ai> (repeatable)',
     );
-  const http = [config.api, config.openai, config.anthropic, config.mcp?.kind === 'http' ? 1 : undefined];
+  const http = [
+    config.api,
+    config.openai,
+    config.anthropic,
+    config.a2a?.port,
+    config.mcp?.kind === 'http' ? 1 : undefined,
+  ];
   const tokenHeadends = http.some((entry) => entry !== undefined);
   if (!tokenHeadends && config.mcp === undefined && config.slack === undefined) {
     throw configError(
       '--api',
       undefined,
       'at least one headend',
-      'no headend: give --api, --openai, --anthropic, --mcp and/or --slack',
+      'no headend: give --api, --openai, --anthropic, --a2a, --mcp and/or --slack',
     );
   }
   // Slack authenticates with its own tokens and signatures: bearer tokens are for the other headends.

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { errorMessage } from '@agent/protocol/util';
 import { checkQueueUrl } from '@agent/queue';
+import { type A2aServerConfig, parseA2aConfig } from './a2a-config.js';
 import { parseAllowedHosts } from './allowed-hosts.js';
 import { configError, parsePort } from './config-values.js';
 import { LIMIT_OPTIONS, limitProblem, type ServerLimits } from './server-limits.js';
@@ -19,6 +20,8 @@ export interface ServerConfig extends ServerLimits {
   openai?: number;
   anthropic?: number;
   mcp?: McpListen;
+  /** `--a2a <port>` / `a2a: {...}`: the Agent2Agent face (docs/a2a.md). */
+  a2a?: A2aServerConfig;
   /** The Slack headend (Socket Mode), when enabled. */
   slack?: SlackServerConfig;
   /** `slack` came from an `.ai-agent.json`: its routes name these agent files until the agents are loaded. */
@@ -95,6 +98,7 @@ const FILE_KEYS = new Set([
   'openai',
   'anthropic',
   'mcp',
+  'a2a',
   'slack',
   'tokens',
   'operatorTokens',
@@ -132,6 +136,7 @@ export function readConfigFile(path: string): Partial<ServerConfig> {
     if (file[key] !== undefined) config[key] = parsePort(file[key], `${path}: "${key}"`);
   }
   if (file.mcp !== undefined) config.mcp = parseMcp(file.mcp);
+  if (file.a2a !== undefined) config.a2a = parseA2aConfig(file.a2a, path);
   if (file.slack !== undefined) config.slack = parseSlackConfig(file.slack, path);
   if (file.viewer !== undefined) config.viewer = parseViewerConfig(file.viewer, path);
   for (const key of ['tokens', 'operatorTokens'] as const) {

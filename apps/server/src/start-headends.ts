@@ -1,6 +1,7 @@
 import {
   type AdmissionGate,
   type AgentCatalog,
+  createA2aHeadend,
   createAnthropicHeadend,
   createMcpHeadend,
   createOpenAiHeadend,
@@ -108,6 +109,11 @@ function plannedHeadends(
     // The REST face alone has `assistantText` (its SSE and /api/chat streams).
     const options = name === 'rest' ? { ...common, assistantText: config.assistantText === true } : common;
     if (port !== undefined) planned.push({ name, port, path, make: () => create(options) });
+  }
+  if (config.a2a !== undefined) {
+    const { port, ...a2a } = config.a2a;
+    // Cards at /a2a/<agent>/.well-known/agent-card.json, JSON-RPC at /a2a/<agent>.
+    planned.push({ name: 'a2a', port, path: '/a2a', make: () => createA2aHeadend({ ...common, ...a2a }) });
   }
   if (config.mcp?.kind === 'http') {
     planned.push({

@@ -84,6 +84,12 @@ export interface ServedSessions {
    */
   find(sessionId: string): Promise<{ snapshot: SessionSnapshot; startedHere: boolean } | undefined>;
   resume(sessionId: string, options: ServedResumeOptions): Promise<AgentResult>;
+  /**
+   * Stops the session's run wherever it runs (on `--queue`, the worker running it, whichever face
+   * started it); absent: only the face running it can stop it (its run's `signal`). The caller has
+   * checked the session is the client's.
+   */
+  cancel?(sessionId: string): Promise<void>;
 }
 
 /** One agent a headend can run (an `AgentRunner` of `@agent/runtime` fits structurally). */

@@ -59,14 +59,31 @@ export interface GuardOptions {
   bodyLimitBytes: number;
   respond: ErrorResponder;
   acceptApiKey?: boolean;
-  /** Paths that need no token (health checks). */
+  /**
+   * Paths that need no token (health checks, agent cards): exact paths, where a `*` segment
+   * stands for any one segment (the A2A face's per-agent card path).
+   */
   publicPaths?: readonly string[];
+}
+
+/** True when `path` is one of `publicPaths` (a `*` segment matches any one non-empty segment). */
+export function isPublicPath(path: string, publicPaths: readonly string[] | undefined): boolean {
+  if (publicPaths === undefined) return false;
+  const segments = path.split('/');
+  return publicPaths.some((pattern) => {
+    if (!pattern.includes('*')) return pattern === path;
+    const wanted = pattern.split('/');
+    return (
+      wanted.length === segments.length &&
+      wanted.every((part, i) => (part === '*' ? segments[i] !== '' : part === segments[i]))
+    );
+  });
 }
 
 /** Auth and body limit on every route of `app`. */
 export function installGuards(app: Hono, options: GuardOptions): void {
   const auth: MiddlewareHandler = async (c, next) => {
-    if (options.tokens === undefined || options.publicPaths?.includes(c.req.path)) return next();
+    if (options.tokens === undefined || isPublicPath(c.req.path, options.publicPaths)) return next();
     const given = presentedToken(c, options.acceptApiKey === true);
     if (given === undefined) {
       return httpError(

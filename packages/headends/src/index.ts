@@ -1,3 +1,4 @@
+export { createA2aHeadend } from './a2a/a2a-headend.js';
 export type { A2aHeadendOptions } from './a2a/a2a-options.js';
 export { DEFAULT_A2A_MAX_TASKS } from './a2a/a2a-options.js';
 export type { AdmissionGate, AdmissionRefusal, SessionTicket } from './admission.js';

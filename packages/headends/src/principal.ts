@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { SESSION_OWNER_LABEL, type SessionSnapshot } from '@agent/protocol';
 import type { Context, MiddlewareHandler } from 'hono';
-import { presentedToken } from './http-guards.js';
+import { isPublicPath, presentedToken } from './http-guards.js';
 
 /**
  * Who a request acts for (`docs/security.md`, "Principals and operator tokens"). The sessions and
@@ -70,7 +70,7 @@ export function principalMiddleware(options: {
 }): MiddlewareHandler {
   return async (c, next) => {
     if (options.tokens === undefined) c.set('principal', ANONYMOUS_PRINCIPAL);
-    else if (!options.publicPaths?.includes(c.req.path)) {
+    else if (!isPublicPath(c.req.path, options.publicPaths)) {
       const token = presentedToken(c, options.acceptApiKey === true);
       if (token !== undefined) c.set('principal', options.principals.of(token));
     }

@@ -22,6 +22,7 @@ test('@agent/headends exports exactly these values', async () => {
     'answerText',
     'applyConnectionLimits',
     'canSee',
+    'createA2aHeadend',
     'createAnthropicHeadend',
     'createCatalog',
     'createMcpHeadend',

@@ -44,6 +44,11 @@ export interface RunQueue {
   submit(data: RunJobData, options?: SubmitOptions): Promise<AgentResult>;
   /** Undefined when a run may be enqueued; the refusal (429 + Retry-After) when the queue is full. */
   admission(): Promise<QueueRefusal | undefined>;
+  /**
+   * Stops a session's run from any face: a waiting job of that id is removed, and the worker
+   * running the session (its first run or a resume) cancels it; its follower gets the aborted result.
+   */
+  cancelSession(sessionId: string): Promise<void>;
   /** Jobs by state (`waiting`, `active`, `delayed`, `completed`, `failed`, ...). */
   counts(): Promise<Record<string, number>>;
   close(): Promise<void>;
@@ -125,6 +130,8 @@ class RedisRunQueue implements RunQueue {
     }
   };
 
+  readonly cancelSession = (sessionId: string): Promise<void> => this.cancel(sessionId);
+
   readonly admission = async (): Promise<QueueRefusal | undefined> => {
     const { maxWaiting } = this;
     if (maxWaiting === 0) return undefined;
@@ -160,7 +167,7 @@ class RedisRunQueue implements RunQueue {
     return `job ${jobId} failed: ${job.failedReason}`;
   }
 
-  /** A waiting job is removed; a running one is cancelled by its worker. */
+  /** A waiting job is removed; a running one (that job, or one running that session) is cancelled by its worker. */
   private async cancel(jobId: string): Promise<void> {
     try {
       const job = await this.queue.getJob(jobId);

@@ -58,7 +58,7 @@ export async function openRunWorker(options: RunWorkerOptions): Promise<RunWorke
   const subscriber = openQueueRedis(options.url);
   const caps = new ProviderCaps(redis, settings.keys, options.providerCaps ?? {}, lockMs);
   const worker = new QueueRunWorker(settings, { sessionStore, redis, subscriber, caps });
-  // A face whose client went away publishes the job's id: its session is cancelled.
+  // A face whose client went away publishes the job's id (a cancel, the session's id): its session is cancelled.
   subscriber.on('message', (_channel: string, jobId: string) => worker.cancel(jobId));
   await subscriber.subscribe(settings.keys.cancel);
   return worker;
@@ -88,8 +88,12 @@ class QueueRunWorker implements RunWorker {
     return this.jobs.size;
   }
 
-  cancel(jobId: string): void {
-    this.jobs.get(jobId)?.controller.abort(new AgentError('aborted', 'the client went away'));
+  /** Cancels the job of that id, or the job running that session (`RunQueue.cancelSession`). */
+  cancel(id: string): void {
+    for (const [jobId, entry] of this.jobs) {
+      if (jobId === id || entry.sessionId === id)
+        entry.controller.abort(new AgentError('aborted', 'the client went away or cancelled the run'));
+    }
   }
 
   start(agents: WorkerAgents): void {

@@ -242,6 +242,60 @@ describe('run queue', () => {
     expect(await settled(queue)).toMatchObject({ waiting: 0, active: 0, delayed: 0, failed: 0 });
   });
 
+  test('cancelSession from another face stops the session on its worker: a first run by its session id, a resume too', async () => {
+    const name = freshQueueName();
+    const starter = await face(name);
+    const other = await face(name);
+    const w = await worker(name);
+    // Its text streams as it comes (no journal hold): 'half-said' shows the run is on its second turn.
+    withoutJournal(w.sessionStore);
+    const held = recordingAgent(w.sessionStore, { hold: true });
+    let resumed = 0;
+    const agent: QueueAgent = {
+      run: held.agent.run,
+      async resume(sessionId, run) {
+        resumed += 1;
+        await new Promise((resolve) => run.signal?.addEventListener('abort', resolve, { once: true }));
+        return { ...answer(sessionId, 'aborted'), success: false, exitCode: 'EXIT-ABORTED' } as never;
+      },
+    };
+    w.start({ get: () => ({ agent }) });
+    const events: AgentEvent[] = [];
+    const first = starter.submit(
+      { agent: 'echo', input: 'long work' },
+      { sessionId: 'task-7', onEvent: (event) => events.push(event) },
+    );
+    while (!events.some((event) => event.type === 'output' && event.text === 'half-said'))
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    await other.cancelSession('task-7');
+    const result = await first;
+    expect(result).toMatchObject({ sessionId: 'task-7', exitCode: 'EXIT-ABORTED', success: false });
+    expect(held.calls).toEqual([{ kind: 'run', sessionId: 'task-7' }]);
+    // A resume runs as a job of its own id; the session's id still reaches it.
+    const resume = starter.submit({ agent: 'echo', input: '', resume: { sessionId: 'task-7' } });
+    while (resumed === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    await other.cancelSession('task-7');
+    expect(await resume).toMatchObject({ sessionId: 'task-7', exitCode: 'EXIT-ABORTED' });
+    expect(await settled(starter)).toMatchObject({ waiting: 0, active: 0, delayed: 0, failed: 0 });
+  });
+
+  test('cancelSession removes a waiting job: it never runs', async () => {
+    const name = freshQueueName();
+    const queue = await face(name);
+    const waiting = queue.submit({ agent: 'echo', input: 'never' }, { sessionId: 'task-8' });
+    // No worker yet: the job waits until it is removed.
+    while ((await queue.counts()).waiting !== 1) await new Promise((resolve) => setTimeout(resolve, 20));
+    await (await face(name)).cancelSession('task-8');
+    const result = await waiting;
+    expect(result).toMatchObject({ sessionId: 'task-8', success: false });
+    expect(result.error).toMatch(/left the queue/);
+    const w = await worker(name);
+    const echo = recordingAgent(w.sessionStore);
+    w.start({ get: () => ({ agent: echo.agent }) });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(echo.calls).toEqual([]);
+  });
+
   test('a job for an agent whose file did not load fails once with the load error, the Redis password removed', async () => {
     const secured = await startRedisServer({ password: 'queue-secret-pw' });
     const name = freshQueueName();

@@ -45,6 +45,7 @@ export function served(runner: AgentRunner): ServedAgent {
       inputSchema: summary.inputSchema,
       outputSchema: summary.outputSchema,
       orchestration: summary.orchestration,
+      ...(summary.usage === undefined ? {} : { usage: summary.usage }),
     },
     run: (input, options) => runner.run(input, options),
     sessions: {
