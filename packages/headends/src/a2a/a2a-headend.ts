@@ -74,7 +74,12 @@ export function createA2aHeadend(options: A2aHeadendOptions): Headend {
       legacy,
     });
     const executor = new A2aExecutor(options.catalog, agent, headendId);
-    const store = new SessionTaskStore(options.catalog, name, options.maxTasks ?? DEFAULT_A2A_MAX_TASKS);
+    const store = new SessionTaskStore(
+      options.catalog,
+      name,
+      options.maxTasks ?? DEFAULT_A2A_MAX_TASKS,
+      (taskId) => executor.isRunning(taskId),
+    );
     const handler = new DefaultRequestHandler(
       card,
       store,

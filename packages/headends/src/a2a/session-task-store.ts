@@ -29,6 +29,8 @@ export class SessionTaskStore implements TaskStore {
     private readonly catalog: AgentCatalog,
     private readonly agentName: string,
     private readonly maxTasks: number,
+    /** True for a task this process runs: never evicted (the SDK warns on updates of a task it cannot load). */
+    private readonly running: (taskId: string) => boolean,
   ) {}
 
   async save(task: Task, context: ServerCallContext): Promise<void> {
@@ -39,10 +41,10 @@ export class SessionTaskStore implements TaskStore {
     // Re-inserted so the map's order is the order of last use: the oldest go first.
     this.tasks.delete(task.id);
     this.tasks.set(task.id, { task: structuredClone(kept), owner });
-    while (this.tasks.size > this.maxTasks) {
-      const oldest = this.tasks.keys().next().value;
-      if (oldest === undefined) break;
-      this.tasks.delete(oldest);
+    if (this.tasks.size <= this.maxTasks) return;
+    for (const id of this.tasks.keys()) {
+      if (this.tasks.size <= this.maxTasks) break;
+      if (!this.running(id)) this.tasks.delete(id);
     }
   }
 

@@ -137,4 +137,21 @@ describe('A2A approvals through input-required', () => {
       await restarted.close();
     }
   });
+
+  it('keeps maxTasks tasks in memory; an evicted paused task is read back from the session store', async () => {
+    const small = await serve(createA2aHeadend({ catalog: agents.catalog, tokens: ['t1'], maxTasks: 1 }));
+    try {
+      const first = await pausedTask(small.url, 'call_m1');
+      const client = await a2aClient(small.url, 'deployer', 't1');
+      // In memory, the task keeps its history (the user's message).
+      expect((await client.getTask({ tenant: '', id: first.id })).history.length).toBeGreaterThan(0);
+      await pausedTask(small.url, 'call_m2');
+      const readBack = await client.getTask({ tenant: '', id: first.id });
+      expect(readBack.history).toEqual([]);
+      expect(readBack.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+      expect(statusData(readBack)).toMatchObject({ pendingApprovals: [{ callId: 'call_m1' }] });
+    } finally {
+      await small.close();
+    }
+  });
 });
