@@ -1,11 +1,6 @@
 import { createHash } from 'node:crypto';
-import { type Artifact, type Message, type Task, TaskState } from '@a2a-js/sdk';
-import {
-  AgentEvent,
-  type AgentExecutor,
-  type ExecutionEventBus,
-  type RequestContext,
-} from '@a2a-js/sdk/server';
+import { type Message, TaskState } from '@a2a-js/sdk';
+import type { AgentExecutor, ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
 import type { AgentResult, FinalReport, JsonSchema, OutputFormat } from '@agent/protocol';
 import { conversationIdProblem, errorMessage } from '@agent/protocol/util';
 import type { SessionTicket } from '../admission.js';
@@ -14,54 +9,15 @@ import { guardrailTrip } from '../guardrail-trip.js';
 import { requestSchemaProblem, resolveRequestedOutput } from '../schema-guard.js';
 import { failureMessage, inputRejection, schemaMismatch, schemaMismatchLine } from '../usage.js';
 import { callState, takeTicket } from './a2a-caller.js';
-import { agentMessage, answeredReport, messagePrompt, progressText, taskIn, textPart } from './a2a-parts.js';
+import { answeredReport, messagePrompt, progressText, taskIn } from './a2a-parts.js';
 import { resumeTask } from './a2a-resume.js';
 import { approvalQuestion, reportArtifact } from './snapshot-task.js';
+import { TaskEvents, type TaskRuns } from './task-events.js';
 
 /** The conversation a context id names: itself when it is a valid conversation id, else `a2a-` and a hash of it. */
 export function conversationIdOf(contextId: string): string {
   if (conversationIdProblem(contextId) === undefined) return contextId;
   return `a2a-${createHash('sha256').update(contextId).digest('hex').slice(0, 32)}`;
-}
-
-/** What the executor publishes on one task's bus (it never throws: the SDK would log to the console). */
-export class TaskEvents {
-  constructor(
-    private readonly bus: ExecutionEventBus,
-    readonly taskId: string,
-    readonly contextId: string,
-  ) {}
-
-  task(task: Task): void {
-    this.bus.publish(AgentEvent.task(task));
-  }
-
-  status(state: TaskState, text?: string, message?: Message): void {
-    const shown =
-      message ??
-      (text === undefined ? undefined : agentMessage(this.taskId, this.contextId, [textPart(text)]));
-    this.bus.publish(
-      AgentEvent.statusUpdate({
-        taskId: this.taskId,
-        contextId: this.contextId,
-        status: { state, message: shown, timestamp: new Date().toISOString() },
-        metadata: {},
-      }),
-    );
-  }
-
-  artifact(artifact: Artifact): void {
-    this.bus.publish(
-      AgentEvent.artifactUpdate({
-        taskId: this.taskId,
-        contextId: this.contextId,
-        artifact,
-        append: false,
-        lastChunk: true,
-        metadata: {},
-      }),
-    );
-  }
 }
 
 /** A run this process is doing for a task: its ticket (cancel aborts it). */
@@ -103,7 +59,7 @@ async function requestedOutput(
  * task waiting for approval decides its calls and resumes the session. Every path publishes the
  * task first and never throws (the SDK logs what an executor throws).
  */
-export class A2aExecutor implements AgentExecutor {
+export class A2aExecutor implements AgentExecutor, TaskRuns {
   private readonly live = new Map<string, LiveRun>();
 
   constructor(

@@ -7,8 +7,8 @@ import { sessionOwner } from '../principal.js';
 import { checkDecisions, pendingCallIds } from '../sessions/decisions.js';
 import { claimSession, findSession } from '../sessions/find-session.js';
 import { callState } from './a2a-caller.js';
-import type { A2aExecutor, TaskEvents } from './a2a-executor.js';
 import { agentMessage, dataPart, textPart } from './a2a-parts.js';
+import type { TaskEvents, TaskRuns } from './task-events.js';
 
 /** What a follow-up on a task waiting for approval needs. */
 export interface ResumeInput {
@@ -17,7 +17,7 @@ export interface ResumeInput {
   context: RequestContext;
   events: TaskEvents;
   ticket: SessionTicket | undefined;
-  runs: Pick<A2aExecutor, 'track'>;
+  runs: TaskRuns;
 }
 
 const ANSWER_SHAPE =
