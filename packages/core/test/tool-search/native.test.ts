@@ -74,9 +74,9 @@ test('native on Anthropic: the same tools block all session, the search referenc
   // The cache breakpoint is on the last tool loaded up front, never on a deferred one.
   const marked = tools.filter((tool) => tool.cache_control !== undefined);
   expect(marked.map((tool) => tool.name)).toEqual([upFront.at(-1)]);
-  expect(server.requests.every((r) => r.headers?.['anthropic-beta']?.includes('advanced-tool-use-2025-11-20'))).toBe(
-    true,
-  );
+  expect(
+    server.requests.every((r) => r.headers?.['anthropic-beta']?.includes('advanced-tool-use-2025-11-20')),
+  ).toBe(true);
 
   expect(references(server.requests[0]!)).toEqual([]);
   expect(references(server.requests[1]!)).toContain('billing__refundInvoice');
@@ -98,7 +98,9 @@ test('a resume sends the same tools block and the reference; a found tool whose 
     { internal: { nonce: NONCE } },
   );
   expect(paused.exitCode).toBe('EXIT-AWAITING-APPROVAL');
-  const snapshot = JSON.parse(JSON.stringify(paused.success ? undefined : paused.snapshot)) as SessionSnapshot;
+  const snapshot = JSON.parse(
+    JSON.stringify(paused.success ? undefined : paused.snapshot),
+  ) as SessionSnapshot;
 
   const ran: string[] = [];
   const second = await serve(STEPS.slice(2));
@@ -110,7 +112,9 @@ test('a resume sends the same tools block and the reference; a found tool whose 
   expect(resumed.success, resumed.error).toBe(true);
   expect(ran).toEqual(['billing__refundInvoice:INV-7']);
   expect(second.requests[0]!.rejected).toBeUndefined();
-  expect(JSON.stringify(bodyOf(second.requests[0]!).tools)).toBe(JSON.stringify(bodyOf(live.requests[2]!).tools));
+  expect(JSON.stringify(bodyOf(second.requests[0]!).tools)).toBe(
+    JSON.stringify(bodyOf(live.requests[2]!).tools),
+  );
   expect(references(second.requests[0]!)).toEqual(references(live.requests[2]!));
 
   // The same snapshot with the search's turn gone from the conversation (as a compaction would
