@@ -18,6 +18,7 @@ test('@agent/core exports exactly these values', async () => {
     'runAgent',
     'tool',
     'toolPolicyProblems',
+    'toolSearchProblems',
   ]);
 });
 

@@ -218,6 +218,11 @@ const cases: Case[] = [
     check: (c) => expect(c.compaction).toEqual({ at: 0.75, keep: 3, attempts: 1, tokens: 512 }),
   },
   {
+    key: 'toolSearch',
+    yaml: 'toolSearch: { after: 30, alwaysOn: [fs__Read], maxResults: 8 }',
+    check: (c) => expect(c.toolSearch).toEqual({ after: 30, alwaysOn: ['fs__Read'], maxResults: 8 }),
+  },
+  {
     key: 'toolOutput',
     yaml: 'toolOutput: { maxChunks: 3, overlapPercent: 5, avgLineBytesThreshold: 500, storeDir: /srv/agent-outputs }',
     check: (c) => {
