@@ -68,7 +68,7 @@ test('native on Anthropic: the same tools block all session, the search referenc
   const tools = bodyOf(server.requests[0]!).tools;
   // Every catalog tool is sent; only the always-on one and tool_search are loaded up front.
   expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(TOOL_NAMES));
-  const upFront = tools.filter((tool) => tool.defer_loading !== true).map((tool) => tool.name);
+  const upFront = tools.filter((tool) => tool.defer_loading !== true).map((tool) => String(tool.name));
   expect(upFront.filter((name) => TOOL_NAMES.includes(name))).toEqual(['status_health']);
   expect(upFront).toContain('tool_search');
   // The cache breakpoint is on the last tool loaded up front, never on a deferred one.
