@@ -2,6 +2,7 @@ import type { ModelClient, SessionSnapshot } from '@agent/protocol';
 import { createModelClient } from '@agent/providers';
 import { finalReport, loadedTools, type ModelServer, type RecordedRequest } from '@agent/testkit';
 import { afterEach, expect, test } from 'vitest';
+import { TokenEstimator } from '../../src/context/token-estimator.js';
 import { resume, run } from '../../src/index.js';
 import { catalogAgent, NONCE, serve, servers, TOOL_NAMES, toolNames } from './catalog.js';
 
@@ -156,4 +157,21 @@ test('a native value that is not true or false is refused', async () => {
     'toolSearch.native must be true or false (let the provider load found tools: Claude Sonnet/Opus 4.5+; default false), got "yes"',
   );
   expect(server.requests).toHaveLength(0);
+});
+
+test('the context guard leaves deferred tools out of the tool tokens: they are not in the model context', () => {
+  const estimator = new TokenEstimator();
+  const schema = { type: 'object', properties: { invoice_number: { type: 'string' } } };
+  const loaded = { name: 'tool_search', description: 'Find tools by what they do', inputSchema: schema };
+  const hidden = {
+    name: 'billing__refundInvoice',
+    description: 'Gives money back. '.repeat(50),
+    inputSchema: schema,
+  };
+  const withLoaded = estimator.tools([loaded, hidden]);
+  expect(withLoaded).toBeGreaterThan(estimator.tools([loaded]) * 5);
+  expect(estimator.tools([loaded, { ...hidden, deferLoading: true }])).toBe(estimator.tools([loaded]));
+  expect(estimator.rawToolsBound([loaded, { ...hidden, deferLoading: true }])).toBe(
+    estimator.rawToolsBound([loaded]),
+  );
 });
