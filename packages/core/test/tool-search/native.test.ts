@@ -2,6 +2,7 @@ import type { ModelClient, SessionSnapshot } from '@agent/protocol';
 import { createModelClient } from '@agent/providers';
 import { finalReport, loadedTools, type ModelServer, type RecordedRequest } from '@agent/testkit';
 import { afterEach, expect, test } from 'vitest';
+import { settingsHash } from '../../src/checkpoint/settings-hash.js';
 import { TokenEstimator } from '../../src/context/token-estimator.js';
 import { resume, run } from '../../src/index.js';
 import { catalogAgent, NONCE, serve, servers, TOOL_NAMES, toolNames } from './catalog.js';
@@ -174,4 +175,21 @@ test('the context guard leaves deferred tools out of the tool tokens: they are n
   expect(estimator.rawToolsBound([loaded, { ...hidden, deferLoading: true }])).toBe(
     estimator.rawToolsBound([loaded]),
   );
+});
+
+test('the settings hash counts native only when it is on: a native snapshot does not resume without it', () => {
+  const hashed = {
+    agent: 'main',
+    expected: { format: 'markdown' } as never,
+    reportBack: false,
+    internalTools: true,
+    maxTurns: 6,
+    maxRetries: 3,
+    targets: [{ client: { provider: 'anthropic', model: 'claude-sonnet-4-5' } } as never],
+    tools: [{ name: 'a', description: '', inputSchema: {} }],
+  };
+  const search = { after: 3, alwaysOn: [], maxResults: 5 };
+  const plain = settingsHash({ ...hashed, toolSearch: search });
+  expect(settingsHash({ ...hashed, toolSearch: { ...search, native: false } })).toBe(plain);
+  expect(settingsHash({ ...hashed, toolSearch: { ...search, native: true } })).not.toBe(plain);
 });
