@@ -92,6 +92,7 @@ export function wireTurnLoop(w: LoopWiring): TurnLoop {
     registry.definitions,
     w.state,
     w.recorder,
+    w.targets.every((target) => target.client.deferredTools === true),
   );
   const tools = offeredTools(registry.definitions, internal, hook, toolSearch);
   const guards = GuardrailRunner.of(config.guardrails, {

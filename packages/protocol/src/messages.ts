@@ -60,6 +60,8 @@ export interface ToolResultMessage {
   /** Non-text parts of the result (images), kept for providers that accept them. */
   parts?: ContentPart[];
   isError?: boolean;
+  /** Deferred tools this result loads (a native tool search's findings), sent as references. */
+  toolReferences?: string[];
 }
 
 export type ConversationMessage = SystemMessage | UserMessage | AssistantMessage | ToolResultMessage;

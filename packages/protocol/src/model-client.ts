@@ -16,6 +16,12 @@ export interface ModelClient {
    * absent means unknown.
    */
   readonly parallelToolCalls?: boolean;
+  /**
+   * The client sends tools marked `deferLoading` as deferred and loads them from a tool result's
+   * `toolReferences` (Anthropic's tool references). A native tool search needs it of every model
+   * of the session; absent means no.
+   */
+  readonly deferredTools?: boolean;
   stream(request: ModelRequest, options?: ModelCallOptions): AsyncIterable<ModelStreamEvent>;
   /**
    * Tokens of `text` as this model counts them, where the client knows its tokenizer (the

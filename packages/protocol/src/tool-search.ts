@@ -16,10 +16,18 @@ export interface ToolSearchSettings {
   alwaysOn?: string[];
   /** The most tools one search returns (1 to 20; default 5). The model may ask for fewer. */
   maxResults?: number;
+  /**
+   * Let the provider load the found tools itself (Anthropic's and OpenAI's deferred loading):
+   * every tool is sent all session, the hidden ones marked deferred, and a search result names the
+   * tools it loads, so the tools block (and the prompt cache) never changes. Only when every model
+   * of the session can (`ModelClient.deferredTools`); else the found tools join the tools as
+   * without it. Default false: only some models take deferred tools (Claude Sonnet/Opus 4.5+).
+   */
+  native?: boolean;
 }
 
-/** The settings with every default filled in. */
-export type ResolvedToolSearch = Required<ToolSearchSettings>;
+/** The settings with every default filled in (`native` may stay absent: false). */
+export type ResolvedToolSearch = Required<Omit<ToolSearchSettings, 'native'>> & { native?: boolean };
 
 export const DEFAULT_TOOL_SEARCH_MAX_RESULTS = 5;
 export const TOOL_SEARCH_MAX_RESULTS_LIMIT = 20;

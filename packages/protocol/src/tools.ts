@@ -7,6 +7,12 @@ export interface ToolDefinition {
   inputSchema: JsonSchema;
   /** Name of the concurrency queue its calls wait in (see the MCP queues); default `default`. */
   queue?: string;
+  /**
+   * Sent but not loaded: the model sees it only once a tool result references it
+   * (`ToolResultMessage.toolReferences`). Set by tool search in native mode, for clients whose
+   * `deferredTools` is true.
+   */
+  deferLoading?: boolean;
 }
 
 /** How the model may use tools on a request. */

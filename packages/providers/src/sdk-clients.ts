@@ -11,15 +11,30 @@ export const ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
 /** Anthropic's beta for a 1M-token context window (Claude Sonnet 4 and 4.5). */
 export const LONG_CONTEXT_BETA = 'context-1m-2025-08-07';
 
-/** The configured `anthropic-beta` header with the long-context beta added to it. */
-function withLongContextBeta(headers: Record<string, string | null>): void {
+/** Adds `beta` to the `anthropic-beta` header of `headers` (whatever its case), once. */
+function withBeta(headers: Record<string, string | null>, beta: string): void {
   const name = Object.keys(headers).find((key) => key.toLowerCase() === 'anthropic-beta') ?? 'anthropic-beta';
   const betas = (headers[name] ?? '')
     .split(',')
-    .map((beta) => beta.trim())
-    .filter((beta) => beta !== '');
-  if (!betas.includes(LONG_CONTEXT_BETA)) betas.push(LONG_CONTEXT_BETA);
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+  if (!betas.includes(beta)) betas.push(beta);
   headers[name] = betas.join(',');
+}
+
+/** The beta Anthropic's deferred tools and `tool_reference` blocks need (tool search). */
+export const ADVANCED_TOOL_USE_BETA = 'advanced-tool-use-2025-11-20';
+
+/**
+ * The `anthropic-beta` header of a request that also needs `beta`: the configured betas (and the
+ * long-context one) kept, since a request's header replaces the client's.
+ */
+export function anthropicBetaHeaderWith(config: ModelClientConfig, beta: string): Record<string, string> {
+  const headers = headersFor(config);
+  if (config.longContext === true) withBeta(headers, LONG_CONTEXT_BETA);
+  withBeta(headers, beta);
+  const name = Object.keys(headers).find((key) => key.toLowerCase() === 'anthropic-beta')!;
+  return { [name]: headers[name] as string };
 }
 
 /**
@@ -81,7 +96,7 @@ export function createOpenAISdk(config: ModelClientConfig): OpenAI {
 
 export function createAnthropicSdk(config: ModelClientConfig): Anthropic {
   const headers = headersFor(config);
-  if (config.longContext === true) withLongContextBeta(headers);
+  if (config.longContext === true) withBeta(headers, LONG_CONTEXT_BETA);
   const AnthropicClient = loadSdk('@anthropic-ai/sdk', config.provider).default;
   return new AnthropicClient({
     apiKey: config.apiKey ?? 'no-key',

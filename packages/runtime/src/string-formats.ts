@@ -66,7 +66,9 @@ export function withStringFormatFilter(client: ModelClient, keep: (format: strin
       ),
   };
   if (client.countTokens !== undefined) filtered.countTokens = (text) => client.countTokens!(text);
-  if (client.parallelToolCalls !== undefined)
-    return { ...filtered, parallelToolCalls: client.parallelToolCalls };
-  return filtered;
+  const flags = {
+    ...(client.parallelToolCalls === undefined ? {} : { parallelToolCalls: client.parallelToolCalls }),
+    ...(client.deferredTools === undefined ? {} : { deferredTools: client.deferredTools }),
+  };
+  return { ...filtered, ...flags };
 }

@@ -11,7 +11,7 @@ import type {
 
 /**
  * A client with `stream` replaced and everything else it declares passed through: its names,
- * `parallelToolCalls` and its token counters (a wrapper that dropped them would change how the
+ * `parallelToolCalls`, `deferredTools` and its token counters (a wrapper that dropped them would change how the
  * session counts its context). Tracing, recording and the hooks wrap clients with it.
  */
 export function withStream(
@@ -22,6 +22,7 @@ export function withStream(
     provider: client.provider,
     model: client.model,
     ...(client.parallelToolCalls === undefined ? {} : { parallelToolCalls: client.parallelToolCalls }),
+    ...(client.deferredTools === undefined ? {} : { deferredTools: client.deferredTools }),
     ...(client.countTokens === undefined ? {} : { countTokens: client.countTokens.bind(client) }),
     ...(client.countTokensBound === undefined
       ? {}

@@ -15,6 +15,7 @@ const client: ModelClient = {
   provider: 'openai',
   model: 'm',
   parallelToolCalls: true,
+  deferredTools: true,
   countTokens: (text) => text.length * 10,
   countTokensBound: (text) => text.length * 20,
   async *stream() {
@@ -31,7 +32,11 @@ test('traced and recorded clients keep the token counters and capabilities, and 
     }),
   };
   for (const [name, wrapper] of Object.entries(wrapped)) {
-    expect({ name, parallel: wrapper.parallelToolCalls }).toEqual({ name, parallel: true });
+    expect({ name, parallel: wrapper.parallelToolCalls, deferred: wrapper.deferredTools }).toEqual({
+      name,
+      parallel: true,
+      deferred: true,
+    });
     expect([wrapper.countTokens?.('abc'), wrapper.countTokensBound?.('abc')], name).toEqual([30, 60]);
     const seen: ModelStreamEvent[] = [];
     for await (const event of wrapper.stream({ messages: [] })) seen.push(event);

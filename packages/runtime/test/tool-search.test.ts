@@ -163,7 +163,7 @@ test('a bad value is refused by validate, the config and --override, naming the 
       file: 'a.ai',
       line: 6,
       message:
-        '`toolSearch.deferAll` is not a tool search setting (the keys are after, alwaysOn, maxResults)',
+        '`toolSearch.deferAll` is not a tool search setting (the keys are after, alwaysOn, maxResults, native)',
     },
     {
       file: 'a.ai',

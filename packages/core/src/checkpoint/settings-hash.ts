@@ -62,6 +62,8 @@ export function settingsHash(settings: HashedSettings): string {
             settings.toolSearch.after,
             settings.toolSearch.alwaysOn,
             settings.toolSearch.maxResults,
+            // Only when on, so the hash of a session without it stays as it was.
+            ...(settings.toolSearch.native === true ? ['native'] : []),
           ],
         ]),
   ]);

@@ -189,6 +189,8 @@ export class TokenEstimator {
     const cache = this.definitions;
     let total = 0;
     for (const definition of definitions) {
+      // A deferred tool is sent but not in the model's context until a search loads it.
+      if (definition.deferLoading === true) continue;
       let tokens = cache.get(definition);
       if (tokens === undefined) {
         tokens = this.count(
@@ -206,6 +208,7 @@ export class TokenEstimator {
   rawToolsBound(definitions: readonly ToolDefinition[]): number {
     let total = 0;
     for (const definition of definitions) {
+      if (definition.deferLoading === true) continue;
       total +=
         this.definitions.get(definition) ??
         this.bound(definition.name + definition.description + JSON.stringify(definition.inputSchema));

@@ -7,7 +7,7 @@ import {
 } from '@agent/protocol';
 import { isRecord } from '@agent/protocol/util';
 
-const KEYS = ['after', 'alwaysOn', 'maxResults'] as const;
+const KEYS = ['after', 'alwaysOn', 'maxResults', 'native'] as const;
 /** The largest `after`: beyond it a session would never search, and the index is sized for this many tools. */
 export const TOOL_SEARCH_AFTER_LIMIT = 100_000;
 
@@ -15,6 +15,7 @@ const ALLOWED: Record<(typeof KEYS)[number], string> = {
   after: `a whole number from 0 to ${TOOL_SEARCH_AFTER_LIMIT} (tool search is on when the session has more tools; 0: always)`,
   alwaysOn: 'a list of tool-name globs (non-empty strings), e.g. ["github__*", "rest__status"]',
   maxResults: `a whole number from 1 to ${TOOL_SEARCH_MAX_RESULTS_LIMIT} (tools per search; default ${DEFAULT_TOOL_SEARCH_MAX_RESULTS})`,
+  native: 'true or false (let the provider load found tools: Claude Sonnet/Opus 4.5+; default false)',
 };
 
 function fieldOk(key: (typeof KEYS)[number], value: unknown): boolean {
@@ -33,6 +34,8 @@ function fieldOk(key: (typeof KEYS)[number], value: unknown): boolean {
         (value as number) >= 1 &&
         (value as number) <= TOOL_SEARCH_MAX_RESULTS_LIMIT
       );
+    case 'native':
+      return typeof value === 'boolean';
   }
 }
 
@@ -43,7 +46,7 @@ function fieldOk(key: (typeof KEYS)[number], value: unknown): boolean {
 export function toolSearchProblems(value: unknown, field = 'toolSearch'): ConfigError[] {
   if (value === undefined) return [];
   if (!isRecord(value)) {
-    return [new ConfigError({ field, value, allowed: '{ after, alwaysOn?, maxResults? }' })];
+    return [new ConfigError({ field, value, allowed: '{ after, alwaysOn?, maxResults?, native? }' })];
   }
   const problems: ConfigError[] = [];
   for (const key of Object.keys(value)) {
@@ -83,5 +86,6 @@ export function resolveToolSearch(value: ToolSearchSettings | undefined): Resolv
     after: value.after,
     alwaysOn: value.alwaysOn ?? [],
     maxResults: value.maxResults ?? DEFAULT_TOOL_SEARCH_MAX_RESULTS,
+    native: value.native ?? false,
   };
 }

@@ -3,6 +3,7 @@ import { toolNameMatcher } from '@agent/schema';
 import type { SessionState } from '../loop/session-state.js';
 import type { SessionRecorder } from '../observe/recorder.js';
 import { failedText, type RawToolOutcome } from '../tools/call-runner.js';
+import { NativeOffer } from './native-offer.js';
 import { oneLine, ToolIndex } from './tool-index.js';
 import { readToolSearchArgs, toolSearchTool } from './tool-search-tool.js';
 
@@ -17,6 +18,8 @@ export class ToolSearch {
   private readonly alwaysOn: readonly ToolDefinition[];
   private readonly alwaysOnNames: ReadonlySet<string>;
   private index: Promise<ToolIndex> | undefined;
+  /** Set when the provider loads found tools itself (`native`, and every model can). */
+  private readonly native: NativeOffer | undefined;
   /** The offered list, rebuilt only when a tool is found (the same array otherwise). */
   private offered:
     | { found: number; internal: readonly ToolDefinition[]; all: readonly ToolDefinition[] }
@@ -27,12 +30,15 @@ export class ToolSearch {
     private readonly tools: readonly ToolDefinition[],
     private readonly state: SessionState,
     private readonly recorder: SessionRecorder,
+    native: boolean,
   ) {
     this.definition = toolSearchTool(settings.maxResults);
     this.byName = new Map(tools.map((tool) => [tool.name, tool]));
     const matches = toolNameMatcher(settings.alwaysOn);
     this.alwaysOn = matches === undefined ? [] : tools.filter((tool) => matches(tool.name));
     this.alwaysOnNames = new Set(this.alwaysOn.map((tool) => tool.name));
+    const hidden = tools.filter((tool) => !this.alwaysOnNames.has(tool.name));
+    this.native = native ? new NativeOffer(this.alwaysOn, hidden, this.definition) : undefined;
     // A restored list keeps only tools the session still has (the settings hash guards the rest).
     const restored = state.toolSearch?.found.filter((name) => this.byName.has(name)) ?? [];
     state.toolSearch = { found: restored };
@@ -41,15 +47,17 @@ export class ToolSearch {
   /**
    * The tool search of a session with these settings and registry tools; undefined when it is off
    * (no settings, or no more tools than `after`): the session then offers every tool as before.
+   * `deferredTools`: every model of the session can load deferred tools (`ModelClient.deferredTools`).
    */
   static of(
     settings: ResolvedToolSearch | undefined,
     tools: readonly ToolDefinition[],
     state: SessionState,
     recorder: SessionRecorder,
+    deferredTools = false,
   ): ToolSearch | undefined {
     if (settings === undefined || tools.length <= settings.after) return undefined;
-    return new ToolSearch(settings, tools, state, recorder);
+    return new ToolSearch(settings, tools, state, recorder, settings.native === true && deferredTools);
   }
 
   /** The tools hidden behind the search: all of them less the always-on ones. */
@@ -63,6 +71,8 @@ export class ToolSearch {
 
   /** This turn's tools: always-on ∪ found (in the order found) ∪ `tool_search` ∪ `internal`. */
   offeredWith(internal: readonly ToolDefinition[]): readonly ToolDefinition[] {
+    if (this.native !== undefined)
+      return this.native.offeredWith(internal, this.found, this.state.conversation);
     const found = this.found;
     const cached = this.offered;
     if (cached !== undefined && cached.found === found.length && cached.internal === internal)
@@ -107,7 +117,12 @@ export class ToolSearch {
     }
     const run: ToolSearchRun = { turn, query: read.query, results, added, deferred: this.deferred };
     this.recorder.emit({ type: 'tool_search', run });
-    return { ok: true, text: this.answer(read.query, results) };
+    const outcome: RawToolOutcome = { ok: true, text: this.answer(read.query, results) };
+    // Native: the result loads what it found (always-on tools are loaded already).
+    if (this.native !== undefined) {
+      outcome.toolReferences = results.filter((name) => !this.alwaysOnNames.has(name));
+    }
+    return outcome;
   }
 
   private answer(query: string, results: readonly string[]): string {

@@ -28,6 +28,8 @@ export interface RawToolOutcome {
   provider?: ToolProvider;
   /** A sub-agent's op tree, hung under the call's operation. */
   childSession?: SessionNode;
+  /** Deferred tools this result loads (a native tool search's findings). */
+  toolReferences?: string[];
   /** Structured content the tool answered beside its text (`ToolResult.structured`). */
   structured?: unknown;
   /** The tool answered for the session: it ends after this turn with this report. */

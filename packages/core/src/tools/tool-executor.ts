@@ -108,6 +108,7 @@ export class ToolExecutor {
         content: sized.text,
       };
       if (!run.outcome.ok) message.isError = true;
+      else if (run.outcome.toolReferences?.length) message.toolReferences = run.outcome.toolReferences;
       messages.push(message);
     }
     const onlyTaskStatus = calls.length > 0 && calls.every((call) => call.name === TASK_STATUS_TOOL);

@@ -129,7 +129,7 @@ test('bad settings are refused when the agent is defined, each problem named wit
       toolSearch: { after: -1, alwaysOn: 'x', maxResults: 21, later: true } as never,
     });
   expect(define).toThrow(
-    'invalid agent config: toolSearch.later is not a tool search setting (the keys are after, alwaysOn, maxResults); ' +
+    'invalid agent config: toolSearch.later is not a tool search setting (the keys are after, alwaysOn, maxResults, native); ' +
       'toolSearch.after must be a whole number from 0 to 100000 (tool search is on when the session has more tools; 0: always), got -1; ' +
       'toolSearch.alwaysOn must be a list of tool-name globs (non-empty strings), e.g. ["github__*", "rest__status"], got "x"; ' +
       'toolSearch.maxResults must be a whole number from 1 to 20 (tools per search; default 5), got 21',

@@ -4,7 +4,7 @@ import { ProviderClientBase } from '../client-base.js';
 import type { ModelClientConfig } from '../config.js';
 import { resolveRequestRules } from '../model-traits.js';
 import { runCall } from '../run-call.js';
-import { createAnthropicSdk } from '../sdk-clients.js';
+import { ADVANCED_TOOL_USE_BETA, anthropicBetaHeaderWith, createAnthropicSdk } from '../sdk-clients.js';
 import { type AnthropicRequestOptions, buildAnthropicBody } from './request.js';
 import { type AnthropicMessageLike, mapAnthropicResponse } from './response.js';
 import { type AnthropicEvent, AnthropicStreamMapper } from './stream.js';
@@ -19,10 +19,15 @@ const MESSAGES_PATH = '/v1/messages';
 export class AnthropicClient extends ProviderClientBase {
   private readonly sdk: Anthropic;
   private readonly requestOptions: AnthropicRequestOptions;
+  /** Sends deferred tools and loads them from `tool_reference` blocks (tool search, native). */
+  readonly deferredTools = true;
+  /** The `anthropic-beta` header of a request with deferred tools. */
+  private readonly deferredToolsHeaders: Record<string, string>;
 
   constructor(config: ModelClientConfig) {
     super(config);
     this.sdk = createAnthropicSdk(config);
+    this.deferredToolsHeaders = anthropicBetaHeaderWith(config, ADVANCED_TOOL_USE_BETA);
     this.requestOptions = {
       model: config.model,
       promptCaching: config.promptCaching ?? true,
@@ -34,6 +39,8 @@ export class AnthropicClient extends ProviderClientBase {
   stream(request: ModelRequest, options?: ModelCallOptions): AsyncIterable<ModelStreamEvent> {
     const timeout = this.sdkTimeout(options);
     const { body, notices } = buildAnthropicBody(request, this.requestOptions);
+    const deferred = request.tools?.some((tool) => tool.deferLoading === true) === true;
+    const headers = deferred ? this.deferredToolsHeaders : undefined;
     return runCall<AnthropicEvent, AnthropicMessageLike>(this.context, options, {
       stream: body.stream,
       notices,
@@ -43,10 +50,11 @@ export class AnthropicClient extends ProviderClientBase {
           stream: true,
           signal,
           timeout,
+          headers,
         }),
       createMapper: () => new AnthropicStreamMapper(this.model),
       fetchResponse: async (signal) =>
-        await this.sdk.post<AnthropicMessageLike>(MESSAGES_PATH, { body, signal, timeout }),
+        await this.sdk.post<AnthropicMessageLike>(MESSAGES_PATH, { body, signal, timeout, headers }),
       mapResponse: (message, out) => mapAnthropicResponse(message, this.model, out),
     });
   }

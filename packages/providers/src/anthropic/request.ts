@@ -82,7 +82,12 @@ function toolResultBlock(message: ToolResultMessage, ids: ToolIdMapper): Anthrop
     tool_use_id: ids.result(message.toolCallId),
   };
   const content = message.parts?.length ? partsBlocks(message.content, message.parts) : message.content;
-  if (content.length > 0) block.content = content;
+  const references = message.toolReferences ?? [];
+  if (references.length > 0) {
+    // A search result that loads deferred tools: only their references, as the API's custom tool
+    // search takes them (it expands each into the tool's definition, so the text adds nothing).
+    block.content = references.map((name) => ({ type: 'tool_reference', tool_name: name }));
+  } else if (content.length > 0) block.content = content;
   if (message.isError) block.is_error = true;
   return block;
 }
@@ -266,11 +271,13 @@ export function buildAnthropicBody(
   if (system !== '')
     body.system = [{ type: 'text', text: system, ...(caching ? { cache_control: EPHEMERAL } : {}) }];
   if (request.tools && request.tools.length > 0) {
-    const last = request.tools.length - 1;
+    // The breakpoint goes on the last tool loaded up front: deferred tools are not in the prefix.
+    const last = request.tools.findLastIndex((tool) => tool.deferLoading !== true);
     body.tools = request.tools.map((tool, index) => ({
       name: tool.name,
       description: tool.description,
       input_schema: { type: 'object', ...tool.inputSchema } as Anthropic.Tool.InputSchema,
+      ...(tool.deferLoading === true ? { defer_loading: true } : {}),
       ...(caching && index === last ? { cache_control: EPHEMERAL } : {}),
     }));
     if (request.toolChoice !== undefined) body.tool_choice = toolChoice(request.toolChoice);

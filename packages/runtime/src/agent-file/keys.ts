@@ -117,7 +117,7 @@ export const SETTINGS_PROPERTIES: Record<string, Schema> = {
   // Its keys and bounds are the core's `toolSearchProblems` (agent-file/core-settings.ts).
   toolSearch: {
     type: 'object',
-    'x-expects': 'an object { after, alwaysOn?, maxResults? } (docs/tool-search.md)',
+    'x-expects': 'an object { after, alwaysOn?, maxResults?, native? } (docs/tool-search.md)',
   },
   approval: {
     type: 'object',

@@ -131,7 +131,7 @@ export function createCallAnswerer(options: CallAnswererOptions) {
       return { wire: testkitErrorAnswer(api, 400, message, 'req_testkit_invalid') };
     }
     const violation =
-      options.strict === undefined ? undefined : checkStrict(api, flavour, body, options.strict);
+      options.strict === undefined ? undefined : checkStrict(api, flavour, body, options.strict, req.headers);
     if (violation !== undefined) {
       recorded.rejected = { status: violation.status, message: violation.message };
       rejections += 1;

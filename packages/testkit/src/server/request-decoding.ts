@@ -247,6 +247,10 @@ function decodeAnthropicMessage(message: Json, messages: ConversationMessage[]):
   for (const block of blocks.filter((candidate) => candidate.type === 'tool_result')) {
     const toolCallId = asString(block.tool_use_id);
     const { text, parts } = textAndParts(block.content);
+    const references = asArray(block.content)
+      .filter(isRecord)
+      .filter((part) => part.type === 'tool_reference')
+      .map((part) => asString(part.tool_name));
     messages.push({
       role: 'tool',
       toolCallId,
@@ -254,6 +258,7 @@ function decodeAnthropicMessage(message: Json, messages: ConversationMessage[]):
       content: text,
       ...(parts.length > 0 ? { parts } : {}),
       ...(block.is_error === true ? { isError: true } : {}),
+      ...(references.length > 0 ? { toolReferences: references } : {}),
     });
   }
   const rest = blocks.filter((candidate) => candidate.type !== 'tool_result');
@@ -271,6 +276,7 @@ function decodeAnthropic(body: Json): DecodedRequest {
       name: asString(tool.name),
       description: asString(tool.description),
       inputSchema: isRecord(tool.input_schema) ? tool.input_schema : {},
+      ...(tool.defer_loading === true ? { deferLoading: true } : {}),
     }));
   const thinking = isRecord(body.thinking) ? asNumber(body.thinking.budget_tokens) : undefined;
   return {

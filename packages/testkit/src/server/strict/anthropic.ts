@@ -1,4 +1,6 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import { isRecord } from '@agent/protocol/util';
+import { deferredToolRules } from './anthropic-deferred-tools.js';
 import { type Json, objects } from './json.js';
 import { anthropicOutputLimit, modelName } from './model-rules.js';
 import { anthropicRejection, type StrictViolation } from './violation.js';
@@ -134,6 +136,11 @@ function cacheBreakpoints(body: Json): StrictViolation | undefined {
 }
 
 /** Anthropic's Messages rules. */
-export function anthropicRules(body: Json): StrictViolation | undefined {
-  return limitsAndThinking(body) ?? toolUseRules(body) ?? cacheBreakpoints(body);
+export function anthropicRules(body: Json, headers: IncomingHttpHeaders = {}): StrictViolation | undefined {
+  return (
+    limitsAndThinking(body) ??
+    toolUseRules(body) ??
+    cacheBreakpoints(body) ??
+    deferredToolRules(body, headers)
+  );
 }

@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import { isRecord } from '@agent/protocol/util';
 import type { WireApi } from '../sse.js';
 import { anthropicRules } from './anthropic.js';
@@ -29,9 +30,10 @@ export function checkStrict(
   flavour: Flavour | undefined,
   body: unknown,
   options: StrictOptions,
+  headers: IncomingHttpHeaders = {},
 ): StrictViolation | undefined {
   if (!isRecord(body)) return undefined;
-  if (api === 'anthropic') return anthropicRules(body);
+  if (api === 'anthropic') return anthropicRules(body, headers);
   if (api === 'openai-responses') return openAIResponsesRules(body, options);
   const own = flavour === undefined ? openAIChatRules(body) : CHAT_FLAVOUR_RULES[flavour](body);
   return own ?? chatToolPairing(body);
