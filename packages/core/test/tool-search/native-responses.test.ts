@@ -77,9 +77,9 @@ test('native on Responses: the same tools all session, the search is the API’s
     },
   ]);
   const [output] = itemsOf(second!, 'tool_search_output');
-  const loaded = (output?.tools as Item[]).map((tool) => tool.name);
-  expect(loaded).toContain('billing__refundInvoice');
-  const definition = (output?.tools as Item[]).find((tool) => tool.name === 'billing__refundInvoice');
+  const found = (output?.tools ?? []) as Item[];
+  expect(found.map((tool) => tool.name)).toContain('billing__refundInvoice');
+  const definition = found.find((tool) => tool.name === 'billing__refundInvoice');
   expect(definition).toMatchObject({
     type: 'function',
     description: 'Gives the money of a paid invoice back to the customer',
