@@ -180,6 +180,7 @@ test('the context guard leaves deferred tools out of the tool tokens: they are n
 test('the settings hash counts native only when it is on: a native snapshot does not resume without it', () => {
   const hashed = {
     agent: 'main',
+    instructions: undefined,
     expected: { format: 'markdown' } as never,
     reportBack: false,
     internalTools: true,
