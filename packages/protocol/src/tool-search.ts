@@ -21,7 +21,7 @@ export interface ToolSearchSettings {
    * every tool is sent all session, the hidden ones marked deferred, and a search result names the
    * tools it loads, so the tools block (and the prompt cache) never changes. Only when every model
    * of the session can (`ModelClient.deferredTools`); else the found tools join the tools as
-   * without it. Default false: only some models take deferred tools (Claude Sonnet/Opus 4.5+).
+   * without it. Default false: only some models take deferred tools (Claude Sonnet/Opus 4.5+, GPT-5.4+ on Responses).
    */
   native?: boolean;
 }

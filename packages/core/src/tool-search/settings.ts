@@ -15,7 +15,8 @@ const ALLOWED: Record<(typeof KEYS)[number], string> = {
   after: `a whole number from 0 to ${TOOL_SEARCH_AFTER_LIMIT} (tool search is on when the session has more tools; 0: always)`,
   alwaysOn: 'a list of tool-name globs (non-empty strings), e.g. ["github__*", "rest__status"]',
   maxResults: `a whole number from 1 to ${TOOL_SEARCH_MAX_RESULTS_LIMIT} (tools per search; default ${DEFAULT_TOOL_SEARCH_MAX_RESULTS})`,
-  native: 'true or false (let the provider load found tools: Claude Sonnet/Opus 4.5+; default false)',
+  native:
+    'true or false (let the provider load found tools: Claude Sonnet/Opus 4.5+, GPT-5.4+ on Responses; default false)',
 };
 
 function fieldOk(key: (typeof KEYS)[number], value: unknown): boolean {

@@ -155,7 +155,7 @@ test('native with a Chat Completions model falls back: the found tools join the 
 test('a native value that is not true or false is refused', async () => {
   const server = await serve([]);
   expect(() => catalogAgent(server, [], { toolSearch: { after: 3, native: 'yes' as never } })).toThrow(
-    'toolSearch.native must be true or false (let the provider load found tools: Claude Sonnet/Opus 4.5+; default false), got "yes"',
+    'toolSearch.native must be true or false (let the provider load found tools: Claude Sonnet/Opus 4.5+, GPT-5.4+ on Responses; default false), got "yes"',
   );
   expect(server.requests).toHaveLength(0);
 });
@@ -180,6 +180,7 @@ test('the context guard leaves deferred tools out of the tool tokens: they are n
 test('the settings hash counts native only when it is on: a native snapshot does not resume without it', () => {
   const hashed = {
     agent: 'main',
+    instructions: undefined,
     expected: { format: 'markdown' } as never,
     reportBack: false,
     internalTools: true,

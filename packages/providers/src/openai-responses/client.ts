@@ -15,6 +15,8 @@ type CreateParams = OpenAI.Responses.ResponseCreateParams;
 export class OpenAIResponsesClient extends ProviderClientBase {
   private readonly sdk: OpenAI;
   private readonly requestOptions: ResponsesRequestOptions;
+  /** Sends deferred tools and loads them through `tool_search_output` items (tool search, native). */
+  readonly deferredTools = true;
 
   constructor(config: ModelClientConfig) {
     super(config);

@@ -1,10 +1,11 @@
-import type {
-  AssistantMessage,
-  ContentPart,
-  ModelRequest,
-  ReasoningPart,
-  ToolChoice,
-  ToolResultMessage,
+import {
+  type AssistantMessage,
+  type ContentPart,
+  type ModelRequest,
+  type ReasoningPart,
+  TOOL_SEARCH_TOOL,
+  type ToolChoice,
+  type ToolResultMessage,
 } from '@agent/protocol';
 import type OpenAI from 'openai';
 import { argumentsForHistory, imageDataUrl } from '../content-parts.js';
@@ -17,6 +18,7 @@ import {
   samplingExtras,
 } from '../request-shaping.js';
 import { ToolIdMapper } from '../tool-call-ids.js';
+import { responsesTools, searchCallItem, searchOutputItem, usesNativeSearch } from './tool-search.js';
 
 type InputItem = OpenAI.Responses.ResponseInputItem;
 type InputContent = OpenAI.Responses.ResponseInputContent;
@@ -71,7 +73,12 @@ function inputContent(text: string, parts: readonly ContentPart[] | undefined): 
  * replayed when nothing is stored server-side). The API rejects a reasoning item that no output
  * item follows, so trailing reasoning (an incomplete response) is left out.
  */
-function assistantItems(message: AssistantMessage, out: InputItem[], ids: ToolIdMapper): void {
+function assistantItems(
+  message: AssistantMessage,
+  out: InputItem[],
+  ids: ToolIdMapper,
+  searches: Set<string> | undefined,
+): void {
   const after = new Map<string, InputItem[]>();
   for (const part of message.reasoning ?? []) {
     const data = responsesReasoningData(part);
@@ -92,13 +99,19 @@ function assistantItems(message: AssistantMessage, out: InputItem[], ids: ToolId
     items.push(...(after.get('message') ?? []));
   }
   for (const call of message.toolCalls ?? []) {
+    const search = searches !== undefined && call.name === TOOL_SEARCH_TOOL;
+    if (search) searches.add(call.id);
     lastOutput =
-      items.push({
-        type: 'function_call',
-        call_id: ids.call(call.id),
-        name: call.name,
-        arguments: argumentsForHistory(call),
-      }) - 1;
+      items.push(
+        search
+          ? searchCallItem(call, ids)
+          : {
+              type: 'function_call',
+              call_id: ids.call(call.id),
+              name: call.name,
+              arguments: argumentsForHistory(call),
+            },
+      ) - 1;
     items.push(...(after.get(followsCall(call.id)) ?? []));
   }
   // Reasoning after the last message or call has no following item.
@@ -118,6 +131,8 @@ function toolOutput(message: ToolResultMessage, ids: ToolIdMapper): InputItem {
 export function responsesInput(request: ModelRequest, rules: RequestRules): InputItem[] {
   const ids = new ToolIdMapper(rules.toolIdFormat);
   const items: InputItem[] = [];
+  // The ids of the `tool_search` calls that went as the API's own items (native search only).
+  const searches = usesNativeSearch(request) ? new Set<string>() : undefined;
   for (const message of request.messages) {
     switch (message.role) {
       case 'system':
@@ -134,10 +149,14 @@ export function responsesInput(request: ModelRequest, rules: RequestRules): Inpu
         });
         break;
       case 'assistant':
-        assistantItems(message, items, ids);
+        assistantItems(message, items, ids, searches);
         break;
       case 'tool':
-        items.push(toolOutput(message, ids));
+        items.push(
+          searches?.has(message.toolCallId)
+            ? searchOutputItem(message, ids, request.tools ?? [])
+            : toolOutput(message, ids),
+        );
         break;
     }
   }
@@ -174,13 +193,7 @@ export function buildResponsesBody(
     stream: request.stream !== false,
   };
   if (request.tools && request.tools.length > 0) {
-    body.tools = request.tools.map((tool) => ({
-      type: 'function' as const,
-      name: tool.name,
-      description: tool.description,
-      parameters: tool.inputSchema,
-      strict: false,
-    }));
+    body.tools = responsesTools(request.tools, usesNativeSearch(request));
     if (request.toolChoice !== undefined) body.tool_choice = toolChoice(request.toolChoice);
   }
   const effort = openAIEffort(request, rules, notices);

@@ -1,4 +1,4 @@
-import type { ModelStreamEvent } from '@agent/protocol';
+import { type ModelStreamEvent, TOOL_SEARCH_TOOL } from '@agent/protocol';
 import { StreamFailure } from '../errors.js';
 import { expandParallelWrapper } from '../parallel-wrapper.js';
 import type { StreamMapper } from '../run-call.js';
@@ -13,7 +13,8 @@ export interface ResponsesItem {
   type?: string;
   call_id?: string | null;
   name?: string | null;
-  arguments?: string | null;
+  /** A function call's arguments text; a `tool_search_call`'s arguments object. */
+  arguments?: unknown;
   encrypted_content?: string | null;
   summary?: { type?: string; text?: string }[] | null;
   content?: { type?: string; text?: string; refusal?: string }[] | null;
@@ -92,7 +93,11 @@ export class ResponsesStreamMapper implements StreamMapper<ResponsesEvent> {
       case 'response.output_item.added':
         if (event.item?.type === 'function_call' && event.item.id) {
           const { id, call_id, name, arguments: args } = event.item;
-          this.calls.set(id, { callId: call_id ?? id, name: name ?? '', args: args ?? '' });
+          this.calls.set(id, {
+            callId: call_id ?? id,
+            name: name ?? '',
+            args: typeof args === 'string' ? args : '',
+          });
         }
         if (event.item) this.noteItem(event.item);
         return;
@@ -146,7 +151,7 @@ export class ResponsesStreamMapper implements StreamMapper<ResponsesEvent> {
   /** Remembers where the output is, so reasoning can say which item it came after. */
   private noteItem(item: ResponsesItem): void {
     if (item.type === 'message') this.lastItem = 'message';
-    else if (item.type === 'function_call') {
+    else if (item.type === 'function_call' || item.type === 'tool_search_call') {
       const callId = item.call_id || (item.id ? this.calls.get(item.id)?.callId : undefined);
       if (callId) this.lastItem = followsCall(callId);
     }
@@ -156,6 +161,7 @@ export class ResponsesStreamMapper implements StreamMapper<ResponsesEvent> {
     const streamed = item.id ? this.streamed.has(item.id) : false;
     this.noteItem(item);
     if (item.type === 'function_call') this.functionCallDone(item, out);
+    else if (item.type === 'tool_search_call') this.searchCallDone(item, out);
     else if (item.type === 'reasoning') this.reasoningDone(item, streamed, out);
     else if (item.type === 'message' && !streamed) this.messageText(item, out);
   }
@@ -169,6 +175,14 @@ export class ResponsesStreamMapper implements StreamMapper<ResponsesEvent> {
       out.push({ type: 'tool-call', call });
       this.toolCalls++;
     }
+  }
+
+  /** The model's client-executed tool search: a call of the session's own `tool_search`. */
+  private searchCallDone(item: ResponsesItem, out: ModelStreamEvent[]): void {
+    const id = item.call_id || item.id || newToolCallId();
+    const args = typeof item.arguments === 'string' ? item.arguments : JSON.stringify(item.arguments ?? {});
+    out.push({ type: 'tool-call', call: toolCallFromRaw(id, TOOL_SEARCH_TOOL, args) });
+    this.toolCalls++;
   }
 
   /** Closes a reasoning block with the item id and encrypted content the next turn must send back. */

@@ -79,6 +79,7 @@ function render(
     created: Math.floor(Date.now() / 1000),
     includeUsage: decoded.includeUsage,
     ...(flavour === undefined ? {} : { flavour }),
+    ...(decoded.clientToolSearch ? { clientToolSearch: true } : {}),
   };
   if (answer.error !== undefined) {
     if (answer.error.midStream !== true || !decoded.streaming) return errorAnswer(answer.error, context);

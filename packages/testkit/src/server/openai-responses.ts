@@ -1,4 +1,4 @@
-import type { StopReason, TokenUsage } from '@agent/protocol';
+import { type StopReason, TOOL_SEARCH_TOOL, type TokenUsage } from '@agent/protocol';
 import type { AnswerPlan } from '../answer-plan.js';
 import { splitIntoPieces } from '../tool-arguments.js';
 import { midStreamErrorFrames } from './faults.js';
@@ -64,6 +64,24 @@ function responseObject(
   };
 }
 
+/** The model's client-executed search: arguments as an object, as the API gives them. */
+function searchCallItem(call: AnswerPlan['toolCalls'][number], id: string): Item {
+  let args: unknown = call.argumentsText;
+  try {
+    args = JSON.parse(call.argumentsText);
+  } catch {
+    // Raw scripted arguments go as they are.
+  }
+  return {
+    id,
+    type: 'tool_search_call',
+    status: 'completed',
+    call_id: call.id,
+    execution: 'client',
+    arguments: args,
+  };
+}
+
 /** The output items of the finished response, in order: reasoning, message, function calls. */
 function outputItems(plan: AnswerPlan, context: RenderContext): Item[] {
   const n = context.callNumber;
@@ -89,6 +107,10 @@ function outputItems(plan: AnswerPlan, context: RenderContext): Item[] {
     });
   }
   plan.toolCalls.forEach((call, index) => {
+    if (context.clientToolSearch === true && call.name === TOOL_SEARCH_TOOL) {
+      items.push(searchCallItem(call, `tsc_testkit_${n}_${index + 1}`));
+      return;
+    }
     items.push({
       id: `fc_testkit_${n}_${index + 1}`,
       type: 'function_call',
@@ -217,6 +239,11 @@ function streamFrames(plan: AnswerPlan, context: RenderContext): Frame[] {
       openMessageItem(events, at, item, plan);
       if (error !== undefined) return events.fail(context, error);
       closeMessageItem(events, at, item, plan);
+    } else if (item.type === 'tool_search_call') {
+      if (error !== undefined) return events.fail(context, error);
+      callIndex++;
+      events.emit('response.output_item.added', { output_index, item: { ...item, status: 'in_progress' } });
+      events.emit('response.output_item.done', { output_index, item });
     } else {
       if (error !== undefined) return events.fail(context, error);
       streamFunctionCallItem(events, at, item, plan.toolCalls[callIndex++]);

@@ -14,6 +14,8 @@ export interface RenderContext extends ErrorContext {
   midStreamError?: ScriptedError;
   /** The server the call was addressed to by its path prefix (`/mistral/v1/...`). */
   flavour?: Flavour;
+  /** Responses: the request has the client-executed `tool_search` tool, so a search is its own item. */
+  clientToolSearch?: boolean;
 }
 
 /** Tool-call argument fragments are this many characters, like a model's tokens. */

@@ -1,13 +1,14 @@
-import type {
-  AssistantMessage,
-  ContentPart,
-  ConversationMessage,
-  ModelRequest,
-  ReasoningEffort,
-  ReasoningPart,
-  ToolCall,
-  ToolChoice,
-  ToolDefinition,
+import {
+  type AssistantMessage,
+  type ContentPart,
+  type ConversationMessage,
+  type ModelRequest,
+  type ReasoningEffort,
+  type ReasoningPart,
+  TOOL_SEARCH_TOOL,
+  type ToolCall,
+  type ToolChoice,
+  type ToolDefinition,
 } from '@agent/protocol';
 import { isRecord, parseToolArguments } from '@agent/protocol/util';
 import type { WireApi } from './sse.js';
@@ -21,6 +22,8 @@ export interface DecodedRequest {
   streaming: boolean;
   /** Chat Completions `stream_options.include_usage`. */
   includeUsage: boolean;
+  /** Responses: the request has the client-executed `tool_search` tool (the model searches by its own item). */
+  clientToolSearch?: true;
 }
 
 type Json = Record<string, unknown>;
@@ -152,6 +155,36 @@ function decodeChat(body: Json): DecodedRequest {
   };
 }
 
+const isClientSearch = (tool: Json): boolean => tool.type === 'tool_search' && tool.execution === 'client';
+const clientSearch = (tools: unknown): boolean => asArray(tools).filter(isRecord).some(isClientSearch);
+
+/** Responses tools: functions (deferred ones marked) and the client-executed search as `tool_search`. */
+function responsesTools(value: unknown): ToolDefinition[] {
+  return asArray(value)
+    .filter(isRecord)
+    .filter((tool) => tool.type === 'function' || isClientSearch(tool))
+    .map((tool) => ({
+      name: tool.type === 'function' ? asString(tool.name) : TOOL_SEARCH_TOOL,
+      description: asString(tool.description),
+      inputSchema: isRecord(tool.parameters) ? tool.parameters : {},
+      ...(tool.defer_loading === true ? { deferLoading: true } : {}),
+    }));
+}
+
+/** A `tool_search_output` item: the search's result, referencing the tools it loads. */
+function searchOutputMessage(item: Json): ConversationMessage {
+  const names = asArray(item.tools)
+    .filter(isRecord)
+    .map((tool) => asString(tool.name));
+  return {
+    role: 'tool',
+    toolCallId: asString(item.call_id),
+    toolName: TOOL_SEARCH_TOOL,
+    content: '',
+    ...(names.length > 0 ? { toolReferences: names } : {}),
+  };
+}
+
 function decodeResponses(body: Json): DecodedRequest {
   const messages: ConversationMessage[] = [];
   if (typeof body.instructions === 'string') messages.push({ role: 'system', content: body.instructions });
@@ -189,16 +222,13 @@ function decodeResponses(body: Json): DecodedRequest {
       const toolCallId = asString(item.call_id);
       const content = textAndParts(item.output).text;
       messages.push({ role: 'tool', toolCallId, toolName: nameOf(messages, toolCallId), content });
-    }
+    } else if (type === 'tool_search_call') {
+      const target = assistant();
+      const call = toolCall(item.call_id, TOOL_SEARCH_TOOL, item.arguments);
+      target.toolCalls = [...(target.toolCalls ?? []), call];
+    } else if (type === 'tool_search_output') messages.push(searchOutputMessage(item));
   }
-  const tools = asArray(body.tools)
-    .filter(isRecord)
-    .filter((tool) => tool.type === 'function')
-    .map((tool) => ({
-      name: asString(tool.name),
-      description: asString(tool.description),
-      inputSchema: isRecord(tool.parameters) ? tool.parameters : {},
-    }));
+  const tools = responsesTools(body.tools);
   const reasoning = isRecord(body.reasoning) ? effort(body.reasoning.effort) : undefined;
   return {
     model: asString(body.model),
@@ -207,6 +237,7 @@ function decodeResponses(body: Json): DecodedRequest {
     options: commonOptions(body, body.max_output_tokens, openAIChoice(body.tool_choice), reasoning),
     streaming: body.stream === true,
     includeUsage: false,
+    ...(clientSearch(body.tools) ? { clientToolSearch: true as const } : {}),
   };
 }
 

@@ -1,6 +1,7 @@
 import { isRecord } from '@agent/protocol/util';
 import { type Json, objects } from './json.js';
 import { acceptedEfforts, isReasoningModel, listValues, modelName, samplingAllowed } from './model-rules.js';
+import { toolSearchRules } from './openai-responses-tool-search.js';
 import { openAIRejection, type StrictViolation } from './violation.js';
 
 /** Strict mode: the server refuses what the real API refuses, with its status and error body. */
@@ -14,7 +15,9 @@ export interface StrictOptions {
 
 /** What follows a reasoning item in input: the output item the model produced after it. */
 const isOutputItem = (item: Json): boolean =>
-  item.type === 'function_call' || (item.type === 'message' && item.role === 'assistant');
+  item.type === 'function_call' ||
+  item.type === 'tool_search_call' ||
+  (item.type === 'message' && item.role === 'assistant');
 
 /**
  * The input items: a reasoning item needs its following output item (more reasoning may come
@@ -42,8 +45,8 @@ function inputRules(body: Json): StrictViolation | undefined {
           null,
         );
       }
-    } else if (type === 'function_call') calls.add(String(item.call_id));
-    else if (type === 'function_call_output') {
+    } else if (type === 'function_call' || type === 'tool_search_call') calls.add(String(item.call_id));
+    else if (type === 'function_call_output' || type === 'tool_search_output') {
       const callId = String(item.call_id);
       if (!calls.has(callId)) {
         return openAIRejection(
@@ -97,5 +100,5 @@ function reasoningRules(body: Json, options: StrictOptions): StrictViolation | u
 
 /** OpenAI's Responses rules. */
 export function openAIResponsesRules(body: Json, options: StrictOptions): StrictViolation | undefined {
-  return reasoningRules(body, options) ?? inputRules(body);
+  return reasoningRules(body, options) ?? inputRules(body) ?? toolSearchRules(body);
 }
