@@ -4,5 +4,5 @@ import { libraryBuild } from '../../tooling/tsup/library.js';
 // of its own: the main entry never loads express or the A2A SDK.
 export default libraryBuild(
   { 'bin/agent-testkit-server': 'src/bin/agent-testkit-server.ts' },
-  { a2a: 'src/a2a/remote-agent.ts' },
+  { a2a: 'src/a2a/index.ts' },
 );

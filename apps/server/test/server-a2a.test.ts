@@ -1,7 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
 import {
   a2aClient,
   artifactValues,
@@ -11,7 +10,8 @@ import {
   stateOf,
   statusData,
   textPart,
-} from './a2a-client.js';
+} from '@agent/testkit/a2a';
+import { afterEach, describe, expect, it } from 'vitest';
 import {
   type AgentDir,
   agentDir,

@@ -1,6 +1,5 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
 import {
   a2aClient,
   artifactValues,
@@ -10,7 +9,8 @@ import {
   stateOf,
   statusData,
   textPart,
-} from './a2a-client.js';
+} from '@agent/testkit/a2a';
+import { describe, expect, it } from 'vitest';
 import { helperApprovalModel, writeHelperApprovalAgents } from './helpers.js';
 import { until, useQueueFleet } from './queue-harness.js';
 

@@ -1,5 +1,14 @@
 import { type StreamResponse, type Task, TaskState } from '@a2a-js/sdk';
 import { finalReport } from '@agent/testkit';
+import {
+  a2aClient,
+  asTask,
+  dataPart as data,
+  sendRequest,
+  statusText,
+  textPart as text,
+  userMessage,
+} from '@agent/testkit/a2a';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createA2aHeadend, type ServedHeadend, serve } from '../../src/index.js';
 import {
@@ -8,7 +17,6 @@ import {
   lastToolMessages,
   startApprovalAgents,
 } from '../helpers/approvals.js';
-import { a2aClient, asTask, data, sendRequest, statusText, text, userMessage } from './a2a-client.js';
 
 // Approvals over A2A: a run that pauses for approval is an INPUT_REQUIRED task whose status
 // message holds the pending calls; the client's next message on the task decides them and the
@@ -35,7 +43,7 @@ function statusData(task: Task): unknown {
 /** Runs the deployer until it pauses on `callId`; the INPUT_REQUIRED task. */
 async function pausedTask(baseUrl: string, callId: string, env = 'prod'): Promise<Task> {
   agents.model.push(deployCall(callId, env));
-  const client = await a2aClient(baseUrl, 'deployer', 't1');
+  const client = await a2aClient(`${baseUrl}/a2a`, 'deployer', 't1');
   const task = asTask(await client.sendMessage(sendRequest(userMessage([text(`Deploy to ${env}.`)]))));
   expect(task.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
   return task;
@@ -57,7 +65,7 @@ describe('A2A approvals through input-required', () => {
     expect(statusText(paused)).toMatch(/Waiting for approval of ops__deploy \(call_a1\)/);
     expect(agents.deployments()).toEqual([]);
 
-    const client = await a2aClient(server.url, 'deployer', 't1');
+    const client = await a2aClient(`${server.url}/a2a`, 'deployer', 't1');
     const on = (parts: Parameters<typeof userMessage>[0]) => userMessage(parts, paused.id, paused.contextId);
     const wrong = asTask(
       await client.sendMessage(sendRequest(on([data({ decisions: { call_zz: { approved: true } } })]))),
@@ -98,7 +106,7 @@ describe('A2A approvals through input-required', () => {
     const before = agents.deployments().length;
     const paused = await pausedTask(server.url, 'call_d1', 'staging');
     agents.model.push(finalReport('Not deployed: change freeze.'));
-    const client = await a2aClient(server.url, 'deployer', 't1');
+    const client = await a2aClient(`${server.url}/a2a`, 'deployer', 't1');
     const answer = userMessage([text('deny: change freeze')], paused.id, paused.contextId);
     const task = asTask(await client.sendMessage(sendRequest(answer)));
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
@@ -112,16 +120,16 @@ describe('A2A approvals through input-required', () => {
     const paused = await pausedTask(server.url, 'call_r1');
     const restarted = await serve(createA2aHeadend({ catalog: agents.catalog, tokens: ['t1', 't2'] }));
     try {
-      const client = await a2aClient(restarted.url, 'deployer', 't1');
+      const client = await a2aClient(`${restarted.url}/a2a`, 'deployer', 't1');
       const read = await client.getTask({ tenant: '', id: paused.id });
       expect(read.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
       expect(statusData(read)).toMatchObject({
         pendingApprovals: [{ callId: 'call_r1', tool: 'ops__deploy' }],
       });
-      const other = await a2aClient(restarted.url, 'deployer', 't2');
+      const other = await a2aClient(`${restarted.url}/a2a`, 'deployer', 't2');
       await expect(other.getTask({ tenant: '', id: paused.id })).rejects.toThrow(/Task not found/);
       // The lead agent does not serve the deployer's tasks.
-      const lead = await a2aClient(restarted.url, 'lead', 't1');
+      const lead = await a2aClient(`${restarted.url}/a2a`, 'lead', 't1');
       await expect(lead.getTask({ tenant: '', id: paused.id })).rejects.toThrow(/Task not found/);
 
       agents.model.push(finalReport('Deployed after restart.'));
@@ -142,7 +150,7 @@ describe('A2A approvals through input-required', () => {
     const small = await serve(createA2aHeadend({ catalog: agents.catalog, tokens: ['t1'], maxTasks: 1 }));
     try {
       const first = await pausedTask(small.url, 'call_m1');
-      const client = await a2aClient(small.url, 'deployer', 't1');
+      const client = await a2aClient(`${small.url}/a2a`, 'deployer', 't1');
       // In memory, the task keeps its history (the user's message).
       expect((await client.getTask({ tenant: '', id: first.id })).history.length).toBeGreaterThan(0);
       await pausedTask(small.url, 'call_m2');

@@ -1,5 +1,13 @@
 import { TaskState } from '@a2a-js/sdk';
 import type { AgentResult } from '@agent/protocol';
+import {
+  a2aClient,
+  asTask,
+  sendRequest,
+  statusText,
+  textPart as text,
+  userMessage,
+} from '@agent/testkit/a2a';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createA2aHeadend,
@@ -9,7 +17,6 @@ import {
   type ServedRunOptions,
   serve,
 } from '../../src/index.js';
-import { a2aClient, asTask, sendRequest, statusText, text, userMessage } from './a2a-client.js';
 
 // How a run's end becomes the task's last state, with agents that play the runtime's side of the
 // contract (their results as the runtime gives them): a guardrail trip and refused input are
@@ -72,7 +79,7 @@ afterAll(async () => {
 });
 
 async function send(prompt: string, metadata: Record<string, unknown> = {}) {
-  const client = await a2aClient(server.url, 'scripted', 't1');
+  const client = await a2aClient(`${server.url}/a2a`, 'scripted', 't1');
   const message = { ...userMessage([text(prompt)]), metadata };
   return asTask(await client.sendMessage(sendRequest(message)));
 }
@@ -110,7 +117,7 @@ describe('A2A task endings', () => {
   });
 
   it('a context id that is no conversation id maps to a2a- and a hash; metadata asks the format and schema', async () => {
-    const client = await a2aClient(server.url, 'scripted', 't1');
+    const client = await a2aClient(`${server.url}/a2a`, 'scripted', 't1');
     const schema = { type: 'object', properties: { n: { type: 'integer' } } };
     const message = {
       ...userMessage([text('broken')], '', 'a context / with spaces'),

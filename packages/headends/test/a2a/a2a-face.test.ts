@@ -1,7 +1,4 @@
 import { type AgentCard, type StreamResponse, TaskState } from '@a2a-js/sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createA2aHeadend, type ServedHeadend, serve } from '../../src/index.js';
-import { echoAnswer, finalReport, lastUserText, startAgents, type TestAgents } from '../helpers/agents.js';
 import {
   a2aClient,
   asTask,
@@ -9,9 +6,12 @@ import {
   postV03Send,
   sendRequest,
   statusText,
-  text,
+  textPart as text,
   userMessage,
-} from './a2a-client.js';
+} from '@agent/testkit/a2a';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createA2aHeadend, type ServedHeadend, serve } from '../../src/index.js';
+import { echoAnswer, finalReport, lastUserText, startAgents, type TestAgents } from '../helpers/agents.js';
 
 // The A2A face with the official SDK's client (v1.0 JSON-RPC): real agents over the testkit
 // model server, real HTTP on a loopback port.
@@ -76,7 +76,7 @@ describe('A2A face with the official client', () => {
   });
 
   it('answers a send with the markdown report as a text part of the artifact', async () => {
-    const client = await a2aClient(server.url, 'echo', 't1');
+    const client = await a2aClient(`${server.url}/a2a`, 'echo', 't1');
     const task = asTask(await client.sendMessage(sendRequest(userMessage([text('hello a2a')]))));
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(task.artifacts).toHaveLength(1);
@@ -89,7 +89,7 @@ describe('A2A face with the official client', () => {
   });
 
   it('answers a json agent with the report as a data part', async () => {
-    const client = await a2aClient(server.url, 'counter', 't1');
+    const client = await a2aClient(`${server.url}/a2a`, 'counter', 't1');
     const task = asTask(await client.sendMessage(sendRequest(userMessage([text('count the things')]))));
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(task.artifacts[0]?.parts).toEqual([
@@ -99,7 +99,7 @@ describe('A2A face with the official client', () => {
   });
 
   it('streams the task, WORKING, the artifact and COMPLETED', async () => {
-    const client = await a2aClient(server.url, 'echo', 't1');
+    const client = await a2aClient(`${server.url}/a2a`, 'echo', 't1');
     const seen: StreamResponse['payload'][] = [];
     for await (const event of client.sendMessageStream(sendRequest(userMessage([text('stream me')])))) {
       seen.push(event.payload);
@@ -120,7 +120,7 @@ describe('A2A face with the official client', () => {
   });
 
   it('cancels a running task: the run is aborted (the model request closes) and the task is CANCELED', async () => {
-    const client = await a2aClient(server.url, 'echo', 't1');
+    const client = await a2aClient(`${server.url}/a2a`, 'echo', 't1');
     const before = agents.model.requests.length;
     const started = asTask(await client.sendMessage(sendRequest(userMessage([text('hang on')]), true)));
     const deadline = Date.now() + 10_000;
@@ -148,7 +148,7 @@ describe('A2A face with the official client', () => {
     });
     // Only the card path is public: a longer path under the agent is not.
     expect((await fetch(`${server.url}/a2a/echo/x/.well-known/agent-card.json`)).status).toBe(401);
-    const noToken = await a2aClient(server.url, 'echo', undefined);
+    const noToken = await a2aClient(`${server.url}/a2a`, 'echo', undefined);
     await expect(noToken.sendMessage(sendRequest(userMessage([text('hi')])))).rejects.toThrow(
       /401|missing token/,
     );
@@ -157,8 +157,8 @@ describe('A2A face with the official client', () => {
   it("answers another token's task as not found", async () => {
     const face = await serve(createA2aHeadend({ catalog: agents.catalog, tokens: ['t1', 't2'] }));
     try {
-      const owner = await a2aClient(face.url, 'echo', 't1');
-      const other = await a2aClient(face.url, 'echo', 't2');
+      const owner = await a2aClient(`${face.url}/a2a`, 'echo', 't1');
+      const other = await a2aClient(`${face.url}/a2a`, 'echo', 't2');
       const own = asTask(await owner.sendMessage(sendRequest(userMessage([text('mine only')]))));
       const read = await owner.getTask({ tenant: '', id: own.id });
       expect(read.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
@@ -225,7 +225,7 @@ describe('A2A face with the official client', () => {
     const root = await fetch(`${server.url}/.well-known/agent-card.json`);
     expect(root.status).toBe(404);
     expect(await root.json()).toMatchObject({ error: { message: /serves 2 agents/ } });
-    const emptyMessage = await a2aClient(server.url, 'echo', 't1');
+    const emptyMessage = await a2aClient(`${server.url}/a2a`, 'echo', 't1');
     const task = asTask(await emptyMessage.sendMessage(sendRequest(userMessage([]))));
     expect(task.status?.state).toBe(TaskState.TASK_STATE_REJECTED);
     expect(statusText(task)).toBe('the message has no text or data part to ask the agent');
@@ -267,7 +267,7 @@ describe('A2A face with the official client', () => {
       }),
     );
     try {
-      const client = await a2aClient(face.url, 'echo', 't1');
+      const client = await a2aClient(`${face.url}/a2a`, 'echo', 't1');
       const running = asTask(await client.sendMessage(sendRequest(userMessage([text('hang here')]), true)));
       const response = await postV03Send(`${face.url}/a2a/echo`, 't1', 9, 'hi');
       expect(response.status).toBe(429);

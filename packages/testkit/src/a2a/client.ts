@@ -1,3 +1,5 @@
+// Clients of an A2A face in tests: the official SDK's client, message and request builders, and
+// readers of the tasks it answers.
 import { randomUUID } from 'node:crypto';
 import { type Message, type Part, Role, type SendMessageRequest, type Task, TaskState } from '@a2a-js/sdk';
 import {
@@ -9,7 +11,7 @@ import {
 } from '@a2a-js/sdk/client';
 
 /** A fetch that sends `token` as a bearer token (none: no Authorization header). */
-function bearerFetch(token: string | undefined): typeof fetch {
+export function bearerFetch(token: string | undefined): typeof fetch {
   return (input, init) => {
     const headers = new Headers(init?.headers);
     if (token !== undefined) headers.set('authorization', `Bearer ${token}`);
@@ -18,7 +20,7 @@ function bearerFetch(token: string | undefined): typeof fetch {
 }
 
 /** The official SDK's client for `agent` on the A2A face at `faceUrl` (`http://…/a2a`), from its card. */
-export function a2aClient(faceUrl: string, agent: string, token?: string): Promise<Client> {
+export async function a2aClient(faceUrl: string, agent: string, token?: string): Promise<Client> {
   const fetchImpl = bearerFetch(token);
   const factory = new ClientFactory(
     ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
@@ -29,44 +31,58 @@ export function a2aClient(faceUrl: string, agent: string, token?: string): Promi
   return factory.createFromUrl(`${faceUrl}/${agent}/.well-known/agent-card.json`, '');
 }
 
-const part = (content: Part['content'], mediaType: string): Part => ({
-  content,
-  mediaType,
-  filename: '',
-  metadata: {},
-});
+export function textPart(value: string): Part {
+  return { content: { $case: 'text', value }, mediaType: 'text/plain', filename: '', metadata: {} };
+}
 
-/** The request `sendMessage` takes: a user message of these parts (on `taskId` when it continues one). */
-export function send(parts: Part[], task?: Pick<Task, 'id' | 'contextId'>): SendMessageRequest {
-  const message: Message = {
+export function dataPart(value: unknown): Part {
+  return { content: { $case: 'data', value }, mediaType: 'application/json', filename: '', metadata: {} };
+}
+
+/** A user message (on `taskId` when it continues a task). */
+export function userMessage(parts: Part[], taskId = '', contextId = ''): Message {
+  return {
     messageId: randomUUID(),
-    contextId: task?.contextId ?? '',
-    taskId: task?.id ?? '',
+    contextId,
+    taskId,
     role: Role.ROLE_USER,
     parts,
     metadata: {},
     extensions: [],
     referenceTaskIds: [],
   };
+}
+
+/** The request `sendMessage` takes for `message`. */
+export function sendRequest(message: Message, returnImmediately = false): SendMessageRequest {
   return {
     tenant: '',
     message,
     configuration: {
       acceptedOutputModes: [],
       taskPushNotificationConfig: undefined,
-      returnImmediately: false,
+      returnImmediately,
     },
     metadata: {},
   };
 }
 
-export const textPart = (value: string): Part => part({ $case: 'text', value }, 'text/plain');
-export const dataPart = (value: unknown): Part => part({ $case: 'data', value }, 'application/json');
+/** The request for a user message of these parts (on `task` when it continues one). */
+export function send(parts: Part[], task?: Pick<Task, 'id' | 'contextId'>): SendMessageRequest {
+  return sendRequest(userMessage(parts, task?.id, task?.contextId));
+}
 
-/** The task a send answered with (the face answers with a task). */
+/** The task a send answered with (the face always answers with a task). */
 export function asTask(answer: Message | Task): Task {
   if (!('status' in answer)) throw new Error(`expected a task, got a message: ${JSON.stringify(answer)}`);
   return answer;
+}
+
+/** The text of a task's status message. */
+export function statusText(task: Task): string {
+  return (task.status?.message?.parts ?? [])
+    .map((part) => (part.content?.$case === 'text' ? part.content.value : ''))
+    .join('\n');
 }
 
 /** A task's state by name (`TASK_STATE_COMPLETED`), for readable assertions. */
@@ -82,4 +98,24 @@ export function statusData(task: Task): unknown[] {
   return (task.status?.message?.parts ?? []).flatMap((p) =>
     p.content?.$case === 'data' ? [p.content.value] : [],
   );
+}
+
+/** A raw A2A v0.3 `message/send` call (no A2A-Version header, as v0.3 clients send it). */
+export function postV03Send(
+  url: string,
+  token: string,
+  id: string | number,
+  prompt: string,
+): Promise<Response> {
+  const message = {
+    kind: 'message',
+    messageId: `m-${id}`,
+    role: 'user',
+    parts: [{ kind: 'text', text: prompt }],
+  };
+  return bearerFetch(token)(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id, method: 'message/send', params: { message } }),
+  });
 }
