@@ -5,6 +5,9 @@ import type { A2aCardSummary } from './types.js';
 
 /** Longest tool name every supported provider accepts. */
 const MAX_TOOL_NAME_LENGTH = 64;
+/** A card is outside input: the most skills it may turn into tools, and the text each may bring. */
+export const MAX_A2A_SKILLS = 1_000;
+const MAX_TEXT_CHARS = 2_000;
 /** The one tool of an agent whose card lists no skills. */
 export const ASK_TOOL = 'ask';
 
@@ -48,22 +51,28 @@ export const A2A_TOOL_INPUT_SCHEMA: JsonSchema = {
 
 /** The tools of one agent: one per skill its globs allow, or `<name>__ask` for a card without skills. */
 export function skillTools(name: string, card: A2aCardSummary, skillGlobs?: readonly string[]): SkillTool[] {
-  const about = [card.name, card.description].filter((s) => s !== '').join(': ');
+  const about = [card.name, card.description]
+    .filter((s) => s !== '')
+    .join(': ')
+    .slice(0, MAX_TEXT_CHARS);
   if (card.skills.length === 0) {
     return [tool(name, ASK_TOOL, undefined, `Asks the remote A2A agent ${about}`)];
   }
   const allowed = toolNameMatcher(skillGlobs);
-  const tools = card.skills
-    .filter((skill) => allowed === undefined || allowed(skill.id))
-    .map((skill) => {
-      const what = skill.description || skill.name;
-      return tool(
-        name,
-        safeName(skill.id),
-        skill.id,
-        `${what}\n(Skill "${skill.name}" of the remote A2A agent ${about})`,
-      );
-    });
+  const chosen = card.skills.filter((skill) => allowed === undefined || allowed(skill.id));
+  if (chosen.length > MAX_A2A_SKILLS)
+    throw new A2aError(
+      `A2A agent ${name} offers ${chosen.length} skills; at most ${MAX_A2A_SKILLS} become tools: choose some with \`skills\` globs`,
+    );
+  const tools = chosen.map((skill) => {
+    const what = (skill.description || skill.name).slice(0, MAX_TEXT_CHARS);
+    return tool(
+      name,
+      safeName(skill.id),
+      skill.id,
+      `${what}\n(Skill "${skill.name.slice(0, 200)}" of the remote A2A agent ${about})`,
+    );
+  });
   const seen = new Set<string>();
   for (const t of tools) {
     if (seen.has(t.definition.name))
