@@ -14,8 +14,12 @@ import {
 import { type ExportSettings, TRACE_SAMPLERS, type TraceSamplerName } from '@agent/telemetry/export';
 import { DEFAULTS_SCHEMA } from '../agent-file/keys.js';
 import type { AgentSettings } from '../agent-file/settings.js';
+import { A2A_AGENT, type A2aAgentEntry } from './a2a-schema.js';
 import { OPENAPI_SPEC, type OpenApiSpecEntry, REST_TOOL, type RestToolEntry } from './http-api-schema.js';
-import { posInt, type Schema, str, stringList, stringMap, TTL } from './schema-parts.js';
+import { MCP_OAUTH, posInt, type Schema, str, stringList, stringMap, TTL } from './schema-parts.js';
+
+export type { A2aAgentEntry };
+
 import { CACHE, PERSISTENCE, SESSIONS, TELEMETRY } from './section-schemas.js';
 
 export type { HttpAuthEntry, OpenApiSpecEntry, RestToolEntry } from './http-api-schema.js';
@@ -104,30 +108,6 @@ export interface McpServerEntry {
   approval?: { tools?: string[] };
   /** `false`: a server of its own for each session, started with it and stopped after (default true: one per runner). */
   shared?: boolean;
-}
-
-/** A remote Agent2Agent agent whose skills become tools `<name>__<skill>` (docs/a2a.md). */
-export interface A2aAgentEntry {
-  /** The agent card's URL. */
-  url: string;
-  /** Sent with every request (`${VAR}` substituted; secrets). */
-  headers?: Record<string, string>;
-  /** OAuth `client_credentials` as for a remote MCP server (`clientId`, `clientSecret`, `issuer`, `scope`); docs/a2a.md. */
-  oauth?: McpOAuthConfig;
-  /** Globs over the card's skill ids that become tools (default all). */
-  skills?: string[];
-  /** A call's limit, send to the task's end (default 600,000 ms). */
-  timeoutMs?: number;
-  /** Reading the card (default 30,000 ms). */
-  connectTimeoutMs?: number;
-  /** Stream the remote task's updates as progress when its card allows (default true). */
-  streaming?: boolean;
-  /** Its tools (globs over skill ids) a person decides before each call. */
-  approval?: { tools?: string[] };
-  /** The concurrency queue (`queues`) its calls wait in, shared with MCP servers and HTTP APIs (default `default`). */
-  queue?: string;
-  /** Caches the remote agent's answers for this long (`off`, ms, `30s|5m|1h|1d|1w`); docs/cache.md. */
-  cache?: string | number;
 }
 
 /** Where the response and tool caches live (`sqlite` by default, in the user's cache directory). */
@@ -280,28 +260,6 @@ const PROVIDER: Schema = {
   'x-expects': "a provider object (or null to remove a lower layer's entry)",
 };
 
-const MCP_OAUTH: Schema = {
-  type: 'object',
-  properties: {
-    grant: {
-      enum: ['authorization_code', 'client_credentials'],
-      'x-expects': 'authorization_code or client_credentials',
-    },
-    clientId: str('a client id'),
-    clientSecret: str('a client secret'),
-    tokenEndpointAuthMethod: {
-      enum: ['client_secret_basic', 'client_secret_post', 'none'],
-      'x-expects': 'one of client_secret_basic, client_secret_post, none',
-    },
-    scope: str('space-separated scopes'),
-    clientMetadataUrl: str('an https URL'),
-    issuer: str('an http(s) URL'),
-    redirectPort: { type: 'integer', minimum: 1, maximum: 65535, 'x-expects': 'a port number' },
-  },
-  additionalProperties: false,
-  'x-expects': 'an OAuth settings object',
-};
-
 const MCP_SERVER: Schema = {
   type: ['object', 'null'],
   properties: {
@@ -341,30 +299,6 @@ const MCP_SERVER: Schema = {
   },
   additionalProperties: false,
   'x-expects': "an MCP server object (or null to remove a lower layer's entry)",
-};
-
-const A2A_AGENT: Schema = {
-  type: ['object', 'null'],
-  properties: {
-    url: str('an http(s) URL of the agent card (…/.well-known/agent-card.json)'),
-    headers: stringMap('an object of header names to strings'),
-    oauth: MCP_OAUTH,
-    skills: stringList('a list of globs over the skill ids'),
-    timeoutMs: posInt('a positive number of milliseconds or a duration such as 30s, 5m'),
-    connectTimeoutMs: posInt('a positive number of milliseconds or a duration such as 30s, 5m'),
-    streaming: { type: 'boolean', 'x-expects': 'true or false' },
-    queue: str('a queue name'),
-    cache: TTL,
-    approval: {
-      type: 'object',
-      properties: { tools: stringList("a list of globs over the agent's skill ids") },
-      additionalProperties: false,
-      'x-expects': "an object { tools: [globs over the agent's skill ids] }",
-    },
-  },
-  required: ['url'],
-  additionalProperties: false,
-  'x-expects': "an A2A agent object (or null to remove a lower layer's entry)",
 };
 
 export const CONFIG_SCHEMA: Schema = {
