@@ -1,4 +1,11 @@
-import { type ModelServer, type ScriptStep, startModelServer } from '@agent/testkit';
+import {
+  finalReport,
+  loadedTools,
+  type ModelServer,
+  type RecordedRequest,
+  type ScriptStep,
+  startModelServer,
+} from '@agent/testkit';
 import { type AgentConfig, defineAgent, tool } from '../../src/index.js';
 import { openaiModelOn } from '../helpers/http-model.js';
 
@@ -62,3 +69,17 @@ export function catalogAgent(
 }
 
 export const toolNames = (tools: readonly { name: string }[]) => tools.map((tool) => tool.name);
+
+/** The model: searches, then calls the refund tool only once the request has it loaded. */
+export const NATIVE_STEPS = [
+  { toolCalls: [{ id: 'call_s1', name: 'tool_search', arguments: { query: 'refund an invoice' } }] },
+  (request: RecordedRequest) =>
+    loadedTools(request).includes('billing__refundInvoice')
+      ? {
+          toolCalls: [
+            { id: 'call_r1', name: 'billing__refundInvoice', arguments: { invoice_number: 'INV-7' } },
+          ],
+        }
+      : finalReport('The refund tool was not loaded.'),
+  finalReport('Refunded INV-7.'),
+];

@@ -1,10 +1,10 @@
 import type { ModelClient } from '@agent/protocol';
 import { createModelClient } from '@agent/providers';
-import { finalReport, loadedTools, type ModelServer, type RecordedRequest } from '@agent/testkit';
+import { loadedTools, type ModelServer, type RecordedRequest } from '@agent/testkit';
 import { afterEach, expect, test } from 'vitest';
 import { run } from '../../src/index.js';
 import { openaiModelOn } from '../helpers/http-model.js';
-import { catalogAgent, NONCE, serve, servers, TOOL_NAMES } from './catalog.js';
+import { catalogAgent, NONCE, NATIVE_STEPS as STEPS, serve, servers, TOOL_NAMES } from './catalog.js';
 
 // Provider-native loading on OpenAI Responses (docs/tool-search.md): the session's search is the
 // API's client-executed `tool_search` tool, the model's search a `tool_search_call` item, and the
@@ -29,20 +29,6 @@ type Item = Record<string, unknown>;
 const bodyOf = (request: RecordedRequest) => request.body as { tools: Item[]; input: Item[] };
 const itemsOf = (request: RecordedRequest, type: string) =>
   bodyOf(request).input.filter((item) => item.type === type);
-
-/** The model: searches, then calls the refund tool only once the request has it loaded. */
-const STEPS = [
-  { toolCalls: [{ id: 'call_s1', name: 'tool_search', arguments: { query: 'refund an invoice' } }] },
-  (request: RecordedRequest) =>
-    loadedTools(request).includes('billing__refundInvoice')
-      ? {
-          toolCalls: [
-            { id: 'call_r1', name: 'billing__refundInvoice', arguments: { invoice_number: 'INV-7' } },
-          ],
-        }
-      : finalReport('The refund tool was not loaded.'),
-  finalReport('Refunded INV-7.'),
-];
 
 test('native on Responses: the same tools all session, the search is the API’s own call and output, the found tool is called', async () => {
   const server = await serve(STEPS);

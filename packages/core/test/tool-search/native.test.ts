@@ -1,11 +1,19 @@
 import type { ModelClient, SessionSnapshot } from '@agent/protocol';
 import { createModelClient } from '@agent/providers';
-import { finalReport, loadedTools, type ModelServer, type RecordedRequest } from '@agent/testkit';
+import { loadedTools, type ModelServer, type RecordedRequest } from '@agent/testkit';
 import { afterEach, expect, test } from 'vitest';
 import { settingsHash } from '../../src/checkpoint/settings-hash.js';
 import { TokenEstimator } from '../../src/context/token-estimator.js';
 import { resume, run } from '../../src/index.js';
-import { catalogAgent, NONCE, serve, servers, TOOL_NAMES, toolNames } from './catalog.js';
+import {
+  catalogAgent,
+  NONCE,
+  NATIVE_STEPS as STEPS,
+  serve,
+  servers,
+  TOOL_NAMES,
+  toolNames,
+} from './catalog.js';
 
 // Provider-native loading (docs/tool-search.md): with `native` and a model that loads deferred
 // tools (Anthropic), every tool is sent all session, the hidden ones deferred, and the search
@@ -41,20 +49,6 @@ function references(request: RecordedRequest): string[] {
       : [],
   );
 }
-
-/** The model: searches, then calls the refund tool only once the request has it loaded. */
-const STEPS = [
-  { toolCalls: [{ id: 'call_s1', name: 'tool_search', arguments: { query: 'refund an invoice' } }] },
-  (request: RecordedRequest) =>
-    loadedTools(request).includes('billing__refundInvoice')
-      ? {
-          toolCalls: [
-            { id: 'call_r1', name: 'billing__refundInvoice', arguments: { invoice_number: 'INV-7' } },
-          ],
-        }
-      : finalReport('The refund tool was not loaded.'),
-  finalReport('Refunded INV-7.'),
-];
 
 test('native on Anthropic: the same tools block all session, the search references the found tool, the model calls it', async () => {
   const server = await serve(STEPS);
