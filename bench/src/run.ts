@@ -6,6 +6,7 @@ import { cpus, platform, release, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { takeBenchLock } from './harness/bench-lock.js';
 import { type MachineInfo, renderReport, type StoredResult } from './harness/report.js';
 import { suites } from './suites/index.js';
 
@@ -34,6 +35,10 @@ if (only) {
     process.exit(2);
   }
 }
+
+// Full runs measure: one at a time per machine. A quick run only checks, so it takes no lock.
+const releaseLock = quick ? () => {} : takeBenchLock();
+process.once('exit', releaseLock);
 
 let failed = 0;
 for (const suite of selected) {

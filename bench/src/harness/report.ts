@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { BenchTable, SuiteResult } from './types.js';
+import type { BenchTable, BenchTarget, SuiteResult } from './types.js';
 
 export interface MachineInfo {
   cpu: string;
@@ -42,6 +42,37 @@ function renderSuite(stored: StoredResult): string {
   return parts.join('\n').trimEnd();
 }
 
+/** Every stored suite's targets in one table, so a reader sees at once what is met. */
+function renderTargets(stored: StoredResult[]): string {
+  const rows: string[][] = [];
+  for (const suite of stored) {
+    for (const target of suite.result.targets ?? []) rows.push(targetRow(suite, target));
+  }
+  if (rows.length === 0) return '';
+  return [
+    '## Targets',
+    '',
+    'Every target with its verdict, from the run each suite records below (`met`: the median is within the limit; `missed`: it is not; `noise`: the median and its spread disagree). A target not met says why.',
+    '',
+    renderTable({
+      caption: 'Targets',
+      columns: ['suite', 'target', 'limit', 'measured', 'verdict', 'why'],
+      rows,
+    }),
+  ].join('\n');
+}
+
+function targetRow(suite: StoredResult, target: BenchTarget): string[] {
+  return [
+    `\`${suite.id}\` (${suite.date})`,
+    target.target,
+    target.limit,
+    target.measured,
+    target.verdict,
+    target.why ?? '',
+  ];
+}
+
 /** Builds `docs/benchmarks.md` from every stored result, in the order of `order`. */
 export function renderReport(resultsDir: string, order: readonly string[]): string {
   const stored = readdirSync(resultsDir)
@@ -56,7 +87,7 @@ export function renderReport(resultsDir: string, order: readonly string[]): stri
     'shared and noisy, so every figure is a median over several runs with its min-max spread.',
     '',
   ];
-  return `${[...header, ...stored.map(renderSuite)].join('\n\n').replace(/\n{3,}/g, '\n\n')}\n`;
+  return `${[...header, renderTargets(stored), ...stored.map(renderSuite)].join('\n\n').replace(/\n{3,}/g, '\n\n')}\n`;
 }
 
 function rank(order: readonly string[], id: string): number {

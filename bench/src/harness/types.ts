@@ -12,8 +12,27 @@ export interface BenchCheck {
   detail?: string;
 }
 
+/**
+ * One performance target (issue 42's list and earlier ones) and how this run did against it.
+ * `docs/benchmarks.md` opens with every stored suite's targets in one table.
+ */
+export interface BenchTarget {
+  /** What is measured, e.g. "CPU per turn, N=5, x raw-loop". */
+  target: string;
+  /** The bound, e.g. "<= 1.10x". */
+  limit: string;
+  /** This run's figure with its spread, e.g. "1.07x (0.98-1.21)". */
+  measured: string;
+  /** `met`: the median is within the limit; `missed`: it is not; `noise`: the median is within it but the spread crosses it (or the reverse). */
+  verdict: 'met' | 'missed' | 'noise';
+  /** Required unless met: why, and where the profile that shows it is. */
+  why?: string;
+}
+
 export interface SuiteResult {
   tables: BenchTable[];
+  /** The targets this suite measures, each with its verdict (rendered at the top of the report). */
+  targets?: BenchTarget[];
   /** Plain sentences shown under the tables: method, targets, caveats. */
   notes?: string[];
   checks?: BenchCheck[];

@@ -28,7 +28,16 @@ export {
   defaultCachePath,
   openCacheBackend,
 } from './open.js';
-export { isRedisUrl, redactRedisUrl, redisUrlSecrets } from './redis-url.js';
+export {
+  isRedisClusterUrl,
+  isRedisUrl,
+  MAX_CLUSTER_SEEDS,
+  REDIS_URL_ALLOWED,
+  type RedisNode,
+  redactRedisUrl,
+  redisClusterNodes,
+  redisUrlSecrets,
+} from './redis-url.js';
 export {
   CONVERSATION_ID_ALLOWED,
   checkConversationId,

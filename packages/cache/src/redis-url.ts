@@ -27,10 +27,63 @@ export function redactRedisText(text: string, url: string): string {
   return out;
 }
 
-/** True for a `redis://` or `rediss://` URL with a host. */
+/** What a Redis URL may be, for error messages. */
+export const REDIS_URL_ALLOWED =
+  'redis://[:password@]host[:port][/db] or rediss://... (TLS); a Redis Cluster: redis+cluster://[:password@]host:port[?node=host:port&node=...] or rediss+cluster://...';
+
+/** A seed node of a Redis Cluster URL. */
+export interface RedisNode {
+  host: string;
+  port: number;
+}
+
+/** Most seed nodes a cluster URL may name (the client discovers the rest from any one). */
+export const MAX_CLUSTER_SEEDS = 32;
+
+/**
+ * True for a `redis://` or `rediss://` URL with a host, or a Redis Cluster URL
+ * (`redis+cluster://` / `rediss+cluster://`, see `redisClusterNodes`).
+ */
 export function isRedisUrl(url: string): boolean {
   const parsed = parse(url);
-  return parsed !== undefined && /^rediss?:$/.test(parsed.protocol) && parsed.hostname !== '';
+  if (parsed === undefined || parsed.hostname === '') return false;
+  if (/^rediss?:$/.test(parsed.protocol)) return true;
+  return redisClusterNodes(url) !== undefined;
+}
+
+/**
+ * The seed nodes of a Redis Cluster URL: `redis+cluster://[user:password@]host:port` (TLS:
+ * `rediss+cluster://`), more seeds as `?node=host:port` (at most 32 in all), no database
+ * (a cluster has only 0). Undefined for any other URL, or one that names a bad port, a
+ * database or another query parameter.
+ */
+export function redisClusterNodes(url: string): RedisNode[] | undefined {
+  const parsed = parse(url);
+  if (parsed === undefined || !/^rediss?\+cluster:$/.test(parsed.protocol)) return undefined;
+  if (parsed.pathname !== '' && parsed.pathname !== '/' && parsed.pathname !== '/0') return undefined;
+  const first = node(parsed.hostname, parsed.port === '' ? '6379' : parsed.port);
+  if (first === undefined) return undefined;
+  const nodes = [first];
+  for (const [name, value] of parsed.searchParams) {
+    if (name !== 'node') return undefined;
+    const colon = value.lastIndexOf(':');
+    const seed = colon === -1 ? undefined : node(value.slice(0, colon), value.slice(colon + 1));
+    if (seed === undefined) return undefined;
+    nodes.push(seed);
+  }
+  return nodes.length <= MAX_CLUSTER_SEEDS ? nodes : undefined;
+}
+
+/** True when `url` names a Redis Cluster (`redis+cluster://` or `rediss+cluster://`). */
+export function isRedisClusterUrl(url: string): boolean {
+  return redisClusterNodes(url) !== undefined;
+}
+
+function node(host: string, port: string): RedisNode | undefined {
+  const bare = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
+  if (bare === '' || !/^[A-Za-z0-9.:_-]+$/.test(bare) || !/^\d{1,5}$/.test(port)) return undefined;
+  const number = Number(port);
+  return number >= 1 && number <= 65535 ? { host: bare, port: number } : undefined;
 }
 
 function parse(url: string): URL | undefined {
