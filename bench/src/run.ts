@@ -6,7 +6,7 @@ import { cpus, platform, release, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { takeBenchLock } from './harness/bench-lock.js';
+import { waitForBenchLock } from './harness/bench-lock.js';
 import { type MachineInfo, renderReport, type StoredResult } from './harness/report.js';
 import { suites } from './suites/index.js';
 
@@ -37,7 +37,7 @@ if (only) {
 }
 
 // Full runs measure: one at a time per machine. A quick run only checks, so it takes no lock.
-const releaseLock = quick ? () => {} : takeBenchLock();
+const releaseLock = quick ? () => {} : await waitForBenchLock();
 process.once('exit', releaseLock);
 
 let failed = 0;

@@ -39,3 +39,23 @@ function alive(pid: number): boolean {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
+
+/**
+ * Waits (polling every 2 s, at most `BENCH_LOCK_WAIT_MS`, default 30 min) for the machine's
+ * bench lock; says once on stderr whom it waits for (the bench is an app: it owns its terminal).
+ */
+export async function waitForBenchLock(file = BENCH_LOCK_FILE): Promise<() => void> {
+  const limitMs = Number(process.env.BENCH_LOCK_WAIT_MS ?? 30 * 60_000);
+  const started = Date.now();
+  let told = false;
+  for (;;) {
+    try {
+      return takeBenchLock(file);
+    } catch (error) {
+      if (!/another bench run/.test((error as Error).message) || Date.now() - started > limitMs) throw error;
+      if (!told) console.error(`${(error as Error).message}; waiting`);
+      told = true;
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+    }
+  }
+}
