@@ -1,5 +1,6 @@
 export { MAX_INCLUDED_BYTES } from './agent-file/includes.js';
 export { FRONTMATTER_KEYS } from './agent-file/keys.js';
+export { FORMAT_DESCRIPTIONS } from './agent-file/prompt-variables.js';
 export { closestName } from './agent-file/suggest.js';
 export type {
   AgentRunner,
@@ -36,10 +37,10 @@ export {
   DEFAULT_MAX_SUB_AGENT_DEPTH,
   TRACE_SAMPLERS,
 } from './config/schema.js';
-export { configuredSessionsDir, describeConfig } from './describe-config.js';
+export { telemetrySettings } from './config/telemetry-settings.js';
 export { RuntimeError } from './errors.js';
-export { type AgentToolListing, type ListedTool, listAgentTools } from './list-agent-tools.js';
-export { type ConfiguredMcpServer, configuredMcpServers } from './mcp-servers.js';
+export { MAX_LOADED_FILE_BYTES, readRegularFile } from './files/read-regular-file.js';
+export { MAX_YAML_ALIAS_COUNT, MAX_YAML_KEYS } from './files/source-locator.js';
 export { MAX_LEDGER_LINE_BYTES } from './persistence/ledger.js';
 export {
   findSessionRecord,
@@ -52,10 +53,11 @@ export {
   type RecordFileInfo,
 } from './persistence/record-listing.js';
 export { type ReadRecordOptions, readSessionRecord } from './persistence/record-read.js';
-export { FORMAT_DESCRIPTIONS } from './prompt-variables.js';
-export { MAX_LOADED_FILE_BYTES, readRegularFile } from './read-regular-file.js';
-export { runAgentFile } from './run-agent-file.js';
-export { createAgentRunner } from './runner.js';
+export { configuredSessionsDir, describeConfig } from './registry/describe-config.js';
+export { validateAgentFile } from './registry/validate-agent-file.js';
+export { type AgentToolListing, type ListedTool, listAgentTools } from './runner/list-agent-tools.js';
+export { runAgentFile } from './runner/run-agent-file.js';
+export { createAgentRunner } from './runner/runner.js';
 export type { Configuration, SeedProvider, SeedTarget } from './seed-api/configuration.js';
 export {
   type AccountingEntry,
@@ -67,6 +69,4 @@ export {
 export { resumeStoredSession } from './sessions/resume-session.js';
 export { type StoreSealReport, sealStoredSnapshots } from './sessions/seal-stored-snapshots.js';
 export { snapshotKeySettings } from './sessions/snapshot-key-settings.js';
-export { MAX_YAML_ALIAS_COUNT, MAX_YAML_KEYS } from './source-locator.js';
-export { telemetrySettings } from './telemetry-settings.js';
-export { validateAgentFile } from './validate-agent-file.js';
+export { type ConfiguredMcpServer, configuredMcpServers } from './tools/mcp-servers.js';

@@ -2,10 +2,10 @@
 import { join } from 'node:path';
 import { startModelServer } from '@agent/testkit';
 import { describe, expect, test } from 'vitest';
-import { modelClientConfig } from '../src/build-targets.js';
-import { mcpServerConfig } from '../src/build-tools.js';
 import { resolveConfig } from '../src/config/layers.js';
 import { runAgentFile, validateAgentFile } from '../src/index.js';
+import { modelClientConfig } from '../src/models/build-targets.js';
+import { mcpServerConfig } from '../src/tools/build-tools.js';
 import { configOf, ref } from './helpers/ai-agent-config.js';
 import { finalAnswer } from './helpers/reports.js';
 import { agentFile, isolated, tempTree } from './helpers/temp-tree.js';

@@ -2,8 +2,8 @@
 import { arch, hostname, release, type, userInfo } from 'node:os';
 import { startModelServer } from '@agent/testkit';
 import { describe, expect, test } from 'vitest';
+import { PROMPT_VARIABLE_NAMES } from '../src/agent-file/prompt-variables.js';
 import { runAgentFile, validateAgentFile } from '../src/index.js';
-import { PROMPT_VARIABLE_NAMES } from '../src/prompt-variables.js';
 import { finalAnswer } from './helpers/reports.js';
 import { agentFile, isolated, localConfig, tempTree } from './helpers/temp-tree.js';
 

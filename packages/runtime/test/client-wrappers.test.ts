@@ -4,7 +4,7 @@
 import type { ModelClient, ModelStreamEvent } from '@agent/protocol';
 import { expect, test } from 'vitest';
 import { recordModelClient, TapeWriter } from '../src/persistence/tape-recorder.js';
-import { traceModelClient } from '../src/tracing.js';
+import { traceModelClient } from '../src/session-run/tracing.js';
 
 const events: ModelStreamEvent[] = [
   { type: 'text-delta', text: 'hi' },

@@ -1,7 +1,7 @@
 import { scriptedModel } from '@agent/testkit';
 import { describe, expect, test } from 'vitest';
+import { readSettingValues } from '../src/agent-file/setting-overrides.js';
 import { runAgentFile, validateAgentFile } from '../src/index.js';
-import { readSettingValues } from '../src/setting-overrides.js';
 import { sessionConfigOf } from './helpers/prepare.js';
 import { finalAnswer } from './helpers/reports.js';
 import { agentFile, isolated, localConfig, tempTree } from './helpers/temp-tree.js';

@@ -6,7 +6,7 @@ import { describe, expect, test } from 'vitest';
 import { FRONTMATTER_KEYS } from '../src/agent-file/keys.js';
 import type { ClientRequest } from '../src/api.js';
 import { type RunAgentFileOptions, runAgentFile } from '../src/index.js';
-import type { PreparedRunner } from '../src/session-request.js';
+import type { PreparedRunner } from '../src/session-run/session-request.js';
 import { sessionConfigOf } from './helpers/prepare.js';
 import { finalAnswer } from './helpers/reports.js';
 import { agentFile, isolated, localConfig, tempTree } from './helpers/temp-tree.js';

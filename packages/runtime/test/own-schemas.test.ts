@@ -5,7 +5,7 @@ import { createAjv, standaloneValidators } from '@agent/schema';
 import { describe, expect, it } from 'vitest';
 import { FRONTMATTER_SCHEMA, SETTINGS_SCHEMA } from '../src/agent-file/keys.js';
 import { CONFIG_SCHEMA } from '../src/config/schema.js';
-import { GENERATED_HEADER, OWN_SCHEMAS, OWN_VALIDATOR_OPTIONS } from '../src/own-schemas.js';
+import { GENERATED_HEADER, OWN_SCHEMAS, OWN_VALIDATOR_OPTIONS } from '../src/validators/own-schemas.js';
 
 describe("the runtime's own schemas", () => {
   it.each([
@@ -23,7 +23,10 @@ describe("the runtime's own schemas", () => {
   });
 
   it('the generated validators are those of the schemas as they are now (else: pnpm --filter @agent/runtime generate)', () => {
-    const generated = readFileSync(new URL('../src/own-validators.generated.js', import.meta.url), 'utf8');
+    const generated = readFileSync(
+      new URL('../src/validators/own-validators.generated.js', import.meta.url),
+      'utf8',
+    );
     expect(generated === GENERATED_HEADER + standaloneValidators(OWN_SCHEMAS, OWN_VALIDATOR_OPTIONS)).toBe(
       true,
     );

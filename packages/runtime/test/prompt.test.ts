@@ -1,8 +1,8 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: these tests are about literal ${VAR} text.
 import { scriptedModel } from '@agent/testkit';
 import { describe, expect, test } from 'vitest';
+import { expandPromptVariables, promptVariables } from '../src/agent-file/prompt-variables.js';
 import { createAgentRunner, runAgentFile, validateAgentFile } from '../src/index.js';
-import { expandPromptVariables, promptVariables } from '../src/prompt-variables.js';
 import { finalAnswer } from './helpers/reports.js';
 import { agentFile, isolated, localConfig, tempTree } from './helpers/temp-tree.js';
 

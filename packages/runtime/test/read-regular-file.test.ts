@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { skipUnless } from '../../../tooling/vitest/skip.js';
-import { readRegularFile } from '../src/read-regular-file.js';
+import { readRegularFile } from '../src/files/read-regular-file.js';
 
 describe('readRegularFile', () => {
   test(

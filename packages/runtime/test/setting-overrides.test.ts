@@ -1,11 +1,11 @@
 import { scriptedModel } from '@agent/testkit';
 import { describe, expect, test } from 'vitest';
+import { effectiveCacheTtl } from '../src/agent-file/setting-overrides.js';
 import type { RunAgentFileOptions } from '../src/index.js';
-import { runExpectedOutput } from '../src/run-outcomes.js';
-import { RunScope } from '../src/run-scope.js';
-import { prepareRunner } from '../src/runner.js';
-import { buildSessionConfig } from '../src/session-runner.js';
-import { effectiveCacheTtl } from '../src/setting-overrides.js';
+import { runExpectedOutput } from '../src/runner/run-outcomes.js';
+import { RunScope } from '../src/runner/run-scope.js';
+import { prepareRunner } from '../src/runner/runner.js';
+import { buildSessionConfig } from '../src/session-run/session-runner.js';
 import { agentFile, isolated, localConfig, tempTree } from './helpers/temp-tree.js';
 
 // ai-agent's `--override key=value` (every agent) and its per-setting flags (the top agent;

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { formatKeeper, stripStringFormats } from '../src/string-formats.js';
+import { formatKeeper, stripStringFormats } from '../src/models/string-formats.js';
 
 describe('stripStringFormats', () => {
   const schema = {

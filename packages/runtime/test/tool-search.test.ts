@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import type { ToolSearchRun } from '@agent/protocol';
 import { finalReport, type ModelServer, type ScriptStep, startModelServer } from '@agent/testkit';
 import { afterEach, expect, test } from 'vitest';
+import { readSettingValues } from '../src/agent-file/setting-overrides.js';
 import { runAgentFile, validateAgentFile } from '../src/index.js';
-import { readSettingValues } from '../src/setting-overrides.js';
 import { sessionConfigOf } from './helpers/prepare.js';
 import { agentFile, isolated, localConfig, tempTree } from './helpers/temp-tree.js';
 

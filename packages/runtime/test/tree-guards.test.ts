@@ -2,8 +2,8 @@ import type { AgentResult } from '@agent/protocol';
 import { describe, expect, test } from 'vitest';
 import type { AgentDefinition } from '../src/agent-file/definition.js';
 import { createAgentRunner, RuntimeError, validateAgentFile } from '../src/index.js';
-import { LevelLimiter } from '../src/limiter.js';
-import { SubAgentToolProvider } from '../src/sub-agent-tool.js';
+import { LevelLimiter } from '../src/runner/limiter.js';
+import { SubAgentToolProvider } from '../src/tools/sub-agent-tool.js';
 import { agentFile, isolated, localConfig, tempTree } from './helpers/temp-tree.js';
 
 const withAgents = (...agents: string[]) => agentFile(`models: [local/m]\nagents: [${agents.join(', ')}]`);

@@ -2,7 +2,7 @@
 // registered (AsyncLocalStorage context manager, W3C propagator) whose spans go through a
 // `BatchSpanProcessor` to an exporter that drops them (the network left out), and each session
 // traced with @agent/telemetry's `traceSession`, the way @agent/runtime traces the sessions it
-// runs (packages/runtime/src/session-runner.ts).
+// runs (packages/runtime/src/session-run/session-runner.ts).
 import { randomUUID } from 'node:crypto';
 import { run } from '@agent/core';
 import { traceSession } from '@agent/telemetry';

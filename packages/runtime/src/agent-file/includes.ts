@@ -1,7 +1,7 @@
 import { dirname, resolve } from 'node:path';
 import { displayPath, type Problem, problem } from '../errors.js';
-import { PROMPT_VARIABLE_NAMES, unknownPromptVariables } from '../prompt-variables.js';
-import { formatBytes } from '../read-regular-file.js';
+import { formatBytes } from '../files/read-regular-file.js';
+import { PROMPT_VARIABLE_NAMES, unknownPromptVariables } from './prompt-variables.js';
 import type { ReferenceScope } from './reference-scope.js';
 import { readReferencedFile } from './referenced-file.js';
 import { suggestion } from './suggest.js';

@@ -1,5 +1,5 @@
 import { type Problem, problem } from '../errors.js';
-import { locateSource, type SourceLocator, sourceData, yamlErrorText } from '../source-locator.js';
+import { locateSource, type SourceLocator, sourceData, yamlErrorText } from '../files/source-locator.js';
 
 /** An agent file split into its frontmatter (parsed, with lines) and its prompt body. */
 export interface ParsedAgentFile {

@@ -1,5 +1,5 @@
 import { type Problem, problem } from '../errors.js';
-import { readRegularFile } from '../read-regular-file.js';
+import { readRegularFile } from '../files/read-regular-file.js';
 import { checkInScope, type ReferenceScope, refusalText } from './reference-scope.js';
 
 /** The line that names a file: where problems about the file are reported. */

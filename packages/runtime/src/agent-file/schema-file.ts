@@ -1,7 +1,7 @@
 import type { JsonSchema } from '@agent/protocol';
 import { type Problem, problem } from '../errors.js';
-import { jsonSyntaxError } from '../json-syntax.js';
-import { locateSource, sourceData, yamlErrorText } from '../source-locator.js';
+import { jsonSyntaxError } from '../files/json-syntax.js';
+import { locateSource, sourceData, yamlErrorText } from '../files/source-locator.js';
 import type { ReferenceScope } from './reference-scope.js';
 import { readReferencedFile } from './referenced-file.js';
 

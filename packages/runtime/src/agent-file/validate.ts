@@ -4,8 +4,8 @@ import type { ErrorObject, ValidateFunction } from '@agent/schema';
 import { pointerSegments } from '@agent/schema';
 import type { SettingProblem } from '../api.js';
 import { type Problem, problem } from '../errors.js';
-import { frontmatter } from '../own-validators.generated.js';
-import type { SourceLocator } from '../source-locator.js';
+import type { SourceLocator } from '../files/source-locator.js';
+import { frontmatter } from '../validators/own-validators.generated.js';
 import { closestName, suggestion } from './suggest.js';
 
 export interface ShapeCheck {

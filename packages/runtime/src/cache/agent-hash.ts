@@ -1,7 +1,7 @@
 import { cacheKey } from '@agent/cache';
 import type { AgentDefinition } from '../agent-file/definition.js';
 import type { ResolvedConfig } from '../config/layers.js';
-import type { AgentTree } from '../registry.js';
+import type { AgentTree } from '../registry/registry.js';
 import { modelIdentity, serverIdentity } from './identity.js';
 
 const hashes = new WeakMap<AgentTree, Map<string, string>>();

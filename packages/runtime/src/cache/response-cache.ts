@@ -2,8 +2,8 @@ import { type Cache, cacheKey, formatTtl } from '@agent/cache';
 import type { AgentSessionConfig } from '@agent/core';
 import type { AgentResult } from '@agent/protocol';
 import { errorMessage, isRecord } from '@agent/protocol/util';
-import type { RunnerContext, SessionRequest } from '../session-request.js';
-import { effectiveCacheTtl } from '../setting-overrides.js';
+import { effectiveCacheTtl } from '../agent-file/setting-overrides.js';
+import type { RunnerContext, SessionRequest } from '../session-run/session-request.js';
 import { agentHash } from './agent-hash.js';
 import { type CachedResponse, replayCachedResponse, sessionEventMeta } from './cache-replay.js';
 

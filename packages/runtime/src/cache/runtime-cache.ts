@@ -1,9 +1,9 @@
 import { type Cache, CacheError, createCache, openCacheBackend, parseTtl } from '@agent/cache';
 import { errorMessage } from '@agent/protocol/util';
+import { effectiveCacheTtl, type RunSettings } from '../agent-file/setting-overrides.js';
 import { type ResolvedConfig, unusableValueError } from '../config/layers.js';
 import type { McpServerEntry } from '../config/schema.js';
-import type { AgentTree } from '../registry.js';
-import { effectiveCacheTtl, type RunSettings } from '../setting-overrides.js';
+import type { AgentTree } from '../registry/registry.js';
 
 /** How long each tool of one MCP server is cached (`cache`, and `toolsCache` per tool). */
 export interface ToolCachePolicy {

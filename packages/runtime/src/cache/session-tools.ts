@@ -1,6 +1,6 @@
 import type { AgentEventMeta, ToolProvider, ToolResult } from '@agent/protocol';
-import type { EventListener, RunScope } from '../run-scope.js';
-import type { RunnerContext } from '../session-request.js';
+import type { EventListener, RunScope } from '../runner/run-scope.js';
+import type { RunnerContext } from '../session-run/session-request.js';
 import { serverIdentity } from './identity.js';
 import { withToolCache } from './tool-cache.js';
 

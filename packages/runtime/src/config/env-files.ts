@@ -1,7 +1,7 @@
 import { dirname, join } from 'node:path';
 import { parseEnv } from 'node:util';
 import { RuntimeError } from '../errors.js';
-import { readRegularFile } from '../read-regular-file.js';
+import { readRegularFile } from '../files/read-regular-file.js';
 
 /** The `.env` file beside a config file (`.ai-agent.env` beside ai-agent's `.ai-agent.json`). */
 export function envFileBeside(configPath: string, aiAgent = false): string {

@@ -1,6 +1,6 @@
 import { isRecord } from '@agent/protocol/util';
 import type { Problem } from '../errors.js';
-import type { SourceLocator } from '../source-locator.js';
+import type { SourceLocator } from '../files/source-locator.js';
 import type { OpenApiSpecEntry, RestToolEntry } from './http-api-schema.js';
 import type {
   A2aAgentEntry,

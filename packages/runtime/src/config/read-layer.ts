@@ -5,10 +5,10 @@ import { normaliseDurations, normaliseSettingForms } from '../agent-file/ai-agen
 import { coreSettingProblems } from '../agent-file/core-settings.js';
 import { schemaProblems } from '../agent-file/validate.js';
 import { type Problem, problem, problemsError, RuntimeError } from '../errors.js';
-import { jsonSyntaxError } from '../json-syntax.js';
-import { config } from '../own-validators.generated.js';
-import { readRegularFile } from '../read-regular-file.js';
-import { lazySourceLocator, type SourceLocator } from '../source-locator.js';
+import { jsonSyntaxError } from '../files/json-syntax.js';
+import { readRegularFile } from '../files/read-regular-file.js';
+import { lazySourceLocator, type SourceLocator } from '../files/source-locator.js';
+import { config } from '../validators/own-validators.generated.js';
 import { isAiAgentConfigFile, translateAiAgentConfig } from './ai-agent-config.js';
 import { cacheSettingProblems } from './cache-checks.js';
 import { envFileBeside, readEnvFile } from './env-files.js';

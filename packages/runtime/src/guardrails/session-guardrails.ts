@@ -1,7 +1,7 @@
 import type { AgentSessionConfig } from '@agent/core';
 import type { AgentResult, Guardrail } from '@agent/protocol';
-import type { RunnerContext, SessionRequest } from '../session-request.js';
-import { childSessionRequest } from '../session-tool-list.js';
+import type { RunnerContext, SessionRequest } from '../session-run/session-request.js';
+import { childSessionRequest } from '../session-run/session-tool-list.js';
 import { builtinGuardrail } from './builtin.js';
 import type { GuardrailConfig } from './config.js';
 import { judgeOutput, modelJudgeGuardrail, type RunJudge } from './model-judge.js';

@@ -8,7 +8,7 @@ import {
 } from '@agent/protocol';
 import { errorMessage } from '@agent/protocol/util';
 import type { AgentDefinition, FileRef } from '../agent-file/definition.js';
-import type { RunnerContext } from '../session-request.js';
+import type { RunnerContext } from '../session-run/session-request.js';
 import { advisoryBlock, reportBody, sourceName } from './blocks.js';
 import type { ChainRequest, RunChain } from './chain-request.js';
 import { DEFAULT_ADVISOR_TIMEOUT_MS } from './frontmatter.js';

@@ -1,5 +1,5 @@
 import type { AgentResult } from '@agent/protocol';
-import type { SessionRequest } from '../session-request.js';
+import type { SessionRequest } from '../session-run/session-request.js';
 
 /** One agent of a chain to run, with what follows it. */
 export interface ChainRequest extends SessionRequest {

@@ -1,5 +1,5 @@
 import { type AgentResult, emptyTotals, type OpTotals, type SessionNode } from '@agent/protocol';
-import { mergeByTime } from '../run-scope.js';
+import { mergeByTime } from '../runner/run-scope.js';
 
 function sumTotals(trees: readonly SessionNode[], durationMs: number): OpTotals {
   const totals: OpTotals = emptyTotals(durationMs);

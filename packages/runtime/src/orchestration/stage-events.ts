@@ -1,5 +1,5 @@
 import type { AgentEventMeta } from '@agent/protocol';
-import type { EventListener } from '../run-scope.js';
+import type { EventListener } from '../runner/run-scope.js';
 
 /** Where the report of a chain's stage goes next, once it is known. */
 export interface Onward {

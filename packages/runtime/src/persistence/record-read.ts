@@ -5,7 +5,7 @@ import { gunzip } from 'node:zlib';
 import { SESSION_RECORD_KIND, SESSION_RECORD_VERSION, type SessionRecord } from '@agent/protocol';
 import { errorMessage, isRecord } from '@agent/protocol/util';
 import { RuntimeError } from '../errors.js';
-import { formatBytes } from '../read-regular-file.js';
+import { formatBytes } from '../files/read-regular-file.js';
 import { MAX_RECORD_BYTES, MAX_RECORD_DEPTH } from './record-file.js';
 
 const gunzipAsync = promisify(gunzip);

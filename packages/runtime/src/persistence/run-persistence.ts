@@ -2,7 +2,7 @@ import type { AgentResult } from '@agent/protocol';
 import { errorMessage } from '@agent/protocol/util';
 import type { Redactor } from '../config/redact.js';
 import type { PersistenceSection } from '../config/schema.js';
-import type { RunScope } from '../run-scope.js';
+import type { RunScope } from '../runner/run-scope.js';
 import { BillingLedger } from './ledger.js';
 import { buildSessionRecord, type RecordDetails } from './record.js';
 import { writeSessionRecord } from './record-file.js';

@@ -12,7 +12,7 @@ import {
   type ToolDefinition,
 } from '@agent/protocol';
 import { errorMessage } from '@agent/protocol/util';
-import { withStream } from '../wrapping.js';
+import { withStream } from '../session-run/wrapping.js';
 
 /**
  * A table of values stored once each: a value is found by identity first (the session sends

@@ -1,6 +1,6 @@
 import type { TapeToolCall, TapeToolResult, ToolProvider, ToolResult } from '@agent/protocol';
 import { errorMessage } from '@agent/protocol/util';
-import { withExecute } from '../wrapping.js';
+import { withExecute } from '../session-run/wrapping.js';
 import type { TapeWriter } from './tape-recorder.js';
 
 /** A provider's result as a tape keeps it: text, error flag and structured content, or the error. */

@@ -1,11 +1,11 @@
 import type { ModelTarget } from '@agent/protocol';
 import { isRecord } from '@agent/protocol/util';
-import { TargetBuilder } from '../build-targets.js';
 import type { ResolvedConfig } from '../config/layers.js';
 import { mergeLayers } from '../config/merge.js';
 import { layerFromObject } from '../config/read-layer.js';
 import { createRedactor } from '../config/redact.js';
 import { RuntimeError } from '../errors.js';
+import { TargetBuilder } from '../models/build-targets.js';
 
 /** How messages about seed 002's in-memory `Configuration` name it. */
 export const CONFIG_LABEL = 'config';

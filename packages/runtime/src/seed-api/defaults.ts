@@ -1,6 +1,6 @@
 import { pickSettings } from '../agent-file/settings.js';
 import type { ConfigDefaults } from '../config/schema.js';
-import { sessionSettings } from '../session-runner.js';
+import { sessionSettings } from '../session-run/session-runner.js';
 
 /** The core's names of the settings whose seed 002 name differs. */
 const SEED_NAME: Record<string, string> = { llmTimeoutMs: 'llmTimeout', toolTimeoutMs: 'toolTimeout' };

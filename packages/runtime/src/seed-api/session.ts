@@ -10,10 +10,10 @@ import type {
 } from '@agent/protocol';
 import { errorMessage } from '@agent/protocol/util';
 import { redactSecrets } from '@agent/providers';
-import { type McpTools, startMcpServers } from '../build-tools.js';
 import type { ResolvedConfig } from '../config/layers.js';
-import { configurationFailure } from '../run-outcomes.js';
-import { type EventListener, RunScope } from '../run-scope.js';
+import { configurationFailure } from '../runner/run-outcomes.js';
+import { type EventListener, RunScope } from '../runner/run-scope.js';
+import { type McpTools, startMcpServers } from '../tools/build-tools.js';
 import {
   type Configuration,
   resolveSeedConfiguration,

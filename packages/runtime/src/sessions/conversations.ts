@@ -7,7 +7,7 @@ import {
 } from '@agent/protocol';
 import { errorMessage } from '@agent/protocol/util';
 import { reportBody } from '../orchestration/blocks.js';
-import type { RunScope } from '../run-scope.js';
+import type { RunScope } from '../runner/run-scope.js';
 import type { RunnerSessions } from './runner-sessions.js';
 
 /** Snapshot labels that let a resumed run add its exchange to the conversation it was started in. */

@@ -4,8 +4,8 @@ import { errorMessage } from '@agent/protocol/util';
 import { redactSecrets } from '@agent/providers';
 import type { ResumeOptions, RunAgentFileOptions } from '../api.js';
 import { resolveConfig } from '../config/layers.js';
-import { configurationFailure } from '../run-outcomes.js';
-import { createAgentRunner } from '../runner.js';
+import { configurationFailure } from '../runner/run-outcomes.js';
+import { createAgentRunner } from '../runner/runner.js';
 import { RunnerSessions } from './runner-sessions.js';
 
 /**

@@ -1,11 +1,11 @@
 import type { AgentSessionConfig } from '@agent/core';
 import { scriptedModel } from '@agent/testkit';
 import type { RunAgentFileOptions } from '../../src/api.js';
-import { runExpectedOutput } from '../../src/run-outcomes.js';
-import { RunScope } from '../../src/run-scope.js';
-import { prepareRunner } from '../../src/runner.js';
-import type { PreparedRunner } from '../../src/session-request.js';
-import { buildSessionConfig } from '../../src/session-runner.js';
+import { runExpectedOutput } from '../../src/runner/run-outcomes.js';
+import { RunScope } from '../../src/runner/run-scope.js';
+import { prepareRunner } from '../../src/runner/runner.js';
+import type { PreparedRunner } from '../../src/session-run/session-request.js';
+import { buildSessionConfig } from '../../src/session-run/session-runner.js';
 
 /** The session config the runtime would give the core for the top agent of `path` (MCP closed after). */
 export async function sessionConfigOf(

@@ -3,10 +3,10 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { McpLogSink, McpServerConfig, McpWarning } from '@agent/mcp';
 import type { ToolProvider } from '@agent/protocol';
-import { type ResolvedConfig, unusableValueError } from './config/layers.js';
-import type { ConfigEntry } from './config/merge.js';
-import type { McpServerEntry } from './config/schema.js';
-import { RuntimeError } from './errors.js';
+import { type ResolvedConfig, unusableValueError } from '../config/layers.js';
+import type { ConfigEntry } from '../config/merge.js';
+import type { McpServerEntry } from '../config/schema.js';
+import { RuntimeError } from '../errors.js';
 
 /** The filesystem MCP server shipped with `@agent/mcp`. */
 export const FS_SERVER_BIN = 'agent-fs-mcp';

@@ -1,13 +1,13 @@
 import type { ModelTarget } from '@agent/protocol';
 import { errorMessage } from '@agent/protocol/util';
 import { createModelClient, type ModelClientConfig, validateConfig } from '@agent/providers';
-import type { ModelRef } from './agent-file/definition.js';
-import type { ClientFactory } from './api.js';
-import { type ResolvedConfig, unusableValueError } from './config/layers.js';
-import type { ConfigEntry } from './config/merge.js';
-import type { ProviderEntry, ProviderModelEntry } from './config/schema.js';
-import { UnusableValue } from './config/substitute.js';
-import { RuntimeError } from './errors.js';
+import type { ModelRef } from '../agent-file/definition.js';
+import type { ClientFactory } from '../api.js';
+import { type ResolvedConfig, unusableValueError } from '../config/layers.js';
+import type { ConfigEntry } from '../config/merge.js';
+import type { ProviderEntry, ProviderModelEntry } from '../config/schema.js';
+import { UnusableValue } from '../config/substitute.js';
+import { RuntimeError } from '../errors.js';
 import { formatKeeper, withStringFormatFilter } from './string-formats.js';
 
 function entryError(entry: ConfigEntry<ProviderEntry>, message: string, cause?: unknown): RuntimeError {

@@ -3,14 +3,14 @@ import {
   loadAgentDefinition,
   type ModelRef,
   parseModelRef,
-} from './agent-file/definition.js';
-import { referenceScope } from './agent-file/reference-scope.js';
-import { suggestion } from './agent-file/suggest.js';
-import type { ResolvedConfig } from './config/layers.js';
-import { DEFAULT_MAX_SUB_AGENT_DEPTH } from './config/schema.js';
-import { displayPath, type Problem, problem } from './errors.js';
-import { judgeShapeProblem } from './guardrails/model-judge.js';
-import { type AgentEdge, type AgentRelation, agentEdges, edgeOrigin } from './orchestration/edges.js';
+} from '../agent-file/definition.js';
+import { referenceScope } from '../agent-file/reference-scope.js';
+import { suggestion } from '../agent-file/suggest.js';
+import type { ResolvedConfig } from '../config/layers.js';
+import { DEFAULT_MAX_SUB_AGENT_DEPTH } from '../config/schema.js';
+import { displayPath, type Problem, problem } from '../errors.js';
+import { judgeShapeProblem } from '../guardrails/model-judge.js';
+import { type AgentEdge, type AgentRelation, agentEdges, edgeOrigin } from '../orchestration/edges.js';
 
 /** A loaded, checked tree of agents (a DAG: one file may serve several parents). */
 export interface AgentTree {

@@ -8,10 +8,10 @@ import {
 } from '@agent/http-tools';
 import { ConfigError } from '@agent/protocol';
 import { describeValue, errorMessage } from '@agent/protocol/util';
-import { type ResolvedConfig, unusableValueError } from './config/layers.js';
-import type { ConfigEntry } from './config/merge.js';
-import type { HttpAuthEntry, OpenApiSpecEntry, RestToolEntry } from './config/schema.js';
-import { RuntimeError } from './errors.js';
+import { type ResolvedConfig, unusableValueError } from '../config/layers.js';
+import type { ConfigEntry } from '../config/merge.js';
+import type { HttpAuthEntry, OpenApiSpecEntry, RestToolEntry } from '../config/schema.js';
+import { RuntimeError } from '../errors.js';
 
 /** The prefix of every `restTools` tool: `rest__<name>`. */
 export const REST_TOOL_PREFIX = 'rest__';

@@ -1,11 +1,11 @@
 import { dirname, resolve } from 'node:path';
 import { errorMessage } from '@agent/protocol/util';
-import type { AgentSummary, ResolveOptions, ValidationProblem } from './api.js';
-import { modelClientConfig } from './build-targets.js';
-import { mcpServerConfig } from './build-tools.js';
-import { type ResolvedConfig, resolveConfig, unusableValueError } from './config/layers.js';
-import { type Problem, RuntimeError } from './errors.js';
-import { checkHttpApi } from './http-apis.js';
+import type { AgentSummary, ResolveOptions, ValidationProblem } from '../api.js';
+import { type ResolvedConfig, resolveConfig, unusableValueError } from '../config/layers.js';
+import { type Problem, RuntimeError } from '../errors.js';
+import { modelClientConfig } from '../models/build-targets.js';
+import { mcpServerConfig } from '../tools/build-tools.js';
+import { checkHttpApi } from '../tools/http-apis.js';
 import { type AgentTree, loadAgentTree } from './registry.js';
 import { summarizeAgent } from './summary.js';
 

@@ -8,7 +8,7 @@ import type {
   SessionKey,
   SessionTape,
 } from '@agent/protocol';
-import { type Redactor, redactEvent, redactResult } from './config/redact.js';
+import { type Redactor, redactEvent, redactResult } from '../config/redact.js';
 
 export type EventListener = (event: AgentEvent, meta: AgentEventMeta) => void;
 

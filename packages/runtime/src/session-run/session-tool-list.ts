@@ -1,12 +1,12 @@
 import type { AgentEventMeta, AgentResult, PausedChild, ToolProvider } from '@agent/protocol';
-import type { AgentDefinition, ModelRef } from './agent-file/definition.js';
-import type { McpTools } from './build-tools.js';
-import { cachedTools } from './cache/session-tools.js';
-import type { RunScope } from './run-scope.js';
+import type { AgentDefinition, ModelRef } from '../agent-file/definition.js';
+import { cachedTools } from '../cache/session-tools.js';
+import type { RunScope } from '../runner/run-scope.js';
+import type { McpTools } from '../tools/build-tools.js';
+import { type ChildRunRequest, SubAgentToolProvider } from '../tools/sub-agent-tool.js';
+import { agentToolFilters, filterTools } from '../tools/tool-filter.js';
 import type { RunnerContext, SessionRequest } from './session-request.js';
 import type { SessionWrappers } from './session-wrappers.js';
-import { type ChildRunRequest, SubAgentToolProvider } from './sub-agent-tool.js';
-import { agentToolFilters, filterTools } from './tool-filter.js';
 import { traceToolProvider } from './tracing.js';
 
 export interface SessionToolsOptions {

@@ -1,6 +1,6 @@
-import type { AgentDefinition, ModelRef } from './agent-file/definition.js';
-import type { AgentSummary } from './api.js';
-import { orchestrationSummary } from './orchestration/summary.js';
+import type { AgentDefinition, ModelRef } from '../agent-file/definition.js';
+import type { AgentSummary } from '../api.js';
+import { orchestrationSummary } from '../orchestration/summary.js';
 
 /** What `list`, headends and runners show of an agent. */
 export function summarizeAgent(

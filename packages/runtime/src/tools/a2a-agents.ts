@@ -1,10 +1,10 @@
 import type { A2aAgentOptions } from '@agent/a2a';
 import type { ToolProvider } from '@agent/protocol';
 import { errorMessage } from '@agent/protocol/util';
-import { type ResolvedConfig, unusableValueError } from './config/layers.js';
-import type { ConfigEntry } from './config/merge.js';
-import type { A2aAgentEntry } from './config/schema.js';
-import { RuntimeError } from './errors.js';
+import { type ResolvedConfig, unusableValueError } from '../config/layers.js';
+import type { ConfigEntry } from '../config/merge.js';
+import type { A2aAgentEntry } from '../config/schema.js';
+import { RuntimeError } from '../errors.js';
 
 /**
  * The remote A2A agents among `names` (`a2aAgents`), one tool provider each, their cards read

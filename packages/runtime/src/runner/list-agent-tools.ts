@@ -1,8 +1,8 @@
-import type { RunAgentFileOptions } from './api.js';
+import type { RunAgentFileOptions } from '../api.js';
+import { buildSessionConfig, startPrivateServers } from '../session-run/session-runner.js';
 import { runExpectedOutput } from './run-outcomes.js';
 import { RunScope } from './run-scope.js';
 import { prepareRunner } from './runner.js';
-import { buildSessionConfig, startPrivateServers } from './session-runner.js';
 
 /** One tool the top agent of a file is offered. */
 export interface ListedTool {

@@ -1,12 +1,12 @@
 import { parseTtl } from '@agent/cache';
 import { ConfigError } from '@agent/protocol';
 import { describeValue } from '@agent/protocol/util';
-import { normaliseSettingForms } from './agent-file/ai-agent-forms.js';
-import { coreSettingProblems } from './agent-file/core-settings.js';
-import { type AgentSettings, pickSettings } from './agent-file/settings.js';
-import { schemaProblems } from './agent-file/validate.js';
-import { problem, problemsError } from './errors.js';
-import { settings } from './own-validators.generated.js';
+import { problem, problemsError } from '../errors.js';
+import { settings } from '../validators/own-validators.generated.js';
+import { normaliseSettingForms } from './ai-agent-forms.js';
+import { coreSettingProblems } from './core-settings.js';
+import { type AgentSettings, pickSettings } from './settings.js';
+import { schemaProblems } from './validate.js';
 
 /**
  * Settings given on the command line (`--override key=value`, `--temperature 0.2`), in the

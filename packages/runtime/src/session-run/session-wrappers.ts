@@ -1,9 +1,9 @@
 import type { ModelClient, SessionKey, ToolProvider } from '@agent/protocol';
-import type { ModelRef } from './agent-file/definition.js';
-import type { SessionHookContext, SessionHooks } from './api.js';
-import { recordModelClient, TapeWriter } from './persistence/tape-recorder.js';
-import { recordToolProvider } from './persistence/tape-tools.js';
-import type { RunScope } from './run-scope.js';
+import type { ModelRef } from '../agent-file/definition.js';
+import type { SessionHookContext, SessionHooks } from '../api.js';
+import { recordModelClient, TapeWriter } from '../persistence/tape-recorder.js';
+import { recordToolProvider } from '../persistence/tape-tools.js';
+import type { RunScope } from '../runner/run-scope.js';
 import { withExecute } from './wrapping.js';
 
 /**

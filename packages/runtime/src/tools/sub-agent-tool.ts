@@ -13,9 +13,9 @@ import {
 } from '@agent/protocol';
 import { errorMessage, isRecord } from '@agent/protocol/util';
 import { compileSchema, precompileSchema } from '@agent/schema';
-import type { AgentDefinition } from './agent-file/definition.js';
-import { type LevelLimiter, SlotAbortedError } from './limiter.js';
-import { reportBody } from './orchestration/blocks.js';
+import type { AgentDefinition } from '../agent-file/definition.js';
+import { reportBody } from '../orchestration/blocks.js';
+import { type LevelLimiter, SlotAbortedError } from '../runner/limiter.js';
 
 /** What the parent asked a sub-agent to do, for the runner to run. */
 export interface ChildRunRequest {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AgentEventMeta, AgentResult, ExpectedOutput, LogEntry } from '@agent/protocol';
-import type { AgentDefinition } from './agent-file/definition.js';
-import type { RunOptions } from './api.js';
+import type { AgentDefinition } from '../agent-file/definition.js';
+import type { RunOptions } from '../api.js';
 
 /** The output contract of a run: `--format` / `--schema` over the file's `output`. */
 export function runExpectedOutput(definition: AgentDefinition, options: RunOptions): ExpectedOutput {

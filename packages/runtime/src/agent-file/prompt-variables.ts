@@ -1,6 +1,6 @@
 import { arch, hostname, release, type, userInfo } from 'node:os';
 import { DEFAULT_MAX_TURNS, type OutputFormat } from '@agent/protocol';
-import { readRegularFile } from './read-regular-file.js';
+import { readRegularFile } from '../files/read-regular-file.js';
 
 /** What `${FORMAT}` says for each output format. */
 export const FORMAT_DESCRIPTIONS: Record<OutputFormat, string> = {

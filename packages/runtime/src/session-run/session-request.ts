@@ -7,17 +7,17 @@ import type {
   ExpectedOutput,
   ToolProvider,
 } from '@agent/protocol';
-import type { AgentDefinition } from './agent-file/definition.js';
-import type { AgentSettings } from './agent-file/settings.js';
-import type { SessionHooks } from './api.js';
-import type { TargetBuilder } from './build-targets.js';
-import type { McpTools } from './build-tools.js';
-import type { RuntimeCache } from './cache/runtime-cache.js';
-import type { ResolvedConfig } from './config/layers.js';
-import type { LevelLimiter } from './limiter.js';
-import type { AgentTree } from './registry.js';
-import type { EventListener, RunScope } from './run-scope.js';
-import type { RunSettings } from './setting-overrides.js';
+import type { AgentDefinition } from '../agent-file/definition.js';
+import type { RunSettings } from '../agent-file/setting-overrides.js';
+import type { AgentSettings } from '../agent-file/settings.js';
+import type { SessionHooks } from '../api.js';
+import type { RuntimeCache } from '../cache/runtime-cache.js';
+import type { ResolvedConfig } from '../config/layers.js';
+import type { TargetBuilder } from '../models/build-targets.js';
+import type { AgentTree } from '../registry/registry.js';
+import type { LevelLimiter } from '../runner/limiter.js';
+import type { EventListener, RunScope } from '../runner/run-scope.js';
+import type { McpTools } from '../tools/build-tools.js';
 
 // The types a session run is described by: what a runner holds for all its runs and one
 // session to run. Kept apart from `session-runner.ts`, so the caches and orchestration that

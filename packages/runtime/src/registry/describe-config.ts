@@ -1,10 +1,10 @@
 import { dirname, resolve } from 'node:path';
-import { type AgentDefinition, loadAgentDefinition } from './agent-file/definition.js';
-import { type ReferenceScope, referenceScope } from './agent-file/reference-scope.js';
-import type { AgentSummary, ConfigSummary, ResolveOptions } from './api.js';
-import { resolveConfig } from './config/layers.js';
-import { problemsError } from './errors.js';
-import { agentEdges, edgeOrigin } from './orchestration/edges.js';
+import { type AgentDefinition, loadAgentDefinition } from '../agent-file/definition.js';
+import { type ReferenceScope, referenceScope } from '../agent-file/reference-scope.js';
+import type { AgentSummary, ConfigSummary, ResolveOptions } from '../api.js';
+import { resolveConfig } from '../config/layers.js';
+import { problemsError } from '../errors.js';
+import { agentEdges, edgeOrigin } from '../orchestration/edges.js';
 import { summarizeAgent } from './summary.js';
 
 /**

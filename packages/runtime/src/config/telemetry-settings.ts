@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
-import type { ResolveOptions } from './api.js';
-import { resolveConfig } from './config/layers.js';
-import type { TelemetrySection } from './config/schema.js';
+import type { ResolveOptions } from '../api.js';
+import { resolveConfig } from './layers.js';
+import type { TelemetrySection } from './schema.js';
 
 /**
  * The `telemetry` section of the config in effect (the highest layer that has one), for an app

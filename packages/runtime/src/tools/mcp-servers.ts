@@ -1,9 +1,9 @@
 import { resolve } from 'node:path';
 import type { McpServerConfig } from '@agent/mcp';
 import { errorMessage } from '@agent/protocol/util';
-import type { ResolveOptions } from './api.js';
+import type { ResolveOptions } from '../api.js';
+import { resolveConfig } from '../config/layers.js';
 import { mcpServerConfig } from './build-tools.js';
-import { resolveConfig } from './config/layers.js';
 
 /** One `mcpServers` entry of the config in effect: its client config, or why it is unusable. */
 export interface ConfiguredMcpServer {

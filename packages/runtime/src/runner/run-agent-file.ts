@@ -1,7 +1,7 @@
 import type { AgentResult } from '@agent/protocol';
 import { errorMessage } from '@agent/protocol/util';
 import { redactSecrets } from '@agent/providers';
-import type { RunAgentFileOptions, RunInput } from './api.js';
+import type { RunAgentFileOptions, RunInput } from '../api.js';
 import { configurationFailure } from './run-outcomes.js';
 import { createAgentRunner } from './runner.js';
 

@@ -15,15 +15,15 @@ import {
 import { errorMessage } from '@agent/protocol/util';
 import { contextFromTraceparent } from '@agent/telemetry';
 import { context as otelContext } from '@opentelemetry/api';
-import type { ResumeOptions, RunAgentFileOptions, RunInput, RunOptions, StoredSession } from './api.js';
-import { runAgentChain } from './orchestration/run-chain.js';
-import { RunPersistence } from './persistence/run-persistence.js';
-import { promptFactsProblem } from './prompt-variables.js';
+import { promptFactsProblem } from '../agent-file/prompt-variables.js';
+import type { ResumeOptions, RunAgentFileOptions, RunInput, RunOptions, StoredSession } from '../api.js';
+import { runAgentChain } from '../orchestration/run-chain.js';
+import { RunPersistence } from '../persistence/run-persistence.js';
+import type { PreparedRunner, SessionRequest } from '../session-run/session-request.js';
+import { RunConversation } from '../sessions/conversations.js';
+import { RunnerSessions } from '../sessions/runner-sessions.js';
 import { configurationFailure, runExpectedOutput } from './run-outcomes.js';
 import { RunScope } from './run-scope.js';
-import type { PreparedRunner, SessionRequest } from './session-request.js';
-import { RunConversation } from './sessions/conversations.js';
-import { RunnerSessions } from './sessions/runner-sessions.js';
 
 type RunInputObject = Exclude<RunInput, string>;
 type Durable = SessionRequest['durable'];
