@@ -10,6 +10,8 @@ export interface CapacityScript {
   reportTokens: number;
   /** Scripted model latency before each answer. */
   delayMs: number;
+  /** Pause between the report's tokens: a real model streams tens of tokens a second, not all at once. */
+  tokenDelayMs: number;
 }
 
 /** The model's answer to `session`'s `turn`. */
@@ -26,6 +28,6 @@ export function capacityAnswer(session: string, turn: number, script: CapacitySc
     };
   }
   return streamedFinalReport(reportPieces(session, script.reportTokens), {
-    answer: { delayMs: script.delayMs },
+    answer: { delayMs: script.delayMs, tokenDelayMs: script.tokenDelayMs },
   });
 }

@@ -17,7 +17,7 @@ import { measureWindow, type WindowFigures } from '../capacity/window.js';
 import type { BenchCheck, BenchSuite, SuiteResult } from '../harness/types.js';
 import { type Fleet, startFleet } from '../queue-soak/fleet.js';
 
-const SCRIPT: CapacityScript = { turns: 5, reportTokens: 50, delayMs: 50 };
+const SCRIPT: CapacityScript = { turns: 5, reportTokens: 50, delayMs: 50, tokenDelayMs: 10 };
 
 interface Scale {
   workers: number;
@@ -86,7 +86,7 @@ function checksOf(windows: readonly WindowFigures[], ceiling: readonly CeilingRu
 }
 
 const NOTES = [
-  `Each session: ${SCRIPT.turns} turns (${SCRIPT.turns - 1} agent__task_status tool calls, then a report streamed in ${SCRIPT.reportTokens} text deltas, the "tokens"), ${SCRIPT.delayMs} ms scripted model latency per turn, through the face's OpenAI endpoint (stream: true); the whole report is checked.`,
+  `Each session: ${SCRIPT.turns} turns (${SCRIPT.turns - 1} agent__task_status tool calls, then a report streamed in ${SCRIPT.reportTokens} text deltas, the "tokens", ${SCRIPT.tokenDelayMs} ms apart), ${SCRIPT.delayMs} ms scripted model latency per turn, through the face's OpenAI endpoint (stream: true); the whole report is checked.`,
   'Redis figures are INFO differences over each window: commandstats counts commands run inside BullMQ Lua scripts (EVALSHA) and inside MULTI as their own calls too, so "commands per turn" is the work Redis did, more than the round trips clients made. Bytes include two INFO replies per window (a few KB).',
   "Worker and face CPU come from /proc/<pid>/stat (utime + stime, 10 ms ticks) of those processes; face CPU per token divides ALL of the face's CPU by the tokens streamed (it also accepts the request, enqueues the job and follows its stream), so it is an upper bound.",
   "Requests per Redis CPU-second: redis-benchmark's requests over the server's own CPU during it (INFO cpu), steadier than wall-clock rates on a shared machine; the session mix's own ceiling is 1000 / (Redis CPU ms per turn) turns per core-second.",
