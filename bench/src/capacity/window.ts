@@ -17,6 +17,8 @@ export interface WindowFigures {
   completed: number;
   /** The first few failures' problems. */
   problems: string[];
+  /** Turns the model was asked for more than once: the job moved to another worker (its lock expired under load). */
+  rerunTurns: number;
   turns: number;
   tokens: number;
   seconds: number;
@@ -59,6 +61,15 @@ async function runSessions(
   return outcomes;
 }
 
+function rerunTurns(fleet: Fleet, outcomes: readonly StreamOutcome[], turns: number): number {
+  let reruns = 0;
+  for (const { session } of outcomes) {
+    for (let turn = 1; turn <= turns; turn++)
+      if ((fleet.turnRuns.get(`${session}#${turn}`) ?? 0) > 1) reruns++;
+  }
+  return reruns;
+}
+
 /** Runs one window of `sessions` sessions (named `soak-<prefix><n>`) and what it cost. */
 export async function measureWindow(
   fleet: Fleet,
@@ -85,7 +96,10 @@ export async function measureWindow(
   return {
     sessions: options.sessions,
     completed: outcomes.length - failed.length,
-    problems: failed.slice(0, 3).map((o) => o.problem ?? `report differs: ${o.text.slice(0, 120)}`),
+    problems: failed
+      .slice(0, 3)
+      .map((o) => `${o.session}: ${o.problem ?? `report differs: ${o.text.slice(0, 120)}`}`),
+    rerunTurns: rerunTurns(fleet, outcomes, options.script.turns),
     turns: options.sessions * options.script.turns,
     tokens: options.sessions * options.script.reportTokens,
     seconds,
