@@ -38,6 +38,8 @@ export interface Fleet {
   /** Every face served, by name, as its listening line says (`rest`: `.../v1/agents`, `openai`: `.../v1`). */
   faces: Partial<Record<FaceName, string>>;
   redisUrl: string;
+  /** The face process's id (its CPU is read from `/proc/<pid>/stat` by the capacity suite). */
+  facePid: number | undefined;
   /** Requests per `session#turn`. */
   turnRuns: Map<string, number>;
   /** The workers (`w<slot>.<start>`) that sent each `session#turn`'s requests. */
@@ -242,6 +244,7 @@ class SoakFleet implements Fleet {
 
   readonly face: string;
   readonly redisUrl: string;
+  readonly facePid: number | undefined;
 
   constructor(
     readonly faces: Partial<Record<FaceName, string>>,
@@ -255,6 +258,7 @@ class SoakFleet implements Fleet {
     this.workers = Array.from({ length: options.workers }, () => undefined);
     this.face = faces.rest ?? '';
     this.redisUrl = base.redis.url;
+    this.facePid = base.faceProcess.pid;
   }
 
   async startWorker(slot: number): Promise<void> {

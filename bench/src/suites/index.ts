@@ -1,6 +1,7 @@
 import type { BenchSuite } from '../harness/types.js';
 import { agentLoopSuite } from './agent-loop.js';
 import { cacheHitSuite } from './cache-hit.js';
+import { capacitySuite } from './capacity.js';
 import { coldStartSuite } from './cold-start.js';
 import { compactionSuite } from './compaction.js';
 import { coreInProcessSuite } from './core-inprocess.js';
@@ -27,6 +28,7 @@ export const suites: BenchSuite[] = [
   cacheHitSuite,
   queueSoakSuite,
   queueSoakEffectsSuite,
+  capacitySuite,
   openapiLoadSuite,
   guardrailsSuite,
   compactionSuite,

@@ -11,11 +11,15 @@ const READ_BATCH = 500;
 
 /**
  * Writes one job's entries to its Redis stream, in call order, and wakes the face that follows
- * it. ioredis sends the commands of one connection in order, so entries land in order without
- * waiting for each other; `flush` waits for all of them.
+ * it. The first entry goes out at once; entries written while a write is on its way go out
+ * together when it lands, in one MULTI: an XADD each (the stream and its entries exactly as if
+ * written one by one), then one EXPIRE and one PUBLISH for the lot. A streamed report thus
+ * costs Redis a few commands per batch instead of five per token; the face reads the stream
+ * from its last id whatever the notice says. `flush` waits for every entry.
  */
 export class JobStreamWriter {
-  private tail: Promise<unknown> = Promise.resolve();
+  private queued: JobStreamEntry[] = [];
+  private inFlight: Promise<void> | undefined;
   private failure: string | undefined;
   private seq = 0;
 
@@ -28,11 +32,26 @@ export class JobStreamWriter {
   ) {}
 
   write(entry: JobStreamEntry): void {
+    this.queued.push(entry);
+    this.inFlight ??= this.drain();
+  }
+
+  /** Sends the queued entries, batch after batch, until none is left. */
+  private async drain(): Promise<void> {
+    while (this.queued.length > 0) {
+      const batch = this.queued;
+      this.queued = [];
+      await this.send(batch);
+    }
+    this.inFlight = undefined;
+  }
+
+  private async send(batch: readonly JobStreamEntry[]): Promise<void> {
     const key = this.keys.events(this.jobId);
-    this.seq += 1;
-    const sent = this.redis
-      .multi()
-      .xadd(
+    const multi = this.redis.multi();
+    for (const entry of batch) {
+      this.seq += 1;
+      multi.xadd(
         key,
         'MAXLEN',
         '~',
@@ -44,19 +63,20 @@ export class JobStreamWriter {
         String(this.seq),
         'e',
         JSON.stringify(entry),
-      )
+      );
+    }
+    await multi
       .expire(key, this.ttlSeconds)
       .publish(this.keys.notify(this.jobId), String(this.seq))
       .exec()
       .catch((error: unknown) => {
         this.failure ??= errorMessage(error);
       });
-    this.tail = this.tail.then(() => sent);
   }
 
   /** Waits for every write; rejects with the first write's error when one failed. */
   async flush(): Promise<void> {
-    await this.tail;
+    while (this.inFlight !== undefined) await this.inFlight;
     if (this.failure !== undefined) throw new QueueError(`writing the job's events failed: ${this.failure}`);
   }
 }
