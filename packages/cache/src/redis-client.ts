@@ -44,9 +44,7 @@ export async function connectRedisClient(
   };
   const seeds = redisClusterNodes(url);
   const client: RedisClient =
-    seeds === undefined
-      ? new Redis(url, bounds)
-      : new Cluster(seeds, clusterOptions(url, bounds, timeoutMs));
+    seeds === undefined ? new Redis(url, bounds) : new Cluster(seeds, clusterOptions(url, bounds, timeoutMs));
   client.on('error', () => {});
   prepare?.(client);
   try {
