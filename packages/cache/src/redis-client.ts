@@ -108,3 +108,44 @@ export async function quitRedis(client: RedisClient): Promise<void> {
 export function scanTargets(client: RedisClient): IoRedis[] {
   return isCluster(client) ? client.nodes('master') : [client];
 }
+
+/** Hash slots of a Redis Cluster. */
+const CLUSTER_SLOTS = 16384;
+
+/** The cluster hash slot of `key`: CRC16 (XMODEM) of its hash tag (the text in its first `{...}`, when not empty) or of all of it. */
+export function clusterSlot(key: string): number {
+  const bytes = Buffer.from(key, 'utf8');
+  const open = bytes.indexOf(0x7b);
+  const close = open === -1 ? -1 : bytes.indexOf(0x7d, open + 1);
+  const hashed = close > open + 1 ? bytes.subarray(open + 1, close) : bytes;
+  let crc = 0;
+  for (const byte of hashed) {
+    crc ^= byte << 8;
+    for (let bit = 0; bit < 8; bit++)
+      crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
+  }
+  return crc % CLUSTER_SLOTS;
+}
+
+/**
+ * On a cluster whose master of `key` has replicas, waits (`WAIT 1`, at most `timeoutMs`) until
+ * one of them has every write this client sent that master, so an acknowledged write survives
+ * the master's crash; throws when none confirmed in time (the write is on the master, and may be
+ * lost if it fails). Nothing to do on one server or a master without replicas.
+ */
+export async function waitForReplica(client: RedisClient, key: string, timeoutMs: number): Promise<void> {
+  if (!isCluster(client)) return;
+  const [master, ...replicas] = client.slots[clusterSlot(key)] ?? [];
+  if (master === undefined || replicas.length === 0) return;
+  // WAIT counts the writes of its own connection: it must go to the connection the write used.
+  const node = client
+    .nodes('master')
+    .find((candidate) => `${candidate.options.host}:${candidate.options.port}` === master);
+  if (node === undefined) return;
+  const confirmed = Number(await node.call('WAIT', 1, timeoutMs));
+  if (confirmed < 1) {
+    throw new Error(
+      `no replica confirmed the write within ${timeoutMs} ms: it is on the master ${master} only and would be lost if that master failed`,
+    );
+  }
+}
