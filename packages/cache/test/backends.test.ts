@@ -7,22 +7,33 @@ import {
   openRedisBackend,
   openSqliteBackend,
 } from '../src/index.js';
-import { fakeClock, sharedRedis, tempDir } from './helpers.js';
+import { fakeClock, sharedCluster, sharedRedis, tempDir } from './helpers.js';
 
 let prefixes = 0;
 
-/** Each backend, fresh for one test: the same behaviour is asked of all three. */
-const backends: [string, (maxEntries: number) => Promise<CacheBackend>][] = [
-  ['memory', async (maxEntries) => createMemoryBackend({ maxEntries })],
-  ['sqlite', (maxEntries) => openSqliteBackend({ path: join(tempDir(), 'cache.sqlite'), maxEntries })],
+/** Each backend, fresh for one test: the same behaviour is asked of all (Redis on one server and on a cluster). */
+const backends: [string, string, (maxEntries: number) => Promise<CacheBackend>][] = [
+  ['memory', 'in memory', async (maxEntries) => createMemoryBackend({ maxEntries })],
+  [
+    'sqlite',
+    'a file',
+    (maxEntries) => openSqliteBackend({ path: join(tempDir(), 'cache.sqlite'), maxEntries }),
+  ],
   [
     'redis',
+    'one server',
     async (maxEntries) =>
       openRedisBackend({ url: (await sharedRedis()).url, maxEntries, prefix: `test${prefixes++}:` }),
   ],
+  [
+    'redis',
+    'a cluster',
+    async (maxEntries) =>
+      openRedisBackend({ url: (await sharedCluster()).url, maxEntries, prefix: `test${prefixes++}:` }),
+  ],
 ];
 
-describe.each(backends)('the %s backend', (name, open) => {
+describe.each(backends)('the %s backend on %s', (name, _where, open) => {
   test('stores a JSON value and gives it back, with its age, until the TTL runs out', async () => {
     const clock = fakeClock();
     const backend = await open(10);

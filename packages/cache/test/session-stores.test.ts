@@ -19,7 +19,7 @@ import {
   SessionStoreError,
   sessionStoreConfigProblems,
 } from '../src/index.js';
-import { sharedRedis, tempDir } from './helpers.js';
+import { sharedCluster, sharedRedis, tempDir } from './helpers.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -238,6 +238,10 @@ describe('redis session store (a real redis-server)', () => {
     expect(refused).toBeInstanceOf(SessionStoreError);
     expect((refused as Error).message).toContain('cannot connect');
   });
+});
+
+describe('redis session store (a real Redis Cluster: 3 masters, a replica each)', () => {
+  contract(async () => openSessionStore({ store: 'redis', url: (await sharedCluster()).url, ttl: '1d' }));
 });
 
 test('a sessions config that cannot work names each problem', () => {

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { ConfigError, type SessionStore, type TurnJournalEntry } from '@agent/protocol';
 import Database from 'better-sqlite3';
-import { Redis } from 'ioredis';
+import { Cluster, Redis } from 'ioredis';
 import { afterAll, describe, expect, test } from 'vitest';
 import {
   MAX_JOURNAL_BYTES,
@@ -11,7 +11,7 @@ import {
   SessionStoreError,
   type SnapshotKeys,
 } from '../src/index.js';
-import { fakeClock, refusalOf, sharedRedis, tempDir, testSnapshot } from './helpers.js';
+import { fakeClock, refusalOf, sharedCluster, sharedRedis, tempDir, testSnapshot } from './helpers.js';
 
 // Issue 37: the turn journal lives beside the snapshot, sealed with the snapshot keys, bounded,
 // dropped by the snapshot that covers it and by delete.
@@ -90,6 +90,28 @@ async function redisBackend(): Promise<Backend> {
     },
   };
 }
+
+async function clusterBackend(): Promise<Backend> {
+  const { url, nodes } = await sharedCluster();
+  const prefix = `journal-test-${++prefixes}:`;
+  const raw = new Cluster(nodes.map(({ port }) => ({ host: '127.0.0.1', port })));
+  clusters.push(raw);
+  // On a cluster the session id is the keys' hash tag.
+  const list = (id: string) => `${prefix}{${id}}#journal`;
+  return {
+    open: (keys = { current: KEY_A }) =>
+      openRedisSessionStore({ url, ttlMs: DAY, prefix, snapshotKeys: keys, timeoutMs: 15_000 }),
+    entries: (id) => raw.lrange(list(id), 0, -1),
+    async replace(id, index, text) {
+      await raw.lset(list(id), index, text);
+    },
+  };
+}
+
+const clusters: Cluster[] = [];
+afterAll(async () => {
+  for (const client of clusters.splice(0)) await client.quit();
+});
 
 /** Changes one byte of a stored entry's JSON: the outcome's text `done` becomes `dona`. */
 const editOneByte = (text: string) => {
@@ -280,6 +302,10 @@ describe('sqlite session store: turn journal', () => {
       await store.close();
     }
   });
+});
+
+describe('redis session store (a real Redis Cluster): turn journal', () => {
+  journalContract(clusterBackend);
 });
 
 describe('redis session store (a real redis-server): turn journal', () => {

@@ -1,11 +1,12 @@
-import type { Redis as RedisClient } from 'ioredis';
 import { CacheError } from '../errors.js';
-import { connectRedisClient, quitRedis, redisCommand } from '../redis-client.js';
-import { isRedisUrl, redactRedisText, redactRedisUrl } from '../redis-url.js';
+import type { RedisClient } from '../redis-client.js';
+import { connectRedisClient, isCluster, quitRedis, redisCommand } from '../redis-client.js';
+import { isRedisUrl, REDIS_URL_ALLOWED, redactRedisText, redactRedisUrl } from '../redis-url.js';
 import type { CacheBackend, StoredEntry } from '../types.js';
+import { type BucketLayout, bucketLayout, DEL_SCRIPT, GET_SCRIPT, SET_SCRIPT } from './redis-buckets.js';
 
 export interface RedisBackendOptions {
-  /** `redis://[:password@]host[:port][/db]` or `rediss://...` (TLS). */
+  /** `redis://[:password@]host[:port][/db]`, `rediss://...` (TLS), or a cluster's `redis+cluster://...`. */
   url: string;
   maxEntries: number;
   /** Prefix of every key this store writes, so several stores can share a server; default `agent:cache:`. */
@@ -14,71 +15,26 @@ export interface RedisBackendOptions {
   timeoutMs?: number;
 }
 
-// Stores, indexes and evicts in one atomic step. KEYS: entry, recency set, expiry set, clock.
-// ARGV: value, ms to live (Redis's own expiry, a backstop), member, expiresAt, now, maxEntries,
-// entry key prefix. Expiry is judged by the caller's clock (`now`), like the other backends.
-const SET_SCRIPT = `
-redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-local tick = redis.call('INCR', KEYS[4])
-redis.call('ZADD', KEYS[2], tick, ARGV[3])
-redis.call('ZADD', KEYS[3], ARGV[4], ARGV[3])
-local gone = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', ARGV[5], 'LIMIT', 0, 1000)
-for _, member in ipairs(gone) do
-  redis.call('DEL', ARGV[7] .. member)
-  redis.call('ZREM', KEYS[2], member)
-  redis.call('ZREM', KEYS[3], member)
-end
-local over = redis.call('ZCARD', KEYS[2]) - tonumber(ARGV[6])
-if over > 0 then
-  local oldest = redis.call('ZRANGE', KEYS[2], 0, over - 1)
-  for _, member in ipairs(oldest) do
-    redis.call('DEL', ARGV[7] .. member)
-    redis.call('ZREM', KEYS[2], member)
-    redis.call('ZREM', KEYS[3], member)
-  end
-end
-return 1
-`;
-
-// A hit bumps the entry's recency; an entry Redis already expired leaves the indexes.
-// KEYS: entry, recency set, expiry set, clock. ARGV: member.
-const GET_SCRIPT = `
-local value = redis.call('GET', KEYS[1])
-if not value then
-  redis.call('ZREM', KEYS[2], ARGV[1])
-  redis.call('ZREM', KEYS[3], ARGV[1])
-  return false
-end
-redis.call('ZADD', KEYS[2], 'XX', redis.call('INCR', KEYS[4]), ARGV[1])
-return value
-`;
-
-const DEL_SCRIPT = `
-redis.call('ZREM', KEYS[2], ARGV[1])
-redis.call('ZREM', KEYS[3], ARGV[1])
-return redis.call('DEL', KEYS[1])
-`;
-
-interface ScriptedClient extends RedisClient {
+type ScriptedClient = RedisClient & {
   cacheSet(...args: (string | number | Buffer)[]): Promise<number>;
   cacheGetBuffer(...args: string[]): Promise<Buffer | null>;
   cacheDel(...args: string[]): Promise<number>;
-}
+};
 
 /** Header before the value: stored-at and expires-at as two big-endian doubles. */
 const HEADER_BYTES = 16;
 
 /**
- * Entries on a Redis server through `ioredis`, for several machines: the value with its times in
- * one string key (with Redis's own expiry as a backstop), recency in a sorted set scored by a
- * counter, expiry in another; storing, expiring and evicting run as one Lua script, so several
- * processes keep the bound. A standalone server (the scripts name keys Redis Cluster would
- * need to know in advance). The password never appears in its messages.
+ * Entries on a Redis server or a Redis Cluster through `ioredis`, for several machines: in
+ * buckets (`bucketLayout`: one on a server, up to 16 spread over a cluster's masters), each a
+ * hash of the entries with their times, recency in a sorted set scored by the bucket's counter,
+ * expiry in another; storing, expiring and evicting run as one Lua script over the declared keys
+ * of one bucket, so several processes keep the bound. The password never appears in its messages.
  */
 export async function openRedisBackend(options: RedisBackendOptions): Promise<CacheBackend> {
   const { url } = options;
   const shown = redactRedisUrl(url);
-  if (!isRedisUrl(url)) throw new CacheError(`${shown} is not a redis:// or rediss:// URL`);
+  if (!isRedisUrl(url)) throw new CacheError(`${shown} is not a Redis URL; allowed: ${REDIS_URL_ALLOWED}`);
   const prefix = options.prefix ?? 'agent:cache:';
   const timeoutMs = options.timeoutMs ?? 2000;
   const fail = (what: string, error: unknown) =>
@@ -90,51 +46,52 @@ export async function openRedisBackend(options: RedisBackendOptions): Promise<Ca
   const client = (await connectRedisClient(url, timeoutMs, { fail, notLoaded }, (unprepared) => {
     unprepared.defineCommand('cacheSet', { numberOfKeys: 4, lua: SET_SCRIPT });
     unprepared.defineCommand('cacheGet', { numberOfKeys: 4, lua: GET_SCRIPT });
-    unprepared.defineCommand('cacheDel', { numberOfKeys: 3, lua: DEL_SCRIPT });
-  })) as ScriptedClient;
-  return redisBackend(client, { shown, prefix, maxEntries: options.maxEntries, fail });
+    unprepared.defineCommand('cacheDel', { numberOfKeys: 4, lua: DEL_SCRIPT });
+  })) as unknown as ScriptedClient;
+  const layout = bucketLayout(prefix, options.maxEntries, isCluster(client));
+  return redisBackend(client, { shown, layout, fail });
 }
 
-/** The backend over a connected client (the keys, scripts and the bound). */
+/** The backend over a connected client (the buckets, their scripts and the bound). */
 function redisBackend(
   client: ScriptedClient,
-  options: {
-    shown: string;
-    prefix: string;
-    maxEntries: number;
-    fail: (what: string, error: unknown) => CacheError;
-  },
+  options: { shown: string; layout: BucketLayout; fail: (what: string, error: unknown) => CacheError },
 ): CacheBackend {
-  const { shown, prefix, fail } = options;
-  const { lru, expiry, clock, entryPrefix } = storeKeys(prefix);
+  const { shown, layout, fail } = options;
   const run = <T>(what: string, command: () => Promise<T>): Promise<T> => redisCommand(fail, what, command);
+  const remove = (key: string) => client.cacheDel(...layout.bucketOf(key).keys, key);
   let closed = false;
   return {
     name: 'redis',
     location: shown,
     async get(key, now) {
-      const packed = await run('read', () =>
-        client.cacheGetBuffer(entryPrefix + key, lru, expiry, clock, key),
-      );
+      const packed = await run('read', () => client.cacheGetBuffer(...layout.bucketOf(key).keys, key));
       const entry = packed === null ? undefined : unpackEntry(packed);
       if (entry === undefined) return undefined;
       if (entry.expiresAt <= now) {
-        await run('delete', () => client.cacheDel(entryPrefix + key, lru, expiry, key));
+        await run('delete', () => remove(key));
         return undefined;
       }
       return entry;
     },
     async set(key, entry, now) {
-      await run('write', () => storeEntry(client, prefix, key, entry, now, options.maxEntries));
+      const { keys, share } = layout.bucketOf(key);
+      const liveMs = Math.max(1, Math.ceil(entry.expiresAt - now));
+      const args = [packEntry(entry), key, entry.expiresAt, now, share, liveMs];
+      await run('write', () => client.cacheSet(...keys, ...args));
     },
     async delete(key) {
-      return (await run('delete', () => client.cacheDel(entryPrefix + key, lru, expiry, key))) > 0;
+      return (await run('delete', () => remove(key))) > 0;
     },
     async size() {
-      return run('count', () => client.zcard(lru));
+      const counts = await run('count', () =>
+        Promise.all(layout.buckets.map(({ keys }) => client.zcard(keys[1]))),
+      );
+      return counts.reduce((sum, count) => sum + count, 0);
     },
     async clear() {
-      await run('clear', () => unlinkPrefixed(client, prefix));
+      // A bucket's keys share a slot: one DEL each.
+      await run('clear', () => Promise.all(layout.buckets.map(({ keys }) => client.del(...keys))));
     },
     async close() {
       if (closed) return;
@@ -142,32 +99,6 @@ function redisBackend(
       await quitRedis(client);
     },
   };
-}
-
-/** The keys of the store under `prefix`: the recency and expiry sets, the recency clock, and what every entry key starts with. */
-function storeKeys(prefix: string) {
-  return {
-    lru: `${prefix}lru`,
-    expiry: `${prefix}expiry`,
-    clock: `${prefix}clock`,
-    entryPrefix: `${prefix}e:`,
-  };
-}
-
-/** Runs SET_SCRIPT for one entry: its KEYS and ARGV in the order the script reads them. */
-function storeEntry(
-  client: ScriptedClient,
-  prefix: string,
-  key: string,
-  entry: StoredEntry,
-  now: number,
-  maxEntries: number,
-): Promise<number> {
-  const { lru, expiry, clock, entryPrefix } = storeKeys(prefix);
-  const liveMs = Math.max(1, Math.ceil(entry.expiresAt - now));
-  const keys = [entryPrefix + key, lru, expiry, clock];
-  const args = [packEntry(entry), liveMs, key, entry.expiresAt, now, maxEntries, entryPrefix];
-  return client.cacheSet(...keys, ...args);
 }
 
 /** An entry as one Redis string: the header (its times), then the value. */
@@ -186,18 +117,4 @@ function unpackEntry(packed: Buffer): StoredEntry | undefined {
     storedAt: packed.readDoubleBE(0),
     expiresAt: packed.readDoubleBE(8),
   };
-}
-
-/** Unlinks every key under `prefix`, a batch of the scan at a time (SCAN, not KEYS: the server is not blocked). */
-async function unlinkPrefixed(client: RedisClient, prefix: string): Promise<void> {
-  let cursor = '0';
-  do {
-    const [next, keys] = await client.scan(cursor, 'MATCH', `${escapeGlob(prefix)}*`, 'COUNT', 500);
-    if (keys.length > 0) await client.unlink(...keys);
-    cursor = next;
-  } while (cursor !== '0');
-}
-
-function escapeGlob(text: string): string {
-  return text.replace(/[*?[\]\\]/g, '\\$&');
 }

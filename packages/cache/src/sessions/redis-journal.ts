@@ -1,6 +1,7 @@
 import type { TurnJournalEntry } from '@agent/protocol';
-import type { ChainableCommander, Redis as RedisClient } from 'ioredis';
+import type { ChainableCommander } from 'ioredis';
 import { SessionStoreError } from '../errors.js';
+import type { RedisClient } from '../redis-client.js';
 import {
   checkJournalEntry,
   decodeJournalEntry,
@@ -10,6 +11,7 @@ import {
   MAX_JOURNAL_BYTES,
   MAX_JOURNAL_ENTRIES,
 } from './journal-records.js';
+import type { SessionKeyLayout } from './redis-session-keys.js';
 import type { SnapshotKeys } from './snapshot-seal.js';
 
 /**
@@ -48,13 +50,20 @@ export class RedisJournal {
 
   constructor(
     private readonly client: RedisClient,
-    private readonly settings: { prefix: string; where: string; keys: SnapshotKeys; ttlMs: number; run: Run },
+    private readonly settings: {
+      layout: SessionKeyLayout;
+      /** Returns once the write to the key is safe from a crash of its server (`waitForReplica`). */
+      replicate: (key: string) => Promise<void>;
+      where: string;
+      keys: SnapshotKeys;
+      ttlMs: number;
+      run: Run;
+    },
   ) {}
 
   /** The session's list key and byte-count key. */
   keysOf(id: string): [string, string] {
-    const base = `${this.settings.prefix}${id}#journal`;
-    return [base, `${base}-bytes`];
+    return this.settings.layout.journal(id);
   }
 
   /** Adds the commands that drop the session's journal to a MULTI (a snapshot written, a session deleted). */
@@ -103,6 +112,9 @@ export class RedisJournal {
         ),
       )) as [number, number, number];
       if (status === 1) {
+        await run(`adding to the turn journal of session ${id}`, () =>
+          this.settings.replicate(this.keysOf(id)[0]),
+        );
         this.remember(id, entries);
         return;
       }

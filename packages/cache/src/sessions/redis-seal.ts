@@ -1,5 +1,5 @@
-import { isStoreId } from '@agent/protocol/util';
-import type { Redis as RedisClient } from 'ioredis';
+import { type RedisClient, scanTargets } from '../redis-client.js';
+import type { SessionKeyLayout } from './redis-session-keys.js';
 import { type SealReport, SealTally, sealVerdict } from './seal-unsealed.js';
 import { SEAL_PREFIX, type SnapshotKeys } from './snapshot-seal.js';
 
@@ -32,28 +32,31 @@ function prefixPattern(prefix: string): string {
 
 /**
  * Seals the untagged version 1 snapshots under `prefix` (`sealVerdict`): SCAN in steps of
- * `SCAN_COUNT`, keys that are not `<prefix><session id>` passed over (turn journals,
+ * `SCAN_COUNT` on each master, keys that are not snapshot keys (`SessionKeyLayout`) passed over (turn journals,
  * `#journal`, and anything else beside the snapshots), one snapshot in memory at a time, each
  * rewritten by a script only while it is the text judged, its expiry kept.
  */
 export async function sealUnsealedRedis(
   client: RedisClient,
-  settings: { prefix: string; keys: SnapshotKeys; run: Run },
+  settings: { prefix: string; layout: SessionKeyLayout; keys: SnapshotKeys; run: Run },
 ): Promise<SealReport> {
-  const { prefix, run } = settings;
+  const { prefix, layout, run } = settings;
   const tally = new SealTally();
   const pattern = prefixPattern(prefix);
-  let cursor = '0';
-  do {
-    const [next, found] = await run('listing the stored snapshots', () =>
-      client.scan(cursor, 'MATCH', pattern, 'COUNT', SCAN_COUNT),
-    );
-    cursor = next;
-    for (const key of found) {
-      const id = key.slice(prefix.length);
-      if (isStoreId(id)) await sealKey(client, key, id, settings, tally);
-    }
-  } while (cursor !== '0');
+  // A cluster's keys are spread over its masters: each one is scanned.
+  for (const node of scanTargets(client)) {
+    let cursor = '0';
+    do {
+      const [next, found] = await run('listing the stored snapshots', () =>
+        node.scan(cursor, 'MATCH', pattern, 'COUNT', SCAN_COUNT),
+      );
+      cursor = next;
+      for (const key of found) {
+        const id = layout.idOf(key);
+        if (id !== undefined) await sealKey(client, key, id, settings, tally);
+      }
+    } while (cursor !== '0');
+  }
   return tally.done();
 }
 

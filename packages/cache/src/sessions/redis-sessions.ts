@@ -1,8 +1,9 @@
 import type { ConversationExchange, SessionSnapshot, TurnJournalEntry } from '@agent/protocol';
-import type { ChainableCommander, Redis as RedisClient } from 'ioredis';
+import type { ChainableCommander } from 'ioredis';
 import { SessionStoreError } from '../errors.js';
-import { connectRedisClient, quitRedis, redisCommand } from '../redis-client.js';
-import { isRedisUrl, redactRedisText, redactRedisUrl } from '../redis-url.js';
+import type { RedisClient } from '../redis-client.js';
+import { connectRedisClient, isCluster, quitRedis, redisCommand, waitForReplica } from '../redis-client.js';
+import { isRedisUrl, REDIS_URL_ALLOWED, redactRedisText, redactRedisUrl } from '../redis-url.js';
 import {
   checkConversationId,
   conversationKeepFor,
@@ -14,6 +15,7 @@ import {
 import { checkRedisStoreKey } from './key-check.js';
 import { RedisJournal } from './redis-journal.js';
 import { sealUnsealedRedis } from './redis-seal.js';
+import { type SessionKeyLayout, sessionKeyLayout } from './redis-session-keys.js';
 import type { SealingSessionStore, SealReport } from './seal-unsealed.js';
 import { checkSessionId, decodeSnapshot, encodeSnapshot, keepFor } from './session-records.js';
 import { stateSnapshotKeyFile, storeKeys } from './snapshot-keys.js';
@@ -42,7 +44,7 @@ return #items - i + 1
 const DEFAULT_PREFIX = 'agent:session:';
 
 export interface RedisSessionStoreOptions {
-  /** `redis://[:password@]host[:port][/db]` or `rediss://...` (TLS). */
+  /** `redis://[:password@]host[:port][/db]`, `rediss://...` (TLS), or a cluster's `redis+cluster://...`. */
   url: string;
   /** How long a finished session is kept, ms (Redis expires it). */
   ttlMs: number;
@@ -63,14 +65,16 @@ export interface RedisSessionStoreOptions {
 }
 
 /**
- * Session snapshots on a Redis server through `ioredis`, for sessions that move between
- * machines: one string key per session, replaced whole by each `SET` (a reader never sees half
- * a snapshot), expired by Redis itself. The password never appears in its messages.
+ * Session snapshots on a Redis server or a Redis Cluster through `ioredis`, for sessions that
+ * move between machines: one string key per session (`sessionKeyLayout`), replaced whole by
+ * each `SET` (a reader never sees half a snapshot), expired by Redis itself. On a cluster each
+ * write returns once a replica has it (`waitForReplica`). The password never appears in its messages.
  */
 export async function openRedisSessionStore(options: RedisSessionStoreOptions): Promise<SealingSessionStore> {
   const { url } = options;
   const shown = redactRedisUrl(url);
-  if (!isRedisUrl(url)) throw new SessionStoreError(`${shown} is not a redis:// or rediss:// URL`);
+  if (!isRedisUrl(url))
+    throw new SessionStoreError(`${shown} is not a Redis URL; allowed: ${REDIS_URL_ALLOWED}`);
   const where = `session store ${shown}`;
   const keys = await storeKeys(options.snapshotKeys, options.env, stateSnapshotKeyFile(options.env));
   const fail = (what: string, error: unknown) =>
@@ -101,7 +105,9 @@ class RedisSessionStore implements SealingSessionStore {
   readonly name = 'redis';
   readonly location: string;
   private readonly prefix: string;
+  private readonly layout: SessionKeyLayout;
   private readonly conversationPrefix: string;
+  private readonly timeoutMs: number;
   private readonly ttlMs: number;
   private readonly where: string;
   private readonly fail: (what: string, error: unknown) => SessionStoreError;
@@ -118,10 +124,13 @@ class RedisSessionStore implements SealingSessionStore {
     this.where = names.where;
     this.fail = names.fail;
     this.prefix = options.prefix ?? DEFAULT_PREFIX;
+    this.layout = sessionKeyLayout(this.prefix, isCluster(client));
+    this.timeoutMs = options.timeoutMs ?? 2000;
     this.conversationPrefix = options.conversationPrefix ?? 'agent:conversation:';
     this.ttlMs = options.ttlMs;
     this.journal = new RedisJournal(client, {
-      prefix: this.prefix,
+      layout: this.layout,
+      replicate: (key) => this.replicate(key),
       where: this.where,
       keys,
       ttlMs: this.ttlMs,
@@ -133,20 +142,29 @@ class RedisSessionStore implements SealingSessionStore {
     const text = encodeSnapshot(snapshot, this.where, this.keys);
     const id = snapshot.sessionId;
     // The snapshot covers the turns journaled before it: the journal goes in the same MULTI.
-    const multi = this.client.multi().set(this.prefix + id, text, 'PX', keepFor(snapshot, this.ttlMs));
-    await this.run(`saving session ${id}`, () => execAll(this.journal.dropIn(multi, id)));
+    const key = this.layout.snapshot(id);
+    const multi = this.client.multi().set(key, text, 'PX', keepFor(snapshot, this.ttlMs));
+    await this.run(`saving session ${id}`, async () => {
+      await execAll(this.journal.dropIn(multi, id));
+      await this.replicate(key);
+    });
   }
 
   async load(sessionId: string): Promise<SessionSnapshot | undefined> {
     const id = checkSessionId(sessionId);
-    const text = await this.run(`reading session ${id}`, () => this.client.get(this.prefix + id));
+    const text = await this.run(`reading session ${id}`, () => this.client.get(this.layout.snapshot(id)));
     return text === null ? undefined : decodeSnapshot(text, id, this.where, this.keys);
   }
 
   async delete(sessionId: string): Promise<boolean> {
     const id = checkSessionId(sessionId);
-    const multi = this.journal.dropIn(this.client.multi().del(this.prefix + id), id);
-    const [snapshots, journals] = await this.run(`deleting session ${id}`, () => execAll(multi));
+    const key = this.layout.snapshot(id);
+    const multi = this.journal.dropIn(this.client.multi().del(key), id);
+    const [snapshots, journals] = await this.run(`deleting session ${id}`, async () => {
+      const replies = await execAll(multi);
+      await this.replicate(key);
+      return replies;
+    });
     return (snapshots as number) + (journals as number) > 0;
   }
 
@@ -162,6 +180,7 @@ class RedisSessionStore implements SealingSessionStore {
   sealUnsealedSnapshots(): Promise<SealReport> {
     return sealUnsealedRedis(this.client, {
       prefix: this.prefix,
+      layout: this.layout,
       keys: this.keys,
       run: (what, command) => this.run(what, command),
     });
@@ -178,17 +197,19 @@ class RedisSessionStore implements SealingSessionStore {
   async appendExchange(conversationId: string, exchange: ConversationExchange): Promise<void> {
     const id = checkConversationId(conversationId);
     const text = encodeExchange(id, exchange, this.where);
-    await this.run(`adding to conversation ${id}`, () =>
-      this.client.eval(
+    const key = this.conversationPrefix + id;
+    await this.run(`adding to conversation ${id}`, async () => {
+      await this.client.eval(
         APPEND_EXCHANGE,
         1,
-        this.conversationPrefix + id,
+        key,
         text,
         MAX_CONVERSATION_EXCHANGES,
         MAX_CONVERSATION_BYTES,
         conversationKeepFor(this.ttlMs),
-      ),
-    );
+      );
+      await this.replicate(key);
+    });
   }
 
   async deleteConversation(conversationId: string): Promise<boolean> {
@@ -202,6 +223,11 @@ class RedisSessionStore implements SealingSessionStore {
     if (this.closed) return;
     this.closed = true;
     await quitRedis(this.client);
+  }
+
+  /** On a cluster with replicas, waits until a replica has the write to `key` (`waitForReplica`). */
+  private replicate(key: string): Promise<void> {
+    return waitForReplica(this.client, key, this.timeoutMs);
   }
 
   private run<T>(what: string, command: () => Promise<T>): Promise<T> {
