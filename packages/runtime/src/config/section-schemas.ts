@@ -1,4 +1,4 @@
-import { CACHE_BACKENDS, SESSION_STORES } from '@agent/cache';
+import { CACHE_BACKENDS, REDIS_URL_ALLOWED, SESSION_STORES } from '@agent/cache';
 import { TRACE_SAMPLERS } from '@agent/telemetry/export';
 import { posInt, type Schema, str, TTL } from './schema-parts.js';
 
@@ -10,7 +10,7 @@ export const CACHE: Schema = {
   properties: {
     backend: { enum: [...CACHE_BACKENDS], 'x-expects': `one of ${CACHE_BACKENDS.join(', ')}` },
     path: { type: 'string', minLength: 1, 'x-expects': 'a file path (sqlite)' },
-    url: str('a redis:// or rediss:// URL'),
+    url: str(REDIS_URL_ALLOWED),
     maxEntries: posInt('a positive integer (entries)'),
   },
   additionalProperties: false,
@@ -22,7 +22,7 @@ export const SESSIONS: Schema = {
   properties: {
     store: { enum: [...SESSION_STORES], 'x-expects': `one of ${SESSION_STORES.join(', ')}` },
     path: { type: 'string', minLength: 1, 'x-expects': 'a file path (sqlite)' },
-    url: str('a redis:// or rediss:// URL'),
+    url: str(REDIS_URL_ALLOWED),
     ttl: TTL,
     snapshotKey: { type: 'string', minLength: 32, 'x-expects': 'a key of at least 32 characters' },
     previousSnapshotKeys: {
