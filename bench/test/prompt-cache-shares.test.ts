@@ -8,8 +8,16 @@ import { anthropicShares, LOOK_BACK_BLOCKS, openaiItems, openaiShares } from '..
 const tool = { type: 'function', function: { name: 'grep', parameters: { type: 'object' } } };
 const system = { role: 'system', content: 'You are a maintainer. '.repeat(20) };
 const user = { role: 'user', content: 'Why does the export fail?' };
-const call = (n: number) => ({ role: 'assistant', content: null, tool_calls: [{ id: `c${n}`, function: { name: 'grep' } }] });
-const result = (n: number) => ({ role: 'tool', tool_call_id: `c${n}`, content: `match ${n}: ENOSPC `.repeat(30) });
+const call = (n: number) => ({
+  role: 'assistant',
+  content: null,
+  tool_calls: [{ id: `c${n}`, function: { name: 'grep' } }],
+});
+const result = (n: number) => ({
+  role: 'tool',
+  tool_call_id: `c${n}`,
+  content: `match ${n}: ENOSPC `.repeat(30),
+});
 
 describe('openai shares', () => {
   it('a request that extends the previous one byte for byte: all but its new tail is cacheable', () => {
@@ -24,9 +32,17 @@ describe('openai shares', () => {
   });
 
   it('a counter in the system prompt or tools in another order leave only what precedes the change', () => {
-    const first = { messages: [{ role: 'system', content: 'Turn 1. You are a maintainer.' }, user], tools: [tool] };
-    const second = { messages: [{ role: 'system', content: 'Turn 2. You are a maintainer.' }, user, call(1)], tools: [tool] };
-    expect(openaiShares([first, second])[0]!.cachedTokens).toBeLessThan(countTokens(JSON.stringify(tool)) + 10);
+    const first = {
+      messages: [{ role: 'system', content: 'Turn 1. You are a maintainer.' }, user],
+      tools: [tool],
+    };
+    const second = {
+      messages: [{ role: 'system', content: 'Turn 2. You are a maintainer.' }, user, call(1)],
+      tools: [tool],
+    };
+    expect(openaiShares([first, second])[0]!.cachedTokens).toBeLessThan(
+      countTokens(JSON.stringify(tool)) + 10,
+    );
     const other = { ...tool, function: { ...tool.function, name: 'read' } };
     const shuffled = openaiShares([
       { messages: [system, user], tools: [tool, other] },
@@ -38,7 +54,11 @@ describe('openai shares', () => {
 
 type Block = Record<string, unknown>;
 const mark = { type: 'ephemeral' };
-const text = (t: string, marked = false): Block => ({ type: 'text', text: t, ...(marked ? { cache_control: mark } : {}) });
+const text = (t: string, marked = false): Block => ({
+  type: 'text',
+  text: t,
+  ...(marked ? { cache_control: mark } : {}),
+});
 const use = (n: number): Block => ({ type: 'tool_use', id: `t${n}`, name: 'grep', input: {} });
 const res = (n: number, marked = false): Block => ({
   type: 'tool_result',
@@ -75,12 +95,18 @@ describe('anthropic shares', () => {
 
   it('a mark one turn too early (the last assistant message) reads less: the newest tool result is out', () => {
     const end = anthropicShares([body(0), body(1), body(2), body(3)]);
-    const early = anthropicShares([body(0), body(1, 'assistant'), body(2, 'assistant'), body(3, 'assistant')]);
+    const early = anthropicShares([
+      body(0),
+      body(1, 'assistant'),
+      body(2, 'assistant'),
+      body(3, 'assistant'),
+    ]);
     for (let i = 1; i < end.length; i++) expect(early[i]!.cachedTokens).toBeLessThan(end[i]!.cachedTokens);
   });
 
   it('no mark, or a write further back than the look-back, reads nothing', () => {
-    const unmarked = (b: Block) => JSON.parse(JSON.stringify(b).replaceAll(',"cache_control":{"type":"ephemeral"}', ''));
+    const unmarked = (b: Block) =>
+      JSON.parse(JSON.stringify(b).replaceAll(',"cache_control":{"type":"ephemeral"}', ''));
     expect(anthropicShares([unmarked(body(1)), unmarked(body(2))])[0]!.cachedTokens).toBe(0);
     // Only the history is marked, and the next mark lies more than the look-back past it.
     const only = (b: Block) => ({ ...unmarked(b), messages: (b as { messages: unknown }).messages });

@@ -2,12 +2,19 @@
 // server: agent-core over `@agent/providers` (OpenAI Chat with the `openai` client; Anthropic
 // Messages with the `@anthropic-ai/sdk` client), `@openai/agents` and the AI SDK, set up as the
 // agent-loop suite sets them up (bench/src/agent-loop/contenders), with this suite's tools.
-import { createOpenAI } from '@ai-sdk/openai';
-import { defineAgent, run, tool as coreTool } from '@agent/core';
+
+import { tool as coreTool, defineAgent, run } from '@agent/core';
 import { createModelClient } from '@agent/providers';
 import type { ModelServer } from '@agent/testkit';
-import { Agent, OpenAIChatCompletionsModel, Runner, setTracingDisabled, tool as agentsTool } from '@openai/agents';
-import { generateText, stepCountIs, tool as aiTool } from 'ai';
+import { createOpenAI } from '@ai-sdk/openai';
+import {
+  Agent,
+  tool as agentsTool,
+  OpenAIChatCompletionsModel,
+  Runner,
+  setTracingDisabled,
+} from '@openai/agents';
+import { tool as aiTool, generateText, stepCountIs } from 'ai';
 import OpenAI from 'openai';
 import { z } from 'zod';
 import { INSTRUCTIONS, MODEL_ANTHROPIC, MODEL_OPENAI, PROMPT, TOOLS, toolResult } from './script.js';
@@ -45,7 +52,13 @@ async function agentCore(type: 'openai' | 'anthropic', server: ModelServer, turn
       execute: (input: Record<string, unknown>) => toolResult(spec.name, argumentOf(input)),
     }),
   );
-  const agent = defineAgent({ model, instructions: INSTRUCTIONS, tools, maxTurns: turns + 2, output: { format: 'text' } });
+  const agent = defineAgent({
+    model,
+    instructions: INSTRUCTIONS,
+    tools,
+    maxTurns: turns + 2,
+    output: { format: 'text' },
+  });
   // With a listener, as an application that shows progress runs it (so `agent__task_status` is offered).
   const result = await run(agent, PROMPT, { onEvent: () => {} });
   if (!result.success) throw new Error(`agent-core (${type}): ${result.exitCode}: ${result.error}`);
@@ -60,7 +73,12 @@ function zodSchema(spec: (typeof TOOLS)[number]) {
 
 async function openaiAgents(server: ModelServer, turns: number): Promise<string> {
   setTracingDisabled(true);
-  const client = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: 'bench-key', maxRetries: 0, logLevel: 'off' });
+  const client = new OpenAI({
+    baseURL: `${server.url}/v1`,
+    apiKey: 'bench-key',
+    maxRetries: 0,
+    logLevel: 'off',
+  });
   const tools = TOOLS.map((spec) =>
     agentsTool({
       name: spec.name,
@@ -91,7 +109,13 @@ async function aiSdk(server: ModelServer, turns: number): Promise<string> {
       }),
     ]),
   );
-  const result = await generateText({ model, tools, system: INSTRUCTIONS, prompt: PROMPT, stopWhen: stepCountIs(turns + 2) });
+  const result = await generateText({
+    model,
+    tools,
+    system: INSTRUCTIONS,
+    prompt: PROMPT,
+    stopWhen: stepCountIs(turns + 2),
+  });
   return result.text;
 }
 
@@ -107,7 +131,8 @@ export const PROMPT_CACHE_CONTENDERS: readonly PromptCacheContender[] = [
     id: 'agent-core (anthropic)',
     cache: 'anthropic',
     ours: true,
-    transport: '`@agent/providers` `anthropic` type over the `@anthropic-ai/sdk` client (Messages, streaming)',
+    transport:
+      '`@agent/providers` `anthropic` type over the `@anthropic-ai/sdk` client (Messages, streaming)',
     play: (server, turns) => agentCore('anthropic', server, turns),
   },
   {

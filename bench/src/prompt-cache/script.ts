@@ -58,13 +58,18 @@ export function toolResult(name: string, argument: string): string {
   if (name === 'read_file') {
     lines.push(`${argument}.ts (lines 1-20 of 164)`);
     for (let i = 1; i <= 20; i++)
-      lines.push(`${pad(i)}  const chunk${i} = await writer.write(rows.slice(${i * 500}, ${(i + 1) * 500})); // ${argument}`);
+      lines.push(
+        `${pad(i)}  const chunk${i} = await writer.write(rows.slice(${i * 500}, ${(i + 1) * 500})); // ${argument}`,
+      );
   } else if (name === 'grep') {
     for (let i = 1; i <= 14; i++)
-      lines.push(`packages/export/src/${['job', 'writer', 'upload'][i % 3]}.ts:${i * 7}: if (error.code === 'ENOSPC') throw new QuotaError(volume, ${i}); // ${argument}`);
+      lines.push(
+        `packages/export/src/${['job', 'writer', 'upload'][i % 3]}.ts:${i * 7}: if (error.code === 'ENOSPC') throw new QuotaError(volume, ${i}); // ${argument}`,
+      );
   } else {
     lines.push(`$ vitest run -t "${argument}"`);
-    for (let i = 1; i <= 12; i++) lines.push(` ✓ packages/export/test/${argument}-${i}.test.ts > writes part ${i} (${i * 13} ms)`);
+    for (let i = 1; i <= 12; i++)
+      lines.push(` ✓ packages/export/test/${argument}-${i}.test.ts > writes part ${i} (${i * 13} ms)`);
     lines.push(' × packages/export/test/quota.test.ts > fails clearly when the volume is full');
     lines.push('   Error: ENOSPC: no space left on device, write /var/export/billing-2026-11-29.part');
     lines.push(' Tests  1 failed | 12 passed (13)');

@@ -68,15 +68,18 @@ export function anthropicBlocks(body: Json): Block[] {
     const { cache_control, ...rest } = block;
     return { key: `${prefix}${JSON.stringify(rest)}`, marked: cache_control !== undefined };
   };
-  const system = typeof body.system === 'string' ? [{ type: 'text', text: body.system }] : (body.system as Json[]);
+  const system =
+    typeof body.system === 'string' ? [{ type: 'text', text: body.system }] : (body.system as Json[]);
   const blocks: Block[] = [];
   for (const tool of (body.tools as Json[] | undefined) ?? []) blocks.push(entry('tool:', tool));
   for (const block of system ?? []) blocks.push(entry('system:', block));
   const messages = (body.messages as { role: string; content: string | Json[] }[] | undefined) ?? [];
-  messages.forEach((message, m) => {
-    const content = typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;
-    content.forEach((block, b) => blocks.push(entry(b === 0 ? `${m}:${message.role}:` : '', block)));
-  });
+  for (const [m, message] of messages.entries()) {
+    const content =
+      typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;
+    for (const [b, block] of content.entries())
+      blocks.push(entry(b === 0 ? `${m}:${message.role}:` : '', block));
+  }
   return blocks;
 }
 

@@ -28,7 +28,17 @@ export function spreadOf(shares: readonly RequestShare[]): Spread {
 export function summaryTable(sessions: readonly PlayedSession[]): BenchTable {
   return {
     caption: 'Cacheable share of each request from the second model call on (o200k tokens)',
-    columns: ['contender', 'cache', 'requests', 'turn 2', 'min', 'median', 'max', 'last request: input / cacheable', 'notice per turn'],
+    columns: [
+      'contender',
+      'cache',
+      'requests',
+      'turn 2',
+      'min',
+      'median',
+      'max',
+      'last request: input / cacheable',
+      'notice per turn',
+    ],
     rows: sessions.map(({ contender, requests, shares, noticeTokens }) => {
       const spread = spreadOf(shares);
       const last = shares.at(-1);
@@ -55,7 +65,9 @@ export function perTurnTable(sessions: readonly PlayedSession[]): BenchTable {
       i + 2,
       ...sessions.map(({ shares }) => {
         const share = shares[i];
-        return share === undefined ? 'n/a' : `${pct(share.share)} (${share.cachedTokens}/${share.inputTokens})`;
+        return share === undefined
+          ? 'n/a'
+          : `${pct(share.share)} (${share.cachedTokens}/${share.inputTokens})`;
       }),
     ]);
   }
@@ -69,7 +81,9 @@ export function perTurnTable(sessions: readonly PlayedSession[]): BenchTable {
 function why(session: PlayedSession, peers: readonly PlayedSession[]): string {
   const first = session.shares[0];
   const peerFigures = peers
-    .map((p) => `${p.contender.id} min ${pct(spreadOf(p.shares).min)}, median ${pct(spreadOf(p.shares).median)}`)
+    .map(
+      (p) => `${p.contender.id} min ${pct(spreadOf(p.shares).min)}, median ${pct(spreadOf(p.shares).median)}`,
+    )
     .join('; ');
   const tail = first === undefined ? 0 : first.inputTokens - first.cachedTokens;
   return `Each call's new input cannot be cached: the model's newest call, its tool result (300-560 tokens here) and agent-core's per-turn XML-NEXT notice (${session.noticeTokens} tokens, sent last and replaced every turn; the peers send none). Call 2 leaves ${tail} tokens uncached. Peers on the same session: ${peerFigures}: the early calls are short, so one tool result is a large part of them for every contender. The prefix itself is byte-stable (the per-turn table shows every call reading all of the previous call's history); what is left is the notice's static text, which could move into the system prompt.`;

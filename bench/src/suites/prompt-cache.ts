@@ -8,7 +8,14 @@ import { PROMPT_CACHE_CONTENDERS, type PromptCacheContender } from '../prompt-ca
 import { noticeTokensOf } from '../prompt-cache/notice.js';
 import { answerFor, FINAL_ANSWER, MODEL_ANTHROPIC, MODEL_OPENAI } from '../prompt-cache/script.js';
 import { anthropicShares, LOOK_BACK_BLOCKS, openaiShares } from '../prompt-cache/shares.js';
-import { checksOf, type PlayedSession, perTurnTable, summaryTable, TARGET_SHARE, targetsOf } from '../prompt-cache/tables.js';
+import {
+  checksOf,
+  type PlayedSession,
+  perTurnTable,
+  summaryTable,
+  TARGET_SHARE,
+  targetsOf,
+} from '../prompt-cache/tables.js';
 
 const FULL_TURNS = 10;
 const QUICK_TURNS = 3;
