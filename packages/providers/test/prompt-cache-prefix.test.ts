@@ -35,7 +35,12 @@ function toolTurn(n: number): ConversationMessage[] {
       content: n % 2 === 0 ? `Reading step ${n}.` : '',
       toolCalls: [{ id: `call_${n}`, name: 'read_file', arguments: { path: `src/export/${n}.ts` } }],
     },
-    { role: 'tool', toolCallId: `call_${n}`, toolName: 'read_file', content: `export const step${n} = ${n};\n` },
+    {
+      role: 'tool',
+      toolCallId: `call_${n}`,
+      toolName: 'read_file',
+      content: `export const step${n} = ${n};\n`,
+    },
   ];
 }
 
@@ -43,7 +48,10 @@ function toolTurn(n: number): ConversationMessage[] {
 function requestOf(turn: number): ModelRequest {
   const history = [...opening];
   for (let n = 1; n < turn; n++) history.push(...toolTurn(n));
-  const notice: ConversationMessage = { role: 'user', content: `# turn ${turn}/10, context ${turn * 3}% full` };
+  const notice: ConversationMessage = {
+    role: 'user',
+    content: `# turn ${turn}/10, context ${turn * 3}% full`,
+  };
   return { messages: [...history, notice], tools, toolChoice: 'auto' };
 }
 
@@ -101,7 +109,7 @@ describe('anthropic cache marks across the turns of a session', () => {
     }
     // Turn 1 has no history yet: only the system prompt and the tools are marked.
     expect(JSON.stringify(bodies[0]).split('"cache_control"').length - 1).toBe(2);
-    const last = (bodies[3]?.messages as Message[]).at(-1);
+    const last = (bodies[3]!.messages as Message[]).at(-1);
     expect(last?.content).toHaveLength(2);
     expect(last?.content[0]).toMatchObject({ type: 'tool_result', tool_use_id: 'call_3', cache_control: {} });
     expect(last?.content[1]).not.toHaveProperty('cache_control');
@@ -126,8 +134,14 @@ describe('anthropic cache marks across the turns of a session', () => {
 
   it('a retry of the same turn (another notice) keeps the marks where they were', async () => {
     const [first] = await sessionBodies('anthropic', 3).then((bodies) => bodies.slice(2));
-    const retry = requestOf(3);
-    retry.messages[retry.messages.length - 1] = { role: 'user', content: '# turn 3/10, attempt 2/3' };
+    const turn3 = requestOf(3);
+    const retry = {
+      ...turn3,
+      messages: [
+        ...turn3.messages.slice(0, -1),
+        { role: 'user' as const, content: '# turn 3/10, attempt 2/3' },
+      ],
+    };
     const before = server.requests.length;
     server.push({ text: 'ok' });
     await collect(clientFor(server, 'anthropic').stream(retry));
