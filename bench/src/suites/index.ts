@@ -10,6 +10,7 @@ import { headendLoadSuite } from './headend-load.js';
 import { installSizeSuite } from './install-size.js';
 import { mcpGrepSuite } from './mcp-grep.js';
 import { openapiLoadSuite } from './openapi-load.js';
+import { promptCacheSuite } from './prompt-cache.js';
 import { queueSoakSuite } from './queue-soak.js';
 import { queueSoakEffectsSuite } from './queue-soak-effects.js';
 import { recordingSuite } from './recording.js';
@@ -33,6 +34,7 @@ export const suites: BenchSuite[] = [
   guardrailsSuite,
   compactionSuite,
   toolSearchSuite,
+  promptCacheSuite,
   recordingSuite,
   coldStartSuite,
   installSizeSuite,

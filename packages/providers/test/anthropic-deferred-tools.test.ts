@@ -54,6 +54,8 @@ it('sends deferred tools with the beta added to the configured ones, and the ref
       type: 'tool_result',
       tool_use_id: 'call_1',
       content: [{ type: 'tool_reference', tool_name: 'refund' }],
+      // The search result ends the history, so it carries the history's cache mark.
+      cache_control: { type: 'ephemeral' },
     },
   ]);
   // Without deferred tools: no beta added, no defer_loading, the result's text as before.

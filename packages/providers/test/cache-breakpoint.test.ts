@@ -76,10 +76,10 @@ describe('anthropic', () => {
         { type: 'text', text: SUMMARY, cache_control: EPHEMERAL },
       ],
     });
-    // The history breakpoint: the last assistant message before the newest turn.
-    expect(messages[3]?.content.at(-1)).toMatchObject({
-      type: 'tool_use',
-      id: 'call_8',
+    // The history breakpoint: the end of the history, the newest tool result.
+    expect(messages[4]?.content.at(-1)).toMatchObject({
+      type: 'tool_result',
+      tool_use_id: 'call_8',
       cache_control: EPHEMERAL,
     });
     expect(marks(JSON.stringify(messages))).toBe(2);

@@ -294,21 +294,22 @@ describe('anthropic', () => {
           ],
         },
         {
-          // The last message before the newest turn ends the cached history.
           role: 'assistant',
           content: [
             { type: 'thinking', thinking: 'Retry the weather.', signature: 'sig-2' },
-            { type: 'tool_use', id: 'call_3', name: 'get_weather', input: {}, cache_control: ephemeral },
+            { type: 'tool_use', id: 'call_3', name: 'get_weather', input: {} },
           ],
         },
         {
           role: 'user',
           content: [
             {
+              // The last tool result before the newest user text ends the cached history.
               type: 'tool_result',
               tool_use_id: 'call_3',
               content: 'error: invalid arguments',
               is_error: true,
+              cache_control: ephemeral,
             },
             { type: 'text', text: 'Thanks. Summarise.' },
           ],

@@ -54,10 +54,12 @@ describe('reasoning goes back on the next turn', () => {
         id: 'toolu_1',
         name: 'calculator',
         input: { a: 12, b: 7 },
-        cache_control: { type: 'ephemeral' },
       },
     ]);
-    expect(messages[2]?.content).toEqual([{ type: 'tool_result', tool_use_id: 'toolu_1', content: '19' }]);
+    // The tool result ends the history: the cache mark goes there.
+    expect(messages[2]?.content).toEqual([
+      { type: 'tool_result', tool_use_id: 'toolu_1', content: '19', cache_control: { type: 'ephemeral' } },
+    ]);
   });
 
   it('openai-responses: the recorded reasoning item (id + encrypted content) precedes its function call', async () => {

@@ -93,14 +93,17 @@ function toolResultBlock(message: ToolResultMessage, ids: ToolIdMapper): Anthrop
 }
 
 /**
- * The message whose end is the cache breakpoint for the history: the last assistant message
- * before the newest turn (the trailing user and tool messages). -1 when there is none.
+ * The message whose end is the cache breakpoint for the history: the last assistant or tool
+ * message, before the trailing user messages (the newest turn's input: a prompt, a per-turn
+ * notice). That end is where the next call's history still matches this one byte for byte, so
+ * the next call reads all of it from the cache (the API looks back up to 20 blocks from a mark
+ * for an earlier write) and writes one turn more. -1 when there is none.
  */
 export function historyBreakpoint(messages: readonly ConversationMessage[]): number {
   let i = messages.length - 1;
-  while (i >= 0 && (messages[i]?.role === 'user' || messages[i]?.role === 'tool')) i--;
-  if (i === messages.length - 1 || messages[i]?.role !== 'assistant') return -1;
-  return i;
+  while (i >= 0 && messages[i]?.role === 'user') i--;
+  const role = messages[i]?.role;
+  return role === 'assistant' || role === 'tool' ? i : -1;
 }
 
 function markLast(blocks: Block[]): void {
