@@ -6,7 +6,7 @@ import { createMemoryBackend } from './backends/memory.js';
 import { openRedisBackend } from './backends/redis.js';
 import { openSqliteBackend } from './backends/sqlite.js';
 import { DEFAULT_MAX_ENTRIES } from './cache.js';
-import { isRedisUrl, redactRedisUrl } from './redis-url.js';
+import { isRedisUrl, REDIS_URL_ALLOWED, redactRedisUrl } from './redis-url.js';
 import type { CacheBackend, CacheBackendName } from './types.js';
 
 /** The backends `openCacheBackend` knows. */
@@ -21,7 +21,7 @@ export interface CacheStoreConfig {
   backend?: CacheBackendName;
   /** sqlite: the database file (default `defaultCachePath()`). */
   path?: string;
-  /** redis: `redis://[:password@]host[:port][/db]` or `rediss://...`. */
+  /** redis: `redis://[:password@]host[:port][/db]`, `rediss://...`, or a cluster's `redis+cluster://...`. */
   url?: string;
   /** Entries kept; the least recently used go first (default 10,000). */
   maxEntries?: number;
@@ -65,7 +65,7 @@ export function cacheConfigProblems(config: CacheStoreConfig, source = 'cache'):
   return problems.filter((problem) => problem !== undefined);
 }
 
-/** `url`: required by the redis backend (a redis:// or rediss:// URL), absent for the others. */
+/** `url`: required by the redis backend (a Redis URL: one server or a cluster), absent for the others. */
 function urlProblem(
   url: string | undefined,
   backend: CacheBackendName,
@@ -75,7 +75,7 @@ function urlProblem(
     if (url === undefined) {
       return new ConfigError({
         field: 'url',
-        allowed: 'a redis:// or rediss:// URL (the redis backend needs one)',
+        allowed: `${REDIS_URL_ALLOWED} (the redis backend needs one)`,
         source,
       });
     }
@@ -83,7 +83,7 @@ function urlProblem(
     return new ConfigError({
       field: 'url',
       value: redactRedisUrl(url),
-      allowed: 'a redis:// or rediss:// URL with a host',
+      allowed: REDIS_URL_ALLOWED,
       source,
     });
   }

@@ -2,7 +2,7 @@ import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AgentError, type SessionSnapshot } from '@agent/protocol';
-import { type RedisServer, startRedisServer } from '@agent/testkit';
+import { type RedisCluster, type RedisServer, startRedisCluster, startRedisServer } from '@agent/testkit';
 import { afterAll, afterEach, expect } from 'vitest';
 
 const dirs: string[] = [];
@@ -26,6 +26,17 @@ afterAll(async () => {
 export function sharedRedis(): Promise<RedisServer> {
   redis ??= startRedisServer();
   return redis;
+}
+
+let cluster: Promise<RedisCluster> | undefined;
+afterAll(async () => {
+  if (cluster !== undefined) await (await cluster).close();
+});
+
+/** One real Redis Cluster (3 masters, a replica each) for the test file, started on first use. */
+export function sharedCluster(): Promise<RedisCluster> {
+  cluster ??= startRedisCluster();
+  return cluster;
 }
 
 /** A clock a test moves by hand. */

@@ -9,6 +9,7 @@ import {
   defaultCachePath,
   openCacheBackend,
   openSqliteBackend,
+  REDIS_URL_ALLOWED,
 } from '../src/index.js';
 import { tempDir } from './helpers.js';
 
@@ -66,10 +67,10 @@ test('a config that cannot work lists every problem; a redis URL is never quoted
     ),
   ).toEqual([
     'cache: maxEntries must be a positive integer, got 0',
-    'cache: url must be a redis:// or rediss:// URL with a host, got "http://:[redacted]@x"',
+    `cache: url must be ${REDIS_URL_ALLOWED}, got "http://:[redacted]@x"`,
   ]);
   expect(cacheConfigProblems({ backend: 'redis' }).map((p) => p.message)).toEqual([
-    'cache: url must be a redis:// or rediss:// URL (the redis backend needs one), got nothing',
+    `cache: url must be ${REDIS_URL_ALLOWED} (the redis backend needs one), got nothing`,
   ]);
   expect(
     cacheConfigProblems({ backend: 'memory', url: 'redis://:pw-123456@x', path: '/tmp/x' }).map(

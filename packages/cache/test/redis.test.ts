@@ -1,6 +1,13 @@
 import { startRedisServer } from '@agent/testkit';
 import { expect, test } from 'vitest';
-import { CacheError, createCache, openCacheBackend, openRedisBackend, redactRedisUrl } from '../src/index.js';
+import {
+  CacheError,
+  createCache,
+  openCacheBackend,
+  openRedisBackend,
+  REDIS_URL_ALLOWED,
+  redactRedisUrl,
+} from '../src/index.js';
 
 const PASSWORD = 'hunter2-very-secret';
 
@@ -56,6 +63,6 @@ test('URLs are checked and shown without their password', () => {
   expect(redactRedisUrl('redis://cache.internal')).toBe('redis://cache.internal');
   expect(redactRedisUrl('not a url with secret')).toBe('[redacted]');
   return expect(openRedisBackend({ url: 'http://:pw-123456@host', maxEntries: 1 })).rejects.toThrow(
-    'http://:[redacted]@host is not a redis:// or rediss:// URL',
+    `http://:[redacted]@host is not a Redis URL; allowed: ${REDIS_URL_ALLOWED}`,
   );
 });

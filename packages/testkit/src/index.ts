@@ -5,6 +5,8 @@ export { loadedTools } from './loaded-tools.js';
 export { fillNonce, NONCE_PLACEHOLDER, sessionNonce } from './nonce-placeholder.js';
 export type { OtlpReceiver, ReceivedSpan } from './otlp-receiver.js';
 export { receivedTree, startOtlpReceiver } from './otlp-receiver.js';
+export type { RedisCluster, RedisClusterNode, RedisClusterOptions } from './redis/redis-cluster.js';
+export { startRedisCluster } from './redis/redis-cluster.js';
 export type { RedisServer, RedisServerOptions } from './redis/redis-server.js';
 export { startRedisServer } from './redis/redis-server.js';
 export type { ScriptedModel, ScriptedModelOptions } from './scripted-model.js';

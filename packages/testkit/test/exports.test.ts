@@ -21,6 +21,7 @@ test('@agent/testkit exports exactly these values', async () => {
     'startFakeSlack',
     'startModelServer',
     'startOtlpReceiver',
+    'startRedisCluster',
     'startRedisServer',
     'streamedFinalReport',
     'text',

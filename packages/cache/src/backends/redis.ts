@@ -1,7 +1,7 @@
-import type { Redis as RedisClient } from 'ioredis';
 import { CacheError } from '../errors.js';
+import type { RedisClient } from '../redis-client.js';
 import { connectRedisClient, quitRedis, redisCommand } from '../redis-client.js';
-import { isRedisUrl, redactRedisText, redactRedisUrl } from '../redis-url.js';
+import { isRedisUrl, REDIS_URL_ALLOWED, redactRedisText, redactRedisUrl } from '../redis-url.js';
 import type { CacheBackend, StoredEntry } from '../types.js';
 
 export interface RedisBackendOptions {
@@ -59,11 +59,11 @@ redis.call('ZREM', KEYS[3], ARGV[1])
 return redis.call('DEL', KEYS[1])
 `;
 
-interface ScriptedClient extends RedisClient {
+type ScriptedClient = RedisClient & {
   cacheSet(...args: (string | number | Buffer)[]): Promise<number>;
   cacheGetBuffer(...args: string[]): Promise<Buffer | null>;
   cacheDel(...args: string[]): Promise<number>;
-}
+};
 
 /** Header before the value: stored-at and expires-at as two big-endian doubles. */
 const HEADER_BYTES = 16;
@@ -78,7 +78,7 @@ const HEADER_BYTES = 16;
 export async function openRedisBackend(options: RedisBackendOptions): Promise<CacheBackend> {
   const { url } = options;
   const shown = redactRedisUrl(url);
-  if (!isRedisUrl(url)) throw new CacheError(`${shown} is not a redis:// or rediss:// URL`);
+  if (!isRedisUrl(url)) throw new CacheError(`${shown} is not a Redis URL; allowed: ${REDIS_URL_ALLOWED}`);
   const prefix = options.prefix ?? 'agent:cache:';
   const timeoutMs = options.timeoutMs ?? 2000;
   const fail = (what: string, error: unknown) =>
@@ -91,7 +91,7 @@ export async function openRedisBackend(options: RedisBackendOptions): Promise<Ca
     unprepared.defineCommand('cacheSet', { numberOfKeys: 4, lua: SET_SCRIPT });
     unprepared.defineCommand('cacheGet', { numberOfKeys: 4, lua: GET_SCRIPT });
     unprepared.defineCommand('cacheDel', { numberOfKeys: 3, lua: DEL_SCRIPT });
-  })) as ScriptedClient;
+  })) as unknown as ScriptedClient;
   return redisBackend(client, { shown, prefix, maxEntries: options.maxEntries, fail });
 }
 

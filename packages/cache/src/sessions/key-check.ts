@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { ConfigError } from '@agent/protocol';
 import type BetterSqlite3 from 'better-sqlite3';
-import type { Redis as RedisClient } from 'ioredis';
 import { SessionStoreError } from '../errors.js';
+import type { RedisClient } from '../redis-client.js';
 import type { SnapshotKeys } from './snapshot-seal.js';
 
 /**

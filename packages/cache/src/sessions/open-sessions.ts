@@ -1,7 +1,7 @@
 import { dirname, join } from 'node:path';
 import { ConfigError } from '@agent/protocol';
 import { isRecord } from '@agent/protocol/util';
-import { isRedisUrl, redactRedisUrl } from '../redis-url.js';
+import { isRedisUrl, REDIS_URL_ALLOWED, redactRedisUrl } from '../redis-url.js';
 import { parseTtl } from '../ttl.js';
 import { openRedisSessionStore } from './redis-sessions.js';
 import type { SealingSessionStore } from './seal-unsealed.js';
@@ -26,7 +26,7 @@ export interface SessionStoreConfig {
   store?: (typeof SESSION_STORES)[number];
   /** sqlite: the database file (default `defaultSessionsPath()`). */
   path?: string;
-  /** redis: `redis://[:password@]host[:port][/db]` or `rediss://...`. */
+  /** redis: `redis://[:password@]host[:port][/db]`, `rediss://...`, or a cluster's `redis+cluster://...`. */
   url?: string;
   /** How long a finished session is kept: ms or `30m`, `12h`, `7d` (default 7d). */
   ttl?: number | string;
@@ -102,7 +102,7 @@ function snapshotKeyProblems(config: Record<string, unknown>, source: string): C
   return problems;
 }
 
-/** The redis store: a redis:// or rediss:// `url`, no `path`. */
+/** The redis store: a Redis `url` (one server or a cluster), no `path`. */
 function redisStoreProblems(config: Record<string, unknown>, source: string): ConfigError[] {
   const problems: ConfigError[] = [];
   if (typeof config.url !== 'string' || !isRedisUrl(config.url)) {
@@ -110,7 +110,7 @@ function redisStoreProblems(config: Record<string, unknown>, source: string): Co
       new ConfigError({
         field: 'url',
         value: shownUrl(config.url),
-        allowed: 'a redis:// or rediss:// URL with a host',
+        allowed: REDIS_URL_ALLOWED,
         source,
       }),
     );

@@ -1,6 +1,7 @@
 import type { TurnJournalEntry } from '@agent/protocol';
-import type { ChainableCommander, Redis as RedisClient } from 'ioredis';
+import type { ChainableCommander } from 'ioredis';
 import { SessionStoreError } from '../errors.js';
+import type { RedisClient } from '../redis-client.js';
 import {
   checkJournalEntry,
   decodeJournalEntry,

@@ -1,5 +1,5 @@
 import { isStoreId } from '@agent/protocol/util';
-import type { Redis as RedisClient } from 'ioredis';
+import type { RedisClient } from '../redis-client.js';
 import { type SealReport, SealTally, sealVerdict } from './seal-unsealed.js';
 import { SEAL_PREFIX, type SnapshotKeys } from './snapshot-seal.js';
 

@@ -1,8 +1,9 @@
 import type { ConversationExchange, SessionSnapshot, TurnJournalEntry } from '@agent/protocol';
-import type { ChainableCommander, Redis as RedisClient } from 'ioredis';
+import type { ChainableCommander } from 'ioredis';
 import { SessionStoreError } from '../errors.js';
+import type { RedisClient } from '../redis-client.js';
 import { connectRedisClient, quitRedis, redisCommand } from '../redis-client.js';
-import { isRedisUrl, redactRedisText, redactRedisUrl } from '../redis-url.js';
+import { isRedisUrl, REDIS_URL_ALLOWED, redactRedisText, redactRedisUrl } from '../redis-url.js';
 import {
   checkConversationId,
   conversationKeepFor,
@@ -70,7 +71,8 @@ export interface RedisSessionStoreOptions {
 export async function openRedisSessionStore(options: RedisSessionStoreOptions): Promise<SealingSessionStore> {
   const { url } = options;
   const shown = redactRedisUrl(url);
-  if (!isRedisUrl(url)) throw new SessionStoreError(`${shown} is not a redis:// or rediss:// URL`);
+  if (!isRedisUrl(url))
+    throw new SessionStoreError(`${shown} is not a Redis URL; allowed: ${REDIS_URL_ALLOWED}`);
   const where = `session store ${shown}`;
   const keys = await storeKeys(options.snapshotKeys, options.env, stateSnapshotKeyFile(options.env));
   const fail = (what: string, error: unknown) =>
