@@ -108,7 +108,7 @@ function serverProgram(): Command {
     .option('--concurrency <n>', 'sessions running at once per headend (default 16)', Number)
     .option(
       '--queue <n|url>',
-      'requests waiting per headend before 429 (default 64), or redis://host:port: enqueue runs for `agent-server worker` processes',
+      'requests waiting per headend before 429 (default 64), or redis://host:port (a Redis Cluster: redis+cluster://host:port): enqueue runs for `agent-server worker` processes',
     )
     .option(
       '--queue-max <n>',
@@ -188,10 +188,10 @@ function flagsOverFile(
   };
 }
 
-/** `--queue`: a number (this headend's wait queue) or a `redis://` URL (the shared run queue). */
+/** `--queue`: a number (this headend's wait queue) or a Redis URL, cluster ones too (the shared run queue). */
 function parseQueueFlag(value: string | undefined): { size?: number; url?: string } {
   if (value === undefined) return {};
-  if (/^rediss?:/.test(value)) return { url: checkQueueUrl(value, '--queue') };
+  if (/^rediss?(\+cluster)?:/.test(value)) return { url: checkQueueUrl(value, '--queue') };
   return { size: value.trim() === '' ? Number.NaN : Number(value) };
 }
 

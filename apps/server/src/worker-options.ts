@@ -57,7 +57,7 @@ function workerProgram(): Command {
     .description('Runs the agent sessions that agent-server faces enqueue on a Redis queue.')
     .option(
       '--queue <url>',
-      'the queue: redis://[:password@]host:port[/db] or rediss://... (also AGENT_SERVER_QUEUE_URL, which keeps the password off the command line)',
+      'the queue: redis://[:password@]host:port[/db] or rediss://..., a Redis Cluster: redis+cluster://[:password@]host:port[?node=host:port...] or rediss+cluster://... (also AGENT_SERVER_QUEUE_URL, which keeps the password off the command line)',
     )
     .option('--queue-name <name>', 'the BullMQ queue (default agent-runs); the faces must use the same')
     .option(
@@ -107,7 +107,7 @@ function workerConfig(flags: WorkerFlags, env: Record<string, string | undefined
     throw configError(
       '--queue',
       undefined,
-      'a redis:// URL',
+      'a Redis URL: redis://, rediss://, redis+cluster:// or rediss+cluster://',
       'no queue: give --queue redis://... or set AGENT_SERVER_QUEUE_URL',
     );
   const agents = flags.agent ?? [];

@@ -22,6 +22,26 @@ describe('agent-server --queue', () => {
     expect(queued.queueSize).toBeUndefined();
   });
 
+  it('takes a Redis Cluster URL (redis+cluster://, rediss+cluster://) as the shared run queue', () => {
+    const cluster = 'redis+cluster://:pw@10.0.0.1:7000?node=10.0.0.2:7000&node=10.0.0.3:7000';
+    expect(parseServerArgs([...base, '--queue', cluster], {}).runQueue).toEqual({ url: cluster });
+    expect(parseServerArgs([...base, '--queue', 'rediss+cluster://r:7000'], {}).runQueue).toEqual({
+      url: 'rediss+cluster://r:7000',
+    });
+    // A cluster has no database but 0: a URL naming one is refused, its password unquoted.
+    const refused = (() => {
+      try {
+        parseServerArgs([...base, '--queue', 'redis+cluster://:hunter2@r:7000/3'], {});
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(refused).toBeInstanceOf(ConfigError);
+    expect((refused as Error).message).toContain('--queue: expected redis://');
+    expect((refused as Error).message).toContain('redis+cluster://[:password@]host:port');
+    expect((refused as Error).message).not.toContain('hunter2');
+  });
+
   it('refuses a queue URL that is not redis:// or rediss://, without quoting its password', () => {
     const refused = (() => {
       try {
@@ -31,7 +51,7 @@ describe('agent-server --queue', () => {
       }
     })();
     expect(refused).toBeInstanceOf(ConfigError);
-    expect((refused as Error).message).toMatch(/--queue: expected redis:\/\/host:port/);
+    expect((refused as Error).message).toMatch(/--queue: expected redis:\/\/\[:password@\]host\[:port\]/);
     expect((refused as Error).message).not.toContain('hunter2');
     expect(() => parseServerArgs([...base, '--queue', 'redis://h:1', '--queue-max', '-1'], {})).toThrow(
       /--queue-max: expected a non-negative number/,
@@ -108,7 +128,10 @@ describe('agent-server worker', () => {
       /expected provider=N \(e\.g\. openai=8\), not "openai"/,
     );
     expect(quietly(['--queue', 'http://r:1', '--agent', 'a'])).toMatch(
-      /--queue: expected redis:\/\/host:port/,
+      /--queue: expected redis:\/\/\[:password@\]host\[:port\]\[\/db\] or rediss:\/\/.*redis\+cluster:\/\//,
+    );
+    expect(parseWorkerArgs(['--queue', 'redis+cluster://r:7000', '--agent', 'a.ai']).url).toBe(
+      'redis+cluster://r:7000',
     );
   });
 });

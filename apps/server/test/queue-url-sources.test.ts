@@ -55,17 +55,26 @@ describe('the queue URL without the command line', () => {
     );
   });
 
+  it('a Redis Cluster URL comes from either source too', () => {
+    const cluster = 'redis+cluster://:s3cret-pw@10.0.0.1:7000?node=10.0.0.2:7000';
+    expect(parseServerArgs(base, { AGENT_SERVER_QUEUE_URL: cluster }).runQueue).toEqual({ url: cluster });
+    expect(parseServerArgs(['--config', serverJson({ queueUrl: cluster })], {}).runQueue).toEqual({
+      url: cluster,
+    });
+    expect(parseWorkerArgs(['--agent', 'a.ai'], { AGENT_SERVER_QUEUE_URL: cluster }).url).toBe(cluster);
+  });
+
   it('a bad URL from either source is refused naming the source, never quoting the password', () => {
     const fromEnv = failure(() => parseServerArgs(base, { AGENT_SERVER_QUEUE_URL: 'redis:/:s3cret-pw@' }));
-    expect(fromEnv).toMatch(/^AGENT_SERVER_QUEUE_URL: expected redis:\/\/host:port/);
+    expect(fromEnv).toMatch(/^AGENT_SERVER_QUEUE_URL: expected redis:\/\/\[:password@\]host\[:port\]/);
     const fromWorker = failure(() =>
       parseWorkerArgs(['--agent', 'a.ai'], { AGENT_SERVER_QUEUE_URL: 'http://:s3cret-pw@h' }),
     );
-    expect(fromWorker).toMatch(/^AGENT_SERVER_QUEUE_URL: expected redis:\/\/host:port/);
+    expect(fromWorker).toMatch(/^AGENT_SERVER_QUEUE_URL: expected redis:\/\/\[:password@\]host\[:port\]/);
     const fromFile = failure(() =>
       parseServerArgs(['--config', serverJson({ queueUrl: 'rediss:/:s3cret-pw@' })], {}),
     );
-    expect(fromFile).toMatch(/"queueUrl": expected redis:\/\/host:port/);
+    expect(fromFile).toMatch(/"queueUrl": expected redis:\/\/\[:password@\]host\[:port\]/);
     for (const message of [fromEnv, fromWorker, fromFile]) expect(message).not.toContain('s3cret-pw');
   });
 });

@@ -1,6 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import type { AgentResult, ExitCode, LogEntry } from '@agent/protocol';
 import { abortableSleep, errorMessage } from '@agent/protocol/util';
-import type { Redis } from 'ioredis';
+import type { QueueRedis } from './connection.js';
 import { QueueError } from './errors.js';
 import type { JobStreamEntry, QueueKeys } from './job.js';
 
@@ -22,9 +23,11 @@ export class JobStreamWriter {
   private inFlight: Promise<void> | undefined;
   private failure: string | undefined;
   private seq = 0;
+  /** Tells this writer's entries from another's (a job's next attempt, or a second worker). */
+  private readonly writerId = randomUUID();
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: QueueRedis,
     private readonly keys: QueueKeys,
     private readonly jobId: string,
     private readonly attempt: number,
@@ -59,6 +62,8 @@ export class JobStreamWriter {
         '*',
         'a',
         String(this.attempt),
+        'w',
+        this.writerId,
         's',
         String(this.seq),
         'e',
@@ -124,18 +129,20 @@ export interface FollowOptions {
  * quiet poll it asks `gone()` so a job that failed or vanished ends the wait with its reason.
  */
 export async function followJob(
-  redis: Redis,
+  redis: QueueRedis,
   keys: QueueKeys,
   jobId: string,
   options: FollowOptions,
 ): Promise<AgentResult | string> {
   const key = keys.events(jobId);
+  const repeats = new RepeatFilter();
   let last = '0-0';
   for (;;) {
     if (options.signal?.aborted) return 'the client went away';
     const rows = await redis.xrange(key, `(${last}`, '+', 'COUNT', READ_BATCH);
     for (const [id, fields] of rows) {
       last = id;
+      if (repeats.seen(fields)) continue;
       const entry = parseEntry(fields);
       if (entry === undefined) continue;
       if (entry.kind === 'result') return entry.result;
@@ -175,6 +182,35 @@ async function waitForNews(options: FollowOptions): Promise<boolean> {
     controller.abort();
     options.signal?.removeEventListener('abort', stop);
   }
+}
+
+/**
+ * Spots an entry written twice: a worker's write that a dying cluster master ran but never
+ * answered is sent again by the client to the promoted replica. A writer's entries carry rising
+ * numbers (`s`), so one not above the last seen of its writer (`w`) is a repeat.
+ */
+class RepeatFilter {
+  private writer: string | undefined;
+  private seq = 0;
+
+  seen(fields: string[]): boolean {
+    const writer = field(fields, 'w');
+    const seq = Number(field(fields, 's'));
+    if (writer === undefined || !Number.isInteger(seq)) return false;
+    if (writer !== this.writer) {
+      this.writer = writer;
+      this.seq = seq;
+      return false;
+    }
+    if (seq <= this.seq) return true;
+    this.seq = seq;
+    return false;
+  }
+}
+
+function field(fields: string[], name: string): string | undefined {
+  for (let at = 0; at + 1 < fields.length; at += 2) if (fields[at] === name) return fields[at + 1];
+  return undefined;
 }
 
 function parseEntry(fields: string[]): JobStreamEntry | undefined {

@@ -50,8 +50,16 @@ export type JobStreamEntry =
   | { kind: 'journaling' }
   | { kind: 'result'; result: AgentResult };
 
-/** Redis keys of one queue (all under BullMQ's own `bull:<name>` prefix family). */
+/**
+ * Redis keys of one queue. On one server they are the names every release used (jobs in flight
+ * survive an upgrade). On a Redis Cluster every key a MULTI or script touches together shares a
+ * hash tag: BullMQ's keys carry the queue's (`bull:{name}`, so the whole queue is one slot), a
+ * job's event stream and result marker carry the job's (`{jobId}`, so jobs spread over the
+ * masters). Channels are not keys: a PUBLISH reaches subscribers on every node.
+ */
 export interface QueueKeys {
+  /** BullMQ's key prefix. */
+  bullPrefix: string;
   events(jobId: string): string;
   notify(jobId: string): string;
   result(jobId: string): string;
@@ -59,13 +67,33 @@ export interface QueueKeys {
   providerCap(provider: string): string;
 }
 
-export function queueKeys(name: string): QueueKeys {
+export function queueKeys(name: string, cluster = false): QueueKeys {
   const base = `agent-queue:${name}`;
+  if (!cluster) {
+    return {
+      bullPrefix: 'bull',
+      events: (jobId) => `${base}:events:${jobId}`,
+      notify: (jobId) => `${base}:notify:${jobId}`,
+      result: (jobId) => `${base}:result:${jobId}`,
+      cancel: `${base}:cancel`,
+      providerCap: (provider) => `${base}:provider-cap:${provider}`,
+    };
+  }
   return {
-    events: (jobId) => `${base}:events:${jobId}`,
+    bullPrefix: `bull:${hashTag(name)}`,
+    events: (jobId) => `${base}:${hashTag(jobId)}:events`,
     notify: (jobId) => `${base}:notify:${jobId}`,
-    result: (jobId) => `${base}:result:${jobId}`,
+    result: (jobId) => `${base}:${hashTag(jobId)}:result`,
     cancel: `${base}:cancel`,
     providerCap: (provider) => `${base}:provider-cap:${provider}`,
   };
+}
+
+/**
+ * `{text}`: Redis Cluster hashes only the text between the first `{` and the next `}`. Braces in
+ * the text itself become `_` so the tag is exactly the text (a brace in a queue name or session
+ * id would otherwise cut the tag short, or leave it empty and the key hashed whole).
+ */
+function hashTag(text: string): string {
+  return `{${text.replace(/[{}]/g, '_')}}`;
 }

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { QueueRedis } from './connection.js';
 
 /**
  * One subscriber connection that wakes the followers of many jobs: a follower registers its
@@ -8,7 +8,7 @@ import type { Redis } from 'ioredis';
 export class JobNotifier {
   private readonly jobs = new Map<string, { pending: boolean; wakers: Set<() => void> }>();
 
-  constructor(private readonly subscriber: Redis) {
+  constructor(private readonly subscriber: QueueRedis) {
     subscriber.on('message', (channel: string) => {
       const job = this.jobs.get(channel);
       if (job === undefined) return;

@@ -2,6 +2,7 @@ import { ConfigError } from '@agent/protocol';
 import { isPositiveInteger } from '@agent/protocol/util';
 import type { Redis } from 'ioredis';
 import { Semaphore } from 'redis-semaphore';
+import type { QueueRedis } from './connection.js';
 import type { QueueKeys } from './job.js';
 
 /** A held slot of a provider's fleet-wide cap. */
@@ -19,7 +20,7 @@ const NO_LEASE: ProviderLease = { release: async () => undefined };
  */
 export class ProviderCaps {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: QueueRedis,
     private readonly keys: QueueKeys,
     private readonly caps: Readonly<Record<string, number>>,
     private readonly lockMs: number,
@@ -48,7 +49,8 @@ export class ProviderCaps {
   }
 
   private async acquireOne(provider: string, cap: number, signal: AbortSignal): Promise<ProviderLease> {
-    const semaphore = new Semaphore(this.redis, this.keys.providerCap(provider), cap, {
+    // Its scripts touch one key each: a Cluster runs them as one server does.
+    const semaphore = new Semaphore(this.redis as Redis, this.keys.providerCap(provider), cap, {
       lockTimeout: this.lockMs,
       refreshInterval: Math.max(100, Math.floor(this.lockMs / 3)),
       acquireTimeout: 24 * 3600 * 1000,

@@ -3,15 +3,15 @@ import { redactRedisUrl } from '@agent/cache';
 import type { AgentEvent, AgentEventMeta, AgentResult } from '@agent/protocol';
 import { errorMessage } from '@agent/protocol/util';
 import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
-import { openQueueRedis } from './connection.js';
+import { isCluster, openQueueRedis, type QueueRedis } from './connection.js';
 import { EventRelay } from './event-relay.js';
 import { DEFAULT_QUEUE_NAME, jobSessionId, type QueueKeys, queueKeys, type RunJobData } from './job.js';
 import { followJob, queueFailure } from './job-stream.js';
 import { JobNotifier } from './notifier.js';
+import { awaitReplica } from './replication.js';
 
 export interface RunQueueOptions {
-  /** `redis://host:port` (or `rediss://`); the same Redis the workers use. */
+  /** `redis://host:port` (or `rediss://`, or a cluster's `redis+cluster://`); the same Redis the workers use. */
   url: string;
   /** BullMQ queue name (default `agent-runs`). */
   name?: string;
@@ -55,6 +55,8 @@ export interface RunQueue {
 }
 
 export const DEFAULT_MAX_WAITING = 1000;
+/** Adds of one job before its enqueue fails (each after its master died before a replica had it). */
+const ENQUEUE_TRIES = 3;
 
 /** Opens the face side of the queue on `url` (connections open lazily, reconnect by themselves). */
 export function createRunQueue(options: RunQueueOptions): RunQueue {
@@ -64,8 +66,8 @@ export function createRunQueue(options: RunQueueOptions): RunQueue {
 class RedisRunQueue implements RunQueue {
   readonly name: string;
   private readonly keys: QueueKeys;
-  private readonly redis: Redis;
-  private readonly subscriber: Redis;
+  private readonly redis: QueueRedis;
+  private readonly subscriber: QueueRedis;
   private readonly notifier: JobNotifier;
   private readonly queue: Queue<RunJobData>;
   private readonly maxWaiting: number;
@@ -76,11 +78,11 @@ class RedisRunQueue implements RunQueue {
 
   constructor(options: RunQueueOptions) {
     this.name = options.name ?? DEFAULT_QUEUE_NAME;
-    this.keys = queueKeys(this.name);
     this.redis = openQueueRedis(options.url);
+    this.keys = queueKeys(this.name, isCluster(this.redis));
     this.subscriber = openQueueRedis(options.url);
     this.notifier = new JobNotifier(this.subscriber);
-    this.queue = new Queue<RunJobData>(this.name, { connection: this.redis });
+    this.queue = new Queue<RunJobData>(this.name, { connection: this.redis, prefix: this.keys.bullPrefix });
     this.queue.on('error', () => undefined);
     this.maxWaiting = options.maxWaiting ?? DEFAULT_MAX_WAITING;
     this.retryAfterSeconds = options.retryAfterSeconds ?? 5;
@@ -100,12 +102,7 @@ class RedisRunQueue implements RunQueue {
     const onAbort = () => void this.cancel(jobId);
     try {
       await this.notifier.watch(channel);
-      await this.queue.add('run', data, {
-        jobId,
-        removeOnComplete: true,
-        removeOnFail: { age: 24 * 3600 },
-        attempts: 1,
-      });
+      await this.enqueue(jobId, data);
       signal?.addEventListener('abort', onAbort, { once: true });
       const outcome = await followJob(this.redis, this.keys, jobId, {
         onEntry: (entry) => relay.entry(entry),
@@ -152,6 +149,27 @@ class RedisRunQueue implements RunQueue {
     await this.queue.close().catch(() => undefined);
     this.subscriber.disconnect();
     this.redis.disconnect();
+  }
+
+  /**
+   * Adds the job; on a cluster, until a replica has it too (a master killed right after the add
+   * may not have passed it on: the add is sent again, a no-op when the job is there).
+   */
+  private async enqueue(jobId: string, data: RunJobData): Promise<void> {
+    for (let tries = 1; ; tries++) {
+      await this.queue.add('run', data, {
+        jobId,
+        removeOnComplete: true,
+        removeOnFail: { age: 24 * 3600 },
+        attempts: 1,
+      });
+      try {
+        await awaitReplica(this.redis, `${this.keys.bullPrefix}:${this.name}:${jobId}`);
+        return;
+      } catch (error) {
+        if (tries >= ENQUEUE_TRIES) throw error;
+      }
+    }
   }
 
   /** Why a job without a result will not get one: it left the queue or failed (undefined while it may). */

@@ -3,12 +3,12 @@ import type { AgentResult, SessionSnapshot, SessionStore } from '@agent/protocol
 import { AgentError, ConfigError } from '@agent/protocol';
 import { abortableSleep, errorMessage, isPositiveInteger } from '@agent/protocol/util';
 import { DelayedError, type Job, UnrecoverableError, Worker } from 'bullmq';
-import type { Redis } from 'ioredis';
-import { openQueueRedis } from './connection.js';
+import { isCluster, openQueueRedis, type QueueRedis } from './connection.js';
 import { DEFAULT_QUEUE_NAME, jobSessionId, type QueueKeys, queueKeys, type RunJobData } from './job.js';
 import { runJobSession, unservedMessage } from './job-session.js';
 import { JobStreamWriter, queueFailure } from './job-stream.js';
 import { ProviderCaps } from './provider-caps.js';
+import { awaitReplica } from './replication.js';
 import { openQueueSessionStore, WorkerSessionStore } from './worker-store.js';
 import type { RunWorker, RunWorkerOptions, WorkerAgent, WorkerAgents } from './worker-types.js';
 
@@ -35,10 +35,11 @@ interface WorkerSettings {
 /** Opens a worker of the run queue on `url` (its session store included); `start` begins the work. */
 export async function openRunWorker(options: RunWorkerOptions): Promise<RunWorker> {
   const name = options.name ?? DEFAULT_QUEUE_NAME;
+  const redis = openQueueRedis(options.url);
   const settings: WorkerSettings = {
     url: options.url,
     name,
-    keys: queueKeys(name),
+    keys: queueKeys(name, isCluster(redis)),
     concurrency: options.concurrency ?? 4,
     lockMs: options.lockMs ?? 30_000,
     maxMoves: options.maxMoves ?? 5,
@@ -47,14 +48,24 @@ export async function openRunWorker(options: RunWorkerOptions): Promise<RunWorke
     log: options.onLog ?? (() => undefined),
   };
   const { concurrency, lockMs, maxMoves, resultTtl } = settings;
-  checkWorkerNumbers({ concurrency, lockMs, maxMoves, resultTtl });
-  const sessionStore = new WorkerSessionStore(
-    await openQueueSessionStore(
-      options.url,
-      options.keySettings === undefined ? {} : { keySettings: options.keySettings },
-    ),
-  );
-  const redis = openQueueRedis(options.url);
+  try {
+    checkWorkerNumbers({ concurrency, lockMs, maxMoves, resultTtl });
+  } catch (error) {
+    redis.disconnect();
+    throw error;
+  }
+  let sessionStore: WorkerSessionStore;
+  try {
+    sessionStore = new WorkerSessionStore(
+      await openQueueSessionStore(
+        options.url,
+        options.keySettings === undefined ? {} : { keySettings: options.keySettings },
+      ),
+    );
+  } catch (error) {
+    redis.disconnect();
+    throw error;
+  }
   const subscriber = openQueueRedis(options.url);
   const caps = new ProviderCaps(redis, settings.keys, options.providerCaps ?? {}, lockMs);
   const worker = new QueueRunWorker(settings, { sessionStore, redis, subscriber, caps });
@@ -75,8 +86,8 @@ class QueueRunWorker implements RunWorker {
     private readonly settings: WorkerSettings,
     private readonly deps: {
       sessionStore: WorkerSessionStore;
-      redis: Redis;
-      subscriber: Redis;
+      redis: QueueRedis;
+      subscriber: QueueRedis;
       caps: ProviderCaps;
     },
   ) {
@@ -109,6 +120,7 @@ class QueueRunWorker implements RunWorker {
       },
       {
         connection: openQueueRedis(url),
+        prefix: this.settings.keys.bullPrefix,
         concurrency,
         lockDuration: lockMs,
         stalledInterval: lockMs,
@@ -210,18 +222,33 @@ class QueueRunWorker implements RunWorker {
     }
   }
 
+  /**
+   * Writes the result, then (on a cluster) waits until a replica has it: only then may BullMQ
+   * mark the job done. Its master dying first: the result is written again on the promoted replica.
+   */
   private async finish(writer: JobStreamWriter, jobId: string, result: AgentResult): Promise<void> {
     const { keys, resultTtl } = this.settings;
     const { snapshot: _paused, ...kept } = result as AgentResult & { snapshot?: SessionSnapshot };
-    writer.write({ kind: 'result', result: kept as AgentResult });
-    await writer.flush();
-    await this.deps.redis
-      .multi()
-      .set(keys.result(jobId), '1', 'EX', resultTtl)
-      .expire(keys.events(jobId), resultTtl)
-      .exec();
+    for (let tries = 1; ; tries++) {
+      writer.write({ kind: 'result', result: kept as AgentResult });
+      await writer.flush();
+      await this.deps.redis
+        .multi()
+        .set(keys.result(jobId), '1', 'EX', resultTtl)
+        .expire(keys.events(jobId), resultTtl)
+        .exec();
+      try {
+        await awaitReplica(this.deps.redis, keys.result(jobId));
+        return;
+      } catch (error) {
+        if (tries >= RESULT_TRIES) throw error;
+      }
+    }
   }
 }
+
+/** Writes of one result before the job fails (each after its master died before a replica had it). */
+const RESULT_TRIES = 3;
 
 /** Whether sessions checkpointing into `store` journal their turns (the store keeps journals). */
 function journals(store: SessionStore): boolean {
