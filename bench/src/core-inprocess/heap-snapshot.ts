@@ -7,17 +7,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { writeHeapSnapshot } from 'node:v8';
 import type { ModelClient, ModelRequest, ModelStreamEvent } from '@agent/protocol';
-import {
-  FINAL_ANSWER,
-  INSTRUCTIONS,
-  lookup,
-  MODEL,
-  promptFor,
-  TOOL_DESCRIPTION,
-  TOOL_NAME,
-  TOOL_SCHEMA,
-} from '../agent-loop/script.js';
-import { inProcessModel } from './in-process-model.js';
+import { FINAL_ANSWER, MODEL, promptFor } from '../agent-loop/script.js';
+import { inProcessModel, scriptAgent } from './in-process-model.js';
 
 const [count, turns] = process.argv.slice(2, 4).map(Number) as [number, number];
 const dir = process.argv[4] ?? '.';
@@ -32,7 +23,12 @@ const counter = createModelClient({ type: 'openai', provider: 'openai', model: M
 const countTokens = counter.countTokens?.bind(counter);
 
 /** The in-process model, holding each final answer until `count` sessions wait for theirs. */
-function holdingModel(): { model: ModelClient; allHeld: Promise<void>; release: () => void; hold: () => void } {
+function holdingModel(): {
+  model: ModelClient;
+  allHeld: Promise<void>;
+  release: () => void;
+  hold: () => void;
+} {
   const inner = inProcessModel(countTokens);
   let held = 0;
   let holding = false;
@@ -56,19 +52,18 @@ function holdingModel(): { model: ModelClient; allHeld: Promise<void>; release: 
       yield* inner.stream(request, options);
     },
   };
-  return { model, allHeld, release, hold: () => void (holding = true) };
+  return {
+    model,
+    allHeld,
+    release,
+    hold: () => {
+      holding = true;
+    },
+  };
 }
 
 const { model, allHeld, release, hold } = holdingModel();
-const agent = defineAgent({
-  model,
-  instructions: INSTRUCTIONS,
-  tools: [
-    tool({ name: TOOL_NAME, description: TOOL_DESCRIPTION, parameters: TOOL_SCHEMA, execute: ({ key }) => lookup(key) }),
-  ],
-  maxTurns: turns + 2,
-  output: { format: 'text' },
-});
+const agent = scriptAgent({ defineAgent, tool }, model, turns);
 const prompt = promptFor({ turns });
 // Warm-up: caches (tokenizer, notice bodies) filled before the baseline.
 for (let i = 0; i < 20; i++) await run(agent, promptFor({ turns }), { onEvent: () => {} });
@@ -103,7 +98,8 @@ function byConstructor(file: string): Map<string, { size: number; count: number 
   const totals = new Map<string, { size: number; count: number }>();
   for (let i = 0; i < snap.nodes.length; i += width) {
     const type = types[snap.nodes[i + typeAt]!]!;
-    const name = type === 'object' || type === 'closure' ? snap.strings[snap.nodes[i + nameAt]!]! : `(${type})`;
+    const name =
+      type === 'object' || type === 'closure' ? snap.strings[snap.nodes[i + nameAt]!]! : `(${type})`;
     const key = type === 'closure' ? `closure ${name}` : name;
     const entry = totals.get(key) ?? { size: 0, count: 0 };
     entry.size += snap.nodes[i + sizeAt]!;
@@ -121,6 +117,10 @@ const rows = [...b.entries()].map(([name, { size, count: n }]) => {
 });
 rows.sort((x, y) => y.bytes - x.bytes);
 const total = rows.reduce((sum, row) => sum + row.bytes, 0);
-process.stdout.write(`heap per session (self sizes, during - before): ${(total / 1024).toFixed(1)} KB, events ${events}\n`);
+process.stdout.write(
+  `heap per session (self sizes, during - before): ${(total / 1024).toFixed(1)} KB, events ${events}\n`,
+);
 for (const row of rows.slice(0, 60))
-  process.stdout.write(`${row.bytes.toFixed(0).padStart(7)} B ${row.objects.toFixed(2).padStart(6)} obj  ${row.name}\n`);
+  process.stdout.write(
+    `${row.bytes.toFixed(0).padStart(7)} B ${row.objects.toFixed(2).padStart(6)} obj  ${row.name}\n`,
+  );
