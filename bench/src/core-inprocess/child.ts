@@ -2,17 +2,8 @@
 // agent-core sessions against the in-process model and prints the CPU per turn of each run as
 // JSON. With a checkout (another built copy of the repository), its core and providers run.
 import { pathToFileURL } from 'node:url';
-import {
-  FINAL_ANSWER,
-  INSTRUCTIONS,
-  lookup,
-  MODEL,
-  promptFor,
-  TOOL_DESCRIPTION,
-  TOOL_NAME,
-  TOOL_SCHEMA,
-} from '../agent-loop/script.js';
-import { inProcessModel, warmupSessions } from './in-process-model.js';
+import { FINAL_ANSWER, MODEL, promptFor } from '../agent-loop/script.js';
+import { inProcessModel, scriptAgent, warmupSessions } from './in-process-model.js';
 
 const [turns, sessions, runs] = process.argv.slice(2, 5).map(Number) as [number, number, number];
 const checkout = process.argv[5];
@@ -24,20 +15,7 @@ const gc = (globalThis as { gc?: () => void }).gc;
 // The tokenizer an `openai` client of this model counts with (no request is made).
 const counter = createModelClient({ type: 'openai', provider: 'openai', model: MODEL, apiKey: 'unused' });
 const countTokens = counter.countTokens?.bind(counter);
-const agent = defineAgent({
-  model: inProcessModel(countTokens),
-  instructions: INSTRUCTIONS,
-  tools: [
-    tool({
-      name: TOOL_NAME,
-      description: TOOL_DESCRIPTION,
-      parameters: TOOL_SCHEMA,
-      execute: ({ key }) => lookup(key),
-    }),
-  ],
-  maxTurns: turns + 2,
-  output: { format: 'text' },
-});
+const agent = scriptAgent({ defineAgent, tool }, inProcessModel(countTokens), turns);
 const prompt = promptFor({ turns });
 let events = 0;
 let answered = 0;

@@ -1,9 +1,19 @@
 // The agent-loop script played by a model inside the process: the same answers as the testkit
 // server gives (read from the request), yielded as stream events with no HTTP, no SDK and no
 // provider layer in between, so what a session costs is the core's own work.
+
+import type * as core from '@agent/core';
 import type { ModelClient, ModelRequest, ModelStreamEvent, TokenUsage } from '@agent/protocol';
 import type { RecordedRequest } from '@agent/testkit';
-import { MODEL, planAnswer } from '../agent-loop/script.js';
+import {
+  INSTRUCTIONS,
+  lookup,
+  MODEL,
+  planAnswer,
+  TOOL_DESCRIPTION,
+  TOOL_NAME,
+  TOOL_SCHEMA,
+} from '../agent-loop/script.js';
 
 /** Sessions run before measuring: about 400 model calls, at least 20 sessions. */
 export function warmupSessions(turns: number): number {
@@ -39,4 +49,26 @@ export function inProcessModel(countTokens?: (text: string) => number): ModelCli
       yield { type: 'finish', stopReason: (answer.toolCalls?.length ?? 0) > 0 ? 'tool_calls' : 'stop' };
     },
   };
+}
+
+/** The agent-loop script's agent (its instructions and lookup tool) over `model`, built by a checkout's core. */
+export function scriptAgent(
+  { defineAgent, tool }: Pick<typeof core, 'defineAgent' | 'tool'>,
+  model: ModelClient,
+  turns: number,
+) {
+  return defineAgent({
+    model,
+    instructions: INSTRUCTIONS,
+    tools: [
+      tool({
+        name: TOOL_NAME,
+        description: TOOL_DESCRIPTION,
+        parameters: TOOL_SCHEMA,
+        execute: ({ key }) => lookup(key),
+      }),
+    ],
+    maxTurns: turns + 2,
+    output: { format: 'text' },
+  });
 }

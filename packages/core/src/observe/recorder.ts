@@ -1,4 +1,5 @@
 import type { AccountingEntry, AgentEvent, AgentEventMeta, LogEntry } from '@agent/protocol';
+import { flattened } from './flat-string.js';
 
 type EventCallback = (event: AgentEvent, meta: AgentEventMeta) => void;
 
@@ -157,6 +158,9 @@ export class SessionRecorder {
   }
 
   private keep(full: LogEntry): LogEntry {
+    // Kept until the session ends (its result's `logs`): one flat string each, not a rope.
+    flattened(full.message);
+    flattened(full.remoteIdentifier);
     // The first line makes an array of one: a push onto the empty one would reserve 17 slots.
     if (this.logs.length === 0) this.logs = [full];
     else this.logs.push(full);
