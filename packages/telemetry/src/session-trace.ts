@@ -178,7 +178,11 @@ export class SessionTrace {
       [ATTR.finalTurn]: event.isFinalTurn,
     };
     if (event.retrySlugs !== undefined) attributes['agent.retry_slugs'] = event.retrySlugs;
-    this.turn = this.tracer.startSpan(`turn ${event.turn}`, { kind: SpanKind.INTERNAL, attributes }, this.context);
+    this.turn = this.tracer.startSpan(
+      `turn ${event.turn}`,
+      { kind: SpanKind.INTERNAL, attributes },
+      this.context,
+    );
     this.turnContext = trace.setSpan(this.context, this.turn);
   }
 

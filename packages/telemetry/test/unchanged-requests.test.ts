@@ -5,7 +5,11 @@ import type { ToolProvider } from '@agent/protocol';
 import { finalReport, type RecordedRequest, scriptedModel, toolCalls } from '@agent/testkit';
 import { context, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
 import { afterEach, expect, test } from 'vitest';
 import { traceSession } from '../src/index.js';
 

@@ -27,7 +27,8 @@ test('an observer gets turns, accounting, tool progress and the report, but no s
   const result = await run;
   expect(result.success).toBe(true);
   const types = new Set(seen.map((event) => event.type));
-  for (const type of ['turn_started', 'accounting', 'progress', 'final_report']) expect(types).toContain(type);
+  for (const type of ['turn_started', 'accounting', 'progress', 'final_report'])
+    expect(types).toContain(type);
   for (const type of ['output', 'assistant_text', 'thinking', 'log']) expect(types).not.toContain(type);
   expect(seen.filter((event) => event.type === 'accounting')).toHaveLength(result.accounting.length);
 });
