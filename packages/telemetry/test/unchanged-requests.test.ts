@@ -1,7 +1,6 @@
 // Turning tracing on must not change what the model sees: the same session, run once untraced and
 // once traced into a registered provider, sends the same requests (tools offered, messages).
 import { createAgentSession } from '@agent/core';
-import type { ToolProvider } from '@agent/protocol';
 import { finalReport, type RecordedRequest, scriptedModel, toolCalls } from '@agent/testkit';
 import { context, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
@@ -12,15 +11,7 @@ import {
 } from '@opentelemetry/sdk-trace-base';
 import { afterEach, expect, test } from 'vitest';
 import { traceSession } from '../src/index.js';
-
-const adder: ToolProvider = {
-  id: 'calc',
-  listTools: async () => [{ name: 'add', description: 'a + b', inputSchema: { type: 'object' } }],
-  execute: async (call) => {
-    const { a, b } = call.arguments as { a: number; b: number };
-    return { ok: true, text: String(a + b) };
-  },
-};
+import { adder } from './fixtures/adder-tool.js';
 
 /** One session with no event listener of its own (as a server runs it); the requests its model got. */
 async function playSession(
