@@ -15,6 +15,8 @@ export interface Figures {
   eventsPerSession: Map<number, number>;
   /** By concurrent sessions K: heap growth per in-flight session over the run's own baseline, KB. */
   heapPerSessionKB: Map<number, Spread>;
+  /** By K: heap per in-flight session of each run, KB, in run order (runs are interleaved). */
+  heapPerSessionRuns: Map<number, number[]>;
   /** RSS growth per in-flight session over the process's idle RSS, KB. */
   rssPerSessionKB: Map<number, Spread>;
 }
@@ -28,6 +30,7 @@ export function figuresOf(data: ContenderData): Figures {
     eventsPerSecond: new Map(),
     eventsPerSession: new Map(),
     heapPerSessionKB: new Map(),
+    heapPerSessionRuns: new Map(),
     rssPerSessionKB: new Map(),
   };
   for (const cpu of data.cpu) {
@@ -42,10 +45,9 @@ export function figuresOf(data: ContenderData): Figures {
   }
   for (const { count, runs } of data.memory) {
     if (runs.length === 0) continue;
-    figures.heapPerSessionKB.set(
-      count,
-      spread(runs.map((run) => (run.inFlight.heapUsed - run.baseline.heapUsed) / count / KB)),
-    );
+    const heap = runs.map((run) => (run.inFlight.heapUsed - run.baseline.heapUsed) / count / KB);
+    figures.heapPerSessionKB.set(count, spread(heap));
+    figures.heapPerSessionRuns.set(count, heap);
     figures.rssPerSessionKB.set(
       count,
       spread(runs.map((run) => (run.inFlight.rss - data.rssBaseline) / count / KB)),
@@ -75,4 +77,15 @@ export function pairedRatio(
     if (a[i]! > 0 && b[i]! > 0) ratios.push(a[i]! / b[i]!);
   }
   return ratios.length === 0 ? undefined : spread(ratios);
+}
+
+/** Differences of runs made back to back (run i of `a` minus run i of `b`), as a median with its spread. */
+export function pairedDifference(
+  a: readonly number[] | undefined,
+  b: readonly number[] | undefined,
+): Spread | undefined {
+  if (a === undefined || b === undefined) return undefined;
+  const differences: number[] = [];
+  for (let i = 0; i < Math.min(a.length, b.length); i++) differences.push(a[i]! - b[i]!);
+  return differences.length === 0 ? undefined : spread(differences);
 }

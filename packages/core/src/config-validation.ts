@@ -162,7 +162,7 @@ export function validateConfig(config: AgentSessionConfig): ConfigError[] {
     problems.push(problem('history', config.history, 'a list of conversation messages'));
   const exchanges = exchangesProblem(config.exchanges);
   if (exchanges !== undefined) problems.push(problem('exchanges', config.exchanges, exchanges));
-  for (const key of ['onEvent', 'onCheckpoint', 'onJournal'] as const) {
+  for (const key of ['onEvent', 'observe', 'onCheckpoint', 'onJournal'] as const) {
     if (config[key] !== undefined && typeof config[key] !== 'function')
       problems.push(problem(key, config[key], 'a function'));
   }

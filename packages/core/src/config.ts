@@ -193,6 +193,13 @@ export interface RunOptions {
   /** Aborting it cancels the run at once, mid-stream or mid-tool (`EXIT-ABORTED`). */
   signal?: AbortSignal;
   onEvent?: EventListener;
+  /**
+   * Watches the session without changing it (a tracer): it gets every event but the streamed
+   * ones (`output`, `thinking`, `assistant_text`, `output_retracted`) and logs, and unlike
+   * `onEvent` it changes nothing the session does: `agent__task_status` is not offered for it
+   * and no streamed delta is made for it.
+   */
+  observe?: EventListener;
   /** Session id; default a random UUID. */
   sessionId?: string;
   /** For runtimes that nest sessions: the dotted path of the parent agents. */

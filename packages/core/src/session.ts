@@ -112,6 +112,7 @@ async function runSession(
       ...(config.headendId === undefined ? {} : { headendId: config.headendId }),
     },
     now,
+    config.observe,
   );
   const end: SessionEnding = {
     sessionId,

@@ -78,7 +78,10 @@ export class SessionTrace {
     this.turnContext = this.context;
   }
 
-  /** Feeds one event; events of other sessions (sub-agents share listeners) are ignored. */
+  /**
+   * Feeds one event (from the core's `observe` hook: no streamed deltas, no logs); events of
+   * other sessions (sub-agents share listeners) are ignored.
+   */
   handle(event: AgentEvent, meta: AgentEventMeta): void {
     if (this.ended || meta.sessionId !== this.sessionId) return;
     switch (event.type) {
@@ -168,17 +171,16 @@ export class SessionTrace {
 
   private startTurn(event: Extract<AgentEvent, { type: 'turn_started' }>): void {
     this.turn?.end();
+    // Built by assignment: a conditional spread copies the object the slow way, every turn.
+    const attributes: Attributes = {
+      [ATTR.turn]: event.turn,
+      [ATTR.attempt]: event.attempt,
+      [ATTR.finalTurn]: event.isFinalTurn,
+    };
+    if (event.retrySlugs !== undefined) attributes['agent.retry_slugs'] = event.retrySlugs;
     this.turn = this.tracer.startSpan(
       `turn ${event.turn}`,
-      {
-        kind: SpanKind.INTERNAL,
-        attributes: {
-          [ATTR.turn]: event.turn,
-          [ATTR.attempt]: event.attempt,
-          [ATTR.finalTurn]: event.isFinalTurn,
-          ...(event.retrySlugs === undefined ? {} : { 'agent.retry_slugs': event.retrySlugs }),
-        },
-      },
+      { kind: SpanKind.INTERNAL, attributes },
       this.context,
     );
     this.turnContext = trace.setSpan(this.context, this.turn);
@@ -199,15 +201,13 @@ export class SessionTrace {
       [ATTR.responseModel]: entry.actualModel ?? entry.model,
       [ATTR.inputTokens]: entry.tokens.inputTokens,
       [ATTR.outputTokens]: entry.tokens.outputTokens,
-      ...(entry.tokens.cachedTokens === undefined
-        ? {}
-        : { [ATTR.cacheReadTokens]: entry.tokens.cachedTokens }),
-      ...(entry.stopReason === undefined ? {} : { [ATTR.finishReasons]: [entry.stopReason] }),
-      ...(entry.costUsd === undefined ? {} : { [ATTR.costUsd]: entry.costUsd }),
-      ...(entry.attempt === undefined ? {} : { [ATTR.attempt]: entry.attempt }),
-      ...(entry.cached === true ? { [ATTR.cached]: true } : {}),
-      ...(entry.purpose === undefined ? {} : { [ATTR.llmPurpose]: entry.purpose }),
     };
+    if (entry.tokens.cachedTokens !== undefined) attributes[ATTR.cacheReadTokens] = entry.tokens.cachedTokens;
+    if (entry.stopReason !== undefined) attributes[ATTR.finishReasons] = [entry.stopReason];
+    if (entry.costUsd !== undefined) attributes[ATTR.costUsd] = entry.costUsd;
+    if (entry.attempt !== undefined) attributes[ATTR.attempt] = entry.attempt;
+    if (entry.cached === true) attributes[ATTR.cached] = true;
+    if (entry.purpose !== undefined) attributes[ATTR.llmPurpose] = entry.purpose;
     const span = this.tracer.startSpan(
       `${OPERATION.chat} ${entry.model}`,
       { kind: SpanKind.CLIENT, startTime: entry.timestamp - entry.latency, attributes },

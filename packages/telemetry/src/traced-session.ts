@@ -4,9 +4,13 @@ import { type SessionTrace, type SessionTraceOptions, startSessionTrace } from '
 
 type EventListener = (event: AgentEvent, meta: AgentEventMeta) => void;
 
-/** What a session's config needs to be traced: its listener and its tools. */
+/** What a session's config needs to be traced: its observer and its tools. */
 export interface TraceableConfig {
-  onEvent?: EventListener;
+  /**
+   * The core's `observe` hook: structural events only, and unlike an `onEvent` listener it
+   * changes nothing the session does (no `agent__task_status` offered for it, no streamed deltas).
+   */
+  observe?: EventListener;
   /** Tool providers are wrapped (`traceToolCalls`); anything else (a core `tool()`) is kept as it is. */
   tools?: readonly unknown[];
 }
@@ -40,8 +44,8 @@ export function traceToolCalls(provider: ToolProvider, session: SessionTrace): T
 }
 
 /**
- * Traces one session: starts its span and returns the config with a listener that feeds the spans
- * (then calls the config's own) and tools that run in their call's context, and `run`, which runs
+ * Traces one session: starts its span and returns the config with an observer that feeds the
+ * spans (then calls the config's own), so what the model is sent stays as it was, and tools that run in their call's context, and `run`, which runs
  * the session in its span's context and ends the spans with its result. `undefined` when tracing
  * is off (see `startSessionTrace`): use the config as it is.
  */
@@ -53,14 +57,17 @@ export function traceSession<C extends TraceableConfig>(
   | undefined {
   const session = startSessionTrace(options);
   if (session === undefined) return undefined;
-  const own = config.onEvent;
-  const onEvent: EventListener = (event, meta) => {
-    session.handle(event, meta);
-    own?.(event, meta);
-  };
+  const own = config.observe;
+  const observe: EventListener =
+    own === undefined
+      ? (event, meta) => session.handle(event, meta)
+      : (event, meta) => {
+          session.handle(event, meta);
+          own(event, meta);
+        };
   const traced: C = {
     ...config,
-    onEvent,
+    observe,
     ...(config.tools === undefined
       ? {}
       : { tools: config.tools.map((tool) => (isToolProvider(tool) ? traceToolCalls(tool, session) : tool)) }),

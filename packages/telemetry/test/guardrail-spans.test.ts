@@ -1,7 +1,7 @@
 // Guardrail runs as spans: one `guardrail <name>` span per run with its latency and verdict, the
 // tripping guardrail on the session span; a tool policy decision on the call's span.
 import { createAgentSession, guardrail } from '@agent/core';
-import type { AgentEventMeta, ToolProvider } from '@agent/protocol';
+import type { AgentEventMeta } from '@agent/protocol';
 import { finalReport, scriptedModel, toolCalls } from '@agent/testkit';
 import { context, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
@@ -12,6 +12,7 @@ import {
 } from '@opentelemetry/sdk-trace-base';
 import { afterEach, expect, test } from 'vitest';
 import { startSessionTrace, traceSession } from '../src/index.js';
+import { adder } from './fixtures/adder-tool.js';
 
 let cleanup: (() => Promise<void>) | undefined;
 afterEach(async () => {
@@ -29,15 +30,6 @@ function register(): InMemorySpanExporter {
   cleanup = () => provider.shutdown();
   return exporter;
 }
-
-const adder: ToolProvider = {
-  id: 'calc',
-  listTools: async () => [{ name: 'add', description: 'a + b', inputSchema: { type: 'object' } }],
-  execute: async (call) => {
-    const { a, b } = call.arguments as { a: number; b: number };
-    return { ok: true, text: String(a + b) };
-  },
-};
 
 test('a span per guardrail run; a report the output guardrail blocks makes the session span an error naming it', async () => {
   const exporter = register();

@@ -17,7 +17,7 @@ export function reportCompaction(
   const { recorder, opTree } = parts;
   node.compaction = run;
   opTree.end(node, run.outcome === 'compacted' ? 'ok' : 'failed', undefined, run.error);
-  if (recorder.hasListener) recorder.emit({ type: 'compaction', run });
+  if (recorder.watched) recorder.emit({ type: 'compaction', run });
   const turns = `turns ${run.fromTurn}–${run.toTurn} (${run.messages} messages)`;
   recorder.log({
     severity: run.outcome === 'compacted' ? 'VRB' : 'WRN',

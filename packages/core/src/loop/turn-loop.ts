@@ -298,7 +298,7 @@ export class TurnLoop {
       const wait = this.health.waitBefore(target, o.now());
       if (wait > 0 && !(await waitOutBackoff(o, target, wait))) return ABORTED;
       const attemptNo = failures + 1;
-      if (o.recorder.hasListener) o.recorder.emit(turnStarted(state, attemptNo, isFinal, retrySlugs));
+      if (o.recorder.watched) o.recorder.emit(turnStarted(state, attemptNo, isFinal, retrySlugs));
       const tools = isFinal ? o.finalTools : o.tools();
       const notice = this.renderNotice(target, tools, isFinal, attemptNo);
       const request = turnRequest(o.state.conversation, notice, tools, o.sampling);

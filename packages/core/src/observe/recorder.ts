@@ -31,6 +31,8 @@ export class SessionRecorder {
     private onEvent: EventCallback | undefined,
     base: { isMaster: boolean; sessionId: string; agentPath: string; headendId?: string },
     private readonly now: () => number,
+    /** `observe`: structural events only (no streamed ones, no logs); it is not a listener. */
+    private readonly observer?: EventCallback,
   ) {
     this.metaPlain = frozenMeta(base, false);
     this.metaStream = frozenMeta(base, false, 'stream');
@@ -41,12 +43,20 @@ export class SessionRecorder {
   private readonly agentPath: string;
   private readonly headendId: string | undefined;
 
+  /** An `onEvent` listener: what it gets is streamed to someone, and it is offered task status. */
   get hasListener(): boolean {
     return this.onEvent !== undefined;
   }
 
+  /** A listener or an observer: structural events (turns, accounting, compaction) are made. */
+  get watched(): boolean {
+    return this.onEvent !== undefined || this.observer !== undefined;
+  }
+
   emit(event: AgentEvent, source?: 'stream' | 'finalize'): void {
-    if (this.onEvent === undefined) return;
+    // The observer is not held (`hold`): it sees no streamed text that could be dropped.
+    const observed = this.observer !== undefined && source !== 'stream' && !STREAMED.has(event.type);
+    if (this.onEvent === undefined && !observed) return;
     const meta =
       event.type === 'final_report'
         ? this.finalMeta()
@@ -57,8 +67,13 @@ export class SessionRecorder {
             : source === 'stream'
               ? this.metaStream
               : this.finalizeMeta();
+    if (observed) this.deliver(this.observer!, event, meta);
+    if (this.onEvent !== undefined) this.deliver(this.onEvent, event, meta);
+  }
+
+  private deliver(target: EventCallback, event: AgentEvent, meta: AgentEventMeta): void {
     try {
-      this.onEvent(event, meta);
+      target(event, meta);
     } catch {
       // A listener's bug must not end the run; it is counted and reported in the FIN summary.
       this.callbackFailures++;
@@ -176,7 +191,7 @@ export class SessionRecorder {
 
   account(entry: AccountingEntry): void {
     this.accounting.push(entry);
-    if (this.onEvent !== undefined) this.emit({ type: 'accounting', entry });
+    if (this.watched) this.emit({ type: 'accounting', entry });
   }
 }
 
