@@ -5,7 +5,7 @@ import {
   type ServedAgent,
   type ServedResumeOptions,
   type ServedRunOptions,
-} from '@agent/headends';
+} from '@agent/headends/http';
 import type { RunJobData, RunQueue } from '@agent/queue';
 import { type AgentRunner, createAgentRunner, type RunAgentFileOptions } from '@agent/runtime';
 

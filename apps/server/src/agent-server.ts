@@ -9,13 +9,11 @@ import { CommanderError } from 'commander';
 import { loadAgents, queuedCatalog } from './agent-catalog.js';
 import { nameRouteAgents } from './ai-agent-slack.js';
 import { parseServerArgs } from './cli-options.js';
-import { knownMetricLabels } from './metric-labels.js';
-import { AgentMetrics } from './metrics.js';
-import { type MetricsServer, startMetricsServer } from './metrics-server.js';
+import type { AgentMetrics } from './metrics.js';
+import type { MetricsServer } from './metrics-server.js';
 import type { ServerConfig } from './server-config.js';
 import { startHeadends } from './start-headends.js';
 import type { RunningHeadend } from './start-slack.js';
-import { startViewer } from './start-viewer.js';
 import { startWorker } from './start-worker.js';
 import { parseWorkerArgs } from './worker-options.js';
 
@@ -116,6 +114,23 @@ function openRunQueue(config: ServerConfig): RunQueue | undefined {
   });
 }
 
+/** The metrics of `--metrics` (prom-client), loaded only when asked for. */
+async function openMetrics(config: ServerConfig): Promise<AgentMetrics | undefined> {
+  if (config.metrics === undefined) return undefined;
+  const [{ AgentMetrics }, { knownMetricLabels }] = await Promise.all([
+    import('./metrics.js'),
+    import('./metric-labels.js'),
+  ]);
+  return new AgentMetrics(await knownMetricLabels(config.agents, config.agentConfig));
+}
+
+/** The viewer of `--viewer`, its code loaded only when asked for. */
+async function openViewer(config: ServerConfig) {
+  if (config.viewer === undefined) return undefined;
+  const { startViewer } = await import('./start-viewer.js');
+  return startViewer(config, log);
+}
+
 /** Serves `metrics` on `port`, its queue gauges reading the running headends and the run queue. */
 async function serveMetrics(
   metrics: AgentMetrics,
@@ -127,6 +142,7 @@ async function serveMetrics(
     if (headend.admission !== undefined)
       metrics.watchAdmission({ name: headend.name, admission: headend.admission });
   if (queue !== undefined) metrics.watchRunQueue(queue);
+  const { startMetricsServer } = await import('./metrics-server.js');
   const metricsServer = await startMetricsServer(metrics.registry, port);
   log(`agent-server: metrics listening on ${metricsServer.url}`);
   return metricsServer;
@@ -147,13 +163,10 @@ async function main(): Promise<number> {
     config.slack = nameRouteAgents(config.slack, config.agents, names);
   }
   for (const note of config.slackNotes ?? []) log(`agent-server: ${note}`);
-  const metrics =
-    config.metrics === undefined
-      ? undefined
-      : new AgentMetrics(await knownMetricLabels(config.agents, config.agentConfig));
+  const metrics = await openMetrics(config);
   const queue = openRunQueue(config);
   const ran = queue === undefined ? agents.catalog : queuedCatalog(agents.catalog, queue);
-  const viewer = await startViewer(config, log);
+  const viewer = await openViewer(config);
   const observed = viewer === undefined ? ran : viewer.observe(ran);
   const catalog = metrics === undefined ? observed : metrics.catalog(observed);
   const { running, stdio } = await startHeadends(config, catalog, log, queue?.admission);

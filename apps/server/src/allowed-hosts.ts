@@ -1,4 +1,4 @@
-import { LOOPBACK_HOSTNAMES } from '@agent/headends';
+import { LOOPBACK_HOSTNAMES } from '@agent/headends/http';
 import { configError } from './config-values.js';
 
 /** A hostname as `Host` carries it without its port: a DNS name, an IPv4 address or `[IPv6]`. */

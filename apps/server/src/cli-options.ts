@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { isLoopbackHost } from '@agent/headends';
+import { isLoopbackHost } from '@agent/headends/http';
 import { checkQueueUrl } from '@agent/queue';
 import { Command, InvalidArgumentError } from 'commander';
 import { applyAiAgentSlack } from './ai-agent-slack.js';

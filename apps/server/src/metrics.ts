@@ -1,5 +1,5 @@
-import type { AgentCatalog, ServedAgent, ServedRunOptions } from '@agent/headends';
-import { createCatalog } from '@agent/headends';
+import type { AgentCatalog, ServedAgent, ServedRunOptions } from '@agent/headends/http';
+import { createCatalog } from '@agent/headends/http';
 import {
   type AgentEvent,
   type AgentEventMeta,

@@ -1,3 +1,4 @@
+import type { McpHeadendOptions } from '@agent/headends';
 import {
   type ConnectionLimits,
   DEFAULT_HEADERS_TIMEOUT_MS,
@@ -8,8 +9,7 @@ import {
   DEFAULT_MCP_MAX_SESSIONS_PER_TOKEN,
   DEFAULT_MCP_SESSION_IDLE_MS,
   DEFAULT_REQUEST_TIMEOUT_MS,
-  type McpHeadendOptions,
-} from '@agent/headends';
+} from '@agent/headends/http';
 import { isPositiveInteger } from '@agent/protocol/util';
 
 /** Bounds on clients: timeouts and a connection cap per HTTP headend, and the MCP session caps. */

@@ -1,18 +1,15 @@
+import type { McpStdioHeadend } from '@agent/headends';
 import {
   type AdmissionGate,
   type AgentCatalog,
-  createA2aHeadend,
   createAnthropicHeadend,
-  createMcpHeadend,
   createOpenAiHeadend,
   createRestHeadend,
   type Headend,
   type HeadendOptions,
-  type McpStdioHeadend,
   type ServedHeadend,
   serve,
-  serveMcpStdio,
-} from '@agent/headends';
+} from '@agent/headends/http';
 import { faceHostnames } from './allowed-hosts.js';
 import type { ServerConfig } from './server-config.js';
 import { connectionLimits, mcpSessionLimits } from './server-limits.js';
@@ -23,8 +20,11 @@ interface PlannedHeadend {
   name: string;
   port: number;
   path: string;
-  make: () => Headend;
+  make: () => Headend | Promise<Headend>;
 }
+
+/** The A2A and MCP headends with their SDKs, loaded only for a server that serves one of them. */
+const headendsWithSdks = () => import('@agent/headends');
 
 /** Starts each configured headend; prints one line per listening headend to stderr. */
 export async function startHeadends(
@@ -37,7 +37,7 @@ export async function startHeadends(
   const served: ServedHeadend[] = [];
   try {
     for (const plan of plannedHeadends(config, catalog, admissionGate)) {
-      const headend = plan.make();
+      const headend = await plan.make();
       const handle = await serve(headend, {
         port: plan.port,
         host: config.host,
@@ -58,6 +58,7 @@ export async function startHeadends(
     throw error;
   }
   if (config.mcp?.kind !== 'stdio') return { running };
+  const { serveMcpStdio } = await headendsWithSdks();
   const stdio = await serveMcpStdio({
     catalog,
     concurrency: config.concurrency,
@@ -113,14 +114,20 @@ function plannedHeadends(
   if (config.a2a !== undefined) {
     const { port, ...a2a } = config.a2a;
     // Cards at /a2a/<agent>/.well-known/agent-card.json, JSON-RPC at /a2a/<agent>.
-    planned.push({ name: 'a2a', port, path: '/a2a', make: () => createA2aHeadend({ ...common, ...a2a }) });
+    planned.push({
+      name: 'a2a',
+      port,
+      path: '/a2a',
+      make: async () => (await headendsWithSdks()).createA2aHeadend({ ...common, ...a2a }),
+    });
   }
   if (config.mcp?.kind === 'http') {
     planned.push({
       name: 'mcp',
       port: config.mcp.port,
       path: '/mcp',
-      make: () => createMcpHeadend({ ...common, ...mcpSessionLimits(config) }),
+      make: async () =>
+        (await headendsWithSdks()).createMcpHeadend({ ...common, ...mcpSessionLimits(config) }),
     });
   }
   return planned;

@@ -1,10 +1,4 @@
-import {
-  type Admission,
-  type AgentCatalog,
-  createSlackHeadend,
-  type ServedHeadend,
-  serve,
-} from '@agent/headends';
+import { type Admission, type AgentCatalog, type ServedHeadend, serve } from '@agent/headends/http';
 import { configError } from './config-values.js';
 import type { ServerConfig } from './server-config.js';
 import { connectionLimits } from './server-limits.js';
@@ -42,6 +36,8 @@ export async function startSlack(
     }
     defaultAgent = agents[0]?.name;
   }
+  // The Slack SDKs load only for a server that talks to Slack.
+  const { createSlackHeadend } = await import('@agent/headends');
   const headend = createSlackHeadend({
     ...options,
     catalog,

@@ -41,3 +41,12 @@ test('@agent/headends exports exactly these values', async () => {
     'usageTotals',
   ]);
 });
+
+// `./http` is the root less the three headends whose SDKs a server of HTTP faces does not load.
+test('@agent/headends/http exports the root but the A2A, MCP and Slack headends', async () => {
+  const root = Object.keys(await import('@agent/headends'));
+  const withSdks = ['createA2aHeadend', 'createMcpHeadend', 'createSlackHeadend', 'serveMcpStdio'];
+  expect(Object.keys(await import('@agent/headends/http')).sort()).toEqual(
+    root.filter((name) => !withSdks.includes(name)).sort(),
+  );
+});

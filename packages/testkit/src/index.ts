@@ -1,6 +1,7 @@
 export type { AnswerPlan, PlannedReasoning, PlannedToolCall } from './answer-plan.js';
 export { estimateUsage, planAnswer } from './answer-plan.js';
 export { defaultFixturesDir, FIXTURES_DIR_ENV } from './fixtures-dir.js';
+export { freePort } from './free-port.js';
 export { loadedTools } from './loaded-tools.js';
 export { fillNonce, NONCE_PLACEHOLDER, sessionNonce } from './nonce-placeholder.js';
 export type { OtlpReceiver, ReceivedSpan } from './otlp-receiver.js';

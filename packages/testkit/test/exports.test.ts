@@ -13,6 +13,7 @@ test('@agent/testkit exports exactly these values', async () => {
     'estimateUsage',
     'fillNonce',
     'finalReport',
+    'freePort',
     'loadedTools',
     'planAnswer',
     'receivedTree',

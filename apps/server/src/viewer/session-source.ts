@@ -1,4 +1,4 @@
-import { canSee, type Principal } from '@agent/headends';
+import { canSee, type Principal } from '@agent/headends/http';
 import type { RecordSessionSource } from './record-source.js';
 import { type SessionSummary, type SessionView, summary } from './view-model.js';
 

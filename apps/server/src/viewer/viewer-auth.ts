@@ -1,6 +1,6 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { ANONYMOUS_PRINCIPAL, type Principal, Principals } from '@agent/headends';
+import { ANONYMOUS_PRINCIPAL, type Principal, Principals } from '@agent/headends/http';
 
 /**
  * The viewer's cookie after `/?token=`: a random viewer session id (never the token), HttpOnly,

@@ -7,7 +7,7 @@ import {
   httpServerOptions,
   LOOPBACK_HOSTNAMES,
   resolveConnectionLimits,
-} from '@agent/headends';
+} from '@agent/headends/http';
 import { errorMessage } from '@agent/protocol/util';
 import { evalRoute } from './eval-routes.js';
 import { type EvalRunSource, withEvalSessions } from './eval-source.js';

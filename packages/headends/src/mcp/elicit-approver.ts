@@ -5,8 +5,7 @@ import { ErrorCode, McpError, type RequestId } from '@modelcontextprotocol/sdk/t
 import type { ServedApprovalRequest, ServedApprover } from '../agent-catalog.js';
 import { HeadendError } from '../headend-error.js';
 
-/** Default wait for a person's answer to an elicitation: 10 minutes, as the library's approver. */
-export const DEFAULT_MCP_APPROVAL_TIMEOUT_MS = 600_000;
+export { DEFAULT_MCP_APPROVAL_TIMEOUT_MS } from './session-counts.js';
 
 /** Longest arguments text shown in the question (the client has the call id to look further). */
 const SHOWN_ARGUMENTS_CHARS = 2000;

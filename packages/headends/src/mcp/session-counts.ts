@@ -1,3 +1,5 @@
+/** Default wait for a person's answer to an elicitation: 10 minutes, as the library's approver. */
+export const DEFAULT_MCP_APPROVAL_TIMEOUT_MS = 600_000;
 /** Open MCP sessions allowed at once per headend (default). */
 export const DEFAULT_MCP_MAX_SESSIONS = 256;
 /** Open MCP sessions one token may hold at once (default). */

@@ -1,9 +1,9 @@
 import { rmSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { freePort } from '../free-port.js';
 import { redisCli } from './redis-cli.js';
 import { type ClusterView, readClusterView } from './redis-cluster-view.js';
 import {
-  freePort,
   type Launched,
   launchRedis,
   onFreshDir,

@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs';
+import { freePort } from '../free-port.js';
 import {
-  freePort,
   type Launched,
   launchRedis,
   onFreshDir,
