@@ -30,7 +30,12 @@ const medianOf = (figures: readonly BurstFigures[], pick: (f: BurstFigures) => n
  * contender, which splits agent-server's extra over the proxy into the headend's HTTP path
  * (headend without a session), the core session (headend + core) and the runtime's runner.
  */
-function whyMissed(figures: readonly BurstFigures[], concurrency: number, name: string, measured: string): string {
+function whyMissed(
+  figures: readonly BurstFigures[],
+  concurrency: number,
+  name: string,
+  measured: string,
+): string {
   const cpu = (contender: string) => medianOf(of(figures, contender, concurrency), (f) => f.cpuMsPerSession);
   const [server, core, bare, proxy] = ['server', 'headend', 'headend-no-session', 'proxy'].map(cpu) as [
     number,
@@ -52,7 +57,10 @@ function whyMissed(figures: readonly BurstFigures[], concurrency: number, name: 
 }
 
 /** The added p50 and p99 targets at each burst size, with their verdicts. */
-export function servedTargets(figures: readonly BurstFigures[], concurrencies: readonly number[]): BenchTarget[] {
+export function servedTargets(
+  figures: readonly BurstFigures[],
+  concurrencies: readonly number[],
+): BenchTarget[] {
   const targets: BenchTarget[] = [];
   for (const concurrency of concurrencies) {
     const headend = of(figures, 'server', concurrency);

@@ -1,4 +1,5 @@
-// The served path under load: the OpenAI-compatible headend serving an @agent/core session,
+// The served path under load: the OpenAI-compatible headend serving an agent runner (agent-server's
+// path) and, as a decomposition, a bare @agent/core session and no session,
 // against a minimal pass-through proxy streaming the same scripted model, each server in its
 // own process, the load client in another (bench/src/headend-load/).
 
@@ -42,6 +43,6 @@ export const headendLoadSuite: BenchSuite = {
   id: 'headend-load',
   title: 'Headend load: the served path against a pass-through proxy',
   description:
-    'N concurrent streaming chat completions (100 and 500; quick: 20) from a load client in its own process, against the OpenAI-compatible headend serving a core session, the same headend without a session (a decomposition) and a plain node:http proxy relaying the same scripted stream, each server in its own process, alternated, 9 runs each: failures, lost requests, latency added over the scripted time, heap / RSS per in-flight session.',
+    'N concurrent streaming chat completions (100 and 500; quick: 20) from a load client in its own process, against the OpenAI-compatible headend serving an agent file runner as agent-server does (createAgentRunner), the same headend serving a bare core session and without a session (a decomposition), and a plain node:http proxy relaying the same scripted stream, each server in its own process, alternated, 9 runs each: failures, lost requests, latency added over the scripted time, heap / RSS per in-flight session.',
   run: ({ quick }) => measure(quick),
 };
