@@ -11,7 +11,7 @@ export const ADDED_RATIO_TARGET = 1.25;
 
 /** Where a profile of the served process comes from (the suite's own switch). */
 export const PROFILE_HINT =
-  'profile: BENCH_HEADEND_CPU_PROF=<dir> pnpm bench --only headend-load writes a .cpuprofile per served process';
+  'Profile: BENCH_HEADEND_CPU_PROF=<dir> pnpm bench --only headend-load writes a .cpuprofile per served process';
 
 const PERCENTILES = [
   { name: 'p50', pick: (f: BurstFigures) => f.addedP50 },
