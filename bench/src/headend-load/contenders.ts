@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { defineAgent, run } from '@agent/core';
 import { createCatalog, createOpenAiHeadend, type ServedAgent, serve } from '@agent/headends';
 import type { AgentEventMeta, AgentResult, ModelClient } from '@agent/protocol';
+import { runnerAgent } from './runner-agent.js';
 import { ANSWER, benchModel, RAW_TEXT } from './script.js';
 
 export interface Served {
@@ -149,6 +150,19 @@ async function relay(request: IncomingMessage, response: ServerResponse): Promis
   response.end('data: [DONE]\n\n');
 }
 
+/** The headend serving the agent-server way: an agent file's runner (`runner-agent.ts`). */
+async function startServer(maxConcurrency: number): Promise<Served> {
+  const runner = await runnerAgent(counted);
+  const served = await startHeadend(maxConcurrency, runner.agent);
+  return {
+    url: served.url,
+    close: async () => {
+      await served.close();
+      await runner.close();
+    },
+  };
+}
+
 async function startProxy(): Promise<Served> {
   const server = createServer((request, response) => {
     counted(relay(request, response)).catch((error: unknown) => response.destroy(error as Error));
@@ -166,6 +180,12 @@ async function startProxy(): Promise<Served> {
 }
 
 export const CONTENDERS: readonly Contender[] = [
+  {
+    id: 'server',
+    label: 'OpenAI headend + agent runner (as agent-server serves)',
+    expected: ANSWER,
+    start: startServer,
+  },
   {
     id: 'headend',
     label: 'OpenAI headend + core session',

@@ -12,6 +12,12 @@ const SECRET_PATTERNS: readonly [RegExp, string][] = [
   [/(\/\/)[^/\s:@]+:[^/\s@]+@/g, `$1${REDACTED}@`],
 ];
 
+/**
+ * What every pattern above needs somewhere in the text (a superset, case-insensitive): most texts
+ * (log lines of every session) have none of it and skip the five scans.
+ */
+const MAY_HOLD_SECRET_SHAPE = /bearer|basic|key|authorization|[spr]k-|[?&]|@/i;
+
 const MIN_SECRET_LENGTH = 4;
 
 /**
@@ -24,6 +30,7 @@ export function redactSecrets(text: string, secrets: readonly string[] = []): st
   for (const secret of secrets) {
     if (secret.length >= MIN_SECRET_LENGTH && out.includes(secret)) out = out.split(secret).join(REDACTED);
   }
+  if (!MAY_HOLD_SECRET_SHAPE.test(out)) return out;
   for (const [pattern, replacement] of SECRET_PATTERNS) out = out.replace(pattern, replacement);
   return out;
 }

@@ -114,6 +114,32 @@ describe('redactSecrets', () => {
     );
   });
 
+  it('redacts credential shapes in any text as when every pattern is applied (property)', () => {
+    // A leading "@" sends a text through every pattern (it can start no match), so the quick
+    // skip of texts without a credential shape must give what the full scans give.
+    const piece = fc.constantFrom(
+      'Bearer tok.abc',
+      'basic dXNlcjpwYXNz',
+      'X-API-KEY: abc123',
+      'authorization=secret',
+      'sk-proj-abcdefgh',
+      'rk-12345678',
+      '?token=abc',
+      '&api_key=xyz',
+      'https://u:p@host',
+      ' ',
+      '\n',
+      '"',
+      'word',
+    );
+    const text = fc.array(fc.oneof(piece, fc.string()), { maxLength: 8 }).map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(text, (t) => {
+        expect(redactSecrets(t)).toBe(redactSecrets(`@${t}`).slice(1));
+      }),
+    );
+  });
+
   it('collects the key and the values of auth-like headers, bare and with their scheme', () => {
     const secrets = collectSecrets({
       apiKey: 'k-123456',

@@ -80,7 +80,8 @@ export function pickSettings(data: object): AgentSettings {
  */
 export function layerSettings(...layers: (AgentSettings | undefined)[]): AgentSettings {
   const out: Record<string, unknown> = {};
-  for (const layer of [...layers].reverse()) {
+  for (let at = layers.length - 1; at >= 0; at--) {
+    const layer = layers[at];
     if (layer === undefined) continue;
     for (const [key, value] of Object.entries(layer)) {
       if (value === undefined) continue;

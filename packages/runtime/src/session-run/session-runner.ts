@@ -198,13 +198,27 @@ function sessionModelTargets(
     });
 }
 
+/** The settings `agent.json`'s `defaults` give, picked once per loaded config (not per session). */
+const defaultSettings = new WeakMap<object, AgentSettings>();
+
+function configDefaults(defaults: object): AgentSettings {
+  let picked = defaultSettings.get(defaults);
+  if (picked === undefined) {
+    picked = pickSettings(defaults);
+    defaultSettings.set(defaults, picked);
+  }
+  return picked;
+}
+
 /** The settings of one session, layered. */
 function layeredSettings(ctx: RunnerContext, request: SessionRequest): AgentSettings {
   const run = ctx.runSettings ?? {};
   const own = request.definition.settings;
+  const defaults = configDefaults(ctx.config.defaults);
   // The per-setting flags beat the top agent's file; a sub-agent's own file beats them.
-  const fileAndFlags = request.depth === 0 ? [run.top, own] : [own, run.top];
-  return layerSettings(run.all, request.overrides, ...fileAndFlags, pickSettings(ctx.config.defaults));
+  return request.depth === 0
+    ? layerSettings(run.all, request.overrides, run.top, own, defaults)
+    : layerSettings(run.all, request.overrides, own, run.top, defaults);
 }
 
 /** The session config's part the settings make: sampling, retries and timeouts. */
