@@ -54,4 +54,41 @@ describe('queue: a streaming client keeps its answer when its worker dies while 
     expect(calls).toBe(2);
     expect(await jobsLeft(name)).toMatchObject({ waiting: 0, active: 0, failed: 0 });
   }, 120_000);
+
+  it('OpenAI stream: the worker is frozen (SIGSTOP) past its lock mid-report, the job moves, then it wakes and finishes its stale run first; the client gets the new worker\'s report once, whole', async () => {
+    // Both runs stream slowly (500 ms a word): the frozen worker, woken while the next one is
+    // early in its report, ends its own run (and writes its result) well before the next one.
+    let stallCalls = 0;
+    const { face, workers, spawnWorker, name } = await fleet(1, {
+      handler: (request) => {
+        stallCalls += 1;
+        return { ...slowReport(request), tokenDelayMs: 500 };
+      },
+      faceArgs: ['--openai', '0'],
+      headends: 2,
+    });
+    const client = new OpenAI({ baseURL: face.urls.openai, apiKey: 'none', maxRetries: 0 });
+    const deltas: string[] = [];
+    const streaming = (async () => {
+      const stream = await client.chat.completions.create({
+        model: 'echo',
+        messages: [{ role: 'user', content: 'job-1' }],
+        stream: true,
+      });
+      for await (const chunk of stream) deltas.push(chunk.choices[0]?.delta.content ?? '');
+    })();
+    await until(() => stallCalls === 1);
+    await spawnWorker();
+    // Some words of the first run are on their way; freeze its worker past its 1 s lock.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    workers[0]!.child.kill('SIGSTOP');
+    await until(() => stallCalls === 2);
+    // The second worker owns the job and streams; the first wakes, reads the words the model
+    // sent meanwhile and goes on writing to the job's stream as if it still owned it.
+    workers[0]!.child.kill('SIGCONT');
+    await streaming;
+    expect(deltas.join('')).toBe(`${REPORT} (job-1)`);
+    expect(stallCalls).toBe(2);
+    expect(await jobsLeft(name)).toMatchObject({ waiting: 0, active: 0, failed: 0 });
+  }, 120_000);
 });
