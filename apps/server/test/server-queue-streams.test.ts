@@ -55,7 +55,7 @@ describe('queue: a streaming client keeps its answer when its worker dies while 
     expect(await jobsLeft(name)).toMatchObject({ waiting: 0, active: 0, failed: 0 });
   }, 120_000);
 
-  it('OpenAI stream: the worker is frozen (SIGSTOP) past its lock mid-report, the job moves, then it wakes and finishes its stale run first; the client gets the new worker\'s report once, whole', async () => {
+  it("OpenAI stream: the worker is frozen (SIGSTOP) past its lock mid-report, the job moves, then it wakes and finishes its stale run first; the client gets the new worker's report once, whole", async () => {
     // Both runs stream slowly (500 ms a word): the frozen worker, woken while the next one is
     // early in its report, ends its own run (and writes its result) well before the next one.
     let stallCalls = 0;

@@ -21,7 +21,8 @@ async function follow(redis: Redis, keys: ReturnType<typeof queueKeys>) {
   });
   const outcome = await followJob(redis, keys, 'job-1', {
     onEntry: (entry) => relay.entry(entry),
-    wake: (signal) => new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true })),
+    wake: (signal) =>
+      new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true })),
     gone: async () => 'gone',
     pollMs: 50,
   });
@@ -43,7 +44,13 @@ test('a worker that lost the job (frozen past its lock) and wakes: its entries a
     // The first worker streams part of the report (held: not journaled yet) and freezes.
     await written(stale, { kind: 'journaling' }, turn, text('stale '), text('start '));
     // The next attempt takes over and begins the turn again.
-    await written(owner, { kind: 'moved', worker: 'w2', fromTurn: 0 }, { kind: 'journaling' }, turn, text('Hel'));
+    await written(
+      owner,
+      { kind: 'moved', worker: 'w2', fromTurn: 0 },
+      { kind: 'journaling' },
+      turn,
+      text('Hel'),
+    );
     // The first wakes and finishes its run: its text, its journaled answer, its result, all interleaved.
     await written(stale, text('end '), journaled);
     await written(owner, text('lo '));
