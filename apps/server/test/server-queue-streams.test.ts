@@ -22,6 +22,21 @@ function slowReport(request: RecordedRequest): ScriptedAnswer {
   };
 }
 
+/** An official OpenAI client streaming the report of `job-1`: its deltas, and the end of the stream. */
+function streamReport(baseURL: string): { deltas: string[]; streaming: Promise<void> } {
+  const client = new OpenAI({ baseURL, apiKey: 'none', maxRetries: 0 });
+  const deltas: string[] = [];
+  const streaming = (async () => {
+    const stream = await client.chat.completions.create({
+      model: 'echo',
+      messages: [{ role: 'user', content: 'job-1' }],
+      stream: true,
+    });
+    for await (const chunk of stream) deltas.push(chunk.choices[0]?.delta.content ?? '');
+  })();
+  return { deltas, streaming };
+}
+
 // Needs the turn journal (core + runtime + the Redis store's journal): a worker announces
 // journaling sessions only when its store keeps journals.
 describe('queue: a streaming client keeps its answer when its worker dies while the report streams', () => {
@@ -31,16 +46,7 @@ describe('queue: a streaming client keeps its answer when its worker dies while 
       faceArgs: ['--openai', '0'],
       headends: 2,
     });
-    const client = new OpenAI({ baseURL: face.urls.openai, apiKey: 'none', maxRetries: 0 });
-    const deltas: string[] = [];
-    const streaming = (async () => {
-      const stream = await client.chat.completions.create({
-        model: 'echo',
-        messages: [{ role: 'user', content: 'job-1' }],
-        stream: true,
-      });
-      for await (const chunk of stream) deltas.push(chunk.choices[0]?.delta.content ?? '');
-    })();
+    const { deltas, streaming } = streamReport(face.urls.openai!);
     // The model is streaming the report (20 s the first time): once a second worker is up, kill
     // the first one, mid-report whatever the machine's load.
     await until(() => calls === 1);
@@ -67,16 +73,7 @@ describe('queue: a streaming client keeps its answer when its worker dies while 
       faceArgs: ['--openai', '0'],
       headends: 2,
     });
-    const client = new OpenAI({ baseURL: face.urls.openai, apiKey: 'none', maxRetries: 0 });
-    const deltas: string[] = [];
-    const streaming = (async () => {
-      const stream = await client.chat.completions.create({
-        model: 'echo',
-        messages: [{ role: 'user', content: 'job-1' }],
-        stream: true,
-      });
-      for await (const chunk of stream) deltas.push(chunk.choices[0]?.delta.content ?? '');
-    })();
+    const { deltas, streaming } = streamReport(face.urls.openai!);
     await until(() => stallCalls === 1);
     await spawnWorker();
     // Some words of the first run are on their way; freeze its worker past its 1 s lock.
