@@ -22,6 +22,21 @@ function slowReport(request: RecordedRequest): ScriptedAnswer {
   };
 }
 
+/** An official OpenAI client streaming the report of `job-1`: its deltas, and the end of the stream. */
+function streamReport(baseURL: string): { deltas: string[]; streaming: Promise<void> } {
+  const client = new OpenAI({ baseURL, apiKey: 'none', maxRetries: 0 });
+  const deltas: string[] = [];
+  const streaming = (async () => {
+    const stream = await client.chat.completions.create({
+      model: 'echo',
+      messages: [{ role: 'user', content: 'job-1' }],
+      stream: true,
+    });
+    for await (const chunk of stream) deltas.push(chunk.choices[0]?.delta.content ?? '');
+  })();
+  return { deltas, streaming };
+}
+
 // Needs the turn journal (core + runtime + the Redis store's journal): a worker announces
 // journaling sessions only when its store keeps journals.
 describe('queue: a streaming client keeps its answer when its worker dies while the report streams', () => {
@@ -31,16 +46,7 @@ describe('queue: a streaming client keeps its answer when its worker dies while 
       faceArgs: ['--openai', '0'],
       headends: 2,
     });
-    const client = new OpenAI({ baseURL: face.urls.openai, apiKey: 'none', maxRetries: 0 });
-    const deltas: string[] = [];
-    const streaming = (async () => {
-      const stream = await client.chat.completions.create({
-        model: 'echo',
-        messages: [{ role: 'user', content: 'job-1' }],
-        stream: true,
-      });
-      for await (const chunk of stream) deltas.push(chunk.choices[0]?.delta.content ?? '');
-    })();
+    const { deltas, streaming } = streamReport(face.urls.openai!);
     // The model is streaming the report (20 s the first time): once a second worker is up, kill
     // the first one, mid-report whatever the machine's load.
     await until(() => calls === 1);
@@ -52,6 +58,34 @@ describe('queue: a streaming client keeps its answer when its worker dies while 
     // next worker asked the model again and the whole report arrived once.
     expect(deltas.join('')).toBe(`${REPORT} (job-1)`);
     expect(calls).toBe(2);
+    expect(await jobsLeft(name)).toMatchObject({ waiting: 0, active: 0, failed: 0 });
+  }, 120_000);
+
+  it("OpenAI stream: the worker is frozen (SIGSTOP) past its lock mid-report, the job moves, then it wakes and finishes its stale run first; the client gets the new worker's report once, whole", async () => {
+    // Both runs stream slowly (500 ms a word): the frozen worker, woken while the next one is
+    // early in its report, ends its own run (and writes its result) well before the next one.
+    let stallCalls = 0;
+    const { face, workers, spawnWorker, name } = await fleet(1, {
+      handler: (request) => {
+        stallCalls += 1;
+        return { ...slowReport(request), tokenDelayMs: 500 };
+      },
+      faceArgs: ['--openai', '0'],
+      headends: 2,
+    });
+    const { deltas, streaming } = streamReport(face.urls.openai!);
+    await until(() => stallCalls === 1);
+    await spawnWorker();
+    // Some words of the first run are on their way; freeze its worker past its 1 s lock.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    workers[0]!.child.kill('SIGSTOP');
+    await until(() => stallCalls === 2);
+    // The second worker owns the job and streams; the first wakes, reads the words the model
+    // sent meanwhile and goes on writing to the job's stream as if it still owned it.
+    workers[0]!.child.kill('SIGCONT');
+    await streaming;
+    expect(deltas.join('')).toBe(`${REPORT} (job-1)`);
+    expect(stallCalls).toBe(2);
     expect(await jobsLeft(name)).toMatchObject({ waiting: 0, active: 0, failed: 0 });
   }, 120_000);
 });

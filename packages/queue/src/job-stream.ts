@@ -4,6 +4,7 @@ import { abortableSleep, errorMessage } from '@agent/protocol/util';
 import type { QueueRedis } from './connection.js';
 import { QueueError } from './errors.js';
 import type { JobStreamEntry, QueueKeys } from './job.js';
+import { StreamFence, streamField } from './stream-fence.js';
 
 /** A job's stream keeps at most about this many entries (older ones are trimmed). */
 const MAX_STREAM_ENTRIES = 100_000;
@@ -124,9 +125,10 @@ export interface FollowOptions {
 }
 
 /**
- * Reads a job's stream from the start until its result entry: every entry once, in order
- * (XRANGE from after the last id read). Between reads it sleeps until woken or `pollMs`; after a
- * quiet poll it asks `gone()` so a job that failed or vanished ends the wait with its reason.
+ * Reads a job's stream from the start until its result entry: every entry of the worker that
+ * owns the job once, in order (XRANGE from after the last id read; `StreamFence` skips a stale
+ * worker's entries and repeats). Between reads it sleeps until woken or `pollMs`; after a quiet
+ * poll it asks `gone()` so a job that failed or vanished ends the wait with its reason.
  */
 export async function followJob(
   redis: QueueRedis,
@@ -135,14 +137,14 @@ export async function followJob(
   options: FollowOptions,
 ): Promise<AgentResult | string> {
   const key = keys.events(jobId);
-  const repeats = new RepeatFilter();
+  const fence = new StreamFence();
   let last = '0-0';
   for (;;) {
     if (options.signal?.aborted) return 'the client went away';
     const rows = await redis.xrange(key, `(${last}`, '+', 'COUNT', READ_BATCH);
     for (const [id, fields] of rows) {
       last = id;
-      if (repeats.seen(fields)) continue;
+      if (fence.skips(fields)) continue;
       const entry = parseEntry(fields);
       if (entry === undefined) continue;
       if (entry.kind === 'result') return entry.result;
@@ -156,6 +158,7 @@ export async function followJob(
         // One last read: the result may have landed between the read and the check.
         const tailRows = await redis.xrange(key, `(${last}`, '+');
         for (const [, fields] of tailRows) {
+          if (fence.skips(fields)) continue;
           const entry = parseEntry(fields);
           if (entry?.kind === 'result') return entry.result;
         }
@@ -184,43 +187,12 @@ async function waitForNews(options: FollowOptions): Promise<boolean> {
   }
 }
 
-/**
- * Spots an entry written twice: a worker's write that a dying cluster master ran but never
- * answered is sent again by the client to the promoted replica. A writer's entries carry rising
- * numbers (`s`), so one not above the last seen of its writer (`w`) is a repeat.
- */
-class RepeatFilter {
-  private writer: string | undefined;
-  private seq = 0;
-
-  seen(fields: string[]): boolean {
-    const writer = field(fields, 'w');
-    const seq = Number(field(fields, 's'));
-    if (writer === undefined || !Number.isInteger(seq)) return false;
-    if (writer !== this.writer) {
-      this.writer = writer;
-      this.seq = seq;
-      return false;
-    }
-    if (seq <= this.seq) return true;
-    this.seq = seq;
-    return false;
-  }
-}
-
-function field(fields: string[], name: string): string | undefined {
-  for (let at = 0; at + 1 < fields.length; at += 2) if (fields[at] === name) return fields[at + 1];
-  return undefined;
-}
-
 function parseEntry(fields: string[]): JobStreamEntry | undefined {
-  for (let at = 0; at + 1 < fields.length; at += 2) {
-    if (fields[at] !== 'e') continue;
-    try {
-      return JSON.parse(fields[at + 1] as string) as JobStreamEntry;
-    } catch {
-      return undefined;
-    }
+  const text = streamField(fields, 'e');
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text) as JobStreamEntry;
+  } catch {
+    return undefined;
   }
-  return undefined;
 }

@@ -3,6 +3,7 @@ import { Redis } from 'ioredis';
 import { expect, test } from 'vitest';
 import { queueKeys } from '../src/job.js';
 import { JobStreamWriter } from '../src/job-stream.js';
+import { streamField } from '../src/stream-fence.js';
 import { freshQueueName, sharedRedis } from './helpers.js';
 
 test('a write Redis refuses makes flush reject with a QueueError (code queue) that says so', async () => {
@@ -35,10 +36,10 @@ test('a burst of entries lands whole and in order, with fewer wake-up notices th
       writer.write({ kind: 'moved', worker: `w${turn}`, fromTurn: turn });
     await writer.flush();
     const rows = await redis.xrange(keys.events('job-1'), '-', '+');
-    expect(rows.map(([, fields]) => JSON.parse(fields[5] as string).fromTurn)).toEqual(
+    expect(rows.map(([, fields]) => JSON.parse(streamField(fields, 'e') as string).fromTurn)).toEqual(
       Array.from({ length: 200 }, (_, i) => i + 1),
     );
-    expect(rows.map(([, fields]) => [fields[1], fields[3]])).toEqual(
+    expect(rows.map(([, fields]) => [streamField(fields, 'a'), streamField(fields, 's')])).toEqual(
       Array.from({ length: 200 }, (_, i) => ['2', String(i + 1)]),
     );
     expect(await redis.ttl(keys.events('job-1'))).toBeGreaterThan(0);
