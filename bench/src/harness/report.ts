@@ -87,7 +87,7 @@ export function renderReport(resultsDir: string, order: readonly string[]): stri
     'shared and noisy, so every figure is a median over several runs with its min-max spread.',
     '',
   ];
-  return `${[...header, renderTargets(stored), ...stored.map(renderSuite)].join('\n\n').replace(/\n{3,}/g, '\n\n')}\n`;
+  return `${[header.join('\n'), renderTargets(stored), ...stored.map(renderSuite)].join('\n\n').replace(/\n{3,}/g, '\n\n')}\n`;
 }
 
 function rank(order: readonly string[], id: string): number {

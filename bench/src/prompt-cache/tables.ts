@@ -86,7 +86,7 @@ function why(session: PlayedSession, peers: readonly PlayedSession[]): string {
     )
     .join('; ');
   const tail = first === undefined ? 0 : first.inputTokens - first.cachedTokens;
-  return `Each call's new input cannot be cached: the model's newest call, its tool result (300-560 tokens here) and agent-core's per-turn XML-NEXT notice (${session.noticeTokens} tokens, sent last and replaced every turn; the peers send none). Call 2 leaves ${tail} tokens uncached. Peers on the same session: ${peerFigures}: the early calls are short, so one tool result is a large part of them for every contender. The prefix itself is byte-stable (the per-turn table shows every call reading all of the previous call's history); what is left is the notice's static text, which could move into the system prompt.`;
+  return `Each call's new input cannot be cached: the model's newest call, its tool result (300-560 tokens here) and agent-core's per-turn XML-NEXT notice (${session.noticeTokens} tokens, sent last and replaced every turn; the peers send none). Call 2 leaves ${tail} tokens uncached. Peers on the same session: ${peerFigures}: the early calls are short, so one tool result is a large part of them for every contender. The prefix itself is byte-stable (the per-turn table shows every call reading all of the previous call's history); what is left is the notice, which seed 003 makes an ephemeral user message rebuilt every turn (nonce, FINAL slot, schema), so it cannot join the cached prefix.`;
 }
 
 export function targetsOf(sessions: readonly PlayedSession[]): BenchTarget[] {
