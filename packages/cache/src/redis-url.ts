@@ -28,8 +28,9 @@ export function redactRedisText(text: string, url: string): string {
 }
 
 /** What a Redis URL may be, for error messages. */
+// No `user:password@` shape in it: redactors would take it for a secret and cut the text.
 export const REDIS_URL_ALLOWED =
-  'redis://[:password@]host[:port][/db] or rediss://... (TLS); a Redis Cluster: redis+cluster://[:password@]host:port[?node=host:port&node=...] or rediss+cluster://...';
+  'redis://host[:port][/db] or rediss://host[:port][/db] (TLS), or a Redis Cluster: redis+cluster://host:port[?node=host:port&...] or rediss+cluster://... (a password goes in the URL, before the host)';
 
 /** A seed node of a Redis Cluster URL. */
 export interface RedisNode {
