@@ -44,7 +44,7 @@ export class TopAgentRuns {
 
   constructor(
     private readonly prepared: PreparedRunner,
-    private readonly options: RunAgentFileOptions,
+    options: RunAgentFileOptions,
   ) {
     const { config, tree } = prepared.context;
     this.sessions = new RunnerSessions(config, tree.root.path, options.sessionStore);
