@@ -17,7 +17,8 @@ export function createRedactor(secrets: Iterable<string>): Redactor {
   return (text) => redactSecrets(text, list);
 }
 
-function redactLog(entry: LogEntry, redact: Redactor): LogEntry {
+/** The log entry with its message redacted (a copy only when something changed). */
+export function redactLog(entry: LogEntry, redact: Redactor): LogEntry {
   const message = redact(entry.message);
   return message === entry.message ? entry : { ...entry, message };
 }
@@ -49,10 +50,17 @@ function redactTree<T extends OpNode>(node: T, redact: Redactor): T {
   };
 }
 
-/** The result with every message the runtime or the session produced redacted. */
-export function redactResult(result: AgentResult, redact: Redactor): AgentResult {
+/**
+ * The result with every message the runtime or the session produced redacted; `redactEntry`
+ * (default `redactLog`) may answer for entries it already redacted.
+ */
+export function redactResult(
+  result: AgentResult,
+  redact: Redactor,
+  redactEntry: (entry: LogEntry) => LogEntry = (entry) => redactLog(entry, redact),
+): AgentResult {
   const common = {
-    logs: result.logs.map((entry) => redactLog(entry, redact)),
+    logs: result.logs.map(redactEntry),
     accounting: result.accounting.map((entry) =>
       entry.error === undefined ? entry : { ...entry, error: redact(entry.error) },
     ),

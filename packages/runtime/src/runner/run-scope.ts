@@ -8,7 +8,7 @@ import type {
   SessionKey,
   SessionTape,
 } from '@agent/protocol';
-import { type Redactor, redactEvent, redactResult } from '../config/redact.js';
+import { type Redactor, redactEvent, redactLog, redactResult } from '../config/redact.js';
 
 export type EventListener = (event: AgentEvent, meta: AgentEventMeta) => void;
 
@@ -32,6 +32,11 @@ export class RunScope {
   usedPromptFacts: Record<string, string> | undefined;
   /** How many sessions of each agent path the run has started (`SessionKey.ordinal`). */
   private readonly started = new Map<string, number>();
+  /**
+   * Each log entry already redacted for `onEvent`, by the entry: the result's logs are the same
+   * entries and are not redacted a second time.
+   */
+  private readonly redactedLogs = new WeakMap<LogEntry, LogEntry>();
   /** Hears every accounting entry of the run as it is recorded, redacted (the billing ledger). */
   onAccounting: ((entry: AccountingEntry, meta: AgentEventMeta) => void) | undefined;
 
@@ -44,13 +49,29 @@ export class RunScope {
   private deliver(event: AgentEvent, meta: AgentEventMeta): void {
     const ledger = event.type === 'accounting' ? this.onAccounting : undefined;
     if (this.consumer === undefined && ledger === undefined) return;
-    const redacted = redactEvent(event, this.redact);
+    const redacted = this.redacted(event);
     try {
       if (ledger !== undefined && redacted.type === 'accounting') ledger(redacted.entry, meta);
       this.consumer?.(redacted, meta);
     } catch {
       // A listener's bug must not end the run (the session's own events are guarded the same way).
     }
+  }
+
+  /** The event redacted; a log entry's redaction is kept for `finish`. */
+  private redacted(event: AgentEvent): AgentEvent {
+    if (event.type !== 'log') return redactEvent(event, this.redact);
+    const entry = this.redactedEntry(event.entry);
+    return entry === event.entry ? event : { type: 'log', entry };
+  }
+
+  private redactedEntry(entry: LogEntry): LogEntry {
+    let redacted = this.redactedLogs.get(entry);
+    if (redacted === undefined) {
+      redacted = redactLog(entry, this.redact);
+      this.redactedLogs.set(entry, redacted);
+    }
+    return redacted;
   }
 
   /** The `onEvent` of a session: the top one is forwarded; sub-agents are forwarded and kept. */
@@ -136,6 +157,7 @@ export class RunScope {
         accounting: mergeByTime(result.accounting, this.accounting),
       },
       this.redact,
+      (entry) => this.redactedEntry(entry),
     );
   }
 }

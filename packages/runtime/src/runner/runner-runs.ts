@@ -37,12 +37,14 @@ export class TopAgentRuns {
   private readonly persistence: RunPersistence;
   /** Checkpoints and resume cover one session: an agent with advisors, a router or a handoff is a chain. */
   private readonly resumable: boolean;
+  /** The runner's per-run options (`pickRunOptions`), picked once: every run starts from them. */
+  private readonly runDefaults: RunOptions;
   private closed = false;
   private closing: Promise<void> | undefined;
 
   constructor(
     private readonly prepared: PreparedRunner,
-    private readonly options: RunAgentFileOptions,
+    options: RunAgentFileOptions,
   ) {
     const { config, tree } = prepared.context;
     this.sessions = new RunnerSessions(config, tree.root.path, options.sessionStore);
@@ -55,6 +57,12 @@ export class TopAgentRuns {
       config.redact,
     );
     this.resumable = tree.root.orchestration === undefined;
+    this.runDefaults = pickRunOptions(options);
+  }
+
+  /** A run's options over the runner's (the defaults as they are when the run gives none). */
+  private merged(runOptions: RunOptions | undefined): RunOptions {
+    return runOptions === undefined ? this.runDefaults : { ...this.runDefaults, ...runOptions };
   }
 
   private get root() {
@@ -65,8 +73,8 @@ export class TopAgentRuns {
     return configurationFailure(message, { ...merged, agentPath: this.root.toolName });
   }
 
-  async run(input: RunInput, runOptions: RunOptions = {}): Promise<AgentResult> {
-    const merged: RunOptions = { ...pickRunOptions(this.options), ...runOptions };
+  async run(input: RunInput, runOptions?: RunOptions): Promise<AgentResult> {
+    const merged = this.merged(runOptions);
     const problem = runInputProblem(input, merged);
     if (problem !== undefined) return this.fail(problem, merged);
     const { prompt, history } = typeof input === 'string' ? { prompt: input, history: undefined } : input;
@@ -82,7 +90,7 @@ export class TopAgentRuns {
 
   async resume(sessionId: string, resumeOptions: ResumeOptions = {}): Promise<AgentResult> {
     const { approvals, ...runOptions } = resumeOptions;
-    const merged: RunOptions = { ...pickRunOptions(this.options), ...runOptions };
+    const merged = this.merged(runOptions);
     const fail = (message: string) => this.fail(this.prepared.context.config.redact(message), merged);
     if (this.closed) return fail('the agent runner was closed');
     if (!this.resumable)

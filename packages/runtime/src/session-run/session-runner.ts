@@ -15,6 +15,17 @@ import { sessionTools } from './session-tool-list.js';
 import { type SessionWrappers, sessionWrappers } from './session-wrappers.js';
 import { type TraceSink, traceModelClient } from './tracing.js';
 
+/** The in-process filesystem server (the MCP SDK), imported by the first extraction that reads. */
+async function createReadGrepTools(root: string) {
+  const { createInProcessFsProvider } = await import('@agent/mcp/fs-server');
+  return createInProcessFsProvider({ root, tools: ['Read', 'Grep'], naming: 'bare' });
+}
+
+/** The tool-output settings of an agent that sets none: one object for every session. */
+const DEFAULT_TOOL_OUTPUT: NonNullable<AgentSessionConfig['toolOutput']> = Object.freeze({
+  createReadGrepTools,
+});
+
 /**
  * The tool-output settings for a session: on unless `enabled: false` (passed on as such: the core
  * would otherwise store with its defaults when `toolResponseMaxBytes` is set); Read/Grep
@@ -24,7 +35,8 @@ function toolOutputConfig(
   settings: AgentSettings,
   modelTargets: (refs: readonly ModelRef[]) => ModelTarget[],
 ): NonNullable<AgentSessionConfig['toolOutput']> {
-  const { models, ...options } = settings.toolOutput ?? {};
+  if (settings.toolOutput === undefined) return DEFAULT_TOOL_OUTPUT;
+  const { models, ...options } = settings.toolOutput;
   if (options.enabled === false) return { enabled: false };
   return {
     ...options,
@@ -32,11 +44,7 @@ function toolOutputConfig(
     ...(models === undefined || models.length === 0
       ? {}
       : { models: modelTargets(models.map((spec) => modelRefOf(spec))) }),
-    // The in-process filesystem server (the MCP SDK) is imported by the first extraction that reads.
-    createReadGrepTools: async (root: string) => {
-      const { createInProcessFsProvider } = await import('@agent/mcp/fs-server');
-      return createInProcessFsProvider({ root, tools: ['Read', 'Grep'], naming: 'bare' });
-    },
+    createReadGrepTools,
   };
 }
 
@@ -113,7 +121,7 @@ export function buildSessionConfig(
   const { definition, scope } = request;
   const { isMaster, sessionId, name, agentPath, meta } = sessionIdentity(request);
   const trace = (entry: Parameters<RunScope['log']>[0]) => scope.log(entry, meta);
-  const settings = layeredSettings(ctx, request);
+  const { settings, session } = layeredSettings(ctx, request);
   const wrappers = sessionWrappers(scope, ctx.hooks, { agentPath, sessionId });
   const modelTargets = sessionModelTargets(ctx, request, settings, trace, wrappers);
   const modelRefs = ctx.tree.models.get(definition.path) ?? [];
@@ -131,7 +139,7 @@ export function buildSessionConfig(
   const instructions = sessionInstructions(ctx, request, settings);
   const toolOutput = toolOutputConfig(settings, modelTargets);
   const config: AgentSessionConfig = {
-    ...sessionSettings(settings),
+    ...session,
     models: targets,
     tools: offered,
     ...(ctx.runSettings?.stream === undefined ? {} : { stream: ctx.runSettings.stream }),
@@ -210,15 +218,46 @@ function configDefaults(defaults: object): AgentSettings {
   return picked;
 }
 
-/** The settings of one session, layered. */
-function layeredSettings(ctx: RunnerContext, request: SessionRequest): AgentSettings {
+/** An agent's settings at one level, layered, and the session config's part they make. */
+interface LayeredSettings {
+  settings: AgentSettings;
+  session: ReturnType<typeof sessionSettings>;
+}
+
+/**
+ * Layered settings by runner and agent, top level and sub-agent level apart: a request without
+ * `overrides` layers the same layers each time (the runner's config and flags do not change).
+ */
+const layeredByRunner = new WeakMap<RunnerContext, WeakMap<AgentDefinition, LayeredSettings[]>>();
+
+/** The settings of one session, layered (once per runner, agent and level without `overrides`). */
+function layeredSettings(ctx: RunnerContext, request: SessionRequest): LayeredSettings {
+  if (request.overrides !== undefined) return layered(ctx, request);
+  let byAgent = layeredByRunner.get(ctx);
+  if (byAgent === undefined) {
+    byAgent = new WeakMap();
+    layeredByRunner.set(ctx, byAgent);
+  }
+  let levels = byAgent.get(request.definition);
+  if (levels === undefined) {
+    levels = [];
+    byAgent.set(request.definition, levels);
+  }
+  const level = request.depth === 0 ? 0 : 1;
+  levels[level] ??= layered(ctx, request);
+  return levels[level];
+}
+
+function layered(ctx: RunnerContext, request: SessionRequest): LayeredSettings {
   const run = ctx.runSettings ?? {};
   const own = request.definition.settings;
   const defaults = configDefaults(ctx.config.defaults);
   // The per-setting flags beat the top agent's file; a sub-agent's own file beats them.
-  return request.depth === 0
-    ? layerSettings(run.all, request.overrides, run.top, own, defaults)
-    : layerSettings(run.all, request.overrides, own, run.top, defaults);
+  const settings =
+    request.depth === 0
+      ? layerSettings(run.all, request.overrides, run.top, own, defaults)
+      : layerSettings(run.all, request.overrides, own, run.top, defaults);
+  return { settings, session: sessionSettings(settings) };
 }
 
 /** The session config's part the settings make: sampling, retries and timeouts. */
