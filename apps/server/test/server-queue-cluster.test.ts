@@ -57,20 +57,33 @@ describe('the run queue on a Redis Cluster', () => {
         }),
       ),
     );
-    // Mid-load: every session has started, none has finished.
-    await until(() => batch.every((job) => model.turnsRun.has(`${job}#1`)));
-    const killed = await cluster.killMaster(`bull:{${name}}:${name}:wait`);
-    expect(killed.alive).toBe(false);
-    await cluster.waitForFailover();
     // A client left without an answer fails the test with what the fleet said, not a bare timeout.
+    let phase = 'sessions starting';
     const unanswered = async () => {
       const queue = createRunQueue({ url: cluster.url, name });
-      const counts = await queue.counts().finally(() => queue.close());
+      const counts = await withDeadline(queue.counts(), 10_000, async () => 'the counts did not come').then(
+        (known) => JSON.stringify(known),
+        (error: unknown) => String(error),
+      );
+      void queue.close();
       const stderr = [face, ...workers].map((process_) => process_.stderr()).join('\n');
-      return `unanswered: ${batch.filter((job) => !answered.has(job)).join(', ')}; queue: ${JSON.stringify(counts)}\n${stderr}`;
+      const left = batch.filter((job) => !answered.has(job)).join(', ');
+      return `${phase}; unanswered: ${left}; queue: ${counts}\n${stderr}`;
     };
-    const outcomes = await withDeadline(clients, 120_000, unanswered);
-    expect(outcomes.map((outcome) => [outcome.job, outcome.status, outcome.report])).toEqual(
+    const failover = async () => {
+      // Mid-load: every session has started, none has finished (a session that ended without
+      // starting fails the assertions below with its error instead of stalling this wait).
+      await Promise.race([clients, until(() => batch.every((job) => model.turnsRun.has(`${job}#1`)))]);
+      phase = 'killing the master';
+      const killed = await cluster.killMaster(`bull:{${name}}:${name}:wait`);
+      expect(killed.alive).toBe(false);
+      phase = 'waiting for the failover';
+      await cluster.waitForFailover();
+      phase = 'after the failover';
+      return clients;
+    };
+    const outcomes = await withDeadline(failover(), 150_000, unanswered);
+    expect(outcomes.map((outcome) => [outcome.job, outcome.status, outcome.report ?? outcome.error])).toEqual(
       batch.map((job) => [job, 200, `report of ${job}`]),
     );
     for (const outcome of outcomes.filter((_, at) => at % 3 !== 0)) {
