@@ -40,10 +40,17 @@ export async function clusterFailover(options: {
   }
   try {
     const started = Date.now();
-    const load = runLoad(fleet.face, 'c', options.sessions, options.workers * options.concurrency);
-    // Mid-load: a third of the sessions have started (the first turns are under way).
+    let loadEnded = false;
+    const load = runLoad(fleet.face, 'c', options.sessions, options.workers * options.concurrency).finally(
+      () => {
+        loadEnded = true;
+      },
+    );
+    // Mid-load: a third of the sessions have started (the first turns are under way); a load
+    // that ended first (its sessions failed) is reported as it is.
     const third = Math.max(1, Math.floor(options.sessions / 3));
-    while (startedSessions(fleet) < third) await new Promise((resolve) => setTimeout(resolve, 50));
+    while (!loadEnded && startedSessions(fleet) < third)
+      await new Promise((resolve) => setTimeout(resolve, 50));
     const startedAtKill = startedSessions(fleet);
     const killedAt = Date.now();
     await cluster.killMaster(`bull:{${queueName}}:${queueName}:wait`);
