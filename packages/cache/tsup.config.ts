@@ -1,3 +1,3 @@
 import { libraryBuild } from '../../tooling/tsup/library.js';
 
-export default libraryBuild();
+export default libraryBuild({}, { redis: 'src/redis.ts' });

@@ -89,6 +89,8 @@ export interface ClientOutcome {
   status: number;
   report?: string;
   success?: boolean;
+  /** A failed run's error (the result's `error`). */
+  error?: string;
   /** Streaming only: the SSE event names in order. */
   events: string[];
   moved: boolean;
@@ -102,11 +104,16 @@ export async function runClient(baseUrl: string, job: string, streaming: boolean
     body: JSON.stringify({ prompt: `${job}: do the work` }),
   });
   if (!streaming || response.status !== 200) {
-    const body = (await response.json()) as { success?: boolean; finalReport?: { content?: string } };
+    const body = (await response.json()) as {
+      success?: boolean;
+      error?: string;
+      finalReport?: { content?: string };
+    };
     return {
       job,
       status: response.status,
       success: body.success,
+      ...(body.error === undefined ? {} : { error: body.error }),
       report: body.finalReport?.content,
       events: [],
       moved: false,
@@ -114,7 +121,7 @@ export async function runClient(baseUrl: string, job: string, streaming: boolean
   }
   const text = await response.text();
   const events: string[] = [];
-  let result: { success?: boolean; finalReport?: { content?: string } } | undefined;
+  let result: { success?: boolean; error?: string; finalReport?: { content?: string } } | undefined;
   let moved = false;
   for (const block of text.split('\n\n')) {
     const name = /^event: (.*)$/m.exec(block)?.[1];
@@ -124,5 +131,13 @@ export async function runClient(baseUrl: string, job: string, streaming: boolean
     if (name === 'status' && data?.includes('session moved to worker')) moved = true;
     if (name === 'result' && data !== undefined) result = JSON.parse(data);
   }
-  return { job, status: 200, success: result?.success, report: result?.finalReport?.content, events, moved };
+  return {
+    job,
+    status: 200,
+    success: result?.success,
+    ...(result?.error === undefined ? {} : { error: result.error }),
+    report: result?.finalReport?.content,
+    events,
+    moved,
+  };
 }

@@ -1,4 +1,4 @@
-// The processes of the queue soak: a real redis-server, the testkit model server (scripted
+// The processes of the queue soak: a real redis-server (or a Redis Cluster), the testkit model server (scripted
 // latency, multi-turn sessions), one agent-server face on the queue and worker processes of the
 // BUILT agent-server (apps/server/dist), each killed and restarted at will.
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -69,7 +69,12 @@ export interface FleetOptions {
   extraConfig?: (worker: string) => Record<string, unknown>;
   /** The agent file's `tools` (default none). */
   tools?: readonly string[];
+  /** Starts the Redis the fleet runs on (default one `startRedisServer()`), stopped by `close()`. */
+  startRedis?: () => Promise<FleetRedis>;
 }
+
+/** The Redis a fleet runs on: its URL (`redis://` or `redis+cluster://`) and how to stop it. */
+export type FleetRedis = Pick<RedisServer, 'url' | 'close'>;
 
 /** The model's answer to `session`'s `turn`, asked for the `attempt`th time (1 the first). */
 export type SoakScript = (session: string, turn: number, attempt: number) => ScriptedAnswer;
@@ -225,7 +230,7 @@ function workerArgs(agent: string, config: string, redisUrl: string, options: Fl
 /** What the fleet runs on, started before its workers. */
 interface FleetBase {
   dir: string;
-  redis: RedisServer;
+  redis: FleetRedis;
   model: ModelServer;
   agent: string;
   spawnServer: SpawnServer;
@@ -321,9 +326,9 @@ class SoakFleet implements Fleet {
 /** Starts redis, the model server, the face and the workers; whatever started is stopped when a later step fails. */
 export async function startFleet(options: FleetOptions): Promise<Fleet> {
   const dir = mkdtempSync(join(tmpdir(), 'queue-soak-'));
-  const started: { redis?: RedisServer; model?: ModelServer; face?: ChildProcess } = {};
+  const started: { redis?: FleetRedis; model?: ModelServer; face?: ChildProcess } = {};
   try {
-    const redis = await startRedisServer();
+    const redis = await (options.startRedis ?? startRedisServer)();
     started.redis = redis;
     const turns = new TurnLog();
     const script = options.script ?? ((session, turn) => soakAnswer(session, turn, options.delayMs));

@@ -53,3 +53,22 @@ export async function runSession(face: string, session: string, streaming: boole
     };
   }
 }
+
+/** `sessions` client sessions (`soak-<prefix><n>`, every other one streaming) run by `clients` clients at once. */
+export async function runLoad(
+  face: string,
+  prefix: string,
+  sessions: number,
+  clients: number,
+): Promise<SessionOutcome[]> {
+  const outcomes: SessionOutcome[] = [];
+  let next = 0;
+  const client = async () => {
+    while (next < sessions) {
+      const at = next++;
+      outcomes.push(await runSession(face, `soak-${prefix}${at}`, at % 2 === 0));
+    }
+  };
+  await Promise.all(Array.from({ length: clients }, client));
+  return outcomes;
+}

@@ -2,32 +2,15 @@
 // on the same load, then a soak where a random worker is SIGKILLed every few seconds and
 // restarted. Spawns the BUILT agent-server (build apps/server first).
 import type { BenchCheck, BenchSuite, BenchTable, SuiteResult } from '../harness/types.js';
+import { type ClusterFailover, clusterFailover } from '../queue-soak/cluster-failover.js';
 import { type Fleet, SESSION_TURNS, startFleet } from '../queue-soak/fleet.js';
 import { type Kill, RandomKiller } from '../queue-soak/random-killer.js';
-import { runSession, type SessionOutcome } from '../queue-soak/session.js';
+import { runLoad, type SessionOutcome } from '../queue-soak/session.js';
 
 // Scripted latency must dominate the CPU a session costs (2 shared cores here) for the
 // throughput ratio to measure the queue; 200 ms per turn was CPU-bound on this machine.
 const DELAY_MS = 1000;
 const CONCURRENCY = 4;
-
-async function runLoad(
-  fleet: Fleet,
-  prefix: string,
-  sessions: number,
-  clients: number,
-): Promise<SessionOutcome[]> {
-  const outcomes: SessionOutcome[] = [];
-  let next = 0;
-  const client = async () => {
-    while (next < sessions) {
-      const at = next++;
-      outcomes.push(await runSession(fleet.face, `soak-${prefix}${at}`, at % 2 === 0));
-    }
-  };
-  await Promise.all(Array.from({ length: clients }, client));
-  return outcomes;
-}
 
 interface Throughput {
   perSecond: number;
@@ -44,7 +27,7 @@ async function throughput(workers: number, sessions: number, run: number): Promi
   });
   try {
     const started = Date.now();
-    const outcomes = await runLoad(fleet, `${workers}${run}0`, sessions, workers * CONCURRENCY);
+    const outcomes = await runLoad(fleet.face, `${workers}${run}0`, sessions, workers * CONCURRENCY);
     const seconds = (Date.now() - started) / 1000;
     return { perSecond: sessions / seconds, ok: outcomes.filter((o) => o.ok).length };
   } finally {
@@ -103,7 +86,7 @@ async function soak(sessions: number, killEveryMs: number): Promise<Soaked> {
   const killer = new RandomKiller(fleet, { everyMs: { min: killEveryMs, max: killEveryMs } });
   try {
     const started = Date.now();
-    const outcomes = await runLoad(fleet, '', sessions, 3 * CONCURRENCY);
+    const outcomes = await runLoad(fleet.face, '', sessions, 3 * CONCURRENCY);
     const seconds = (Date.now() - started) / 1000;
     await killer.stop();
     const { reruns, overRun } = countReruns(outcomes, fleet, killer.kills);
@@ -159,6 +142,45 @@ function checksOf(
   ];
 }
 
+function clusterChecks(failover: ClusterFailover): BenchCheck[] {
+  return [
+    {
+      name: 'cluster: no session lost when a master is SIGKILLed',
+      ok: failover.lost === 0,
+      detail: `${failover.lost} lost of ${failover.sessions}${failover.lost > 0 ? `: ${failover.problems.join(' | ')}` : ''}`,
+    },
+    {
+      name: 'cluster: no job left in the queue after the failover',
+      ok: failover.jobsLeft === 0,
+      detail: `${failover.jobsLeft} left`,
+    },
+  ];
+}
+
+function clusterTable(failover: ClusterFailover): BenchTable {
+  return {
+    caption: `Redis Cluster (3 masters, a replica each): ${failover.sessions} sessions, 3 workers, the master of the queue's slot SIGKILLed mid-load`,
+    columns: [
+      'seconds',
+      'sessions started at the kill',
+      'failover seconds',
+      'lost',
+      'turns re-run',
+      'jobs left',
+    ],
+    rows: [
+      [
+        failover.seconds.toFixed(1),
+        failover.startedAtKill,
+        failover.failoverSeconds.toFixed(1),
+        failover.lost,
+        failover.reruns,
+        failover.jobsLeft,
+      ],
+    ],
+  };
+}
+
 function throughputTable(sessions: number, one: Throughput, three: Throughput, ratio: number): BenchTable {
   return {
     caption: `Throughput (${sessions} sessions, ${CONCURRENCY} per worker)`,
@@ -201,13 +223,14 @@ function soakTable(soaked: Soaked, killEveryMs: number): BenchTable {
 
 const NOTES = [
   "A killed worker's sessions move after its 2 s lock expires (BullMQ stalled-job check) and resume from their last per-turn checkpoint on another worker.",
+  'Cluster run: cluster-node-timeout 1 s, so a replica takes over a few seconds after the SIGKILL; writes that must survive (an enqueued job, a result) wait for a replica (WAIT 1), a job whose 2 s lock lapsed meanwhile is handed out again and its re-run finds the result.',
   "The machine is 2 shared cores for the face, three workers, Redis and the model server: the throughput ratio measures the queue's overhead only while scripted latency dominates.",
 ];
 
 export const queueSoakSuite: BenchSuite = {
   id: 'queue-soak',
   title: 'agent-server on a Redis queue: throughput and worker deaths',
-  description: `Real redis-server, one agent-server face (REST) on the queue and worker processes (concurrency ${CONCURRENCY} each); every session takes ${SESSION_TURNS} turns of ${DELAY_MS} ms scripted model latency, half the clients stream (SSE). Throughput: the same load with 1 and 3 workers. Soak: 3 workers, a random one SIGKILLed every few seconds and restarted.`,
+  description: `Real redis-server, one agent-server face (REST) on the queue and worker processes (concurrency ${CONCURRENCY} each); every session takes ${SESSION_TURNS} turns of ${DELAY_MS} ms scripted model latency, half the clients stream (SSE). Throughput: the same load with 1 and 3 workers. Soak: 3 workers, a random one SIGKILLed every few seconds and restarted. Cluster: the same fleet on a 3-master Redis Cluster with a replica each, the master holding the queue's slot SIGKILLed mid-load.`,
   async run({ quick }): Promise<SuiteResult> {
     const throughputSessions = quick ? 24 : 120;
     const soakSessions = quick ? 30 : 300;
@@ -216,7 +239,13 @@ export const queueSoakSuite: BenchSuite = {
     const three = await throughput(3, throughputSessions, 1);
     const ratio = three.perSecond / one.perSecond;
     const soaked = await soak(soakSessions, killEveryMs);
-    const checks = checksOf(throughputSessions, one, three, soaked);
+    const failover = await clusterFailover({
+      sessions: quick ? 12 : 60,
+      workers: 3,
+      concurrency: CONCURRENCY,
+      delayMs: DELAY_MS,
+    });
+    const checks = [...checksOf(throughputSessions, one, three, soaked), ...clusterChecks(failover)];
     if (!quick)
       checks.push({
         name: '3 workers give at least 2.4x the sessions per second of 1',
@@ -224,10 +253,14 @@ export const queueSoakSuite: BenchSuite = {
         detail: `${ratio.toFixed(2)}x`,
       });
     return {
-      tables: [throughputTable(throughputSessions, one, three, ratio), soakTable(soaked, killEveryMs)],
+      tables: [
+        throughputTable(throughputSessions, one, three, ratio),
+        soakTable(soaked, killEveryMs),
+        clusterTable(failover),
+      ],
       notes: NOTES,
       checks,
-      raw: { one, three, ratio, soaked },
+      raw: { one, three, ratio, soaked, failover },
     };
   },
 };

@@ -1,18 +1,11 @@
-import type { ClusterOptions, Cluster as IoCluster, Redis as IoRedis, RedisOptions } from 'ioredis';
+import type { Redis as IoRedis, RedisOptions } from 'ioredis';
+import { isCluster, type RedisClient, redisClusterOptions } from './redis-cluster.js';
 import { redisClusterNodes } from './redis-url.js';
-
-/** A connected client of this package: one server (`Redis`) or a Redis Cluster (`Cluster`). */
-export type RedisClient = IoRedis | IoCluster;
 
 /** How a Redis store of this package reports: the error for a failed step, and for ioredis not loading. */
 export interface RedisFailures {
   fail: (what: string, error: unknown) => Error;
   notLoaded: (error: unknown) => Error;
-}
-
-/** True when `client` talks to a Redis Cluster. */
-export function isCluster(client: RedisClient): client is IoCluster {
-  return (client as IoCluster).isCluster === true;
 }
 
 /**
@@ -44,7 +37,13 @@ export async function connectRedisClient(
   };
   const seeds = redisClusterNodes(url);
   const client: RedisClient =
-    seeds === undefined ? new Redis(url, bounds) : new Cluster(seeds, clusterOptions(url, bounds, timeoutMs));
+    seeds === undefined
+      ? new Redis(url, bounds)
+      : new Cluster(seeds, {
+          ...redisClusterOptions(url, { ...bounds, lazyConnect: false }),
+          lazyConnect: true,
+          slotsRefreshTimeout: timeoutMs,
+        });
   client.on('error', () => {});
   prepare?.(client);
   try {
@@ -54,29 +53,6 @@ export async function connectRedisClient(
     throw failures.fail('cannot connect', error);
   }
   return client;
-}
-
-/**
- * The options of a cluster client: `bounds` and the URL's credentials and TLS for every node
- * (the seeds and those discovered), the slot map refreshed within the same bound, and
- * reconnecting to the cluster as a lone server does.
- */
-function clusterOptions(url: string, bounds: RedisOptions, timeoutMs: number): ClusterOptions {
-  const parsed = new URL(url);
-  const redisOptions: RedisOptions = { ...bounds, lazyConnect: false };
-  if (parsed.username !== '') redisOptions.username = decodeURIComponent(parsed.username);
-  if (parsed.password !== '') redisOptions.password = decodeURIComponent(parsed.password);
-  if (parsed.protocol === 'rediss+cluster:') redisOptions.tls = {};
-  return {
-    lazyConnect: true,
-    redisOptions,
-    slotsRefreshTimeout: timeoutMs,
-    clusterRetryStrategy: (times) => Math.min(times * 200, 2000),
-    // A failover takes the cluster's node timeout and an election: retry moved and down
-    // slots a little while instead of failing the first command.
-    retryDelayOnFailover: 200,
-    retryDelayOnClusterDown: 200,
-  };
 }
 
 /** Runs one command; its failure becomes `fail(what, error)`. */
@@ -107,45 +83,4 @@ export async function quitRedis(client: RedisClient): Promise<void> {
  */
 export function scanTargets(client: RedisClient): IoRedis[] {
   return isCluster(client) ? client.nodes('master') : [client];
-}
-
-/** Hash slots of a Redis Cluster. */
-const CLUSTER_SLOTS = 16384;
-
-/** The cluster hash slot of `key`: CRC16 (XMODEM) of its hash tag (the text in its first `{...}`, when not empty) or of all of it. */
-export function clusterSlot(key: string): number {
-  const bytes = Buffer.from(key, 'utf8');
-  const open = bytes.indexOf(0x7b);
-  const close = open === -1 ? -1 : bytes.indexOf(0x7d, open + 1);
-  const hashed = close > open + 1 ? bytes.subarray(open + 1, close) : bytes;
-  let crc = 0;
-  for (const byte of hashed) {
-    crc ^= byte << 8;
-    for (let bit = 0; bit < 8; bit++)
-      crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
-  }
-  return crc % CLUSTER_SLOTS;
-}
-
-/**
- * On a cluster whose master of `key` has replicas, waits (`WAIT 1`, at most `timeoutMs`) until
- * one of them has every write this client sent that master, so an acknowledged write survives
- * the master's crash; throws when none confirmed in time (the write is on the master, and may be
- * lost if it fails). Nothing to do on one server or a master without replicas.
- */
-export async function waitForReplica(client: RedisClient, key: string, timeoutMs: number): Promise<void> {
-  if (!isCluster(client)) return;
-  const [master, ...replicas] = client.slots[clusterSlot(key)] ?? [];
-  if (master === undefined || replicas.length === 0) return;
-  // WAIT counts the writes of its own connection: it must go to the connection the write used.
-  const node = client
-    .nodes('master')
-    .find((candidate) => `${candidate.options.host}:${candidate.options.port}` === master);
-  if (node === undefined) return;
-  const confirmed = Number(await node.call('WAIT', 1, timeoutMs));
-  if (confirmed < 1) {
-    throw new Error(
-      `no replica confirmed the write within ${timeoutMs} ms: it is on the master ${master} only and would be lost if that master failed`,
-    );
-  }
 }

@@ -62,3 +62,13 @@ test('@agent/cache exports exactly these values', async () => {
     'stateSnapshotKeyFile',
   ]);
 });
+
+test('@agent/cache/redis exports exactly these values', async () => {
+  expect(Object.keys(await import('@agent/cache/redis')).sort()).toEqual([
+    'clusterSlot',
+    'isCluster',
+    'redisClusterOptions',
+    'replicasConfirming',
+    'waitForReplica',
+  ]);
+});

@@ -1,7 +1,8 @@
 import { startRedisCluster, startRedisServer } from '@agent/testkit';
 import { expect, test } from 'vitest';
 import { CacheError } from '../src/index.js';
-import { connectRedisClient, isCluster, quitRedis } from '../src/redis-client.js';
+import { connectRedisClient, quitRedis } from '../src/redis-client.js';
+import { isCluster } from '../src/redis-cluster.js';
 import { redactRedisText, redactRedisUrl } from '../src/redis-url.js';
 
 const PASSWORD = 'cluster-secret-77';

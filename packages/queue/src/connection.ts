@@ -1,4 +1,5 @@
 import { isRedisClusterUrl, isRedisUrl, REDIS_URL_ALLOWED, redisClusterNodes } from '@agent/cache';
+import { redisClusterOptions } from '@agent/cache/redis';
 import { ConfigError } from '@agent/protocol';
 import { Cluster, Redis } from 'ioredis';
 
@@ -7,10 +8,15 @@ export type QueueRedis = Redis | Cluster;
 
 /**
  * How long a command waits out a cluster failover (a master died, its replica takes over) before
- * it fails: ioredis retries every `FAILOVER_RETRY_MS` up to `FAILOVER_RETRIES` times (60 s).
+ * it fails: ioredis retries every 200 ms (`redisClusterOptions`) up to this many times (60 s).
  */
-const FAILOVER_RETRY_MS = 200;
 const FAILOVER_RETRIES = 300;
+
+/**
+ * How long a write that must survive a failover (an enqueued job, a run's result) waits for a
+ * replica to confirm it (`replicasConfirming`), ms; then it goes on unconfirmed.
+ */
+export const REPLICA_WAIT_MS = 2000;
 
 /** Throws a `ConfigError` unless `url` is a `redis://`, `rediss://` or Redis Cluster URL. */
 export function checkQueueUrl(url: unknown, field = 'queue'): string {
@@ -49,35 +55,10 @@ function openServer(url: string): Redis {
 }
 
 function openCluster(url: string): Cluster {
-  const parsed = new URL(url);
-  const password = decode(parsed.password);
-  const username = decode(parsed.username);
   return new Cluster(redisClusterNodes(url) ?? [], {
-    redisOptions: {
-      maxRetriesPerRequest: null,
-      ...(password === undefined ? {} : { password }),
-      ...(username === undefined ? {} : { username }),
-      ...(parsed.protocol === 'rediss+cluster:' ? { tls: {} } : {}),
-    },
+    ...redisClusterOptions(url, { maxRetriesPerRequest: null }),
     enableOfflineQueue: true,
-    retryDelayOnFailover: FAILOVER_RETRY_MS,
-    retryDelayOnClusterDown: FAILOVER_RETRY_MS,
-    retryDelayOnTryAgain: FAILOVER_RETRY_MS,
+    retryDelayOnTryAgain: 200,
     maxRedirections: FAILOVER_RETRIES,
-    clusterRetryStrategy: (times) => Math.min(200 * times, 2000),
   });
-}
-
-function decode(text: string): string | undefined {
-  if (text === '') return undefined;
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
-}
-
-/** True when `redis` talks to a Redis Cluster. */
-export function isCluster(redis: QueueRedis): redis is Cluster {
-  return redis instanceof Cluster;
 }

@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { redactRedisUrl } from '@agent/cache';
+import { isCluster, replicasConfirming } from '@agent/cache/redis';
 import type { AgentEvent, AgentEventMeta, AgentResult } from '@agent/protocol';
 import { errorMessage } from '@agent/protocol/util';
 import { Queue } from 'bullmq';
-import { isCluster, openQueueRedis, type QueueRedis } from './connection.js';
+import { openQueueRedis, type QueueRedis, REPLICA_WAIT_MS } from './connection.js';
 import { EventRelay } from './event-relay.js';
 import { DEFAULT_QUEUE_NAME, jobSessionId, type QueueKeys, queueKeys, type RunJobData } from './job.js';
 import { followJob, queueFailure } from './job-stream.js';
 import { JobNotifier } from './notifier.js';
-import { awaitReplica } from './replication.js';
 
 export interface RunQueueOptions {
   /** `redis://host:port` (or `rediss://`, or a cluster's `redis+cluster://`); the same Redis the workers use. */
@@ -164,7 +164,11 @@ class RedisRunQueue implements RunQueue {
         attempts: 1,
       });
       try {
-        await awaitReplica(this.redis, `${this.keys.bullPrefix}:${this.name}:${jobId}`);
+        await replicasConfirming(
+          this.redis,
+          `${this.keys.bullPrefix}:${this.name}:${jobId}`,
+          REPLICA_WAIT_MS,
+        );
         return;
       } catch (error) {
         if (tries >= ENQUEUE_TRIES) throw error;

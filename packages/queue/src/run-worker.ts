@@ -1,14 +1,14 @@
 import { hostname } from 'node:os';
+import { isCluster, replicasConfirming } from '@agent/cache/redis';
 import type { AgentResult, SessionSnapshot, SessionStore } from '@agent/protocol';
 import { AgentError, ConfigError } from '@agent/protocol';
 import { abortableSleep, errorMessage, isPositiveInteger } from '@agent/protocol/util';
 import { DelayedError, type Job, UnrecoverableError, Worker } from 'bullmq';
-import { isCluster, openQueueRedis, type QueueRedis } from './connection.js';
+import { openQueueRedis, type QueueRedis, REPLICA_WAIT_MS } from './connection.js';
 import { DEFAULT_QUEUE_NAME, jobSessionId, type QueueKeys, queueKeys, type RunJobData } from './job.js';
 import { runJobSession, unservedMessage } from './job-session.js';
 import { JobStreamWriter, queueFailure } from './job-stream.js';
 import { ProviderCaps } from './provider-caps.js';
-import { awaitReplica } from './replication.js';
 import { openQueueSessionStore, WorkerSessionStore } from './worker-store.js';
 import type { RunWorker, RunWorkerOptions, WorkerAgent, WorkerAgents } from './worker-types.js';
 
@@ -238,7 +238,7 @@ class QueueRunWorker implements RunWorker {
         .expire(keys.events(jobId), resultTtl)
         .exec();
       try {
-        await awaitReplica(this.deps.redis, keys.result(jobId));
+        await replicasConfirming(this.deps.redis, keys.result(jobId), REPLICA_WAIT_MS);
         return;
       } catch (error) {
         if (tries >= RESULT_TRIES) throw error;

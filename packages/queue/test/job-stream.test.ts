@@ -42,6 +42,7 @@ test('a burst of entries lands whole and in order, with fewer wake-up notices th
     expect(rows.map(([, fields]) => [streamField(fields, 'a'), streamField(fields, 's')])).toEqual(
       Array.from({ length: 200 }, (_, i) => ['2', String(i + 1)]),
     );
+    expect(new Set(rows.map(([, fields]) => streamField(fields, 'w'))).size).toBe(1);
     expect(await redis.ttl(keys.events('job-1'))).toBeGreaterThan(0);
     await expect.poll(() => notices.at(-1)).toBe('200');
     expect(notices.length).toBeLessThan(200);

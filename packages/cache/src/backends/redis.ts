@@ -1,6 +1,6 @@
 import { CacheError } from '../errors.js';
-import type { RedisClient } from '../redis-client.js';
-import { connectRedisClient, isCluster, quitRedis, redisCommand } from '../redis-client.js';
+import { connectRedisClient, quitRedis, redisCommand } from '../redis-client.js';
+import { isCluster, type RedisClient } from '../redis-cluster.js';
 import { isRedisUrl, REDIS_URL_ALLOWED, redactRedisText, redactRedisUrl } from '../redis-url.js';
 import type { CacheBackend, StoredEntry } from '../types.js';
 import { type BucketLayout, bucketLayout, DEL_SCRIPT, GET_SCRIPT, SET_SCRIPT } from './redis-buckets.js';

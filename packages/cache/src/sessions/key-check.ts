@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { ConfigError } from '@agent/protocol';
 import type BetterSqlite3 from 'better-sqlite3';
 import { SessionStoreError } from '../errors.js';
-import type { RedisClient } from '../redis-client.js';
+import type { RedisClient } from '../redis-cluster.js';
 import type { SnapshotKeys } from './snapshot-seal.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { TurnJournalEntry } from '@agent/protocol';
 import type { ChainableCommander } from 'ioredis';
 import { SessionStoreError } from '../errors.js';
-import type { RedisClient } from '../redis-client.js';
+import type { RedisClient } from '../redis-cluster.js';
 import {
   checkJournalEntry,
   decodeJournalEntry,

@@ -1,4 +1,5 @@
-import { type RedisClient, scanTargets } from '../redis-client.js';
+import { scanTargets } from '../redis-client.js';
+import type { RedisClient } from '../redis-cluster.js';
 import type { SessionKeyLayout } from './redis-session-keys.js';
 import { type SealReport, SealTally, sealVerdict } from './seal-unsealed.js';
 import { SEAL_PREFIX, type SnapshotKeys } from './snapshot-seal.js';

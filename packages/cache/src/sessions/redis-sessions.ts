@@ -1,8 +1,8 @@
 import type { ConversationExchange, SessionSnapshot, TurnJournalEntry } from '@agent/protocol';
 import type { ChainableCommander } from 'ioredis';
 import { SessionStoreError } from '../errors.js';
-import type { RedisClient } from '../redis-client.js';
-import { connectRedisClient, isCluster, quitRedis, redisCommand, waitForReplica } from '../redis-client.js';
+import { connectRedisClient, quitRedis, redisCommand } from '../redis-client.js';
+import { isCluster, type RedisClient, waitForReplica } from '../redis-cluster.js';
 import { isRedisUrl, REDIS_URL_ALLOWED, redactRedisText, redactRedisUrl } from '../redis-url.js';
 import {
   checkConversationId,
