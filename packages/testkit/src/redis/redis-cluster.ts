@@ -18,7 +18,7 @@ export interface RedisClusterOptions extends RedisLaunchOptions {
   replicasPerMaster?: number;
   /** Sets `requirepass` (and `masterauth`) on every node; the URL carries it. */
   password?: string;
-  /** `cluster-node-timeout`, ms: how soon a silent master is judged failed (default 1000). */
+  /** `cluster-node-timeout`, ms: how soon a silent master is judged failed (default 3000: a loaded test machine must not starve a node into a failover nobody asked for). */
   nodeTimeoutMs?: number;
   /** How long the cluster may take to form, or to fail over, ms (default 30000). */
   readyTimeoutMs?: number;
@@ -179,7 +179,7 @@ function startNode(options: RedisClusterOptions): Promise<RunningNode> {
       '--cluster-port',
       String(busPort),
       '--cluster-node-timeout',
-      String(options.nodeTimeoutMs ?? 1000),
+      String(options.nodeTimeoutMs ?? 3000),
     );
     if (options.password !== undefined)
       args.push('--requirepass', options.password, '--masterauth', options.password);
