@@ -39,7 +39,9 @@ process.on('exit', () => appendFileSync(process.env.LOADED_LOG, Object.keys(cjs)
 function loaded(log: string, names: readonly string[]): string[] {
   const paths = readFileSync(log, 'utf8');
   return names.filter((name) =>
-    name.startsWith('packages/') ? paths.includes(`/${name}/dist/`) : paths.includes(`/node_modules/${name}/`),
+    name.startsWith('packages/')
+      ? paths.includes(`/${name}/dist/`)
+      : paths.includes(`/node_modules/${name}/`),
   );
 }
 
@@ -58,6 +60,8 @@ describe('agent run: start-up loading', () => {
     // Both logs worked: the model SDK (required) and the CLI's bundle (imported) are in them.
     expect(loaded(log, ['openai'])).toEqual(['openai']);
     expect(readFileSync(log, 'utf8')).toContain('/apps/cli/dist/agent.js');
-    expect(loaded(log, [...UNUSED_BY_A_PLAIN_RUN, 'packages/evals', 'packages/mcp', 'packages/a2a'])).toEqual([]);
+    expect(loaded(log, [...UNUSED_BY_A_PLAIN_RUN, 'packages/evals', 'packages/mcp', 'packages/a2a'])).toEqual(
+      [],
+    );
   });
 });
