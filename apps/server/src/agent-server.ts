@@ -2,7 +2,7 @@
 import { format } from 'node:util';
 import { AgentError } from '@agent/protocol';
 import { errorMessage } from '@agent/protocol/util';
-import { createRunQueue, openQueueSessionStore, type RunQueue } from '@agent/queue';
+import type { RunQueue } from '@agent/queue';
 import { snapshotKeySettings, telemetrySettings } from '@agent/runtime';
 import { startOtelExport } from '@agent/telemetry/export';
 import { CommanderError } from 'commander';
@@ -14,7 +14,6 @@ import type { MetricsServer } from './metrics-server.js';
 import type { ServerConfig } from './server-config.js';
 import { startHeadends } from './start-headends.js';
 import type { RunningHeadend } from './start-slack.js';
-import { startWorker } from './start-worker.js';
 import { parseWorkerArgs } from './worker-options.js';
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -50,6 +49,7 @@ async function openFleetSessions(url: string, config: ServerConfig) {
     ...(config.agentConfig === undefined ? {} : { configPath: config.agentConfig }),
     ...(config.agents[0] === undefined ? {} : { agentFile: config.agents[0] }),
   });
+  const { openQueueSessionStore } = await import('@agent/queue');
   return openQueueSessionStore(url, keySettings === undefined ? {} : { keySettings }).catch(
     (error: unknown) => configExit(error, 'agent-server'),
   );
@@ -76,6 +76,7 @@ async function worker(): Promise<number> {
   const config = parseOrExit(() => parseWorkerArgs(process.argv.slice(3), process.env));
   if (typeof config === 'number') return config;
   // A worker whose snapshot key is not the fleet's stops here (2), before it takes a job.
+  const { startWorker } = await import('./start-worker.js');
   const started = await startWorker(config, log).catch((error: unknown) =>
     configExit(error, 'agent-server worker'),
   );
@@ -104,9 +105,10 @@ async function startTelemetry(config: ServerConfig) {
   return otel;
 }
 
-/** The shared run queue of `--queue redis://`, when there is one. */
-function openRunQueue(config: ServerConfig): RunQueue | undefined {
+/** The shared run queue of `--queue redis://`, when there is one (bullmq and ioredis load only then). */
+async function openRunQueue(config: ServerConfig): Promise<RunQueue | undefined> {
   if (config.runQueue === undefined) return undefined;
+  const { createRunQueue } = await import('@agent/queue');
   return createRunQueue({
     url: config.runQueue.url,
     ...(config.runQueue.name === undefined ? {} : { name: config.runQueue.name }),
@@ -164,7 +166,7 @@ async function main(): Promise<number> {
   }
   for (const note of config.slackNotes ?? []) log(`agent-server: ${note}`);
   const metrics = await openMetrics(config);
-  const queue = openRunQueue(config);
+  const queue = await openRunQueue(config);
   const ran = queue === undefined ? agents.catalog : queuedCatalog(agents.catalog, queue);
   const viewer = await openViewer(config);
   const observed = viewer === undefined ? ran : viewer.observe(ran);

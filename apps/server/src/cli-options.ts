@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { isLoopbackHost } from '@agent/headends/http';
-import { checkQueueUrl } from '@agent/queue';
+import { checkQueueUrl } from '@agent/queue/options';
 import { Command, InvalidArgumentError } from 'commander';
 import { applyAiAgentSlack } from './ai-agent-slack.js';
 import { parseAllowedHosts } from './allowed-hosts.js';

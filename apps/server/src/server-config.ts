@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { errorMessage } from '@agent/protocol/util';
-import { checkQueueUrl } from '@agent/queue';
+import { checkQueueUrl } from '@agent/queue/options';
 import { type A2aServerConfig, parseA2aConfig } from './a2a-config.js';
 import { parseAllowedHosts } from './allowed-hosts.js';
 import { configError, parsePort } from './config-values.js';

@@ -1,4 +1,4 @@
-import { checkQueueUrl, parseProviderCap } from '@agent/queue';
+import { checkQueueUrl, parseProviderCap } from '@agent/queue/options';
 import { Command, InvalidArgumentError } from 'commander';
 import { collect, parseCommandLine } from './command-line.js';
 import { configError } from './config-values.js';

@@ -1,5 +1,5 @@
 // What a server loads at start: the SDKs of the A2A, MCP and Slack headends, the viewer and
-// prom-client only when their flags ask for them. A loader hook in the spawned server (ESM `load`,
+// prom-client only when their flags ask for them, bullmq and ioredis only with a queue. A loader hook in the spawned server (ESM `load`,
 // which also sees the entry of each CommonJS package an ES module imports) writes every URL it
 // loads to a file; the test reads which packages are there once the server answers.
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -8,7 +8,14 @@ import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type AgentDir, agentDir, finalReport, type RunningServer, startServer } from './helpers.js';
 
-const OPTIONAL_PACKAGES = ['@a2a-js/sdk', '@modelcontextprotocol/sdk', '@slack/web-api', 'prom-client'];
+const OPTIONAL_PACKAGES = [
+  '@a2a-js/sdk',
+  '@modelcontextprotocol/sdk',
+  '@slack/web-api',
+  'bullmq',
+  'ioredis',
+  'prom-client',
+];
 
 let dir: AgentDir | undefined;
 let server: RunningServer | undefined;
@@ -55,7 +62,7 @@ function loadedOptional(log: string): string[] {
 }
 
 describe('agent-server start-up loading', () => {
-  it('serves REST with none of the A2A, MCP, Slack SDKs nor prom-client loaded', async () => {
+  it('serves REST with none of the A2A, MCP, Slack SDKs, prom-client, bullmq nor ioredis loaded', async () => {
     const { log, running } = await startLogged(['--api', '0'], 1);
     const health = await fetch(`${running.urls.rest!.replace(/\/v1\/agents$/, '')}/health`);
     expect(health.status).toBe(200);

@@ -1,7 +1,7 @@
-import { isRedisClusterUrl, isRedisUrl, REDIS_URL_ALLOWED, redisClusterNodes } from '@agent/cache';
+import { isRedisClusterUrl, redisClusterNodes } from '@agent/cache';
 import { redisClusterOptions } from '@agent/cache/redis';
-import { ConfigError } from '@agent/protocol';
 import { Cluster, Redis } from 'ioredis';
+import { checkQueueUrl } from './queue-url.js';
 
 /** A connection of the queue: one Redis server, or a Redis Cluster (`redis+cluster://`). */
 export type QueueRedis = Redis | Cluster;
@@ -17,20 +17,6 @@ const FAILOVER_RETRIES = 300;
  * replica to confirm it (`replicasConfirming`), ms; then it goes on unconfirmed.
  */
 export const REPLICA_WAIT_MS = 2000;
-
-/** Throws a `ConfigError` unless `url` is a `redis://`, `rediss://` or Redis Cluster URL. */
-export function checkQueueUrl(url: unknown, field = 'queue'): string {
-  if (typeof url !== 'string' || !isRedisUrl(url)) {
-    // A URL that does not parse may still hold a password: it is never quoted.
-    throw new ConfigError({
-      field,
-      value: '[redacted]',
-      allowed: REDIS_URL_ALLOWED,
-      message: `${field}: expected ${REDIS_URL_ALLOWED}; the value given is not such a URL`,
-    });
-  }
-  return url;
-}
 
 /**
  * A Redis connection for the queue. BullMQ needs `maxRetriesPerRequest: null` (its blocking

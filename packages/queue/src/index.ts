@@ -1,7 +1,8 @@
-export { checkQueueUrl } from './connection.js';
 export { QUEUE_ERROR_CODE, QueueError } from './errors.js';
 export { DEFAULT_QUEUE_NAME, type JobStreamEntry, type RunJobData } from './job.js';
-export { type ProviderLease, parseProviderCap } from './provider-caps.js';
+export { parseProviderCap } from './provider-cap-flag.js';
+export type { ProviderLease } from './provider-caps.js';
+export { checkQueueUrl } from './queue-url.js';
 export {
   createRunQueue,
   DEFAULT_MAX_WAITING,

@@ -15,3 +15,11 @@ test('@agent/queue exports exactly these values', async () => {
     'parseProviderCap',
   ]);
 });
+
+test('@agent/queue/options exports exactly these values, the same functions as the main entry', async () => {
+  const options = await import('@agent/queue/options');
+  expect(Object.keys(options).sort()).toEqual(['checkQueueUrl', 'parseProviderCap']);
+  const main = await import('@agent/queue');
+  expect(options.checkQueueUrl).toBe(main.checkQueueUrl);
+  expect(options.parseProviderCap).toBe(main.parseProviderCap);
+});

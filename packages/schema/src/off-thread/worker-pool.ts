@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { errorMessage } from '@agent/protocol/util';
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
 
 /** What a task in the worker came to: its value, or why there is none. */
 export type WorkerOutcome<T> =
@@ -50,16 +50,20 @@ export class WorkerPool {
   constructor(private readonly options: WorkerPoolOptions) {}
 
   async run<T>(task: unknown, limits: WorkerTaskLimits): Promise<WorkerOutcome<T>> {
-    // minThreads 1, not 0: with no thread left after an abort, piscina 5.3 leaves queued tasks
-    // waiting forever. Its thread is unref'd while idle, so it never holds the process open.
-    this.pool ??= new Piscina({
-      filename: this.options.script.href,
-      minThreads: 1,
-      maxThreads: 1,
-      idleTimeout: Number.POSITIVE_INFINITY,
-      execArgv: [],
-      resourceLimits: { maxOldGenerationSizeMb: this.options.heapMb },
-    });
+    // piscina is loaded with the first task: a process that never runs one does not pay for it.
+    if (this.pool === undefined) {
+      const { Piscina: Pool } = await import('piscina');
+      // minThreads 1, not 0: with no thread left after an abort, piscina 5.3 leaves queued tasks
+      // waiting forever. Its thread is unref'd while idle, so it never holds the process open.
+      this.pool ??= new Pool({
+        filename: this.options.script.href,
+        minThreads: 1,
+        maxThreads: 1,
+        idleTimeout: Number.POSITIVE_INFINITY,
+        execArgv: [],
+        resourceLimits: { maxOldGenerationSizeMb: this.options.heapMb },
+      });
+    }
     // Checked here, not with piscina's maxQueue, so the limit can change while the pool lives.
     if (this.pool.queueSize >= limits.maxQueue) {
       return { ok: false, reason: 'queue-full', message: `${limits.maxQueue} tasks are already waiting` };
