@@ -2,12 +2,12 @@
 // (the in-process model waits until all K are there), a heap snapshot written after forced GC,
 // and self sizes by constructor compared with a snapshot taken before the sessions started.
 // `node --import tsx --expose-gc src/core-inprocess/heap-snapshot.ts <K> <turns> <dir> [checkout]`
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { writeHeapSnapshot } from 'node:v8';
 import type { ModelClient, ModelRequest, ModelStreamEvent } from '@agent/protocol';
 import { FINAL_ANSWER, MODEL, promptFor } from '../agent-loop/script.js';
+import { sizesByConstructor } from './heap-sizes.js';
 import { inProcessModel, scriptAgent } from './in-process-model.js';
 
 const [count, turns] = process.argv.slice(2, 4).map(Number) as [number, number];
@@ -81,46 +81,4 @@ for (const result of await Promise.all(sessions)) {
   if (!result.success || result.finalReport.content !== FINAL_ANSWER) throw new Error('a session failed');
 }
 
-interface Snapshot {
-  snapshot: { meta: { node_fields: string[]; node_types: [string[]] } };
-  nodes: number[];
-  strings: string[];
-}
-
-function byConstructor(file: string): Map<string, { size: number; count: number }> {
-  const snap = JSON.parse(readFileSync(file, 'utf8')) as Snapshot;
-  const fields = snap.snapshot.meta.node_fields;
-  const width = fields.length;
-  const typeAt = fields.indexOf('type');
-  const nameAt = fields.indexOf('name');
-  const sizeAt = fields.indexOf('self_size');
-  const types = snap.snapshot.meta.node_types[0];
-  const totals = new Map<string, { size: number; count: number }>();
-  for (let i = 0; i < snap.nodes.length; i += width) {
-    const type = types[snap.nodes[i + typeAt]!]!;
-    const name =
-      type === 'object' || type === 'closure' ? snap.strings[snap.nodes[i + nameAt]!]! : `(${type})`;
-    const key = type === 'closure' ? `closure ${name}` : name;
-    const entry = totals.get(key) ?? { size: 0, count: 0 };
-    entry.size += snap.nodes[i + sizeAt]!;
-    entry.count++;
-    totals.set(key, entry);
-  }
-  return totals;
-}
-
-const a = byConstructor(before);
-const b = byConstructor(during);
-const rows = [...b.entries()].map(([name, { size, count: n }]) => {
-  const base = a.get(name) ?? { size: 0, count: 0 };
-  return { name, bytes: (size - base.size) / count, objects: (n - base.count) / count };
-});
-rows.sort((x, y) => y.bytes - x.bytes);
-const total = rows.reduce((sum, row) => sum + row.bytes, 0);
-process.stdout.write(
-  `heap per session (self sizes, during - before): ${(total / 1024).toFixed(1)} KB, events ${events}\n`,
-);
-for (const row of rows.slice(0, 60))
-  process.stdout.write(
-    `${row.bytes.toFixed(0).padStart(7)} B ${row.objects.toFixed(2).padStart(6)} obj  ${row.name}\n`,
-  );
+process.stdout.write(sizesByConstructor(before, during, count, `events ${events}, `));

@@ -6,6 +6,7 @@ import type {
   LogEntry,
   OpNode,
 } from '@agent/protocol';
+import { appendHeld } from '../observe/held-list.js';
 import type { OpTreeBuilder } from '../observe/op-tree.js';
 import type { SessionRecorder } from '../observe/recorder.js';
 
@@ -49,7 +50,7 @@ export function recordGuardrailRun(
   const node = opTree.begin(parent, 'guardrail', `guardrail ${run.name} (${run.phase})`);
   node.guardrail = run;
   if (run.callId !== undefined) node.toolCallId = run.callId;
-  if (verdict?.opTree !== undefined) node.children.push(verdict.opTree);
+  if (verdict?.opTree !== undefined) node.children = appendHeld(node.children, verdict.opTree);
   const failed = tripped || (run.outcome === 'error' && run.failedOpen !== true);
   opTree.end(node, failed ? 'failed' : 'ok', entry, failed ? (run.reason ?? run.outcome) : undefined);
   const type = run.on === 'tool' ? 'tool' : 'llm';

@@ -6,6 +6,7 @@ import {
   type OpTotals,
   type SessionNode,
 } from '@agent/protocol';
+import { appendHeld } from './held-list.js';
 
 /**
  * A running session's totals: all zero until `finish` sums the tree, so every running root
@@ -53,10 +54,8 @@ export class OpTreeBuilder {
       status: 'running',
       children: [],
     };
-    // Most nodes get one child or none: a first child makes an array of one (a push onto the
-    // empty one would reserve room for 17).
-    if (parent.children.length === 0) parent.children = [node];
-    else parent.children.push(node);
+    // Most nodes get one child or a few: no room reserved for 17.
+    parent.children = appendHeld(parent.children, node);
     return node;
   }
 

@@ -1,5 +1,6 @@
 import type { AccountingEntry, AgentEvent, AgentEventMeta, LogEntry } from '@agent/protocol';
 import { flattened } from './flat-string.js';
+import { appendHeld } from './held-list.js';
 
 type EventCallback = (event: AgentEvent, meta: AgentEventMeta) => void;
 
@@ -9,9 +10,10 @@ type EventCallback = (event: AgentEvent, meta: AgentEventMeta) => void;
  * event, and a throwing callback cannot break the run.
  */
 export class SessionRecorder {
-  /** Every log line (read at the end; the array is replaced at the first line, see `log`). */
+  /** Every log line (read at the end; replaced while short, see `appendHeld`). */
   logs: LogEntry[] = [];
-  readonly accounting: AccountingEntry[] = [];
+  /** Every accounting entry (read at the end; replaced while short, see `appendHeld`). */
+  accounting: AccountingEntry[] = [];
   private readonly metaPlain: AgentEventMeta;
   private readonly metaStream: AgentEventMeta;
   // Made when first used: a streamed report needs no `finalize` meta, and the final one comes last.
@@ -176,9 +178,7 @@ export class SessionRecorder {
     // Kept until the session ends (its result's `logs`): one flat string each, not a rope.
     flattened(full.message);
     flattened(full.remoteIdentifier);
-    // The first line makes an array of one: a push onto the empty one would reserve 17 slots.
-    if (this.logs.length === 0) this.logs = [full];
-    else this.logs.push(full);
+    this.logs = appendHeld(this.logs, full);
     // The event is made only for a listener.
     if (this.onEvent !== undefined) this.emit({ type: 'log', entry: full });
     return full;
@@ -186,11 +186,11 @@ export class SessionRecorder {
 
   /** A resumed session's earlier accounting: kept for the result, not announced again. */
   restoreAccounting(entries: readonly AccountingEntry[]): void {
-    this.accounting.push(...entries);
+    this.accounting = this.accounting.concat(entries);
   }
 
   account(entry: AccountingEntry): void {
-    this.accounting.push(entry);
+    this.accounting = appendHeld(this.accounting, entry);
     if (this.watched) this.emit({ type: 'accounting', entry });
   }
 }

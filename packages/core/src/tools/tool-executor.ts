@@ -16,6 +16,7 @@ import {
   type ToolEndSession,
   type ToolResultMessage,
 } from '@agent/protocol';
+import { appendHeld } from '../observe/held-list.js';
 import { AbortFanout, type CancelSource } from './abort-fanout.js';
 import { CallBudget } from './call-budget.js';
 import {
@@ -53,8 +54,11 @@ export class ToolExecutor {
   /** Where the calls in flight hear a cancellation. */
   private readonly cancel: CancelSource;
 
-  /** Paused sub-agent sessions the next run of their calls continues, by call id (used once). */
-  private readonly pausedChildren = new Map<string, PausedChild>();
+  /**
+   * Paused sub-agent sessions the next run of their calls continues, by call id (used once);
+   * made only by a resumed session that has some (an empty map is ~180 bytes per session).
+   */
+  private pausedChildren: Map<string, PausedChild> | undefined;
 
   constructor(private readonly options: ToolExecutorOptions) {
     this.events = new ToolEvents(options.recorder, options.agentPath);
@@ -63,6 +67,8 @@ export class ToolExecutor {
 
   /** A resumed session's paused turn: its calls that ran a paused sub-agent continue that session. */
   continueChildren(children: ReadonlyMap<string, PausedChild>): void {
+    if (children.size === 0) return;
+    this.pausedChildren ??= new Map();
     for (const [callId, child] of children) this.pausedChildren.set(callId, child);
   }
 
@@ -189,8 +195,8 @@ export class ToolExecutor {
         remoteIdentifier(this.options.registry.resolve(call.name)?.provider, call.name),
         `call ${call.id}: ${truncateForLog(argsJson)}`,
       );
-      const resume = this.pausedChildren.get(call.id);
-      this.pausedChildren.delete(call.id);
+      const resume = this.pausedChildren?.get(call.id);
+      this.pausedChildren?.delete(call.id);
       const callOptions: ExternalCallOptions = {
         cancel: this.cancel,
         timeoutMs: this.options.toolTimeoutMs,
@@ -257,7 +263,7 @@ export class ToolExecutor {
     if (run.refusal !== undefined) entry.details = run.refusal;
     this.options.recorder.account(entry);
     if (outcome.cached) node.cached = true;
-    if (outcome.childSession !== undefined) node.children.push(outcome.childSession);
+    if (outcome.childSession !== undefined) node.children = appendHeld(node.children, outcome.childSession);
     this.options.opTree.end(
       node,
       outcome.ok ? 'ok' : 'failed',

@@ -50,8 +50,13 @@ export interface RegistryWarning {
 /** The external tools of a session, listed once at start; a provider that fails to list is skipped with a warning. */
 export class ToolRegistry implements ToolLookup {
   private readonly byName = new Map<string, ResolvedTool>();
-  readonly definitions: ToolDefinition[] = [];
+  private listed: ToolDefinition[] = [];
   readonly warnings: RegistryWarning[] = [];
+
+  /** Every tool listed, in order (held for the whole session, so without spare room). */
+  get definitions(): readonly ToolDefinition[] {
+    return this.listed;
+  }
 
   static async create(
     providers: readonly ToolProvider[],
@@ -71,6 +76,8 @@ export class ToolRegistry implements ToolLookup {
       }
       for (const definition of outcome.value) registry.add(provider, definition, reserved);
     });
+    // A push onto an empty array reserves room for 17; the copy holds just what was listed.
+    registry.listed = registry.listed.slice();
     return registry;
   }
 
@@ -91,7 +98,7 @@ export class ToolRegistry implements ToolLookup {
       return;
     }
     this.byName.set(definition.name, { provider, definition });
-    this.definitions.push(definition);
+    this.listed.push(definition);
   }
 
   resolve(name: string): ResolvedTool | undefined {

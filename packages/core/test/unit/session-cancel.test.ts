@@ -30,6 +30,27 @@ describe('SessionCancel', () => {
     expect(late).toEqual(['gone']);
   });
 
+  test('callbacks added, forgotten and added again are each heard once, in the order they came', () => {
+    const cancel = new SessionCancel();
+    const heard: string[] = [];
+    const callback = (name: string) => () => heard.push(name);
+    const attempt = callback('attempt');
+    const first = callback('first call');
+    const second = callback('second call');
+    const third = callback('third call');
+    cancel.add(attempt);
+    cancel.add(attempt);
+    cancel.add(first);
+    cancel.add(second);
+    cancel.delete(attempt);
+    cancel.delete(first);
+    cancel.add(third);
+    cancel.add(second);
+    cancel.add(attempt);
+    cancel.abort('stop');
+    expect(heard).toEqual(['second call', 'third call', 'attempt']);
+  });
+
   test('adds no listener to its signal', () => {
     const cancel = new SessionCancel();
     let added = 0;
