@@ -1,6 +1,5 @@
 import type { AccountingEntry, AgentEvent, AgentEventMeta, LogEntry } from '@agent/protocol';
 import { flattened } from './flat-string.js';
-import { appendHeld } from './held-list.js';
 
 type EventCallback = (event: AgentEvent, meta: AgentEventMeta) => void;
 
@@ -10,10 +9,13 @@ type EventCallback = (event: AgentEvent, meta: AgentEventMeta) => void;
  * event, and a throwing callback cannot break the run.
  */
 export class SessionRecorder {
-  /** Every log line (read at the end; replaced while short, see `appendHeld`). */
-  logs: LogEntry[] = [];
-  /** Every accounting entry (read at the end; replaced while short, see `appendHeld`). */
-  accounting: AccountingEntry[] = [];
+  /**
+   * Every log line. The result holds this very array, and lines logged after it is built (the
+   * last checkpoint's) must still reach it: it is appended to, never replaced.
+   */
+  readonly logs: LogEntry[] = [];
+  /** Every accounting entry; like `logs`, appended to, never replaced. */
+  readonly accounting: AccountingEntry[] = [];
   private readonly metaPlain: AgentEventMeta;
   private readonly metaStream: AgentEventMeta;
   // Made when first used: a streamed report needs no `finalize` meta, and the final one comes last.
@@ -178,7 +180,7 @@ export class SessionRecorder {
     // Kept until the session ends (its result's `logs`): one flat string each, not a rope.
     flattened(full.message);
     flattened(full.remoteIdentifier);
-    this.logs = appendHeld(this.logs, full);
+    this.logs.push(full);
     // The event is made only for a listener.
     if (this.onEvent !== undefined) this.emit({ type: 'log', entry: full });
     return full;
@@ -186,11 +188,11 @@ export class SessionRecorder {
 
   /** A resumed session's earlier accounting: kept for the result, not announced again. */
   restoreAccounting(entries: readonly AccountingEntry[]): void {
-    this.accounting = this.accounting.concat(entries);
+    this.accounting.push(...entries);
   }
 
   account(entry: AccountingEntry): void {
-    this.accounting = appendHeld(this.accounting, entry);
+    this.accounting.push(entry);
     if (this.watched) this.emit({ type: 'accounting', entry });
   }
 }
