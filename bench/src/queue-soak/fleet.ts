@@ -121,7 +121,7 @@ class TurnLog {
   /** Counts the request against its session's turn; that session, turn and attempt (1 the first). */
   record(request: RecordedRequest): { session: string; turn: number; attempt: number } {
     const user = request.messages.find((m) => m.role === 'user' && String(m.content).includes('soak-'));
-    const session = /soak-\d+/.exec(String(user?.content ?? ''))?.[0] ?? 'unknown';
+    const session = /soak-[a-z]*\d+/.exec(String(user?.content ?? ''))?.[0] ?? 'unknown';
     const turn = request.messages.filter((m) => m.role === 'assistant').length + 1;
     const key = `${session}#${turn}`;
     const attempt = (this.runs.get(key) ?? 0) + 1;

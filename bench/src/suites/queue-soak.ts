@@ -223,7 +223,7 @@ function soakTable(soaked: Soaked, killEveryMs: number): BenchTable {
 
 const NOTES = [
   "A killed worker's sessions move after its 2 s lock expires (BullMQ stalled-job check) and resume from their last per-turn checkpoint on another worker.",
-  'Cluster run: cluster-node-timeout 1 s, so a replica takes over a few seconds after the SIGKILL; writes that must survive (an enqueued job, a result) wait for a replica (WAIT 1), a job whose 2 s lock lapsed meanwhile is handed out again and its re-run finds the result.',
+  'Cluster run: cluster-node-timeout 3 s (the testkit default), so a replica takes over a few seconds after the SIGKILL; writes that must survive (an enqueued job, a result) wait for a replica (WAIT 1), a job whose 2 s lock lapsed meanwhile is handed out again and its re-run finds the result.',
   "The machine is 2 shared cores for the face, three workers, Redis and the model server: the throughput ratio measures the queue's overhead only while scripted latency dominates.",
 ];
 
@@ -239,21 +239,13 @@ export const queueSoakSuite: BenchSuite = {
     const three = await throughput(3, throughputSessions, 1);
     const ratio = three.perSecond / one.perSecond;
     const soaked = await soak(soakSessions, killEveryMs);
-    // The cluster run is off unless asked for (BENCH_QUEUE_CLUSTER=1) until the face's failover
-    // failure ("Connection in subscriber mode", issue 42) is fixed: it has not completed yet.
-    const failover =
-      process.env.BENCH_QUEUE_CLUSTER === '1'
-        ? await clusterFailover({
-            sessions: quick ? 12 : 60,
-            workers: 3,
-            concurrency: CONCURRENCY,
-            delayMs: DELAY_MS,
-          })
-        : undefined;
-    const checks = [
-      ...checksOf(throughputSessions, one, three, soaked),
-      ...(failover === undefined ? [] : clusterChecks(failover)),
-    ];
+    const failover = await clusterFailover({
+      sessions: quick ? 12 : 60,
+      workers: 3,
+      concurrency: CONCURRENCY,
+      delayMs: DELAY_MS,
+    });
+    const checks = [...checksOf(throughputSessions, one, three, soaked), ...clusterChecks(failover)];
     if (!quick)
       checks.push({
         name: '3 workers give at least 2.4x the sessions per second of 1',
@@ -264,7 +256,7 @@ export const queueSoakSuite: BenchSuite = {
       tables: [
         throughputTable(throughputSessions, one, three, ratio),
         soakTable(soaked, killEveryMs),
-        ...(failover === undefined ? [] : [clusterTable(failover)]),
+        clusterTable(failover),
       ],
       notes: NOTES,
       checks,

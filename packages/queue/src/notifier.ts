@@ -1,4 +1,13 @@
+import { abortableSleep } from '@agent/protocol/util';
 import type { QueueRedis } from './connection.js';
+
+/**
+ * Tries of a SUBSCRIBE, 200 ms apart. On a cluster, ioredis writes a SUBSCRIBE that arrives while
+ * its new subscriber connection (after a failover) is still starting before that connection's
+ * ready check, which then fails ("Connection in subscriber mode") and takes the SUBSCRIBE with it.
+ */
+const SUBSCRIBE_TRIES = 10;
+const SUBSCRIBE_RETRY_MS = 200;
 
 /**
  * One subscriber connection that wakes the followers of many jobs: a follower registers its
@@ -18,9 +27,20 @@ export class JobNotifier {
     });
   }
 
+  /**
+   * Subscribes to the channel. Never fails: the follower also reads the job every `pollMs`, so a
+   * subscription that cannot be made (after its tries) costs latency, never the run.
+   */
   async watch(channel: string): Promise<void> {
     this.jobs.set(channel, { pending: false, wakers: new Set() });
-    await this.subscriber.subscribe(channel);
+    for (let tried = 1; tried <= SUBSCRIBE_TRIES && this.jobs.has(channel); tried++) {
+      try {
+        await this.subscriber.subscribe(channel);
+        return;
+      } catch {
+        await abortableSleep(SUBSCRIBE_RETRY_MS);
+      }
+    }
   }
 
   async unwatch(channel: string): Promise<void> {
