@@ -2,7 +2,7 @@
 // bench/results/ and rewrites docs/benchmarks.md. `--quick` is the CI smoke run: small
 // sizes, checks only, nothing written.
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus, platform, release, totalmem } from 'node:os';
+import { cpus, loadavg, platform, release, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -43,6 +43,7 @@ process.once('exit', releaseLock);
 let failed = 0;
 for (const suite of selected) {
   const started = Date.now();
+  const loadAtStart = loadavg()[0] ?? 0;
   console.log(`bench ${suite.id}${quick ? ' (quick)' : ''}: ${suite.title}`);
   const result = await suite.run({ quick });
   for (const check of result.checks ?? []) {
@@ -62,6 +63,8 @@ for (const suite of selected) {
       description: suite.description,
       date: new Date().toISOString().slice(0, 10),
       machine,
+      load: { start: loadAtStart, end: loadavg()[0] ?? 0 },
+      seconds: (Date.now() - started) / 1000,
       result,
     };
     writeFileSync(join(resultsDir, `${suite.id}.json`), `${JSON.stringify(stored, null, 2)}\n`);

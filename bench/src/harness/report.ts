@@ -17,6 +17,10 @@ export interface StoredResult {
   description: string;
   date: string;
   machine: MachineInfo;
+  /** The machine's 1-minute load average when the suite started and when it ended (older results have none). */
+  load?: { start: number; end: number };
+  /** How long the suite ran, seconds. */
+  seconds?: number;
   result: SuiteResult;
 }
 
@@ -34,7 +38,7 @@ function renderSuite(stored: StoredResult): string {
     '',
     stored.description,
     '',
-    `Run ${stored.date} on ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, Node ${m.node} (${m.platform}). Raw figures: \`bench/results/${stored.id}.json\`.`,
+    `Run ${stored.date} on ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, Node ${m.node} (${m.platform})${loadText(stored)}. Raw figures: \`bench/results/${stored.id}.json\`.`,
     '',
   ];
   for (const table of stored.result.tables) parts.push(renderTable(table), '');
@@ -43,6 +47,13 @@ function renderSuite(stored: StoredResult): string {
 }
 
 /** Every stored suite's targets in one table, so a reader sees at once what is met. */
+/** How busy the machine was: a figure taken under load says so beside itself. */
+function loadText(stored: StoredResult): string {
+  if (stored.load === undefined) return '';
+  const took = stored.seconds === undefined ? '' : `, ${Math.round(stored.seconds)} s`;
+  return `; load average ${stored.load.start.toFixed(2)} at the start, ${stored.load.end.toFixed(2)} at the end${took}`;
+}
+
 function renderTargets(stored: StoredResult[]): string {
   const rows: string[][] = [];
   for (const suite of stored) {
