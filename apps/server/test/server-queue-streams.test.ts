@@ -61,9 +61,9 @@ describe('queue: a streaming client keeps its answer when its worker dies while 
     expect(await jobsLeft(name)).toMatchObject({ waiting: 0, active: 0, failed: 0 });
   }, 120_000);
 
-  it("OpenAI stream: the worker is frozen (SIGSTOP) past its lock mid-report, the job moves, then it wakes and finishes its stale run first; the client gets the new worker's report once, whole", async () => {
-    // Both runs stream slowly (500 ms a word): the frozen worker, woken while the next one is
-    // early in its report, ends its own run (and writes its result) well before the next one.
+  it("OpenAI stream: the worker is frozen (SIGSTOP) past its lock mid-report, the job moves, then it wakes, learns its lock lapsed and stops its stale run; the client gets the new worker's report once, whole", async () => {
+    // Both runs stream slowly (500 ms a word): the frozen worker is woken while the next one is
+    // early in its report.
     let stallCalls = 0;
     const { face, workers, spawnWorker, name } = await fleet(1, {
       handler: (request) => {
@@ -80,9 +80,11 @@ describe('queue: a streaming client keeps its answer when its worker dies while 
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     workers[0]!.child.kill('SIGSTOP');
     await until(() => stallCalls === 2);
-    // The second worker owns the job and streams; the first wakes, reads the words the model
-    // sent meanwhile and goes on writing to the job's stream as if it still owned it.
+    // The second worker owns the job and streams; the first wakes with the words the model sent
+    // meanwhile in its socket, may write some to the job's stream (the face skips them), and
+    // stops its run at its next lock renewal.
     workers[0]!.child.kill('SIGCONT');
+    await until(() => /^job [\w-]+: its lock lapsed/m.test(workers[0]!.stderr()));
     await streaming;
     expect(deltas.join('')).toBe(`${REPORT} (job-1)`);
     expect(stallCalls).toBe(2);

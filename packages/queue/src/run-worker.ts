@@ -15,7 +15,10 @@ import type { RunWorker, RunWorkerOptions, WorkerAgent, WorkerAgents } from './w
 interface RunningJob {
   sessionId: string;
   controller: AbortController;
+  /** Stopped here (the worker stops, or lost the job's lock): nothing more of it is written. */
   handedBack: boolean;
+  /** The job's lock was lost: another worker may own it, so this one leaves the job as it is. */
+  lockLost: boolean;
   done: Promise<unknown>;
 }
 
@@ -128,9 +131,29 @@ class QueueRunWorker implements RunWorker {
       },
     );
     this.worker.on('error', (error) => log(`queue worker: ${errorMessage(error)}`));
+    this.worker.on('lockRenewalFailed', (jobIds) => this.lockLost(jobIds));
     this.worker.on('failed', (job, error) => {
       if (!(error instanceof DelayedError)) log(`job ${job?.id ?? '?'} failed: ${errorMessage(error)}`);
     });
+  }
+
+  /**
+   * A worker frozen past its lock (or cut off from Redis that long) learns at its next renewal
+   * that the job may have moved: it stops its copy of the session, which would otherwise go on
+   * calling tools and writing checkpoints over those of the worker that took the job.
+   */
+  private lockLost(jobIds: readonly string[]): void {
+    for (const jobId of jobIds) {
+      const entry = this.jobs.get(jobId);
+      if (entry === undefined || entry.handedBack) continue;
+      entry.handedBack = true;
+      entry.lockLost = true;
+      this.sessionStore.handBack(entry.sessionId);
+      this.settings.log(
+        `job ${jobId}: its lock lapsed (the worker was frozen or cut off from Redis past the lock time); its run here stops, the worker that takes the job resumes the session`,
+      );
+      entry.controller.abort(new AgentError('aborted', "the job's lock lapsed: another worker resumes the session"));
+    }
   }
 
   async stop(drainMs = 0): Promise<void> {
@@ -185,13 +208,15 @@ class QueueRunWorker implements RunWorker {
       sessionId,
       controller: new AbortController(),
       handedBack: false,
+      lockLost: false,
       done: Promise.resolve(),
     };
     this.jobs.set(jobId, entry);
     try {
       const result = await this.runLeased(served, job.data, entry, { snapshot, writer });
       if (entry.handedBack) {
-        await job.moveToDelayed(Date.now(), token);
+        // Without its lock the job is not this worker's to move: BullMQ leaves it as it is on a DelayedError.
+        if (!entry.lockLost) await job.moveToDelayed(Date.now(), token);
         throw new DelayedError();
       }
       await this.finish(writer, jobId, result);
