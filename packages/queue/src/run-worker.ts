@@ -152,7 +152,9 @@ class QueueRunWorker implements RunWorker {
       this.settings.log(
         `job ${jobId}: its lock lapsed (the worker was frozen or cut off from Redis past the lock time); its run here stops, the worker that takes the job resumes the session`,
       );
-      entry.controller.abort(new AgentError('aborted', "the job's lock lapsed: another worker resumes the session"));
+      entry.controller.abort(
+        new AgentError('aborted', "the job's lock lapsed: another worker resumes the session"),
+      );
     }
   }
 
