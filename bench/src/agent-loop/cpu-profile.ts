@@ -133,13 +133,28 @@ function projectCallerOf(nodes: Map<number, NodeInfo>, id: number): { name: stri
   return found;
 }
 
-/** Self time per function and area, and per nearest project caller; `windowUs` keeps samples inside it. */
-export function summariseProfile(profile: CpuProfile, windowUs?: [number, number], top = 12): ProfileSummary {
+/** A span of a profile's clock, microseconds (`process.hrtime` / 1000, as `--cpu-prof` counts). */
+export type ProfileWindow = readonly [number, number];
+
+/**
+ * Self time per function and area, and per nearest project caller; `windowUs` (one span, or
+ * several, e.g. one per burst) keeps the samples inside it. Spans outside the profile are
+ * dropped; when none is left the whole profile is used (`windowed: false`).
+ */
+export function summariseProfile(
+  profile: CpuProfile,
+  windowUs?: ProfileWindow | readonly ProfileWindow[],
+  top = 12,
+): ProfileSummary {
   const nodes = indexNodes(profile);
-  const window =
-    windowUs !== undefined && windowUs[1] >= profile.startTime && windowUs[0] <= profile.endTime
-      ? windowUs
-      : undefined;
+  const spans = (
+    windowUs === undefined
+      ? []
+      : typeof windowUs[0] === 'number'
+        ? [windowUs as ProfileWindow]
+        : (windowUs as readonly ProfileWindow[])
+  ).filter(([start, end]) => end >= profile.startTime && start <= profile.endTime);
+  const window = spans.length > 0 ? spans : undefined;
   const functions = new Tally();
   const areas = new Tally();
   const callers = new Tally();
@@ -151,7 +166,7 @@ export function summariseProfile(profile: CpuProfile, windowUs?: [number, number
     const duration = next ?? (profile.endTime - profile.startTime) / Math.max(1, profile.samples.length);
     const at = time;
     time += next ?? 0;
-    if (window !== undefined && (at < window[0] || at > window[1])) continue;
+    if (window !== undefined && !window.some(([start, end]) => at >= start && at <= end)) continue;
     const id = profile.samples[i] ?? -1;
     const info = nodes.get(id);
     if (info === undefined || info.frame.functionName === '(idle)') continue;

@@ -10,12 +10,15 @@ export type ServedCommand =
   | { id: number; type: 'memory-stop' }
   /** Waits until `count` sessions stream at once, garbage-collects and replies the heap over the baseline. */
   | { id: number; type: 'retained'; count: number }
+  /** Replies the process's monotonic clock in microseconds (a `--cpu-prof` profile's time base). */
+  | { id: number; type: 'mark' }
   | { id: number; type: 'exit' };
 
 export type ServedReply =
   | ChildReply
   | { id: number; type: 'url'; url: string }
   | { id: number; type: 'memory-start' }
+  | { id: number; type: 'mark'; atUs: number }
   /** `inFlight`: the sessions streaming when the heap was weighed; `reached`: all `count` of them. */
   | { id: number; type: 'retained'; heapGrowth: number; inFlight: number; reached: boolean }
   | { id: number; type: 'memory-stop'; peakHeapGrowth: number; peakRssGrowth: number; cpuMs: number };

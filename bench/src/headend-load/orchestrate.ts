@@ -8,8 +8,8 @@ import { CONTENDERS } from './contenders.js';
 import type { ClientCommand, ClientReply, ServedCommand, ServedReply } from './ipc.js';
 import { SCRIPTED_MS } from './script.js';
 
-const SERVED_SCRIPT = fileURLToPath(new URL('./served-process.ts', import.meta.url));
-const CLIENT_SCRIPT = fileURLToPath(new URL('./load-client.ts', import.meta.url));
+export const SERVED_SCRIPT = fileURLToPath(new URL('./served-process.ts', import.meta.url));
+export const CLIENT_SCRIPT = fileURLToPath(new URL('./load-client.ts', import.meta.url));
 
 export interface Plan {
   concurrencies: readonly number[];
@@ -41,8 +41,8 @@ export interface BurstFigures {
   retainedInFlight: number;
 }
 
-type Served = ChildProcessCalls<ServedCommand, ServedReply>;
-type Client = ChildProcessCalls<ClientCommand, ClientReply>;
+export type Served = ChildProcessCalls<ServedCommand, ServedReply>;
+export type Client = ChildProcessCalls<ClientCommand, ClientReply>;
 
 /** One contender's server under one burst size. */
 interface Target {

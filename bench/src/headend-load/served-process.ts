@@ -74,6 +74,8 @@ answerParent<ServedCommand, ServedReply>(async (command) => {
     case 'memory-start':
       startSampling();
       return { id: command.id, type: 'memory-start' };
+    case 'mark':
+      return { id: command.id, type: 'mark', atUs: Number(process.hrtime.bigint() / 1000n) };
     case 'retained':
       return { id: command.id, type: 'retained', ...(await retained(command.count)) };
     case 'memory-stop': {

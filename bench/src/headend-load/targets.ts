@@ -9,10 +9,6 @@ import type { BurstFigures } from './orchestrate.js';
 /** Added latency (p50 and p99) of the headend at most this times the proxy's. */
 export const ADDED_RATIO_TARGET = 1.25;
 
-/** Where a profile of the served process comes from (the suite's own switch). */
-export const PROFILE_HINT =
-  'Profile: BENCH_HEADEND_CPU_PROF=<dir> pnpm bench --only headend-load writes a .cpuprofile per served process';
-
 const PERCENTILES = [
   { name: 'p50', pick: (f: BurstFigures) => f.addedP50 },
   { name: 'p99', pick: (f: BurstFigures) => f.addedP99 },
@@ -35,6 +31,7 @@ function whyMissed(
   concurrency: number,
   name: string,
   measured: string,
+  profileLine: string,
 ): string {
   const cpu = (contender: string) => medianOf(of(figures, contender, concurrency), (f) => f.cpuMsPerSession);
   const [server, core, bare, proxy] = ['server', 'headend', 'headend-no-session', 'proxy'].map(cpu) as [
@@ -50,7 +47,7 @@ function whyMissed(
     `Server CPU per session (median): agent-server's path ${ms(server)}, headend + core session ${ms(core)}, headend without a session ${ms(bare)}, proxy ${ms(proxy)}:`,
     `the HTTP/SSE path adds ${ms(bare - proxy)}, the core session ${ms(core - bare)} and the runtime's runner ${ms(server - core)} per stream, and every stream of the burst queues for that CPU on the shared cores.`,
     lost > 0 ? `${lost} requests of agent-server's path failed or were lost.` : '',
-    `${PROFILE_HINT}.`,
+    profileLine,
   ]
     .filter((part) => part !== '')
     .join(' ');
@@ -60,6 +57,8 @@ function whyMissed(
 export function servedTargets(
   figures: readonly BurstFigures[],
   concurrencies: readonly number[],
+  /** The profile's summary for a missed target's why (`profileSummaryLine`). */
+  profileLine = '',
 ): BenchTarget[] {
   const targets: BenchTarget[] = [];
   for (const concurrency of concurrencies) {
@@ -75,7 +74,7 @@ export function servedTargets(
         limit: `<= ${ADDED_RATIO_TARGET}x`,
         measured,
         verdict,
-        ...(verdict === 'met' ? {} : { why: whyMissed(figures, concurrency, name, measured) }),
+        ...(verdict === 'met' ? {} : { why: whyMissed(figures, concurrency, name, measured, profileLine) }),
       });
     }
   }

@@ -7,6 +7,12 @@ import { loadavg } from 'node:os';
 import type { BenchSuite, SuiteResult } from '../harness/types.js';
 import { SERVED_NOTES } from '../headend-load/notes.js';
 import { runBursts } from '../headend-load/orchestrate.js';
+import {
+  type ProfilePlan,
+  profileServed,
+  profileSummaryLine,
+  servedProfileTables,
+} from '../headend-load/profile.js';
 import { STREAM_SHAPE } from '../headend-load/script.js';
 import { completionChecks, figuresTable, targetsTable } from '../headend-load/tables.js';
 import { ADDED_RATIO_TARGET, servedTargets } from '../headend-load/targets.js';
@@ -22,12 +28,21 @@ async function measure(quick: boolean): Promise<SuiteResult> {
   const runs = quick ? 2 : 9;
   const loadBefore = loadavg()[0]!;
   const figures = await runBursts({ concurrencies, runs, servedFlags: servedFlags() });
+  // A full run also profiles agent-server's path and the proxy, for the why of a missed target.
+  const profilePlan: ProfilePlan = { concurrency: 100, bursts: 3 };
+  const profiles = quick ? [] : await profileServed(profilePlan);
   const load = `Load average (1 min) of the machine: ${loadBefore.toFixed(1)} when the run started, ${loadavg()[0]!.toFixed(1)} when it ended (2 cores).`;
   const targets = targetsTable(figures, concurrencies);
   return {
-    tables: [figuresTable(figures, concurrencies), targets.table],
+    tables: [
+      figuresTable(figures, concurrencies),
+      targets.table,
+      ...servedProfileTables(profiles, profilePlan),
+    ],
     // Issue 42's targets are at 100 and 500 streams: a quick run (20) has none.
-    ...(quick ? {} : { targets: servedTargets(figures, concurrencies) }),
+    ...(quick
+      ? {}
+      : { targets: servedTargets(figures, concurrencies, profileSummaryLine(profiles, profilePlan)) }),
     notes: [
       `The scripted stream: ${STREAM_SHAPE}.`,
       `Targets (issue 42): the headend's added p50 and p99 at most ${ADDED_RATIO_TARGET}x the proxy's at 100 and 500 streams, 0 lost (the checks); each ratio is taken per run, headend and proxy back to back, and shown as the median (min-max) of the runs.`,
@@ -35,7 +50,7 @@ async function measure(quick: boolean): Promise<SuiteResult> {
       ...SERVED_NOTES,
     ],
     checks: completionChecks(figures, concurrencies),
-    raw: { concurrencies, runs, figures, verdicts: targets.verdicts },
+    raw: { concurrencies, runs, figures, verdicts: targets.verdicts, profiles },
   };
 }
 

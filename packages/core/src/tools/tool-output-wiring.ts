@@ -40,6 +40,22 @@ export interface ToolOutputWiring {
   compaction: boolean;
 }
 
+type ToolOutputModule = typeof import('@agent/tool-output');
+let toolOutputModule: Promise<ToolOutputModule> | undefined;
+
+/**
+ * `@agent/tool-output`, imported by the first session that builds its hook and kept: an `import()`
+ * per session costs a module-loader round trip (about 0.2 ms per served session in the
+ * headend-load profile). A failed import is tried again by the next session.
+ */
+function loadToolOutput(): Promise<ToolOutputModule> {
+  toolOutputModule ??= import('@agent/tool-output').catch((error: unknown) => {
+    toolOutputModule = undefined;
+    throw error;
+  });
+  return toolOutputModule;
+}
+
 /** The hook factory a session uses, or every problem with the settings that ask for one. */
 export interface BuiltToolOutput {
   factory?: ToolOutputHookFactory;
@@ -64,7 +80,7 @@ export async function toolOutputFactory(
   const settings = config ?? (wiring.capGiven || wiring.compaction ? {} : undefined);
   if (settings === undefined) return { problems: [] };
   if (typeof settings === 'function') return { factory: settings, problems: [] };
-  const { createToolOutputHook } = await import('@agent/tool-output');
+  const { createToolOutputHook } = await loadToolOutput();
   try {
     const factory = createToolOutputHook({
       truncateBytes: Math.max(1024, wiring.toolResponseMaxBytes - 1024),
