@@ -20,6 +20,8 @@ export const HEAP_ABOVE_RAW_LOOP_KB = 10;
 export interface AgentLoopTarget extends BenchTarget {
   /** The contender to profile when the target is not met (a CPU target), else undefined. */
   profileOf?: string;
+  /** The heap target: a miss is explained by heap snapshots (`heap-breakdown.ts`). */
+  heapSnapshots?: boolean;
 }
 
 function cpuRatioTarget(
@@ -68,7 +70,8 @@ function heapTarget(figures: readonly Figures[], k: number): AgentLoopTarget {
     ...(verdict === 'met'
       ? {}
       : {
-          why: `${CORE_ID} holds ${kb(CORE_ID)} KB per in-flight session, ${RAW_LOOP_ID} ${kb(RAW_LOOP_ID)} KB (medians, K=${k}); the suite takes no heap profile, see the memory table`,
+          why: `${CORE_ID} holds ${kb(CORE_ID)} KB per in-flight session, ${RAW_LOOP_ID} ${kb(RAW_LOOP_ID)} KB (medians, K=${k}, the memory table)`,
+          heapSnapshots: true,
         }),
   };
 }
@@ -120,10 +123,20 @@ function profileWhy(profile: ProfileData | undefined): string {
 export function explainTargets(
   targets: readonly AgentLoopTarget[],
   profiles: ReadonlyMap<string, ProfileData>,
+  /** What the heap snapshots show (`heapBreakdownLine`), for a missed heap target. */
+  heapLine?: string,
 ): BenchTarget[] {
-  return targets.map(({ profileOf, ...target }) =>
-    target.verdict === 'met' || target.why !== undefined || profileOf === undefined
+  return targets.map(({ profileOf, heapSnapshots, ...target }) => {
+    if (target.verdict === 'met') return target;
+    if (heapSnapshots === true)
+      return heapLine === undefined ? target : { ...target, why: `${target.why}; ${heapLine}` };
+    return target.why !== undefined || profileOf === undefined
       ? target
-      : { ...target, why: profileWhy(profiles.get(profileOf)) },
-  );
+      : { ...target, why: profileWhy(profiles.get(profileOf)) };
+  });
+}
+
+/** True when the heap target was missed: the suite then takes heap snapshots to say why. */
+export function heapTargetMissed(targets: readonly AgentLoopTarget[]): boolean {
+  return targets.some((target) => target.heapSnapshots === true && target.verdict !== 'met');
 }

@@ -20,7 +20,7 @@ function byConstructor(file: string): Map<string, { size: number; count: number 
     const type = types[snap.nodes[i + typeAt]!]!;
     const name =
       type === 'object' || type === 'closure' ? snap.strings[snap.nodes[i + nameAt]!]! : `(${type})`;
-    const key = type === 'closure' ? `closure ${name}` : name;
+    const key = type === 'closure' ? `closure ${name === '' ? '(anonymous)' : name}` : name;
     const entry = totals.get(key) ?? { size: 0, count: 0 };
     entry.size += snap.nodes[i + sizeAt]!;
     entry.count++;
@@ -29,15 +29,27 @@ function byConstructor(file: string): Map<string, { size: number; count: number 
   return totals;
 }
 
-/** Heap growth per session from `before` to `during`, by constructor, as printable lines. */
-export function sizesByConstructor(before: string, during: string, count: number, label = ''): string {
+/** One constructor's growth per held session between two snapshots. */
+export interface ConstructorGrowth {
+  name: string;
+  bytes: number;
+  objects: number;
+}
+
+/** Heap growth per session from `before` to `during`, by constructor, largest first. */
+export function growthByConstructor(before: string, during: string, count: number): ConstructorGrowth[] {
   const a = byConstructor(before);
   const b = byConstructor(during);
   const rows = [...b.entries()].map(([name, { size, count: n }]) => {
     const base = a.get(name) ?? { size: 0, count: 0 };
     return { name, bytes: (size - base.size) / count, objects: (n - base.count) / count };
   });
-  rows.sort((x, y) => y.bytes - x.bytes);
+  return rows.sort((x, y) => y.bytes - x.bytes);
+}
+
+/** Heap growth per session from `before` to `during`, by constructor, as printable lines. */
+export function sizesByConstructor(before: string, during: string, count: number, label = ''): string {
+  const rows = growthByConstructor(before, during, count);
   const total = rows.reduce((sum, row) => sum + row.bytes, 0);
   const lines = [`${label}heap per session (self sizes, during - before): ${(total / 1024).toFixed(1)} KB`];
   for (const row of rows.slice(0, 60))

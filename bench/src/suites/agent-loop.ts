@@ -6,6 +6,12 @@ import { CORE_ID, CORE_TRACED_ID, contenders, RAW_LOOP_ID } from '../agent-loop/
 import { decompositionTable } from '../agent-loop/decomposition-table.js';
 import { figuresOf } from '../agent-loop/figures.js';
 import {
+  type HeapBreakdown,
+  heapBreakdownLine,
+  heapBreakdownOf,
+  heapBreakdownTable,
+} from '../agent-loop/heap-breakdown.js';
+import {
   type AgentLoopPlan,
   type ContenderData,
   measureContenders,
@@ -32,12 +38,16 @@ import {
   contendersToProfile,
   explainTargets,
   HEAP_ABOVE_RAW_LOOP_KB,
+  heapTargetMissed,
   TRACED_X_UNTRACED,
 } from '../agent-loop/targets.js';
 import { type TokenData, tokenChecks, tokenTable, tokenTarget } from '../agent-loop/token-table.js';
 import { versionsOf } from '../agent-loop/versions.js';
 import { formatNumber } from '../harness/measure.js';
 import type { BenchCheck, BenchSuite, SuiteResult } from '../harness/types.js';
+
+/** Sessions held for the heap snapshots that explain a missed heap target. */
+const HEAP_SNAPSHOT_SESSIONS = 200;
 
 const FULL: AgentLoopPlan = {
   cpu: [
@@ -181,6 +191,17 @@ export const agentLoopSuite: BenchSuite = {
       for (const id of wanted) profiles.set(id, await profileContender(id, plan.profile));
       if (wanted.length > 0) log(`profiles: ${((Date.now() - profileStarted) / 1000).toFixed(1)} s`);
     }
+    // A missed heap target is explained by heap snapshots of held sessions (fewer than the
+    // largest K: a snapshot of 1,000 takes minutes to write and read).
+    let heap: { core: HeapBreakdown; base: HeapBreakdown } | undefined;
+    if (!quick && heapTargetMissed(goals)) {
+      const heapStarted = Date.now();
+      heap = {
+        core: await heapBreakdownOf(CORE_ID, HEAP_SNAPSHOT_SESSIONS),
+        base: await heapBreakdownOf(RAW_LOOP_ID, HEAP_SNAPSHOT_SESSIONS),
+      };
+      log(`heap snapshots: ${((Date.now() - heapStarted) / 1000).toFixed(1)} s`);
+    }
     const profile = profiles.get(CORE_ID);
     const traced = profiles.get(CORE_TRACED_ID);
     const tables = [
@@ -193,8 +214,13 @@ export const agentLoopSuite: BenchSuite = {
       targetsTable(outcomes, quick),
       ...(profile === undefined ? [] : profileTables(profile, profiles.get(RAW_LOOP_ID))),
       ...(traced === undefined ? [] : profileTables(traced, profile)),
+      ...(heap === undefined ? [] : [heapBreakdownTable(heap.core, heap.base)]),
     ];
-    const targets = explainTargets(goals, profiles);
+    const targets = explainTargets(
+      goals,
+      profiles,
+      heap === undefined ? undefined : heapBreakdownLine(heap.core, heap.base),
+    );
     return {
       tables,
       targets,
@@ -208,6 +234,7 @@ export const agentLoopSuite: BenchSuite = {
         otherTargets: outcomes,
         tokens,
         profiles: Object.fromEntries(profiles),
+        heap,
       },
     };
   },
