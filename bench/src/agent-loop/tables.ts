@@ -1,4 +1,5 @@
 // The agent-loop report: figure tables, ratios, targets and the profile, from the figures.
+import { comparisonRows } from '../harness/comparison-rows.js';
 import { formatNumber, formatSpread, type Spread } from '../harness/measure.js';
 import type { BenchTable } from '../harness/types.js';
 import {
@@ -324,20 +325,10 @@ export function profileTables(core: ProfileData, raw: ProfileData | undefined): 
     {
       caption: `Profile: CPU per turn by area, microseconds (${where}; the raw loop profiled the same way)`,
       columns: ['area', `${core.id} us/turn`, `${raw?.id ?? 'raw-loop'} us/turn`, 'difference'],
-      rows: [
-        ...areaRows.map((row) => [
-          row.area,
-          formatNumber(row.core, 0),
-          formatNumber(row.raw, 0),
-          formatNumber(row.core - row.raw, 0),
-        ]),
-        [
-          'total (busy)',
-          formatNumber(total(core), 0),
-          formatNumber(total(raw), 0),
-          formatNumber(total(core) - total(raw), 0),
-        ],
-      ],
+      rows: comparisonRows(
+        areaRows.map((row) => ({ label: row.area, a: row.core, b: row.raw })),
+        { label: 'total (busy)', a: total(core), b: total(raw) },
+      ),
     },
     {
       caption: `Profile: ${core.id} top self time by function (${where})`,

@@ -13,6 +13,7 @@ import {
 } from '../agent-loop/cpu-profile.js';
 import { BENCH_DIR, CONTENDER_NODE_FLAGS } from '../agent-loop/paths.js';
 import { forkChild } from '../harness/child-process.js';
+import { comparisonRows } from '../harness/comparison-rows.js';
 import { formatNumber } from '../harness/measure.js';
 import type { BenchTable } from '../harness/types.js';
 import { contenderById } from './contenders.js';
@@ -114,20 +115,10 @@ export function servedProfileTables(profiles: readonly ServedProfile[], plan: Pr
     {
       caption: `Profile of the served process: CPU per session by area, microseconds (${where})`,
       columns: ['area', "agent-server's path us/session", 'proxy us/session', 'difference'],
-      rows: [
-        ...rows.map((row) => [
-          row.area,
-          formatNumber(row.server, 0),
-          formatNumber(row.proxy, 0),
-          formatNumber(row.server - row.proxy, 0),
-        ]),
-        [
-          'total (busy)',
-          formatNumber(busy(server), 0),
-          formatNumber(busy(proxy), 0),
-          formatNumber(busy(server) - busy(proxy), 0),
-        ],
-      ],
+      rows: comparisonRows(
+        rows.map((row) => ({ label: row.area, a: row.server, b: row.proxy })),
+        { label: 'total (busy)', a: busy(server), b: busy(proxy) },
+      ),
     },
     {
       caption: `Profile of agent-server's path: self time charged to the nearest @agent function on the stack, microseconds per session (${where})`,
