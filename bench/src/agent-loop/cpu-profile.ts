@@ -137,23 +137,17 @@ function projectCallerOf(nodes: Map<number, NodeInfo>, id: number): { name: stri
 export type ProfileWindow = readonly [number, number];
 
 /**
- * Self time per function and area, and per nearest project caller; `windowUs` (one span, or
- * several, e.g. one per burst) keeps the samples inside it. Spans outside the profile are
- * dropped; when none is left the whole profile is used (`windowed: false`).
+ * Self time per function and area, and per nearest project caller; `windowsUs` (spans of the
+ * profile's clock, e.g. one per burst) keeps the samples inside them. Spans outside the profile
+ * are dropped; when none is left the whole profile is used (`windowed: false`).
  */
 export function summariseProfile(
   profile: CpuProfile,
-  windowUs?: ProfileWindow | readonly ProfileWindow[],
+  windowsUs: readonly ProfileWindow[] = [],
   top = 12,
 ): ProfileSummary {
   const nodes = indexNodes(profile);
-  const spans = (
-    windowUs === undefined
-      ? []
-      : typeof windowUs[0] === 'number'
-        ? [windowUs as ProfileWindow]
-        : (windowUs as readonly ProfileWindow[])
-  ).filter(([start, end]) => end >= profile.startTime && start <= profile.endTime);
+  const spans = windowsUs.filter(([start, end]) => end >= profile.startTime && start <= profile.endTime);
   const window = spans.length > 0 ? spans : undefined;
   const functions = new Tally();
   const areas = new Tally();

@@ -168,7 +168,7 @@ export async function profileContender(id: string, plan: CpuPlan): Promise<Profi
     if (file === undefined) throw new Error(`agent-loop: node --cpu-prof wrote no profile in ${dir}`);
     const profile = JSON.parse(readFileSync(join(dir, file), 'utf8')) as CpuProfile;
     const modelCalls = reply.runs.reduce((sum, run) => sum + run.modelCalls, 0);
-    return { id, plan, modelCalls, summary: summariseProfile(profile, reply.windowUs, 40) };
+    return { id, plan, modelCalls, summary: summariseProfile(profile, [reply.windowUs], 40) };
   } finally {
     await server.close();
     rmSync(dir, { recursive: true, force: true });

@@ -47,9 +47,8 @@ export function growthByConstructor(before: string, during: string, count: numbe
   return rows.sort((x, y) => y.bytes - x.bytes);
 }
 
-/** Heap growth per session from `before` to `during`, by constructor, as printable lines. */
-export function sizesByConstructor(before: string, during: string, count: number, label = ''): string {
-  const rows = growthByConstructor(before, during, count);
+/** Growth rows as printable lines, under a total; `label` starts the first line. */
+export function formatGrowth(rows: readonly ConstructorGrowth[], label = ''): string {
   const total = rows.reduce((sum, row) => sum + row.bytes, 0);
   const lines = [`${label}heap per session (self sizes, during - before): ${(total / 1024).toFixed(1)} KB`];
   for (const row of rows.slice(0, 60))
@@ -57,4 +56,9 @@ export function sizesByConstructor(before: string, during: string, count: number
       `${row.bytes.toFixed(0).padStart(7)} B ${row.objects.toFixed(2).padStart(6)} obj  ${row.name}`,
     );
   return `${lines.join('\n')}\n`;
+}
+
+/** Heap growth per session from `before` to `during`, by constructor, as printable lines. */
+export function sizesByConstructor(before: string, during: string, count: number, label = ''): string {
+  return formatGrowth(growthByConstructor(before, during, count), label);
 }
